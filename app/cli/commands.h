@@ -1,0 +1,12 @@
+#pragma once
+// Each lanebench-cli subcommand registers itself on the CLI11 app. The callback it installs
+// stores the process exit code: 0 ok, 1 a gate failed or a blocker exists, 2 usage or input error.
+namespace CLI {
+class App;
+}
+
+namespace lb::cli {
+void add_run_command(CLI::App& app, int& exit_code);
+void add_probe_command(CLI::App& app, int& exit_code);
+void add_compare_command(CLI::App& app, int& exit_code);
+}  // namespace lb::cli

@@ -1,0 +1,40 @@
+#pragma once
+// One finished request as the run layer records it: the load model's schedule plus what the I/O
+// thread measured. A value type; it crosses threads by move.
+#include <cstdint>
+#include <string>
+
+#include "net/http_types.h"
+
+namespace lb::metrics {
+
+enum class Provenance { Measured, Server, Estimated, None };
+const char* to_string(Provenance p);
+
+struct RequestRecord {
+  std::string lane_id;
+  std::string experiment;  // "throughput", "regression", ...
+  std::string phase;       // e.g. "c32", "cold", "warm", "control", "4096"
+  int64_t index = 0;       // prompt index within the experiment (texts order)
+  bool warmup = false;     // warm-ups are recorded but excluded from aggregates
+  int64_t t_sched_ns = 0;  // when the load model scheduled it (steady_clock)
+  net::StreamResult result;
+};
+
+// Per-request derived metrics, exactly as PRODUCT.md defines them. Negative = not available.
+struct RequestMetrics {
+  double ttft_ms = -1;         // first content/reasoning event - t_sent
+  double ttft_sched_ms = -1;   // same, from t_sched (coordinated omission visible)
+  double e2el_ms = -1;         // last content event - t_sent
+  double queue_delay_ms = -1;  // t_sent - t_sched
+  double tpot_ms = -1;         // (e2el - ttft) / (output_tokens - 1), output_tokens > 1
+  double decode_tok_s = -1;    // 1000 / tpot_ms
+  int64_t output_tokens = -1;
+  Provenance output_tokens_provenance = Provenance::None;
+  int64_t prompt_tokens = -1;
+  int64_t cached_tokens = -1;
+  double prefill_tok_s = -1;  // prompt_tokens / TTFT ("effective", includes scheduling)
+  bool ok = false;
+};
+
+}  // namespace lb::metrics

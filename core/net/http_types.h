@@ -1,0 +1,132 @@
+#pragma once
+// Value types that describe one HTTP request to a serving endpoint and the timing-stamped result
+// the I/O thread hands back. Every *_ns is std::chrono::steady_clock time since its epoch,
+// taken when the bytes arrived (never after parsing, never on the GUI thread).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace lb::net {
+
+// The shape of the events a response carries. Server flavours (vLLM, SGLang, llama.cpp, TGI's
+// OpenAI route, Ollama /v1) are all OpenAiChat/OpenAiCompletions with optional extensions.
+enum class Dialect {
+  OpenAiChat,         // /v1/chat/completions (SSE when streamed)
+  OpenAiCompletions,  // /v1/completions
+  OpenAiResponses,    // /v1/responses (event: + data:, no [DONE])
+  TgiGenerate,        // TGI native /generate_stream
+  OllamaChat,         // Ollama native /api/chat (NDJSON)
+  PlainJson,          // any other endpoint: body collected, not parsed as a stream
+  PlainText,          // /metrics, /health, /version
+};
+
+enum class HttpVersion { Http1_1, Http2, Auto };
+
+struct Timeouts {
+  int64_t connect_ms = 10'000;
+  int64_t first_byte_ms = 600'000;  // prefill of a 241K-token prompt can take minutes
+  int64_t idle_ms = 120'000;        // longest gap between two reads once bytes have arrived
+  int64_t total_ms = 0;             // 0 = no total limit
+};
+
+struct TlsOptions {
+  bool verify = true;          // false only by the explicit "insecure" switch, labelled in outputs
+  std::string ca_bundle_path;  // per-lane CA bundle; empty = system store
+};
+
+struct HttpRequest {
+  std::string url;
+  std::string method = "POST";  // "GET" for probes and /metrics
+  // Header lines as name/value. API keys are put here in memory only, never logged or written.
+  std::vector<std::pair<std::string, std::string>> headers;
+  // Shared so that a ~1 MB context-sweep prompt is not copied per request.
+  std::shared_ptr<const std::string> body;
+  Dialect dialect = Dialect::OpenAiChat;
+  bool stream = true;
+  Timeouts timeouts;
+  TlsOptions tls;
+  HttpVersion http_version = HttpVersion::Auto;
+};
+
+// One event (SSE `data:` message or NDJSON line) that carried generated text.
+struct EventArrival {
+  int64_t arrival_ns = 0;
+  int32_t tokens = -1;          // tokens this event carried when the server said (-1 unknown)
+  uint32_t content_bytes = 0;   // UTF-8 bytes of content in this event
+  uint32_t reasoning_bytes = 0; // UTF-8 bytes of reasoning in this event
+};
+
+struct ToolCall {
+  int index = 0;
+  std::string id;
+  std::string name;
+  std::string arguments;  // assembled from the argument fragments
+};
+
+struct Usage {
+  int64_t prompt_tokens = -1;  // -1 = not reported
+  int64_t completion_tokens = -1;
+  int64_t cached_tokens = -1;  // prompt_tokens_details.cached_tokens / llama.cpp cache_n
+  int64_t reasoning_tokens = -1;
+};
+
+// vLLM's final-chunk metrics.speculative_decoding, when present.
+struct SpecDecodeUsage {
+  int64_t num_drafts = -1;
+  int64_t num_draft_tokens = -1;
+  int64_t num_accepted_tokens = -1;
+  std::vector<int64_t> accepted_per_position;
+};
+
+enum class ErrorKind {
+  None,
+  Connect,        // could not connect / DNS / TLS handshake
+  Tls,            // certificate verification failed
+  HttpStatus,     // 4xx/5xx before the stream
+  RateLimited,    // 429 (retry_after_s set when the server said)
+  StreamError,    // an error object inside the stream
+  Malformed,      // invalid JSON / framing / UTF-8 in the stream
+  Truncated,      // connection closed before the stream ended
+  FirstByteTimeout,
+  IdleTimeout,
+  TotalTimeout,
+  TooLarge,       // an event larger than the client's limit
+  Cancelled,
+};
+
+const char* to_string(ErrorKind kind);
+
+struct StreamResult {
+  uint64_t id = 0;
+  int http_status = 0;
+  ErrorKind error = ErrorKind::None;
+  std::string error_message;  // human-readable; for HTTP errors the server's own message
+  double retry_after_s = -1;  // from Retry-After / retry-after-ms on 429 and 503
+
+  int64_t t_submit_ns = 0;      // handed to the I/O thread's multi handle
+  int64_t t_sent_ns = 0;        // first request byte handed to the socket
+  int64_t t_first_byte_ns = 0;  // first response body byte
+  int64_t t_done_ns = 0;        // transfer finished (success or error)
+
+  std::vector<EventArrival> events;  // content/reasoning events only (role-only chunks excluded)
+  int64_t total_events = 0;          // every event seen, including role-only and usage-only ones
+
+  std::string content;
+  std::string reasoning;
+  std::vector<ToolCall> tool_calls;
+  std::string finish_reason;
+  Usage usage;
+  SpecDecodeUsage spec;
+  nlohmann::json server_timings;  // llama.cpp `timings`, Ollama durations (ns), when present
+  std::string model;              // the model the server said it used
+
+  std::string body;  // whole body for PlainJson/PlainText and for HTTP error responses
+  std::vector<std::pair<std::string, std::string>> response_headers;
+  std::string http_version_used;  // "1.1" or "2"
+};
+
+}  // namespace lb::net

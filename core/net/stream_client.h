@@ -1,0 +1,45 @@
+#pragma once
+// StreamClient owns one I/O thread with a curl multi handle and every easy handle. submit() may be
+// called from any thread; commands reach the I/O thread through a locked queue plus
+// curl_multi_wakeup. Callbacks run on the I/O thread: keep them short and hand values onwards.
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <memory>
+
+#include "net/http_types.h"
+
+namespace lb::net {
+
+struct ClientOptions {
+  size_t max_event_bytes = 16 * 1024 * 1024;  // larger events fail the request as TooLarge
+  long max_host_connections = 0;              // 0 = unlimited
+  size_t receive_buffer_bytes = 512 * 1024;   // curl's buffer; small buffers throttle long contexts
+};
+
+class StreamClient {
+ public:
+  using Completion = std::function<void(StreamResult&&)>;
+  // Called on the I/O thread for each content/reasoning event as it arrives (optional).
+  using EventObserver = std::function<void(uint64_t id, const EventArrival&)>;
+
+  explicit StreamClient(ClientOptions options = {});
+  ~StreamClient();  // cancels what is in flight, completes it as Cancelled, joins the thread
+  StreamClient(const StreamClient&) = delete;
+  StreamClient& operator=(const StreamClient&) = delete;
+
+  // Returns the request id (never 0). `done` is called exactly once, on the I/O thread.
+  uint64_t submit(HttpRequest request, Completion done, EventObserver observer = nullptr);
+  void cancel(uint64_t id);
+  void cancel_all();
+  size_t in_flight() const;
+
+  // Convenience for probes and /metrics: submit and wait.
+  StreamResult fetch(HttpRequest request);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lb::net

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages LaneBench needs to build, test and run; does nothing when all are
+# present. Needs root (or sudo) only when something is missing.
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ pkg-config
+  qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev qt6-qpa-plugins
+  libcurl4-openssl-dev nlohmann-json3-dev libssl-dev libboost-dev libcli11-dev
+  libbenchmark-dev
+  xvfb xauth imagemagick python3 fonts-dejavu-core
+)
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+if ((${#missing[@]} == 0)); then
+  exit 0
+fi
+echo "bootstrap: installing ${missing[*]}" >&2
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends \
+  "${missing[@]}" >/dev/null
