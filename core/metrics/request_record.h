@@ -3,6 +3,7 @@
 // thread measured. A value type; it crosses threads by move.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "net/http_types.h"
 
@@ -18,6 +19,9 @@ struct RequestRecord {
   int64_t index = 0;       // prompt index within the experiment (texts order)
   bool warmup = false;     // warm-ups are recorded but excluded from aggregates
   int64_t t_sched_ns = 0;  // when the load model scheduled it (steady_clock)
+  // The client's own estimate of the prompt's tokens (e.g. a synthetic prompt's size); used as
+  // prompt_tokens with provenance Estimated when the server reports no usage. -1 = unknown.
+  int64_t expected_prompt_tokens = -1;
   net::StreamResult result;
 };
 
@@ -32,9 +36,14 @@ struct RequestMetrics {
   int64_t output_tokens = -1;
   Provenance output_tokens_provenance = Provenance::None;
   int64_t prompt_tokens = -1;
+  Provenance prompt_tokens_provenance = Provenance::None;
   int64_t cached_tokens = -1;
   double prefill_tok_s = -1;  // prompt_tokens / TTFT ("effective", includes scheduling)
   bool ok = false;
+  // Gaps between consecutive content/reasoning events (per chunk, vLLM-compatible), ms.
+  std::vector<double> itl_ms;
+  // Tokens each event carried, when the server said so for every event; empty otherwise.
+  std::vector<int32_t> tokens_per_event;
 };
 
 }  // namespace lb::metrics

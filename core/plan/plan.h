@@ -1,0 +1,152 @@
+#pragma once
+// The plan file of PRODUCT.md: which lanes (endpoints + serving configuration) to run which
+// experiments against. The same file drives the GUI and the CLI. Parsing validates everything and
+// reports each problem with the JSON path of the field it concerns.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "net/http_types.h"
+
+namespace lb::plan {
+
+struct LaneNotes {
+  std::string weights;   // e.g. "bf16", "fp8"
+  std::string kv_cache;  // e.g. "fp8"
+  std::string spec;      // e.g. "none", "mtp:3"
+  std::optional<bool> prefix_caching;
+  std::string engine_version;
+  std::string text;  // free text
+};
+
+struct Lane {
+  std::string id;
+  std::string base_url;        // "http(s)://host[:port][/path]" or "sim:PROFILE[?k=v&...]"
+  std::string model = "auto";  // "auto" = the first id of /v1/models
+  std::string api_key_env;     // name of the environment variable holding the key; never the key
+  std::string ca_bundle;       // path of a CA bundle for this lane; empty = system store
+  bool insecure = false;       // TLS verification off; labelled in every output
+  net::HttpVersion http_version = net::HttpVersion::Auto;
+  LaneNotes notes;
+
+  // Filled for "sim:" lanes.
+  bool is_sim() const { return !sim_profile.empty(); }
+  std::string sim_profile;
+  std::map<std::string, std::string> sim_options;  // e.g. {"time_scale": "0.1"}
+};
+
+struct SloThresholds {  // <= 0 = not set
+  double ttft_ms = -1;
+  double tpot_ms = -1;
+  double e2el_ms = -1;
+};
+
+struct RegressionExperiment {
+  std::string prompts = "builtin:regression-20";  // "builtin:NAME" or a prompt-set file path
+  int64_t max_tokens = 256;
+  double temperature = 0;             // greedy
+  double similarity_threshold = 0.9;  // difflib ratio at or above which outputs are "similar"
+  int64_t concurrency = 1;
+};
+
+struct ThroughputExperiment {
+  // Closed loop over each concurrency (a sweep) ... or open loop at request_rate (req/s) with
+  // Gamma burstiness (1 = Poisson), optionally capped at max_concurrency.
+  std::vector<int64_t> concurrency;  // empty when request_rate is used
+  double request_rate = -1;          // req/s; -1 = closed loop
+  double burstiness = 1.0;
+  int64_t max_concurrency = 0;  // open loop cap; 0 = none
+  int64_t requests = 0;         // per concurrency level (or for the open-loop run)
+  double duration_s = 0;        // bound by time instead (or in addition: whichever comes first)
+  int64_t warmups = 1;          // per level, excluded from aggregates
+  int64_t input_tokens = 1024;
+  int64_t output_tokens = 128;
+  bool ignore_eos = true;  // so every request generates output_tokens
+  uint64_t seed = 0;
+  SloThresholds slo;
+};
+
+struct ContextSweepExperiment {
+  std::vector<int64_t> prompt_tokens;  // target sizes, required
+  bool needle = true;
+  int64_t output_tokens = 64;
+  int64_t repeat = 1;
+  bool use_tokenize = true;  // size prompts with the server's /tokenize when it has one
+};
+
+struct PrefixCacheExperiment {
+  int64_t burst = 5;
+  int64_t shared_prefix_tokens = 4096;
+  int64_t suffix_tokens = 64;
+  int64_t output_tokens = 64;
+  bool control = true;  // a salted-prefix pass that nothing can reuse
+};
+
+struct SpeculativeExperiment {
+  std::vector<int64_t> concurrency = {1, 5};
+  int64_t requests = 16;  // per concurrency level
+  int64_t warmups = 1;
+  int64_t input_tokens = 512;
+  int64_t output_tokens = 256;
+};
+
+struct GatesExperiment {
+  std::vector<std::string> checks;  // default: all of all_gate_checks()
+  int64_t repeat = 3;
+};
+
+// The functional gates a plan may ask for.
+const std::vector<std::string>& all_gate_checks();
+
+using ExperimentParams =
+    std::variant<RegressionExperiment, ThroughputExperiment, ContextSweepExperiment,
+                 PrefixCacheExperiment, SpeculativeExperiment, GatesExperiment>;
+
+struct Experiment {
+  std::string kind;  // "regression", "throughput", "context_sweep", "prefix_cache", ...
+  std::string name;  // optional label; defaults to kind (or kind#N when repeated)
+  std::vector<std::string> lanes;  // lane ids to run on; empty in the file = all lanes
+  ExperimentParams params;
+};
+
+struct Plan {
+  std::string name;
+  std::vector<Lane> lanes;
+  std::vector<Experiment> experiments;
+  const Lane* lane(std::string_view id) const;
+};
+
+struct PlanError {
+  std::string path;     // JSON path, e.g. "experiments[1].concurrency[2]"; empty = whole file
+  std::string message;  // what is wrong, e.g. "must be >= 1 (got 0)"
+  // "SOURCE: PATH: MESSAGE"
+  std::string to_string(std::string_view source_name) const;
+};
+
+struct PlanParseResult {
+  std::optional<Plan> plan;  // set only when errors is empty
+  std::vector<PlanError> errors;
+  std::string source_name;
+  bool ok() const { return plan.has_value() && errors.empty(); }
+  std::string error_text() const;  // one error per line, "SOURCE: PATH: MESSAGE"
+};
+
+PlanParseResult parse_plan(std::string_view json_text, std::string_view source_name);
+// Reads the file and parses it; an unreadable file is one error naming the path.
+PlanParseResult load_plan_file(const std::string& path);
+
+// The plan with every default filled in, as written to a run folder's plan.json. Contains the
+// name of each lane's API-key variable, never a key.
+nlohmann::json resolved_plan_json(const Plan& plan);
+
+// Reads the lane's API key from its environment variable at call time; nullopt when the lane
+// names none or the variable is unset or empty. Keep the result in memory only.
+std::optional<std::string> resolve_api_key(const Lane& lane);
+
+}  // namespace lb::plan
