@@ -1,0 +1,43 @@
+#pragma once
+// What ChartPanel needs from a drawing library. The only implementation today is Qt Charts
+// (qtcharts/); a Qt Graphs backend replaces that folder and make_chart_backend().
+#include <QColor>
+#include <QList>
+#include <QPointF>
+#include <QRectF>
+#include <QString>
+#include <memory>
+
+#include "widgets/chart/chart_types.h"
+
+class QPainter;
+class QWidget;
+
+namespace lb::widgets {
+
+struct AxisRange {
+  double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
+};
+
+class ChartBackend {
+ public:
+  virtual ~ChartBackend() = default;
+  virtual QWidget* widget() = 0;
+  virtual void set_title(const QString& title) = 0;
+  virtual void set_axes(const AxisSpec& x, const AxisSpec& y) = 0;
+  // Replaces every point of the named series in one call (creates it on first use).
+  virtual void replace_points(const QString& name, const QColor& color,
+                              const QList<QPointF>& points) = 0;
+  virtual void set_range(const AxisRange& range) = 0;
+  virtual void set_bars(const BarData& bars, const QList<QColor>& colors) = 0;
+  virtual void remove_all() = 0;
+  virtual void set_empty_text(const QString& text) = 0;  // shown while there is no data
+  // Width of the plot area in device-independent pixels (for downsampling).
+  virtual int plot_width_px() const = 0;
+  // Draws the whole chart (title, axes, legend) into `target` at the given logical size.
+  virtual void render(QPainter* painter, const QRectF& target, const QSizeF& logical_size) = 0;
+};
+
+std::unique_ptr<ChartBackend> make_chart_backend(ChartKind kind, QWidget* parent);
+
+}  // namespace lb::widgets

@@ -1,0 +1,87 @@
+#pragma once
+// A chart as the rest of the application sees it: a title, axis titles with units, a legend, one
+// colour per lane from a shared LanePalette, data handed over as plain vectors. Updates are staged
+// and applied together at most 30 times a second (one replace() per series, downsampled to about
+// two points per pixel column), whatever rate the caller sets data at. No drawing-library type
+// appears here: the backend lives in chart/qtcharts/.
+#include <QPointF>
+#include <QSize>
+#include <QString>
+#include <QWidget>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "widgets/chart/chart_types.h"
+
+class QTimer;
+
+namespace lb::widgets {
+
+class ChartBackend;
+class LanePalette;
+
+class ChartPanel : public QWidget {
+  Q_OBJECT
+ public:
+  static constexpr int kMinFlushIntervalMs = 33;  // <= 30 Hz
+
+  ChartPanel(ChartKind kind, std::shared_ptr<LanePalette> palette, QWidget* parent = nullptr);
+  ~ChartPanel() override;
+
+  void set_title(const QString& title);
+  QString title() const { return title_; }
+  void set_axes(const AxisSpec& x, const AxisSpec& y);
+  AxisSpec x_axis() const { return x_; }
+  AxisSpec y_axis() const { return y_; }
+  void set_histogram_spec(const HistogramSpec& spec);
+  void set_empty_text(const QString& text);  // e.g. "Start a run to see data"
+  ChartKind kind() const { return kind_; }
+
+  // Line/Scatter: the whole series for a lane (sorted by x for Line). Applied on the next flush.
+  void set_series(const QString& lane, std::vector<QPointF> points);
+  // Histogram: raw samples for a lane, binned together with the other lanes on the next flush.
+  void set_samples(const QString& lane, std::vector<double> samples);
+  void clear();
+
+  // Applies staged data now (tests, exports); normal updates go through the coalescing timer.
+  void flush();
+  int flush_count() const { return flush_count_; }
+  // Points the backend currently draws for a lane after downsampling (-1 if unknown lane).
+  int drawn_point_count(const QString& lane) const;
+  QStringList lanes() const;
+
+  // Export: PNG is drawn at 2x; SVG and PDF are vector. Format from the file suffix.
+  // Returns false and sets *error when the file cannot be written.
+  bool export_to_file(const QString& path, QString* error = nullptr);
+  QImage render_image(qreal scale = 2.0);
+  void copy_to_clipboard();
+  QSize export_size() const;
+  // Asks for a file name (suffix "png", "svg" or "pdf") and exports; errors shown in a dialog.
+  void export_with_dialog(const QString& suffix);
+
+ protected:
+  void contextMenuEvent(QContextMenuEvent* event) override;
+
+ private:
+  void schedule_flush();
+  void apply_xy();
+  void apply_histogram();
+
+  ChartKind kind_;
+  std::shared_ptr<LanePalette> palette_;
+  std::unique_ptr<ChartBackend> backend_;
+  QTimer* timer_ = nullptr;
+  qint64 last_flush_ms_ = -1'000'000;
+  bool dirty_ = false;
+  int flush_count_ = 0;
+  QString title_;
+  AxisSpec x_, y_;
+  HistogramSpec histogram_;
+  std::map<QString, std::vector<QPointF>> points_;
+  std::map<QString, std::vector<double>> samples_;
+  std::map<QString, int> drawn_;
+  QStringList order_;  // lanes in the order they were first set (legend order)
+};
+
+}  // namespace lb::widgets

@@ -1,0 +1,205 @@
+// The Qt Charts implementation of ChartBackend. No other file includes a Qt Charts header.
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QGraphicsSimpleTextItem>
+#include <QHash>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPainter>
+#include <QScatterSeries>
+#include <QValueAxis>
+
+#include "widgets/chart/chart_backend.h"
+
+namespace lb::widgets {
+namespace {
+
+QFont font_of(int point_size, bool bold = false) {
+  QFont f;
+  f.setPointSize(point_size);
+  f.setBold(bold);
+  return f;
+}
+
+class QtChartsBackend final : public ChartBackend {
+ public:
+  QtChartsBackend(ChartKind kind, QWidget* parent) : kind_(kind) {
+    chart_ = new QChart();                             // owned by the view
+    chart_->setAnimationOptions(QChart::NoAnimation);  // live data: animations only lag
+    chart_->setTitleFont(font_of(11, true));
+    chart_->legend()->setAlignment(Qt::AlignBottom);
+    chart_->legend()->setFont(font_of(9));
+    chart_->setMargins(QMargins(6, 6, 6, 6));
+    chart_->layout()->setContentsMargins(0, 0, 0, 0);
+    chart_->setBackgroundRoundness(0);
+    view_ = new QChartView(chart_, parent);
+    view_->setRenderHint(QPainter::Antialiasing);
+    view_->setMinimumSize(260, 200);
+    empty_ = new QGraphicsSimpleTextItem(chart_);
+    empty_->setBrush(QColor(0x80, 0x80, 0x80));
+    empty_->setFont(font_of(10));
+    if (kind_ == ChartKind::Histogram) {
+      bars_ = new QBarSeries();
+      bars_->setBarWidth(0.85);
+      chart_->addSeries(bars_);
+      cat_axis_ = new QBarCategoryAxis();
+      y_axis_ = new QValueAxis();
+      chart_->addAxis(cat_axis_, Qt::AlignBottom);
+      chart_->addAxis(y_axis_, Qt::AlignLeft);
+      bars_->attachAxis(cat_axis_);
+      bars_->attachAxis(y_axis_);
+    } else {
+      x_axis_ = new QValueAxis();
+      y_axis_ = new QValueAxis();
+      chart_->addAxis(x_axis_, Qt::AlignBottom);
+      chart_->addAxis(y_axis_, Qt::AlignLeft);
+    }
+    for (QAbstractAxis* axis : chart_->axes()) {
+      axis->setTitleFont(font_of(9));
+      axis->setLabelsFont(font_of(8));
+    }
+    QObject::connect(chart_, &QChart::plotAreaChanged, view_, [this] { place_empty_text(); });
+  }
+
+  QWidget* widget() override { return view_; }
+  void set_title(const QString& title) override { chart_->setTitle(title); }
+
+  void set_axes(const AxisSpec& x, const AxisSpec& y) override {
+    if (x_axis_) x_axis_->setTitleText(x.label());
+    if (cat_axis_) cat_axis_->setTitleText(x.label());
+    y_axis_->setTitleText(y.label());
+  }
+
+  void replace_points(const QString& name, const QColor& color,
+                      const QList<QPointF>& points) override {
+    QXYSeries* series = series_.value(name);
+    if (!series) series = add_series(name, color);
+    series->replace(points);
+    update_empty(points.isEmpty() && all_empty());
+  }
+
+  void set_range(const AxisRange& r) override {
+    if (x_axis_) x_axis_->setRange(r.x_min, r.x_max);
+    y_axis_->setRange(r.y_min, r.y_max);
+    if (x_axis_) x_axis_->applyNiceNumbers();
+    y_axis_->applyNiceNumbers();
+  }
+
+  void set_bars(const BarData& data, const QList<QColor>& colors) override {
+    bars_->clear();
+    cat_axis_->clear();
+    cat_axis_->append(data.categories);
+    double max_value = 0;
+    for (size_t i = 0; i < data.sets.size(); ++i) {
+      auto* set = new QBarSet(data.sets[i].name);
+      set->setColor(i < static_cast<size_t>(colors.size()) ? colors[static_cast<int>(i)]
+                                                           : QColor(Qt::gray));
+      set->setBorderColor(set->color());
+      QList<qreal> values(data.sets[i].values.begin(), data.sets[i].values.end());
+      for (qreal v : values) max_value = std::max(max_value, v);
+      set->append(values);
+      bars_->append(set);
+    }
+    y_axis_->setRange(0, std::max(5.0, max_value * 1.1));
+    y_axis_->applyNiceNumbers();
+    update_empty(data.sets.empty());
+  }
+
+  void remove_all() override {
+    if (bars_) {
+      bars_->clear();
+      cat_axis_->clear();
+    }
+    for (QXYSeries* s : std::as_const(series_)) {
+      chart_->removeSeries(s);
+      delete s;
+    }
+    series_.clear();
+    update_empty(true);
+  }
+
+  void set_empty_text(const QString& text) override {
+    empty_->setText(text);
+    place_empty_text();
+  }
+
+  int plot_width_px() const override { return static_cast<int>(chart_->plotArea().width()); }
+
+  void render(QPainter* painter, const QRectF& target, const QSizeF& logical_size) override {
+    const QSizeF old_size = chart_->size();
+    const bool resize = logical_size != old_size;
+    if (resize) {
+      chart_->resize(logical_size);
+      chart_->layout()->activate();
+    }
+    const bool empty_visible = empty_->isVisible();
+    empty_->setVisible(false);  // a hint for the screen, not for a report
+    chart_->scene()->render(painter, target, QRectF(chart_->pos(), logical_size));
+    empty_->setVisible(empty_visible);
+    if (resize) {
+      chart_->resize(old_size);
+      chart_->layout()->activate();
+    }
+  }
+
+ private:
+  QXYSeries* add_series(const QString& name, const QColor& color) {
+    QXYSeries* series = nullptr;
+    if (kind_ == ChartKind::Scatter) {
+      auto* scatter = new QScatterSeries();
+      scatter->setMarkerSize(7);
+      scatter->setBorderColor(color.darker(120));
+      series = scatter;
+    } else {
+      auto* line = new QLineSeries();
+      QPen pen(color);
+      pen.setWidthF(2.0);
+      line->setPen(pen);
+      series = line;
+    }
+    series->setName(name);
+    series->setColor(color);
+    chart_->addSeries(series);
+    series->attachAxis(x_axis_);
+    series->attachAxis(y_axis_);
+    series_.insert(name, series);
+    return series;
+  }
+
+  bool all_empty() const {
+    for (QXYSeries* s : series_)
+      if (s->count() > 0) return false;
+    return true;
+  }
+
+  void update_empty(bool empty) { empty_->setVisible(empty && !empty_->text().isEmpty()); }
+
+  void place_empty_text() {
+    const QRectF area = chart_->plotArea();
+    const QRectF text = empty_->boundingRect();
+    empty_->setPos(area.center() - QPointF(text.width() / 2, text.height() / 2));
+  }
+
+  ChartKind kind_;
+  QChart* chart_ = nullptr;
+  QChartView* view_ = nullptr;
+  QValueAxis* x_axis_ = nullptr;
+  QValueAxis* y_axis_ = nullptr;
+  QBarCategoryAxis* cat_axis_ = nullptr;
+  QBarSeries* bars_ = nullptr;
+  QGraphicsSimpleTextItem* empty_ = nullptr;
+  QHash<QString, QXYSeries*> series_;
+};
+
+}  // namespace
+
+std::unique_ptr<ChartBackend> make_chart_backend(ChartKind kind, QWidget* parent) {
+  return std::make_unique<QtChartsBackend>(kind, parent);
+}
+
+}  // namespace lb::widgets

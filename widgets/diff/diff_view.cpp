@@ -1,0 +1,145 @@
+#include "widgets/diff/diff_view.h"
+
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QScrollBar>
+#include <QTextBlock>
+#include <QTextDocument>
+
+namespace lb::widgets {
+namespace {
+
+QPlainTextEdit* make_pane(QWidget* parent) {
+  auto* pane = new QPlainTextEdit(parent);
+  pane->setReadOnly(true);
+  pane->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+  pane->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+  pane->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+  QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+  font.setPointSize(std::max(font.pointSize(), 10));
+  pane->setFont(font);
+  return pane;
+}
+
+QLabel* make_title(QWidget* parent) {
+  auto* label = new QLabel(parent);
+  QFont f = label->font();
+  f.setBold(true);
+  label->setFont(f);
+  return label;
+}
+
+}  // namespace
+
+QColor DiffView::background_for(DiffKind kind, bool refined) {
+  switch (kind) {
+    case DiffKind::Equal:
+      return QColor(Qt::transparent);
+    case DiffKind::Replace:
+      return refined ? QColor(0xF2, 0xC0, 0x5C) : QColor(0xFD, 0xEB, 0xC4);
+    case DiffKind::Insert:
+      return refined ? QColor(0x7C, 0xD3, 0x8C) : QColor(0xD4, 0xF4, 0xD9);
+    case DiffKind::Delete:
+      return refined ? QColor(0xF0, 0x8A, 0x8A) : QColor(0xFC, 0xDA, 0xDA);
+  }
+  return QColor(Qt::transparent);
+}
+
+DiffView::DiffView(QWidget* parent) : QWidget(parent) {
+  left_ = make_pane(this);
+  right_ = make_pane(this);
+  left_title_ = make_title(this);
+  right_title_ = make_title(this);
+  left_->setAccessibleName(tr("Left output"));
+  right_->setAccessibleName(tr("Right output"));
+  auto* grid = new QGridLayout(this);
+  grid->setContentsMargins(0, 0, 0, 0);
+  grid->addWidget(left_title_, 0, 0);
+  grid->addWidget(right_title_, 0, 1);
+  grid->addWidget(left_, 1, 0);
+  grid->addWidget(right_, 1, 1);
+  grid->setColumnStretch(0, 1);
+  grid->setColumnStretch(1, 1);
+  for (auto [a, b] : {std::pair{left_, right_}, std::pair{right_, left_}}) {
+    connect(a->verticalScrollBar(), &QScrollBar::valueChanged, this,
+            [this, a, b] { sync_scroll(a, b, true); });
+    connect(a->horizontalScrollBar(), &QScrollBar::valueChanged, this,
+            [this, a, b] { sync_scroll(a, b, false); });
+  }
+}
+
+void DiffView::sync_scroll(QPlainTextEdit* from, QPlainTextEdit* to, bool vertical) {
+  if (syncing_) return;
+  syncing_ = true;
+  // Proportional: the two outputs rarely have the same length, so the same fraction of each
+  // keeps corresponding passages roughly side by side.
+  QScrollBar* src = vertical ? from->verticalScrollBar() : from->horizontalScrollBar();
+  QScrollBar* dst = vertical ? to->verticalScrollBar() : to->horizontalScrollBar();
+  const int src_span = src->maximum() - src->minimum();
+  const double fraction = src_span > 0 ? double(src->value() - src->minimum()) / src_span : 0.0;
+  dst->setValue(dst->minimum() +
+                static_cast<int>(fraction * (dst->maximum() - dst->minimum()) + 0.5));
+  syncing_ = false;
+}
+
+void DiffView::set_diff(const DiffSide& left, const DiffSide& right) {
+  apply(left_, left_title_, left);
+  apply(right_, right_title_, right);
+}
+
+void DiffView::show_message(const QString& text) {
+  for (QPlainTextEdit* pane : {left_, right_}) {
+    pane->clear();
+    pane->setPlaceholderText(text);
+  }
+}
+
+void DiffView::clear() {
+  show_message(QString());
+  left_title_->clear();
+  right_title_->clear();
+}
+
+void DiffView::apply(QPlainTextEdit* pane, QLabel* title, const DiffSide& side) {
+  title->setText(side.title);
+  pane->setPlainText(side.text);
+  QTextDocument* doc = pane->document();
+  // Split every range at block boundaries and hand each block its own format list.
+  auto range = side.ranges.begin();
+  for (QTextBlock block = doc->begin(); block.isValid(); block = block.next()) {
+    const int b_start = block.position();
+    const int b_end = b_start + block.length();  // includes the separator
+    QList<QTextLayout::FormatRange> formats;
+    while (range != side.ranges.end() && range->start + range->length <= b_start) ++range;
+    for (auto r = range; r != side.ranges.end() && r->start < b_end; ++r) {
+      if (r->kind == DiffKind::Equal || r->length <= 0) continue;
+      const int s = std::max(r->start, b_start);
+      const int e = std::min(r->start + r->length, b_end);
+      if (e <= s) continue;
+      QTextCharFormat format;
+      format.setBackground(background_for(r->kind, r->refined));
+      if (r->kind == DiffKind::Delete || r->kind == DiffKind::Insert) format.setFontWeight(600);
+      formats.append({s - b_start, e - s, format});
+    }
+    block.layout()->setFormats(formats);
+  }
+  doc->markContentsDirty(0, doc->characterCount());
+}
+
+QList<QTextLayout::FormatRange> DiffView::applied_ranges(Side side) const {
+  QList<QTextLayout::FormatRange> out;
+  const QTextDocument* doc = pane(side)->document();
+  for (QTextBlock block = doc->begin(); block.isValid(); block = block.next()) {
+    for (QTextLayout::FormatRange r : block.layout()->formats()) {
+      r.start += block.position();
+      out.append(r);
+    }
+  }
+  return out;
+}
+
+QPlainTextEdit* DiffView::pane(Side side) const { return side == Side::Left ? left_ : right_; }
+
+}  // namespace lb::widgets

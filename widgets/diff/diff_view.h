@@ -1,0 +1,42 @@
+#pragma once
+// Two read-only panes side by side with synchronised scrolling. Highlights are applied as
+// QTextLayout format ranges on each block (no edits to the document), so a 150 KB output with
+// thousands of ranges renders without rebuilding the text.
+#include <QList>
+#include <QTextLayout>
+#include <QWidget>
+
+#include "widgets/diff/diff_types.h"
+
+class QLabel;
+class QPlainTextEdit;
+
+namespace lb::widgets {
+
+class DiffView : public QWidget {
+  Q_OBJECT
+ public:
+  enum class Side { Left, Right };
+  explicit DiffView(QWidget* parent = nullptr);
+
+  void set_diff(const DiffSide& left, const DiffSide& right);
+  void show_message(const QString& text);  // "Computing differences…", "Select a pair"
+  void clear();
+
+  // The format ranges currently applied to a side, in document offsets (for tests).
+  QList<QTextLayout::FormatRange> applied_ranges(Side side) const;
+  QPlainTextEdit* pane(Side side) const;
+  static QColor background_for(DiffKind kind, bool refined);
+
+ private:
+  void apply(QPlainTextEdit* pane, QLabel* title, const DiffSide& side);
+  void sync_scroll(QPlainTextEdit* from, QPlainTextEdit* to, bool vertical);
+
+  QPlainTextEdit* left_ = nullptr;
+  QPlainTextEdit* right_ = nullptr;
+  QLabel* left_title_ = nullptr;
+  QLabel* right_title_ = nullptr;
+  bool syncing_ = false;
+};
+
+}  // namespace lb::widgets
