@@ -1,0 +1,17 @@
+#pragma once
+// Custom roles shared by LaneBench's models, so views and delegates ask for them by name.
+#include <Qt>
+
+namespace lb::models {
+
+enum ItemRole : int {
+  ProvenanceRole = Qt::UserRole + 1,  // QString "measured" / "server" / "estimated" / ""
+  SortRole,                           // raw number or key for sorting
+  LaneIdRole,                         // QString lane id of the row
+  TriageRole,                         // QString "identical" / "similar" / "divergent" / ...
+  VerdictRole,                        // QString verdict key, "" when unreviewed
+  CategoryRole,                       // QString prompt category
+  PromptIndexRole,                    // int index of the prompt in its set
+};
+
+}  // namespace lb::models

@@ -1,0 +1,26 @@
+#pragma once
+// Filters the review table: non-identical only, one category, one verdict (or unreviewed).
+#include <QSortFilterProxyModel>
+
+namespace lb::models {
+
+class ReviewFilterProxy : public QSortFilterProxyModel {
+  Q_OBJECT
+ public:
+  static inline const QString kUnreviewed = QStringLiteral("(unreviewed)");
+  explicit ReviewFilterProxy(QObject* parent = nullptr);
+
+  void set_non_identical_only(bool on);
+  void set_category(const QString& category);  // "" = all
+  void set_verdict(const QString& verdict);    // "" = all, kUnreviewed, or a verdict key
+
+ protected:
+  bool filterAcceptsRow(int source_row, const QModelIndex& source_parent) const override;
+
+ private:
+  bool non_identical_only_ = true;
+  QString category_;
+  QString verdict_;
+};
+
+}  // namespace lb::models

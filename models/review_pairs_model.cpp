@@ -1,0 +1,115 @@
+#include "models/review_pairs_model.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include "models/item_roles.h"
+
+namespace lb::models {
+
+void ReviewPairsModel::set_pairs(std::vector<ReviewPair> pairs) {
+  beginResetModel();
+  pairs_ = std::move(pairs);
+  endResetModel();
+}
+
+const ReviewPair* ReviewPairsModel::pair_at(int row) const {
+  return row >= 0 && row < rowCount() ? &pairs_[static_cast<size_t>(row)] : nullptr;
+}
+
+bool ReviewPairsModel::set_verdict(int row, const QString& verdict, const QString& note) {
+  if (!pair_at(row)) return false;
+  ReviewPair& pair = pairs_[static_cast<size_t>(row)];
+  pair.verdict = verdict;
+  pair.note = note;
+  emit dataChanged(index(row, Verdict), index(row, Note));
+  return true;
+}
+
+int ReviewPairsModel::row_of_prompt(int prompt_index) const {
+  for (size_t i = 0; i < pairs_.size(); ++i)
+    if (pairs_[i].index == prompt_index) return static_cast<int>(i);
+  return -1;
+}
+
+QStringList ReviewPairsModel::categories() const {
+  QStringList out;
+  for (const ReviewPair& p : pairs_)
+    if (!p.category.isEmpty() && !out.contains(p.category)) out << p.category;
+  out.sort();
+  return out;
+}
+
+int ReviewPairsModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(pairs_.size());
+}
+
+int ReviewPairsModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ReviewPairsModel::display(const ReviewPair& pair, int column) const {
+  switch (column) {
+    case Index:
+      return pair.prompt_id.isEmpty() ? QString::number(pair.index + 1) : pair.prompt_id;
+    case Category:
+      return pair.category;
+    case Triage:
+      return pair.flipped_fact ? pair.triage + tr(" · fact flipped") : pair.triage;
+    case Ratio:
+      return QString::number(pair.ratio, 'f', 3);
+    case Checks:
+      return pair.failed_checks.isEmpty()
+                 ? QString("✓")
+                 : QString::number(pair.failed_checks.size()) + tr(" failed");
+    case Verdict:
+      return verdict_label(pair.verdict);
+    case Note:
+      return pair.note;
+    default:
+      return {};
+  }
+}
+
+QVariant ReviewPairsModel::data(const QModelIndex& index, int role) const {
+  const ReviewPair* pair = index.isValid() ? pair_at(index.row()) : nullptr;
+  if (!pair) return {};
+  switch (role) {
+    case Qt::DisplayRole:
+      return display(*pair, index.column());
+    case TriageRole:
+      return pair->triage;
+    case VerdictRole:
+      return pair->verdict;
+    case CategoryRole:
+      return pair->category;
+    case PromptIndexRole:
+      return pair->index;
+    case SortRole:
+      if (index.column() == Ratio) return pair->ratio;
+      if (index.column() == Index) return pair->index;
+      return display(*pair, index.column());
+    case Qt::ToolTipRole:
+      if (index.column() == Checks && !pair->failed_checks.isEmpty())
+        return pair->failed_checks.join('\n');
+      return {};
+    case Qt::ForegroundRole:
+      if (index.column() == Triage && (pair->flipped_fact || pair->triage == "divergent"))
+        return QBrush(QColor(0xB0, 0x20, 0x20));
+      if (index.column() == Verdict && pair->verdict == "blocker")
+        return QBrush(QColor(0xB0, 0x20, 0x20));
+      if (index.column() == Verdict && pair->verdict.isEmpty()) return QBrush(QColor(Qt::gray));
+      return {};
+    default:
+      return {};
+  }
+}
+
+QVariant ReviewPairsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  static const char* const kTitles[ColumnCount] = {"Prompt", "Category", "Triage", "Ratio",
+                                                   "Checks", "Verdict",  "Note"};
+  return section >= 0 && section < ColumnCount ? tr(kTitles[section]) : QVariant();
+}
+
+}  // namespace lb::models

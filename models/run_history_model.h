@@ -1,0 +1,40 @@
+#pragma once
+// The run folders of a workspace, newest first.
+#include <QAbstractTableModel>
+#include <QDateTime>
+#include <QStringList>
+#include <vector>
+
+namespace lb::models {
+
+struct RunFolderInfo {
+  QString path;  // absolute folder path
+  QString name;  // folder name
+  QString plan_name;
+  QDateTime started;
+  QStringList lanes;
+  QStringList experiments;
+  qint64 requests = 0;  // lines in requests.jsonl
+  bool has_review = false;
+};
+
+class RunHistoryModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { Started, Name, Lanes, Experiments, Requests, Review, ColumnCount };
+  using QAbstractTableModel::QAbstractTableModel;
+
+  void set_runs(std::vector<RunFolderInfo> runs);  // sorted newest first here
+  const RunFolderInfo* run_at(int row) const;
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+ private:
+  std::vector<RunFolderInfo> runs_;
+};
+
+}  // namespace lb::models
