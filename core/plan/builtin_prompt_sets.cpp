@@ -1,0 +1,20 @@
+#include "plan/builtin_prompt_sets.h"
+
+#include "plan/builtin_prompt_sets_table.h"
+
+namespace lb::plan {
+
+std::optional<std::string_view> builtin_prompt_set_text(std::string_view name) {
+  for (const auto& entry : detail::builtin_prompt_set_table()) {
+    if (entry.name == name) return entry.jsonl;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> builtin_prompt_set_names() {
+  std::vector<std::string> names;
+  for (const auto& entry : detail::builtin_prompt_set_table()) names.emplace_back(entry.name);
+  return names;
+}
+
+}  // namespace lb::plan
