@@ -12,9 +12,11 @@
 namespace lb::net {
 
 struct ClientOptions {
-  size_t max_event_bytes = 16 * 1024 * 1024;  // larger events fail the request as TooLarge
-  long max_host_connections = 0;              // 0 = unlimited
-  size_t receive_buffer_bytes = 512 * 1024;   // curl's buffer; small buffers throttle long contexts
+  // Larger events fail the request as TooLarge. Streamed deltas are a few hundred bytes; the
+  // largest legitimate ones (prompt_token_ids echoed for a 241K-token prompt) are ~2 MB.
+  size_t max_event_bytes = 8 * 1024 * 1024;
+  long max_host_connections = 0;             // 0 = unlimited
+  size_t receive_buffer_bytes = 512 * 1024;  // curl's buffer; small buffers throttle long contexts
 };
 
 class StreamClient {

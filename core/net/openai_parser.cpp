@@ -1,0 +1,109 @@
+#include "net/openai_parser.h"
+
+namespace lb::net {
+
+void OpenAiParser::on_json(std::string_view, const nlohmann::json& j, int64_t arrival_ns) {
+  if (result_.model.empty()) result_.model = string_at(j, "model");
+  Output out;
+  timing_token_delta_ = -1;
+  if (const auto* choices = find_key(j, "choices"); choices && choices->is_array()) {
+    for (const auto& choice : *choices) {
+      if (int_at(choice, "index", 0) == 0) read_choice(choice, out);
+    }
+  }
+  int64_t usage_delta = -1;
+  if (const auto* usage = find_key(j, "usage")) usage_delta = read_openai_usage(*usage);
+  if (const auto* timings = find_key(j, "timings")) read_llamacpp_timings(*timings);
+  if (const auto* metrics = find_key(j, "metrics")) read_vllm_metrics(*metrics);
+
+  if (out.content == 0 && out.reasoning == 0 && out.tool == 0) return;  // role/usage-only
+  if (out.tokens < 0 && usage_delta > 0) out.tokens = static_cast<int32_t>(usage_delta);
+  // llama.cpp with timings_per_token: predicted_n is cumulative, so its increase is exact.
+  if (out.tokens < 0 && timing_token_delta_ > 0)
+    out.tokens = static_cast<int32_t>(timing_token_delta_);
+  add_event(arrival_ns, out.content, out.reasoning, out.tool, out.tokens);
+}
+
+void OpenAiParser::read_choice(const nlohmann::json& choice, Output& out) {
+  if (completions_) {
+    const std::string_view text = string_at(choice, "text");
+    result_.content.append(text);
+    out.content += text.size();
+  } else if (const auto* delta = find_key(choice, "delta")) {
+    const std::string_view content = string_at(*delta, "content");
+    result_.content.append(content);
+    out.content += content.size();
+    std::string_view reasoning = string_at(*delta, "reasoning_content");
+    if (reasoning.empty()) reasoning = string_at(*delta, "reasoning");
+    result_.reasoning.append(reasoning);
+    out.reasoning += reasoning.size();
+    if (const auto* calls = find_key(*delta, "tool_calls"); calls && calls->is_array()) {
+      read_tool_calls(*calls, out);
+    }
+  }
+  if (const std::string_view reason = string_at(choice, "finish_reason"); !reason.empty()) {
+    result_.finish_reason = reason;
+  }
+  if (const auto* ids = find_key(choice, "token_ids"); ids && ids->is_array()) {
+    out.tokens = static_cast<int32_t>(ids->size());
+  } else if (const auto* logprobs = find_key(choice, "logprobs")) {
+    // chat: logprobs.content[] per token; completions: logprobs.tokens[]
+    const auto* per_token = find_key(*logprobs, completions_ ? "tokens" : "content");
+    if (per_token && per_token->is_array()) out.tokens = static_cast<int32_t>(per_token->size());
+  }
+}
+
+void OpenAiParser::read_tool_calls(const nlohmann::json& calls, Output& out) {
+  for (const auto& fragment : calls) {
+    ToolCall& call = tool_call(static_cast<int>(int_at(fragment, "index", 0)));
+    if (call.id.empty()) call.id = string_at(fragment, "id");
+    if (const auto* function = find_key(fragment, "function")) {
+      const std::string_view name = string_at(*function, "name");
+      if (call.name.empty() && !name.empty()) {
+        call.name = name;
+        out.tool += name.size();
+      }
+      const nlohmann::json* args = find_key(*function, "arguments");
+      if (args && args->is_string()) {
+        call.arguments += args->get_ref<const std::string&>();
+        out.tool += args->get_ref<const std::string&>().size();
+      } else if (args && args->is_object()) {  // Ollama sends arguments as an object
+        const std::string dumped = args->dump();
+        call.arguments += dumped;
+        out.tool += dumped.size();
+      }
+    }
+  }
+}
+
+void OpenAiParser::read_llamacpp_timings(const nlohmann::json& timings) {
+  result_.server_timings = timings;  // cumulative: the last one seen is the whole request's
+  if (const int64_t predicted = int_at(timings, "predicted_n"); predicted >= 0) {
+    timing_token_delta_ = predicted - last_predicted_n_;
+    last_predicted_n_ = predicted;
+  }
+  const int64_t cache_n = int_at(timings, "cache_n");
+  if (cache_n >= 0 && !cached_from_usage_) result_.usage.cached_tokens = cache_n;
+}
+
+void OpenAiParser::read_vllm_metrics(const nlohmann::json& metrics) {
+  const auto* spec = find_key(metrics, "speculative_decoding");
+  if (!spec) return;
+  SpecDecodeUsage& s = result_.spec;
+  s.num_drafts = int_at(*spec, "num_spec_steps", s.num_drafts);
+  s.num_draft_tokens = int_at(*spec, "num_draft_tokens", s.num_draft_tokens);
+  s.num_accepted_tokens = int_at(*spec, "num_accepted_draft_tokens", s.num_accepted_tokens);
+  // acceptance_histogram[k] = verification steps that accepted exactly k draft tokens, so the
+  // draft at position p (1-based) was accepted in every step that accepted >= p tokens.
+  if (const auto* hist = find_key(*spec, "acceptance_histogram"); hist && hist->is_array()) {
+    s.accepted_per_position.assign(hist->size() > 0 ? hist->size() - 1 : 0, 0);
+    for (size_t k = 1; k < hist->size(); ++k) {
+      const int64_t steps = (*hist)[k].is_number() ? (*hist)[k].get<int64_t>() : 0;
+      for (size_t p = 0; p < k; ++p) s.accepted_per_position[p] += steps;
+    }
+  }
+  if (result_.server_timings.is_null()) result_.server_timings = nlohmann::json::object();
+  result_.server_timings["speculative_decoding"] = *spec;
+}
+
+}  // namespace lb::net

@@ -1,0 +1,327 @@
+#include "net/stream_client.h"
+
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+#include "net/transfer.h"
+
+// The I/O loop drives curl's multi interface with curl_multi_socket_action on an epoll set:
+// only sockets that are ready are serviced, so a thousand mostly idle streams cost nothing per
+// wake-up (curl_multi_perform would look at every transfer on every wake-up). An eventfd in the
+// same epoll set plays the part of curl_multi_wakeup for the command queue.
+
+namespace lb::net {
+
+namespace {
+
+constexpr int64_t kNoDeadline = INT64_MAX;
+
+struct Command {
+  enum Kind { Submit, Cancel, CancelAll, Stop } kind;
+  uint64_t id = 0;
+  std::unique_ptr<Transfer> transfer;
+};
+
+std::once_flag g_curl_init;
+
+}  // namespace
+
+struct StreamClient::Impl {
+  explicit Impl(ClientOptions opts);
+  ~Impl();
+  void run();
+  void push(Command command);
+
+  // I/O thread only.
+  void drain_commands();
+  void start(std::unique_ptr<Transfer> transfer);
+  void abort(uint64_t id, ErrorKind kind, const std::string& message);
+  void read_messages();
+  void check_deadlines(int64_t now_ns);
+  int wait_timeout_ms(int64_t now_ns) const;
+  void complete(Transfer& transfer);
+  void socket_action(curl_socket_t fd, int flags);
+  static int on_socket(CURL*, curl_socket_t fd, int what, void* self, void*);
+  static int on_timer(CURLM*, long timeout_ms, void* self);
+
+  ClientOptions options;
+  CURLM* multi = nullptr;
+  int epoll_fd = -1;
+  int wake_fd = -1;
+  std::thread thread;
+  std::mutex mutex;
+  std::vector<Command> queue;  // guarded by mutex
+  std::atomic<uint64_t> next_id{1};
+  std::atomic<size_t> in_flight{0};
+
+  std::unordered_map<uint64_t, std::unique_ptr<Transfer>> active;
+  int64_t curl_deadline_ns = kNoDeadline;
+  int64_t next_deadline_ns = kNoDeadline;  // never later than the earliest transfer deadline
+  bool stopping = false;
+};
+
+StreamClient::Impl::Impl(ClientOptions opts) : options(opts) {
+  std::call_once(g_curl_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+  multi = curl_multi_init();
+  epoll_fd = epoll_create1(EPOLL_CLOEXEC);
+  wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (!multi || epoll_fd < 0 || wake_fd < 0) throw std::runtime_error("StreamClient: init failed");
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.fd = wake_fd;
+  epoll_ctl(epoll_fd, EPOLL_CTL_ADD, wake_fd, &ev);
+  curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, &Impl::on_socket);
+  curl_multi_setopt(multi, CURLMOPT_SOCKETDATA, this);
+  curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, &Impl::on_timer);
+  curl_multi_setopt(multi, CURLMOPT_TIMERDATA, this);
+  curl_multi_setopt(multi, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
+  if (options.max_host_connections > 0) {
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, options.max_host_connections);
+  }
+  thread = std::thread([this] { run(); });
+}
+
+StreamClient::Impl::~Impl() {
+  push(Command{Command::Stop});
+  thread.join();
+  curl_multi_cleanup(multi);
+  close(epoll_fd);
+  close(wake_fd);
+}
+
+void StreamClient::Impl::push(Command command) {
+  {
+    std::lock_guard lock(mutex);
+    queue.push_back(std::move(command));
+  }
+  const uint64_t one = 1;
+  [[maybe_unused]] ssize_t n = ::write(wake_fd, &one, sizeof one);
+}
+
+int StreamClient::Impl::on_socket(CURL*, curl_socket_t fd, int what, void* self, void*) {
+  auto* impl = static_cast<Impl*>(self);
+  if (what == CURL_POLL_REMOVE) {
+    epoll_ctl(impl->epoll_fd, EPOLL_CTL_DEL, fd, nullptr);
+    return 0;
+  }
+  epoll_event ev{};
+  ev.events = ((what & CURL_POLL_IN) ? EPOLLIN : 0u) | ((what & CURL_POLL_OUT) ? EPOLLOUT : 0u);
+  ev.data.fd = fd;
+  if (epoll_ctl(impl->epoll_fd, EPOLL_CTL_MOD, fd, &ev) != 0 && errno == ENOENT) {
+    epoll_ctl(impl->epoll_fd, EPOLL_CTL_ADD, fd, &ev);
+  }
+  return 0;
+}
+
+int StreamClient::Impl::on_timer(CURLM*, long timeout_ms, void* self) {
+  auto* impl = static_cast<Impl*>(self);
+  impl->curl_deadline_ns =
+      timeout_ms < 0 ? kNoDeadline : steady_now_ns() + static_cast<int64_t>(timeout_ms) * 1'000'000;
+  return 0;
+}
+
+void StreamClient::Impl::socket_action(curl_socket_t fd, int flags) {
+  int running = 0;
+  curl_multi_socket_action(multi, fd, flags, &running);
+}
+
+int StreamClient::Impl::wait_timeout_ms(int64_t now_ns) const {
+  const int64_t deadline = std::min(curl_deadline_ns, next_deadline_ns);
+  if (deadline == kNoDeadline) return -1;
+  if (deadline <= now_ns) return 0;
+  const int64_t ms = (deadline - now_ns + 999'999) / 1'000'000;  // round up: never spin early
+  return static_cast<int>(std::min<int64_t>(ms, INT_MAX));
+}
+
+void StreamClient::Impl::run() {
+  constexpr int kMaxEvents = 256;
+  epoll_event events[kMaxEvents];
+  while (!(stopping && active.empty())) {
+    const int n = epoll_wait(epoll_fd, events, kMaxEvents, wait_timeout_ms(steady_now_ns()));
+    bool woken = false;
+    for (int i = 0; i < n; ++i) {
+      if (events[i].data.fd == wake_fd) {
+        uint64_t count = 0;
+        [[maybe_unused]] ssize_t r = ::read(wake_fd, &count, sizeof count);
+        woken = true;
+        continue;
+      }
+      const uint32_t ev = events[i].events;
+      const int flags = ((ev & EPOLLIN) ? CURL_CSELECT_IN : 0) |
+                        ((ev & EPOLLOUT) ? CURL_CSELECT_OUT : 0) |
+                        ((ev & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
+      socket_action(events[i].data.fd, flags);
+    }
+    if (woken) drain_commands();
+    if (curl_deadline_ns <= steady_now_ns()) {
+      curl_deadline_ns = kNoDeadline;
+      socket_action(CURL_SOCKET_TIMEOUT, 0);
+    }
+    read_messages();
+    check_deadlines(steady_now_ns());
+  }
+  // Submissions that raced with shutdown are completed as cancelled, never dropped.
+  for (;;) {
+    std::vector<Command> rest;
+    {
+      std::lock_guard lock(mutex);
+      rest.swap(queue);
+    }
+    if (rest.empty()) break;
+    for (auto& c : rest) {
+      if (c.kind != Command::Submit) continue;
+      c.transfer->fail(ErrorKind::Cancelled, "client shut down", steady_now_ns());
+      --in_flight;
+      c.transfer->complete();
+    }
+  }
+}
+
+void StreamClient::Impl::drain_commands() {
+  std::vector<Command> batch;
+  {
+    std::lock_guard lock(mutex);
+    batch.swap(queue);
+  }
+  for (auto& c : batch) {
+    switch (c.kind) {
+      case Command::Submit:
+        if (stopping) {
+          c.transfer->fail(ErrorKind::Cancelled, "client shut down", steady_now_ns());
+          --in_flight;
+          c.transfer->complete();
+        } else {
+          start(std::move(c.transfer));
+        }
+        break;
+      case Command::Cancel:
+        abort(c.id, ErrorKind::Cancelled, "cancelled");
+        break;
+      case Command::Stop:
+        stopping = true;
+        [[fallthrough]];
+      case Command::CancelAll: {
+        std::vector<uint64_t> ids;
+        for (const auto& [id, t] : active) ids.push_back(id);
+        for (uint64_t id : ids) abort(id, ErrorKind::Cancelled, "cancelled");
+        break;
+      }
+    }
+  }
+}
+
+void StreamClient::Impl::start(std::unique_ptr<Transfer> transfer) {
+  const int64_t now = steady_now_ns();
+  transfer->mark_submitted(now);
+  if (!transfer->configure() || curl_multi_add_handle(multi, transfer->easy()) != CURLM_OK) {
+    transfer->fail(ErrorKind::Connect, "could not start the transfer", now);
+    --in_flight;
+    transfer->complete();
+    return;
+  }
+  transfer->set_deadline_hint(&next_deadline_ns);
+  if (const int64_t d = transfer->deadline_ns(); d != 0)
+    next_deadline_ns = std::min(next_deadline_ns, d);
+  const uint64_t id = transfer->id();
+  active.emplace(id, std::move(transfer));
+}
+
+void StreamClient::Impl::abort(uint64_t id, ErrorKind kind, const std::string& message) {
+  const auto it = active.find(id);
+  if (it == active.end()) return;
+  std::unique_ptr<Transfer> transfer = std::move(it->second);
+  active.erase(it);
+  curl_multi_remove_handle(multi, transfer->easy());
+  transfer->fail(kind, message, steady_now_ns());
+  complete(*transfer);
+}
+
+void StreamClient::Impl::complete(Transfer& transfer) {
+  --in_flight;
+  try {
+    transfer.complete();
+  } catch (...) {
+    // A throwing completion must not take the I/O thread (and every other stream) down.
+  }
+}
+
+void StreamClient::Impl::read_messages() {
+  int left = 0;
+  while (CURLMsg* msg = curl_multi_info_read(multi, &left)) {
+    if (msg->msg != CURLMSG_DONE) continue;
+    Transfer* raw = nullptr;
+    curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &raw);
+    const CURLcode code = msg->data.result;
+    const auto it = active.find(raw->id());
+    std::unique_ptr<Transfer> transfer = std::move(it->second);
+    active.erase(it);
+    curl_multi_remove_handle(multi, transfer->easy());
+    transfer->finish(code, steady_now_ns());
+    complete(*transfer);
+  }
+}
+
+void StreamClient::Impl::check_deadlines(int64_t now_ns) {
+  if (now_ns < next_deadline_ns) return;
+  next_deadline_ns = kNoDeadline;
+  std::vector<std::pair<uint64_t, bool>> expired;  // id, body started (idle vs first byte)
+  for (const auto& [id, t] : active) {
+    const int64_t d = t->deadline_ns();
+    if (d == 0) continue;
+    if (d <= now_ns) {
+      expired.emplace_back(id, t->body_started());
+    } else {
+      next_deadline_ns = std::min(next_deadline_ns, d);
+    }
+  }
+  for (const auto& [id, started] : expired) {
+    const Timeouts& t = active.at(id)->request().timeouts;
+    if (started) {
+      abort(id, ErrorKind::IdleTimeout,
+            "no bytes for " + std::to_string(t.idle_ms) + " ms (idle timeout) mid-stream");
+    } else {
+      abort(id, ErrorKind::FirstByteTimeout,
+            "no response body within " + std::to_string(t.first_byte_ms) +
+                " ms (first-byte timeout)");
+    }
+  }
+}
+
+// --- public API ---------------------------------------------------------------------------
+
+StreamClient::StreamClient(ClientOptions options) : impl_(std::make_unique<Impl>(options)) {}
+
+StreamClient::~StreamClient() = default;
+
+uint64_t StreamClient::submit(HttpRequest request, Completion done, EventObserver observer) {
+  const uint64_t id = impl_->next_id++;
+  auto transfer = std::make_unique<Transfer>(id, std::move(request), std::move(done),
+                                             std::move(observer), impl_->options);
+  ++impl_->in_flight;
+  impl_->push(Command{Command::Submit, id, std::move(transfer)});
+  return id;
+}
+
+void StreamClient::cancel(uint64_t id) { impl_->push(Command{Command::Cancel, id, nullptr}); }
+
+void StreamClient::cancel_all() { impl_->push(Command{Command::CancelAll, 0, nullptr}); }
+
+size_t StreamClient::in_flight() const { return impl_->in_flight.load(); }
+
+StreamResult StreamClient::fetch(HttpRequest request) {
+  std::promise<StreamResult> promise;
+  auto future = promise.get_future();
+  submit(std::move(request), [&promise](StreamResult&& r) { promise.set_value(std::move(r)); });
+  return future.get();
+}
+
+}  // namespace lb::net

@@ -1,0 +1,68 @@
+#include "net/stream_parser.h"
+
+#include "net/ollama_chat_parser.h"
+#include "net/openai_parser.h"
+#include "net/responses_parser.h"
+#include "net/tgi_generate_parser.h"
+
+namespace lb::net {
+
+std::unique_ptr<DialectParser> make_dialect_parser(Dialect dialect, StreamResult& result) {
+  switch (dialect) {
+    case Dialect::OpenAiChat:
+      return std::make_unique<OpenAiParser>(result, false);
+    case Dialect::OpenAiCompletions:
+      return std::make_unique<OpenAiParser>(result, true);
+    case Dialect::OpenAiResponses:
+      return std::make_unique<ResponsesParser>(result);
+    case Dialect::TgiGenerate:
+      return std::make_unique<TgiGenerateParser>(result);
+    case Dialect::OllamaChat:
+      return std::make_unique<OllamaChatParser>(result);
+    case Dialect::PlainJson:
+    case Dialect::PlainText:
+      return nullptr;
+  }
+  return nullptr;
+}
+
+StreamParser::StreamParser(Dialect dialect, size_t max_event_bytes, StreamResult& result)
+    : result_(result), dialect_(make_dialect_parser(dialect, result)) {
+  if (!dialect_) return;
+  if (dialect == Dialect::OllamaChat) {
+    ndjson_ = std::make_unique<NdjsonFramer>(max_event_bytes, [this](std::string_view line) {
+      dialect_->on_message({}, line, false, arrival_ns_);
+    });
+  } else {
+    sse_ = std::make_unique<SseFramer>(max_event_bytes, [this](const SseEvent& e) {
+      dialect_->on_message(e.type, e.data, e.legacy_error, arrival_ns_);
+    });
+  }
+}
+
+StreamParser::~StreamParser() = default;
+
+bool StreamParser::feed(std::string_view bytes, int64_t arrival_ns) {
+  arrival_ns_ = arrival_ns;
+  const bool ok = sse_ ? sse_->feed(bytes) : ndjson_ ? ndjson_->feed(bytes) : true;
+  if (!ok && result_.error == ErrorKind::None) {
+    result_.error = ErrorKind::TooLarge;
+    result_.error_message = sse_ ? sse_->error() : ndjson_->error();
+  }
+  if (!ok) return false;
+  return result_.error != ErrorKind::Malformed;
+}
+
+void StreamParser::finish(int64_t arrival_ns) {
+  arrival_ns_ = arrival_ns;
+  if (sse_) sse_->finish();
+  if (ndjson_) ndjson_->finish();
+}
+
+bool StreamParser::terminal() const { return dialect_ && dialect_->terminal(); }
+
+size_t StreamParser::pending_bytes() const {
+  return sse_ ? sse_->pending_bytes() : ndjson_ ? ndjson_->pending_bytes() : 0;
+}
+
+}  // namespace lb::net

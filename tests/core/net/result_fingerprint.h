@@ -1,0 +1,35 @@
+#pragma once
+// A printable summary of everything a StreamResult says about a stream except the timestamps,
+// so two parses of the same bytes (split differently) can be compared with one QCOMPARE.
+#include <string>
+
+#include "net/http_types.h"
+
+namespace lb::net::testing {
+
+inline std::string fingerprint(const StreamResult& r) {
+  std::string s = "error=" + std::string(to_string(r.error)) + " msg=" + r.error_message;
+  s += "\ncontent=" + r.content + "\nreasoning=" + r.reasoning + "\nfinish=" + r.finish_reason;
+  s += "\nmodel=" + r.model + "\ntotal_events=" + std::to_string(r.total_events);
+  s += "\nevents=";
+  for (const auto& e : r.events) {
+    s += "[" + std::to_string(e.content_bytes) + "," + std::to_string(e.reasoning_bytes) + "," +
+         std::to_string(e.tool_bytes) + "," + std::to_string(e.tokens) + "]";
+  }
+  for (const auto& t : r.tool_calls) {
+    s += "\ntool " + std::to_string(t.index) + " id=" + t.id + " name=" + t.name +
+         " args=" + t.arguments;
+  }
+  const Usage& u = r.usage;
+  s += "\nusage=" + std::to_string(u.prompt_tokens) + "/" + std::to_string(u.completion_tokens) +
+       " cached=" + std::to_string(u.cached_tokens) +
+       " reasoning=" + std::to_string(u.reasoning_tokens);
+  s += "\nspec=" + std::to_string(r.spec.num_drafts) + "/" +
+       std::to_string(r.spec.num_draft_tokens) + "/" + std::to_string(r.spec.num_accepted_tokens) +
+       " per_pos=";
+  for (auto v : r.spec.accepted_per_position) s += std::to_string(v) + ",";
+  s += "\ntimings=" + r.server_timings.dump();
+  return s;
+}
+
+}  // namespace lb::net::testing
