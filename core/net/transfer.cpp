@@ -57,11 +57,12 @@ bool Transfer::configure() {
   curl_easy_setopt(e, CURLOPT_WRITEDATA, this);
   curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, &Transfer::on_header);
   curl_easy_setopt(e, CURLOPT_HEADERDATA, this);
-  // The debug callback tells when the request head is handed to the socket (t_sent). It needs
-  // VERBOSE; the callback replaces curl's stderr output, so nothing is printed.
-  curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, &Transfer::on_debug);
-  curl_easy_setopt(e, CURLOPT_DEBUGDATA, this);
-  curl_easy_setopt(e, CURLOPT_VERBOSE, 1L);
+  // t_sent: curl calls the pre-request callback once the connection is ready (new or reused),
+  // immediately before it writes the request to the socket, on this same thread. Stamping here
+  // excludes connect/TLS time and any wait for a free connection, and is never later than the
+  // server's receipt (a stamp after send() returns can be, by a few microseconds).
+  curl_easy_setopt(e, CURLOPT_PREREQFUNCTION, &Transfer::on_prereq);
+  curl_easy_setopt(e, CURLOPT_PREREQDATA, this);
   curl_easy_setopt(e, CURLOPT_BUFFERSIZE, static_cast<long>(receive_buffer_bytes_));
   curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
   curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
@@ -189,12 +190,11 @@ size_t Transfer::on_header(char* data, size_t size, size_t count, void* self) {
   return bytes;
 }
 
-int Transfer::on_debug(CURL*, curl_infotype type, char*, size_t, void* self) {
+int Transfer::on_prereq(void* self, char*, char*, int, int) {
   auto* t = static_cast<Transfer*>(self);
-  if (type == CURLINFO_HEADER_OUT && t->result_.t_sent_ns == 0) {
-    t->result_.t_sent_ns = steady_now_ns();
-  }
-  return 0;
+  t->result_.t_sent_ns = steady_now_ns();
+  t->request_started_ = true;
+  return CURL_PREREQFUNC_OK;
 }
 
 }  // namespace lb::net
@@ -227,8 +227,8 @@ void Transfer::fill_timings() {
     result_.http_status = static_cast<int>(status);
   }
   if (result_.t_sent_ns == 0) {
-    // No request head was seen going out (e.g. connect failed). If curl got as far as the
-    // pre-transfer point, use it: it is measured from when curl started this transfer.
+    // The request never reached the pre-request point (e.g. connect failed). If curl got as far
+    // as its pre-transfer time, use it: it is measured from when curl started this transfer.
     curl_off_t pretransfer_us = 0;
     curl_easy_getinfo(easy_, CURLINFO_PRETRANSFER_TIME_T, &pretransfer_us);
     if (pretransfer_us > 0) result_.t_sent_ns = result_.t_submit_ns + pretransfer_us * 1000;
@@ -270,9 +270,8 @@ void Transfer::classify_curl_error(CURLcode code) {
   const bool got_bytes = result_.t_first_byte_ns != 0;
   switch (code) {
     case CURLE_OPERATION_TIMEDOUT: {
-      curl_off_t connect_us = 0;
-      curl_easy_getinfo(easy_, CURLINFO_CONNECT_TIME_T, &connect_us);
-      if (connect_us == 0) {
+      // The pre-request callback runs once a connection (new or reused) is ready.
+      if (!request_started_) {
         result_.error = ErrorKind::Connect;
         result_.error_message = "connect timed out after " +
                                 format_ms(request_.timeouts.connect_ms) + " (" + detail + ")";

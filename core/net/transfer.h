@@ -47,7 +47,7 @@ class Transfer {
  private:
   static size_t on_write(char* data, size_t size, size_t count, void* self);
   static size_t on_header(char* data, size_t size, size_t count, void* self);
-  static int on_debug(CURL*, curl_infotype type, char*, size_t, void* self);
+  static int on_prereq(void* self, char*, char*, int, int);
   size_t write(const char* data, size_t bytes, int64_t now_ns);
   void check_status(int64_t now_ns);
   void classify_curl_error(CURLcode code);
@@ -65,6 +65,7 @@ class Transfer {
   std::unique_ptr<StreamParser> parser_;
   bool collect_body_ = false;
   bool status_checked_ = false;
+  bool request_started_ = false;
   int64_t last_read_ns_ = 0;
   int64_t* next_deadline_ns_ = nullptr;
   char error_buffer_[CURL_ERROR_SIZE] = {};
