@@ -117,6 +117,7 @@ struct Experiment {
 
 struct Plan {
   std::string name;
+  std::string description;  // optional
   std::vector<Lane> lanes;
   std::vector<Experiment> experiments;
   const Lane* lane(std::string_view id) const;

@@ -1,0 +1,220 @@
+#include "plan/plan.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "plan/plan_validation.h"
+
+namespace lb::plan {
+namespace {
+
+using nlohmann::json;
+
+// nlohmann's message carries its own "[json.exception...] parse error at line L, column C: "
+// prefix; keep only the reason and state the position ourselves from the byte offset.
+PlanError json_syntax_error(std::string_view text, const json::parse_error& e) {
+  const size_t byte = e.byte == 0 ? 0 : std::min<size_t>(e.byte - 1, text.size());
+  size_t line = 1;
+  size_t column = 1;
+  for (size_t i = 0; i < byte; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  std::string reason = e.what();
+  if (const size_t col = reason.find("column"); col != std::string::npos) {
+    if (const size_t colon = reason.find(": ", col); colon != std::string::npos) {
+      reason = reason.substr(colon + 2);
+    }
+  }
+  return {"", "invalid JSON at line " + std::to_string(line) + ", column " +
+                  std::to_string(column) + ": " + reason};
+}
+
+const char* http_version_name(net::HttpVersion v) {
+  switch (v) {
+    case net::HttpVersion::Http1_1:
+      return "1.1";
+    case net::HttpVersion::Http2:
+      return "2";
+    case net::HttpVersion::Auto:
+      return "auto";
+  }
+  return "auto";
+}
+
+json lane_json(const Lane& lane) {
+  json notes = {{"weights", lane.notes.weights},
+                {"kv_cache", lane.notes.kv_cache},
+                {"spec", lane.notes.spec},
+                {"engine_version", lane.notes.engine_version},
+                {"text", lane.notes.text}};
+  if (lane.notes.prefix_caching) notes["prefix_caching"] = *lane.notes.prefix_caching;
+  json j = {{"id", lane.id},
+            {"base_url", lane.base_url},
+            {"model", lane.model},
+            {"ca_bundle", lane.ca_bundle},
+            {"insecure", lane.insecure},
+            {"http_version", http_version_name(lane.http_version)},
+            {"notes", notes}};
+  if (!lane.api_key_env.empty()) j["api_key_env"] = lane.api_key_env;  // the name, never a key
+  return j;
+}
+
+json slo_json(const SloThresholds& slo) {
+  json j = json::object();
+  if (slo.ttft_ms > 0) j["ttft_ms"] = slo.ttft_ms;
+  if (slo.tpot_ms > 0) j["tpot_ms"] = slo.tpot_ms;
+  if (slo.e2el_ms > 0) j["e2el_ms"] = slo.e2el_ms;
+  return j;
+}
+
+struct ParamsJson {
+  json& j;
+  void operator()(const RegressionExperiment& e) {
+    j.update({{"prompts", e.prompts},
+              {"max_tokens", e.max_tokens},
+              {"temperature", e.temperature},
+              {"similarity_threshold", e.similarity_threshold},
+              {"concurrency", e.concurrency}});
+  }
+  void operator()(const ThroughputExperiment& e) {
+    if (e.request_rate > 0) {
+      j.update({{"request_rate", e.request_rate}, {"burstiness", e.burstiness}});
+      if (e.max_concurrency > 0) j["max_concurrency"] = e.max_concurrency;
+    } else {
+      j["concurrency"] = e.concurrency;
+    }
+    if (e.requests > 0) j["requests"] = e.requests;
+    if (e.duration_s > 0) j["duration_s"] = e.duration_s;
+    j.update({{"warmups", e.warmups},
+              {"input_tokens", e.input_tokens},
+              {"output_tokens", e.output_tokens},
+              {"ignore_eos", e.ignore_eos},
+              {"seed", e.seed}});
+    if (const json slo = slo_json(e.slo); !slo.empty()) j["slo"] = slo;
+  }
+  void operator()(const ContextSweepExperiment& e) {
+    j.update({{"prompt_tokens", e.prompt_tokens},
+              {"needle", e.needle},
+              {"output_tokens", e.output_tokens},
+              {"repeat", e.repeat},
+              {"use_tokenize", e.use_tokenize}});
+  }
+  void operator()(const PrefixCacheExperiment& e) {
+    j.update({{"burst", e.burst},
+              {"shared_prefix_tokens", e.shared_prefix_tokens},
+              {"suffix_tokens", e.suffix_tokens},
+              {"output_tokens", e.output_tokens},
+              {"control", e.control}});
+  }
+  void operator()(const SpeculativeExperiment& e) {
+    j.update({{"concurrency", e.concurrency},
+              {"requests", e.requests},
+              {"warmups", e.warmups},
+              {"input_tokens", e.input_tokens},
+              {"output_tokens", e.output_tokens}});
+  }
+  void operator()(const GatesExperiment& e) {
+    j.update({{"checks", e.checks}, {"repeat", e.repeat}});
+  }
+};
+
+}  // namespace
+
+const std::vector<std::string>& all_gate_checks() {
+  static const std::vector<std::string> checks = {
+      "json", "streaming", "tools", "tool_continuation", "responses", "session", "reasoning"};
+  return checks;
+}
+
+const Lane* Plan::lane(std::string_view id) const {
+  for (const auto& l : lanes) {
+    if (l.id == id) return &l;
+  }
+  return nullptr;
+}
+
+std::string PlanError::to_string(std::string_view source_name) const {
+  std::string out(source_name);
+  if (!path.empty()) out += ": " + path;
+  return out + ": " + message;
+}
+
+std::string PlanParseResult::error_text() const {
+  std::string out;
+  for (const auto& e : errors) out += e.to_string(source_name) + "\n";
+  return out;
+}
+
+PlanParseResult parse_plan(std::string_view json_text, std::string_view source_name) {
+  PlanParseResult result;
+  result.source_name = std::string(source_name);
+  json doc;
+  try {
+    doc = json::parse(json_text.begin(), json_text.end());
+  } catch (const json::parse_error& e) {
+    result.errors.push_back(json_syntax_error(json_text, e));
+    return result;
+  }
+  detail::ErrorList errors;
+  detail::ObjectReader top(doc, "", errors);
+  Plan plan;
+  if (top.is_object()) {
+    if (top.string("name", plan.name, true) && plan.name.empty()) {
+      top.error("name", "must not be empty");
+    }
+    top.string("description", plan.description);
+    if (const json* lanes = top.member("lanes", json::value_t::array, true)) {
+      plan.lanes = detail::read_lanes(*lanes, errors);
+    }
+    if (const json* exps = top.member("experiments", json::value_t::array, true)) {
+      plan.experiments = detail::read_experiments(*exps, plan.lanes, errors);
+    }
+    top.finish();
+  }
+  result.errors = errors.errors();
+  if (result.errors.empty()) result.plan = std::move(plan);
+  return result;
+}
+
+PlanParseResult load_plan_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    PlanParseResult result;
+    result.source_name = path;
+    result.errors.push_back({"", "cannot read the plan file"});
+    return result;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_plan(text.str(), path);
+}
+
+json resolved_plan_json(const Plan& plan) {
+  json lanes = json::array();
+  for (const auto& l : plan.lanes) lanes.push_back(lane_json(l));
+  json experiments = json::array();
+  for (const auto& e : plan.experiments) {
+    json j = {{"kind", e.kind}, {"name", e.name}};
+    if (!e.lanes.empty()) j["lanes"] = e.lanes;
+    std::visit(ParamsJson{j}, e.params);
+    experiments.push_back(std::move(j));
+  }
+  json j = {{"name", plan.name}, {"lanes", lanes}, {"experiments", experiments}};
+  if (!plan.description.empty()) j["description"] = plan.description;
+  return j;
+}
+
+std::optional<std::string> resolve_api_key(const Lane& lane) {
+  if (lane.api_key_env.empty()) return std::nullopt;
+  const char* value = std::getenv(lane.api_key_env.c_str());
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  return std::string(value);
+}
+
+}  // namespace lb::plan
