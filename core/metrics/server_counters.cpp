@@ -230,6 +230,30 @@ ServerCounters extract_server_counters(const PrometheusSnapshot& snap) {
   return c;
 }
 
+std::optional<double> histogram_quantile(const PromHistogram& h, double q) {
+  if (h.buckets.empty() || q < 0 || q > 1) return std::nullopt;
+  const double total = h.buckets.back().second;
+  if (!(total > 0)) return std::nullopt;
+  const double rank = q * total;
+  double lower_bound = 0;
+  double lower_count = 0;
+  for (const auto& [le, count] : h.buckets) {
+    if (count >= rank) {
+      if (std::isinf(le)) return lower_bound;
+      if (count == lower_count) return le;
+      return lower_bound + (le - lower_bound) * (rank - lower_count) / (count - lower_count);
+    }
+    lower_bound = le;
+    lower_count = count;
+  }
+  return lower_bound;
+}
+
+std::optional<double> histogram_mean(const PromHistogram& h) {
+  if (!h.sum || !h.count || !(*h.count > 0)) return std::nullopt;
+  return *h.sum / *h.count;
+}
+
 std::optional<double> kv_windows(const ServerCounters& counters, int64_t max_model_len) {
   if (!counters.kv_capacity_tokens || max_model_len <= 0) return std::nullopt;
   return static_cast<double>(*counters.kv_capacity_tokens) / static_cast<double>(max_model_len);

@@ -60,6 +60,13 @@ struct ServerCounters {
 
 ServerCounters extract_server_counters(const PrometheusSnapshot& snapshot);
 
+// Prometheus' histogram_quantile(): q in [0, 1], linear interpolation inside the bucket that
+// holds the rank (the first bucket starts at 0); a rank in the +Inf bucket gives the highest
+// finite bound. nullopt when the histogram holds no observations.
+std::optional<double> histogram_quantile(const PromHistogram& histogram, double q);
+// sum / count; nullopt without observations.
+std::optional<double> histogram_mean(const PromHistogram& histogram);
+
 // How many full-length requests fit in the KV cache: capacity / max_model_len.
 std::optional<double> kv_windows(const ServerCounters& counters, int64_t max_model_len);
 

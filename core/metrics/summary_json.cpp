@@ -8,6 +8,8 @@ namespace {
 
 using nlohmann::json;
 
+constexpr size_t kMaxErrorMessageBytes = 2000;
+
 // NaN (an empty distribution) and negative "not available" values become null.
 json number_or_null(double v) { return std::isnan(v) ? json(nullptr) : json(v); }
 json nonneg_or_null(double v) { return (std::isnan(v) || v < 0) ? json(nullptr) : json(v); }
@@ -27,10 +29,18 @@ void put_distribution(json& j, const std::string& stem, const std::string& unit,
   j["count" + tail] = d.count;
 }
 
+// An HTML error page can be hundreds of KB; keep the start, cut on a UTF-8 character boundary.
+std::string capped(const std::string& text, size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  size_t cut = max_bytes;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
 json error_json(const net::StreamResult& r) {
   if (r.error == net::ErrorKind::None) return nullptr;
   return {{"kind", error_kind_key(r.error)},
-          {"message", r.error_message},
+          {"message", capped(r.error_message, kMaxErrorMessageBytes)},
           {"retry_after_s", nonneg_or_null(r.retry_after_s)}};
 }
 
@@ -96,6 +106,7 @@ json to_json(const RequestRecord& rec, const RequestMetrics& m) {
   j["warmup"] = rec.warmup;
   j["ok"] = m.ok;
   j["t_sched_ns"] = rec.t_sched_ns;
+  j["t_submit_ns"] = r.t_submit_ns;
   j["t_sent_ns"] = r.t_sent_ns;
   j["t_first_byte_ns"] = r.t_first_byte_ns;
   j["t_done_ns"] = r.t_done_ns;

@@ -162,6 +162,7 @@ PlanParseResult parse_plan(std::string_view json_text, std::string_view source_n
     return result;
   }
   detail::ErrorList errors;
+  detail::find_duplicate_keys(json_text, errors);
   detail::ObjectReader top(doc, "", errors);
   Plan plan;
   if (top.is_object()) {

@@ -83,6 +83,8 @@ class ObjectReader {
 std::vector<Lane> read_lanes(const nlohmann::json& lanes, ErrorList& errors);
 std::vector<Experiment> read_experiments(const nlohmann::json& experiments,
                                          const std::vector<Lane>& lanes, ErrorList& errors);
+// Reports keys that appear twice in one object (the parser would keep only the last).
+void find_duplicate_keys(std::string_view json_text, ErrorList& errors);
 // Checks a base_url; returns an error message or "" and fills the sim fields of `lane`.
 std::string check_base_url(Lane& lane);
 

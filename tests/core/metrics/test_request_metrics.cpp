@@ -12,7 +12,7 @@ constexpr int64_t kBaseNs = 5'000'000'000;
 int64_t at_ms(double ms) { return kBaseNs + static_cast<int64_t>(ms * 1e6); }
 
 EventArrival arrival(double ms, int32_t tokens, uint32_t content_bytes = 4,
-                   uint32_t reasoning_bytes = 0) {
+                     uint32_t reasoning_bytes = 0) {
   EventArrival e;
   e.arrival_ns = at_ms(ms);
   e.tokens = tokens;

@@ -173,6 +173,19 @@ class ServerCountersTest : public QObject {
     QCOMPARE(*d.spec_acceptance_rate, 0.7);  // 70 / 100
     QVERIFY(!d.spec_acceptance_length);      // llama.cpp exposes no draft count
   }
+  void histogramQuantileLikePrometheus() {
+    const ServerCounters c = counters_of(read_wire_fixture("vllm_metrics.prom"));
+    // 140 TTFTs: rank 70 falls in (0.02, 0.04] holding 13..97: 0.02 + 0.02 * 57 / 84.
+    QVERIFY(near(*histogram_quantile(c.ttft_s, 0.5), 0.02 + 0.02 * 57.0 / 84.0));
+    // rank 138.6 falls in (0.08, 0.1] holding 138..140: 0.08 + 0.02 * 0.6 / 2.
+    QVERIFY(near(*histogram_quantile(c.ttft_s, 0.99), 0.086));
+    QVERIFY(near(*histogram_mean(c.ttft_s), 5.43 / 140));
+    // ITL: 137450 observations, rank 0.9 * 137450 = 123705 lies past 0.025 (118400): +Inf
+    // bucket, so the highest finite bound.
+    QCOMPARE(*histogram_quantile(c.itl_s, 0.9), 0.025);
+    QVERIFY(!histogram_quantile(PromHistogram{}, 0.5));
+    QVERIFY(!histogram_quantile(c.ttft_s, 1.5));
+  }
   void sglangDeltaKeepsSampledGauges() {
     const ServerCounters c = counters_of(read_wire_fixture("sglang_metrics.prom"));
     const CounterDelta d = delta(c, c);

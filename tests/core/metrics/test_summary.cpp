@@ -200,6 +200,16 @@ class SummaryTest : public QObject {
     QCOMPARE(j.at("http_status").get<int>(), 429);
     QVERIFY(j.at("ttft_ms").is_null());
   }
+  void longErrorBodiesAreCappedOnACharacterBoundary() {
+    RequestRecord r = make(0, 10, 30, {}, {}, -1);
+    r.result.error = lb::net::ErrorKind::HttpStatus;
+    r.result.error_message = std::string(1999, 'x') + "\xC3\xA9" + std::string(100000, 'y');
+    const nlohmann::json j = to_json(r, compute_request_metrics(r));
+    const std::string message = j.at("error").at("message").get<std::string>();
+    QVERIFY(message.size() < 2100);
+    QVERIFY(message.rfind(std::string(1999, 'x') + "... (", 0) == 0);  // "é" not split
+    QVERIFY(message.find("102001 bytes") != std::string::npos);
+  }
 };
 
 QTEST_GUILESS_MAIN(SummaryTest)

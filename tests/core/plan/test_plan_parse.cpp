@@ -225,6 +225,17 @@ class PlanParseTest : public QObject {
              truncated.errors[0].message.c_str());
     QVERIFY(parse_plan("", "empty.json").errors.size() == 1);
   }
+  void duplicateKeysAreErrors() {
+    QCOMPARE(only_error(with_experiment(
+                 R"({"kind": "throughput", "concurrency": [1], "concurrency": [64]})")),
+             std::string("experiments[0].concurrency: duplicate key 'concurrency' (only one value "
+                         "per key is allowed)"));
+    QCOMPARE(only_error(R"({"name": "t", "lanes": [{"id": "a", "base_url": "sim:x"},
+        {"id": "b", "base_url": "sim:y", "notes": {"spec": "a", "spec": "b"}}],
+        "experiments": [{"kind": "gates"}]})"),
+             std::string("lanes[1].notes.spec: duplicate key 'spec' (only one value per key is "
+                         "allowed)"));
+  }
   void missingFile() {
     const PlanParseResult r = load_plan_file("/nonexistent/dir/plan.json");
     QCOMPARE(r.errors.size(), size_t(1));
