@@ -1,6 +1,7 @@
 // The Prometheus text parser on the servers' real /metrics bytes and on the format's edge cases.
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include "fixture_text.h"
@@ -121,6 +122,24 @@ class PrometheusTextTest : public QObject {
     QCOMPARE(snap.issues[5].line, 7);
     QVERIFY(snap.issues[5].message.find("timestamp") != std::string::npos);
     QCOMPARE(snap.issues[6].line, 8);
+  }
+  void everyTruncationAndGarbageIsSurvived() {
+    // A scrape cut anywhere (connection dropped) or filled with junk gives samples and issues,
+    // never a crash; every issue points at a line that exists.
+    const std::string text = read_wire_fixture("vllm_metrics.prom");
+    for (size_t n = 0; n <= text.size(); n += 7) {
+      const PrometheusSnapshot snap = parse_prometheus_text(std::string_view(text).substr(0, n));
+      const auto lines = std::count(text.begin(), text.begin() + long(n), '\n') + 1;
+      for (const auto& issue : snap.issues) QVERIFY(issue.line >= 1 && issue.line <= lines);
+    }
+    std::string junk;
+    uint32_t x = 12345;
+    for (int i = 0; i < 20000; ++i) {
+      x = x * 1103515245u + 12345u;
+      junk.push_back(static_cast<char>("{}\"\\=, \n#abc:_9+-.eInfNa\t"[(x >> 16) % 27]));
+    }
+    const PrometheusSnapshot snap = parse_prometheus_text(junk);
+    QVERIFY(!snap.issues.empty());
   }
   void histogramAndSummarySuffixes() {
     const std::string text =

@@ -236,6 +236,14 @@ class PlanParseTest : public QObject {
              std::string("lanes[1].notes.spec: duplicate key 'spec' (only one value per key is "
                          "allowed)"));
   }
+  void everyTruncationIsAnErrorNotACrash() {
+    const std::string text = kProductExample;
+    for (size_t n = 0; n < text.size(); ++n) {
+      const PlanParseResult r = parse_plan(text.substr(0, n), "cut.json");
+      QVERIFY2(!r.ok() && !r.errors.empty(), std::to_string(n).c_str());
+      QVERIFY(r.errors[0].message.rfind("invalid JSON at line ", 0) == 0);
+    }
+  }
   void missingFile() {
     const PlanParseResult r = load_plan_file("/nonexistent/dir/plan.json");
     QCOMPARE(r.errors.size(), size_t(1));
