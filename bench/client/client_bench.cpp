@@ -1,0 +1,173 @@
+#include "client_bench.h"
+
+#include <time.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+#include "net/stream_client.h"
+#include "replay_server.h"
+
+namespace lb::bench {
+
+namespace {
+
+using lb::net::ErrorKind;
+using lb::net::HttpRequest;
+using lb::net::StreamClient;
+using lb::net::StreamResult;
+
+// A vLLM-shaped content chunk (~190 bytes on the wire).
+std::string content_event(int i) {
+  return "data: {\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+         "\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\" tok" +
+         std::to_string(i % 1000) + "\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n";
+}
+
+int64_t thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1'000'000'000LL + ts.tv_nsec;
+}
+
+HttpRequest bench_request(const std::string& url, int stream) {
+  HttpRequest r;
+  r.url = url;
+  r.headers.emplace_back("X-Bench-Stream", std::to_string(stream));
+  r.body = std::make_shared<const std::string>(R"({"model":"m","stream":true})");
+  r.http_version = lb::net::HttpVersion::Http1_1;
+  r.timeouts.idle_ms = 30'000;
+  r.timeouts.first_byte_ms = 60'000;
+  return r;
+}
+
+// Runs `count` requests at once and waits for all. The completion and the observer run on the
+// client's I/O thread; the observer tracks that thread's CPU time between first and last event.
+struct RunAll {
+  std::vector<StreamResult> results;
+  int64_t io_cpu_ns = 0;
+  double seconds = 0;
+};
+
+RunAll run_all(StreamClient& client, const std::string& url, int count) {
+  RunAll out;
+  out.results.resize(count);
+  std::mutex mutex;
+  std::promise<void> all_done;
+  std::atomic<int> remaining{count};
+  std::atomic<int64_t> cpu_first{0}, cpu_last{0};
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < count; ++i) {
+    client.submit(
+        bench_request(url, i),
+        [&, i](StreamResult&& r) {
+          {
+            std::lock_guard lock(mutex);
+            out.results[i] = std::move(r);
+          }
+          cpu_last = thread_cpu_ns();
+          if (--remaining == 0) all_done.set_value();
+        },
+        [&](uint64_t, const lb::net::EventArrival&) {
+          if (cpu_first.load(std::memory_order_relaxed) == 0) cpu_first = thread_cpu_ns();
+        });
+  }
+  all_done.get_future().wait();
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.io_cpu_ns = cpu_last - cpu_first;
+  return out;
+}
+
+}  // namespace
+
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const double rank = p / 100.0 * static_cast<double>(values.size() - 1);
+  const size_t lo = static_cast<size_t>(rank);
+  const size_t hi = std::min(lo + 1, values.size() - 1);
+  return values[lo] + (values[hi] - values[lo]) * (rank - static_cast<double>(lo));
+}
+
+FidelityResult run_fidelity(const FidelityConfig& config) {
+  std::vector<std::string> events;
+  for (int i = 0; i < config.events_per_stream; ++i) events.push_back(content_event(i));
+  events.push_back("data: [DONE]\n\n");
+  std::mt19937_64 rng(42);
+  std::mutex rng_mutex;
+  lb::test::ReplayServer server([&](const lb::test::ServedRequest&) {
+    auto script = lb::test::sse_script(events, config.event_interval_us);
+    // Streams start at random phases, as requests admitted at different times do.
+    std::lock_guard lock(rng_mutex);
+    script.header_delay_us = static_cast<int64_t>(rng() % config.event_interval_us);
+    return script;
+  });
+  StreamClient client;
+  RunAll run = run_all(client, server.url("/v1/chat/completions"), config.concurrency);
+  server.wait_for_finished(config.concurrency, std::chrono::seconds(10));
+
+  std::unordered_map<std::string, lb::test::ServedRequest> by_stream;
+  for (auto& s : server.served()) by_stream.emplace(s.header("x-bench-stream"), std::move(s));
+  FidelityResult out;
+  out.concurrency = config.concurrency;
+  std::vector<double> errors_ms, sent_ms;
+  for (size_t i = 0; i < run.results.size(); ++i) {
+    const StreamResult& r = run.results[i];
+    const auto it = by_stream.find(std::to_string(i));
+    if (r.error != ErrorKind::None || it == by_stream.end()) {
+      ++out.failed_requests;
+      continue;
+    }
+    const auto& served = it->second;
+    sent_ms.push_back((served.received_ns - r.t_sent_ns) / 1e6);
+    for (size_t e = 0; e < r.events.size() && e < served.sent.size(); ++e) {
+      errors_ms.push_back((r.events[e].arrival_ns - served.sent[e].sent_ns) / 1e6);
+    }
+  }
+  out.events = static_cast<int64_t>(errors_ms.size());
+  out.p50_error_ms = percentile(errors_ms, 50);
+  out.p99_error_ms = percentile(errors_ms, 99);
+  out.max_error_ms = percentile(errors_ms, 100);
+  out.p99_t_sent_to_server_ms = percentile(sent_ms, 99);
+  out.cpu_us_per_event = out.events ? run.io_cpu_ns / 1e3 / static_cast<double>(out.events) : 0;
+  return out;
+}
+
+ThroughputResult run_throughput(const ThroughputConfig& config) {
+  std::vector<std::string> writes;
+  int n = 0;
+  for (int w = 0; w < config.writes_per_stream; ++w) {
+    std::string batch;
+    for (int e = 0; e < config.events_per_write; ++e) batch += content_event(n++);
+    writes.push_back(std::move(batch));
+  }
+  writes.push_back("data: [DONE]\n\n");
+  lb::test::ServerOptions options;
+  options.record_sends = false;
+  lb::test::ReplayServer server(
+      [&](const lb::test::ServedRequest&) { return lb::test::sse_script(writes, 0); }, options);
+  StreamClient client;
+  RunAll run = run_all(client, server.url("/v1/chat/completions"), config.concurrency);
+  ThroughputResult out;
+  out.concurrency = config.concurrency;
+  for (const auto& r : run.results) {
+    if (r.error != ErrorKind::None) {
+      ++out.failed_requests;
+      continue;
+    }
+    out.events += static_cast<int64_t>(r.events.size());
+  }
+  out.seconds = run.seconds;
+  out.events_per_s = static_cast<double>(out.events) / run.seconds;
+  out.cpu_us_per_event = out.events ? run.io_cpu_ns / 1e3 / static_cast<double>(out.events) : 0;
+  return out;
+}
+
+}  // namespace lb::bench

@@ -1,0 +1,129 @@
+// lanebench-bench-client: measurement fidelity and headroom of the streaming client.
+//   per-event arrival error (client arrival - server send) p50/p99 at several concurrencies,
+//   events/s ingested with the server writing batched small events as fast as it can,
+//   CPU time of the client's I/O thread per event.
+// Each figure is the median over --runs repetitions.
+#include <sys/resource.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "client_bench.h"
+
+namespace {
+
+// 1,000 streams need 2,000+ descriptors (client and server ends in one process).
+void raise_file_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+lb::bench::FidelityConfig fidelity_config(int concurrency) {
+  lb::bench::FidelityConfig c;
+  c.concurrency = concurrency;
+  if (concurrency <= 1) {
+    c.events_per_stream = 500, c.event_interval_us = 4000;
+  } else if (concurrency <= 64) {
+    c.events_per_stream = 200, c.event_interval_us = 10'000;
+  } else if (concurrency <= 256) {
+    c.events_per_stream = 100, c.event_interval_us = 10'000;  // 25,600 events/s
+  } else {
+    c.events_per_stream = 60, c.event_interval_us = 20'000;  // 50,000 events/s at c1000
+  }
+  return c;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Streaming client benchmark against a loopback server with ground-truth send times"};
+  std::vector<int> concurrency = {1, 64, 256, 1000};
+  int runs = 3;
+  int throughput_concurrency = 64;
+  bool json = false;
+  app.add_option("--concurrency", concurrency, "concurrency levels for the fidelity runs")
+      ->delimiter(',');
+  app.add_option("--runs", runs, "repetitions; each figure is their median")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--throughput-concurrency", throughput_concurrency,
+                 "streams in the events/s run (0 skips it)");
+  app.add_flag("--json", json, "print JSON instead of a table");
+  CLI11_PARSE(app, argc, argv);
+  raise_file_limit();
+
+  nlohmann::json report = {{"fidelity", nlohmann::json::array()}};
+  if (!json) {
+    std::printf("%-6s %9s %8s %9s %9s %9s %11s %10s\n", "conc", "events", "failed", "p50_ms",
+                "p99_ms", "max_ms", "sent_p99_ms", "cpu_us/ev");
+  }
+  for (int c : concurrency) {
+    std::vector<double> p50, p99, max, sent, cpu;
+    int64_t events = 0;
+    int failed = 0;
+    for (int r = 0; r < runs; ++r) {
+      const auto res = lb::bench::run_fidelity(fidelity_config(c));
+      p50.push_back(res.p50_error_ms);
+      p99.push_back(res.p99_error_ms);
+      max.push_back(res.max_error_ms);
+      sent.push_back(res.p99_t_sent_to_server_ms);
+      cpu.push_back(res.cpu_us_per_event);
+      events = res.events;
+      failed += res.failed_requests;
+    }
+    report["fidelity"].push_back({{"concurrency", c},
+                                  {"events_per_run", events},
+                                  {"failed_requests", failed},
+                                  {"p50_error_ms", median(p50)},
+                                  {"p99_error_ms", median(p99)},
+                                  {"max_error_ms", median(max)},
+                                  {"p99_t_sent_to_server_ms", median(sent)},
+                                  {"cpu_us_per_event", median(cpu)}});
+    if (!json) {
+      std::printf("%-6d %9lld %8d %9.3f %9.3f %9.3f %11.3f %10.2f\n", c,
+                  static_cast<long long>(events), failed, median(p50), median(p99), median(max),
+                  median(sent), median(cpu));
+      std::fflush(stdout);
+    }
+  }
+  std::vector<double> rate, cpu;
+  int64_t events = 0;
+  int failed = 0;
+  for (int r = 0; r < runs && throughput_concurrency > 0; ++r) {
+    lb::bench::ThroughputConfig config;
+    config.concurrency = throughput_concurrency;
+    // About 1.6 million events per run whatever the stream count.
+    config.writes_per_stream =
+        std::max(1, 1'638'400 / (throughput_concurrency * config.events_per_write));
+    const auto res = lb::bench::run_throughput(config);
+    rate.push_back(res.events_per_s);
+    cpu.push_back(res.cpu_us_per_event);
+    events = res.events;
+    failed += res.failed_requests;
+  }
+  report["throughput"] = {{"concurrency", throughput_concurrency},
+                          {"events_per_run", events},
+                          {"failed_requests", failed},
+                          {"events_per_s", median(rate)},
+                          {"cpu_us_per_event", median(cpu)}};
+  if (json) {
+    std::printf("%s\n", report.dump(2).c_str());
+  } else {
+    std::printf(
+        "\nthroughput: %d streams, %lld events per run, %d failed: %.0f events/s, "
+        "%.2f us CPU per event (median of %d runs)\n",
+        throughput_concurrency, static_cast<long long>(events), failed, median(rate), median(cpu),
+        runs);
+  }
+  return failed == 0 ? 0 : 1;
+}
