@@ -103,6 +103,17 @@ void collect(const RequestMetrics& m, Samples& s) {
   for (int32_t t : m.tokens_per_event) s.tokens_per_event.push_back(t);
 }
 
+void describe_all(Samples&& s, LaneSummary& out) {
+  out.ttft_ms = describe(std::move(s.ttft));
+  out.ttft_sched_ms = describe(std::move(s.ttft_sched));
+  out.tpot_ms = describe(std::move(s.tpot));
+  out.itl_ms = describe(std::move(s.itl));
+  out.e2el_ms = describe(std::move(s.e2el));
+  out.queue_delay_ms = describe(std::move(s.queue));
+  out.decode_tok_s = describe(std::move(s.decode));
+  out.tokens_per_event = describe(std::move(s.tokens_per_event));
+}
+
 void fill_run_window(const std::vector<const RequestRecord*>& all, LaneSummary& out,
                      int64_t& t0_ns) {
   int64_t first_sent = 0;
@@ -116,6 +127,33 @@ void fill_run_window(const std::vector<const RequestRecord*>& all, LaneSummary& 
   t0_ns = first_sent;
   out.duration_s =
       first_sent > 0 && last_done > first_sent ? double(last_done - first_sent) / kNsPerS : 0.0;
+}
+
+// Timings are measured; anything divided by token counts inherits their provenance.
+void assign_provenance(LaneSummary& out, Provenance input_tokens, Provenance output_tokens,
+                       bool peak_exact) {
+  const Provenance derived =
+      output_tokens == Provenance::Estimated ? Provenance::Estimated : Provenance::Measured;
+  const Provenance total = input_tokens == Provenance::Estimated ? Provenance::Estimated : derived;
+  out.provenance = {
+      {"duration", Provenance::Measured},
+      {"input_tokens", input_tokens},
+      {"output_tokens", output_tokens},
+      {"request_throughput", Provenance::Measured},
+      {"output_throughput", derived},
+      {"total_token_throughput", total},
+      {"ttft", Provenance::Measured},
+      {"ttft_sched", Provenance::Measured},
+      {"e2el", Provenance::Measured},
+      {"itl", Provenance::Measured},
+      {"queue_delay", Provenance::Measured},
+      {"tpot", derived},
+      {"decode_tok_s", derived},
+      {"tokens_per_event", out.tokens_per_event.count > 0 ? Provenance::Server : Provenance::None},
+      {"request_goodput", out.slo.any() ? derived : Provenance::None},
+      {"max_output_tokens_per_s", peak_exact ? derived : Provenance::Estimated},
+      {"max_concurrent_requests", Provenance::Measured},
+  };
 }
 
 }  // namespace
@@ -203,40 +241,11 @@ LaneSummary summarize(const std::vector<RequestRecord>& records, const SloSpec& 
     out.good_requests = good;
     out.request_goodput = out.duration_s > 0 ? double(good) / out.duration_s : 0.0;
   }
-  out.ttft_ms = describe(std::move(samples.ttft));
-  out.ttft_sched_ms = describe(std::move(samples.ttft_sched));
-  out.tpot_ms = describe(std::move(samples.tpot));
-  out.itl_ms = describe(std::move(samples.itl));
-  out.e2el_ms = describe(std::move(samples.e2el));
-  out.queue_delay_ms = describe(std::move(samples.queue));
-  out.decode_tok_s = describe(std::move(samples.decode));
-  out.tokens_per_event = describe(std::move(samples.tokens_per_event));
+  describe_all(std::move(samples), out);
   bool peak_exact = true;
   out.max_output_tokens_per_s = peak_tokens_per_s(done, done_metrics, t0_ns, peak_exact);
 
-  const Provenance out_tokens = output_prov.result();
-  const Provenance derived =
-      out_tokens == Provenance::Estimated ? Provenance::Estimated : Provenance::Measured;
-  out.provenance = {
-      {"duration", Provenance::Measured},
-      {"input_tokens", input_prov.result()},
-      {"output_tokens", out_tokens},
-      {"request_throughput", Provenance::Measured},
-      {"output_throughput", derived},
-      {"total_token_throughput",
-       input_prov.result() == Provenance::Estimated ? Provenance::Estimated : derived},
-      {"ttft", Provenance::Measured},
-      {"ttft_sched", Provenance::Measured},
-      {"e2el", Provenance::Measured},
-      {"itl", Provenance::Measured},
-      {"queue_delay", Provenance::Measured},
-      {"tpot", derived},
-      {"decode_tok_s", derived},
-      {"tokens_per_event", out.tokens_per_event.count > 0 ? Provenance::Server : Provenance::None},
-      {"request_goodput", slo.any() ? derived : Provenance::None},
-      {"max_output_tokens_per_s", peak_exact ? derived : Provenance::Estimated},
-      {"max_concurrent_requests", Provenance::Measured},
-  };
+  assign_provenance(out, input_prov.result(), output_prov.result(), peak_exact);
   return out;
 }
 
