@@ -1,0 +1,137 @@
+// lanebench-sim: an OpenAI-compatible serving simulator on loopback (see sim/README.md).
+//   lanebench-sim --demo                      bf16, fp8, fp8-mtp3, fp8-nocache on free ports
+//   lanebench-sim --profile fp8 --port 8001   one lane
+//   lanebench-sim --lane "fp8-mtp3?time_scale=0.1" --lane bf16
+#include <CLI/CLI.hpp>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/server.h"
+#include "sim/sim_config.h"
+
+namespace {
+
+struct Options {
+  bool demo = false;
+  std::string profile = "fp8";
+  std::vector<std::string> lanes;
+  uint16_t port = 0;
+  double time_scale = 1.0;
+  std::string trace;
+  std::string fault = "none";
+  double fault_rate = 1.0;
+  double error_rate = 0.0;
+  double retry_after_s = 1.0;
+  double stall_ms = 600'000.0;
+  double slow_first_byte_ms = 2'000.0;
+  int fault_after_events = 3;
+  bool flip_facts = false;
+  std::vector<std::string> sets;
+};
+
+// Builds the config of one lane: its spec, then the command-line flags, then --set overrides.
+std::string make_config(const Options& o, const std::string& spec, size_t lane_index,
+                        lb::sim::SimConfig& out) {
+  auto parsed = lb::sim::parse_lane_spec(spec);
+  if (auto* err = std::get_if<std::string>(&parsed)) return *err;
+  out = std::get<lb::sim::SimConfig>(std::move(parsed));
+  if (o.time_scale != 1.0) out.time_scale = o.time_scale;
+  if (!lb::sim::parse_fault_kind(o.fault, out.faults.kind))
+    return "unknown fault \"" + o.fault + "\"";
+  out.faults.rate = o.fault_rate;
+  out.faults.error_rate = o.error_rate;
+  out.faults.retry_after_s = o.retry_after_s;
+  out.faults.stall_ms = o.stall_ms;
+  out.faults.slow_first_byte_ms = o.slow_first_byte_ms;
+  out.faults.after_events = o.fault_after_events;
+  out.flip_facts = out.flip_facts || o.flip_facts;
+  if (!o.trace.empty()) {
+    out.trace_path = lane_index == 0 ? o.trace : o.trace + "." + out.profile.name;
+  }
+  for (const auto& kv : o.sets) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos) return "--set needs key=value, got \"" + kv + "\"";
+    std::string err = lb::sim::apply_sim_option(out, kv.substr(0, eq), kv.substr(eq + 1));
+    if (!err.empty()) return err;
+  }
+  return {};
+}
+
+int wait_for_signal() {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  int sig = 0;
+  sigwait(&set, &sig);
+  return sig;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Block the stop signals before any lane thread exists so only sigwait() receives them.
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set, nullptr);
+
+  Options o;
+  CLI::App app{"lanebench-sim: a vLLM-compatible serving simulator on 127.0.0.1"};
+  app.add_flag("--demo", o.demo, "start the demo lanes: bf16, fp8, fp8-mtp3, fp8-nocache");
+  app.add_option("--profile", o.profile, "profile of the single lane")->capture_default_str();
+  app.add_option("--lane", o.lanes, "lane spec PROFILE[?key=value&...]; repeatable");
+  app.add_option("--port", o.port, "port of the single (or first) lane; 0 = any free port");
+  app.add_option("--time-scale", o.time_scale, "real duration = model duration * scale")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--trace", o.trace, "write one JSON line per sent event to FILE");
+  app.add_option("--fault", o.fault,
+                 "fault for a fraction of requests: 429, 500, midstream_error, drop, stall, "
+                 "malformed, slow_first_byte");
+  app.add_option("--fault-rate", o.fault_rate, "fraction of requests given --fault")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--error-rate", o.error_rate, "fraction of requests answered 500")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--retry-after-s", o.retry_after_s, "Retry-After of 429 answers");
+  app.add_option("--stall-ms", o.stall_ms, "how long a stalled stream is held open (model ms)");
+  app.add_option("--slow-first-byte-ms", o.slow_first_byte_ms, "first-byte delay (model ms)");
+  app.add_option("--fault-after-events", o.fault_after_events,
+                 "token events sent before a mid-stream fault strikes");
+  app.add_flag("--flip-facts", o.flip_facts, "let the FP8 drift model flip facts");
+  app.add_option("--set", o.sets, "override any option or profile field: key=value; repeatable");
+  CLI11_PARSE(app, argc, argv);
+
+  std::vector<std::string> specs = o.lanes;
+  if (o.demo) {
+    for (const char* p : {"bf16", "fp8", "fp8-mtp3", "fp8-nocache"}) specs.emplace_back(p);
+  }
+  if (specs.empty()) specs.push_back(o.profile);
+
+  std::vector<std::unique_ptr<lb::sim::Server>> servers;
+  for (size_t i = 0; i < specs.size(); ++i) {
+    lb::sim::SimConfig config;
+    const std::string err = make_config(o, specs[i], i, config);
+    if (!err.empty()) {
+      std::cerr << "lanebench-sim: " << err << "\n";
+      return 2;
+    }
+    auto server = std::make_unique<lb::sim::Server>(std::move(config));
+    try {
+      server->start(i == 0 ? o.port : 0);
+    } catch (const std::exception& e) {
+      std::cerr << "lanebench-sim: " << e.what() << "\n";
+      return 1;
+    }
+    std::cout << server->config().profile.name << " " << server->base_url() << std::endl;
+    servers.push_back(std::move(server));
+  }
+  const int sig = wait_for_signal();
+  std::cerr << "lanebench-sim: signal " << sig << ", stopping\n";
+  for (auto& s : servers) s->stop();
+  return 0;
+}

@@ -1,0 +1,33 @@
+#pragma once
+// AsioSimClock: runs the engine model in real time on an io_context. Model time t maps to
+// steady_clock epoch + t * time_scale. Inside a scheduled callback now_s() is that callback's
+// scheduled time, so the model never accumulates timer lateness.
+#include <boost/asio/io_context.hpp>
+#include <chrono>
+
+#include "sim_clock.h"
+
+namespace lb::sim {
+
+class AsioSimClock final : public SimClock {
+ public:
+  AsioSimClock(boost::asio::io_context& io, double time_scale);
+
+  double now_s() const override;
+  void call_at(double t_s, std::function<void()> fn) override;
+
+  std::chrono::steady_clock::time_point to_steady(double t_s) const;
+  double to_model_s(std::chrono::steady_clock::time_point tp) const;
+  double time_scale() const { return time_scale_; }
+
+ private:
+  boost::asio::io_context& io_;
+  double time_scale_;
+  std::chrono::steady_clock::time_point epoch_;
+  double current_s_ = -1.0;  // scheduled time of the callback running now, -1 outside one
+};
+
+int64_t steady_ns(std::chrono::steady_clock::time_point tp);
+int64_t steady_now_ns();
+
+}  // namespace lb::sim

@@ -1,0 +1,71 @@
+#pragma once
+// GenRequest: one generation request (chat, completions or responses) parsed from its JSON body,
+// with the prompt rendered through the simulator's chat template and tokenized.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tokenizer.h"
+
+namespace lb::sim {
+
+enum class Endpoint { Chat, Completions, Responses };
+
+struct ChatMessage {
+  std::string role;
+  std::string text;  // text parts joined; tool calls of assistant turns rendered as JSON
+  bool has_tool_calls = false;
+};
+
+struct ToolSpec {
+  std::string name;
+  nlohmann::json parameters;  // JSON schema of the arguments
+};
+
+struct GenRequest {
+  Endpoint endpoint = Endpoint::Chat;
+  std::string model;
+  bool stream = false;
+  bool include_usage = false;
+  bool continuous_usage = false;
+  std::optional<int64_t> max_tokens;
+  bool ignore_eos = false;
+  std::string reasoning_effort;  // "", "low", "medium", "high" (xhigh folds into high)
+  std::vector<ToolSpec> tools;
+  std::string tool_choice = "auto";  // "auto", "none", "required" or a function name
+  bool parallel_tool_calls = true;
+  std::optional<nlohmann::json> json_schema;  // response_format json_schema.schema
+  bool json_object = false;                   // response_format json_object
+  std::vector<ChatMessage> messages;          // chat and responses
+  std::string prompt_text;                    // completions
+  std::shared_ptr<const std::vector<TokenId>> prompt_tokens;
+};
+
+struct ParseError {
+  std::string message;
+  std::string param;
+};
+
+// Chat template (ChatML): per message <|im_start|> role "\n" content <|im_end|> "\n", then
+// <|im_start|> "assistant\n" when a generation prompt is asked for. Tools are rendered as a
+// system message "# Tools\n" + the tools' JSON. Segments are tokenized separately.
+std::vector<TokenId> render_chat(const std::vector<ChatMessage>& messages,
+                                 const std::vector<ToolSpec>& tools, bool add_generation_prompt);
+
+// Fills `out` from a request body; returns an error in vLLM's terms when the body is invalid.
+std::optional<ParseError> parse_gen_request(Endpoint endpoint, const nlohmann::json& body,
+                                            GenRequest& out);
+std::optional<ParseError> parse_messages(const nlohmann::json& messages,
+                                         std::vector<ChatMessage>& out);
+std::optional<ParseError> parse_tools(const nlohmann::json& tools, std::vector<ToolSpec>& out);
+
+// The last user message (or the completions prompt): what the answer is keyed on.
+std::string last_user_text(const GenRequest& request);
+// Every piece of prompt text joined: where a needle is searched for.
+std::string full_prompt_text(const GenRequest& request);
+
+}  // namespace lb::sim

@@ -1,0 +1,181 @@
+#include "http_session.h"
+
+#include <boost/asio/write.hpp>
+
+#include "asio_sim_clock.h"
+#include "trace_writer.h"
+
+namespace lb::sim {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace asio = boost::asio;
+
+namespace {
+constexpr uint64_t kMaxBodyBytes = 512ULL * 1024 * 1024;  // a 262K-token prompt is ~1 MB
+}
+
+struct HttpSession::OutItem {
+  enum class Kind { Message, Header, Chunk, LastChunk, Close } kind = Kind::Chunk;
+  std::shared_ptr<HttpResponseMsg> message;
+  std::shared_ptr<http::response<http::empty_body>> header;
+  std::shared_ptr<http::response_serializer<http::empty_body>> serializer;
+  std::string data;
+  std::optional<TraceRecord> trace;
+  bool ends_response = false;
+};
+
+HttpSession::HttpSession(asio::ip::tcp::socket socket, RequestHandler& handler, TraceWriter* trace)
+    : socket_(std::move(socket)), handler_(handler), trace_(trace) {
+  socket_.set_option(asio::ip::tcp::no_delay(true));
+}
+
+HttpSession::~HttpSession() = default;
+
+void HttpSession::start() { read_next(); }
+
+void HttpSession::read_next() {
+  if (closed_) return;
+  parser_.emplace();
+  parser_->body_limit(kMaxBodyBytes);
+  http::async_read(socket_, buffer_, *parser_,
+                   [self = shared_from_this()](beast::error_code ec, size_t) {
+                     if (ec) {
+                       self->close();
+                       return;
+                     }
+                     self->pending_.push_back(self->parser_->release());
+                     if (!self->busy_) self->dispatch_next();
+                     self->read_next();
+                   });
+}
+
+void HttpSession::dispatch_next() {
+  if (closed_ || busy_ || pending_.empty()) return;
+  busy_ = true;
+  HttpRequestMsg request = std::move(pending_.front());
+  pending_.pop_front();
+  keep_alive_ = request.keep_alive();
+  handler_.handle(shared_from_this(), std::move(request));
+}
+
+void HttpSession::send(HttpResponseMsg response) {
+  response.keep_alive(keep_alive_);
+  response.prepare_payload();
+  auto item = std::make_unique<OutItem>();
+  item->kind = OutItem::Kind::Message;
+  item->message = std::make_shared<HttpResponseMsg>(std::move(response));
+  item->ends_response = true;
+  enqueue(std::move(item));
+}
+
+void HttpSession::begin_stream(http::status status, const std::string& content_type) {
+  auto item = std::make_unique<OutItem>();
+  item->kind = OutItem::Kind::Header;
+  item->header = std::make_shared<http::response<http::empty_body>>(status, 11);
+  item->header->set(http::field::content_type, content_type);
+  item->header->set(http::field::server, "uvicorn");
+  item->header->keep_alive(keep_alive_);
+  item->header->chunked(true);
+  item->serializer = std::make_shared<http::response_serializer<http::empty_body>>(*item->header);
+  enqueue(std::move(item));
+}
+
+void HttpSession::send_chunk(std::string data, std::optional<TraceRecord> trace) {
+  auto item = std::make_unique<OutItem>();
+  item->kind = OutItem::Kind::Chunk;
+  item->data = std::move(data);
+  item->trace = std::move(trace);
+  enqueue(std::move(item));
+}
+
+void HttpSession::end_stream() {
+  auto item = std::make_unique<OutItem>();
+  item->kind = OutItem::Kind::LastChunk;
+  item->ends_response = true;
+  enqueue(std::move(item));
+}
+
+void HttpSession::drop_after_writes() {
+  auto item = std::make_unique<OutItem>();
+  item->kind = OutItem::Kind::Close;
+  enqueue(std::move(item));
+}
+
+void HttpSession::enqueue(std::unique_ptr<OutItem> item) {
+  if (closed_) return;
+  queue_.push_back(std::move(item));
+  if (!writing_) write_next();
+}
+
+void HttpSession::write_next() {
+  if (closed_ || queue_.empty()) {
+    writing_ = false;
+    return;
+  }
+  writing_ = true;
+  OutItem& item = *queue_.front();
+  auto done = [self = shared_from_this()](beast::error_code ec, size_t) { self->on_written(ec); };
+  switch (item.kind) {
+    case OutItem::Kind::Message:
+      http::async_write(socket_, *item.message, std::move(done));
+      break;
+    case OutItem::Kind::Header:
+      http::async_write_header(socket_, *item.serializer, std::move(done));
+      break;
+    case OutItem::Kind::Chunk:
+      asio::async_write(socket_, http::make_chunk(asio::buffer(item.data)), std::move(done));
+      break;
+    case OutItem::Kind::LastChunk:
+      asio::async_write(socket_, http::make_chunk_last(), std::move(done));
+      break;
+    case OutItem::Kind::Close:
+      writing_ = false;
+      close();
+      break;
+  }
+}
+
+void HttpSession::on_written(const boost::system::error_code& ec) {
+  const int64_t sent_ns = steady_now_ns();
+  if (ec) {
+    close();
+    return;
+  }
+  std::unique_ptr<OutItem> item = std::move(queue_.front());
+  queue_.pop_front();
+  if (item->trace && trace_ && trace_->enabled()) {
+    item->trace->sent_ns = sent_ns;
+    trace_->write(*item->trace);
+  }
+  if (item->ends_response && trace_) trace_->flush();  // a finished response is on disk
+  if (item->ends_response) response_done();
+  write_next();
+}
+
+void HttpSession::response_done() {
+  busy_ = false;
+  on_close_ = nullptr;
+  if (!keep_alive_) {
+    beast::error_code ignored;
+    socket_.shutdown(asio::ip::tcp::socket::shutdown_send, ignored);
+    close();
+    return;
+  }
+  dispatch_next();
+}
+
+void HttpSession::close() {
+  if (closed_) return;
+  closed_ = true;
+  beast::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);
+  pending_.clear();  // queued items stay until destruction: an in-flight write may use one
+  if (auto fn = std::move(on_close_)) {
+    on_close_ = nullptr;
+    fn();
+  }
+}
+
+}  // namespace lb::sim

@@ -1,0 +1,59 @@
+#pragma once
+// Profile: the constants of one modelled serving configuration. Defaults come from the seeds'
+// measurements (sim/README.md explains each constant and the figure it was fitted to). Every
+// field can be overridden by name through apply_option().
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lb::sim {
+
+struct Profile {
+  std::string name;
+  std::string model_id;
+  std::string weights_dtype;  // "bf16" or "fp8": selects the output drift model
+  std::string cache_dtype;    // reported in vllm:cache_config_info
+
+  // Prefill: cost_s = uncached/prefill_tok_s + attention_s_per_tok2 * (L^2 - cached^2)
+  //                   + cached/cached_tok_s, run in steps of max_num_batched_tokens.
+  double api_latency_s = 0.0;  // per request, before scheduling; holds no GPU time
+  double prefill_tok_s = 0.0;
+  double attention_s_per_tok2 = 0.0;
+  double cached_tok_s = 1.0e6;
+  int64_t max_num_batched_tokens = 4096;
+
+  // Decode: single-stream rate, slowed by batch size, by prefill sharing the step, by context.
+  double decode_tok_s = 0.0;          // c1 decode rate incl. speculation (1/TPOT)
+  double batch_slowdown = 0.0;        // step time factor 1 + batch_slowdown * (n - 1)
+  double prefill_interference = 0.0;  // step time factor 1 + this while a prefill runs
+  double context_slowdown_per_100k = 0.0;
+
+  // Speculative decoding (MTP): conditional acceptance of draft position i given i-1 accepted.
+  int num_speculative_tokens = 0;
+  std::vector<double> acceptance;
+
+  // Capacity and admission.
+  int64_t kv_tokens = 0;
+  int block_size = 16;
+  int64_t max_model_len = 262'144;
+  int max_num_seqs = 256;
+  bool prefix_caching = true;
+  int64_t checkpoint_tokens = 8192;  // recurrent-state checkpoint spacing for cache reuse
+
+  int64_t num_gpu_blocks() const { return kv_tokens / block_size; }
+  // Expected tokens per decode step: 1 + sum over positions of P(all drafts up to it accepted).
+  double expected_tokens_per_step() const;
+};
+
+// Built-in profiles: bf16, fp8, fp8-mtp3, fp8-nocache, fp8-bf16kv.
+std::vector<std::string> profile_names();
+std::optional<Profile> builtin_profile(std::string_view name);
+
+// Sets one field by its option name (the names in option_names()). Returns an error message
+// naming the option, or an empty string.
+std::string apply_option(Profile& profile, std::string_view key, std::string_view value);
+std::vector<std::string> profile_option_names();
+
+}  // namespace lb::sim

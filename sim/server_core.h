@@ -1,0 +1,60 @@
+#pragma once
+// ServerCore: the state of one simulated lane on its I/O thread (clock, engine model, metrics,
+// trace) and the HTTP routing of vLLM's endpoints. Everything here runs on that one thread.
+#include <boost/asio/io_context.hpp>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "answer_book.h"
+#include "asio_sim_clock.h"
+#include "engine_model.h"
+#include "http_session.h"
+#include "metrics_registry.h"
+#include "sim_config.h"
+#include "trace_writer.h"
+
+namespace lb::sim {
+
+class ServerCore final : public RequestHandler {
+ public:
+  ServerCore(boost::asio::io_context& io, SimConfig config);
+  ~ServerCore() override;
+
+  void handle(const std::shared_ptr<HttpSession>& session, HttpRequestMsg request) override;
+
+  boost::asio::io_context& io() { return io_; }
+  AsioSimClock& clock() { return clock_; }
+  EngineModel& engine() { return engine_; }
+  MetricsRegistry& metrics() { return metrics_; }
+  TraceWriter& trace() { return trace_; }
+  const SimConfig& config() const { return config_; }
+  std::string next_id(const char* prefix);
+  std::string render_metrics() const { return metrics_.render(engine_.snapshot()); }
+
+ private:
+  void handle_generation(const std::shared_ptr<HttpSession>& session, const HttpRequestMsg& request,
+                         int endpoint);
+  void handle_tokenize(const std::shared_ptr<HttpSession>& session, const HttpRequestMsg& request);
+  void handle_detokenize(const std::shared_ptr<HttpSession>& session,
+                         const HttpRequestMsg& request);
+  std::string models_body() const;
+  FaultKind pick_fault(const HttpRequestMsg& request);
+  bool check_model(const std::shared_ptr<HttpSession>& session, const std::string& model);
+
+  boost::asio::io_context& io_;
+  SimConfig config_;
+  AsioSimClock clock_;
+  EngineModel engine_;
+  MetricsRegistry metrics_;
+  TraceWriter trace_;
+  uint64_t id_counter_ = 0;
+  uint64_t fault_counter_ = 0;
+  int64_t created_ = 0;
+};
+
+HttpResponseMsg json_response(boost::beast::http::status status, std::string body);
+HttpResponseMsg error_response(int code, const std::string& message, const std::string& type,
+                               const std::string& param = "");
+
+}  // namespace lb::sim

@@ -1,0 +1,153 @@
+#include "sim_config.h"
+
+#include <charconv>
+
+namespace lb::sim {
+namespace {
+
+bool to_double(std::string_view v, double& out, double min_value) {
+  try {
+    size_t used = 0;
+    out = std::stod(std::string(v), &used);
+    return used == v.size() && out >= min_value;
+  } catch (...) {
+    return false;
+  }
+}
+
+template <typename T>
+bool to_int(std::string_view v, T& out) {
+  auto [ptr, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+  return ec == std::errc() && ptr == v.data() + v.size();
+}
+
+std::string invalid(std::string_view key, std::string_view value) {
+  return "invalid value \"" + std::string(value) + "\" for option \"" + std::string(key) + "\"";
+}
+
+std::string join_names(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+}  // namespace
+
+const char* to_string(FaultKind kind) {
+  switch (kind) {
+    case FaultKind::None:
+      return "none";
+    case FaultKind::RateLimit:
+      return "429";
+    case FaultKind::ServerError:
+      return "500";
+    case FaultKind::MidstreamError:
+      return "midstream_error";
+    case FaultKind::Drop:
+      return "drop";
+    case FaultKind::Stall:
+      return "stall";
+    case FaultKind::Malformed:
+      return "malformed";
+    case FaultKind::SlowFirstByte:
+      return "slow_first_byte";
+  }
+  return "none";
+}
+
+bool parse_fault_kind(std::string_view name, FaultKind& out) {
+  for (FaultKind k :
+       {FaultKind::None, FaultKind::RateLimit, FaultKind::ServerError, FaultKind::MidstreamError,
+        FaultKind::Drop, FaultKind::Stall, FaultKind::Malformed, FaultKind::SlowFirstByte}) {
+    if (name == to_string(k)) return out = k, true;
+  }
+  return false;
+}
+
+std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_view value) {
+  FaultConfig& f = c.faults;
+  double d = 0;
+  if (key == "time_scale")
+    return to_double(value, d, 1e-6) ? (c.time_scale = d, "") : invalid(key, value);
+  if (key == "flip_facts") {
+    if (value != "0" && value != "1") return invalid(key, value);
+    c.flip_facts = value == "1";
+    return {};
+  }
+  if (key == "seed") return to_int(value, c.seed) ? "" : invalid(key, value);
+  if (key == "retrieval_window_tokens") {
+    return to_int(value, c.retrieval_window_tokens) && c.retrieval_window_tokens >= 0
+               ? ""
+               : invalid(key, value);
+  }
+  if (key == "trace") return value.empty() ? invalid(key, value) : (c.trace_path = value, "");
+  if (key == "fault") return parse_fault_kind(value, f.kind) ? "" : invalid(key, value);
+  if (key == "fault_rate") {
+    return to_double(value, d, 0) && d <= 1 ? (f.rate = d, "") : invalid(key, value);
+  }
+  if (key == "error_rate") {
+    return to_double(value, d, 0) && d <= 1 ? (f.error_rate = d, "") : invalid(key, value);
+  }
+  if (key == "retry_after_s")
+    return to_double(value, d, 0) ? (f.retry_after_s = d, "") : invalid(key, value);
+  if (key == "stall_ms") return to_double(value, d, 0) ? (f.stall_ms = d, "") : invalid(key, value);
+  if (key == "slow_first_byte_ms") {
+    return to_double(value, d, 0) ? (f.slow_first_byte_ms = d, "") : invalid(key, value);
+  }
+  if (key == "fault_after_events") {
+    return to_int(value, f.after_events) && f.after_events >= 0 ? "" : invalid(key, value);
+  }
+  std::string err = apply_option(c.profile, key, value);
+  if (err.rfind("unknown option", 0) == 0) {
+    std::vector<std::string> names = sim_option_names();
+    return err + " (known: " + join_names(names) + ")";
+  }
+  return err;
+}
+
+std::vector<std::string> sim_option_names() {
+  std::vector<std::string> names = {"time_scale",
+                                    "flip_facts",
+                                    "seed",
+                                    "retrieval_window_tokens",
+                                    "trace",
+                                    "fault",
+                                    "fault_rate",
+                                    "error_rate",
+                                    "retry_after_s",
+                                    "stall_ms",
+                                    "slow_first_byte_ms",
+                                    "fault_after_events"};
+  for (auto& n : profile_option_names()) names.push_back(n);
+  return names;
+}
+
+std::variant<SimConfig, std::string> parse_lane_spec(std::string_view spec) {
+  const size_t q = spec.find('?');
+  const std::string_view name = spec.substr(0, q);
+  auto profile = builtin_profile(name);
+  if (!profile) {
+    return "unknown simulator profile \"" + std::string(name) +
+           "\" (known: " + join_names(profile_names()) + ")";
+  }
+  SimConfig config;
+  config.profile = *profile;
+  if (q == std::string_view::npos) return config;
+  std::string_view rest = spec.substr(q + 1);
+  while (!rest.empty()) {
+    const size_t amp = rest.find('&');
+    const std::string_view pair = rest.substr(0, amp);
+    rest = amp == std::string_view::npos ? std::string_view{} : rest.substr(amp + 1);
+    if (pair.empty()) continue;
+    const size_t eq = pair.find('=');
+    if (eq == std::string_view::npos) {
+      return "option \"" + std::string(pair) + "\" in \"" + std::string(spec) +
+             "\" needs a value (key=value)";
+    }
+    std::string err = apply_sim_option(config, pair.substr(0, eq), pair.substr(eq + 1));
+    if (!err.empty()) return err;
+  }
+  return config;
+}
+
+}  // namespace lb::sim

@@ -1,0 +1,71 @@
+#pragma once
+// SimConfig: everything one simulated lane needs (profile plus server-level options), and the
+// lane spec syntax "PROFILE[?key=value&...]" used by `sim:PROFILE` base URLs and --lane flags.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "profile.h"
+
+namespace lb::sim {
+
+enum class FaultKind {
+  None,
+  RateLimit,       // 429 with Retry-After before the stream
+  ServerError,     // 500 before the stream
+  MidstreamError,  // an error object inside the stream, then [DONE]
+  Drop,            // connection closed mid-stream, no terminating chunk
+  Stall,           // stream stops sending, connection held open, then closed
+  Malformed,       // a chunk that is not valid JSON, then the stream goes on
+  SlowFirstByte,   // response held back before its first byte
+};
+
+const char* to_string(FaultKind kind);
+// Accepts the names used by --fault and the x-sim-fault header: 429, 500, midstream_error, drop,
+// stall, malformed, slow_first_byte, none.
+bool parse_fault_kind(std::string_view name, FaultKind& out);
+
+struct FaultConfig {
+  FaultKind kind = FaultKind::None;  // applied to a fraction `rate` of requests
+  double rate = 1.0;
+  double error_rate = 0.0;              // independent fraction answered with a 500
+  double retry_after_s = 1.0;           // 429's Retry-After (whole seconds on the wire, at least 1)
+  double stall_ms = 600'000.0;          // model ms a stalled stream is held open before closing
+  double slow_first_byte_ms = 2'000.0;  // model ms added before the first byte
+  int after_events = 3;                 // mid-stream faults strike after this many events
+};
+
+// One line of ground truth per event written to a client.
+struct TraceRecord {
+  std::string request_id;
+  int64_t event_index = 0;  // 0-based over every SSE message of the response
+  int64_t sched_ns = 0;     // steady_clock time the model scheduled the event for
+  int64_t sent_ns = 0;      // steady_clock right after the write completed
+  int32_t tokens = 0;       // generated tokens the event carries (0 for framing events)
+  std::string kind;         // "role", "token", "usage", "done", "error", "framing"
+};
+
+struct SimConfig {
+  Profile profile;
+  double time_scale = 1.0;  // real duration = model duration * time_scale
+  FaultConfig faults;
+  bool flip_facts = false;
+  uint64_t seed = 0;
+  int64_t retrieval_window_tokens = 0;                 // 0 = max_model_len
+  std::string trace_path;                              // JSON lines file; empty = none
+  std::function<void(const TraceRecord&)> trace_sink;  // in-process consumer (I/O thread)
+  std::string version = "0.11.0";
+  std::string host = "127.0.0.1";
+};
+
+// Sets one server-level option or profile field by name; returns an error naming the option.
+std::string apply_sim_option(SimConfig& config, std::string_view key, std::string_view value);
+std::vector<std::string> sim_option_names();
+
+// "fp8?time_scale=0.05&flip_facts=1" -> config, or an error naming the unknown profile/option.
+std::variant<SimConfig, std::string> parse_lane_spec(std::string_view spec);
+
+}  // namespace lb::sim
