@@ -318,6 +318,10 @@ void StreamClient::cancel_all() { impl_->push(Command{Command::CancelAll, 0, nul
 size_t StreamClient::in_flight() const { return impl_->in_flight.load(); }
 
 StreamResult StreamClient::fetch(HttpRequest request) {
+  if (std::this_thread::get_id() == impl_->thread.get_id()) {
+    // Waiting on the I/O thread for work that only the I/O thread can do would never return.
+    throw std::logic_error("StreamClient::fetch called from a completion or observer");
+  }
   std::promise<StreamResult> promise;
   auto future = promise.get_future();
   submit(std::move(request), [&promise](StreamResult&& r) { promise.set_value(std::move(r)); });

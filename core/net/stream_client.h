@@ -36,7 +36,8 @@ class StreamClient {
   void cancel_all();
   size_t in_flight() const;
 
-  // Convenience for probes and /metrics: submit and wait.
+  // Convenience for probes and /metrics: submit and wait. Not from a Completion or
+  // EventObserver (those run on the I/O thread): throws std::logic_error there.
   StreamResult fetch(HttpRequest request);
 
  private:

@@ -55,8 +55,17 @@ bool StreamParser::feed(std::string_view bytes, int64_t arrival_ns) {
 
 void StreamParser::finish(int64_t arrival_ns) {
   arrival_ns_ = arrival_ns;
+  const size_t pending = pending_bytes();
+  const bool clean_before = result_.error == ErrorKind::None;
   if (sse_) sse_->finish();
   if (ndjson_) ndjson_->finish();
+  // An unterminated last event that does not parse means the body was cut (a close-delimited
+  // body cannot say so otherwise); a complete one is accepted, as some servers close early.
+  if (pending > 0 && clean_before && result_.error == ErrorKind::Malformed) {
+    result_.error = ErrorKind::Truncated;
+    result_.error_message = "stream ended inside an event (" + std::to_string(pending) +
+                            " bytes without a terminator): " + result_.error_message;
+  }
 }
 
 bool StreamParser::terminal() const { return dialect_ && dialect_->terminal(); }

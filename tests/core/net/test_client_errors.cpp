@@ -36,6 +36,11 @@ ResponseScript script_for(const ServedRequest& req) {
     s.ending = Ending::CloseMidStream;
     return s;
   }
+  if (t == "/truncated-close-delimited") {
+    ResponseScript s = sse_script({kGood[0], kGood[1], "data: {\"choices\":[{\"ind"}, 1000);
+    s.framing = BodyFraming::CloseDelimited;
+    return s;
+  }
   if (t == "/invalid-json")
     return sse_script({kGood[1], "data: {\"choices\": [}\n\n", kGood[3]}, 0);
   if (t == "/invalid-utf8") {
@@ -111,6 +116,28 @@ class TestClientErrors : public QObject {
     QVERIFY2(r.error_message.find("after 1 events") != std::string::npos, r.error_message.c_str());
     QCOMPARE(r.content, std::string("Hello"));  // what arrived is kept
     QCOMPARE(r.events.size(), size_t(1));
+  }
+
+  void closeMidEventWithoutFraming() {
+    // No Content-Length, no chunking: the close is the end of the body, so only the cut event
+    // can tell that the stream was truncated.
+    const auto r = client_->fetch(request(*server_, "/truncated-close-delimited"));
+    QCOMPARE(r.error, ErrorKind::Truncated);
+    QVERIFY2(r.error_message.find("stream ended inside an event") == 0, r.error_message.c_str());
+    QCOMPARE(r.content, std::string("Hello"));
+  }
+
+  void fetchFromTheIoThreadIsRefused() {
+    std::promise<bool> threw;
+    client_->submit(request(*server_, "/good"), [&](StreamResult&&) {
+      try {
+        client_->fetch(request(*server_, "/good"));
+        threw.set_value(false);
+      } catch (const std::logic_error&) {
+        threw.set_value(true);
+      }
+    });
+    QVERIFY(threw.get_future().get());
   }
 
   void invalidJson() {

@@ -264,10 +264,15 @@ class TestDialects : public QObject {
     QCOMPARE(r.error, ErrorKind::TooLarge);
     QVERIFY(r.error_message.find("limit of 8388608 bytes") != std::string::npos);
 
-    // A stream cut inside an event (close-delimited bodies cannot tell otherwise): the partial
-    // JSON is reported as malformed rather than dropped silently.
+    // A stream cut inside an event (close-delimited bodies cannot tell otherwise): reported as
+    // truncated rather than dropped silently; a complete unterminated last event is accepted.
     r = parse_split(Dialect::OpenAiChat, "data: {\"choices\":[{\"delta\":{\"content\":\"a", {});
-    QCOMPARE(r.error, ErrorKind::Malformed);
+    QCOMPARE(r.error, ErrorKind::Truncated);
+    QVERIFY2(r.error_message.find("stream ended inside an event") == 0, r.error_message.c_str());
+    r = parse_split(Dialect::OpenAiChat, "data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}",
+                    {});
+    QCOMPARE(r.error, ErrorKind::None);
+    QCOMPARE(r.content, std::string("a"));
   }
 };
 
