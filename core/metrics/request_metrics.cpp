@@ -87,6 +87,9 @@ RequestMetrics compute_request_metrics(const RequestRecord& record) {
   if (record.t_sched_ns > 0)
     m.ttft_sched_ms = ms_between(record.t_sched_ns, r.events.front().arrival_ns);
   m.e2el_ms = ms_between(r.t_sent_ns, r.events.back().arrival_ns);
+  if (record.t_sched_ns > 0) {
+    m.e2el_sched_ms = ms_between(record.t_sched_ns, r.events.back().arrival_ns);
+  }
   if (m.output_tokens > 1) {
     m.tpot_ms = (m.e2el_ms - m.ttft_ms) / static_cast<double>(m.output_tokens - 1);
     if (m.tpot_ms > 0) m.decode_tok_s = 1000.0 / m.tpot_ms;

@@ -30,6 +30,7 @@ struct RequestMetrics {
   double ttft_ms = -1;         // first content/reasoning event - t_sent
   double ttft_sched_ms = -1;   // same, from t_sched (coordinated omission visible)
   double e2el_ms = -1;         // last content event - t_sent
+  double e2el_sched_ms = -1;   // same, from t_sched
   double queue_delay_ms = -1;  // t_sent - t_sched
   double tpot_ms = -1;         // (e2el - ttft) / (output_tokens - 1), output_tokens > 1
   double decode_tok_s = -1;    // 1000 / tpot_ms

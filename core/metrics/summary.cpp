@@ -89,7 +89,40 @@ int64_t max_overlap(const std::vector<const RequestRecord*>& recs) {
 }
 
 struct Samples {
-  std::vector<double> ttft, ttft_sched, tpot, itl, e2el, queue, decode, tokens_per_event;
+  std::vector<double> ttft, ttft_sched, tpot, itl, e2el, e2el_sched, queue, decode,
+      tokens_per_event;
+};
+
+// Sums of what requests reported in their usage; a sum stays -1 until one request reports it.
+struct UsageTotals {
+  int64_t cached = -1, prompt_with_cached = 0;
+  int64_t drafts = -1, draft_tokens = -1, accepted = -1;
+
+  static void add(int64_t& total, int64_t v) {
+    if (v >= 0) total = (total < 0 ? 0 : total) + v;
+  }
+  void add(const RequestRecord& r, const RequestMetrics& m) {
+    if (m.cached_tokens >= 0 && m.prompt_tokens_provenance == Provenance::Server) {
+      add(cached, m.cached_tokens);
+      prompt_with_cached += m.prompt_tokens;
+    }
+    add(drafts, r.result.spec.num_drafts);
+    add(draft_tokens, r.result.spec.num_draft_tokens);
+    add(accepted, r.result.spec.num_accepted_tokens);
+  }
+  void write(LaneSummary& out) const {
+    out.total_cached_tokens = cached;
+    if (cached >= 0 && prompt_with_cached > 0) {
+      out.prefix_cache_hit_rate = double(cached) / double(prompt_with_cached);
+    }
+    out.spec_num_drafts = drafts;
+    out.spec_num_draft_tokens = draft_tokens;
+    out.spec_num_accepted_tokens = accepted;
+    if (accepted >= 0 && draft_tokens > 0) {
+      out.spec_acceptance_rate = double(accepted) / double(draft_tokens);
+    }
+    if (accepted >= 0 && drafts > 0) out.spec_acceptance_length = 1.0 + double(accepted) / drafts;
+  }
 };
 
 void collect(const RequestMetrics& m, Samples& s) {
@@ -97,6 +130,7 @@ void collect(const RequestMetrics& m, Samples& s) {
   if (m.ttft_sched_ms >= 0) s.ttft_sched.push_back(m.ttft_sched_ms);
   if (m.tpot_ms >= 0) s.tpot.push_back(m.tpot_ms);
   if (m.e2el_ms >= 0) s.e2el.push_back(m.e2el_ms);
+  if (m.e2el_sched_ms >= 0) s.e2el_sched.push_back(m.e2el_sched_ms);
   if (m.queue_delay_ms >= 0) s.queue.push_back(m.queue_delay_ms);
   if (m.decode_tok_s >= 0) s.decode.push_back(m.decode_tok_s);
   s.itl.insert(s.itl.end(), m.itl_ms.begin(), m.itl_ms.end());
@@ -109,6 +143,7 @@ void describe_all(Samples&& s, LaneSummary& out) {
   out.tpot_ms = describe(std::move(s.tpot));
   out.itl_ms = describe(std::move(s.itl));
   out.e2el_ms = describe(std::move(s.e2el));
+  out.e2el_sched_ms = describe(std::move(s.e2el_sched));
   out.queue_delay_ms = describe(std::move(s.queue));
   out.decode_tok_s = describe(std::move(s.decode));
   out.tokens_per_event = describe(std::move(s.tokens_per_event));
@@ -153,6 +188,9 @@ void assign_provenance(LaneSummary& out, Provenance input_tokens, Provenance out
       {"request_goodput", out.slo.any() ? derived : Provenance::None},
       {"max_output_tokens_per_s", peak_exact ? derived : Provenance::Estimated},
       {"max_concurrent_requests", Provenance::Measured},
+      {"prefix_cache_hit_rate",
+       out.prefix_cache_hit_rate >= 0 ? Provenance::Server : Provenance::None},
+      {"spec_acceptance", out.spec_acceptance_rate >= 0 ? Provenance::Server : Provenance::None},
   };
 }
 
@@ -212,6 +250,7 @@ LaneSummary summarize(const std::vector<RequestRecord>& records, const SloSpec& 
   std::vector<const RequestRecord*> done;
   std::vector<RequestMetrics> done_metrics;
   Samples samples;
+  UsageTotals usage;
   ProvenanceMix input_prov, output_prov;
   int64_t good = 0;
   for (const auto* r : measured) {
@@ -228,6 +267,7 @@ LaneSummary summarize(const std::vector<RequestRecord>& records, const SloSpec& 
     output_prov.add(m.output_tokens_provenance);
     if (slo.any() && meets_slo(m, slo)) ++good;
     collect(m, samples);
+    usage.add(*r, m);
     done.push_back(r);
     done_metrics.push_back(std::move(m));
   }
@@ -242,6 +282,7 @@ LaneSummary summarize(const std::vector<RequestRecord>& records, const SloSpec& 
     out.request_goodput = out.duration_s > 0 ? double(good) / out.duration_s : 0.0;
   }
   describe_all(std::move(samples), out);
+  usage.write(out);
   bool peak_exact = true;
   out.max_output_tokens_per_s = peak_tokens_per_s(done, done_metrics, t0_ns, peak_exact);
 

@@ -44,6 +44,7 @@ struct LaneSummary {
   Distribution tpot_ms;
   Distribution itl_ms;  // all inter-event gaps of all completed requests
   Distribution e2el_ms;
+  Distribution e2el_sched_ms;  // E2EL measured from t_sched
   Distribution queue_delay_ms;
   Distribution decode_tok_s;      // per-request 1000 / TPOT
   Distribution tokens_per_event;  // over events whose token count the server gave
@@ -51,6 +52,17 @@ struct LaneSummary {
   SloSpec slo;
   int64_t good_requests = -1;   // -1 when no SLO is set
   double request_goodput = -1;  // good requests / duration, req/s; -1 when no SLO is set
+
+  // From the requests' own usage (provenance server), over completed requests that reported it:
+  // prefix-cache hit rate = sum cached_tokens / sum prompt_tokens; speculative decoding from
+  // vLLM's per-request metrics.speculative_decoding. -1 when no request reported it.
+  int64_t total_cached_tokens = -1;
+  double prefix_cache_hit_rate = -1;
+  int64_t spec_num_drafts = -1;
+  int64_t spec_num_draft_tokens = -1;
+  int64_t spec_num_accepted_tokens = -1;
+  double spec_acceptance_rate = -1;    // accepted / draft tokens
+  double spec_acceptance_length = -1;  // 1 + accepted / drafts
 
   double max_output_tokens_per_s = 0;   // peak of 1-second windows from first send, tokens
   int64_t max_concurrent_requests = 0;  // most requests in flight over [t_sent, t_done]

@@ -82,7 +82,15 @@ json to_json(const LaneSummary& s) {
   put_distribution(j, "e2el", "ms", s.e2el_ms);
   put_distribution(j, "queue_delay", "ms", s.queue_delay_ms);
   put_distribution(j, "ttft_sched", "ms", s.ttft_sched_ms);
+  put_distribution(j, "e2el_sched", "ms", s.e2el_sched_ms);
   put_distribution(j, "decode", "tok_s", s.decode_tok_s);
+  j["total_cached_tokens"] = nonneg_or_null(s.total_cached_tokens);
+  j["prefix_cache_hit_rate"] = nonneg_or_null(s.prefix_cache_hit_rate);
+  j["spec_num_drafts"] = nonneg_or_null(s.spec_num_drafts);
+  j["spec_num_draft_tokens"] = nonneg_or_null(s.spec_num_draft_tokens);
+  j["spec_num_accepted_tokens"] = nonneg_or_null(s.spec_num_accepted_tokens);
+  j["spec_acceptance_rate"] = nonneg_or_null(s.spec_acceptance_rate);
+  j["spec_acceptance_length"] = nonneg_or_null(s.spec_acceptance_length);
   put_distribution(j, "tokens_per_event", "", s.tokens_per_event);
   json prov = json::object();
   for (const auto& [key, p] : s.provenance) prov[key] = to_string(p);
@@ -116,6 +124,7 @@ json to_json(const RequestRecord& rec, const RequestMetrics& m) {
   j["ttft_ms"] = nonneg_or_null(m.ttft_ms);
   j["ttft_sched_ms"] = nonneg_or_null(m.ttft_sched_ms);
   j["e2el_ms"] = nonneg_or_null(m.e2el_ms);
+  j["e2el_sched_ms"] = nonneg_or_null(m.e2el_sched_ms);
   j["tpot_ms"] = nonneg_or_null(m.tpot_ms);
   j["decode_tok_s"] = nonneg_or_null(m.decode_tok_s);
   j["queue_delay_ms"] = nonneg_or_null(m.queue_delay_ms);

@@ -66,6 +66,15 @@ class MetricsFromWireTest : public QObject {
     QCOMPARE(s.max_output_tokens_per_s, 19.0);  // 7 chunks, 19 tokens, all within one second
     QCOMPARE(s.tokens_per_event.max, 4.0);
     QCOMPARE(s.provenance.at("max_output_tokens_per_s"), Provenance::Measured);
+    // From the request's own usage: 32 of 42 prompt tokens cached; MTP 6 drafts of 18 draft
+    // tokens with 12 accepted.
+    QCOMPARE(s.total_cached_tokens, int64_t(32));
+    QCOMPARE(s.prefix_cache_hit_rate, 32.0 / 42.0);
+    QCOMPARE(s.spec_num_drafts, int64_t(6));
+    QCOMPARE(s.spec_acceptance_rate, 12.0 / 18.0);
+    QCOMPARE(s.spec_acceptance_length, 3.0);
+    QCOMPARE(s.provenance.at("spec_acceptance"), Provenance::Server);
+    QCOMPARE(s.e2el_sched_ms.median, 175.0);
   }
   void streamErrorIsAFailedRequest() {
     const LaneSummary s = summarize({record_from_fixture("vllm_stream_error.sse")});

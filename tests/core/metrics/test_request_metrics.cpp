@@ -45,6 +45,7 @@ class RequestMetricsTest : public QObject {
     QCOMPARE(m.ttft_sched_ms, 52.0);
     QCOMPARE(m.queue_delay_ms, 2.0);
     QCOMPARE(m.e2el_ms, 100.0);
+    QCOMPARE(m.e2el_sched_ms, 102.0);
     QCOMPARE(m.output_tokens, int64_t(6));
     QCOMPARE(m.output_tokens_provenance, Provenance::Server);
     QCOMPARE(m.tpot_ms, 10.0);  // (100 - 50) / (6 - 1): tokens, not the 3 events

@@ -117,6 +117,17 @@ class SummaryTest : public QObject {
     QCOMPARE(s.max_output_tokens_per_s, 17.0);  // window 1: 3 + 4 + 5 + 5
     QCOMPARE(s.provenance.at("max_output_tokens_per_s"), Provenance::Estimated);
   }
+  void cacheHitRateFromUsage() {
+    std::vector<RequestRecord> v = run();
+    v[0].result.usage.cached_tokens = 80;  // of 100 prompt tokens
+    v[1].result.usage.cached_tokens = 0;   // of 100
+    v[2].result.usage.prompt_tokens = -1;  // no server prompt count: left out of the ratio
+    v[2].result.usage.cached_tokens = 50;
+    const LaneSummary s = summarize(v);
+    QCOMPARE(s.total_cached_tokens, int64_t(80));
+    QCOMPARE(s.prefix_cache_hit_rate, 0.4);
+    QCOMPARE(s.provenance.at("prefix_cache_hit_rate"), Provenance::Server);
+  }
   void touchingIntervalsDoNotOverlap() {
     std::vector<RequestRecord> v;
     v.push_back(make(0, 0, 100, {50}, {1}, 1));
@@ -155,6 +166,9 @@ class SummaryTest : public QObject {
     QCOMPARE(j.at("provenance").at("output_tokens").get<std::string>(), std::string("server"));
     QCOMPARE(j.at("provenance").at("ttft").get<std::string>(), std::string("measured"));
     QCOMPARE(j.at("errors").at("http_status").get<int64_t>(), int64_t(1));
+    QVERIFY(j.at("prefix_cache_hit_rate").is_null());  // no request reported cached tokens
+    QVERIFY(j.at("spec_acceptance_rate").is_null());
+    QVERIFY(near(j.at("median_e2el_sched_ms").get<double>(), 200));  // [140, 360, 200]
     QVERIFY(j.dump().find("warmup-phase-name") == std::string::npos);
   }
   void emptyDistributionIsNull() {
