@@ -21,6 +21,9 @@
 //   ... run a client ...
 //   auto log = server.served();  // one entry per request, with per-piece send times
 //
+// For https, put a TlsFrontend (tls_frontend.h) in front of the server's port; it also makes a
+// self-signed certificate to use as the client's CA bundle.
+//
 // Thread safety: the handler runs on a server thread (several at once when threads > 1).
 // served(), wait_for_served() and clear_served() may be called from any thread.
 #include <chrono>
