@@ -14,7 +14,7 @@ double percentile_sorted(const std::vector<double>& sorted, double q) {
   // numpy's "linear" method: virtual index (n - 1) * q/100, then its _lerp, which interpolates
   // from the upper neighbour when the fraction is >= 0.5 (keeps results monotonic and exact at
   // the ends).
-  const double quantile = q / 100.0;
+  const double quantile = std::clamp(q, 0.0, 100.0) / 100.0;
   const double virtual_index = static_cast<double>(sorted.size() - 1) * quantile;
   const double lower_index = std::floor(virtual_index);
   const auto lo = static_cast<size_t>(std::clamp(lower_index, 0.0, double(sorted.size() - 1)));

@@ -18,6 +18,8 @@ class PercentileTest : public QObject {
     QCOMPARE(percentile(v, 0), 1.0);
     QCOMPARE(percentile(v, 100), 4.0);
     QCOMPARE(percentile(v, 25), 1.75);  // index 0.75
+    QCOMPARE(percentile(v, -10), 1.0);  // out-of-range q is clamped, never reads outside
+    QCOMPARE(percentile(v, 250), 4.0);
   }
   void classicExample() {
     const std::vector<double> v = {15, 20, 35, 40, 50};
