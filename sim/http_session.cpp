@@ -1,6 +1,7 @@
 #include "http_session.h"
 
 #include <boost/asio/write.hpp>
+#include <boost/beast/core/buffers_suffix.hpp>
 
 #include "asio_sim_clock.h"
 #include "trace_writer.h"
@@ -28,6 +29,7 @@ struct HttpSession::OutItem {
 HttpSession::HttpSession(asio::ip::tcp::socket socket, RequestHandler& handler, TraceWriter* trace)
     : socket_(std::move(socket)), handler_(handler), trace_(trace) {
   socket_.set_option(asio::ip::tcp::no_delay(true));
+  socket_.non_blocking(true);  // for write_now(); async operations are unaffected
 }
 
 HttpSession::~HttpSession() = default;
@@ -109,39 +111,65 @@ void HttpSession::enqueue(std::unique_ptr<OutItem> item) {
 }
 
 void HttpSession::write_next() {
-  if (closed_ || queue_.empty()) {
-    writing_ = false;
-    return;
+  while (!closed_ && !queue_.empty()) {
+    writing_ = true;
+    OutItem& item = *queue_.front();
+    auto done = [self = shared_from_this()](beast::error_code ec, size_t) {
+      self->on_written(ec, steady_now_ns());
+    };
+    switch (item.kind) {
+      case OutItem::Kind::Message:
+        http::async_write(socket_, *item.message, std::move(done));
+        return;
+      case OutItem::Kind::Header:
+        http::async_write_header(socket_, *item.serializer, std::move(done));
+        return;
+      case OutItem::Kind::Chunk:
+        if (!write_now(http::make_chunk(asio::buffer(item.data)), std::move(done))) return;
+        break;
+      case OutItem::Kind::LastChunk:
+        if (!write_now(http::make_chunk_last(), std::move(done))) return;
+        break;
+      case OutItem::Kind::Close:
+        writing_ = false;
+        close();
+        return;
+    }
   }
-  writing_ = true;
-  OutItem& item = *queue_.front();
-  auto done = [self = shared_from_this()](beast::error_code ec, size_t) { self->on_written(ec); };
-  switch (item.kind) {
-    case OutItem::Kind::Message:
-      http::async_write(socket_, *item.message, std::move(done));
-      break;
-    case OutItem::Kind::Header:
-      http::async_write_header(socket_, *item.serializer, std::move(done));
-      break;
-    case OutItem::Kind::Chunk:
-      asio::async_write(socket_, http::make_chunk(asio::buffer(item.data)), std::move(done));
-      break;
-    case OutItem::Kind::LastChunk:
-      asio::async_write(socket_, http::make_chunk_last(), std::move(done));
-      break;
-    case OutItem::Kind::Close:
-      writing_ = false;
-      close();
-      break;
-  }
+  writing_ = false;
 }
 
-void HttpSession::on_written(const boost::system::error_code& ec) {
-  const int64_t sent_ns = steady_now_ns();
+template <typename Buffers, typename Handler>
+bool HttpSession::write_now(const Buffers& buffers, Handler&& done) {
+  // Events go out with one non-blocking send so that the trace stamp is taken right after the
+  // bytes reached the socket; only what the socket cannot take now is left to async_write.
+  beast::error_code ec;
+  const size_t total = beast::buffer_bytes(buffers);
+  const size_t n = socket_.write_some(buffers, ec);
+  if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
+    close();
+    return false;
+  }
+  if (!ec && n == total) {
+    finish_item(steady_now_ns());
+    return true;
+  }
+  beast::buffers_suffix<Buffers> rest(buffers);
+  rest.consume(ec ? 0 : n);
+  asio::async_write(socket_, rest, std::forward<Handler>(done));
+  return false;
+}
+
+void HttpSession::on_written(const boost::system::error_code& ec, int64_t sent_ns) {
   if (ec) {
     close();
     return;
   }
+  finish_item(sent_ns);
+  write_next();
+}
+
+void HttpSession::finish_item(int64_t sent_ns) {
   std::unique_ptr<OutItem> item = std::move(queue_.front());
   queue_.pop_front();
   if (item->trace && trace_ && trace_->enabled()) {
@@ -150,7 +178,6 @@ void HttpSession::on_written(const boost::system::error_code& ec) {
   }
   if (item->ends_response && trace_) trace_->flush();  // a finished response is on disk
   if (item->ends_response) response_done();
-  write_next();
 }
 
 void HttpSession::response_done() {

@@ -55,7 +55,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void dispatch_next();
   void enqueue(std::unique_ptr<OutItem> item);
   void write_next();
-  void on_written(const boost::system::error_code& ec);
+  void on_written(const boost::system::error_code& ec, int64_t sent_ns);
+  void finish_item(int64_t sent_ns);
+  template <typename Buffers, typename Handler>
+  bool write_now(const Buffers& buffers, Handler&& done);
   void response_done();
 
   boost::asio::ip::tcp::socket socket_;

@@ -80,6 +80,10 @@ class HttpConnection {
         out.headers[name] = std::string(f.value());
       }
       out.body = msg.body();
+      // Chunk callbacks consume the chunked body: rebuild it from the chunks.
+      if (out.body.empty()) {
+        for (const auto& c : out.chunks) out.body += c.second;
+      }
     }
     return out;
   }
