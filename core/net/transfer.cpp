@@ -18,6 +18,11 @@ bool is_streaming(Dialect d) { return d != Dialect::PlainJson && d != Dialect::P
 
 std::string format_ms(int64_t ms) { return std::to_string(ms) + " ms"; }
 
+bool prior_knowledge_reuse_works() {
+  static const bool works = curl_version_info(CURLVERSION_NOW)->version_num >= 0x080000;
+  return works;
+}
+
 }  // namespace
 
 int64_t steady_now_ns() {
@@ -81,7 +86,14 @@ bool Transfer::configure() {
       curl_easy_setopt(e, CURLOPT_HTTP_VERSION,
                        static_cast<long>(plain_http ? CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE
                                                     : CURL_HTTP_VERSION_2_0));
-      curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);  // multiplex on one connection
+      if (plain_http && !prior_knowledge_reuse_works()) {
+        // libcurl before 8.0 breaks a reused prior-knowledge connection ("Error in the HTTP2
+        // framing layer", curl issue 10634): give each such request its own connection.
+        curl_easy_setopt(e, CURLOPT_FRESH_CONNECT, 1L);
+        curl_easy_setopt(e, CURLOPT_FORBID_REUSE, 1L);
+      } else {
+        curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);  // multiplex on one connection
+      }
       break;
     case HttpVersion::Auto:
       curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));

@@ -1,5 +1,7 @@
 #include "replay_session.h"
 
+#include "h2_session.h"
+
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -104,6 +106,11 @@ void ReplaySession::read_head() {
 }
 
 void ReplaySession::on_head(size_t head_bytes) {
+  if (seq_ == 0 && in_.rfind("PRI * HTTP/2.0\r\n", 0) == 0) {
+    // HTTP/2 with prior knowledge: the rest of this connection belongs to an H2Session.
+    std::make_shared<H2Session>(std::move(socket_), number_, shared_, std::move(in_))->start();
+    return;
+  }
   ServedRequest probe;
   if (!parse_head(in_.substr(0, head_bytes), probe)) return close();
   const std::string length = probe.header("content-length");

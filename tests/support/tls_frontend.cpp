@@ -2,6 +2,7 @@
 
 #include <array>
 #include <atomic>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -85,6 +86,7 @@ struct TlsFrontend::Impl {
   ssl::context context{ssl::context::tls_server};
   tcp::acceptor acceptor{io};
   uint16_t backend_port = 0;
+  bool offer_h2 = false;
   std::atomic<size_t> failed{0};
   std::thread thread;
 
@@ -97,9 +99,32 @@ struct TlsFrontend::Impl {
   }
 };
 
-TlsFrontend::TlsFrontend(uint16_t backend_port, const TestCertificate& certificate)
+namespace {
+
+int select_alpn(SSL*, const unsigned char** out, unsigned char* out_len, const unsigned char* in,
+                unsigned int in_len, void* offer_h2) {
+  // `in` is a list of length-prefixed protocol names, in the client's order of preference.
+  const bool h2_allowed = *static_cast<bool*>(offer_h2);
+  for (const char* wanted : {"h2", "http/1.1"}) {
+    if (!h2_allowed && std::string_view(wanted) == "h2") continue;
+    for (unsigned int i = 0; i < in_len; i += 1 + in[i]) {
+      if (std::string_view(reinterpret_cast<const char*>(in + i + 1), in[i]) == wanted) {
+        *out = in + i + 1;
+        *out_len = in[i];
+        return SSL_TLSEXT_ERR_OK;
+      }
+    }
+  }
+  return SSL_TLSEXT_ERR_NOACK;
+}
+
+}  // namespace
+
+TlsFrontend::TlsFrontend(uint16_t backend_port, const TestCertificate& certificate, bool offer_h2)
     : impl_(std::make_unique<Impl>()) {
   impl_->backend_port = backend_port;
+  impl_->offer_h2 = offer_h2;
+  SSL_CTX_set_alpn_select_cb(impl_->context.native_handle(), &select_alpn, &impl_->offer_h2);
   impl_->context.use_certificate_chain_file(certificate.cert_path);
   impl_->context.use_private_key_file(certificate.key_path, ssl::context::pem);
   tcp::endpoint endpoint(asio::ip::make_address("127.0.0.1"), 0);

@@ -19,7 +19,9 @@ TestCertificate make_self_signed_certificate(const std::string& dir);
 
 class TlsFrontend {
  public:
-  TlsFrontend(uint16_t backend_port, const TestCertificate& certificate);
+  // With offer_h2, ALPN selects "h2" when the client offers it and the pipe carries HTTP/2 to
+  // the backend, which recognises the HTTP/2 preface (see ReplayServer).
+  TlsFrontend(uint16_t backend_port, const TestCertificate& certificate, bool offer_h2 = false);
   ~TlsFrontend();
   TlsFrontend(const TlsFrontend&) = delete;
   TlsFrontend& operator=(const TlsFrontend&) = delete;

@@ -2,6 +2,7 @@
 // insecure switch skips verification, and a wrong CA is a clear Tls error.
 #include <QTemporaryDir>
 #include <QtTest>
+#include <atomic>
 
 #include "net/stream_client.h"
 #include "replay_server.h"
@@ -76,6 +77,28 @@ class TestClientTls : public QObject {
     const auto r = client_.fetch(req);
     QCOMPARE(r.error, ErrorKind::None);
     QCOMPARE(r.content, std::string("secure"));
+  }
+
+  void alpnNegotiatesHttp2AndMultiplexes() {
+    TlsFrontend h2_tls(server_->port(), cert_, /*offer_h2=*/true);
+    const size_t before = server_->connections_accepted();
+    constexpr int kStreams = 20;
+    std::atomic<int> ok{0}, done{0};
+    for (int i = 0; i < kStreams; ++i) {
+      auto req = request();
+      req.url = "https://127.0.0.1:" + std::to_string(h2_tls.port()) + "/v1/chat/completions";
+      req.tls.ca_bundle_path = cert_.cert_path;
+      req.http_version = HttpVersion::Auto;  // offers h2 and http/1.1 by ALPN
+      client_.submit(req, [&](StreamResult&& r) {
+        if (r.error == ErrorKind::None && r.http_version_used == "2" && r.content == "secure") ++ok;
+        ++done;
+      });
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(done.load(), kStreams, 10000);
+    QCOMPARE(ok.load(), kStreams);
+    // All streams multiplexed on one connection (PIPEWAIT; reuse works over TLS even with
+    // libcurl 7.88).
+    QCOMPARE(server_->connections_accepted() - before, size_t(1));
   }
 
   void missingCaFileIsATlsError() {

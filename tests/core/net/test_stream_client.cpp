@@ -1,6 +1,8 @@
 // StreamClient end to end against the loopback replay server: every fixture replayed with
 // controlled delays gives the same result as parsing its bytes, and each event's arrival time
 // matches the server's own send time; requests reuse connections and run concurrently.
+#include <curl/curl.h>
+
 #include <QtTest>
 #include <algorithm>
 #include <atomic>
@@ -40,6 +42,10 @@ std::vector<size_t> event_piece_index(Dialect dialect, const std::vector<std::st
   return out;
 }
 
+bool curl_reuses_prior_knowledge() {
+  return curl_version_info(CURLVERSION_NOW)->version_num >= 0x080000;
+}
+
 std::vector<std::string> pieces_for(const FixtureStream& f) {
   const std::string bytes = fixture_wire_bytes(f);
   return f.dialect == Dialect::OllamaChat ? split_lines(bytes) : split_sse_events(bytes);
@@ -49,8 +55,8 @@ std::vector<std::string> pieces_for(const FixtureStream& f) {
 
 class TestStreamClient : public QObject {
   Q_OBJECT
- private slots:
-  void replaysEveryFixtureWithServerTimes() {
+
+  void replayEveryFixture(HttpVersion version, const std::string& expect_version) {
     std::map<std::string, std::vector<std::string>> by_target;
     for (const auto& f : fixture_streams()) by_target["/" + std::string(f.file)] = pieces_for(f);
     ReplayServer server([&](const ServedRequest& req) {
@@ -60,12 +66,17 @@ class TestStreamClient : public QObject {
     std::vector<double> errors_ms, sent_to_received_ms;
     for (const auto& f : fixture_streams()) {
       server.clear_served();
-      const auto result =
-          client.fetch(stream_request(server.url("/" + std::string(f.file)), f.dialect));
+      auto request = stream_request(server.url("/" + std::string(f.file)), f.dialect);
+      request.http_version = version;
+      const auto result = client.fetch(request);
       const auto expected = parse_split(f.dialect, fixture_wire_bytes(f), {});
-      QCOMPARE(fingerprint(result), fingerprint(expected));
+      if (fingerprint(result) != fingerprint(expected)) {
+        QFAIL(qPrintable(QString("%1 over HTTP %2:\n%3\nexpected:\n%4")
+                             .arg(f.file, expect_version.c_str(), fingerprint(result).c_str(),
+                                  fingerprint(expected).c_str())));
+      }
       QCOMPARE(result.http_status, 200);
-      QCOMPARE(result.http_version_used, std::string("1.1"));
+      QCOMPARE(result.http_version_used, expect_version);
       QVERIFY(server.wait_for_finished(1, std::chrono::seconds(5)));
       const ServedRequest served = server.served().at(0);
       // t_sent is when the request head left; the server cannot have it complete before that.
@@ -92,6 +103,40 @@ class TestStreamClient : public QObject {
     std::sort(sent_to_received_ms.begin(), sent_to_received_ms.end());
     qInfo("t_sent -> server has the request: median %.3f ms",
           sent_to_received_ms[sent_to_received_ms.size() / 2]);
+    if (version != HttpVersion::Http2 || curl_reuses_prior_knowledge()) {
+      QCOMPARE(server.connections_accepted(), size_t(1));  // one connection, reused throughout
+    }
+  }
+
+ private slots:
+  void replaysEveryFixtureWithServerTimes() { replayEveryFixture(HttpVersion::Auto, "1.1"); }
+  void replaysEveryFixtureOverHttp2() { replayEveryFixture(HttpVersion::Http2, "2"); }
+
+  void http2MultiplexesConcurrentStreams() {
+    const auto pieces = pieces_for({"vllm_chat_stream.sse", Dialect::OpenAiChat});
+    ReplayServer server([&](const ServedRequest& req) {
+      ResponseScript s = sse_script(pieces, 2000);
+      if (req.target == "/cut") s.ending = Ending::CloseMidStream;
+      return s;
+    });
+    StreamClient client;
+    constexpr int kStreams = 50;
+    std::atomic<int> ok{0}, done{0}, cut{0};
+    for (int i = 0; i < kStreams; ++i) {
+      auto request = stream_request(server.url(i % 10 == 9 ? "/cut" : "/ok"));
+      request.http_version = HttpVersion::Http2;
+      client.submit(request, [&](StreamResult&& r) {
+        if (r.error == ErrorKind::None && r.events.size() == 7 && r.http_version_used == "2") ++ok;
+        if (r.error == ErrorKind::Truncated) ++cut;
+        ++done;
+      });
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(done.load(), kStreams, 20000);
+    QCOMPARE(ok.load(), kStreams - kStreams / 10);
+    QCOMPARE(cut.load(), kStreams / 10);  // a reset stream does not disturb its neighbours
+    // libcurl < 8.0 cannot reuse prior-knowledge connections; the client then opens one each.
+    QCOMPARE(server.connections_accepted(),
+             curl_reuses_prior_knowledge() ? size_t(1) : size_t(kStreams));
   }
 
   void ttftMatchesTheServersDelay() {
