@@ -92,8 +92,10 @@ enum class ErrorKind {
   HttpStatus,   // 4xx/5xx before the stream
   RateLimited,  // 429 (retry_after_s set when the server said)
   StreamError,  // an error object inside the stream
-  Malformed,    // invalid JSON / framing / UTF-8 in the stream
-  Truncated,    // connection closed before the stream ended
+  // Invalid JSON / framing in the stream. Invalid UTF-8 is refused, not replaced (the message
+  // starts "invalid UTF-8"), so outputs are never silently altered.
+  Malformed,
+  Truncated,  // connection closed before the stream ended
   FirstByteTimeout,
   IdleTimeout,
   TotalTimeout,
@@ -110,8 +112,11 @@ struct StreamResult {
   std::string error_message;  // human-readable; for HTTP errors the server's own message
   double retry_after_s = -1;  // from Retry-After / retry-after-ms on 429 and 503
 
-  int64_t t_submit_ns = 0;      // handed to the I/O thread's multi handle
-  int64_t t_sent_ns = 0;        // first request byte handed to the socket
+  int64_t t_submit_ns = 0;  // handed to the I/O thread's multi handle
+  // First request byte handed to the socket: stamped in curl's pre-request callback, on the I/O
+  // thread, immediately before the request is written to a ready connection (new or reused).
+  // Connect/TLS time and waiting for a free connection are therefore not in TTFT.
+  int64_t t_sent_ns = 0;
   int64_t t_first_byte_ns = 0;  // first response body byte
   int64_t t_done_ns = 0;        // transfer finished (success or error)
 
