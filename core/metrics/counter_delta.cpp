@@ -13,7 +13,9 @@ class Differ {
   // after - before for a monotonic counter; a decrease means the server restarted in between.
   std::optional<double> counter(const char* name, const std::optional<double>& before,
                                 const std::optional<double>& after) {
-    if (!before || !after) return std::nullopt;
+    if (!before || !after) {
+      return std::nullopt;
+    }
     if (*after < *before) {
       out_.reset_counters.emplace_back(name);
       return std::nullopt;
@@ -25,8 +27,9 @@ class Differ {
                                 const std::vector<double>& after) {
     std::vector<double> d;
     if (before.size() != after.size()) {
-      if (!before.empty() && !after.empty())
+      if (!before.empty() && !after.empty()) {
         out_.reset_counters.emplace_back("spec_accepted_per_position");
+      }
       return d;
     }
     for (size_t i = 0; i < after.size(); ++i) {
@@ -43,12 +46,18 @@ class Differ {
   PromHistogram histogram(const char* name, const PromHistogram& before,
                           const PromHistogram& after) {
     PromHistogram d;
-    if (before.empty() || after.empty()) return d;
-    if (before.buckets.size() != after.buckets.size()) return d;
+    if (before.empty() || after.empty()) {
+      return d;
+    }
+    if (before.buckets.size() != after.buckets.size()) {
+      return d;
+    }
     for (size_t i = 0; i < after.buckets.size(); ++i) {
       const auto& [le_a, n_a] = after.buckets[i];
       const auto& [le_b, n_b] = before.buckets[i];
-      if (le_a != le_b) return {};
+      if (le_a != le_b) {
+        return {};
+      }
       if (n_a < n_b) {
         out_.reset_counters.emplace_back(name);
         return {};
@@ -65,7 +74,9 @@ class Differ {
 };
 
 std::optional<double> ratio(const std::optional<double>& num, const std::optional<double>& den) {
-  if (!num || !den || *den <= 0) return std::nullopt;
+  if (!num || !den || *den <= 0) {
+    return std::nullopt;
+  }
   return *num / *den;
 }
 
@@ -74,7 +85,9 @@ nlohmann::json opt(const std::optional<double>& v) {
 }
 
 nlohmann::json histogram_json(const PromHistogram& h) {
-  if (h.empty()) return nullptr;
+  if (h.empty()) {
+    return nullptr;
+  }
   nlohmann::json buckets = nlohmann::json::array();
   for (const auto& [le, n] : h.buckets) {
     buckets.push_back(
@@ -110,7 +123,9 @@ CounterDelta delta(const ServerCounters& before, const ServerCounters& after) {
     d.spec_acceptance_length = 1.0 + *per_draft;
   }
   for (double accepted : d.spec_accepted_per_position) {
-    if (auto r = ratio(accepted, d.spec_num_drafts)) d.spec_acceptance_per_position.push_back(*r);
+    if (auto r = ratio(accepted, d.spec_num_drafts)) {
+      d.spec_acceptance_per_position.push_back(*r);
+    }
   }
   d.ttft_s = diff.histogram("ttft_seconds", before.ttft_s, after.ttft_s);
   d.itl_s = diff.histogram("itl_seconds", before.itl_s, after.itl_s);

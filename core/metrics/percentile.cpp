@@ -10,7 +10,9 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
 double percentile_sorted(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) return kNaN;
+  if (sorted.empty()) {
+    return kNaN;
+  }
   // numpy's "linear" method: virtual index (n - 1) * q/100, then its _lerp, which interpolates
   // from the upper neighbour when the fraction is >= 0.5 (keeps results monotonic and exact at
   // the ends).
@@ -23,7 +25,9 @@ double percentile_sorted(const std::vector<double>& sorted, double q) {
   const double a = sorted[lo];
   const double b = sorted[hi];
   const double diff = b - a;
-  if (gamma >= 0.5) return b - diff * (1.0 - gamma);
+  if (gamma >= 0.5) {
+    return b - diff * (1.0 - gamma);
+  }
   return a + diff * gamma;
 }
 
@@ -33,19 +37,27 @@ double percentile(std::vector<double> values, double q) {
 }
 
 double mean(const std::vector<double>& values) {
-  if (values.empty()) return kNaN;
+  if (values.empty()) {
+    return kNaN;
+  }
   double sum = 0;
-  for (double v : values) sum += v;
+  for (double v : values) {
+    sum += v;
+  }
   return sum / static_cast<double>(values.size());
 }
 
 double median(std::vector<double> values) { return percentile(std::move(values), 50.0); }
 
 double stddev_population(const std::vector<double>& values) {
-  if (values.empty()) return kNaN;
+  if (values.empty()) {
+    return kNaN;
+  }
   const double m = mean(values);
   double squares = 0;
-  for (double v : values) squares += (v - m) * (v - m);
+  for (double v : values) {
+    squares += (v - m) * (v - m);
+  }
   return std::sqrt(squares / static_cast<double>(values.size()));
 }
 

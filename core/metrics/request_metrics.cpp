@@ -22,7 +22,9 @@ void fill_output_tokens(const net::StreamResult& r, RequestMetrics& m) {
   int64_t sum = 0;
   int64_t bytes = 0;
   for (const auto& e : r.events) {
-    if (e.tokens < 0) all_known = false;
+    if (e.tokens < 0) {
+      all_known = false;
+    }
     sum += e.tokens;
     bytes += int64_t{e.content_bytes} + e.reasoning_bytes;
   }
@@ -57,17 +59,23 @@ void fill_event_series(const net::StreamResult& r, RequestMetrics& m) {
     m.itl_ms.push_back(ms_between(ev[i - 1].arrival_ns, ev[i].arrival_ns));
   }
   bool all_known = !ev.empty();
-  for (const auto& e : ev) all_known = all_known && e.tokens >= 0;
+  for (const auto& e : ev) {
+    all_known = all_known && e.tokens >= 0;
+  }
   if (all_known) {
     m.tokens_per_event.reserve(ev.size());
-    for (const auto& e : ev) m.tokens_per_event.push_back(e.tokens);
+    for (const auto& e : ev) {
+      m.tokens_per_event.push_back(e.tokens);
+    }
   }
 }
 
 }  // namespace
 
 int64_t estimate_tokens_from_bytes(int64_t bytes) {
-  if (bytes <= 0) return 0;
+  if (bytes <= 0) {
+    return 0;
+  }
   const auto tokens = static_cast<int64_t>(std::llround(double(bytes) / kEstimatedBytesPerToken));
   return tokens < 1 ? 1 : tokens;
 }
@@ -77,22 +85,29 @@ RequestMetrics compute_request_metrics(const RequestRecord& record) {
   RequestMetrics m;
   m.ok = r.error == net::ErrorKind::None;
   const bool sent = r.t_sent_ns > 0;
-  if (sent && record.t_sched_ns > 0) m.queue_delay_ms = ms_between(record.t_sched_ns, r.t_sent_ns);
+  if (sent && record.t_sched_ns > 0) {
+    m.queue_delay_ms = ms_between(record.t_sched_ns, r.t_sent_ns);
+  }
   fill_output_tokens(r, m);
   fill_prompt_tokens(record, m);
   fill_event_series(r, m);
-  if (!sent || r.events.empty()) return m;
+  if (!sent || r.events.empty()) {
+    return m;
+  }
 
   m.ttft_ms = ms_between(r.t_sent_ns, r.events.front().arrival_ns);
-  if (record.t_sched_ns > 0)
+  if (record.t_sched_ns > 0) {
     m.ttft_sched_ms = ms_between(record.t_sched_ns, r.events.front().arrival_ns);
+  }
   m.e2el_ms = ms_between(r.t_sent_ns, r.events.back().arrival_ns);
   if (record.t_sched_ns > 0) {
     m.e2el_sched_ms = ms_between(record.t_sched_ns, r.events.back().arrival_ns);
   }
   if (m.output_tokens > 1) {
     m.tpot_ms = (m.e2el_ms - m.ttft_ms) / static_cast<double>(m.output_tokens - 1);
-    if (m.tpot_ms > 0) m.decode_tok_s = 1000.0 / m.tpot_ms;
+    if (m.tpot_ms > 0) {
+      m.decode_tok_s = 1000.0 / m.tpot_ms;
+    }
   }
   if (m.prompt_tokens > 0 && m.ttft_ms > 0) {
     m.prefill_tok_s = static_cast<double>(m.prompt_tokens) / (m.ttft_ms / 1000.0);

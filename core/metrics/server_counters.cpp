@@ -88,22 +88,32 @@ const EngineNames& names_for(ServerKind kind) {
 
 ServerKind detect_kind(const PrometheusSnapshot& snap) {
   for (const auto& s : snap.samples) {
-    if (s.name.rfind("vllm:", 0) == 0) return ServerKind::Vllm;
-    if (s.name.rfind("sglang:", 0) == 0) return ServerKind::Sglang;
-    if (s.name.rfind("llamacpp:", 0) == 0) return ServerKind::LlamaCpp;
+    if (s.name.rfind("vllm:", 0) == 0) {
+      return ServerKind::Vllm;
+    }
+    if (s.name.rfind("sglang:", 0) == 0) {
+      return ServerKind::Sglang;
+    }
+    if (s.name.rfind("llamacpp:", 0) == 0) {
+      return ServerKind::LlamaCpp;
+    }
   }
   return ServerKind::Unknown;
 }
 
 std::optional<double> sum_of(const PrometheusSnapshot& snap, const char* name) {
-  if (name == nullptr || *name == '\0') return std::nullopt;
+  if (name == nullptr || *name == '\0') {
+    return std::nullopt;
+  }
   return snap.sum(name);
 }
 
 std::optional<double> first_sum(const PrometheusSnapshot& snap,
                                 const std::vector<const char*>& names) {
   for (const char* n : names) {
-    if (auto v = sum_of(snap, n)) return v;
+    if (auto v = sum_of(snap, n)) {
+      return v;
+    }
   }
   return std::nullopt;
 }
@@ -113,28 +123,42 @@ std::optional<double> mean_of(const PrometheusSnapshot& snap,
                               const std::vector<const char*>& names) {
   for (const char* n : names) {
     const auto found = snap.find(n);
-    if (found.empty()) continue;
+    if (found.empty()) {
+      continue;
+    }
     double total = 0;
-    for (const auto* s : found) total += s->value;
+    for (const auto* s : found) {
+      total += s->value;
+    }
     return total / static_cast<double>(found.size());
   }
   return std::nullopt;
 }
 
 std::optional<double> parse_double(const std::string* text) {
-  if (text == nullptr) return std::nullopt;
-  if (*text == "+Inf" || *text == "Inf") return INFINITY;
+  if (text == nullptr) {
+    return std::nullopt;
+  }
+  if (*text == "+Inf" || *text == "Inf") {
+    return INFINITY;
+  }
   double v = 0;
   const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
-  if (ec != std::errc() || end != text->data() + text->size()) return std::nullopt;
+  if (ec != std::errc() || end != text->data() + text->size()) {
+    return std::nullopt;
+  }
   return v;
 }
 
 std::optional<int64_t> parse_int(const std::string* text) {
-  if (text == nullptr) return std::nullopt;
+  if (text == nullptr) {
+    return std::nullopt;
+  }
   int64_t v = 0;
   const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), v);
-  if (ec != std::errc() || end != text->data() + text->size()) return std::nullopt;
+  if (ec != std::errc() || end != text->data() + text->size()) {
+    return std::nullopt;
+  }
   return v;
 }
 
@@ -144,11 +168,15 @@ PromHistogram histogram_of(const PrometheusSnapshot& snap, const std::vector<con
     const std::string name(base);
     std::map<double, double> by_le;  // summed over label sets
     for (const auto* s : snap.find(name + "_bucket")) {
-      if (auto le = parse_double(s->label("le"))) by_le[*le] += s->value;
+      if (auto le = parse_double(s->label("le"))) {
+        by_le[*le] += s->value;
+      }
     }
     h.sum = snap.sum(name + "_sum");
     h.count = snap.sum(name + "_count");
-    if (by_le.empty() && !h.count) continue;
+    if (by_le.empty() && !h.count) {
+      continue;
+    }
     h.buckets.assign(by_le.begin(), by_le.end());
     return h;
   }
@@ -157,11 +185,17 @@ PromHistogram histogram_of(const PrometheusSnapshot& snap, const std::vector<con
 
 std::vector<double> per_position(const PrometheusSnapshot& snap, const char* name) {
   std::vector<double> out;
-  if (name == nullptr || *name == '\0') return out;
+  if (name == nullptr || *name == '\0') {
+    return out;
+  }
   for (const auto* s : snap.find(name)) {
     const auto pos = parse_int(s->label("position"));
-    if (!pos || *pos < 0 || *pos > 1024) continue;
-    if (out.size() <= size_t(*pos)) out.resize(size_t(*pos) + 1, 0.0);
+    if (!pos || *pos < 0 || *pos > 1024) {
+      continue;
+    }
+    if (out.size() <= size_t(*pos)) {
+      out.resize(size_t(*pos) + 1, 0.0);
+    }
     out[size_t(*pos)] += s->value;
   }
   return out;
@@ -175,15 +209,25 @@ void read_cache_config(const PrometheusSnapshot& snap, ServerCounters& c) {
     const PromSample& s = *info.front();
     c.num_gpu_blocks = parse_int(s.label("num_gpu_blocks"));
     c.block_size = parse_int(s.label("block_size"));
-    if (const auto* dtype = s.label("cache_dtype")) c.cache_dtype = *dtype;
-    if (const auto* pc = s.label("enable_prefix_caching")) {
-      if (*pc == "True" || *pc == "true") c.prefix_caching_enabled = true;
-      if (*pc == "False" || *pc == "false") c.prefix_caching_enabled = false;
+    if (const auto* dtype = s.label("cache_dtype")) {
+      c.cache_dtype = *dtype;
     }
-    if (c.num_gpu_blocks && c.block_size) c.kv_capacity_tokens = *c.num_gpu_blocks * *c.block_size;
+    if (const auto* pc = s.label("enable_prefix_caching")) {
+      if (*pc == "True" || *pc == "true") {
+        c.prefix_caching_enabled = true;
+      }
+      if (*pc == "False" || *pc == "false") {
+        c.prefix_caching_enabled = false;
+      }
+    }
+    if (c.num_gpu_blocks && c.block_size) {
+      c.kv_capacity_tokens = *c.num_gpu_blocks * *c.block_size;
+    }
   }
   const auto sglang_max = snap.find("sglang:max_total_num_tokens");
-  if (!sglang_max.empty()) c.kv_capacity_tokens = static_cast<int64_t>(sglang_max.front()->value);
+  if (!sglang_max.empty()) {
+    c.kv_capacity_tokens = static_cast<int64_t>(sglang_max.front()->value);
+  }
 }
 
 }  // namespace
@@ -213,7 +257,9 @@ ServerCounters extract_server_counters(const PrometheusSnapshot& snap) {
   c.generation_tokens = sum_of(snap, n.generation_tokens);
   c.prefix_cache_queries = first_sum(snap, n.prefix_queries);
   c.prefix_cache_hits = first_sum(snap, n.prefix_hits);
-  if (c.kind == ServerKind::Sglang && c.prefix_cache_hits) c.prefix_cache_queries = c.prompt_tokens;
+  if (c.kind == ServerKind::Sglang && c.prefix_cache_hits) {
+    c.prefix_cache_queries = c.prompt_tokens;
+  }
   c.spec_num_drafts = sum_of(snap, n.spec_drafts);
   c.spec_num_draft_tokens = sum_of(snap, n.spec_draft_tokens);
   c.spec_num_accepted_tokens = sum_of(snap, n.spec_accepted);
@@ -231,16 +277,24 @@ ServerCounters extract_server_counters(const PrometheusSnapshot& snap) {
 }
 
 std::optional<double> histogram_quantile(const PromHistogram& h, double q) {
-  if (h.buckets.empty() || q < 0 || q > 1) return std::nullopt;
+  if (h.buckets.empty() || q < 0 || q > 1) {
+    return std::nullopt;
+  }
   const double total = h.buckets.back().second;
-  if (!(total > 0)) return std::nullopt;
+  if (!(total > 0)) {
+    return std::nullopt;
+  }
   const double rank = q * total;
   double lower_bound = 0;
   double lower_count = 0;
   for (const auto& [le, count] : h.buckets) {
     if (count >= rank) {
-      if (std::isinf(le)) return lower_bound;
-      if (count == lower_count) return le;
+      if (std::isinf(le)) {
+        return lower_bound;
+      }
+      if (count == lower_count) {
+        return le;
+      }
       return lower_bound + (le - lower_bound) * (rank - lower_count) / (count - lower_count);
     }
     lower_bound = le;
@@ -250,12 +304,16 @@ std::optional<double> histogram_quantile(const PromHistogram& h, double q) {
 }
 
 std::optional<double> histogram_mean(const PromHistogram& h) {
-  if (!h.sum || !h.count || !(*h.count > 0)) return std::nullopt;
+  if (!h.sum || !h.count || !(*h.count > 0)) {
+    return std::nullopt;
+  }
   return *h.sum / *h.count;
 }
 
 std::optional<double> kv_windows(const ServerCounters& counters, int64_t max_model_len) {
-  if (!counters.kv_capacity_tokens || max_model_len <= 0) return std::nullopt;
+  if (!counters.kv_capacity_tokens || max_model_len <= 0) {
+    return std::nullopt;
+  }
   return static_cast<double>(*counters.kv_capacity_tokens) / static_cast<double>(max_model_len);
 }
 

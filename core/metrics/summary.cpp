@@ -15,7 +15,9 @@ constexpr double kNsPerS = 1e9;
 class ProvenanceMix {
  public:
   void add(Provenance p) {
-    if (p == Provenance::None) return;
+    if (p == Provenance::None) {
+      return;
+    }
     if (result_ == Provenance::None) {
       result_ = p;
     } else if (p == Provenance::Estimated || result_ == Provenance::Estimated) {
@@ -39,10 +41,16 @@ void keep_common(std::string& field, const std::string& value, bool first) {
 }
 
 bool meets_slo(const RequestMetrics& m, const SloSpec& slo) {
-  if (slo.ttft_ms > 0 && (m.ttft_ms < 0 || m.ttft_ms > slo.ttft_ms)) return false;
+  if (slo.ttft_ms > 0 && (m.ttft_ms < 0 || m.ttft_ms > slo.ttft_ms)) {
+    return false;
+  }
   // TPOT is undefined for a single-token answer: the objective does not apply to it.
-  if (slo.tpot_ms > 0 && m.tpot_ms >= 0 && m.tpot_ms > slo.tpot_ms) return false;
-  if (slo.e2el_ms > 0 && (m.e2el_ms < 0 || m.e2el_ms > slo.e2el_ms)) return false;
+  if (slo.tpot_ms > 0 && m.tpot_ms >= 0 && m.tpot_ms > slo.tpot_ms) {
+    return false;
+  }
+  if (slo.e2el_ms > 0 && (m.e2el_ms < 0 || m.e2el_ms > slo.e2el_ms)) {
+    return false;
+  }
   return true;
 }
 
@@ -54,7 +62,9 @@ double peak_tokens_per_s(const std::vector<const RequestRecord*>& recs,
   exact = true;
   for (size_t i = 0; i < recs.size(); ++i) {
     const auto& events = recs[i]->result.events;
-    if (events.empty()) continue;
+    if (events.empty()) {
+      continue;
+    }
     const bool known = ms[i].tokens_per_event.size() == events.size();
     exact = exact && known;
     const double spread =
@@ -62,7 +72,9 @@ double peak_tokens_per_s(const std::vector<const RequestRecord*>& recs,
     for (size_t e = 0; e < events.size(); ++e) {
       const int64_t offset_ns = std::max<int64_t>(0, events[e].arrival_ns - t0_ns);
       const auto bin = static_cast<size_t>(offset_ns / int64_t(kNsPerS));
-      if (bins.size() <= bin) bins.resize(bin + 1, 0.0);
+      if (bins.size() <= bin) {
+        bins.resize(bin + 1, 0.0);
+      }
       bins[bin] += known ? double(ms[i].tokens_per_event[e]) : spread;
     }
   }
@@ -74,7 +86,9 @@ double peak_tokens_per_s(const std::vector<const RequestRecord*>& recs,
 int64_t max_overlap(const std::vector<const RequestRecord*>& recs) {
   std::vector<std::pair<int64_t, int>> edges;
   for (const auto* r : recs) {
-    if (r->result.t_sent_ns <= 0 || r->result.t_done_ns < r->result.t_sent_ns) continue;
+    if (r->result.t_sent_ns <= 0 || r->result.t_done_ns < r->result.t_sent_ns) {
+      continue;
+    }
     edges.emplace_back(r->result.t_sent_ns, +1);
     edges.emplace_back(r->result.t_done_ns, -1);
   }
@@ -99,7 +113,9 @@ struct UsageTotals {
   int64_t drafts = -1, draft_tokens = -1, accepted = -1;
 
   static void add(int64_t& total, int64_t v) {
-    if (v >= 0) total = (total < 0 ? 0 : total) + v;
+    if (v >= 0) {
+      total = (total < 0 ? 0 : total) + v;
+    }
   }
   void add(const RequestRecord& r, const RequestMetrics& m) {
     if (m.cached_tokens >= 0 && m.prompt_tokens_provenance == Provenance::Server) {
@@ -121,20 +137,52 @@ struct UsageTotals {
     if (accepted >= 0 && draft_tokens > 0) {
       out.spec_acceptance_rate = double(accepted) / double(draft_tokens);
     }
-    if (accepted >= 0 && drafts > 0) out.spec_acceptance_length = 1.0 + double(accepted) / drafts;
+    if (accepted >= 0 && drafts > 0) {
+      out.spec_acceptance_length = 1.0 + double(accepted) / drafts;
+    }
   }
 };
 
 void collect(const RequestMetrics& m, Samples& s) {
-  if (m.ttft_ms >= 0) s.ttft.push_back(m.ttft_ms);
-  if (m.ttft_sched_ms >= 0) s.ttft_sched.push_back(m.ttft_sched_ms);
-  if (m.tpot_ms >= 0) s.tpot.push_back(m.tpot_ms);
-  if (m.e2el_ms >= 0) s.e2el.push_back(m.e2el_ms);
-  if (m.e2el_sched_ms >= 0) s.e2el_sched.push_back(m.e2el_sched_ms);
-  if (m.queue_delay_ms >= 0) s.queue.push_back(m.queue_delay_ms);
-  if (m.decode_tok_s >= 0) s.decode.push_back(m.decode_tok_s);
+  if (m.ttft_ms >= 0) {
+    s.ttft.push_back(m.ttft_ms);
+  }
+  if (m.ttft_sched_ms >= 0) {
+    s.ttft_sched.push_back(m.ttft_sched_ms);
+  }
+  if (m.tpot_ms >= 0) {
+    s.tpot.push_back(m.tpot_ms);
+  }
+  if (m.e2el_ms >= 0) {
+    s.e2el.push_back(m.e2el_ms);
+  }
+  if (m.e2el_sched_ms >= 0) {
+    s.e2el_sched.push_back(m.e2el_sched_ms);
+  }
+  if (m.queue_delay_ms >= 0) {
+    s.queue.push_back(m.queue_delay_ms);
+  }
+  if (m.decode_tok_s >= 0) {
+    s.decode.push_back(m.decode_tok_s);
+  }
   s.itl.insert(s.itl.end(), m.itl_ms.begin(), m.itl_ms.end());
-  for (int32_t t : m.tokens_per_event) s.tokens_per_event.push_back(t);
+  for (int32_t t : m.tokens_per_event) {
+    s.tokens_per_event.push_back(t);
+  }
+}
+
+// Per-second rates over the run window; goodput only when an SLO was given.
+void fill_rates(LaneSummary& out, int64_t good_requests) {
+  if (out.duration_s > 0) {
+    out.request_throughput = double(out.completed) / out.duration_s;
+    out.output_throughput = double(out.total_output_tokens) / out.duration_s;
+    out.total_token_throughput =
+        double(out.total_input_tokens + out.total_output_tokens) / out.duration_s;
+  }
+  if (out.slo.any()) {
+    out.good_requests = good_requests;
+    out.request_goodput = out.duration_s > 0 ? double(good_requests) / out.duration_s : 0.0;
+  }
 }
 
 void describe_all(Samples&& s, LaneSummary& out) {
@@ -261,26 +309,23 @@ LaneSummary summarize(const std::vector<RequestRecord>& records, const SloSpec& 
       continue;
     }
     ++out.completed;
-    if (m.prompt_tokens >= 0) out.total_input_tokens += m.prompt_tokens;
-    if (m.output_tokens >= 0) out.total_output_tokens += m.output_tokens;
+    if (m.prompt_tokens >= 0) {
+      out.total_input_tokens += m.prompt_tokens;
+    }
+    if (m.output_tokens >= 0) {
+      out.total_output_tokens += m.output_tokens;
+    }
     input_prov.add(m.prompt_tokens_provenance);
     output_prov.add(m.output_tokens_provenance);
-    if (slo.any() && meets_slo(m, slo)) ++good;
+    if (slo.any() && meets_slo(m, slo)) {
+      ++good;
+    }
     collect(m, samples);
     usage.add(*r, m);
     done.push_back(r);
     done_metrics.push_back(std::move(m));
   }
-  if (out.duration_s > 0) {
-    out.request_throughput = double(out.completed) / out.duration_s;
-    out.output_throughput = double(out.total_output_tokens) / out.duration_s;
-    out.total_token_throughput =
-        double(out.total_input_tokens + out.total_output_tokens) / out.duration_s;
-  }
-  if (slo.any()) {
-    out.good_requests = good;
-    out.request_goodput = out.duration_s > 0 ? double(good) / out.duration_s : 0.0;
-  }
+  fill_rates(out, good);
   describe_all(std::move(samples), out);
   usage.write(out);
   bool peak_exact = true;

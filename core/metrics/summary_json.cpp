@@ -31,21 +31,29 @@ void put_distribution(json& j, const std::string& stem, const std::string& unit,
 
 // An HTML error page can be hundreds of KB; keep the start, cut on a UTF-8 character boundary.
 std::string capped(const std::string& text, size_t max_bytes) {
-  if (text.size() <= max_bytes) return text;
+  if (text.size() <= max_bytes) {
+    return text;
+  }
   size_t cut = max_bytes;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) {
+    --cut;
+  }
   return text.substr(0, cut) + "... (" + std::to_string(text.size()) + " bytes)";
 }
 
 json error_json(const net::StreamResult& r) {
-  if (r.error == net::ErrorKind::None) return nullptr;
+  if (r.error == net::ErrorKind::None) {
+    return nullptr;
+  }
   return {{"kind", error_kind_key(r.error)},
           {"message", capped(r.error_message, kMaxErrorMessageBytes)},
           {"retry_after_s", nonneg_or_null(r.retry_after_s)}};
 }
 
 json spec_json(const net::SpecDecodeUsage& s) {
-  if (s.num_drafts < 0 && s.num_draft_tokens < 0 && s.num_accepted_tokens < 0) return nullptr;
+  if (s.num_drafts < 0 && s.num_draft_tokens < 0 && s.num_accepted_tokens < 0) {
+    return nullptr;
+  }
   return {{"num_drafts", nonneg_or_null(s.num_drafts)},
           {"num_draft_tokens", nonneg_or_null(s.num_draft_tokens)},
           {"num_accepted_tokens", nonneg_or_null(s.num_accepted_tokens)},
@@ -93,7 +101,9 @@ json to_json(const LaneSummary& s) {
   j["spec_acceptance_length"] = nonneg_or_null(s.spec_acceptance_length);
   put_distribution(j, "tokens_per_event", "", s.tokens_per_event);
   json prov = json::object();
-  for (const auto& [key, p] : s.provenance) prov[key] = to_string(p);
+  for (const auto& [key, p] : s.provenance) {
+    prov[key] = to_string(p);
+  }
   j["provenance"] = prov;
   return j;
 }
@@ -142,7 +152,9 @@ json to_json(const RequestRecord& rec, const RequestMetrics& m) {
   j["error"] = error_json(r);
   j["spec_decode"] = spec_json(r.spec);
   j["tool_calls"] = r.tool_calls.size();
-  if (!r.server_timings.is_null()) j["server_timings"] = r.server_timings;
+  if (!r.server_timings.is_null()) {
+    j["server_timings"] = r.server_timings;
+  }
   return j;
 }
 

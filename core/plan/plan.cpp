@@ -53,7 +53,9 @@ json lane_json(const Lane& lane) {
                 {"spec", lane.notes.spec},
                 {"engine_version", lane.notes.engine_version},
                 {"text", lane.notes.text}};
-  if (lane.notes.prefix_caching) notes["prefix_caching"] = *lane.notes.prefix_caching;
+  if (lane.notes.prefix_caching) {
+    notes["prefix_caching"] = *lane.notes.prefix_caching;
+  }
   json j = {{"id", lane.id},
             {"base_url", lane.base_url},
             {"model", lane.model},
@@ -61,15 +63,23 @@ json lane_json(const Lane& lane) {
             {"insecure", lane.insecure},
             {"http_version", http_version_name(lane.http_version)},
             {"notes", notes}};
-  if (!lane.api_key_env.empty()) j["api_key_env"] = lane.api_key_env;  // the name, never a key
+  if (!lane.api_key_env.empty()) {
+    j["api_key_env"] = lane.api_key_env;  // the name, never a key
+  }
   return j;
 }
 
 json slo_json(const SloThresholds& slo) {
   json j = json::object();
-  if (slo.ttft_ms > 0) j["ttft_ms"] = slo.ttft_ms;
-  if (slo.tpot_ms > 0) j["tpot_ms"] = slo.tpot_ms;
-  if (slo.e2el_ms > 0) j["e2el_ms"] = slo.e2el_ms;
+  if (slo.ttft_ms > 0) {
+    j["ttft_ms"] = slo.ttft_ms;
+  }
+  if (slo.tpot_ms > 0) {
+    j["tpot_ms"] = slo.tpot_ms;
+  }
+  if (slo.e2el_ms > 0) {
+    j["e2el_ms"] = slo.e2el_ms;
+  }
   return j;
 }
 
@@ -85,18 +95,26 @@ struct ParamsJson {
   void operator()(const ThroughputExperiment& e) {
     if (e.request_rate > 0) {
       j.update({{"request_rate", e.request_rate}, {"burstiness", e.burstiness}});
-      if (e.max_concurrency > 0) j["max_concurrency"] = e.max_concurrency;
+      if (e.max_concurrency > 0) {
+        j["max_concurrency"] = e.max_concurrency;
+      }
     } else {
       j["concurrency"] = e.concurrency;
     }
-    if (e.requests > 0) j["requests"] = e.requests;
-    if (e.duration_s > 0) j["duration_s"] = e.duration_s;
+    if (e.requests > 0) {
+      j["requests"] = e.requests;
+    }
+    if (e.duration_s > 0) {
+      j["duration_s"] = e.duration_s;
+    }
     j.update({{"warmups", e.warmups},
               {"input_tokens", e.input_tokens},
               {"output_tokens", e.output_tokens},
               {"ignore_eos", e.ignore_eos},
               {"seed", e.seed}});
-    if (const json slo = slo_json(e.slo); !slo.empty()) j["slo"] = slo;
+    if (const json slo = slo_json(e.slo); !slo.empty()) {
+      j["slo"] = slo;
+    }
   }
   void operator()(const ContextSweepExperiment& e) {
     j.update({{"prompt_tokens", e.prompt_tokens},
@@ -134,20 +152,26 @@ const std::vector<std::string>& all_gate_checks() {
 
 const Lane* Plan::lane(std::string_view id) const {
   for (const auto& l : lanes) {
-    if (l.id == id) return &l;
+    if (l.id == id) {
+      return &l;
+    }
   }
   return nullptr;
 }
 
 std::string PlanError::to_string(std::string_view source_name) const {
   std::string out(source_name);
-  if (!path.empty()) out += ": " + path;
+  if (!path.empty()) {
+    out += ": " + path;
+  }
   return out + ": " + message;
 }
 
 std::string PlanParseResult::error_text() const {
   std::string out;
-  for (const auto& e : errors) out += e.to_string(source_name) + "\n";
+  for (const auto& e : errors) {
+    out += e.to_string(source_name) + "\n";
+  }
   return out;
 }
 
@@ -179,7 +203,9 @@ PlanParseResult parse_plan(std::string_view json_text, std::string_view source_n
     top.finish();
   }
   result.errors = errors.errors();
-  if (result.errors.empty()) result.plan = std::move(plan);
+  if (result.errors.empty()) {
+    result.plan = std::move(plan);
+  }
   return result;
 }
 
@@ -198,23 +224,33 @@ PlanParseResult load_plan_file(const std::string& path) {
 
 json resolved_plan_json(const Plan& plan) {
   json lanes = json::array();
-  for (const auto& l : plan.lanes) lanes.push_back(lane_json(l));
+  for (const auto& l : plan.lanes) {
+    lanes.push_back(lane_json(l));
+  }
   json experiments = json::array();
   for (const auto& e : plan.experiments) {
     json j = {{"kind", e.kind}, {"name", e.name}};
-    if (!e.lanes.empty()) j["lanes"] = e.lanes;
+    if (!e.lanes.empty()) {
+      j["lanes"] = e.lanes;
+    }
     std::visit(ParamsJson{j}, e.params);
     experiments.push_back(std::move(j));
   }
   json j = {{"name", plan.name}, {"lanes", lanes}, {"experiments", experiments}};
-  if (!plan.description.empty()) j["description"] = plan.description;
+  if (!plan.description.empty()) {
+    j["description"] = plan.description;
+  }
   return j;
 }
 
 std::optional<std::string> resolve_api_key(const Lane& lane) {
-  if (lane.api_key_env.empty()) return std::nullopt;
+  if (lane.api_key_env.empty()) {
+    return std::nullopt;
+  }
   const char* value = std::getenv(lane.api_key_env.c_str());
-  if (value == nullptr || *value == '\0') return std::nullopt;
+  if (value == nullptr || *value == '\0') {
+    return std::nullopt;
+  }
   return std::string(value);
 }
 

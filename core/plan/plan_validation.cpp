@@ -12,8 +12,12 @@ using nlohmann::json;
 // transpositions ("modle" -> "model") each cost 1.
 size_t edit_distance(std::string_view a, std::string_view b) {
   std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
-  for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (size_t i = 0; i <= a.size(); ++i) {
+    d[i][0] = i;
+  }
+  for (size_t j = 0; j <= b.size(); ++j) {
+    d[0][j] = j;
+  }
   for (size_t i = 1; i <= a.size(); ++i) {
     for (size_t j = 1; j <= b.size(); ++j) {
       const size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
@@ -28,19 +32,27 @@ size_t edit_distance(std::string_view a, std::string_view b) {
 
 // Integral values print without a fraction ("0", not "0.0").
 std::string format_number(double v) {
-  if (std::floor(v) == v && std::abs(v) < 1e15) return std::to_string(static_cast<int64_t>(v));
+  if (std::floor(v) == v && std::abs(v) < 1e15) {
+    return std::to_string(static_cast<int64_t>(v));
+  }
   return nlohmann::json(v).dump();
 }
 
 std::string type_name(const json& v) {
-  if (v.is_number_integer() || v.is_number_unsigned()) return "integer";
-  if (v.is_number_float()) return "number";
+  if (v.is_number_integer() || v.is_number_unsigned()) {
+    return "integer";
+  }
+  if (v.is_number_float()) {
+    return "number";
+  }
   return v.type_name();
 }
 
 std::string describe_value(const json& v) {
   std::string text = v.dump();
-  if (text.size() > 40) text = text.substr(0, 37) + "...";
+  if (text.size() > 40) {
+    text = text.substr(0, 37) + "...";
+  }
   return text;
 }
 
@@ -62,7 +74,9 @@ const char* value_type_name(json::value_t type) {
 }  // namespace
 
 std::string key_path(std::string_view parent, std::string_view key) {
-  if (parent.empty()) return std::string(key);
+  if (parent.empty()) {
+    return std::string(key);
+  }
   return std::string(parent) + "." + std::string(key);
 }
 
@@ -84,7 +98,9 @@ std::optional<std::string> closest_match(std::string_view word,
   // A likely typo: 1 edit in a short word, 2 in a word of 6 or more; none for 1-2 letters,
   // where any other short name would "match".
   const size_t limit = word.size() < 3 ? 0 : (word.size() < 6 ? 1 : 2);
-  if (!best || best_distance == 0 || best_distance > limit) return std::nullopt;
+  if (!best || best_distance == 0 || best_distance > limit) {
+    return std::nullopt;
+  }
   return best;
 }
 
@@ -114,10 +130,14 @@ void ObjectReader::error_here(std::string message) { errors_.add(path_, std::mov
 
 const json* ObjectReader::find(std::string_view key, bool required) {
   known_.emplace(key);
-  if (object_ == nullptr) return nullptr;
+  if (object_ == nullptr) {
+    return nullptr;
+  }
   const auto it = object_->find(key);
   if (it == object_->end()) {
-    if (required) errors_.add(path_, "missing required key '" + std::string(key) + "'");
+    if (required) {
+      errors_.add(path_, "missing required key '" + std::string(key) + "'");
+    }
     return nullptr;
   }
   return &*it;
@@ -125,7 +145,9 @@ const json* ObjectReader::find(std::string_view key, bool required) {
 
 const json* ObjectReader::member(std::string_view key, json::value_t type, bool required) {
   const json* v = find(key, required);
-  if (v == nullptr) return nullptr;
+  if (v == nullptr) {
+    return nullptr;
+  }
   if (v->type() != type) {
     error(key, std::string("must be ") + value_type_name(type) + " (got " + type_name(*v) + ")");
     return nullptr;
@@ -135,14 +157,18 @@ const json* ObjectReader::member(std::string_view key, json::value_t type, bool 
 
 bool ObjectReader::string(std::string_view key, std::string& out, bool required) {
   const json* v = member(key, json::value_t::string, required);
-  if (v == nullptr) return false;
+  if (v == nullptr) {
+    return false;
+  }
   out = v->get<std::string>();
   return true;
 }
 
 bool ObjectReader::boolean(std::string_view key, bool& out, bool required) {
   const json* v = member(key, json::value_t::boolean, required);
-  if (v == nullptr) return false;
+  if (v == nullptr) {
+    return false;
+  }
   out = v->get<bool>();
   return true;
 }
@@ -185,7 +211,9 @@ bool ObjectReader::integer(std::string_view key, int64_t& out, IntRange range, b
 bool ObjectReader::number(std::string_view key, double& out, double min, double max,
                           bool min_exclusive, bool required) {
   const json* v = find(key, required);
-  if (v == nullptr) return false;
+  if (v == nullptr) {
+    return false;
+  }
   if (!v->is_number()) {
     error(key, "must be a number (got " + type_name(*v) + ")");
     return false;
@@ -194,7 +222,9 @@ bool ObjectReader::number(std::string_view key, double& out, double min, double 
   const bool low = min_exclusive ? value <= min : value < min;
   if (low || value > max || !std::isfinite(value)) {
     std::string range = std::string(min_exclusive ? "> " : ">= ") + format_number(min);
-    if (max < 1e300) range += " and <= " + format_number(max);
+    if (max < 1e300) {
+      range += " and <= " + format_number(max);
+    }
     error(key, "must be " + range + " (got " + describe_value(*v) + ")");
     return false;
   }
@@ -205,11 +235,15 @@ bool ObjectReader::number(std::string_view key, double& out, double min, double 
 bool ObjectReader::integer_list(std::string_view key, std::vector<int64_t>& out, IntRange range,
                                 bool allow_scalar, bool required) {
   const json* v = find(key, required);
-  if (v == nullptr) return false;
+  if (v == nullptr) {
+    return false;
+  }
   const std::string where = key_path(path_, key);
   if (allow_scalar && v->is_number()) {
     int64_t single = 0;
-    if (!read_integer(*v, where, single, range)) return false;
+    if (!read_integer(*v, where, single, range)) {
+      return false;
+    }
     out = {single};
     return true;
   }
@@ -232,13 +266,17 @@ bool ObjectReader::integer_list(std::string_view key, std::vector<int64_t>& out,
       ok = false;
     }
   }
-  if (ok) out = std::move(values);
+  if (ok) {
+    out = std::move(values);
+  }
   return ok;
 }
 
 bool ObjectReader::string_list(std::string_view key, std::vector<std::string>& out, bool required) {
   const json* v = member(key, json::value_t::array, required);
-  if (v == nullptr) return false;
+  if (v == nullptr) {
+    return false;
+  }
   std::vector<std::string> values;
   bool ok = true;
   for (size_t i = 0; i < v->size(); ++i) {
@@ -251,15 +289,21 @@ bool ObjectReader::string_list(std::string_view key, std::vector<std::string>& o
     }
     values.push_back(item.get<std::string>());
   }
-  if (ok) out = std::move(values);
+  if (ok) {
+    out = std::move(values);
+  }
   return ok;
 }
 
 void ObjectReader::finish() {
-  if (object_ == nullptr) return;
+  if (object_ == nullptr) {
+    return;
+  }
   const std::vector<std::string> candidates(known_.begin(), known_.end());
   for (const auto& [key, value] : object_->items()) {
-    if (known_.count(key)) continue;
+    if (known_.count(key)) {
+      continue;
+    }
     errors_.add(key_path(path_, key), "unknown key '" + key + "'" + did_you_mean(key, candidates));
   }
 }

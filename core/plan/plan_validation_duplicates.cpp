@@ -45,7 +45,9 @@ class DuplicateKeyFinder : public nlohmann::json_sax<json> {
 
   // An element of an array parent takes the next index.
   void begin_value() {
-    if (!frames_.empty() && !frames_.back().is_object) ++frames_.back().next_index;
+    if (!frames_.empty() && !frames_.back().is_object) {
+      ++frames_.back().next_index;
+    }
   }
   bool scalar() {
     begin_value();

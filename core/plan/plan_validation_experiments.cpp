@@ -10,7 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr IntRange kPositive{1, INT64_MAX};
 constexpr IntRange kCount{1, 10'000'000};
 constexpr IntRange kTokens{1, 10'000'000};
 constexpr IntRange kConcurrency{1, 100'000};
@@ -24,7 +23,9 @@ const std::vector<std::string>& kinds() {
 
 RegressionExperiment read_regression(ObjectReader& r) {
   RegressionExperiment e;
-  if (r.string("prompts", e.prompts) && e.prompts.empty()) r.error("prompts", "must not be empty");
+  if (r.string("prompts", e.prompts) && e.prompts.empty()) {
+    r.error("prompts", "must not be empty");
+  }
   r.integer("max_tokens", e.max_tokens, kTokens);
   r.number("temperature", e.temperature, 0, 2, false);
   r.number("similarity_threshold", e.similarity_threshold, 0, 1, false);
@@ -34,7 +35,9 @@ RegressionExperiment read_regression(ObjectReader& r) {
 
 void read_slo(ObjectReader& parent, SloThresholds& slo, ErrorList& errors) {
   const json* v = parent.member("slo", json::value_t::object);
-  if (v == nullptr) return;
+  if (v == nullptr) {
+    return;
+  }
   ObjectReader r(*v, key_path(parent.path(), "slo"), errors);
   r.number("ttft_ms", slo.ttft_ms, 0, kMaxDouble, true);
   r.number("tpot_ms", slo.tpot_ms, 0, kMaxDouble, true);
@@ -50,20 +53,28 @@ ThroughputExperiment read_throughput(ObjectReader& r, ErrorList& errors) {
     r.error_here("give either 'concurrency' (closed loop) or 'request_rate' (open loop), not both");
   }
   for (const char* key : {"burstiness", "max_concurrency"}) {
-    if (r.has(key) && !r.has("request_rate")) r.error(key, "only applies with 'request_rate'");
+    if (r.has(key) && !r.has("request_rate")) {
+      r.error(key, "only applies with 'request_rate'");
+    }
   }
   r.number("burstiness", e.burstiness, 0, 1e6, true);
   r.integer("max_concurrency", e.max_concurrency, kConcurrency);
-  if (!r.has("concurrency") && !open_loop && !r.has("request_rate")) e.concurrency = {1};
+  if (!r.has("concurrency") && !open_loop && !r.has("request_rate")) {
+    e.concurrency = {1};
+  }
   r.integer("requests", e.requests, kCount);
   r.number("duration_s", e.duration_s, 0, 7 * 24 * 3600.0, true);
-  if (!r.has("requests") && !r.has("duration_s")) e.requests = 64;
+  if (!r.has("requests") && !r.has("duration_s")) {
+    e.requests = 64;
+  }
   r.integer("warmups", e.warmups, IntRange{0, 100'000});
   r.integer("input_tokens", e.input_tokens, kTokens);
   r.integer("output_tokens", e.output_tokens, kTokens);
   r.boolean("ignore_eos", e.ignore_eos);
   int64_t seed = 0;
-  if (r.integer("seed", seed, IntRange{0, INT64_MAX})) e.seed = static_cast<uint64_t>(seed);
+  if (r.integer("seed", seed, IntRange{0, INT64_MAX})) {
+    e.seed = static_cast<uint64_t>(seed);
+  }
   read_slo(r, e.slo, errors);
   return e;
 }
@@ -103,7 +114,9 @@ GatesExperiment read_gates(ObjectReader& r, ErrorList& errors) {
   e.checks = all_gate_checks();
   std::vector<std::string> checks;
   if (r.string_list("checks", checks)) {
-    if (checks.empty()) r.error("checks", "must not be empty (leave it out for every check)");
+    if (checks.empty()) {
+      r.error("checks", "must not be empty (leave it out for every check)");
+    }
     for (size_t i = 0; i < checks.size(); ++i) {
       const auto& all = all_gate_checks();
       if (std::find(all.begin(), all.end(), checks[i]) == all.end()) {
@@ -111,27 +124,46 @@ GatesExperiment read_gates(ObjectReader& r, ErrorList& errors) {
                    "unknown check '" + checks[i] + "'" + did_you_mean(checks[i], all));
       }
     }
-    if (!checks.empty()) e.checks = checks;
+    if (!checks.empty()) {
+      e.checks = checks;
+    }
   }
   r.integer("repeat", e.repeat, IntRange{1, 1000});
   return e;
 }
 
 ExperimentParams read_params(const std::string& kind, ObjectReader& r, ErrorList& errors) {
-  if (kind == "regression") return read_regression(r);
-  if (kind == "throughput") return read_throughput(r, errors);
-  if (kind == "context_sweep") return read_context_sweep(r);
-  if (kind == "prefix_cache") return read_prefix_cache(r);
-  if (kind == "speculative") return read_speculative(r);
+  if (kind == "regression") {
+    return read_regression(r);
+  }
+  if (kind == "throughput") {
+    return read_throughput(r, errors);
+  }
+  if (kind == "context_sweep") {
+    return read_context_sweep(r);
+  }
+  if (kind == "prefix_cache") {
+    return read_prefix_cache(r);
+  }
+  if (kind == "speculative") {
+    return read_speculative(r);
+  }
   return read_gates(r, errors);
 }
 
 void read_lane_subset(ObjectReader& r, Experiment& e, const std::vector<Lane>& lanes,
                       ErrorList& errors) {
-  if (!r.string_list("lanes", e.lanes)) return;
-  if (e.lanes.empty()) r.error("lanes", "must not be empty (leave it out for every lane)");
+  if (!r.string_list("lanes", e.lanes)) {
+    return;
+  }
+  if (e.lanes.empty()) {
+    r.error("lanes", "must not be empty (leave it out for every lane)");
+  }
   std::vector<std::string> ids;
-  for (const auto& l : lanes) ids.push_back(l.id);
+  ids.reserve(lanes.size());
+  for (const auto& l : lanes) {
+    ids.push_back(l.id);
+  }
   for (size_t i = 0; i < e.lanes.size(); ++i) {
     if (std::find(ids.begin(), ids.end(), e.lanes[i]) == ids.end()) {
       errors.add(index_path(key_path(r.path(), "lanes"), i),
@@ -143,9 +175,13 @@ void read_lane_subset(ObjectReader& r, Experiment& e, const std::vector<Lane>& l
 std::optional<Experiment> read_experiment(const json& value, const std::string& path,
                                           const std::vector<Lane>& lanes, ErrorList& errors) {
   ObjectReader r(value, path, errors);
-  if (!r.is_object()) return std::nullopt;
+  if (!r.is_object()) {
+    return std::nullopt;
+  }
   Experiment e;
-  if (!r.string("kind", e.kind, true)) return std::nullopt;
+  if (!r.string("kind", e.kind, true)) {
+    return std::nullopt;
+  }
   if (std::find(kinds().begin(), kinds().end(), e.kind) == kinds().end()) {
     r.error("kind", "unknown experiment kind '" + e.kind + "'" + did_you_mean(e.kind, kinds()) +
                         "; one of regression, throughput, context_sweep, prefix_cache, "
@@ -171,7 +207,9 @@ void assign_names(std::vector<Experiment>& experiments, ErrorList& errors) {
   }
   std::map<std::string, int> per_kind;
   for (auto& e : experiments) {
-    if (!e.name.empty()) continue;
+    if (!e.name.empty()) {
+      continue;
+    }
     int& n = per_kind[e.kind];
     std::string name;
     do {
@@ -192,7 +230,9 @@ std::vector<Experiment> read_experiments(const json& experiments, const std::vec
     errors.add("experiments", "must be an array of experiments");
     return out;
   }
-  if (experiments.empty()) errors.add("experiments", "must name at least one experiment");
+  if (experiments.empty()) {
+    errors.add("experiments", "must name at least one experiment");
+  }
   for (size_t i = 0; i < experiments.size(); ++i) {
     if (auto e = read_experiment(experiments[i], index_path("experiments", i), lanes, errors)) {
       out.push_back(std::move(*e));

@@ -12,7 +12,9 @@ using nlohmann::json;
 
 // Lane ids name files in the run folder (texts/<lane>.texts.json), so they stay path-safe.
 bool is_valid_lane_id(const std::string& id) {
-  if (id.empty() || id.size() > 64 || id == "." || id == "..") return false;
+  if (id.empty() || id.size() > 64 || id == "." || id == "..") {
+    return false;
+  }
   for (char c : id) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') {
       return false;
@@ -22,9 +24,13 @@ bool is_valid_lane_id(const std::string& id) {
 }
 
 bool is_valid_env_name(const std::string& name) {
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) {
+    return false;
+  }
   for (char c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') {
+      return false;
+    }
   }
   return true;
 }
@@ -42,18 +48,26 @@ std::string check_http_url(const std::string& url) {
   std::string port;
   if (!authority.empty() && authority[0] == '[') {  // IPv6 literal
     const size_t close = authority.find(']');
-    if (close == std::string::npos) return "has an unterminated IPv6 address";
+    if (close == std::string::npos) {
+      return "has an unterminated IPv6 address";
+    }
     host = authority.substr(0, close + 1);
     if (close + 1 < authority.size()) {
-      if (authority[close + 1] != ':') return "has text after the IPv6 address";
+      if (authority[close + 1] != ':') {
+        return "has text after the IPv6 address";
+      }
       port = authority.substr(close + 2);
     }
   } else if (const size_t colon = authority.rfind(':'); colon != std::string::npos) {
     host = authority.substr(0, colon);
     port = authority.substr(colon + 1);
   }
-  if (host.empty() || host == "[]") return "has no host";
-  if (authority.find_first_of(" \t\r\n") != std::string::npos) return "contains whitespace";
+  if (host.empty() || host == "[]") {
+    return "has no host";
+  }
+  if (authority.find_first_of(" \t\r\n") != std::string::npos) {
+    return "contains whitespace";
+  }
   if (!port.empty() || authority.back() == ':') {
     int value = 0;
     const auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), value);
@@ -69,7 +83,9 @@ std::string check_sim_url(Lane& lane) {
   const std::string spec = lane.base_url.substr(4);
   const size_t q = spec.find('?');
   const std::string profile = spec.substr(0, q);
-  if (profile.empty()) return "names no simulator profile (e.g. 'sim:fp8')";
+  if (profile.empty()) {
+    return "names no simulator profile (e.g. 'sim:fp8')";
+  }
   for (char c : profile) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '+' &&
         c != '.') {
@@ -106,13 +122,17 @@ std::string check_sim_url(Lane& lane) {
 
 void read_notes(ObjectReader& lane_reader, LaneNotes& notes, ErrorList& errors) {
   const json* v = lane_reader.member("notes", json::value_t::object);
-  if (v == nullptr) return;
+  if (v == nullptr) {
+    return;
+  }
   ObjectReader r(*v, key_path(lane_reader.path(), "notes"), errors);
   r.string("weights", notes.weights);
   r.string("kv_cache", notes.kv_cache);
   r.string("spec", notes.spec);
   bool prefix = false;
-  if (r.boolean("prefix_caching", prefix)) notes.prefix_caching = prefix;
+  if (r.boolean("prefix_caching", prefix)) {
+    notes.prefix_caching = prefix;
+  }
   r.string("engine_version", notes.engine_version);
   r.string("text", notes.text);
   r.finish();
@@ -120,7 +140,9 @@ void read_notes(ObjectReader& lane_reader, LaneNotes& notes, ErrorList& errors) 
 
 void read_http_version(ObjectReader& r, Lane& lane) {
   std::string text;
-  if (!r.string("http_version", text)) return;
+  if (!r.string("http_version", text)) {
+    return;
+  }
   if (text == "1.1") {
     lane.http_version = net::HttpVersion::Http1_1;
   } else if (text == "2") {
@@ -135,13 +157,17 @@ void read_http_version(ObjectReader& r, Lane& lane) {
 Lane read_lane(const json& value, const std::string& path, ErrorList& errors) {
   Lane lane;
   ObjectReader r(value, path, errors);
-  if (!r.is_object()) return lane;
+  if (!r.is_object()) {
+    return lane;
+  }
   if (r.string("id", lane.id, true) && !is_valid_lane_id(lane.id)) {
     r.error("id", "'" + lane.id + "' must be 1-64 letters, digits, '-', '_' or '.'");
   }
   if (r.string("base_url", lane.base_url, true)) {
     const std::string problem = check_base_url(lane);
-    if (!problem.empty()) r.error("base_url", "'" + lane.base_url + "' " + problem);
+    if (!problem.empty()) {
+      r.error("base_url", "'" + lane.base_url + "' " + problem);
+    }
   }
   if (r.string("model", lane.model) && lane.model.empty()) {
     r.error("model", "must not be empty (use \"auto\" for the server's first model)");
@@ -167,8 +193,12 @@ Lane read_lane(const json& value, const std::string& path, ErrorList& errors) {
 
 std::string check_base_url(Lane& lane) {
   const std::string& url = lane.base_url;
-  if (url.rfind("sim:", 0) == 0) return check_sim_url(lane);
-  if (url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0) return check_http_url(url);
+  if (url.rfind("sim:", 0) == 0) {
+    return check_sim_url(lane);
+  }
+  if (url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0) {
+    return check_http_url(url);
+  }
   return "must start with http://, https:// or sim:";
 }
 
@@ -178,7 +208,9 @@ std::vector<Lane> read_lanes(const json& lanes, ErrorList& errors) {
     errors.add("lanes", "must be an array of lanes");
     return out;
   }
-  if (lanes.empty()) errors.add("lanes", "must name at least one lane");
+  if (lanes.empty()) {
+    errors.add("lanes", "must name at least one lane");
+  }
   std::map<std::string, size_t> seen;
   for (size_t i = 0; i < lanes.size(); ++i) {
     const std::string path = index_path("lanes", i);

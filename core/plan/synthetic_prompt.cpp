@@ -47,9 +47,13 @@ void append_sentence(SplitMix64& rng, std::string& out) {
   const size_t words = 5 + rng.below(10);
   for (size_t w = 0; w < words; ++w) {
     std::string word = kWords[rng.below(kWords.size())];
-    if (w == 0) word[0] = static_cast<char>(word[0] - 'a' + 'A');
+    if (w == 0) {
+      word[0] = static_cast<char>(word[0] - 'a' + 'A');
+    }
     out += word;
-    if (w + 1 < words) out += (rng.below(9) == 0) ? ", " : " ";
+    if (w + 1 < words) {
+      out += (rng.below(9) == 0) ? ", " : " ";
+    }
   }
   out += ". ";
 }
@@ -61,7 +65,9 @@ std::string filler(SplitMix64& rng, size_t chars) {
   size_t sentences = 0;
   while (out.size() < chars) {
     append_sentence(rng, out);
-    if (++sentences % 7 == 0) out += "\n\n";
+    if (++sentences % 7 == 0) {
+      out += "\n\n";
+    }
   }
   out.resize(chars);
   return out;
