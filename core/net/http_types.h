@@ -46,6 +46,8 @@ struct HttpRequest {
   // Shared so that a ~1 MB context-sweep prompt is not copied per request.
   std::shared_ptr<const std::string> body;
   Dialect dialect = Dialect::OpenAiChat;
+  // false: the body is one JSON response, parsed in `dialect` as a single output event that
+  // arrives with its last byte (no TTFT/ITL meaning). PlainJson/PlainText ignore this.
   bool stream = true;
   Timeouts timeouts;
   TlsOptions tls;

@@ -29,7 +29,9 @@ void OpenAiParser::read_choice(const nlohmann::json& choice, Output& out) {
     const std::string_view text = string_at(choice, "text");
     result_.content.append(text);
     out.content += text.size();
-  } else if (const auto* delta = find_key(choice, "delta")) {
+  } else if (const auto* delta = find_key(choice, "delta") ? find_key(choice, "delta")
+                                                           : find_key(choice, "message")) {
+    // "message" is the non-streamed response's whole answer, read like one big delta.
     const std::string_view content = string_at(*delta, "content");
     result_.content.append(content);
     out.content += content.size();
@@ -54,8 +56,10 @@ void OpenAiParser::read_choice(const nlohmann::json& choice, Output& out) {
 }
 
 void OpenAiParser::read_tool_calls(const nlohmann::json& calls, Output& out) {
+  int64_t position = 0;
   for (const auto& fragment : calls) {
-    ToolCall& call = tool_call(static_cast<int>(int_at(fragment, "index", 0)));
+    // Streamed fragments say their index; a non-streamed message lists whole calls in order.
+    ToolCall& call = tool_call(static_cast<int>(int_at(fragment, "index", position++)));
     if (call.id.empty()) call.id = string_at(fragment, "id");
     if (const auto* function = find_key(fragment, "function")) {
       const std::string_view name = string_at(*function, "name");

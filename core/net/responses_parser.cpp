@@ -17,6 +17,7 @@ void ResponsesParser::on_json(std::string_view event_type, const nlohmann::json&
                               int64_t arrival_ns) {
   std::string_view type = string_at(j, "type");
   if (type.empty()) type = event_type;
+  if (type.empty() && string_at(j, "object") == "response") return read_document(j, arrival_ns);
   if (type == "response.output_text.delta") {
     const std::string_view delta = string_at(j, "delta");
     result_.content.append(delta);
@@ -49,6 +50,36 @@ void ResponsesParser::on_json(std::string_view event_type, const nlohmann::json&
     if (const auto* response = find_key(j, "response")) read_final(type, *response);
     terminal_ = true;
   }
+}
+
+void ResponsesParser::read_document(const nlohmann::json& response, int64_t arrival_ns) {
+  size_t content = 0, reasoning = 0, tool = 0;
+  const auto* output = find_key(response, "output");
+  for (const auto& item : output && output->is_array() ? *output : nlohmann::json::array()) {
+    const std::string_view type = string_at(item, "type");
+    if (type == "function_call") {
+      ToolCall& call = tool_call(static_cast<int>(result_.tool_calls.size()));
+      call.id = string_at(item, "call_id");
+      call.name = string_at(item, "name");
+      call.arguments = string_at(item, "arguments");
+      tool += call.name.size() + call.arguments.size();
+      continue;
+    }
+    const auto* parts = find_key(item, "content");
+    for (const auto& part : parts && parts->is_array() ? *parts : nlohmann::json::array()) {
+      const std::string_view text = string_at(part, "text");
+      if (string_at(part, "type") == "output_text") {
+        result_.content.append(text);
+        content += text.size();
+      } else if (string_at(part, "type") == "reasoning_text") {
+        result_.reasoning.append(text);
+        reasoning += text.size();
+      }
+    }
+  }
+  read_final("response.completed", response);
+  terminal_ = true;
+  if (content + reasoning + tool > 0) add_event(arrival_ns, content, reasoning, tool, -1);
 }
 
 void ResponsesParser::read_final(std::string_view type, const nlohmann::json& response) {

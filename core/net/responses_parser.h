@@ -17,6 +17,8 @@ class ResponsesParser : public DialectParser {
 
  private:
   void read_final(std::string_view type, const nlohmann::json& response);
+  // A non-streamed response object: all output items at once.
+  void read_document(const nlohmann::json& response, int64_t arrival_ns);
 };
 
 }  // namespace lb::net

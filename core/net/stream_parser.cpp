@@ -68,6 +68,10 @@ void StreamParser::finish(int64_t arrival_ns) {
   }
 }
 
+void StreamParser::parse_document(std::string_view body, int64_t arrival_ns) {
+  if (dialect_) dialect_->on_message({}, body, false, arrival_ns);
+}
+
 bool StreamParser::terminal() const { return dialect_ && dialect_->terminal(); }
 
 size_t StreamParser::pending_bytes() const {

@@ -27,6 +27,10 @@ class StreamParser {
   // The body ended. Dispatches a final event that lacked its terminator.
   void finish(int64_t arrival_ns);
 
+  // A non-streamed response (request.stream == false): the whole body is one message, parsed in
+  // the same dialect and recorded as a single output event at `arrival_ns`.
+  void parse_document(std::string_view body, int64_t arrival_ns);
+
   bool terminal() const;  // the stream said it was complete
   // Bytes of an unfinished event held when the body ended (for truncation messages).
   size_t pending_bytes() const;

@@ -18,6 +18,13 @@ void TgiGenerateParser::on_json(std::string_view, const nlohmann::json& j, int64
         int_at(*details, "generated_tokens", result_.usage.completion_tokens);
     result_.usage.prompt_tokens = int_at(*details, "input_length", result_.usage.prompt_tokens);
   }
+  // Non-streamed /generate: the whole text at once, no token events before it.
+  const std::string_view whole = string_at(j, "generated_text");
+  if (!find_key(j, "token") && result_.events.empty() && !whole.empty()) {
+    result_.content.append(whole);
+    const int64_t tokens = result_.usage.completion_tokens;
+    add_event(arrival_ns, whole.size(), 0, 0, tokens > 0 ? static_cast<int32_t>(tokens) : -1);
+  }
   if (find_key(j, "generated_text")) terminal_ = true;
 }
 

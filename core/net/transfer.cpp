@@ -178,6 +178,14 @@ void Transfer::check_status(int64_t now_ns) {
   curl_easy_getinfo(easy_, CURLINFO_RESPONSE_CODE, &status);
   result_.http_status = static_cast<int>(status);
   collect_body_ = !parser_ || status >= 300;
+  const char* content_type = nullptr;
+  curl_easy_getinfo(easy_, CURLINFO_CONTENT_TYPE, &content_type);
+  // A streaming request answered with one JSON document: the server ignored stream=true or
+  // reported an error with status 200. Read it whole instead of framing it as a stream.
+  json_instead_of_stream_ = parser_ && status < 300 && content_type &&
+                            strncasecmp(content_type, "application/json", 16) == 0;
+  json_instead_of_stream_ = json_instead_of_stream_ && request_.stream;
+  collect_body_ = collect_body_ || json_instead_of_stream_ || !request_.stream;
   if (next_deadline_ns_ && request_.timeouts.idle_ms > 0) {
     const int64_t idle_deadline = now_ns + request_.timeouts.idle_ms * 1'000'000;
     if (idle_deadline < *next_deadline_ns_) *next_deadline_ns_ = idle_deadline;
@@ -262,7 +270,23 @@ void Transfer::finish(CURLcode code, int64_t now_ns) {
   if (result_.error != ErrorKind::None) return;  // the parser or a limit already said why
   if (code != CURLE_OK) return classify_curl_error(code);
   if (result_.http_status >= 300) return classify_http_status();
+  if (json_instead_of_stream_) return classify_json_document();
+  if (parser_ && !request_.stream) return parser_->parse_document(result_.body, last_read_ns_);
   if (parser_) parser_->finish(now_ns);
+}
+
+void Transfer::classify_json_document() {
+  const auto j = nlohmann::json::parse(result_.body, nullptr, false);
+  if (auto message = error_message_of(j)) {
+    result_.error = ErrorKind::StreamError;
+    result_.error_message = *message;
+    return;
+  }
+  result_.error = ErrorKind::Malformed;
+  result_.error_message =
+      "expected an event stream but the server sent one JSON document (did it ignore "
+      "\"stream\": true?): " +
+      result_.body.substr(0, 200);
 }
 
 void Transfer::classify_http_status() {

@@ -52,6 +52,7 @@ class Transfer {
   void check_status(int64_t now_ns);
   void classify_curl_error(CURLcode code);
   void classify_http_status();
+  void classify_json_document();
   void fill_timings();
 
   HttpRequest request_;
@@ -66,6 +67,7 @@ class Transfer {
   bool collect_body_ = false;
   bool status_checked_ = false;
   bool request_started_ = false;
+  bool json_instead_of_stream_ = false;
   int64_t last_read_ns_ = 0;
   int64_t* next_deadline_ns_ = nullptr;
   char error_buffer_[CURL_ERROR_SIZE] = {};

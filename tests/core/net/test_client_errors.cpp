@@ -41,6 +41,12 @@ ResponseScript script_for(const ServedRequest& req) {
     s.framing = BodyFraming::CloseDelimited;
     return s;
   }
+  if (t == "/json-200-error")
+    return error_script(200, R"({"error":{"message":"engine is sleeping","type":"unavailable"}})");
+  if (t == "/json-200-completion") {
+    return error_script(
+        200, R"({"choices":[{"index":0,"message":{"role":"assistant","content":"Hi"}}]})");
+  }
   if (t == "/invalid-json")
     return sse_script({kGood[1], "data: {\"choices\": [}\n\n", kGood[3]}, 0);
   if (t == "/invalid-utf8") {
@@ -138,6 +144,25 @@ class TestClientErrors : public QObject {
       }
     });
     QVERIFY(threw.get_future().get());
+  }
+
+  void jsonDocumentInsteadOfAStream() {
+    auto r = client_->fetch(request(*server_, "/json-200-error"));
+    QCOMPARE(r.error, ErrorKind::StreamError);
+    QCOMPARE(r.error_message, std::string("engine is sleeping (unavailable)"));
+    r = client_->fetch(request(*server_, "/json-200-completion"));
+    QCOMPARE(r.error, ErrorKind::Malformed);
+    QVERIFY2(r.error_message.find("expected an event stream") == 0, r.error_message.c_str());
+  }
+
+  void nonStreamedRequest() {
+    auto req = request(*server_, "/json-200-completion");
+    req.stream = false;
+    const auto r = client_->fetch(req);
+    QCOMPARE(r.error, ErrorKind::None);
+    QCOMPARE(r.content, std::string("Hi"));
+    QCOMPARE(r.events.size(), size_t(1));
+    QVERIFY(r.events[0].arrival_ns >= r.t_first_byte_ns && r.events[0].arrival_ns <= r.t_done_ns);
   }
 
   void invalidJson() {

@@ -246,6 +246,63 @@ class TestDialects : public QObject {
     QCOMPARE(retry_after_seconds(H{}, now), -1.0);
   }
 
+  void nonStreamedDocuments() {
+    auto doc = [](Dialect d, const std::string& body) {
+      StreamResult r;
+      StreamParser parser(d, 8 << 20, r);
+      parser.parse_document(body, 42);
+      return r;
+    };
+    auto r = doc(
+        Dialect::OpenAiChat,
+        R"({"id":"c","object":"chat.completion","model":"m","choices":[{"index":0,)"
+        R"("message":{"role":"assistant","content":"Paris.","reasoning_content":"Think.",)"
+        R"("tool_calls":[{"id":"a","type":"function","function":{"name":"f","arguments":"{}"}},)"
+        R"({"id":"b","type":"function","function":{"name":"g","arguments":"[1]"}}]},)"
+        R"("finish_reason":"tool_calls"}],"usage":{"prompt_tokens":9,"completion_tokens":5,)"
+        R"("prompt_tokens_details":{"cached_tokens":4}}})");
+    QCOMPARE(r.error, ErrorKind::None);
+    QCOMPARE(r.content, std::string("Paris."));
+    QCOMPARE(r.reasoning, std::string("Think."));
+    QCOMPARE(r.tool_calls.size(), size_t(2));
+    QCOMPARE(r.tool_calls[1].name, std::string("g"));
+    QCOMPARE(r.tool_calls[1].arguments, std::string("[1]"));
+    QCOMPARE(r.events.size(), size_t(1));
+    QCOMPARE(r.events[0].arrival_ns, int64_t(42));
+    QCOMPARE(r.usage.cached_tokens, int64_t(4));
+    QCOMPARE(r.finish_reason, std::string("tool_calls"));
+
+    r = doc(Dialect::OpenAiCompletions,
+            R"({"choices":[{"index":0,"text":" Paris","finish_reason":"length"}]})");
+    QCOMPARE(r.content, std::string(" Paris"));
+
+    r = doc(
+        Dialect::TgiGenerate,
+        R"({"generated_text":" a great way","details":{"finish_reason":"length","generated_tokens":3,"input_length":2}})");
+    QCOMPARE(r.content, std::string(" a great way"));
+    QCOMPARE(r.events.at(0).tokens, 3);
+
+    r = doc(
+        Dialect::OpenAiResponses,
+        R"({"id":"resp_1","object":"response","model":"m","status":"completed","output":[)"
+        R"({"type":"reasoning","content":[{"type":"reasoning_text","text":"Hmm."}]},)"
+        R"({"type":"message","role":"assistant","content":[{"type":"output_text","text":"Hello!"}]}],)"
+        R"("usage":{"input_tokens":5,"output_tokens":3,"input_tokens_details":{"cached_tokens":2}}})");
+    QCOMPARE(r.content, std::string("Hello!"));
+    QCOMPARE(r.reasoning, std::string("Hmm."));
+    QCOMPARE(r.usage.cached_tokens, int64_t(2));
+    QCOMPARE(r.finish_reason, std::string("completed"));
+
+    r = doc(Dialect::OllamaChat,
+            R"({"model":"q","message":{"role":"assistant","content":"Sky.","thinking":"Hm"},)"
+            R"("done":true,"done_reason":"stop","prompt_eval_count":3,"eval_count":2})");
+    QCOMPARE(r.content, std::string("Sky."));
+    QCOMPARE(r.usage.completion_tokens, int64_t(2));
+
+    r = doc(Dialect::OpenAiChat, R"({"error":{"message":"bad model","type":"NotFoundError"}})");
+    QCOMPARE(r.error, ErrorKind::StreamError);
+  }
+
   void badStreams() {
     auto r = parse_split(Dialect::OpenAiChat, "data: {\"choices\": [\n\ndata: [DONE]\n\n", {});
     QCOMPARE(r.error, ErrorKind::Malformed);
