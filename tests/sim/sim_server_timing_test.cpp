@@ -1,0 +1,138 @@
+// Short real-time runs over HTTP reproduce the seeds' ratios within 10%: FP8/BF16 c1 decode,
+// the MTP c1 gain, and the warm/cold TTFT of a 30,000-token shared prefix. Decode runs at time
+// scale 1; the prefix burst at half scale (only its ratio is asserted), and the time scale
+// itself is checked to keep ratios.
+#include <QtTest>
+
+#include <algorithm>
+#include <thread>
+
+#include "sim/tokenizer.h"
+#include "sim_test_support.h"
+
+using namespace lb::sim;
+using namespace lb::sim::test;
+using nlohmann::json;
+
+namespace {
+
+struct Timing {
+  double ttft_s = 0;
+  double decode_tok_s = 0;
+};
+
+// Client-side TTFT and decode rate of one streamed request (usage gives the token count).
+Timing timed_request(uint16_t port, const std::string& body) {
+  const HttpResult r = http_request(port, "POST", "/v1/chat/completions", body);
+  Timing t;
+  int64_t first_ns = 0, last_ns = 0, tokens = 0;
+  for (const auto& [ns, data] : r.chunks) {
+    const auto j = json::parse(data.substr(6), nullptr, false);
+    if (j.is_discarded() || j["choices"].empty()) {
+      if (!j.is_discarded() && j.contains("usage")) tokens = j["usage"]["completion_tokens"];
+      continue;
+    }
+    const auto& delta = j["choices"][0]["delta"];
+    if (!delta.contains("content") || delta["content"].get<std::string>().empty()) continue;
+    if (first_ns == 0) first_ns = ns;
+    last_ns = ns;
+  }
+  t.ttft_s = static_cast<double>(first_ns - r.sent_ns) / 1e9;
+  t.decode_tok_s =
+      static_cast<double>(tokens - 1) / (static_cast<double>(last_ns - first_ns) / 1e9);
+  return t;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+std::string stream_body(const std::string& user, int max_tokens) {
+  return chat_body(user, {{"stream", true},
+                          {"max_tokens", max_tokens},
+                          {"stream_options", {{"include_usage", true}}}});
+}
+
+// About `tokens` tokens of shared text (tokenizer-counted).
+std::string shared_prefix(int64_t tokens) {
+  static const char* words[] = {" agent",  " tool",  " state", " project",
+                                " system", " skill", " file"};
+  std::string out = "Context:";
+  for (size_t i = 0; SimTokenizer::count(out) < tokens; ++i) out += words[i % 7];
+  return out;
+}
+
+// Median TTFT of a burst of 5 concurrent requests sharing a prefix.
+double burst_ttft(uint16_t port, const std::string& prefix) {
+  std::vector<double> ttfts(5);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 5; ++i) {
+    threads.emplace_back([&, i] {
+      const std::string user = prefix + "\nRequest " + std::to_string(i) + ": summarise.";
+      ttfts[static_cast<size_t>(i)] = timed_request(port, stream_body(user, 4)).ttft_s;
+    });
+  }
+  for (auto& t : threads) t.join();
+  return median(ttfts);
+}
+
+void expect_ratio(double got, double want, const char* what) {
+  const double err = std::abs(got / want - 1.0);
+  QVERIFY2(err <= 0.10, qPrintable(QString("%1: ratio %2, seed %3 (%4% off)")
+                                       .arg(what)
+                                       .arg(got)
+                                       .arg(want)
+                                       .arg(err * 100, 0, 'f', 1)));
+}
+
+}  // namespace
+
+class SimServerTimingTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void decode_ratios_at_time_scale_1() {
+    auto bf16 = start_server("bf16");
+    auto fp8 = start_server("fp8");
+    auto mtp = start_server("fp8-mtp3");
+    std::vector<double> b, f, m;
+    for (int i = 0; i < 2; ++i) {
+      const std::string user = "Explain request " + std::to_string(i);
+      b.push_back(timed_request(bf16->port(), stream_body(user, 12)).decode_tok_s);
+      f.push_back(timed_request(fp8->port(), stream_body(user, 12)).decode_tok_s);
+      m.push_back(timed_request(mtp->port(), stream_body(user, 40)).decode_tok_s);
+    }
+    const double bf16_rate = median(b), fp8_rate = median(f), mtp_rate = median(m);
+    qInfo("c1 decode tok/s: bf16 %.1f fp8 %.1f fp8-mtp3 %.1f", bf16_rate, fp8_rate, mtp_rate);
+    expect_ratio(fp8_rate / bf16_rate, 47.9 / 26.9, "FP8/BF16 decode");
+    expect_ratio(mtp_rate / fp8_rate, 94.8 / 47.9, "MTP c1 gain");
+    expect_ratio(fp8_rate, 47.9, "FP8 decode vs seed");
+  }
+
+  void warm_prefix_ttft_ratio() {
+    auto fp8 = start_server("fp8?time_scale=0.5");
+    const std::string prefix = shared_prefix(30'000);
+    const double cold = burst_ttft(fp8->port(), prefix);
+    const double warm = burst_ttft(fp8->port(), prefix);
+    qInfo("prefix burst median TTFT (scale 0.5): cold %.3f s warm %.3f s", cold, warm);
+    expect_ratio(cold / warm, 9.179 / 0.407, "cold/warm prefix TTFT");
+  }
+
+  void time_scale_keeps_ratios() {
+    auto full = start_server("fp8");
+    auto fast = start_server("fp8?time_scale=0.25");
+    std::vector<double> ttft_ratio, decode_ratio;
+    for (int i = 0; i < 3; ++i) {
+      const std::string body = stream_body("Scale check " + std::to_string(i), 30);
+      const Timing a = timed_request(full->port(), body);
+      const Timing b = timed_request(fast->port(), body);
+      ttft_ratio.push_back(b.ttft_s / a.ttft_s);
+      decode_ratio.push_back(b.decode_tok_s / a.decode_tok_s);
+    }
+    expect_ratio(median(ttft_ratio), 0.25, "TTFT at scale 0.25");
+    expect_ratio(median(decode_ratio), 4.0, "decode at scale 0.25");
+  }
+};
+
+QTEST_GUILESS_MAIN(SimServerTimingTest)
+#include "sim_server_timing_test.moc"
