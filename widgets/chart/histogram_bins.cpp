@@ -17,8 +17,8 @@ double quantile(std::vector<double> values, double q) {
 
 QString format_edge(double v) {
   if (v >= 100) return QString::number(v, 'f', 0);
-  if (v >= 10) return QString::number(v, 'f', 1);
-  return QString::number(v, 'g', 2);
+  if (v >= 10 || v == 0) return QString::number(v, 'f', v == 0 ? 0 : 1);
+  return QString::number(v, 'f', v >= 1 ? 1 : 2);
 }
 
 QStringList ordered_names(const std::map<QString, std::vector<double>>& samples,

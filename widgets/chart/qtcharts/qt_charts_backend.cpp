@@ -26,6 +26,13 @@ QFont font_of(int point_size, bool bold = false) {
   return f;
 }
 
+// As many decimals as the tick spacing needs ("400", "2.5", "0.25"), never "400.0".
+QString label_format(const QValueAxis* axis) {
+  const double step = (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1);
+  if (step >= 1 || step <= 0) return QStringLiteral("%.0f");
+  return step >= 0.1 ? QStringLiteral("%.1f") : QStringLiteral("%.2f");
+}
+
 class QtChartsBackend final : public ChartBackend {
  public:
   QtChartsBackend(ChartKind kind, QWidget* parent) : kind_(kind) {
@@ -88,6 +95,8 @@ class QtChartsBackend final : public ChartBackend {
     y_axis_->setRange(r.y_min, r.y_max);
     if (x_axis_) x_axis_->applyNiceNumbers();
     y_axis_->applyNiceNumbers();
+    if (x_axis_) x_axis_->setLabelFormat(label_format(x_axis_));
+    y_axis_->setLabelFormat(label_format(y_axis_));
   }
 
   void set_bars(const BarData& data, const QList<QColor>& colors) override {
@@ -107,6 +116,7 @@ class QtChartsBackend final : public ChartBackend {
     }
     y_axis_->setRange(0, std::max(5.0, max_value * 1.1));
     y_axis_->applyNiceNumbers();
+    y_axis_->setLabelFormat(label_format(y_axis_));
     update_empty(data.sets.empty());
   }
 
