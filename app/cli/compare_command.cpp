@@ -1,16 +1,259 @@
+// `lanebench-cli compare A B [--threshold X] [--prompts SET] [--json] [--review FILE]`: the
+// per-prompt regression check. Per pair it prints `i identical` or `i similarity 0.xxx` exactly
+// as the field report's difflib script does (so the two outputs can be diffed), then indented
+// detail lines: triage, labels, changed numbers, failed and flipped fact checks.
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <optional>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "compare/pair_comparison.h"
+#include "compare/review_record.h"
+#include "compare/texts_file.h"
+#include "plan/prompt_set.h"
 
 namespace lb::cli {
+namespace {
+
+constexpr int kExitOk = 0;
+constexpr int kExitBlocker = 1;
+constexpr int kExitInput = 2;
+
+struct CompareArgs {
+  std::string a;
+  std::string b;
+  double threshold = compare::kDefaultNearIdenticalThreshold;
+  std::string prompts;
+  std::string review_path;
+  bool json = false;
+};
+
+struct LaneTexts {
+  std::string name;  // lane name (RUN_DIR:LANE) or the file's stem
+  std::string path;
+  std::vector<std::string> texts;
+};
+
+[[noreturn]] void input_error(const std::string& message) { throw std::invalid_argument(message); }
+
+std::string lane_name(const std::string& argument, const std::string& path) {
+  if (path != argument) return argument.substr(argument.rfind(':') + 1);
+  std::string stem = std::filesystem::path(path).filename().string();
+  for (const char* suffix : {".texts.json", ".json"}) {
+    const std::string s(suffix);
+    if (stem.size() > s.size() && stem.compare(stem.size() - s.size(), s.size(), s) == 0) {
+      return stem.substr(0, stem.size() - s.size());
+    }
+  }
+  return stem;
+}
+
+LaneTexts load_lane(const std::string& argument) {
+  LaneTexts lane;
+  lane.path = compare::resolve_texts_argument(argument);
+  lane.name = lane_name(argument, lane.path);
+  auto loaded = compare::load_texts_file(lane.path);
+  if (!loaded.ok()) input_error(loaded.error);
+  lane.texts = std::move(*loaded.texts);
+  return lane;
+}
+
+std::optional<plan::PromptSet> load_prompts(const std::string& ref, std::size_t pairs) {
+  if (ref.empty()) return std::nullopt;
+  auto loaded = plan::load_prompt_set(ref);
+  if (!loaded.ok()) input_error(loaded.error_text());
+  if (loaded.set->prompts.size() != pairs) {
+    input_error("prompt set " + ref + " has " + std::to_string(loaded.set->prompts.size()) +
+                " prompts but the texts have " + std::to_string(pairs));
+  }
+  return std::move(*loaded.set);
+}
+
+std::string format_ratio(double ratio) {  // Python's f"{r:.3f}": both round the exact binary value
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3f", ratio);
+  return buffer;
+}
+
+std::string check_line(const compare::CheckResult& r, const plan::PromptSpec& prompt) {
+  std::string line = plan::describe_check(prompt.checks.at(r.check_index));
+  if (!r.detail.empty()) line += " (" + r.detail + ")";
+  return line;
+}
+
+void print_checks(const compare::PairComparison& p, const plan::PromptSpec* prompt,
+                  const LaneTexts& a, const LaneTexts& b) {
+  if (!prompt) return;
+  for (std::size_t i = 0; i < p.checks_a.size(); ++i) {
+    const auto& ra = p.checks_a[i];
+    const auto& rb = p.checks_b[i];
+    const bool pass_a = ra.status == compare::CheckStatus::Pass;
+    const bool pass_b = rb.status == compare::CheckStatus::Pass;
+    if (pass_a && !pass_b) {
+      std::cout << "  FLIPPED FACT (blocker candidate): " << check_line(rb, *prompt)
+                << " passes on " << a.name << ", " << compare::check_status_name(rb.status)
+                << " on " << b.name << '\n';
+    } else if (!pass_a && !pass_b) {
+      std::cout << "  check " << compare::check_status_name(ra.status)
+                << " on both lanes: " << check_line(rb, *prompt) << '\n';
+    } else if (!pass_a) {
+      std::cout << "  check " << compare::check_status_name(ra.status) << " on " << a.name
+                << ", passes on " << b.name << ": " << check_line(ra, *prompt) << '\n';
+    }
+  }
+}
+
+void print_pair(const compare::PairComparison& p, const plan::PromptSpec* prompt,
+                const LaneTexts& a, const LaneTexts& b) {
+  if (p.triage.triage == compare::TriageClass::Identical) {
+    std::cout << p.index << " identical\n";
+  } else {
+    std::cout << p.index << " similarity " << format_ratio(p.triage.ratio) << '\n';
+    std::cout << "  " << compare::triage_name(p.triage.triage);
+    for (const auto& label : p.triage.labels()) std::cout << ", " << label;
+    if (!p.triage.changed_numbers.empty()) {
+      std::cout << "; numbers:";
+      for (const auto& n : p.triage.changed_numbers) std::cout << ' ' << n.label() << ';';
+    }
+    std::cout << '\n';
+  }
+  print_checks(p, prompt, a, b);
+}
+
+nlohmann::json checks_json(const std::vector<compare::CheckResult>& checks) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& c : checks) {
+    out.push_back({{"check", c.check_index},
+                   {"type", plan::check_type_name(c.type)},
+                   {"status", compare::check_status_name(c.status)},
+                   {"detail", c.detail}});
+  }
+  return out;
+}
+
+nlohmann::json pair_json(const compare::PairComparison& p) {
+  nlohmann::json numbers = nlohmann::json::array();
+  for (const auto& n : p.triage.changed_numbers) numbers.push_back(n.label());
+  return {{"index", p.index},
+          {"prompt_id", p.prompt_id},
+          {"identical", p.triage.triage == compare::TriageClass::Identical},
+          {"ratio", p.triage.ratio},
+          {"triage", compare::triage_name(p.triage.triage)},
+          {"labels", p.triage.labels()},
+          {"changed_numbers", numbers},
+          {"checks_a", checks_json(p.checks_a)},
+          {"checks_b", checks_json(p.checks_b)},
+          {"flipped_checks", p.flipped},
+          {"blocker_candidate", p.blocker_candidate()}};
+}
+
+void print_summary(const std::vector<compare::PairComparison>& pairs, std::size_t blockers) {
+  std::size_t identical = 0;
+  std::size_t near = 0;
+  std::size_t divergent = 0;
+  for (const auto& p : pairs) {
+    identical += p.triage.triage == compare::TriageClass::Identical;
+    near += p.triage.triage == compare::TriageClass::NearIdentical;
+    divergent += p.triage.triage == compare::TriageClass::Divergent;
+  }
+  std::cout << "summary: " << pairs.size() << " pairs: " << identical << " identical, " << near
+            << " near-identical, " << divergent << " divergent; " << blockers
+            << " blocker candidate(s)\n";
+}
+
+// Writes review.json (keeping verdicts already given) and returns the pairs still blocking:
+// verdict "blocker", or a flipped fact nobody has cleared.
+std::size_t update_review(const CompareArgs& args, const LaneTexts& a, const LaneTexts& b,
+                          const std::vector<compare::PairComparison>& pairs) {
+  auto record = compare::make_review(a.name, b.name, args.prompts, args.threshold, pairs);
+  std::string error;
+  if (std::filesystem::exists(args.review_path)) {
+    auto previous = compare::load_review(args.review_path, &error);
+    if (!previous) input_error(error);
+    compare::carry_over_verdicts(record, *previous);
+  }
+  if (!compare::save_review(record, args.review_path, &error)) input_error(error);
+  std::size_t blocking = 0;
+  for (const auto& r : record.pairs) {
+    const bool cleared =
+        r.verdict != compare::Verdict::Unreviewed && r.verdict != compare::Verdict::Blocker;
+    blocking +=
+        r.verdict == compare::Verdict::Blocker || (r.comparison.blocker_candidate() && !cleared);
+  }
+  return blocking;
+}
+
+int run_compare(const CompareArgs& args) {
+  if (!(args.threshold >= 0.0 && args.threshold <= 1.0)) {
+    input_error("--threshold must be between 0 and 1");
+  }
+  const LaneTexts a = load_lane(args.a);
+  const LaneTexts b = load_lane(args.b);
+  if (a.texts.size() != b.texts.size()) {
+    input_error("different lengths: " + a.path + " has " + std::to_string(a.texts.size()) +
+                " texts, " + b.path + " has " + std::to_string(b.texts.size()));
+  }
+  const auto prompts = load_prompts(args.prompts, a.texts.size());
+  const auto pairs =
+      compare::compare_lanes(a.texts, b.texts, prompts ? &*prompts : nullptr, args.threshold);
+  std::size_t blockers = 0;
+  for (const auto& p : pairs) blockers += p.blocker_candidate();
+  if (!args.review_path.empty()) blockers = update_review(args, a, b, pairs);
+  if (args.json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& p : pairs) out.push_back(pair_json(p));
+    std::cout << out.dump(2) << '\n';
+  } else {
+    for (const auto& p : pairs) {
+      print_pair(p, prompts ? &prompts->prompts[p.index] : nullptr, a, b);
+    }
+    print_summary(pairs, blockers);
+  }
+  return blockers > 0 ? kExitBlocker : kExitOk;
+}
+
+constexpr const char* kFooter = R"(
+A and B are lane outputs in prompt order: a texts file (a JSON array of strings, such as
+RUN_DIR/texts/bf16.texts.json) or RUN_DIR:LANE, which means RUN_DIR/texts/LANE.texts.json.
+Per pair: "i identical" or "i similarity 0.xxx" (difflib's ratio, as the Python script prints
+it), then indented lines with the triage (near_identical when ratio >= threshold, else
+divergent), whitespace/case-only labels, changed numbers and fact checks.
+--prompts SET runs the set's fact checks (SET is "builtin:regression-20" or a prompt-set file);
+a check that passes on A and fails on B is a flipped fact, a blocker candidate.
+--review FILE writes review.json, keeping verdicts already in FILE; a flipped fact that a
+reviewer has judged (benign_drift, material_difference, identical) no longer blocks.
+Exit: 0 no blocker candidate, 1 a blocker candidate exists, 2 bad input.)";
+
+}  // namespace
+
 void add_compare_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("compare", "compare (not available in this build)");
-  cmd->allow_extras();
-  cmd->callback([&exit_code] {
-    std::cerr << "lanebench-cli: 'compare' is not available in this build\n";
-    exit_code = 2;
+  auto* cmd = app.add_subcommand("compare", "compare two lanes' outputs prompt by prompt");
+  auto args = std::make_shared<CompareArgs>();
+  cmd->add_option("A", args->a, "lane A texts: FILE.texts.json or RUN_DIR:LANE")->required();
+  cmd->add_option("B", args->b, "lane B texts: FILE.texts.json or RUN_DIR:LANE")->required();
+  cmd->add_option("--threshold", args->threshold,
+                  "similarity ratio at or above which a pair is near-identical")
+      ->capture_default_str();
+  cmd->add_option("--prompts", args->prompts, "prompt set with fact checks (builtin:NAME or file)");
+  cmd->add_option("--review", args->review_path, "write (or update) this review.json");
+  cmd->add_flag("--json", args->json, "print a JSON array with one object per pair");
+  cmd->footer(kFooter);
+  cmd->callback([args, &exit_code] {
+    try {
+      exit_code = run_compare(*args);
+    } catch (const std::invalid_argument& e) {
+      std::string message = e.what();
+      while (!message.empty() && message.back() == '\n') message.pop_back();
+      std::cerr << "lanebench-cli compare: " << message << '\n';
+      exit_code = kExitInput;
+    }
   });
 }
+
 }  // namespace lb::cli
