@@ -54,15 +54,13 @@ struct HttpRequest {
   HttpVersion http_version = HttpVersion::Auto;
 };
 
-// One event (SSE `data:` message or NDJSON line) that carried generated output. Events that
-// carry only tool-call fragments are listed too (tool_bytes > 0, content and reasoning 0): they
-// are generated tokens, but TTFT looks for the first event with content or reasoning.
+// One event (SSE `data:` message or NDJSON line) that carried content or reasoning. Chunks with
+// only a role, usage or tool-call fragments are not listed (tool calls are in tool_calls).
 struct EventArrival {
   int64_t arrival_ns = 0;        // steady_clock when the bytes completing the event arrived
   int32_t tokens = -1;           // tokens this event carried when the server said (-1 unknown)
   uint32_t content_bytes = 0;    // UTF-8 bytes of content in this event
   uint32_t reasoning_bytes = 0;  // UTF-8 bytes of reasoning in this event
-  uint32_t tool_bytes = 0;       // UTF-8 bytes of tool-call name/argument fragments
 };
 
 struct ToolCall {
@@ -122,7 +120,7 @@ struct StreamResult {
   int64_t t_first_byte_ns = 0;  // first response body byte
   int64_t t_done_ns = 0;        // transfer finished (success or error)
 
-  std::vector<EventArrival> events;  // output events only (role-only, usage-only excluded)
+  std::vector<EventArrival> events;  // content/reasoning events only (role-only chunks excluded)
   int64_t total_events = 0;          // every event seen, including role-only and usage-only ones
 
   std::string content;

@@ -16,12 +16,12 @@ void OpenAiParser::on_json(std::string_view, const nlohmann::json& j, int64_t ar
   if (const auto* timings = find_key(j, "timings")) read_llamacpp_timings(*timings);
   if (const auto* metrics = find_key(j, "metrics")) read_vllm_metrics(*metrics);
 
-  if (out.content == 0 && out.reasoning == 0 && out.tool == 0) return;  // role/usage-only
+  if (out.content == 0 && out.reasoning == 0) return;  // role, usage or tool-call fragments only
   if (out.tokens < 0 && usage_delta > 0) out.tokens = static_cast<int32_t>(usage_delta);
   // llama.cpp with timings_per_token: predicted_n is cumulative, so its increase is exact.
   if (out.tokens < 0 && timing_token_delta_ > 0)
     out.tokens = static_cast<int32_t>(timing_token_delta_);
-  add_event(arrival_ns, out.content, out.reasoning, out.tool, out.tokens);
+  add_event(arrival_ns, out.content, out.reasoning, out.tokens);
 }
 
 void OpenAiParser::read_choice(const nlohmann::json& choice, Output& out) {
@@ -40,7 +40,7 @@ void OpenAiParser::read_choice(const nlohmann::json& choice, Output& out) {
     result_.reasoning.append(reasoning);
     out.reasoning += reasoning.size();
     if (const auto* calls = find_key(*delta, "tool_calls"); calls && calls->is_array()) {
-      read_tool_calls(*calls, out);
+      read_tool_calls(*calls);
     }
   }
   if (const std::string_view reason = string_at(choice, "finish_reason"); !reason.empty()) {
@@ -55,7 +55,7 @@ void OpenAiParser::read_choice(const nlohmann::json& choice, Output& out) {
   }
 }
 
-void OpenAiParser::read_tool_calls(const nlohmann::json& calls, Output& out) {
+void OpenAiParser::read_tool_calls(const nlohmann::json& calls) {
   int64_t position = 0;
   for (const auto& fragment : calls) {
     // Streamed fragments say their index; a non-streamed message lists whole calls in order.
@@ -65,16 +65,13 @@ void OpenAiParser::read_tool_calls(const nlohmann::json& calls, Output& out) {
       const std::string_view name = string_at(*function, "name");
       if (call.name.empty() && !name.empty()) {
         call.name = name;
-        out.tool += name.size();
       }
       const nlohmann::json* args = find_key(*function, "arguments");
       if (args && args->is_string()) {
         call.arguments += args->get_ref<const std::string&>();
-        out.tool += args->get_ref<const std::string&>().size();
       } else if (args && args->is_object()) {  // Ollama sends arguments as an object
         const std::string dumped = args->dump();
         call.arguments += dumped;
-        out.tool += dumped.size();
       }
     }
   }

@@ -26,11 +26,10 @@ class OpenAiParser : public DialectParser {
   struct Output {
     size_t content = 0;
     size_t reasoning = 0;
-    size_t tool = 0;
     int32_t tokens = -1;
   };
   void read_choice(const nlohmann::json& choice, Output& out);
-  void read_tool_calls(const nlohmann::json& calls, Output& out);
+  void read_tool_calls(const nlohmann::json& calls);
   void read_llamacpp_timings(const nlohmann::json& timings);
   void read_vllm_metrics(const nlohmann::json& metrics);
 

@@ -21,12 +21,12 @@ void ResponsesParser::on_json(std::string_view event_type, const nlohmann::json&
   if (type == "response.output_text.delta") {
     const std::string_view delta = string_at(j, "delta");
     result_.content.append(delta);
-    if (!delta.empty()) add_event(arrival_ns, delta.size(), 0, 0, logprob_count(j));
+    if (!delta.empty()) add_event(arrival_ns, delta.size(), 0, logprob_count(j));
   } else if (type == "response.reasoning_text.delta" ||
              type == "response.reasoning_summary_text.delta") {
     const std::string_view delta = string_at(j, "delta");
     result_.reasoning.append(delta);
-    if (!delta.empty()) add_event(arrival_ns, 0, delta.size(), 0, -1);
+    if (!delta.empty()) add_event(arrival_ns, 0, delta.size(), -1);
   } else if (type == "response.output_item.added") {
     const auto* item = find_key(j, "item");
     if (item && string_at(*item, "type") == "function_call") {
@@ -34,13 +34,10 @@ void ResponsesParser::on_json(std::string_view event_type, const nlohmann::json&
       call.id = string_at(*item, "call_id");
       call.name = string_at(*item, "name");
       call.arguments = string_at(*item, "arguments");
-      const size_t bytes = call.name.size() + call.arguments.size();
-      if (bytes > 0) add_event(arrival_ns, 0, 0, bytes, -1);
     }
   } else if (type == "response.function_call_arguments.delta") {
     const std::string_view delta = string_at(j, "delta");
     tool_call(static_cast<int>(int_at(j, "output_index", 0))).arguments.append(delta);
-    if (!delta.empty()) add_event(arrival_ns, 0, 0, delta.size(), -1);
   } else if (type == "response.created" || type == "response.in_progress") {
     if (const auto* response = find_key(j, "response"); response && result_.model.empty()) {
       result_.model = string_at(*response, "model");
@@ -53,7 +50,7 @@ void ResponsesParser::on_json(std::string_view event_type, const nlohmann::json&
 }
 
 void ResponsesParser::read_document(const nlohmann::json& response, int64_t arrival_ns) {
-  size_t content = 0, reasoning = 0, tool = 0;
+  size_t content = 0, reasoning = 0;
   const auto* output = find_key(response, "output");
   for (const auto& item : output && output->is_array() ? *output : nlohmann::json::array()) {
     const std::string_view type = string_at(item, "type");
@@ -62,7 +59,6 @@ void ResponsesParser::read_document(const nlohmann::json& response, int64_t arri
       call.id = string_at(item, "call_id");
       call.name = string_at(item, "name");
       call.arguments = string_at(item, "arguments");
-      tool += call.name.size() + call.arguments.size();
       continue;
     }
     const auto* parts = find_key(item, "content");
@@ -79,7 +75,7 @@ void ResponsesParser::read_document(const nlohmann::json& response, int64_t arri
   }
   read_final("response.completed", response);
   terminal_ = true;
-  if (content + reasoning + tool > 0) add_event(arrival_ns, content, reasoning, tool, -1);
+  add_event(arrival_ns, content, reasoning, -1);
 }
 
 void ResponsesParser::read_final(std::string_view type, const nlohmann::json& response) {

@@ -9,7 +9,7 @@ void TgiGenerateParser::on_json(std::string_view, const nlohmann::json& j, int64
     const std::string_view text = string_at(*token, "text");
     if (!special && !text.empty()) {
       result_.content.append(text);
-      add_event(arrival_ns, text.size(), 0, 0, 1);  // the native route sends one token per event
+      add_event(arrival_ns, text.size(), 0, 1);  // the native route sends one token per event
     }
   }
   if (const auto* details = find_key(j, "details")) {
@@ -23,7 +23,7 @@ void TgiGenerateParser::on_json(std::string_view, const nlohmann::json& j, int64
   if (!find_key(j, "token") && result_.events.empty() && !whole.empty()) {
     result_.content.append(whole);
     const int64_t tokens = result_.usage.completion_tokens;
-    add_event(arrival_ns, whole.size(), 0, 0, tokens > 0 ? static_cast<int32_t>(tokens) : -1);
+    add_event(arrival_ns, whole.size(), 0, tokens > 0 ? static_cast<int32_t>(tokens) : -1);
   }
   if (find_key(j, "generated_text")) terminal_ = true;
 }

@@ -14,7 +14,7 @@ inline std::string fingerprint(const StreamResult& r) {
   s += "\nevents=";
   for (const auto& e : r.events) {
     s += "[" + std::to_string(e.content_bytes) + "," + std::to_string(e.reasoning_bytes) + "," +
-         std::to_string(e.tool_bytes) + "," + std::to_string(e.tokens) + "]";
+         std::to_string(e.tokens) + "]";
   }
   for (const auto& t : r.tool_calls) {
     s += "\ntool " + std::to_string(t.index) + " id=" + t.id + " name=" + t.name +
