@@ -44,6 +44,66 @@ lb::bench::FidelityConfig fidelity_config(int concurrency) {
   return c;
 }
 
+// Median over `runs` of one fidelity level; prints a table row unless `json`.
+nlohmann::json fidelity_level(int concurrency, int runs, bool json) {
+  std::vector<double> p50, p99, max, sent, cpu;
+  int64_t events = 0;
+  int failed = 0;
+  for (int r = 0; r < runs; ++r) {
+    const auto res = lb::bench::run_fidelity(fidelity_config(concurrency));
+    p50.push_back(res.p50_error_ms);
+    p99.push_back(res.p99_error_ms);
+    max.push_back(res.max_error_ms);
+    sent.push_back(res.p99_t_sent_to_server_ms);
+    cpu.push_back(res.cpu_us_per_event);
+    events = res.events;
+    failed += res.failed_requests;
+  }
+  if (!json) {
+    std::printf("%-6d %9lld %8d %9.3f %9.3f %9.3f %11.3f %10.2f\n", concurrency,
+                static_cast<long long>(events), failed, median(p50), median(p99), median(max),
+                median(sent), median(cpu));
+    std::fflush(stdout);
+  }
+  return {{"concurrency", concurrency},
+          {"events_per_run", events},
+          {"failed_requests", failed},
+          {"p50_error_ms", median(p50)},
+          {"p99_error_ms", median(p99)},
+          {"max_error_ms", median(max)},
+          {"p99_t_sent_to_server_ms", median(sent)},
+          {"cpu_us_per_event", median(cpu)}};
+}
+
+// Median over `runs` of the events/s run; prints a summary line unless `json`.
+nlohmann::json throughput(int concurrency, int runs, bool json) {
+  std::vector<double> rate, cpu;
+  int64_t events = 0;
+  int failed = 0;
+  for (int r = 0; r < runs; ++r) {
+    lb::bench::ThroughputConfig config;
+    config.concurrency = concurrency;
+    // About 1.6 million events per run whatever the stream count.
+    config.writes_per_stream = std::max(1, 1'638'400 / (concurrency * config.events_per_write));
+    const auto res = lb::bench::run_throughput(config);
+    rate.push_back(res.events_per_s);
+    cpu.push_back(res.cpu_us_per_event);
+    events = res.events;
+    failed += res.failed_requests;
+  }
+  if (!json) {
+    std::printf(
+        "\nthroughput: %d streams, %lld events per run, %d failed: %.0f events/s, "
+        "%.2f us CPU per event (median of %d runs)\n",
+        concurrency, static_cast<long long>(events), failed, median(rate), median(cpu), runs);
+  }
+  return {{"concurrency", concurrency},
+          {"events_per_run", events},
+          {"failed_requests", failed},
+          {"events_per_s", median(rate)},
+          {"cpu_us_per_event", median(cpu)}};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -67,63 +127,15 @@ int main(int argc, char** argv) {
     std::printf("%-6s %9s %8s %9s %9s %9s %11s %10s\n", "conc", "events", "failed", "p50_ms",
                 "p99_ms", "max_ms", "sent_p99_ms", "cpu_us/ev");
   }
-  for (int c : concurrency) {
-    std::vector<double> p50, p99, max, sent, cpu;
-    int64_t events = 0;
-    int failed = 0;
-    for (int r = 0; r < runs; ++r) {
-      const auto res = lb::bench::run_fidelity(fidelity_config(c));
-      p50.push_back(res.p50_error_ms);
-      p99.push_back(res.p99_error_ms);
-      max.push_back(res.max_error_ms);
-      sent.push_back(res.p99_t_sent_to_server_ms);
-      cpu.push_back(res.cpu_us_per_event);
-      events = res.events;
-      failed += res.failed_requests;
-    }
-    report["fidelity"].push_back({{"concurrency", c},
-                                  {"events_per_run", events},
-                                  {"failed_requests", failed},
-                                  {"p50_error_ms", median(p50)},
-                                  {"p99_error_ms", median(p99)},
-                                  {"max_error_ms", median(max)},
-                                  {"p99_t_sent_to_server_ms", median(sent)},
-                                  {"cpu_us_per_event", median(cpu)}});
-    if (!json) {
-      std::printf("%-6d %9lld %8d %9.3f %9.3f %9.3f %11.3f %10.2f\n", c,
-                  static_cast<long long>(events), failed, median(p50), median(p99), median(max),
-                  median(sent), median(cpu));
-      std::fflush(stdout);
-    }
-  }
-  std::vector<double> rate, cpu;
-  int64_t events = 0;
   int failed = 0;
-  for (int r = 0; r < runs && throughput_concurrency > 0; ++r) {
-    lb::bench::ThroughputConfig config;
-    config.concurrency = throughput_concurrency;
-    // About 1.6 million events per run whatever the stream count.
-    config.writes_per_stream =
-        std::max(1, 1'638'400 / (throughput_concurrency * config.events_per_write));
-    const auto res = lb::bench::run_throughput(config);
-    rate.push_back(res.events_per_s);
-    cpu.push_back(res.cpu_us_per_event);
-    events = res.events;
-    failed += res.failed_requests;
+  for (int c : concurrency) {
+    report["fidelity"].push_back(fidelity_level(c, runs, json));
+    failed += report["fidelity"].back()["failed_requests"].get<int>();
   }
-  report["throughput"] = {{"concurrency", throughput_concurrency},
-                          {"events_per_run", events},
-                          {"failed_requests", failed},
-                          {"events_per_s", median(rate)},
-                          {"cpu_us_per_event", median(cpu)}};
-  if (json) {
-    std::printf("%s\n", report.dump(2).c_str());
-  } else {
-    std::printf(
-        "\nthroughput: %d streams, %lld events per run, %d failed: %.0f events/s, "
-        "%.2f us CPU per event (median of %d runs)\n",
-        throughput_concurrency, static_cast<long long>(events), failed, median(rate), median(cpu),
-        runs);
+  if (throughput_concurrency > 0) {
+    report["throughput"] = throughput(throughput_concurrency, runs, json);
+    failed += report["throughput"]["failed_requests"].get<int>();
   }
+  if (json) std::printf("%s\n", report.dump(2).c_str());
   return failed == 0 ? 0 : 1;
 }

@@ -71,12 +71,21 @@ bool Transfer::configure() {
   curl_easy_setopt(e, CURLOPT_BUFFERSIZE, static_cast<long>(receive_buffer_bytes_));
   curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
   curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-
   const Timeouts& t = request_.timeouts;
-  if (t.connect_ms > 0)
+  if (t.connect_ms > 0) {
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(t.connect_ms));
+  }
   if (t.total_ms > 0) curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(t.total_ms));
+  configure_protocol();
+  configure_request();
+  if (is_streaming(request_.dialect)) {
+    parser_ = std::make_unique<StreamParser>(request_.dialect, max_event_bytes_, result_);
+  }
+  return true;
+}
 
+void Transfer::configure_protocol() {
+  CURL* e = easy_;
   const bool plain_http = strncasecmp(request_.url.c_str(), "http://", 7) == 0;
   switch (request_.http_version) {
     case HttpVersion::Http1_1:
@@ -105,7 +114,10 @@ bool Transfer::configure() {
   if (!request_.tls.ca_bundle_path.empty()) {
     curl_easy_setopt(e, CURLOPT_CAINFO, request_.tls.ca_bundle_path.c_str());
   }
+}
 
+void Transfer::configure_request() {
+  CURL* e = easy_;
   bool has_content_type = false;
   for (const auto& [name, value] : request_.headers) {
     has_content_type = has_content_type || strcasecmp(name.c_str(), "content-type") == 0;
@@ -117,23 +129,18 @@ bool Transfer::configure() {
     headers_ = curl_slist_append(headers_, "Content-Type: application/json");
   }
   curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers_);
-
   if (request_.method == "GET") {
     curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
-  } else {
-    if (request_.method != "POST") {
-      curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, request_.method.c_str());
-    }
-    // Points into the shared body, which this transfer keeps alive: no copy per request.
-    static const std::string kEmpty;
-    const std::string& body = request_.body ? *request_.body : kEmpty;
-    curl_easy_setopt(e, CURLOPT_POSTFIELDS, body.data());
-    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
+    return;
   }
-  if (is_streaming(request_.dialect)) {
-    parser_ = std::make_unique<StreamParser>(request_.dialect, max_event_bytes_, result_);
+  if (request_.method != "POST") {
+    curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, request_.method.c_str());
   }
-  return true;
+  // Points into the shared body, which this transfer keeps alive: no copy per request.
+  static const std::string kEmpty;
+  const std::string& body = request_.body ? *request_.body : kEmpty;
+  curl_easy_setopt(e, CURLOPT_POSTFIELDS, body.data());
+  curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));
 }
 
 int64_t Transfer::deadline_ns() const {

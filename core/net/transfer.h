@@ -45,6 +45,8 @@ class Transfer {
   void set_deadline_hint(int64_t* next_deadline_ns) { next_deadline_ns_ = next_deadline_ns; }
 
  private:
+  void configure_protocol();  // HTTP version, multiplexing, TLS
+  void configure_request();   // headers, method, shared body
   static size_t on_write(char* data, size_t size, size_t count, void* self);
   static size_t on_header(char* data, size_t size, size_t count, void* self);
   static int on_prereq(void* self, char*, char*, int, int);
