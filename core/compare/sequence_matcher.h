@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include "compare/element_id_map.h"
+
 namespace lb::compare {
 
 // a[a_begin, a_begin + size) == b[b_begin, b_begin + size); indices are element (code point or
@@ -93,12 +95,20 @@ class SequenceMatcher {
   // row i only when its stamp is i's row number, so nothing is ever cleared.
   struct Scratch {
     explicit Scratch(std::size_t lb) : len{std::vector<Cell>(lb), std::vector<Cell>(lb)} {}
-    struct Cell {
-      uint64_t row = 0;
+    struct Cell {  // 8 bytes, so both rows of a 150 K-element b stay cache-friendly
+      uint32_t row = 0;
       uint32_t len = 0;
     };
     std::vector<Cell> len[2];
-    uint64_t row = 0;
+    uint32_t row = 0;
+    // Row numbers only need to be unique while a cell may still be read; on wrap-around the
+    // arrays are cleared and numbering restarts.
+    void reserve_rows(std::size_t rows) {
+      if (static_cast<uint64_t>(row) + rows + 2 >= UINT32_MAX) {
+        for (auto& cells : len) std::fill(cells.begin(), cells.end(), Cell{});
+        row = 0;
+      }
+    }
   };
 
   void chain_b(const JunkPredicate& is_junk, bool autojunk);
@@ -111,10 +121,13 @@ class SequenceMatcher {
 
   std::vector<T> a_;
   std::vector<T> b_;
-  std::vector<std::vector<uint32_t>> b2j_;  // index id -> ascending positions in b
-  std::vector<int32_t> a_ids_;              // a[i]'s index id, or kNotIndexed
-  std::vector<uint8_t> b_junk_;             // b[j] satisfies the junk predicate (bjunk)
-  std::unordered_map<T, int32_t, Hash> ids_;
+  // difflib's b2j in one allocation: positions of id k are b2j_[b2j_start_[k], b2j_start_[k+1]),
+  // ascending; junk and popular ids have an empty range.
+  std::vector<uint32_t> b2j_;
+  std::vector<uint32_t> b2j_start_;
+  std::vector<int32_t> a_ids_;   // a[i]'s index id, or kNotIndexed
+  std::vector<uint8_t> b_junk_;  // b[j] satisfies the junk predicate (bjunk)
+  detail::ElementIdMap<T, Hash> ids_;
   std::vector<Match> blocks_;
   std::size_t matched_ = 0;
   std::size_t popular_count_ = 0;
@@ -122,37 +135,48 @@ class SequenceMatcher {
 
 template <typename T, typename Hash>
 void SequenceMatcher<T, Hash>::chain_b(const JunkPredicate& is_junk, bool autojunk) {
+  const std::size_t n = b_.size();
   std::vector<T> keys;  // id -> element, in first-occurrence order
-  for (std::size_t j = 0; j < b_.size(); ++j) {
-    auto [it, inserted] = ids_.try_emplace(b_[j], static_cast<int32_t>(b2j_.size()));
-    if (inserted) {
-      b2j_.emplace_back();
+  std::vector<uint32_t> counts;
+  std::vector<int32_t> b_ids(n);
+  ids_.reserve(std::min<std::size_t>(n, 4096));
+  for (std::size_t j = 0; j < n; ++j) {
+    const int32_t id = ids_.get_or_insert(b_[j], static_cast<int32_t>(keys.size()));
+    if (static_cast<std::size_t>(id) == keys.size()) {
       keys.push_back(b_[j]);
+      counts.push_back(0);
     }
-    b2j_[it->second].push_back(static_cast<uint32_t>(j));
+    b_ids[j] = id;
+    ++counts[static_cast<std::size_t>(id)];
   }
-  std::vector<uint8_t> drop(b2j_.size(), 0);
-  std::vector<uint8_t> junk_key(b2j_.size(), 0);
+  std::vector<uint8_t> drop(keys.size(), 0);
+  std::vector<uint8_t> junk_key(keys.size(), 0);
   if (is_junk) {
     for (std::size_t id = 0; id < keys.size(); ++id) junk_key[id] = drop[id] = is_junk(keys[id]);
   }
-  const std::size_t n = b_.size();
   if (autojunk && n >= 200) {
     const std::size_t ntest = n / 100 + 1;
     for (std::size_t id = 0; id < keys.size(); ++id) {
-      if (!junk_key[id] && b2j_[id].size() > ntest) {
+      if (!junk_key[id] && counts[id] > ntest) {
         drop[id] = 1;
         ++popular_count_;
       }
     }
   }
-  b_junk_.assign(n, 0);
-  for (std::size_t j = 0; j < n; ++j) b_junk_[j] = junk_key[ids_.at(b_[j])];
+  b2j_start_.assign(keys.size() + 1, 0);
   for (std::size_t id = 0; id < keys.size(); ++id) {
-    if (drop[id]) {
-      std::vector<uint32_t>().swap(b2j_[id]);
-      ids_[keys[id]] = kNotIndexed;
-    }
+    b2j_start_[id + 1] = b2j_start_[id] + (drop[id] ? 0 : counts[id]);
+  }
+  b2j_.resize(b2j_start_.back());
+  std::vector<uint32_t> fill(b2j_start_.begin(), b2j_start_.end() - 1);
+  b_junk_.resize(n);
+  for (std::size_t j = 0; j < n; ++j) {
+    const auto id = static_cast<std::size_t>(b_ids[j]);
+    b_junk_[j] = junk_key[id];
+    if (!drop[id]) b2j_[fill[id]++] = static_cast<uint32_t>(j);
+  }
+  for (std::size_t id = 0; id < keys.size(); ++id) {
+    if (drop[id]) ids_.assign(keys[id], kNotIndexed);
   }
 }
 
@@ -160,8 +184,8 @@ template <typename T, typename Hash>
 void SequenceMatcher<T, Hash>::index_a() {
   a_ids_.resize(a_.size());
   for (std::size_t i = 0; i < a_.size(); ++i) {
-    auto it = ids_.find(a_[i]);
-    a_ids_[i] = it == ids_.end() ? kNotIndexed : it->second;
+    const int32_t id = ids_.find(a_[i]);
+    a_ids_[i] = id == detail::kAbsentId ? kNotIndexed : id;
   }
 }
 
@@ -169,17 +193,19 @@ template <typename T, typename Hash>
 Match SequenceMatcher<T, Hash>::longest_match(std::size_t alo, std::size_t ahi, std::size_t blo,
                                               std::size_t bhi, Scratch& scratch) const {
   Match best{alo, blo, 0};
+  scratch.reserve_rows(ahi - alo);
   ++scratch.row;  // a gap, so the first row never reads the previous call's last row
   for (std::size_t i = alo; i < ahi; ++i) {
-    const uint64_t row = ++scratch.row;
+    const uint32_t row = ++scratch.row;
     const int32_t id = a_ids_[i];
     if (id == kNotIndexed) continue;
     auto& cur = scratch.len[row & 1];
     const auto& prev = scratch.len[(row - 1) & 1];
-    const auto& js = b2j_[static_cast<std::size_t>(id)];
+    const uint32_t* first = b2j_.data() + b2j_start_[static_cast<std::size_t>(id)];
+    const uint32_t* last = b2j_.data() + b2j_start_[static_cast<std::size_t>(id) + 1];
     // difflib skips j < blo one by one; a binary search finds the same first j.
-    for (auto it = std::lower_bound(js.begin(), js.end(), static_cast<uint32_t>(blo));
-         it != js.end() && *it < bhi; ++it) {
+    for (const uint32_t* it = std::lower_bound(first, last, static_cast<uint32_t>(blo));
+         it != last && *it < bhi; ++it) {
       const std::size_t j = *it;
       uint32_t k = 1;
       if (j > 0 && prev[j - 1].row == row - 1) k = prev[j - 1].len + 1;
