@@ -10,6 +10,7 @@
 namespace lb::run {
 
 struct RunProgress {
+  std::string lane_id;
   std::string experiment;
   std::string phase;
   int64_t done = 0;

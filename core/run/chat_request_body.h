@@ -1,0 +1,31 @@
+#pragma once
+// The JSON body of a streamed /v1/chat/completions request, with the extensions a server is known
+// to accept: usage on every chunk (vLLM/SGLang continuous_usage_stats) so tokens are counted, not
+// events, and ignore_eos so a throughput request generates exactly max_tokens.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "plan/prompt_set.h"
+#include "run/lane_probe.h"
+
+namespace lb::run {
+
+struct ChatRequestOptions {
+  std::string model;
+  int64_t max_tokens = 256;
+  double temperature = 0;   // 0 = greedy
+  bool ignore_eos = false;  // sent only when the server is known to accept it
+  ServerKind server = ServerKind::Unknown;
+};
+
+std::shared_ptr<const std::string> chat_request_body(const std::vector<plan::ChatMessage>& messages,
+                                                     const ChatRequestOptions& options);
+std::shared_ptr<const std::string> chat_request_body(const std::string& user_prompt,
+                                                     const ChatRequestOptions& options);
+
+// Whether a server kind accepts vLLM's stream_options.continuous_usage_stats.
+bool accepts_continuous_usage(ServerKind server);
+
+}  // namespace lb::run

@@ -1,0 +1,53 @@
+#include "run/experiment.h"
+
+#include "run/regression_experiment.h"
+#include "run/throughput_experiment.h"
+
+namespace lb::run {
+
+ExperimentContext::ExperimentContext(net::StreamClient& client, RunSink& sink,
+                                     RunFolderWriter& writer, const std::atomic<bool>& stop,
+                                     const plan::Experiment& spec, std::vector<LaneRuntime*> lanes,
+                                     nlohmann::json& section)
+    : client_(client),
+      sink_(sink),
+      writer_(writer),
+      stop_(stop),
+      spec_(spec),
+      lanes_(std::move(lanes)),
+      section_(section) {}
+
+PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metrics::SloSpec& slo) {
+  LoadPhase phase = planned;
+  phase.forward_events = phase.forward_events || forward_events_;
+  LoadDriver driver(client_, sink_, stop_);
+  int64_t warmups = 0;
+  PhaseOutcome outcome = driver.run(phase, [&](const metrics::RequestRecord& record) {
+    writer_.append_request(record);
+    sink_.on_request_done(record);
+    warmups += record.warmup ? 1 : 0;
+  });
+  metrics::LaneSummary summary = metrics::summarize(outcome.records, slo);
+  summary.warmups_excluded = warmups;
+  nlohmann::json j = metrics::to_json(summary);
+  j["interrupted"] = outcome.interrupted;
+  j["cancelled"] = outcome.cancelled;
+  auto& lane_section = section_["lanes"][phase.lane->id];
+  lane_section["phases"][phase.phase] = std::move(j);
+  lane_section["phase_order"].push_back(phase.phase);  // JSON objects do not keep run order
+  return outcome;
+}
+
+void ExperimentContext::flag_blocker(const std::string& why) {
+  blockers_.push_back(why);
+  section_["blockers"].push_back(why);
+  sink_.on_message(MessageLevel::Error, why);
+}
+
+std::unique_ptr<Experiment> make_experiment(const plan::Experiment& spec) {
+  if (spec.kind == "throughput") return std::make_unique<ThroughputExperiment>();
+  if (spec.kind == "regression") return std::make_unique<RegressionExperiment>();
+  return nullptr;
+}
+
+}  // namespace lb::run

@@ -1,0 +1,76 @@
+#pragma once
+// LoadDriver runs one phase of load against one lane through the shared StreamClient. The calling
+// thread is the scheduler: it submits at the scheduled times (open loop) or whenever a slot frees
+// (closed loop) and receives completions from the I/O thread through a locked queue, so there is
+// no thread per request and no work on the I/O thread beyond moving the result.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "metrics/request_record.h"
+#include "net/stream_client.h"
+#include "run/arrival_schedule.h"
+#include "run/lane_endpoint.h"
+#include "run/run_sink.h"
+
+namespace lb::run {
+
+struct PlannedRequest {
+  int64_t index = 0;  // prompt index (texts order)
+  std::shared_ptr<const std::string> body;
+  int64_t expected_prompt_tokens = -1;  // the client's own estimate, -1 unknown
+};
+
+struct LoadPhase {
+  std::string experiment;
+  std::string phase;  // "c5", "r2.0", "greedy", ...
+  const LaneEndpoint* lane = nullptr;
+  std::string url;
+  net::Dialect dialect = net::Dialect::OpenAiChat;
+  net::Timeouts timeouts;
+  // Request n (0-based) of the measured part, or of the warm-ups when warmup is true; warm-ups
+  // should use prompts of their own so they do not pre-fill a cache for the measured ones.
+  std::function<PlannedRequest(int64_t n, bool warmup)> request_at;
+  int64_t count = 0;        // measured requests; 0 = bounded by duration_ns only
+  int64_t duration_ns = 0;  // no new measured request is sent after this (0 = no limit)
+  int64_t warmups = 0;      // run first, at the same load, recorded but excluded from aggregates
+  int concurrency = 1;      // max requests in flight; 0 = unlimited (open loop only)
+  std::optional<ArrivalOptions> arrival;  // set = open loop at that rate
+  bool forward_events = false;            // sink->on_event for each arrival (I/O thread)
+};
+
+struct PhaseOutcome {
+  std::vector<metrics::RequestRecord>
+      records;  // measured, finished (not cancelled), in finish order
+  int64_t cancelled = 0;
+  int64_t errors = 0;
+  int64_t first_send_ns = 0;  // steady_clock
+  int64_t last_done_ns = 0;
+  int max_in_flight = 0;  // the concurrency actually reached
+  bool interrupted = false;
+};
+
+class LoadDriver {
+ public:
+  // Called on the scheduler thread for every finished request, warm-ups included.
+  using RecordHandler = std::function<void(const metrics::RequestRecord&)>;
+
+  LoadDriver(net::StreamClient& client, RunSink& sink, const std::atomic<bool>& stop)
+      : client_(client), sink_(sink), stop_(stop) {}
+
+  PhaseOutcome run(const LoadPhase& phase, const RecordHandler& on_record);
+
+ private:
+  net::StreamClient& client_;
+  RunSink& sink_;
+  const std::atomic<bool>& stop_;
+};
+
+// Steady-clock now in ns, the clock every timestamp in the engine uses.
+int64_t steady_now_ns();
+
+}  // namespace lb::run

@@ -1,0 +1,196 @@
+#include "run/plan_runner.h"
+
+#include <filesystem>
+#include <set>
+
+#include "metrics/prometheus_text.h"
+#include "metrics/server_counters.h"
+#include "net/stream_client.h"
+#include "run/environment_info.h"
+#include "run/experiment.h"
+#include "run/lane_preparation.h"
+#include "run/run_folder_writer.h"
+
+namespace lb::run {
+namespace {
+
+std::string file_safe(std::string s) {
+  for (char& c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_')) c = '_';
+  return s;
+}
+
+std::string experiment_name(const plan::Experiment& spec) {
+  return spec.name.empty() ? spec.kind : spec.name;
+}
+
+std::vector<LaneRuntime*> lanes_for(const plan::Experiment& spec, std::vector<LaneRuntime>& lanes) {
+  std::vector<LaneRuntime*> out;
+  for (auto& lane : lanes) {
+    const bool wanted = spec.lanes.empty() || std::find(spec.lanes.begin(), spec.lanes.end(),
+                                                        lane.plan.id) != spec.lanes.end();
+    if (wanted) out.push_back(&lane);
+  }
+  return out;
+}
+
+// /metrics before and after one experiment, saved as .prom files and differenced.
+class MetricsSnapshots {
+ public:
+  MetricsSnapshots(net::StreamClient& client, RunFolderWriter& writer)
+      : client_(client), writer_(writer) {}
+
+  void before(const std::vector<LaneRuntime*>& lanes, const std::string& experiment) {
+    before_.clear();
+    for (LaneRuntime* lane : lanes) {
+      std::string text;
+      if (!take(*lane, experiment, "before", text)) continue;
+      if (lanes_with_before_.insert(lane->plan.id).second)
+        writer_.write_file("metrics/" + file_safe(lane->plan.id) + ".before.prom", text);
+      before_[lane->plan.id] = std::move(text);
+    }
+  }
+
+  void after(const std::vector<LaneRuntime*>& lanes, const std::string& experiment,
+             nlohmann::json& section) {
+    for (LaneRuntime* lane : lanes) {
+      std::string text;
+      if (!take(*lane, experiment, "after", text)) continue;
+      writer_.write_file("metrics/" + file_safe(lane->plan.id) + ".after.prom", text);
+      auto it = before_.find(lane->plan.id);
+      if (it == before_.end()) continue;
+      const auto b = metrics::extract_server_counters(metrics::parse_prometheus_text(it->second));
+      const auto a = metrics::extract_server_counters(metrics::parse_prometheus_text(text));
+      section["lanes"][lane->plan.id]["server_counters_delta"] =
+          metrics::to_json(metrics::delta(b, a));
+    }
+  }
+
+ private:
+  bool take(LaneRuntime& lane, const std::string& experiment, const char* when, std::string& text) {
+    if (!lane.probe.metrics_available) return false;
+    if (!LaneProbe(client_).scrape_metrics(lane.endpoint, text)) return false;
+    writer_.write_file(
+        "metrics/" + file_safe(lane.plan.id) + "." + file_safe(experiment) + "." + when + ".prom",
+        text);
+    return true;
+  }
+
+  net::StreamClient& client_;
+  RunFolderWriter& writer_;
+  std::map<std::string, std::string> before_;
+  std::set<std::string> lanes_with_before_;
+};
+
+}  // namespace
+
+bool run_folder_usable(const std::string& dir, std::string* why) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return true;
+  if (!fs::is_directory(dir, ec)) {
+    if (why) *why = dir + " exists and is not a directory";
+    return false;
+  }
+  if (!fs::is_empty(dir, ec)) {
+    if (why) *why = dir + " is not empty; choose a new folder for this run";
+    return false;
+  }
+  return true;
+}
+
+PlanRunner::PlanRunner(plan::Plan plan, RunOptions options, RunSink& sink)
+    : plan_(std::move(plan)), options_(std::move(options)), sink_(sink) {}
+
+namespace {
+
+struct RunState {
+  net::StreamClient& client;
+  RunFolderWriter& writer;
+  RunSink& sink;
+  const std::atomic<bool>& stop;
+  MetricsSnapshots snapshots;
+  std::vector<std::string> blockers;
+  bool forward_events = false;
+};
+
+nlohmann::json run_experiment(const plan::Experiment& spec, std::vector<LaneRuntime>& lanes,
+                              RunState& s) {
+  const std::string name = experiment_name(spec);
+  nlohmann::json section = {{"name", name}, {"kind", spec.kind}};
+  auto experiment = make_experiment(spec);
+  if (!experiment) {
+    s.sink.on_message(MessageLevel::Warning,
+                      "experiment kind " + spec.kind + " is not implemented yet; skipped");
+    section["status"] = "not_implemented";
+    return section;
+  }
+  auto selected = lanes_for(spec, lanes);
+  section["started_at"] = utc_now_iso8601();
+  s.sink.on_message(MessageLevel::Info, "experiment " + name);
+  s.snapshots.before(selected, name);
+  ExperimentContext ctx(s.client, s.sink, s.writer, s.stop, spec, selected, section);
+  ctx.set_forward_events(s.forward_events);
+  experiment->run(ctx);
+  s.blockers.insert(s.blockers.end(), ctx.blockers().begin(), ctx.blockers().end());
+  s.snapshots.after(selected, name, section);
+  section["finished_at"] = utc_now_iso8601();
+  section["status"] = s.stop.load() ? "interrupted" : "done";
+  return section;
+}
+
+}  // namespace
+
+RunResult PlanRunner::run(const std::atomic<bool>& stop) {
+  RunResult result;
+  std::string why;
+  if (!run_folder_usable(options_.out_dir, &why)) {
+    result.errors.push_back(why);
+    result.exit_code = kExitInput;
+    return result;
+  }
+  RunFolderWriter writer(options_.out_dir);
+  if (!writer.ok()) {
+    result.errors.push_back(writer.open_error());
+    result.exit_code = kExitInput;
+    return result;
+  }
+  net::StreamClient client;
+  writer.write_json("plan.json", plan::resolved_plan_json(plan_));
+  auto prep = prepare_lanes(plan_, client, sink_, stop);
+  writer.write_json("environment.json", environment_json(prep.lanes, options_.client_version));
+  if (!prep.errors.empty()) {
+    result.errors = prep.errors;
+    result.interrupted = stop.load();
+    result.exit_code = result.interrupted ? kExitInterrupted : kExitInput;
+    return result;
+  }
+  nlohmann::json& summary = result.summary;
+  summary["run"] = {{"name", plan_.name}, {"started_at", utc_now_iso8601()}};
+  summary["experiments"] = nlohmann::json::array();
+  RunState state{client, writer, sink_, stop, MetricsSnapshots(client, writer)};
+  state.forward_events = options_.forward_events;
+  for (const auto& spec : plan_.experiments) {
+    if (stop.load()) break;
+    summary["experiments"].push_back(run_experiment(spec, prep.lanes, state));
+    writer.write_json("summary.json", summary);
+  }
+  result.interrupted = stop.load();
+  summary["run"]["finished_at"] = utc_now_iso8601();
+  summary["run"]["interrupted"] = result.interrupted;
+  summary["run"]["blockers"] = state.blockers;
+  writer.write_json("summary.json", summary);
+  writer.flush();
+  for (auto& e : writer.take_errors()) {
+    sink_.on_message(MessageLevel::Error, e);
+    result.errors.push_back(std::move(e));
+  }
+  result.requests_written = writer.requests_written();
+  if (result.interrupted)
+    result.exit_code = kExitInterrupted;
+  else if (!state.blockers.empty())
+    result.exit_code = kExitFailed;
+  return result;
+}
+
+}  // namespace lb::run

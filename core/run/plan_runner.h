@@ -1,0 +1,52 @@
+#pragma once
+// PlanRunner executes a validated plan: prepares the lanes, writes plan.json and
+// environment.json, runs each experiment with /metrics snapshots before and after it, and keeps
+// summary.json current after every experiment, so an interrupted run still leaves a usable folder.
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "plan/plan.h"
+#include "run/run_sink.h"
+
+namespace lb::run {
+
+struct RunOptions {
+  std::string out_dir;
+  std::string client_version = "0";
+  bool forward_events = false;  // RunSink::on_event for every generated event (live charts)
+};
+
+// Exit codes shared with the CLI.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFailed = 1;  // a gate failed or a blocker was found
+inline constexpr int kExitInput = 2;   // usage or input error (plan, lanes, out dir)
+inline constexpr int kExitInterrupted = 130;
+
+struct RunResult {
+  int exit_code = kExitOk;
+  bool interrupted = false;
+  std::vector<std::string> errors;  // why the run could not start or what failed
+  nlohmann::json summary;           // what summary.json holds
+  int64_t requests_written = 0;     // lines in requests.jsonl
+};
+
+class PlanRunner {
+ public:
+  PlanRunner(plan::Plan plan, RunOptions options, RunSink& sink);
+  // Blocks until the run ends. Setting `stop` cancels in-flight requests and ends the run early,
+  // keeping everything that finished.
+  RunResult run(const std::atomic<bool>& stop);
+
+ private:
+  plan::Plan plan_;
+  RunOptions options_;
+  RunSink& sink_;
+};
+
+// Whether DIR can take a new run: it does not exist, or it is empty. Fills why when not.
+bool run_folder_usable(const std::string& dir, std::string* why);
+
+}  // namespace lb::run

@@ -1,0 +1,89 @@
+#include "run/regression_experiment.h"
+
+#include <algorithm>
+#include <variant>
+
+#include "run/chat_request_body.h"
+
+namespace lb::run {
+
+LaneTexts texts_in_prompt_order(const std::vector<metrics::RequestRecord>& records,
+                                size_t prompt_count) {
+  LaneTexts out;
+  out.texts.assign(prompt_count, std::string());
+  out.errors.assign(prompt_count, "not run");
+  for (const auto& r : records) {
+    if (r.index < 0 || static_cast<size_t>(r.index) >= prompt_count) continue;
+    const auto i = static_cast<size_t>(r.index);
+    out.texts[i] = r.result.content;
+    out.errors[i] =
+        r.result.error == net::ErrorKind::None
+            ? std::string()
+            : std::string(net::to_string(r.result.error)) + ": " + r.result.error_message;
+  }
+  return out;
+}
+
+namespace {
+
+LoadPhase regression_phase(const plan::RegressionExperiment& p, const plan::PromptSet& set,
+                           const ExperimentContext& ctx, const LaneRuntime& lane) {
+  LoadPhase phase;
+  phase.experiment = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
+  phase.phase = "greedy";
+  phase.lane = &lane.endpoint;
+  phase.url = lane.endpoint.api_url("/chat/completions");
+  phase.count = static_cast<int64_t>(set.prompts.size());
+  phase.concurrency = static_cast<int>(std::max<int64_t>(1, p.concurrency));
+  ChatRequestOptions options;
+  options.model = lane.endpoint.model;
+  options.temperature = p.temperature;
+  options.server = lane.probe.kind;
+  // Prompt sets say how long each answer may be; the plan's max_tokens caps them all.
+  phase.request_at = [&set, options, cap = p.max_tokens](int64_t n, bool) mutable {
+    const auto& prompt = set.prompts[static_cast<size_t>(n)];
+    options.max_tokens = std::min<int64_t>(prompt.max_tokens, cap);
+    PlannedRequest r;
+    r.index = n;
+    r.body = chat_request_body(prompt.chat(), options);
+    return r;
+  };
+  return phase;
+}
+
+nlohmann::json error_list(const LaneTexts& texts, const plan::PromptSet& set) {
+  nlohmann::json errors = nlohmann::json::array();
+  for (size_t i = 0; i < texts.errors.size(); ++i)
+    if (!texts.errors[i].empty())
+      errors.push_back({{"index", i}, {"id", set.prompts[i].id}, {"error", texts.errors[i]}});
+  return errors;
+}
+
+}  // namespace
+
+void RegressionExperiment::run(ExperimentContext& ctx) {
+  const auto& p = std::get<plan::RegressionExperiment>(ctx.spec().params);
+  auto loaded = plan::load_prompt_set(p.prompts);
+  if (!loaded.ok()) {
+    ctx.sink().on_message(MessageLevel::Error, "regression: cannot load prompt set " + p.prompts +
+                                                   ":\n" + loaded.error_text());
+    ctx.section()["error"] = "cannot load prompt set " + p.prompts;
+    return;
+  }
+  const plan::PromptSet& set = *loaded.set;
+  ctx.section()["prompt_set"] = set.name;
+  ctx.section()["prompt_count"] = set.prompts.size();
+  std::vector<std::pair<std::string, LaneTexts>> lane_texts;
+  for (LaneRuntime* lane : ctx.lanes()) {
+    if (ctx.stopped()) break;
+    PhaseOutcome outcome = ctx.run_phase(regression_phase(p, set, ctx, *lane));
+    LaneTexts texts = texts_in_prompt_order(outcome.records, set.prompts.size());
+    ctx.writer().write_json("texts/" + lane->plan.id + ".texts.json", texts.texts);
+    ctx.section()["lanes"][lane->plan.id]["prompt_errors"] = error_list(texts, set);
+    lane_texts.emplace_back(lane->plan.id, std::move(texts));
+  }
+  if (!ctx.stopped() && lane_texts.size() >= 2)
+    triage_lane_pairs(ctx, set, lane_texts, p.similarity_threshold);
+}
+
+}  // namespace lb::run

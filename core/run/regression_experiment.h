@@ -1,0 +1,33 @@
+#pragma once
+// Regression: every prompt of a prompt set, greedy (temperature 0), streamed, on every lane.
+// Outputs are saved in prompt order as texts/<lane>.texts.json; then the first lane (the
+// baseline) is compared with each other lane prompt by prompt, and review.json is started.
+#include <string>
+#include <vector>
+
+#include "plan/prompt_set.h"
+#include "run/experiment.h"
+
+namespace lb::run {
+
+class RegressionExperiment : public Experiment {
+ public:
+  void run(ExperimentContext& ctx) override;
+};
+
+// Texts of one lane in prompt order ("" where the request failed) and which ones failed.
+struct LaneTexts {
+  std::vector<std::string> texts;
+  std::vector<std::string> errors;  // "" where the request succeeded
+};
+
+LaneTexts texts_in_prompt_order(const std::vector<metrics::RequestRecord>& records,
+                                size_t prompt_count);
+
+// Triage of each lane against the first: fills section["comparisons"], writes review.json
+// (review.<lane>.json with more than one candidate) and flags flipped facts as blockers.
+void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
+                       const std::vector<std::pair<std::string, LaneTexts>>& lanes,
+                       double similarity_threshold);
+
+}  // namespace lb::run

@@ -1,0 +1,75 @@
+#include <nlohmann/json.hpp>
+
+#include "compare/pair_comparison.h"
+#include "compare/review_record.h"
+#include "run/regression_experiment.h"
+
+namespace lb::run {
+namespace {
+
+int failed_checks(const std::vector<compare::CheckResult>& checks) {
+  int n = 0;
+  for (const auto& c : checks) n += c.status == compare::CheckStatus::Pass ? 0 : 1;
+  return n;
+}
+
+nlohmann::json pair_summary(const std::string& base, const std::string& cand,
+                            const std::vector<compare::PairComparison>& pairs,
+                            const LaneTexts& base_texts, const LaneTexts& cand_texts,
+                            const compare::ReviewRecord& review) {
+  int identical = 0, near = 0, divergent = 0, review_required = 0;
+  int checks_failed_base = 0, checks_failed_cand = 0;
+  nlohmann::json flipped = nlohmann::json::array();
+  nlohmann::json failed_requests = nlohmann::json::array();
+  for (const auto& p : pairs) {
+    identical += p.triage.triage == compare::TriageClass::Identical ? 1 : 0;
+    near += p.triage.triage == compare::TriageClass::NearIdentical ? 1 : 0;
+    divergent += p.triage.triage == compare::TriageClass::Divergent ? 1 : 0;
+    review_required += p.review_required() ? 1 : 0;
+    checks_failed_base += failed_checks(p.checks_a);
+    checks_failed_cand += failed_checks(p.checks_b);
+    if (p.blocker_candidate()) flipped.push_back({{"index", p.index}, {"id", p.prompt_id}});
+    if (!base_texts.errors[p.index].empty() || !cand_texts.errors[p.index].empty())
+      failed_requests.push_back(p.index);
+  }
+  return {{"baseline", base},
+          {"candidate", cand},
+          {"pairs", pairs.size()},
+          {"identical", identical},
+          {"near_identical", near},
+          {"divergent", divergent},
+          {"review_required", review_required},
+          {"flipped_facts", flipped},
+          {"fact_checks_failed", {{base, checks_failed_base}, {cand, checks_failed_cand}}},
+          {"failed_requests", failed_requests},
+          {"review_outcome", review.outcome().summary}};
+}
+
+}  // namespace
+
+// The first lane is the baseline; each other lane is compared with it prompt by prompt. A
+// flipped fact (a check the baseline passes and the candidate fails) is a blocker candidate:
+// the run reports it and exits 1 until a reviewer says otherwise.
+void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
+                       const std::vector<std::pair<std::string, LaneTexts>>& lanes,
+                       double similarity_threshold) {
+  const auto& [base_id, base] = lanes.front();
+  nlohmann::json comparisons = nlohmann::json::array();
+  for (size_t i = 1; i < lanes.size(); ++i) {
+    const auto& [cand_id, cand] = lanes[i];
+    auto pairs = compare::compare_lanes(base.texts, cand.texts, &set, similarity_threshold);
+    auto review = compare::make_review(base_id, cand_id, set.name, similarity_threshold, pairs);
+    nlohmann::json summary = pair_summary(base_id, cand_id, pairs, base, cand, review);
+    const std::string file = lanes.size() == 2 ? "review.json" : "review." + cand_id + ".json";
+    summary["review_file"] = file;
+    ctx.writer().write_json(file, compare::review_to_json(review));
+    if (!summary["flipped_facts"].empty())
+      ctx.flag_blocker("regression: " + cand_id + " flips " +
+                       std::to_string(summary["flipped_facts"].size()) + " fact(s) that " +
+                       base_id + " gets right");
+    comparisons.push_back(std::move(summary));
+  }
+  ctx.section()["comparisons"] = std::move(comparisons);
+}
+
+}  // namespace lb::run

@@ -1,0 +1,123 @@
+#include "run/run_folder_writer.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "metrics/request_metrics.h"
+#include "metrics/summary.h"
+#include "run/atomic_file.h"
+
+namespace lb::run {
+
+RunFolderWriter::RunFolderWriter(std::string dir) : dir_(std::move(dir)) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir_, ec);
+  if (ec) {
+    open_error_ = "cannot create run folder " + dir_ + ": " + ec.message();
+  } else {
+    const std::string jsonl = path("requests.jsonl");
+    jsonl_fd_ = ::open(jsonl.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (jsonl_fd_ < 0) open_error_ = "cannot open " + jsonl + ": " + std::strerror(errno);
+  }
+  thread_ = std::thread([this] { loop(); });
+}
+
+RunFolderWriter::~RunFolderWriter() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+  if (jsonl_fd_ >= 0) ::close(jsonl_fd_);
+}
+
+std::string RunFolderWriter::path(const std::string& relative) const {
+  return (std::filesystem::path(dir_) / relative).string();
+}
+
+void RunFolderWriter::append_request(metrics::RequestRecord record) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.emplace_back(std::move(record));
+  }
+  cv_.notify_one();
+}
+
+void RunFolderWriter::write_file(std::string relative_path, std::string content) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.emplace_back(FileJob{std::move(relative_path), std::move(content)});
+  }
+  cv_.notify_one();
+}
+
+void RunFolderWriter::write_json(std::string relative_path, const nlohmann::json& value) {
+  // Invalid UTF-8 from a server must not abort the run: replace it rather than throw.
+  write_file(std::move(relative_path),
+             value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+}
+
+void RunFolderWriter::flush() {
+  std::unique_lock lock(mutex_);
+  idle_cv_.wait(lock, [this] { return queue_.empty() && !busy_; });
+}
+
+std::vector<std::string> RunFolderWriter::take_errors() {
+  std::lock_guard lock(mutex_);
+  return std::exchange(errors_, {});
+}
+
+void RunFolderWriter::note_error(std::string message) {
+  std::lock_guard lock(mutex_);
+  errors_.push_back(std::move(message));
+}
+
+void RunFolderWriter::loop() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    cv_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty() && stopping_) break;
+    Job job = std::move(queue_.front());
+    queue_.pop_front();
+    busy_ = true;
+    lock.unlock();
+    if (auto* record = std::get_if<metrics::RequestRecord>(&job)) {
+      write_request_line(*record);
+    } else {
+      auto& file = std::get<FileJob>(job);
+      std::string error;
+      if (!write_file_atomically(path(file.relative_path), file.content, &error)) note_error(error);
+    }
+    lock.lock();
+    busy_ = false;
+    if (queue_.empty()) idle_cv_.notify_all();
+  }
+  idle_cv_.notify_all();
+}
+
+void RunFolderWriter::write_request_line(const metrics::RequestRecord& record) {
+  if (jsonl_fd_ < 0) return;
+  const auto m = metrics::compute_request_metrics(record);
+  std::string line =
+      metrics::to_json(record, m).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+      "\n";
+  // One write() per line: O_APPEND makes it land whole, and the kernel keeps it if we are killed.
+  size_t written = 0;
+  while (written < line.size()) {
+    const ssize_t n = ::write(jsonl_fd_, line.data() + written, line.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      note_error(std::string("cannot append to requests.jsonl: ") + std::strerror(errno));
+      return;
+    }
+    written += static_cast<size_t>(n);
+  }
+  requests_written_.fetch_add(1);
+}
+
+}  // namespace lb::run

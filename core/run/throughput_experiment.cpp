@@ -1,0 +1,86 @@
+#include "run/throughput_experiment.h"
+
+#include <cstdio>
+#include <variant>
+
+#include "plan/synthetic_prompt.h"
+#include "run/chat_request_body.h"
+
+namespace lb::run {
+namespace {
+
+// Warm-up prompts come from their own index range so they cannot pre-fill a prefix cache for
+// the measured ones.
+constexpr int64_t kWarmupIndexBase = 1'000'000'000;
+
+LoadPhase base_phase(const plan::ThroughputExperiment& p, const ExperimentContext& ctx,
+                     const LaneRuntime& lane) {
+  LoadPhase phase;
+  phase.experiment = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
+  phase.lane = &lane.endpoint;
+  phase.url = lane.endpoint.api_url("/chat/completions");
+  phase.count = p.requests;
+  phase.duration_ns = static_cast<int64_t>(p.duration_s * 1e9);
+  phase.warmups = p.warmups;
+  ChatRequestOptions options;
+  options.model = lane.endpoint.model;
+  options.max_tokens = p.output_tokens;
+  options.temperature = 0;
+  options.ignore_eos = p.ignore_eos && lane.probe.supports_ignore_eos();
+  options.server = lane.probe.kind;
+  phase.request_at = [p, options](int64_t n, bool warmup) {
+    plan::SyntheticPromptSpec spec;
+    spec.target_tokens = p.input_tokens;
+    spec.seed = p.seed;
+    spec.index = warmup ? kWarmupIndexBase + n : n;
+    PlannedRequest r;
+    r.index = n;
+    r.body = chat_request_body(plan::synthetic_prompt(spec), options);
+    r.expected_prompt_tokens = p.input_tokens;
+    return r;
+  };
+  return phase;
+}
+
+metrics::SloSpec slo_of(const plan::ThroughputExperiment& p) {
+  metrics::SloSpec slo;
+  slo.ttft_ms = p.slo.ttft_ms;
+  slo.tpot_ms = p.slo.tpot_ms;
+  slo.e2el_ms = p.slo.e2el_ms;
+  return slo;
+}
+
+}  // namespace
+
+std::string open_loop_phase_name(double request_rate) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "r%g", request_rate);
+  return buf;
+}
+
+void ThroughputExperiment::run(ExperimentContext& ctx) {
+  const auto& p = std::get<plan::ThroughputExperiment>(ctx.spec().params);
+  for (LaneRuntime* lane : ctx.lanes()) {
+    if (p.ignore_eos && !lane->probe.supports_ignore_eos())
+      ctx.warn("lane " + lane->plan.id + " (" + to_string(lane->probe.kind) +
+               ") is not known to accept ignore_eos: requests may stop before " +
+               std::to_string(p.output_tokens) + " output tokens");
+    if (p.request_rate > 0) {
+      LoadPhase phase = base_phase(p, ctx, *lane);
+      phase.phase = open_loop_phase_name(p.request_rate);
+      phase.concurrency = static_cast<int>(p.max_concurrency);
+      phase.arrival = ArrivalOptions{p.request_rate, p.burstiness, p.seed};
+      ctx.run_phase(phase, slo_of(p));
+      continue;
+    }
+    for (int64_t c : p.concurrency) {
+      if (ctx.stopped()) return;
+      LoadPhase phase = base_phase(p, ctx, *lane);
+      phase.phase = "c" + std::to_string(c);
+      phase.concurrency = static_cast<int>(c);
+      ctx.run_phase(phase, slo_of(p));
+    }
+  }
+}
+
+}  // namespace lb::run

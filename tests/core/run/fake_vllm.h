@@ -1,0 +1,53 @@
+#pragma once
+// FakeVllm: a vLLM look-alike on loopback built on ReplayServer, for run-layer and CLI tests.
+// It answers /v1/models, /version, /health and /metrics like vLLM, and streams chat completions
+// in vLLM's wire format (role chunk, one content chunk per token with continuous usage, a final
+// usage chunk, [DONE]) with scripted delays, so every timing the client measures is known.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "replay_server.h"
+
+namespace lb::test {
+
+struct FakeVllmOptions {
+  std::string model = "test-org/test-model-8b";
+  int64_t max_model_len = 8192;
+  int64_t ttft_us = 20'000;  // after the role chunk, before the first content chunk
+  int64_t itl_us = 2'000;    // between content chunks
+  int tokens = 8;            // content chunks of one token each
+  int64_t prompt_tokens = 100;
+  // Status for the n-th chat request (1-based); 200 streams, anything else is an error body.
+  std::function<int(uint64_t n)> status_for;
+  // The first content chunk's text for a given last message; default echo_prefix().
+  std::function<std::string(const std::string& last_message)> answer;
+  bool metrics = true;  // serve vllm: counters on /metrics
+  int threads = 2;
+};
+
+class FakeVllm {
+ public:
+  explicit FakeVllm(FakeVllmOptions options = {});
+  std::string base_url() const;  // "http://127.0.0.1:PORT/v1"
+  ReplayServer& server() { return *server_; }
+  uint64_t chat_requests() const { return chat_requests_.load(); }
+  // The content a chat request gets: "echo:" + the first 24 characters of the last message,
+  // then " tN" per further token, so tests can check prompt order.
+  static std::string echo_prefix(const std::string& body);
+  static std::string last_message(const std::string& body);
+
+ private:
+  ResponseScript answer(const ServedRequest& request);
+  ResponseScript chat(const ServedRequest& request);
+  std::string metrics_text() const;
+
+  FakeVllmOptions options_;
+  std::atomic<uint64_t> chat_requests_{0};
+  std::atomic<uint64_t> chat_tokens_{0};
+  std::unique_ptr<ReplayServer> server_;
+};
+
+}  // namespace lb::test
