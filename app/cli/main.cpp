@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "commands.h"
+#include "sim_lanes.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"LaneBench headless workbench: measure, compare and qualify LLM serving lanes",
@@ -12,6 +13,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("lanebench-cli ") + LANEBENCH_VERSION);
   app.require_subcommand(1);
   int exit_code = 0;
+  lb::cli::register_sim_lanes();
   lb::cli::add_run_command(app, exit_code);
   lb::cli::add_probe_command(app, exit_code);
   lb::cli::add_compare_command(app, exit_code);

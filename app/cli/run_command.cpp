@@ -1,16 +1,78 @@
+// `lanebench-cli run PLAN.json --out DIR [--json]`: runs a plan and leaves a run folder.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
 
 #include "commands.h"
+#include "plan/plan.h"
+#include "progress_sink.h"
+#include "results_table.h"
+#include "run/plan_runner.h"
+#include "stop_signal.h"
 
 namespace lb::cli {
-void add_run_command(CLI::App& app, int& exit_code) {
-  auto* cmd = app.add_subcommand("run", "run (not available in this build)");
-  cmd->allow_extras();
-  cmd->callback([&exit_code] {
-    std::cerr << "lanebench-cli: 'run' is not available in this build\n";
-    exit_code = 2;
-  });
+namespace {
+
+struct RunArgs {
+  std::string plan_path;
+  std::string out_dir;
+  bool json = false;
+};
+
+void print_outcome(const RunArgs& args, const run::RunResult& result) {
+  for (const auto& e : result.errors) std::cerr << "lanebench-cli run: " << e << '\n';
+  if (result.interrupted)
+    std::cerr << "lanebench-cli run: interrupted; kept " << result.requests_written
+              << " finished requests in " << args.out_dir << '\n';
+  const std::string table =
+      result.summary.is_null() ? std::string() : format_results_table(result.summary);
+  if (args.json) {
+    nlohmann::json out = {{"exit_code", result.exit_code},
+                          {"run_dir", args.out_dir},
+                          {"interrupted", result.interrupted},
+                          {"errors", result.errors},
+                          {"requests_written", result.requests_written},
+                          {"summary", result.summary}};
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    if (!table.empty()) std::cerr << table;
+  } else if (!table.empty()) {
+    std::cout << table << "run folder: " << args.out_dir << '\n';
+  }
 }
+
+int run_plan_command(const RunArgs& args) {
+  auto parsed = plan::load_plan_file(args.plan_path);
+  if (!parsed.ok()) {
+    std::cerr << "lanebench-cli run: the plan is not valid:\n" << parsed.error_text() << '\n';
+    return run::kExitInput;
+  }
+  std::string why;
+  if (!run::run_folder_usable(args.out_dir, &why)) {
+    std::cerr << "lanebench-cli run: --out: " << why << '\n';
+    return run::kExitInput;
+  }
+  const std::atomic<bool>& stop = install_stop_signal_handlers();
+  ProgressSink sink;
+  run::RunOptions options;
+  options.out_dir = args.out_dir;
+  options.client_version = LANEBENCH_VERSION;
+  run::PlanRunner runner(std::move(*parsed.plan), options, sink);
+  run::RunResult result = runner.run(stop);
+  sink.finish();
+  print_outcome(args, result);
+  return result.exit_code;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<RunArgs>();
+  auto* cmd = app.add_subcommand("run", "run a plan against its lanes and write a run folder");
+  cmd->add_option("plan", args->plan_path, "plan file (JSON)")->required();
+  cmd->add_option("--out,-o", args->out_dir, "run folder to create (must be new or empty)")
+      ->required();
+  cmd->add_flag("--json", args->json, "print the result as JSON on stdout");
+  cmd->callback([args, &exit_code] { exit_code = run_plan_command(*args); });
+}
+
 }  // namespace lb::cli

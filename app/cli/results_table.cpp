@@ -1,0 +1,66 @@
+#include "results_table.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+namespace lb::cli {
+namespace {
+
+std::string number(const nlohmann::json& j, const char* key, int decimals) {
+  if (!j.contains(key) || !j[key].is_number()) return "-";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, j[key].get<double>());
+  return buf;
+}
+
+using Row = std::vector<std::string>;
+
+std::string render(const std::vector<Row>& rows) {
+  std::vector<size_t> width;
+  for (const auto& row : rows) {
+    width.resize(std::max(width.size(), row.size()), 0);
+    for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    for (size_t i = 0; i < row.size(); ++i) {
+      // Text columns (the first three) align left, numbers right.
+      const std::string pad(width[i] - row[i].size(), ' ');
+      out += i < 3 ? row[i] + pad : pad + row[i];
+      out += i + 1 < row.size() ? "  " : "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string format_results_table(const nlohmann::json& summary) {
+  std::vector<Row> rows;
+  rows.push_back({"experiment", "lane", "phase", "completed", "errors", "median TTFT ms",
+                  "median decode tok/s", "output tok/s", "p99 ITL ms"});
+  if (!summary.contains("experiments")) return render(rows);
+  for (const auto& exp : summary["experiments"]) {
+    if (!exp.contains("lanes")) continue;
+    const std::string name = exp.value("name", "");
+    for (const auto& [lane, lane_json] : exp["lanes"].items()) {
+      if (!lane_json.contains("phases")) continue;
+      std::vector<std::string> order;
+      if (lane_json.contains("phase_order"))
+        order = lane_json["phase_order"].get<std::vector<std::string>>();
+      else
+        for (const auto& item : lane_json["phases"].items()) order.push_back(item.key());
+      for (const auto& phase : order) {
+        if (!lane_json["phases"].contains(phase)) continue;
+        const auto& s = lane_json["phases"][phase];
+        rows.push_back({name, lane, phase, number(s, "completed", 0), number(s, "failed", 0),
+                        number(s, "median_ttft_ms", 1), number(s, "median_decode_tok_s", 1),
+                        number(s, "output_throughput", 1), number(s, "p99_itl_ms", 1)});
+      }
+    }
+  }
+  return render(rows);
+}
+
+}  // namespace lb::cli

@@ -1,0 +1,13 @@
+#pragma once
+// The concise table `run` prints at the end: one row per experiment, lane and phase.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace lb::cli {
+
+// Columns: experiment, lane, phase, completed, errors, median TTFT ms, median decode tok/s,
+// output tok/s, p99 ITL ms ("-" where a value is not available).
+std::string format_results_table(const nlohmann::json& summary);
+
+}  // namespace lb::cli
