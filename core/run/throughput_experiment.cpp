@@ -13,8 +13,20 @@ namespace {
 // the measured ones.
 constexpr int64_t kWarmupIndexBase = 1'000'000'000;
 
+// Each level of a sweep gets prompts of its own (the same on every lane, so lanes see the same
+// workload): a level must not find the previous level's prompts in the prefix cache.
+constexpr int64_t kLevelIndexStride = 1'000'000;
+
+// Two throughput experiments in one plan differ by name, and so do their prompts.
+// FNV-1a, not std::hash: the same plan must give the same prompts on every platform.
+uint64_t prompt_seed(const plan::ThroughputExperiment& p, const std::string& experiment_name) {
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char ch : experiment_name) h = (h ^ ch) * 1099511628211ULL;
+  return p.seed ^ h;
+}
+
 LoadPhase base_phase(const plan::ThroughputExperiment& p, const ExperimentContext& ctx,
-                     const LaneRuntime& lane) {
+                     const LaneRuntime& lane, int64_t level) {
   LoadPhase phase;
   phase.experiment = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
   phase.lane = &lane.endpoint;
@@ -28,11 +40,13 @@ LoadPhase base_phase(const plan::ThroughputExperiment& p, const ExperimentContex
   options.temperature = 0;
   options.ignore_eos = p.ignore_eos && lane.probe.supports_ignore_eos();
   options.server = lane.probe.kind;
-  phase.request_at = [p, options](int64_t n, bool warmup) {
+  const uint64_t seed = prompt_seed(p, phase.experiment);
+  const int64_t first_index = level * kLevelIndexStride;
+  phase.request_at = [p, options, seed, first_index](int64_t n, bool warmup) {
     plan::SyntheticPromptSpec spec;
     spec.target_tokens = p.input_tokens;
-    spec.seed = p.seed;
-    spec.index = warmup ? kWarmupIndexBase + n : n;
+    spec.seed = seed;
+    spec.index = (warmup ? kWarmupIndexBase : 0) + first_index + n;
     PlannedRequest r;
     r.index = n;
     r.body = chat_request_body(plan::synthetic_prompt(spec), options);
@@ -66,16 +80,17 @@ void ThroughputExperiment::run(ExperimentContext& ctx) {
                ") is not known to accept ignore_eos: requests may stop before " +
                std::to_string(p.output_tokens) + " output tokens");
     if (p.request_rate > 0) {
-      LoadPhase phase = base_phase(p, ctx, *lane);
+      LoadPhase phase = base_phase(p, ctx, *lane, 0);
       phase.phase = open_loop_phase_name(p.request_rate);
       phase.concurrency = static_cast<int>(p.max_concurrency);
       phase.arrival = ArrivalOptions{p.request_rate, p.burstiness, p.seed};
       ctx.run_phase(phase, slo_of(p));
       continue;
     }
-    for (int64_t c : p.concurrency) {
+    for (size_t level = 0; level < p.concurrency.size(); ++level) {
       if (ctx.stopped()) return;
-      LoadPhase phase = base_phase(p, ctx, *lane);
+      const int64_t c = p.concurrency[level];
+      LoadPhase phase = base_phase(p, ctx, *lane, static_cast<int64_t>(level));
       phase.phase = "c" + std::to_string(c);
       phase.concurrency = static_cast<int>(c);
       ctx.run_phase(phase, slo_of(p));

@@ -3,6 +3,7 @@
 // while the run goes on; keys never reach disk; bad lanes stop the run before measuring.
 #include <QtTest>
 #include <cstdlib>
+#include <set>
 
 #include "collecting_sink.h"
 #include "fake_vllm.h"
@@ -111,6 +112,20 @@ class TestPlanRunner : public QObject {
              int64_t(4096 * 16));
     QCOMPARE(env["lanes"]["base"]["notes"]["weights"].get<std::string>(), std::string("bf16"));
     QVERIFY(env.contains("os") && env.contains("client"));
+
+    // Every throughput request had a prompt of its own (no level finds the previous level's
+    // prompts in a prefix cache), and both lanes got the same workload.
+    auto throughput_bodies = [](FakeVllm& server) {
+      std::multiset<std::string> bodies;
+      for (const auto& s : server.server().served())
+        if (s.target == "/v1/chat/completions" && s.body.find("ignore_eos") != std::string::npos)
+          bodies.insert(s.body);
+      return bodies;
+    };
+    const auto bodies_a = throughput_bodies(a);
+    QCOMPARE(bodies_a.size(), size_t(14));
+    QCOMPARE(std::set<std::string>(bodies_a.begin(), bodies_a.end()).size(), size_t(14));
+    QVERIFY(bodies_a == throughput_bodies(b));
 
     // The key went to the server and nowhere else.
     const auto served = a.server().served();
