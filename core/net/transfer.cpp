@@ -105,8 +105,14 @@ void Transfer::configure_protocol() {
       }
       break;
     case HttpVersion::Auto:
-      curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
-      curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+      if (plain_http) {
+        // Without TLS there is no ALPN, so Auto means HTTP/1.1. PIPEWAIT here would hold a new
+        // request back until a busy connection's response arrives, shifting open-loop send times.
+        curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_1_1));
+      } else {
+        curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
+        curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);  // ALPN answers during the TLS handshake
+      }
       break;
   }
   curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, request_.tls.verify ? 1L : 0L);

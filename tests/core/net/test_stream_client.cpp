@@ -90,7 +90,10 @@ class TestStreamClient : public QObject {
       for (size_t i = 0; i < result.events.size(); ++i) {
         const int64_t sent = served.sent.at(piece_of_event[i]).sent_ns;
         const double err_ms = (result.events[i].arrival_ns - sent) / 1e6;
-        QVERIFY2(err_ms > -1.0 && err_ms < 25.0,
+        // The server stamps after its write returns; a thread preempted between the two on a
+        // loaded machine stamps late, so an arrival may precede the stamp by a few ms. The
+        // median below is what holds the client to sub-millisecond accuracy.
+        QVERIFY2(err_ms > -25.0 && err_ms < 25.0,
                  qPrintable(QString("%1 event %2: %3 ms").arg(f.file).arg(i).arg(err_ms)));
         errors_ms.push_back(err_ms);
       }
@@ -206,6 +209,36 @@ class TestStreamClient : public QObject {
     QCOMPARE(ok.load(), kStreams);
     QCOMPARE(observed.load(), kStreams * 7);
     QCOMPARE(client.in_flight(), size_t(0));
+  }
+
+  void autoOverPlainHttpSendsWithoutWaitingForBusyConnections() {
+    // With "Auto" over http://, a second request submitted while the first (on the only
+    // connection) still waits for its first byte goes out at once on a new connection; it must
+    // not wait for the busy one to say whether it multiplexes, which would shift open-loop send
+    // times behind slow responses.
+    ReplayServer server([](const ServedRequest& req) {
+      ResponseScript s =
+          sse_script({"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"x\"}}]}\n\n",
+                      "data: [DONE]\n\n"},
+                     0);
+      if (req.target == "/slow") s.header_delay_us = 400'000;
+      return s;
+    });
+    StreamClient client;
+    std::atomic<int> done{0};
+    StreamResult fast;
+    client.submit(stream_request(server.url("/slow")), [&](StreamResult&&) { ++done; });
+    QTest::qWait(20);
+    const int64_t submitted_ns = std::chrono::steady_clock::now().time_since_epoch().count();
+    client.submit(stream_request(server.url("/fast")), [&](StreamResult&& r) {
+      fast = std::move(r);
+      ++done;
+    });
+    QTRY_COMPARE_WITH_TIMEOUT(done.load(), 2, 5000);
+    QCOMPARE(fast.error, ErrorKind::None);
+    const double send_delay_ms = (fast.t_sent_ns - submitted_ns) / 1e6;
+    QVERIFY2(send_delay_ms < 100.0,
+             qPrintable(QString("sent %1 ms after submit").arg(send_delay_ms)));
   }
 
   void plainBodiesAreCollected() {
