@@ -54,8 +54,11 @@ QVariant ReviewPairsModel::display(const ReviewPair& pair, int column) const {
       return pair.prompt_id.isEmpty() ? QString::number(pair.index + 1) : pair.prompt_id;
     case Category:
       return pair.category;
-    case Triage:
-      return pair.flipped_fact ? pair.triage + tr(" · fact flipped") : pair.triage;
+    case Triage: {
+      QString text = pair.triage;
+      text.replace('_', ' ');
+      return pair.flipped_fact ? text + tr(" · fact flipped") : text;
+    }
     case Ratio:
       return QString::number(pair.ratio, 'f', 3);
     case Checks:

@@ -10,7 +10,8 @@ namespace lb::models {
 class ReviewPairsModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { Index, Category, Triage, Ratio, Checks, Verdict, Note, ColumnCount };
+  // Ratio and verdict come first: they are what a reviewer scans for.
+  enum Column { Index, Ratio, Triage, Verdict, Checks, Category, Note, ColumnCount };
   using QAbstractTableModel::QAbstractTableModel;
 
   void set_pairs(std::vector<ReviewPair> pairs);

@@ -1,0 +1,75 @@
+// lanebench: the workbench GUI.
+//   lanebench                      opens the last workspace (a demo one on first start)
+//   lanebench --demo               opens the demo workspace (simulator lanes, ready to run)
+//   lanebench --workspace DIR      opens DIR
+//   lanebench --screenshot-tour D  runs a short demo experiment and saves each page into D
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStandardPaths>
+
+#include "sim_lane_starter.h"
+#include "ui/main_window.h"
+#include "ui/tour/screenshot_tour.h"
+#include "ui/workspace/workspace.h"
+
+namespace {
+
+QString demo_dir() {
+  return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation))
+      .filePath("workspaces/demo");
+}
+
+// Which folder to open: --workspace, else --demo, else the last one, else a first-start demo.
+QString workspace_to_open(const QCommandLineParser& args, bool* demo) {
+  *demo = args.isSet("demo") || args.isSet("screenshot-tour");
+  if (args.isSet("workspace")) return args.value("workspace");
+  if (*demo) return demo_dir();
+  const QStringList recent = QSettings().value("recent_workspaces").toStringList();
+  if (!recent.isEmpty() && QDir(recent.front()).exists()) return recent.front();
+  *demo = true;  // first start: something runnable with no server at all
+  return lb::ui::Workspace::default_dir();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QApplication app(argc, argv);
+  QApplication::setApplicationName("LaneBench");
+  QApplication::setOrganizationName("LaneBench");
+  QApplication::setApplicationVersion(LANEBENCH_VERSION);
+  QCommandLineParser args;
+  args.setApplicationDescription("LaneBench: qualify a new LLM serving configuration");
+  args.addHelpOption();
+  args.addVersionOption();
+  args.addOption({"demo", "Open the demo workspace (built-in simulator lanes)."});
+  args.addOption({"workspace", "Open the workspace folder DIR.", "DIR"});
+  args.addOption({"screenshot-tour",
+                  "Run a short demo experiment, save a screenshot of every page into DIR, quit.",
+                  "DIR"});
+  args.process(app);
+
+  lb::app::register_sim_lane_starter();
+  bool demo = false;
+  const QString dir = workspace_to_open(args, &demo);
+  QString error;
+  if (demo && !lb::ui::Workspace::create_demo(dir, &error)) {
+    QMessageBox::critical(nullptr, "LaneBench", error);
+    return 2;
+  }
+  lb::ui::MainWindow window;
+  if (!window.open_workspace(dir, &error)) {
+    QMessageBox::critical(nullptr, "LaneBench", error);
+    return 2;
+  }
+  window.show();
+  if (args.isSet("screenshot-tour")) {
+    auto* tour = new lb::ui::ScreenshotTour(window, args.value("screenshot-tour"), &window);
+    QObject::connect(tour, &lb::ui::ScreenshotTour::done, &app,
+                     [](int code) { QApplication::exit(code); });
+    tour->start();
+  }
+  return app.exec();
+}

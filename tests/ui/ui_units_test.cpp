@@ -1,0 +1,192 @@
+// The GUI's non-visual parts: the workspace folder, the staging sink across threads, the live
+// data that feeds the charts, highlight ranges from core/compare, and stale diff jobs dropped.
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <thread>
+
+#include "ui/review/diff_job_runner.h"
+#include "ui/review/pair_highlighter.h"
+#include "ui/run/live_run_data.h"
+#include "ui/run/staging_sink.h"
+#include "ui/workspace/lane_json.h"
+#include "ui/workspace/workspace.h"
+
+using namespace lb;
+using namespace lb::ui;
+
+namespace {
+
+metrics::RequestRecord record(const std::string& lane, int64_t t0_ns, int index, int events,
+                              int tokens_per_event) {
+  metrics::RequestRecord r;
+  r.lane_id = lane;
+  r.experiment = "throughput";
+  r.index = index;
+  r.t_sched_ns = t0_ns + index * 100'000'000LL;
+  r.result.t_sent_ns = r.t_sched_ns + 1'000'000;
+  for (int e = 0; e < events; ++e) {
+    net::EventArrival a;
+    a.arrival_ns = r.result.t_sent_ns + 50'000'000LL + e * 10'000'000LL;
+    a.tokens = tokens_per_event;
+    a.content_bytes = 4;
+    r.result.events.push_back(a);
+  }
+  r.result.t_done_ns = r.result.events.back().arrival_ns + 1'000'000;
+  r.result.usage.completion_tokens = events * tokens_per_event;
+  r.result.usage.prompt_tokens = 100;
+  r.result.http_status = 200;
+  r.result.content = std::string(static_cast<size_t>(events) * 4, 'x');
+  return r;
+}
+
+}  // namespace
+
+class UiUnitsTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+  void workspace_round_trip_keeps_lanes_and_no_secrets() {
+    QTemporaryDir dir;
+    QString error;
+    QVERIFY2(Workspace::create_demo(dir.path(), &error), qPrintable(error));
+    Workspace ws;
+    QVERIFY2(ws.open(dir.path(), &error), qPrintable(error));
+    QCOMPARE(ws.lanes().size(), size_t(3));
+    QCOMPARE(ws.lanes()[2].sim_profile, std::string("fp8-mtp3"));
+    QCOMPARE(ws.lanes()[2].sim_options.at("time_scale"), std::string("0.4"));
+    QVERIFY(QDir(ws.runs_dir()).exists());
+    std::vector<plan::Lane> lanes = ws.lanes();
+    lanes[0].api_key_env = "BF16_KEY";
+    lanes[0].notes.prefix_caching = false;
+    qputenv("BF16_KEY", "sk-secret-value");
+    QVERIFY(ws.set_lanes(lanes, &error));
+    Workspace again;
+    QVERIFY(again.open(dir.path(), &error));
+    QCOMPARE(again.lanes()[0].api_key_env, std::string("BF16_KEY"));
+    QCOMPARE(again.lanes()[0].notes.prefix_caching, std::optional<bool>(false));
+    QFile file(QDir(dir.path()).filePath("lanes.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(!file.readAll().contains("sk-secret-value"));
+    QVERIFY(ws.new_run_dir("Regression 20").contains("-regression-20"));
+  }
+
+  void broken_lanes_file_is_a_clear_error() {
+    QTemporaryDir dir;
+    QFile file(QDir(dir.path()).filePath("lanes.json"));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"lanes": [{"base_url": "sim:fp8"}]})");
+    file.close();
+    Workspace ws;
+    QString error;
+    QVERIFY(!ws.open(dir.path(), &error));
+    QVERIFY2(error.contains("missing \"id\""), qPrintable(error));
+  }
+
+  void staging_sink_hands_over_every_record_across_threads() {
+    StagingSink sink;
+    constexpr int kThreads = 4, kPerThread = 2000;
+    std::vector<std::thread> producers;
+    for (int t = 0; t < kThreads; ++t)
+      producers.emplace_back([&sink, t] {
+        for (int i = 0; i < kPerThread; ++i)
+          sink.on_request_done(record("lane" + std::to_string(t), 0, i, 3, 1));
+      });
+    size_t taken = 0;
+    int batches = 0;
+    while (taken < size_t(kThreads * kPerThread)) {
+      if (sink.pending()) {
+        StagedBatch batch = sink.take();
+        taken += batch.records.size();
+        ++batches;
+        for (const auto& r : batch.records) QVERIFY(r.result.content.empty());  // texts stay out
+      }
+      std::this_thread::yield();
+    }
+    for (auto& p : producers) p.join();
+    QCOMPARE(taken, size_t(kThreads * kPerThread));
+    QVERIFY(batches < kThreads * kPerThread);  // batched, not one hand-over per record
+    QVERIFY(!sink.pending());
+  }
+
+  void live_data_counts_tokens_not_events() {
+    LiveRunData data;
+    const int64_t t0 = 1'000'000'000;
+    data.reset(t0, {"bf16", "mtp"});
+    std::vector<metrics::RequestRecord> batch;
+    for (int i = 0; i < 10; ++i) {
+      batch.push_back(record("bf16", t0, i, 20, 1));
+      batch.push_back(record("mtp", t0, i, 20, 3));
+    }
+    const auto changed = data.add(batch);
+    QCOMPARE(changed.size(), size_t(2));
+    QCOMPARE(data.ttft_over_time("bf16").size(), size_t(10));
+    QCOMPARE(data.ttft_over_time("bf16").front().y(),
+             50.0);  // 51 ms after t_sched, 50 after t_sent
+    QCOMPARE(data.itl_ms("mtp").size(), size_t(10 * 19));
+    QCOMPARE(data.itl_ms("mtp").front(), 10.0);
+    QCOMPARE(data.tokens_per_event("mtp").front(), 3.0);
+    double bf16_tokens = 0, mtp_tokens = 0;
+    for (const QPointF& p : data.output_rate_over_time("bf16", 100)) bf16_tokens += p.y();
+    for (const QPointF& p : data.output_rate_over_time("mtp", 100)) mtp_tokens += p.y();
+    QCOMPARE(bf16_tokens, 200.0);
+    QCOMPARE(mtp_tokens, 600.0);  // three tokens per event, never counted as one
+    // A bucket still filling is left out so the line does not dip at its live end.
+    QVERIFY(data.output_rate_over_time("bf16", 0.5).empty());
+    QCOMPARE(data.summary("mtp").completed, int64_t(10));
+    QVERIFY(!data.has_context_points());
+  }
+
+  void highlight_ranges_are_utf16_and_refined() {
+    const std::string a = "We recommend the colour blue. Café au lait.";
+    const std::string b = "We recommended the colour blue. Café au lait 😀 ok.";
+    auto [left, right] = highlight_pair(a, b);
+    QVERIFY(!left.ranges.empty());
+    QVERIFY(!right.ranges.empty());
+    bool refined = false;
+    for (const widgets::DiffRange& r : right.ranges) {
+      QVERIFY(r.start >= 0 && r.start + r.length <= right.text.size());
+      refined = refined || r.refined;
+    }
+    QVERIFY(refined);  // recommend -> recommended is refined to the added "ed"
+    const widgets::DiffRange first = right.ranges.front();
+    QCOMPARE(right.text.mid(first.start, first.length), QString("recommended"));
+    QVERIFY(!first.refined);
+    const widgets::DiffRange second = right.ranges[1];
+    QVERIFY(second.refined);
+    QCOMPARE(right.text.mid(second.start, second.length), QString("ed"));
+    // The emoji (two UTF-16 units) is inside a highlighted range of the right side.
+    const int emoji = right.text.indexOf(QString::fromUtf8("😀"));
+    bool covered = false;
+    for (const widgets::DiffRange& r : right.ranges)
+      covered = covered || (r.start <= emoji && emoji + 2 <= r.start + r.length);
+    QVERIFY(covered);
+    auto [same_a, same_b] = highlight_pair(a, a);
+    QVERIFY(same_a.ranges.empty() && same_b.ranges.empty());
+  }
+
+  void stale_diff_jobs_are_dropped() {
+    DiffJobRunner runner;
+    QSignalSpy ready(&runner, &DiffJobRunner::ready);
+    std::string big_a, big_b;
+    for (int i = 0; i < 3000; ++i) {
+      big_a += "word" + std::to_string(i % 97) + " ";
+      big_b += "word" + std::to_string((i * 7) % 97) + " ";
+    }
+    runner.request(big_a, big_b);
+    runner.request(big_b, big_a);
+    const uint64_t last = runner.request("one two", "one three");
+    QVERIFY(ready.wait(10000));
+    QTRY_COMPARE_WITH_TIMEOUT(runner.pending_jobs(), 0, 10000);
+    QCOMPARE(ready.count(), 1);
+    QCOMPARE(ready.at(0).at(0).value<uint64_t>(), last);
+    QCOMPARE(runner.dropped_results(), 2);
+  }
+};
+
+QTEST_MAIN(UiUnitsTest)
+#include "ui_units_test.moc"

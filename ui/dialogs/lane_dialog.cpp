@@ -1,0 +1,120 @@
+#include "ui/dialogs/lane_dialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
+#include <QVBoxLayout>
+
+#include "ui/workspace/lane_json.h"
+
+namespace lb::ui {
+namespace {
+
+QComboBox* editable_combo(const QStringList& items, const std::string& current, QWidget* parent) {
+  auto* combo = new QComboBox(parent);
+  combo->setEditable(true);
+  combo->addItems(items);
+  combo->setCurrentText(QString::fromStdString(current));
+  return combo;
+}
+
+}  // namespace
+
+LaneDialog::LaneDialog(const plan::Lane& lane, QStringList taken_ids, QWidget* parent)
+    : QDialog(parent), original_(lane), taken_ids_(std::move(taken_ids)) {
+  setWindowTitle(lane.id.empty() ? tr("Add Lane")
+                                 : tr("Edit Lane %1").arg(QString::fromStdString(lane.id)));
+  id_ = new QLineEdit(QString::fromStdString(lane.id), this);
+  id_->setPlaceholderText(tr("e.g. fp8"));
+  url_ = new QLineEdit(QString::fromStdString(lane.base_url), this);
+  url_->setPlaceholderText(tr("http://127.0.0.1:8000/v1  or  sim:fp8"));
+  url_->setToolTip(
+      tr("An OpenAI-compatible base URL, or sim:PROFILE for a built-in simulator lane "
+         "(profiles: bf16, fp8, fp8-mtp3, fp8-nocache, fp8-bf16kv)"));
+  model_ = new QLineEdit(QString::fromStdString(lane.model), this);
+  model_->setPlaceholderText(tr("auto (first model of /v1/models)"));
+  key_env_ = new QLineEdit(QString::fromStdString(lane.api_key_env), this);
+  key_env_->setPlaceholderText(tr("e.g. FP8_API_KEY (name of an environment variable)"));
+  key_env_->setToolTip(
+      tr("The key is read from this environment variable when a run starts and "
+         "is never written to disk."));
+  weights_ = editable_combo({"", "bf16", "fp16", "fp8", "int8", "int4"}, lane.notes.weights, this);
+  kv_ = editable_combo({"", "bf16", "fp16", "fp8"}, lane.notes.kv_cache, this);
+  spec_ = editable_combo({"", "none", "mtp:1", "mtp:3", "eagle", "ngram"}, lane.notes.spec, this);
+  prefix_ = new QComboBox(this);
+  prefix_->addItems({tr("unknown"), tr("on"), tr("off")});
+  prefix_->setCurrentIndex(!lane.notes.prefix_caching ? 0 : *lane.notes.prefix_caching ? 1 : 2);
+  engine_ = new QLineEdit(QString::fromStdString(lane.notes.engine_version), this);
+  engine_->setPlaceholderText(tr("e.g. vLLM 0.11.0"));
+  notes_ = new QLineEdit(QString::fromStdString(lane.notes.text), this);
+  error_ = new QLabel(this);
+  error_->setStyleSheet("color: #b00020");
+  error_->setWordWrap(true);
+
+  auto* form = new QFormLayout;
+  form->addRow(tr("&Lane id:"), id_);
+  form->addRow(tr("&Endpoint:"), url_);
+  form->addRow(tr("&Model:"), model_);
+  form->addRow(tr("API &key variable:"), key_env_);
+  form->addRow(tr("&Weights:"), weights_);
+  form->addRow(tr("K&V cache:"), kv_);
+  form->addRow(tr("&Speculative decoding:"), spec_);
+  form->addRow(tr("&Prefix caching:"), prefix_);
+  form->addRow(tr("E&ngine version:"), engine_);
+  form->addRow(tr("N&otes:"), notes_);
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  connect(buttons, &QDialogButtonBox::accepted, this, &LaneDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, this, &LaneDialog::reject);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addWidget(error_);
+  layout->addWidget(buttons);
+  setMinimumWidth(520);
+}
+
+plan::Lane LaneDialog::lane() const {
+  plan::Lane lane = original_;
+  lane.id = id_->text().trimmed().toStdString();
+  lane.base_url = url_->text().trimmed().toStdString();
+  lane.model = model_->text().trimmed().isEmpty() ? "auto" : model_->text().trimmed().toStdString();
+  lane.api_key_env = key_env_->text().trimmed().toStdString();
+  lane.notes.weights = weights_->currentText().trimmed().toStdString();
+  lane.notes.kv_cache = kv_->currentText().trimmed().toStdString();
+  lane.notes.spec = spec_->currentText().trimmed().toStdString();
+  lane.notes.prefix_caching = prefix_->currentIndex() == 0
+                                  ? std::nullopt
+                                  : std::optional<bool>(prefix_->currentIndex() == 1);
+  lane.notes.engine_version = engine_->text().trimmed().toStdString();
+  lane.notes.text = notes_->text().trimmed().toStdString();
+  fill_sim_fields(lane);
+  return lane;
+}
+
+QString LaneDialog::validate() const {
+  const plan::Lane l = lane();
+  const QString id = QString::fromStdString(l.id);
+  if (id.isEmpty()) return tr("A lane needs an id.");
+  if (!QRegularExpression("^[A-Za-z0-9._-]+$").match(id).hasMatch())
+    return tr("The lane id may use letters, digits, '.', '_' and '-' only (it names files).");
+  if (taken_ids_.contains(id)) return tr("Another lane is already called \"%1\".").arg(id);
+  const QString url = QString::fromStdString(l.base_url);
+  if (!url.startsWith("sim:") && !url.startsWith("http://") && !url.startsWith("https://"))
+    return tr("The endpoint must start with http://, https:// or sim:");
+  if (!QRegularExpression("^[A-Za-z_][A-Za-z0-9_]*$")
+           .match(key_env_->text().trimmed())
+           .hasMatch() &&
+      !key_env_->text().trimmed().isEmpty())
+    return tr("The API key variable must be an environment variable name, not a key.");
+  return {};
+}
+
+void LaneDialog::accept() {
+  const QString problem = validate();
+  error_->setText(problem);
+  if (problem.isEmpty()) QDialog::accept();
+}
+
+}  // namespace lb::ui

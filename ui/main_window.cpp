@@ -1,0 +1,202 @@
+#include "ui/main_window.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QListWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QStyle>
+
+#include "ui/pages/lanes_page.h"
+#include "ui/pages/review_page.h"
+#include "ui/pages/run_page.h"
+#include "ui/pages/runs_page.h"
+#include "ui/run/live_charts.h"
+#include "widgets/chart/chart_panel.h"
+#include "widgets/lane_palette.h"
+
+namespace lb::ui {
+namespace {
+constexpr int kMaxRecent = 8;
+constexpr int kStatusTimeoutMs = 8000;
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), palette_(std::make_shared<widgets::LanePalette>()) {
+  setWindowTitle("LaneBench");
+  nav_ = new QListWidget(this);
+  nav_->setAccessibleName(tr("Pages"));
+  nav_->setFixedWidth(150);
+  nav_->setIconSize(QSize(20, 20));
+  nav_->setSpacing(2);
+  nav_->setStyleSheet(
+      "QListWidget { border: none; background: palette(window); font-size: 11pt; }"
+      "QListWidget::item { padding: 8px 6px; }"
+      "QListWidget::item:selected { background: palette(highlight); "
+      "color: palette(highlighted-text); border-radius: 4px; }");
+  const std::pair<QString, QStyle::StandardPixmap> pages[] = {
+      {tr("Lanes"), QStyle::SP_DriveNetIcon},
+      {tr("Run"), QStyle::SP_MediaPlay},
+      {tr("Review"), QStyle::SP_FileDialogContentsView},
+      {tr("Runs"), QStyle::SP_DirOpenIcon}};
+  for (const auto& [label, icon] : pages)
+    new QListWidgetItem(style()->standardIcon(icon), label, nav_);
+  stack_ = new QStackedWidget(this);
+  lanes_ = new LanesPage(workspace_, palette_, stack_);
+  run_ = new RunPage(workspace_, palette_, stack_);
+  review_ = new ReviewPage(stack_);
+  runs_ = new RunsPage(workspace_, stack_);
+  for (QWidget* page : {static_cast<QWidget*>(lanes_), static_cast<QWidget*>(run_),
+                        static_cast<QWidget*>(review_), static_cast<QWidget*>(runs_)})
+    stack_->addWidget(page);
+  connect(nav_, &QListWidget::currentRowChanged, stack_, &QStackedWidget::setCurrentIndex);
+  auto* central = new QWidget(this);
+  auto* layout = new QHBoxLayout(central);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(nav_);
+  layout->addWidget(stack_, 1);
+  setCentralWidget(central);
+
+  auto to_status = [this](const QString& text) {
+    statusBar()->showMessage(text, kStatusTimeoutMs);
+  };
+  connect(lanes_, &LanesPage::status, this, to_status);
+  connect(run_, &RunPage::status, this, to_status);
+  connect(review_, &ReviewPage::status, this, to_status);
+  connect(lanes_, &LanesPage::lanes_changed, run_, &RunPage::reload_lanes);
+  connect(runs_, &RunsPage::open_requested, this, &MainWindow::open_run_for_review);
+  connect(run_, &RunPage::run_finished, this, [this](const QString& dir, bool has_review) {
+    runs_->refresh();
+    if (has_review) review_->open_run(dir);
+  });
+  build_menus();
+  nav_->setCurrentRow(Run);
+  resize(1440, 900);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::build_menus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&New Workspace…"), QKeySequence::New, this, &MainWindow::new_workspace);
+  file->addAction(tr("&Open Workspace…"), QKeySequence::Open, this, &MainWindow::choose_workspace);
+  recent_menu_ = file->addMenu(tr("Open &Recent"));
+  rebuild_recent_menu();
+  file->addSeparator();
+  QMenu* export_menu = file->addMenu(tr("&Export Chart"));
+  export_menu->addAction(tr("As &PNG…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                         [this] { export_chart("png"); });
+  export_menu->addAction(tr("As &SVG…"), this, [this] { export_chart("svg"); });
+  export_menu->addAction(tr("As P&DF…"), this, [this] { export_chart("pdf"); });
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+  QMenu* go = menuBar()->addMenu(tr("&Go"));
+  const QString names[] = {tr("&Lanes"), tr("&Run"), tr("Re&view"), tr("R&uns")};
+  for (int i = 0; i < 4; ++i)
+    go->addAction(names[i], QKeySequence(Qt::CTRL | (Qt::Key_1 + i)), this,
+                  [this, i] { show_page(static_cast<Page>(i)); });
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About LaneBench"), this, &MainWindow::about);
+  help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::show_page(Page page) { nav_->setCurrentRow(page); }
+
+bool MainWindow::open_workspace(const QString& dir, QString* error) {
+  Workspace next;
+  if (!next.open(dir, error)) return false;
+  if (run_->controller()->running()) {
+    *error = tr("A run is in progress: stop it before opening another workspace.");
+    return false;
+  }
+  workspace_ = std::move(next);
+  lanes_->reload();
+  run_->reload_lanes();
+  runs_->refresh();
+  setWindowTitle(tr("LaneBench — %1").arg(workspace_.name()));
+  remember_workspace(workspace_.dir());
+  statusBar()->showMessage(tr("Workspace %1").arg(workspace_.dir()), kStatusTimeoutMs);
+  return true;
+}
+
+void MainWindow::new_workspace() {
+  const QString dir =
+      QFileDialog::getExistingDirectory(this, tr("New Workspace (choose an empty folder)"));
+  if (dir.isEmpty()) return;
+  QString error;
+  if (!open_workspace(dir, &error))
+    QMessageBox::critical(this, tr("Cannot create the workspace"), error);
+}
+
+void MainWindow::choose_workspace() {
+  const QString dir =
+      QFileDialog::getExistingDirectory(this, tr("Open Workspace"), workspace_.dir());
+  if (dir.isEmpty()) return;
+  QString error;
+  if (!open_workspace(dir, &error))
+    QMessageBox::critical(this, tr("Cannot open the workspace"), error);
+}
+
+void MainWindow::remember_workspace(const QString& dir) {
+  QSettings settings;
+  QStringList recent = settings.value("recent_workspaces").toStringList();
+  recent.removeAll(dir);
+  recent.prepend(dir);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  settings.setValue("recent_workspaces", recent);
+  rebuild_recent_menu();
+}
+
+void MainWindow::rebuild_recent_menu() {
+  recent_menu_->clear();
+  const QStringList recent = QSettings().value("recent_workspaces").toStringList();
+  for (const QString& dir : recent)
+    recent_menu_->addAction(dir, this, [this, dir] {
+      QString error;
+      if (!open_workspace(dir, &error))
+        QMessageBox::critical(this, tr("Cannot open the workspace"), error);
+    });
+  recent_menu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::export_chart(const QString& suffix) {
+  show_page(Run);
+  run_->charts()->current_panel()->export_with_dialog(suffix);
+}
+
+void MainWindow::open_run_for_review(const QString& run_dir) {
+  show_page(Review);
+  review_->open_run(run_dir);
+}
+
+void MainWindow::about() {
+  QMessageBox::about(
+      this, tr("About LaneBench"),
+      tr("<h3>LaneBench %1</h3><p>A workbench that decides, with evidence, whether a new LLM "
+         "serving configuration may replace the current one: honest speed measurements, "
+         "prompt-by-prompt output comparison and a qualification record.</p>"
+         "<p>Figures carry their provenance: <b>M</b> measured by the client clock, <b>S</b> "
+         "reported by the server, <b>E</b> estimated.</p>")
+          .arg(QApplication::applicationVersion()));
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  if (run_->controller()->running()) {
+    const auto answer = QMessageBox::question(
+        this, tr("Stop the run?"),
+        tr("A run is in progress. Quit and stop it? Finished requests are kept."));
+    if (answer != QMessageBox::Yes) {
+      event->ignore();
+      return;
+    }
+    run_->stop_run();
+  }
+  event->accept();
+}
+
+}  // namespace lb::ui

@@ -1,0 +1,63 @@
+#pragma once
+// The workbench window: a page list on the left (Lanes, Run, Review, Runs) and the File and Help
+// menus. Each page lives in its own file and owns its own behaviour; the window only switches
+// pages, opens workspaces and routes status messages.
+#include <QMainWindow>
+#include <memory>
+
+#include "ui/workspace/workspace.h"
+
+class QListWidget;
+class QStackedWidget;
+
+namespace lb::widgets {
+class LanePalette;
+}
+
+namespace lb::ui {
+
+class LanesPage;
+class RunPage;
+class ReviewPage;
+class RunsPage;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  enum Page { Lanes, Run, Review, Runs };
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  bool open_workspace(const QString& dir, QString* error);
+  void show_page(Page page);
+  Workspace& workspace() { return workspace_; }
+  LanesPage* lanes_page() const { return lanes_; }
+  RunPage* run_page() const { return run_; }
+  ReviewPage* review_page() const { return review_; }
+  RunsPage* runs_page() const { return runs_; }
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void build_menus();
+  void new_workspace();
+  void choose_workspace();
+  void export_chart(const QString& suffix);
+  void about();
+  void open_run_for_review(const QString& run_dir);
+  void remember_workspace(const QString& dir);
+  void rebuild_recent_menu();
+
+  Workspace workspace_;
+  std::shared_ptr<widgets::LanePalette> palette_;
+  QListWidget* nav_ = nullptr;
+  QStackedWidget* stack_ = nullptr;
+  LanesPage* lanes_ = nullptr;
+  RunPage* run_ = nullptr;
+  ReviewPage* review_ = nullptr;
+  RunsPage* runs_ = nullptr;
+  QMenu* recent_menu_ = nullptr;
+};
+
+}  // namespace lb::ui

@@ -1,0 +1,70 @@
+#include "ui/pages/lane_prober.h"
+
+#include <QObject>
+#include <QStringList>
+#include <atomic>
+
+#include "run/lane_preparation.h"
+
+namespace lb::ui {
+namespace {
+
+class CollectingSink final : public run::RunSink {
+ public:
+  void on_request_done(const metrics::RequestRecord&) override {}
+  void on_progress(const run::RunProgress&) override {}
+  void on_message(run::MessageLevel, const std::string& text) override {
+    lines << QString::fromStdString(text);
+  }
+  QStringList lines;
+};
+
+QString describe(const run::LaneRuntime& lane) {
+  const run::ProbeReport& p = lane.probe;
+  QStringList lines;
+  lines << QObject::tr("Server: %1 %2")
+               .arg(QString::fromLatin1(run::to_string(p.kind)), QString::fromStdString(p.version));
+  lines << QObject::tr("Dialect: %1")
+               .arg(p.dialect == net::Dialect::OpenAiChat ? "OpenAI chat completions" : "other");
+  lines << QObject::tr("Model: %1").arg(QString::fromStdString(lane.endpoint.model));
+  const int64_t ctx = p.max_context_tokens();
+  lines << QObject::tr("Max context: %1")
+               .arg(ctx > 0 ? QString::number(ctx) + " tokens" : "not reported");
+  QStringList families;
+  for (const std::string& f : p.metrics_families) families << QString::fromStdString(f);
+  lines << QObject::tr("Metrics: %1")
+               .arg(p.metrics_available ? (families.isEmpty() ? "yes" : families.join(", "))
+                                        : QObject::tr("none (/metrics not available)"));
+  if (p.models.size() > 1) {
+    QStringList ids;
+    for (const run::ModelInfo& m : p.models) ids << QString::fromStdString(m.id);
+    lines << QObject::tr("Models served: %1").arg(ids.join(", "));
+  }
+  return lines.join('\n');
+}
+
+}  // namespace
+
+ProbeOutcome probe_lane_blocking(const plan::Lane& lane) {
+  plan::Plan plan;
+  plan.name = "probe";
+  plan.lanes = {lane};
+  net::StreamClient client;
+  CollectingSink sink;
+  std::atomic<bool> stop{false};
+  run::LanePreparation prepared = run::prepare_lanes(plan, client, sink, stop);
+  ProbeOutcome out;
+  if (!prepared.errors.empty() || prepared.lanes.empty()) {
+    QStringList errors;
+    for (const std::string& e : prepared.errors) errors << QString::fromStdString(e);
+    out.text =
+        errors.isEmpty() ? QObject::tr("The lane could not be prepared.") : errors.join('\n');
+    return out;
+  }
+  out.ok = true;
+  out.text = describe(prepared.lanes.front());
+  out.model = QString::fromStdString(prepared.lanes.front().endpoint.model);
+  return out;
+}
+
+}  // namespace lb::ui

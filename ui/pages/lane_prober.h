@@ -1,0 +1,19 @@
+#pragma once
+// Probes one lane the way a run prepares it (starting a sim: lane if needed, reading the key from
+// its environment variable, asking /v1/models, /version, /health and /metrics). Blocking: run it
+// on a worker thread.
+#include <QString>
+
+#include "plan/plan.h"
+
+namespace lb::ui {
+
+struct ProbeOutcome {
+  bool ok = false;
+  QString text;   // several lines: what the server is, or why it cannot be used
+  QString model;  // the model a run would use ("" on failure)
+};
+
+ProbeOutcome probe_lane_blocking(const plan::Lane& lane);
+
+}  // namespace lb::ui

@@ -1,0 +1,191 @@
+#include "ui/pages/lanes_page.h"
+
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QShortcut>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "ui/dialogs/lane_dialog.h"
+#include "ui/pages/lane_prober.h"
+#include "ui/workspace/workspace.h"
+#include "widgets/lane_palette.h"
+
+namespace lb::ui {
+
+LanesPage::LanesPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> palette,
+                     QWidget* parent)
+    : QWidget(parent), workspace_(workspace), palette_(std::move(palette)) {
+  auto* heading =
+      new QLabel(tr("<h2>Lanes</h2><p>Each lane is one endpoint with its serving "
+                    "configuration. Runs send the same workload to every lane you "
+                    "pick. <tt>sim:</tt> lanes are served by the built-in simulator.</p>"),
+                 this);
+  heading->setWordWrap(true);
+  table_ = new QTableView(this);
+  table_->setModel(&model_);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setAlternatingRowColors(true);
+  table_->setAccessibleName(tr("Lanes"));
+
+  auto* add = new QPushButton(tr("&Add…"), this);
+  edit_ = new QPushButton(tr("&Edit…"), this);
+  duplicate_ = new QPushButton(tr("D&uplicate"), this);
+  remove_ = new QPushButton(tr("&Remove"), this);
+  probe_ = new QPushButton(tr("&Probe"), this);
+  probe_->setToolTip(tr("Ask the server what it is: model, context length, metrics"));
+  connect(add, &QPushButton::clicked, this, &LanesPage::add_lane);
+  connect(edit_, &QPushButton::clicked, this, &LanesPage::edit_lane);
+  connect(duplicate_, &QPushButton::clicked, this, &LanesPage::duplicate_lane);
+  connect(remove_, &QPushButton::clicked, this, &LanesPage::remove_lane);
+  connect(probe_, &QPushButton::clicked, this, &LanesPage::probe_lane);
+  connect(table_, &QTableView::doubleClicked, this, &LanesPage::edit_lane);
+  auto* del = new QShortcut(QKeySequence::Delete, table_);
+  del->setContext(Qt::WidgetShortcut);
+  connect(del, &QShortcut::activated, this, &LanesPage::remove_lane);
+  auto* enter = new QShortcut(QKeySequence(Qt::Key_Return), table_);
+  enter->setContext(Qt::WidgetShortcut);
+  connect(enter, &QShortcut::activated, this, &LanesPage::edit_lane);
+
+  probe_title_ = new QLabel(tr("<b>Probe</b>"), this);
+  probe_text_ = new QPlainTextEdit(this);
+  probe_text_->setReadOnly(true);
+  probe_text_->setPlaceholderText(tr("Select a lane and press Probe."));
+  probe_text_->setMaximumHeight(150);
+
+  auto* buttons = new QHBoxLayout;
+  for (QPushButton* b : {add, edit_, duplicate_, remove_}) buttons->addWidget(b);
+  buttons->addStretch();
+  buttons->addWidget(probe_);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(heading);
+  layout->addLayout(buttons);
+  layout->addWidget(table_, 1);
+  layout->addWidget(probe_title_);
+  layout->addWidget(probe_text_);
+  connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+          &LanesPage::update_buttons);
+  reload();
+}
+
+void LanesPage::reload() {
+  QStringList ids;
+  for (const plan::Lane& lane : workspace_.lanes()) ids << QString::fromStdString(lane.id);
+  palette_->assign(ids);
+  QHash<QString, QColor> colors;
+  for (const QString& id : ids) colors.insert(id, palette_->colorFor(id));
+  model_.set_lanes(workspace_.lanes());
+  model_.set_lane_colors(colors);
+  table_->resizeColumnsToContents();
+  if (model_.rowCount() > 0) table_->selectRow(0);
+  update_buttons();
+}
+
+int LanesPage::current_row() const {
+  const QModelIndexList rows = table_->selectionModel()->selectedRows();
+  return rows.isEmpty() ? -1 : rows.front().row();
+}
+
+void LanesPage::update_buttons() {
+  const bool selected = current_row() >= 0;
+  for (QPushButton* b : {edit_, duplicate_, remove_, probe_}) b->setEnabled(selected);
+}
+
+QStringList LanesPage::ids_except(int row) const {
+  QStringList ids;
+  for (int i = 0; i < model_.rowCount(); ++i)
+    if (i != row) ids << QString::fromStdString(model_.lane_at(i)->id);
+  return ids;
+}
+
+bool LanesPage::save(std::vector<plan::Lane> lanes) {
+  QString error;
+  if (!workspace_.set_lanes(std::move(lanes), &error)) {
+    QMessageBox::critical(this, tr("Could not save lanes"), error);
+    return false;
+  }
+  reload();
+  emit lanes_changed();
+  return true;
+}
+
+void LanesPage::add_lane() {
+  plan::Lane lane;
+  lane.base_url = "http://127.0.0.1:8000/v1";
+  LaneDialog dialog(lane, ids_except(-1), this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  std::vector<plan::Lane> lanes = workspace_.lanes();
+  lanes.push_back(dialog.lane());
+  if (save(std::move(lanes))) table_->selectRow(model_.rowCount() - 1);
+}
+
+void LanesPage::edit_lane() {
+  const int row = current_row();
+  if (row < 0) return;
+  LaneDialog dialog(*model_.lane_at(row), ids_except(row), this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  std::vector<plan::Lane> lanes = workspace_.lanes();
+  lanes[static_cast<size_t>(row)] = dialog.lane();
+  if (save(std::move(lanes))) table_->selectRow(row);
+}
+
+void LanesPage::duplicate_lane() {
+  const int row = current_row();
+  if (row < 0) return;
+  plan::Lane copy = *model_.lane_at(row);
+  const QStringList taken = ids_except(-1);
+  QString id = QString::fromStdString(copy.id) + "-copy";
+  for (int n = 2; taken.contains(id); ++n)
+    id = QString::fromStdString(copy.id) + "-copy" + QString::number(n);
+  copy.id = id.toStdString();
+  std::vector<plan::Lane> lanes = workspace_.lanes();
+  lanes.insert(lanes.begin() + row + 1, copy);
+  if (save(std::move(lanes))) table_->selectRow(row + 1);
+}
+
+void LanesPage::remove_lane() {
+  const int row = current_row();
+  if (row < 0) return;
+  const QString id = QString::fromStdString(model_.lane_at(row)->id);
+  if (QMessageBox::question(
+          this, tr("Remove lane"),
+          tr("Remove lane \"%1\" from this workspace? Past runs keep it.").arg(id)) !=
+      QMessageBox::Yes)
+    return;
+  std::vector<plan::Lane> lanes = workspace_.lanes();
+  lanes.erase(lanes.begin() + row);
+  save(std::move(lanes));
+}
+
+void LanesPage::probe_lane() {
+  const int row = current_row();
+  if (row < 0) return;
+  const plan::Lane lane = *model_.lane_at(row);
+  probe_->setEnabled(false);
+  probe_title_->setText(tr("<b>Probe of %1</b>").arg(QString::fromStdString(lane.id)));
+  probe_text_->setPlainText(tr("Probing %1…").arg(QString::fromStdString(lane.base_url)));
+  auto* watcher = new QFutureWatcher<ProbeOutcome>(this);
+  connect(watcher, &QFutureWatcher<ProbeOutcome>::finished, this, [this, watcher, lane] {
+    watcher->deleteLater();
+    const ProbeOutcome outcome = watcher->result();
+    probe_text_->setPlainText(outcome.text);
+    probe_text_->setStyleSheet(outcome.ok ? QString() : QString("color: #b00020"));
+    update_buttons();
+    emit status(outcome.ok
+                    ? tr("Lane %1 answered: %2").arg(QString::fromStdString(lane.id), outcome.model)
+                    : tr("Lane %1 cannot be used").arg(QString::fromStdString(lane.id)));
+  });
+  watcher->setFuture(QtConcurrent::run([lane] { return probe_lane_blocking(lane); }));
+}
+
+}  // namespace lb::ui

@@ -1,0 +1,147 @@
+#include "ui/pages/review_page.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSplitter>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "models/item_roles.h"
+#include "widgets/diff/diff_view.h"
+
+namespace lb::ui {
+
+ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
+  proxy_.setSourceModel(&model_);
+  table_ = new QTableView(this);
+  table_->setModel(&proxy_);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setSortingEnabled(true);
+  table_->sortByColumn(models::ReviewPairsModel::Index, Qt::AscendingOrder);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setAccessibleName(tr("Prompt pairs"));
+  table_->setMinimumWidth(420);
+  connect(table_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+          &ReviewPage::show_current);
+  connect(&jobs_, &DiffJobRunner::ready, this,
+          [this](uint64_t, const widgets::DiffSide& a, const widgets::DiffSide& b) {
+            widgets::DiffSide left = a, right = b;
+            left.title = lane_a_->currentText();
+            right.title = lane_b_->currentText();
+            diff_->set_diff(left, right);
+            emit diff_shown();
+          });
+  auto* splitter = new QSplitter(Qt::Horizontal, this);
+  splitter->addWidget(table_);
+  splitter->addWidget(build_detail());
+  splitter->setStretchFactor(0, 2);
+  splitter->setStretchFactor(1, 3);
+  splitter->setSizes({560, 840});  // wide enough for triage, ratio and verdict
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(8, 8, 8, 8);
+  layout->addWidget(build_toolbar());
+  layout->addWidget(splitter, 1);
+  install_shortcuts();
+  diff_->show_message(tr("Open a run with a regression from the Runs page, or run one."));
+}
+
+QWidget* ReviewPage::build_toolbar() {
+  auto* bar = new QWidget(this);
+  run_label_ = new QLabel(tr("<b>No run open</b>"), bar);
+  lane_a_ = new QComboBox(bar);
+  lane_b_ = new QComboBox(bar);
+  lane_a_->setAccessibleName(tr("Baseline lane"));
+  lane_b_->setAccessibleName(tr("Candidate lane"));
+  connect(lane_a_, &QComboBox::activated, this, &ReviewPage::load_selected_pair);
+  connect(lane_b_, &QComboBox::activated, this, &ReviewPage::load_selected_pair);
+  non_identical_ = new QCheckBox(tr("Non-identical only"), bar);
+  non_identical_->setChecked(true);
+  connect(non_identical_, &QCheckBox::toggled, &proxy_,
+          &models::ReviewFilterProxy::set_non_identical_only);
+  category_ = new QComboBox(bar);
+  category_->addItem(tr("All categories"), QString());
+  connect(category_, &QComboBox::activated, this,
+          [this] { proxy_.set_category(category_->currentData().toString()); });
+  verdict_filter_ = new QComboBox(bar);
+  verdict_filter_->addItem(tr("All verdicts"), QString());
+  verdict_filter_->addItem(tr("Unreviewed"), models::ReviewFilterProxy::kUnreviewed);
+  for (const QString& key : models::verdict_keys())
+    verdict_filter_->addItem(models::verdict_label(key), key);
+  connect(verdict_filter_, &QComboBox::activated, this,
+          [this] { proxy_.set_verdict(verdict_filter_->currentData().toString()); });
+  outcome_ = new QLabel(bar);
+  auto* layout = new QHBoxLayout(bar);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(run_label_);
+  layout->addSpacing(12);
+  layout->addWidget(new QLabel(tr("Baseline:"), bar));
+  layout->addWidget(lane_a_);
+  layout->addWidget(new QLabel(tr("vs"), bar));
+  layout->addWidget(lane_b_);
+  layout->addSpacing(12);
+  layout->addWidget(non_identical_);
+  layout->addWidget(category_);
+  layout->addWidget(verdict_filter_);
+  layout->addStretch();
+  layout->addWidget(outcome_);
+  return bar;
+}
+
+QWidget* ReviewPage::build_detail() {
+  auto* panel = new QWidget(this);
+  prompt_ = new QTextBrowser(panel);
+  prompt_->setMaximumHeight(120);
+  prompt_->setAccessibleName(tr("Prompt and fact checks"));
+  prompt_->setPlaceholderText(tr("The prompt and its fact checks appear here."));
+  diff_ = new widgets::DiffView(panel);
+  auto* verdicts = new QHBoxLayout;
+  verdicts->addWidget(new QLabel(tr("Verdict:"), panel));
+  const QStringList keys = models::verdict_keys();
+  for (int i = 0; i < keys.size(); ++i) {
+    auto* button =
+        new QPushButton(QString("%1  %2").arg(i + 1).arg(models::verdict_label(keys[i])), panel);
+    button->setToolTip(tr("Key %1").arg(i + 1));
+    button->setFocusPolicy(Qt::NoFocus);  // keys stay with the table for j/k
+    connect(button, &QPushButton::clicked, this, [this, key = keys[i]] { set_verdict(key); });
+    verdict_buttons_ << button;
+    verdicts->addWidget(button);
+  }
+  auto* note = new QPushButton(tr("Note…  (n)"), panel);
+  note->setFocusPolicy(Qt::NoFocus);
+  connect(note, &QPushButton::clicked, this, &ReviewPage::edit_note);
+  verdicts->addWidget(note);
+  verdicts->addStretch();
+  verdicts->addWidget(
+      new QLabel(tr("<span style='color:gray'>j / k: next / previous</span>"), panel));
+  auto* layout = new QVBoxLayout(panel);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(prompt_);
+  layout->addWidget(diff_, 1);
+  layout->addLayout(verdicts);
+  return panel;
+}
+
+void ReviewPage::install_shortcuts() {
+  auto add = [this](const QKeySequence& key, auto slot) {
+    auto* shortcut = new QShortcut(key, this);
+    shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+    connect(shortcut, &QShortcut::activated, this, slot);
+  };
+  add(QKeySequence(Qt::Key_J), [this] { next_pair(1); });
+  add(QKeySequence(Qt::Key_K), [this] { next_pair(-1); });
+  add(QKeySequence(Qt::Key_N), [this] { edit_note(); });
+  const QStringList keys = models::verdict_keys();
+  for (int i = 0; i < keys.size(); ++i)
+    add(QKeySequence(Qt::Key_1 + i), [this, key = keys[i]] { set_verdict(key); });
+}
+
+}  // namespace lb::ui

@@ -1,0 +1,81 @@
+#pragma once
+// Review: the regression's prompt pairs with triage and ratio, filters, the two outputs side by
+// side with word and character highlights, the prompt and its fact checks above, and verdicts
+// given with one key (j/k next/previous, 1-4 verdicts, n note), each saved at once.
+#include <QWidget>
+#include <optional>
+
+#include "models/review_filter_proxy.h"
+#include "models/review_pairs_model.h"
+#include "ui/review/diff_job_runner.h"
+#include "ui/review/review_session.h"
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QTableView;
+class QTextBrowser;
+
+namespace lb::widgets {
+class DiffView;
+}
+
+namespace lb::ui {
+
+class ReviewPage : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ReviewPage(QWidget* parent = nullptr);
+
+  // Opens a run folder's regression outputs; false (and the page says why) when it has none.
+  bool open_run(const QString& run_dir);
+  void select_lanes(const QString& a, const QString& b);
+  bool set_verdict(const QString& verdict);  // for the selected pair; saves review.json
+  void next_pair(int step);
+  void edit_note();
+
+  models::ReviewPairsModel* model() { return &model_; }
+  models::ReviewFilterProxy* proxy() { return &proxy_; }
+  widgets::DiffView* diff_view() const { return diff_; }
+  QTableView* table() const { return table_; }
+  DiffJobRunner* diff_jobs() { return &jobs_; }
+  bool loading() const { return loading_; }
+  QString review_path() const { return pair_ ? pair_->path : QString(); }
+
+ signals:
+  void status(const QString& text);
+  void pair_loaded();  // after a lane pair has been compared and listed
+  void diff_shown();   // after highlights for the selected pair were painted
+
+ private:
+  QWidget* build_toolbar();
+  QWidget* build_detail();
+  void load_selected_pair();
+  void on_pair_loaded(uint64_t generation, bool ok, const LoadedPair& pair, const QString& error);
+  void show_current();
+  int current_source_row() const;
+  void update_outcome();
+  void install_shortcuts();
+
+  std::optional<ReviewSource> source_;
+  std::optional<LoadedPair> pair_;
+  uint64_t load_generation_ = 0;
+  bool loading_ = false;
+  models::ReviewPairsModel model_;
+  models::ReviewFilterProxy proxy_;
+  DiffJobRunner jobs_;
+  QLabel* run_label_ = nullptr;
+  QComboBox* lane_a_ = nullptr;
+  QComboBox* lane_b_ = nullptr;
+  QCheckBox* non_identical_ = nullptr;
+  QComboBox* category_ = nullptr;
+  QComboBox* verdict_filter_ = nullptr;
+  QLabel* outcome_ = nullptr;
+  QTableView* table_ = nullptr;
+  QTextBrowser* prompt_ = nullptr;
+  widgets::DiffView* diff_ = nullptr;
+  QList<QPushButton*> verdict_buttons_;
+};
+
+}  // namespace lb::ui

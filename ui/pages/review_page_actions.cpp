@@ -1,0 +1,191 @@
+// ReviewPage: opening a run, loading a lane pair off the GUI thread, showing a pair, verdicts.
+#include <QComboBox>
+#include <QDir>
+#include <QFutureWatcher>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMessageBox>
+#include <QTableView>
+#include <QTextBrowser>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "models/item_roles.h"
+#include "ui/pages/review_page.h"
+#include "widgets/diff/diff_view.h"
+
+namespace lb::ui {
+namespace {
+
+struct LoadResult {
+  bool ok = false;
+  LoadedPair pair;
+  QString error;
+};
+
+}  // namespace
+
+bool ReviewPage::open_run(const QString& run_dir) {
+  ReviewSource source;
+  QString error;
+  run_label_->setText(tr("<b>%1</b>").arg(QDir(run_dir).dirName()));
+  model_.set_pairs({});
+  pair_.reset();
+  if (!open_review_source(run_dir, &source, &error)) {
+    source_.reset();
+    lane_a_->clear();
+    lane_b_->clear();
+    diff_->show_message(error);
+    outcome_->clear();
+    emit status(error);
+    return false;
+  }
+  source_ = std::move(source);
+  for (QComboBox* combo : {lane_a_, lane_b_}) {
+    combo->clear();
+    combo->addItems(source_->lanes);
+  }
+  lane_b_->setCurrentIndex(1);
+  if (!source_->warning.isEmpty()) emit status(source_->warning);
+  load_selected_pair();
+  return true;
+}
+
+void ReviewPage::select_lanes(const QString& a, const QString& b) {
+  lane_a_->setCurrentText(a);
+  lane_b_->setCurrentText(b);
+  load_selected_pair();
+}
+
+void ReviewPage::load_selected_pair() {
+  if (!source_) return;
+  const QString a = lane_a_->currentText(), b = lane_b_->currentText();
+  if (a == b) {
+    diff_->show_message(tr("Choose two different lanes to compare."));
+    return;
+  }
+  const uint64_t generation = ++load_generation_;
+  loading_ = true;
+  jobs_.cancel();
+  diff_->show_message(tr("Comparing %1 and %2…").arg(a, b));
+  auto* watcher = new QFutureWatcher<LoadResult>(this);
+  connect(watcher, &QFutureWatcher<LoadResult>::finished, this, [this, watcher, generation] {
+    watcher->deleteLater();
+    const LoadResult r = watcher->result();
+    on_pair_loaded(generation, r.ok, r.pair, r.error);
+  });
+  watcher->setFuture(QtConcurrent::run([source = *source_, a, b] {
+    LoadResult r;
+    r.ok = load_pair(source, a, b, &r.pair, &r.error);
+    return r;
+  }));
+}
+
+void ReviewPage::on_pair_loaded(uint64_t generation, bool ok, const LoadedPair& pair,
+                                const QString& error) {
+  if (generation != load_generation_) return;  // the user picked another pair meanwhile
+  loading_ = false;
+  if (!ok) {
+    diff_->show_message(error);
+    emit status(error);
+    return;
+  }
+  pair_ = pair;
+  model_.set_pairs(review_rows(*pair_, *source_));
+  const QString current = category_->currentData().toString();
+  category_->clear();
+  category_->addItem(tr("All categories"), QString());
+  for (const QString& c : model_.categories()) category_->addItem(c, c);
+  category_->setCurrentIndex(std::max(0, category_->findData(current)));
+  update_outcome();
+  if (proxy_.rowCount() > 0) {
+    table_->setCurrentIndex(proxy_.index(0, 0));
+  } else {
+    diff_->show_message(proxy_.rowCount() == 0 && model_.rowCount() > 0
+                            ? tr("Every pair is identical: nothing to review.")
+                            : tr("No pairs."));
+  }
+  table_->resizeColumnsToContents();
+  table_->setFocus();
+  emit pair_loaded();
+}
+
+int ReviewPage::current_source_row() const {
+  const QModelIndex index = proxy_.mapToSource(table_->currentIndex());
+  return index.isValid() ? index.row() : -1;
+}
+
+void ReviewPage::show_current() {
+  const int row = current_source_row();
+  const models::ReviewPair* p = model_.pair_at(row);
+  if (!p || !pair_) return;
+  QString html = QString("<b>%1</b> <span style='color:gray'>%2</span><br>%3")
+                     .arg(p->prompt_id.toHtmlEscaped(), p->category.toHtmlEscaped(),
+                          p->prompt.toHtmlEscaped().replace('\n', "<br>"));
+  if (!p->failed_checks.isEmpty()) {
+    html += "<br><span style='color:#b00020'>";
+    for (const QString& c : p->failed_checks) html += "✖ " + c.toHtmlEscaped() + "<br>";
+    html += "</span>";
+  }
+  if (p->flipped_fact)
+    html += tr("<b style='color:#b00020'>A fact check passes on %1 and fails on %2.</b>")
+                .arg(pair_->lane_a.toHtmlEscaped(), pair_->lane_b.toHtmlEscaped());
+  prompt_->setHtml(html);
+  const auto index = static_cast<size_t>(p->index);
+  diff_->show_message(tr("Highlighting…"));
+  jobs_.request(pair_->texts_a.at(index), pair_->texts_b.at(index));
+}
+
+void ReviewPage::next_pair(int step) {
+  if (proxy_.rowCount() == 0) return;
+  const int row = table_->currentIndex().isValid() ? table_->currentIndex().row() + step : 0;
+  table_->setCurrentIndex(proxy_.index(std::clamp(row, 0, proxy_.rowCount() - 1), 0));
+}
+
+bool ReviewPage::set_verdict(const QString& verdict) {
+  const int row = current_source_row();
+  const models::ReviewPair* p = model_.pair_at(row);
+  const auto parsed = compare::verdict_from_name(verdict.toStdString());
+  if (!p || !pair_ || !parsed) return false;
+  const QString note = p->note;
+  pair_->record.set_verdict(static_cast<size_t>(p->index), *parsed, note.toStdString(),
+                            std::chrono::system_clock::now());
+  std::string error;
+  if (!compare::save_review(pair_->record, pair_->path.toStdString(), &error)) {
+    QMessageBox::critical(this, tr("Verdict not saved"), QString::fromStdString(error));
+    return false;
+  }
+  model_.set_verdict(row, verdict, note);
+  update_outcome();
+  emit status(tr("%1: %2 — saved to %3")
+                  .arg(p->prompt_id, models::verdict_label(verdict), QDir(pair_->path).dirName()));
+  return true;
+}
+
+void ReviewPage::edit_note() {
+  const int row = current_source_row();
+  const models::ReviewPair* p = model_.pair_at(row);
+  if (!p || !pair_) return;
+  bool ok = false;
+  const QString note = QInputDialog::getMultiLineText(this, tr("Note for %1").arg(p->prompt_id),
+                                                      tr("Note:"), p->note, &ok);
+  if (!ok) return;
+  const auto& review = pair_->record.pairs.at(static_cast<size_t>(p->index));
+  pair_->record.set_verdict(static_cast<size_t>(p->index), review.verdict, note.toStdString(),
+                            std::chrono::system_clock::now());
+  std::string error;
+  if (!compare::save_review(pair_->record, pair_->path.toStdString(), &error)) {
+    QMessageBox::critical(this, tr("Note not saved"), QString::fromStdString(error));
+    return;
+  }
+  model_.set_verdict(row, p->verdict, note);
+}
+
+void ReviewPage::update_outcome() {
+  if (!pair_) return;
+  const compare::ReviewOutcome o = pair_->record.outcome();
+  outcome_->setText(QString("<b style='color:%1'>%2</b>")
+                        .arg(o.passed ? "#2e7d32" : "#b00020",
+                             QString::fromStdString(o.summary).toHtmlEscaped()));
+}
+
+}  // namespace lb::ui

@@ -1,0 +1,166 @@
+#include "ui/pages/run_page.h"
+
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QShortcut>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "models/item_roles.h"
+#include "ui/run/experiment_form.h"
+#include "ui/run/live_charts.h"
+#include "ui/workspace/lane_json.h"
+#include "ui/workspace/workspace.h"
+#include "widgets/lane_palette.h"
+#include "widgets/table/provenance_delegate.h"
+
+namespace lb::ui {
+namespace {
+
+QIcon swatch(const QColor& color) {
+  QPixmap pixmap(12, 12);
+  pixmap.fill(Qt::transparent);
+  QPainter p(&pixmap);
+  p.setRenderHint(QPainter::Antialiasing);
+  p.setBrush(color);
+  p.setPen(color.darker(130));
+  p.drawRoundedRect(QRectF(0.5, 0.5, 11, 11), 3, 3);
+  return QIcon(pixmap);
+}
+
+}  // namespace
+
+RunPage::RunPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> palette,
+                 QWidget* parent)
+    : QWidget(parent), workspace_(workspace), palette_(std::move(palette)) {
+  auto* splitter = new QSplitter(Qt::Horizontal, this);
+  splitter->addWidget(build_setup_panel());
+  splitter->addWidget(build_live_panel());
+  splitter->setStretchFactor(0, 0);
+  splitter->setStretchFactor(1, 1);
+  splitter->setSizes({300, 1000});
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(splitter);
+  connect(&controller_, &RunController::updated, this, &RunPage::on_updated);
+  connect(&controller_, &RunController::message, this, &RunPage::on_message);
+  connect(&controller_, &RunController::finished, this, &RunPage::on_finished);
+  reload_lanes();
+  set_running(false);
+}
+
+QWidget* RunPage::build_setup_panel() {
+  auto* panel = new QWidget(this);
+  panel->setMinimumWidth(270);
+  panel->setMaximumWidth(380);
+  auto* lanes_box = new QGroupBox(tr("Lanes"), panel);
+  lanes_ = new QListWidget(lanes_box);
+  lanes_->setAccessibleName(tr("Lanes to run"));
+  auto* lanes_layout = new QVBoxLayout(lanes_box);
+  lanes_layout->addWidget(lanes_);
+  auto* exp_box = new QGroupBox(tr("Experiment"), panel);
+  form_ = new ExperimentForm(exp_box);
+  auto* exp_layout = new QVBoxLayout(exp_box);
+  exp_layout->addWidget(form_);
+  start_ = new QPushButton(tr("&Start"), panel);
+  start_->setDefault(true);
+  start_->setToolTip(tr("Start the run (Ctrl+Return)"));
+  stop_ = new QPushButton(tr("S&top"), panel);
+  stop_->setToolTip(tr("Stop the run, keeping every finished request (Ctrl+.)"));
+  connect(start_, &QPushButton::clicked, this, &RunPage::on_start_clicked);
+  connect(stop_, &QPushButton::clicked, this, &RunPage::stop_run);
+  auto* start_key = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
+  connect(start_key, &QShortcut::activated, this, &RunPage::on_start_clicked);
+  auto* stop_key = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period), this);
+  connect(stop_key, &QShortcut::activated, this, &RunPage::stop_run);
+  progress_ = new QProgressBar(panel);
+  progress_->setRange(0, 1000);
+  progress_->setTextVisible(true);
+  progress_label_ = new QLabel(panel);
+  progress_label_->setWordWrap(true);
+  log_ = new QPlainTextEdit(panel);
+  log_->setReadOnly(true);
+  log_->setMaximumBlockCount(500);
+  log_->setPlaceholderText(tr("Messages from the run appear here."));
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(start_);
+  buttons->addWidget(stop_);
+  auto* layout = new QVBoxLayout(panel);
+  layout->setContentsMargins(8, 8, 4, 8);
+  layout->addWidget(lanes_box, 1);
+  layout->addWidget(exp_box);
+  layout->addLayout(buttons);
+  layout->addWidget(progress_);
+  layout->addWidget(progress_label_);
+  layout->addWidget(new QLabel(tr("Messages"), panel));
+  layout->addWidget(log_, 1);
+  return panel;
+}
+
+QWidget* RunPage::build_live_panel() {
+  auto* splitter = new QSplitter(Qt::Vertical, this);
+  charts_ = new LiveCharts(palette_, splitter);
+  stats_view_ = new QTableView(splitter);
+  stats_view_->setModel(controller_.stats_model());
+  stats_view_->setItemDelegate(
+      new widgets::ProvenanceDelegate(models::ProvenanceRole, stats_view_));
+  stats_view_->verticalHeader()->hide();
+  stats_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  stats_view_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  stats_view_->horizontalHeader()->setMinimumHeight(40);
+  // Header plus three lanes stay visible however the charts are sized.
+  stats_view_->setMinimumHeight(40 + 3 * stats_view_->verticalHeader()->defaultSectionSize() + 6);
+  stats_view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  stats_view_->setAccessibleName(tr("Per-lane statistics"));
+  stats_view_->setToolTip(
+      tr("Badges: M measured by the client clock, S reported by the server, "
+         "E estimated"));
+  splitter->addWidget(charts_);
+  splitter->addWidget(stats_view_);
+  splitter->setStretchFactor(0, 4);
+  splitter->setStretchFactor(1, 1);
+  return splitter;
+}
+
+void RunPage::reload_lanes() {
+  const QStringList previously = checked_lanes();
+  lanes_->clear();
+  for (const plan::Lane& lane : workspace_.lanes()) {
+    const QString id = QString::fromStdString(lane.id);
+    auto* item = new QListWidgetItem(swatch(palette_->colorFor(id)), id, lanes_);
+    item->setToolTip(QString::fromStdString(lane.base_url));
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(previously.isEmpty() || previously.contains(id) ? Qt::Checked
+                                                                        : Qt::Unchecked);
+  }
+  QHash<QString, QColor> colors;
+  for (const plan::Lane& lane : workspace_.lanes())
+    colors.insert(QString::fromStdString(lane.id),
+                  palette_->colorFor(QString::fromStdString(lane.id)));
+  controller_.stats_model()->set_lane_colors(colors);
+}
+
+QStringList RunPage::checked_lanes() const {
+  QStringList out;
+  for (int i = 0; i < lanes_->count(); ++i)
+    if (lanes_->item(i)->checkState() == Qt::Checked) out << lanes_->item(i)->text();
+  return out;
+}
+
+void RunPage::set_checked_lanes(const QStringList& lanes) {
+  for (int i = 0; i < lanes_->count(); ++i)
+    lanes_->item(i)->setCheckState(lanes.contains(lanes_->item(i)->text()) ? Qt::Checked
+                                                                           : Qt::Unchecked);
+}
+
+}  // namespace lb::ui

@@ -1,0 +1,70 @@
+#pragma once
+// Run: pick lanes and an experiment, start and stop, and watch it live: charts, a per-lane table
+// of medians and p99 with provenance badges, errors per lane, progress with ETA.
+#include <QWidget>
+#include <memory>
+
+#include "ui/run/run_controller.h"
+
+class QLabel;
+class QListWidget;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+
+namespace lb::widgets {
+class LanePalette;
+}
+
+namespace lb::ui {
+
+class ExperimentForm;
+class LiveCharts;
+class Workspace;
+
+class RunPage : public QWidget {
+  Q_OBJECT
+ public:
+  RunPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> palette,
+          QWidget* parent = nullptr);
+
+  void reload_lanes();  // after the workspace's lanes changed
+  bool start_run(QString* error);
+  void stop_run();
+  RunController* controller() { return &controller_; }
+  LiveCharts* charts() const { return charts_; }
+  ExperimentForm* experiment_form() const { return form_; }
+  QTableView* stats_view() const { return stats_view_; }
+  QStringList checked_lanes() const;
+  void set_checked_lanes(const QStringList& lanes);
+
+ signals:
+  void status(const QString& text);
+  void run_finished(const QString& run_dir, bool has_review);
+
+ private:
+  void on_start_clicked();
+  void on_updated(const QStringList& changed);
+  void on_message(int level, const QString& text);
+  void on_finished(const RunOutcome& outcome, const QString& run_dir);
+  void set_running(bool running);
+  QWidget* build_setup_panel();
+  QWidget* build_live_panel();
+
+  Workspace& workspace_;
+  std::shared_ptr<widgets::LanePalette> palette_;
+  RunController controller_;
+  QListWidget* lanes_ = nullptr;
+  ExperimentForm* form_ = nullptr;
+  QPushButton* start_ = nullptr;
+  QPushButton* stop_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLabel* progress_label_ = nullptr;
+  QPlainTextEdit* log_ = nullptr;
+  LiveCharts* charts_ = nullptr;
+  QTableView* stats_view_ = nullptr;
+  QString last_kind_;
+};
+
+}  // namespace lb::ui

@@ -1,0 +1,151 @@
+#include "ui/review/review_session.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <nlohmann/json.hpp>
+
+#include "compare/pair_comparison.h"
+#include "compare/texts_file.h"
+
+namespace lb::ui {
+namespace {
+
+nlohmann::json read_json(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return nullptr;
+  return nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
+}
+
+QString check_text(const plan::PromptSpec* prompt, const compare::CheckResult& r) {
+  const QString what =
+      prompt && r.check_index < prompt->checks.size()
+          ? QString::fromStdString(plan::describe_check(prompt->checks[r.check_index]))
+          : QString::fromLatin1(compare::check_status_name(r.status));
+  return r.detail.empty() ? what : what + " — " + QString::fromStdString(r.detail);
+}
+
+}  // namespace
+
+bool open_review_source(const QString& run_dir, ReviewSource* source, QString* error) {
+  ReviewSource out;
+  out.run_dir = run_dir;
+  const nlohmann::json plan = read_json(QDir(run_dir).filePath("plan.json"));
+  QStringList plan_lanes;
+  if (plan.is_object()) {
+    for (const auto& lane : plan.value("lanes", nlohmann::json::array()))
+      if (lane.is_object() && lane.contains("id") && lane["id"].is_string())
+        plan_lanes << QString::fromStdString(lane["id"].get<std::string>());
+    for (const auto& exp : plan.value("experiments", nlohmann::json::array())) {
+      if (!exp.is_object() || exp.value("kind", "") != "regression") continue;
+      out.prompt_set_ref = exp.value("prompts", std::string("builtin:regression-20"));
+      if (exp.contains("similarity_threshold") && exp["similarity_threshold"].is_number())
+        out.threshold = exp["similarity_threshold"].get<double>();
+      break;
+    }
+  }
+  for (const QString& lane : plan_lanes)
+    if (QFileInfo::exists(QString::fromStdString(
+            compare::lane_texts_path(run_dir.toStdString(), lane.toStdString()))))
+      out.lanes << lane;
+  if (out.lanes.size() < 2) {
+    *error = QObject::tr(
+                 "This run has no regression outputs to compare (it needs the texts of "
+                 "two or more lanes in %1/texts).")
+                 .arg(run_dir);
+    return false;
+  }
+  if (!out.prompt_set_ref.empty()) {
+    plan::PromptSetResult set = plan::load_prompt_set(out.prompt_set_ref);
+    if (set.ok())
+      out.prompts = std::move(set.set);
+    else
+      out.warning = QObject::tr("Prompt set %1 could not be loaded; fact checks are not shown.")
+                        .arg(QString::fromStdString(out.prompt_set_ref));
+  }
+  *source = std::move(out);
+  return true;
+}
+
+QString review_path_for(const QString& run_dir, const QString& a, const QString& b) {
+  const QString main = QDir(run_dir).filePath("review.json");
+  std::string ignored;
+  const auto existing = compare::load_review(main.toStdString(), &ignored);
+  if (!existing || (existing->lane_a == a.toStdString() && existing->lane_b == b.toStdString()))
+    return main;
+  return QDir(run_dir).filePath(QString("review.%1.%2.json").arg(a, b));
+}
+
+bool load_pair(const ReviewSource& source, const QString& a, const QString& b, LoadedPair* out,
+               QString* error) {
+  const std::string dir = source.run_dir.toStdString();
+  const compare::TextsResult ta =
+      compare::load_texts_file(compare::lane_texts_path(dir, a.toStdString()));
+  const compare::TextsResult tb =
+      compare::load_texts_file(compare::lane_texts_path(dir, b.toStdString()));
+  if (!ta.ok() || !tb.ok()) {
+    *error = QString::fromStdString(!ta.ok() ? ta.error : tb.error);
+    return false;
+  }
+  if (ta.texts->size() != tb.texts->size()) {
+    *error = QObject::tr("%1 has %2 outputs and %3 has %4: they cannot be paired")
+                 .arg(a)
+                 .arg(ta.texts->size())
+                 .arg(b)
+                 .arg(tb.texts->size());
+    return false;
+  }
+  const plan::PromptSet* prompts =
+      source.prompts && source.prompts->prompts.size() == ta.texts->size() ? &*source.prompts
+                                                                           : nullptr;
+  LoadedPair pair{a, b, *ta.texts, *tb.texts, {}, review_path_for(source.run_dir, a, b)};
+  pair.record = compare::make_review(
+      a.toStdString(), b.toStdString(), source.prompt_set_ref, source.threshold,
+      compare::compare_lanes(pair.texts_a, pair.texts_b, prompts, source.threshold));
+  std::string why;
+  if (QFileInfo::exists(pair.path)) {
+    if (auto previous = compare::load_review(pair.path.toStdString(), &why))
+      compare::carry_over_verdicts(pair.record, *previous);
+  }
+  *out = std::move(pair);
+  return true;
+}
+
+models::ReviewPair review_row(const compare::PairReview& review, const ReviewSource& source) {
+  const compare::PairComparison& c = review.comparison;
+  models::ReviewPair row;
+  row.index = static_cast<int>(c.index);
+  row.prompt_id = QString::fromStdString(c.prompt_id);
+  const plan::PromptSpec* prompt = source.prompts && c.index < source.prompts->prompts.size()
+                                       ? &source.prompts->prompts[c.index]
+                                       : nullptr;
+  if (prompt) {
+    row.category = QString::fromStdString(prompt->category);
+    row.prompt = QString::fromStdString(prompt->prompt);
+    if (row.prompt.isEmpty() && !prompt->messages.empty())
+      row.prompt = QString::fromStdString(prompt->messages.back().content);
+  }
+  row.ratio = c.triage.ratio;
+  row.triage = QString::fromLatin1(compare::triage_name(c.triage.triage));
+  for (const std::string& label : c.triage.labels())
+    row.triage += " · " + QString::fromStdString(label);
+  row.flipped_fact = c.blocker_candidate();
+  for (const compare::CheckResult& r : c.checks_a)
+    if (r.status != compare::CheckStatus::Pass) row.failed_checks << "A: " + check_text(prompt, r);
+  for (const compare::CheckResult& r : c.checks_b)
+    if (r.status != compare::CheckStatus::Pass) row.failed_checks << "B: " + check_text(prompt, r);
+  row.verdict = review.verdict == compare::Verdict::Unreviewed
+                    ? QString()
+                    : QString::fromLatin1(compare::verdict_name(review.verdict));
+  row.note = QString::fromStdString(review.note);
+  return row;
+}
+
+std::vector<models::ReviewPair> review_rows(const LoadedPair& pair, const ReviewSource& source) {
+  std::vector<models::ReviewPair> rows;
+  for (const compare::PairReview& review : pair.record.pairs)
+    rows.push_back(review_row(review, source));
+  return rows;
+}
+
+}  // namespace lb::ui

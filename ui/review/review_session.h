@@ -1,0 +1,45 @@
+#pragma once
+// The regression review of one run folder: which lanes have outputs, the prompt set they answered,
+// and for a chosen lane pair the comparison with any verdicts already given. Loading a pair reads
+// files and compares every prompt, so it runs off the GUI thread (load_pair is pure).
+#include <QString>
+#include <QStringList>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compare/review_record.h"
+#include "models/review_pair.h"
+#include "plan/prompt_set.h"
+
+namespace lb::ui {
+
+struct ReviewSource {
+  QString run_dir;
+  QStringList lanes;  // lanes with texts/<lane>.texts.json, in plan order
+  std::optional<plan::PromptSet> prompts;
+  std::string prompt_set_ref;  // "builtin:regression-20"
+  double threshold = compare::kDefaultNearIdenticalThreshold;
+  QString warning;  // e.g. the prompt set could not be loaded (checks then not shown)
+};
+
+struct LoadedPair {
+  QString lane_a, lane_b;
+  std::vector<std::string> texts_a, texts_b;
+  compare::ReviewRecord record;
+  QString path;  // where verdicts are saved
+};
+
+// Reads plan.json and the texts folder. False with *error when there is nothing to review.
+bool open_review_source(const QString& run_dir, ReviewSource* source, QString* error);
+// Compares lanes a and b prompt by prompt and carries over verdicts saved earlier.
+bool load_pair(const ReviewSource& source, const QString& a, const QString& b, LoadedPair* out,
+               QString* error);
+// review.json for the run's first pair (what the run itself writes); other pairs get
+// review.<a>.<b>.json beside it so their verdicts never overwrite each other.
+QString review_path_for(const QString& run_dir, const QString& a, const QString& b);
+
+std::vector<models::ReviewPair> review_rows(const LoadedPair& pair, const ReviewSource& source);
+models::ReviewPair review_row(const compare::PairReview& review, const ReviewSource& source);
+
+}  // namespace lb::ui

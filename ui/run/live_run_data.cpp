@@ -1,0 +1,136 @@
+#include "ui/run/live_run_data.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace lb::ui {
+namespace {
+
+void insert_sorted(std::vector<QPointF>& points, QPointF p) {
+  auto it = std::upper_bound(points.begin(), points.end(), p,
+                             [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
+  points.insert(it, p);
+}
+
+}  // namespace
+
+void LiveRunData::reset(int64_t t0_ns, QStringList lanes) {
+  t0_ns_ = t0_ns;
+  lanes_ = std::move(lanes);
+  data_.clear();
+}
+
+std::set<QString> LiveRunData::add(const std::vector<metrics::RequestRecord>& records) {
+  std::set<QString> changed;
+  for (const metrics::RequestRecord& record : records) {
+    const QString lane = QString::fromStdString(record.lane_id);
+    if (!lanes_.contains(lane)) lanes_ << lane;
+    add_one(data_[lane], record);
+    changed.insert(lane);
+  }
+  return changed;
+}
+
+void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
+  lane.records.push_back(record);
+  const metrics::RequestMetrics m = metrics::compute_request_metrics(record);
+  if (!m.ok) {
+    ++lane.failed;
+    return;
+  }
+  if (record.warmup) return;  // recorded, but excluded from what the charts aggregate
+  const net::StreamResult& r = record.result;
+  const double sent_s = static_cast<double>(r.t_sent_ns - t0_ns_) / 1e9;
+  if (m.ttft_ms >= 0) insert_sorted(lane.ttft, QPointF(sent_s, m.ttft_ms));
+
+  // Tokens per event: the server's count when every event has one, else the request's tokens
+  // spread evenly (so MTP lanes are never undercounted by counting events).
+  bool exact = !r.events.empty();
+  for (const net::EventArrival& e : r.events) exact = exact && e.tokens >= 0;
+  const double even =
+      r.events.empty() || m.output_tokens <= 0
+          ? 0
+          : static_cast<double>(m.output_tokens) / static_cast<double>(r.events.size());
+  for (size_t i = 0; i < r.events.size(); ++i) {
+    const net::EventArrival& e = r.events[i];
+    const double tokens = exact ? e.tokens : even;
+    const double at_s = static_cast<double>(e.arrival_ns - t0_ns_) / 1e9;
+    if (at_s >= 0) {
+      const auto bucket = static_cast<size_t>(at_s / kRateBucketS);
+      if (lane.tokens_per_bucket.size() <= bucket) lane.tokens_per_bucket.resize(bucket + 1, 0.0);
+      lane.tokens_per_bucket[bucket] += tokens;
+    }
+    if (e.tokens >= 0) lane.tokens_per_event.push_back(e.tokens);
+    if (i > 0)
+      lane.itl_ms.push_back(static_cast<double>(e.arrival_ns - r.events[i - 1].arrival_ns) / 1e6);
+  }
+  if (record.experiment == "context_sweep" && m.prompt_tokens > 0) {
+    if (m.decode_tok_s > 0)
+      insert_sorted(lane.decode_ctx, QPointF(static_cast<double>(m.prompt_tokens), m.decode_tok_s));
+    if (m.ttft_ms >= 0)
+      insert_sorted(lane.ttft_ctx,
+                    QPointF(static_cast<double>(m.prompt_tokens), m.ttft_ms / 1000.0));
+  }
+}
+
+std::vector<QPointF> LiveRunData::ttft_over_time(const QString& lane) const {
+  auto it = data_.find(lane);
+  return it == data_.end() ? std::vector<QPointF>{} : it->second.ttft;
+}
+
+std::vector<QPointF> LiveRunData::output_rate_over_time(const QString& lane, double now_s) const {
+  std::vector<QPointF> out;
+  auto it = data_.find(lane);
+  if (it == data_.end()) return out;
+  const std::vector<double>& buckets = it->second.tokens_per_bucket;
+  for (size_t b = 0; b < buckets.size(); ++b) {
+    const double start_s = static_cast<double>(b) * kRateBucketS;
+    if (start_s + kRateBucketS > now_s) break;  // still filling: would dip misleadingly
+    out.emplace_back(start_s + kRateBucketS, buckets[b] / kRateBucketS);
+  }
+  return out;
+}
+
+const std::vector<double>& LiveRunData::itl_ms(const QString& lane) const {
+  auto it = data_.find(lane);
+  return it == data_.end() ? empty_ : it->second.itl_ms;
+}
+
+const std::vector<double>& LiveRunData::tokens_per_event(const QString& lane) const {
+  auto it = data_.find(lane);
+  return it == data_.end() ? empty_ : it->second.tokens_per_event;
+}
+
+std::vector<QPointF> LiveRunData::decode_vs_context(const QString& lane) const {
+  auto it = data_.find(lane);
+  return it == data_.end() ? std::vector<QPointF>{} : it->second.decode_ctx;
+}
+
+std::vector<QPointF> LiveRunData::ttft_vs_context(const QString& lane) const {
+  auto it = data_.find(lane);
+  return it == data_.end() ? std::vector<QPointF>{} : it->second.ttft_ctx;
+}
+
+bool LiveRunData::has_context_points() const {
+  for (const auto& [name, lane] : data_)
+    if (!lane.ttft_ctx.empty()) return true;
+  return false;
+}
+
+metrics::LaneSummary LiveRunData::summary(const QString& lane) const {
+  auto it = data_.find(lane);
+  if (it == data_.end()) return {};
+  return metrics::summarize(it->second.records);
+}
+
+int64_t LiveRunData::requests(const QString& lane) const {
+  auto it = data_.find(lane);
+  return it == data_.end() ? 0 : static_cast<int64_t>(it->second.records.size());
+}
+
+int64_t LiveRunData::failed(const QString& lane) const {
+  auto it = data_.find(lane);
+  return it == data_.end() ? 0 : it->second.failed;
+}
+
+}  // namespace lb::ui

@@ -1,0 +1,140 @@
+#include "ui/run/run_controller.h"
+
+#include <chrono>
+
+#include "run/plan_runner.h"
+
+namespace lb::ui {
+namespace {
+
+int64_t steady_now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+RunController::RunController(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<lb::ui::RunOutcome>();
+  timer_.setInterval(kDrainIntervalMs);
+  connect(&timer_, &QTimer::timeout, this, &RunController::drain);
+}
+
+RunController::~RunController() {
+  stop_.store(true);
+  if (thread_.joinable()) thread_.join();
+}
+
+bool RunController::start(plan::Plan plan, const QString& out_dir, QString* error) {
+  if (running()) {
+    *error = tr("A run is already in progress");
+    return false;
+  }
+  std::string why;
+  if (!run::run_folder_usable(out_dir.toStdString(), &why)) {
+    *error = QString::fromStdString(why);
+    return false;
+  }
+  QStringList lanes;
+  for (const plan::Lane& lane : plan.lanes) lanes << QString::fromStdString(lane.id);
+  data_.reset(steady_now_ns(), lanes);
+  stats_.set_rows({});
+  progress_.clear();
+  fraction_ = eta_s_ = -1;
+  phase_text_ = tr("Preparing lanes…");
+  run_dir_ = out_dir;
+  stop_.store(false);
+  sink_ = std::make_unique<StagingSink>();
+  run::RunOptions options;
+  options.out_dir = out_dir.toStdString();
+#ifdef LANEBENCH_VERSION
+  options.client_version = LANEBENCH_VERSION;
+#endif
+  thread_ = std::thread([this, plan = std::move(plan), options, sink = sink_.get()]() mutable {
+    RunOutcome outcome;
+    try {
+      run::PlanRunner runner(std::move(plan), options, *sink);
+      run::RunResult result = runner.run(stop_);
+      outcome = {result.exit_code, result.interrupted, std::move(result.errors),
+                 result.requests_written};
+    } catch (const std::exception& e) {
+      outcome.exit_code = run::kExitInput;
+      outcome.errors.push_back(std::string("The run stopped on an internal error: ") + e.what());
+    }
+    sink->finish(std::move(outcome));
+  });
+  timer_.start();
+  return true;
+}
+
+void RunController::stop() {
+  stop_.store(true);
+  phase_text_ = tr("Stopping…");
+}
+
+double RunController::elapsed_s() const {
+  return data_.t0_ns() > 0 ? static_cast<double>(steady_now_ns() - data_.t0_ns()) / 1e9 : 0;
+}
+
+void RunController::drain() {
+  if (!sink_ || !sink_->pending()) return;
+  StagedBatch batch = sink_->take();
+  ++drains_;
+  const std::set<QString> changed = data_.add(batch.records);
+  apply_progress(batch.progress);
+  for (const auto& [level, text] : batch.messages)
+    emit message(static_cast<int>(level), QString::fromStdString(text));
+  refresh_stats(changed);
+  QStringList changed_list(changed.begin(), changed.end());
+  emit updated(changed_list);
+  if (batch.outcome) {
+    timer_.stop();
+    if (thread_.joinable()) thread_.join();  // the runner has returned: join is immediate
+    fraction_ = batch.outcome->interrupted ? fraction_ : 1.0;
+    eta_s_ = 0;
+    phase_text_ = batch.outcome->interrupted ? tr("Stopped") : tr("Finished");
+    emit finished(*batch.outcome, run_dir_);
+  }
+}
+
+void RunController::apply_progress(const std::map<std::string, run::RunProgress>& progress) {
+  for (const auto& [lane, p] : progress) progress_[lane] = p;
+  if (progress_.empty()) return;
+  int64_t done = 0, total = 0;
+  double eta = -1;
+  QString phase;
+  for (const auto& [lane, p] : progress_) {
+    done += p.done;
+    total += p.total;
+    eta = std::max(eta, p.eta_s);
+    phase = QString::fromStdString(p.experiment) +
+            (p.phase.empty() ? QString() : " · " + QString::fromStdString(p.phase));
+  }
+  fraction_ =
+      total > 0 ? std::min(1.0, static_cast<double>(done) / static_cast<double>(total)) : -1;
+  eta_s_ = eta;
+  phase_text_ = phase;
+}
+
+void RunController::refresh_stats(const std::set<QString>& changed) {
+  if (changed.empty() && !stats_.rows().empty()) return;
+  std::vector<models::LaneStatsRow> rows;
+  for (const QString& lane : data_.lanes()) {
+    // Only lanes with new requests are summarised again; the others keep their row.
+    const models::LaneStatsRow* old = nullptr;
+    for (const models::LaneStatsRow& r : stats_.rows())
+      if (r.lane_id == lane) old = &r;
+    if (old && !changed.count(lane)) {
+      rows.push_back(*old);
+      continue;
+    }
+    models::LaneStatsRow row;
+    row.lane_id = lane;
+    row.summary = data_.summary(lane);
+    rows.push_back(std::move(row));
+  }
+  stats_.set_rows(std::move(rows));
+}
+
+}  // namespace lb::ui

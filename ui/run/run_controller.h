@@ -1,0 +1,71 @@
+#pragma once
+// Bridges core/run's PlanRunner (on its own thread) to the GUI. The runner reports through a
+// StagingSink; a timer on the GUI thread drains it at most 30 times a second, folds the batch into
+// LiveRunData and the stats model in one step, and tells the page to redraw. Nothing here calls
+// processEvents() and nothing on the GUI thread waits for the engine (except the final join, after
+// the runner has said it is done).
+#include <QObject>
+#include <QString>
+#include <QTimer>
+#include <atomic>
+#include <memory>
+#include <thread>
+
+#include "models/lane_stats_model.h"
+#include "plan/plan.h"
+#include "ui/run/live_run_data.h"
+#include "ui/run/staging_sink.h"
+
+namespace lb::ui {
+
+class RunController : public QObject {
+  Q_OBJECT
+ public:
+  static constexpr int kDrainIntervalMs = 33;  // <= 30 Hz
+
+  explicit RunController(QObject* parent = nullptr);
+  ~RunController() override;  // stops a running run and waits for its thread
+
+  // Starts the plan writing into out_dir. Returns false (and *error) when a run is active or the
+  // folder cannot take a run.
+  bool start(plan::Plan plan, const QString& out_dir, QString* error);
+  void stop();  // asks the runner to stop; finished() follows
+  bool running() const { return thread_.joinable(); }
+  QString run_dir() const { return run_dir_; }
+
+  const LiveRunData& data() const { return data_; }
+  models::LaneStatsModel* stats_model() { return &stats_; }
+  // Overall progress in [0, 1] (-1 unknown) and seconds left (-1 unknown).
+  double progress_fraction() const { return fraction_; }
+  double eta_s() const { return eta_s_; }
+  QString phase_text() const { return phase_text_; }
+  double elapsed_s() const;
+  int drain_count() const { return drains_; }
+
+ signals:
+  void updated(const QStringList& changed_lanes);  // after a batch was applied
+  void message(int level, const QString& text);    // run::MessageLevel as int
+  void finished(const lb::ui::RunOutcome& outcome, const QString& run_dir);
+
+ private:
+  void drain();
+  void apply_progress(const std::map<std::string, run::RunProgress>& progress);
+  void refresh_stats(const std::set<QString>& changed);
+
+  std::unique_ptr<StagingSink> sink_;
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+  QTimer timer_;
+  LiveRunData data_;
+  models::LaneStatsModel stats_;
+  std::map<std::string, run::RunProgress> progress_;
+  QString run_dir_;
+  double fraction_ = -1;
+  double eta_s_ = -1;
+  QString phase_text_;
+  int drains_ = 0;
+};
+
+}  // namespace lb::ui
+
+Q_DECLARE_METATYPE(lb::ui::RunOutcome)

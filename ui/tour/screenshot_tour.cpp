@@ -1,0 +1,103 @@
+#include "ui/tour/screenshot_tour.h"
+
+#include <QDir>
+#include <QPixmap>
+#include <QTableView>
+#include <cstdio>
+
+#include "models/item_roles.h"
+#include "ui/main_window.h"
+#include "ui/pages/review_page.h"
+#include "ui/pages/run_page.h"
+#include "ui/pages/runs_page.h"
+#include "ui/run/experiment_form.h"
+
+namespace lb::ui {
+
+ScreenshotTour::ScreenshotTour(MainWindow& window, QString out_dir, QObject* parent)
+    : QObject(parent), window_(window), out_dir_(std::move(out_dir)) {
+  timeout_.setSingleShot(true);
+  connect(&timeout_, &QTimer::timeout, this, [this] { fail("the tour timed out"); });
+  live_shot_.setSingleShot(true);
+  connect(&live_shot_, &QTimer::timeout, this, [this] { grab("02-run-live"); });
+}
+
+void ScreenshotTour::start() {
+  if (!QDir().mkpath(out_dir_)) return fail("cannot create " + out_dir_);
+  timeout_.start(kTimeoutMs);
+  window_.show_page(MainWindow::Lanes);
+  // Let the window lay out and paint once before the first grab.
+  QTimer::singleShot(500, this, [this] {
+    if (!grab("01-lanes")) return;
+    RunPage* run = window_.run_page();
+    window_.show_page(MainWindow::Run);
+    run->experiment_form()->set_kind("regression");
+    run->experiment_form()->use_quick_defaults();
+    connect(run, &RunPage::run_finished, this,
+            [this](const QString& dir, bool) { on_run_finished(dir); });
+    QString error;
+    if (!run->start_run(&error)) return fail("cannot start the run: " + error);
+    live_shot_.start(8000);
+  });
+}
+
+bool ScreenshotTour::grab(const QString& name) {
+  const QString path = QDir(out_dir_).filePath(name + ".png");
+  if (!window_.grab().save(path)) {
+    fail("cannot write " + path);
+    return false;
+  }
+  std::fprintf(stderr, "screenshot: %s\n", qPrintable(path));
+  return true;
+}
+
+void ScreenshotTour::on_run_finished(const QString& run_dir) {
+  live_shot_.stop();
+  QTimer::singleShot(400, this, [this, run_dir] {
+    if (!grab("03-run-finished")) return;
+    ReviewPage* review = window_.review_page();
+    window_.show_page(MainWindow::Review);
+    // The window opens a finished regression for review by itself; it may be done already.
+    if (review->model()->rowCount() > 0 && !review->loading()) return on_review_ready();
+    connect(review, &ReviewPage::diff_shown, this, &ScreenshotTour::on_review_ready);
+    if (!review->loading() && !review->open_run(run_dir)) fail("the run has nothing to review");
+  });
+}
+
+void ScreenshotTour::on_review_ready() {
+  if (review_shot_) return;
+  review_shot_ = true;
+  ReviewPage* review = window_.review_page();
+  // Show the most interesting pair: the least similar one.
+  review->table()->sortByColumn(models::ReviewPairsModel::Ratio, Qt::AscendingOrder);
+  int row = 0;  // a summarization pair shows word and character highlights best
+  for (int r = 0; r < review->proxy()->rowCount(); ++r)
+    if (review->proxy()->index(r, 0).data(models::CategoryRole).toString() == "summarization") {
+      row = r;
+      break;
+    }
+  review->table()->setCurrentIndex(review->proxy()->index(row, 0));
+  QTimer::singleShot(800, this, [this] {
+    if (!grab("04-review")) return;
+    window_.show_page(MainWindow::Runs);
+    window_.runs_page()->refresh();
+    QTimer::singleShot(300, this, [this] {
+      if (grab("05-runs")) finish();
+    });
+  });
+}
+
+void ScreenshotTour::fail(const QString& why) {
+  if (finished_) return;
+  finished_ = true;
+  std::fprintf(stderr, "screenshot tour failed: %s\n", qPrintable(why));
+  emit done(1);
+}
+
+void ScreenshotTour::finish() {
+  if (finished_) return;
+  finished_ = true;
+  emit done(0);
+}
+
+}  // namespace lb::ui

@@ -1,0 +1,39 @@
+#pragma once
+// A scripted walk through the workbench for documentation: runs a short regression on the
+// window's lanes, and saves the window at each stage (lanes, live run, finished run, review,
+// runs) into a folder with QWidget::grab(). Emits done(0) on success, done(1) with a message on
+// stderr otherwise. Driven by signals and timers only (no processEvents, no sleeps).
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+namespace lb::ui {
+
+class MainWindow;
+
+class ScreenshotTour : public QObject {
+  Q_OBJECT
+ public:
+  static constexpr int kTimeoutMs = 240'000;
+  ScreenshotTour(MainWindow& window, QString out_dir, QObject* parent = nullptr);
+  void start();
+
+ signals:
+  void done(int exit_code);
+
+ private:
+  bool grab(const QString& name);
+  void fail(const QString& why);
+  void on_run_finished(const QString& run_dir);
+  void on_review_ready();
+  void finish();
+
+  MainWindow& window_;
+  QString out_dir_;
+  QTimer timeout_;
+  QTimer live_shot_;
+  bool review_shot_ = false;
+  bool finished_ = false;
+};
+
+}  // namespace lb::ui

@@ -1,0 +1,76 @@
+#include "ui/workspace/lane_json.h"
+
+namespace lb::ui {
+
+void fill_sim_fields(plan::Lane& lane) {
+  lane.sim_profile.clear();
+  lane.sim_options.clear();
+  const std::string prefix = "sim:";
+  if (lane.base_url.rfind(prefix, 0) != 0) return;
+  const std::string spec = lane.base_url.substr(prefix.size());
+  const size_t q = spec.find('?');
+  lane.sim_profile = spec.substr(0, q);
+  if (q == std::string::npos) return;
+  std::string rest = spec.substr(q + 1);
+  size_t pos = 0;
+  while (pos <= rest.size()) {
+    const size_t amp = std::min(rest.find('&', pos), rest.size());
+    const std::string kv = rest.substr(pos, amp - pos);
+    const size_t eq = kv.find('=');
+    if (!kv.empty())
+      lane.sim_options[kv.substr(0, eq)] = eq == std::string::npos ? "" : kv.substr(eq + 1);
+    pos = amp + 1;
+  }
+}
+
+nlohmann::json lane_to_json(const plan::Lane& lane) {
+  nlohmann::json j = {{"id", lane.id}, {"base_url", lane.base_url}};
+  if (!lane.model.empty() && lane.model != "auto") j["model"] = lane.model;
+  if (!lane.api_key_env.empty()) j["api_key_env"] = lane.api_key_env;
+  nlohmann::json notes = nlohmann::json::object();
+  const plan::LaneNotes& n = lane.notes;
+  if (!n.weights.empty()) notes["weights"] = n.weights;
+  if (!n.kv_cache.empty()) notes["kv_cache"] = n.kv_cache;
+  if (!n.spec.empty()) notes["spec"] = n.spec;
+  if (n.prefix_caching) notes["prefix_caching"] = *n.prefix_caching;
+  if (!n.engine_version.empty()) notes["engine_version"] = n.engine_version;
+  if (!n.text.empty()) notes["text"] = n.text;
+  if (!notes.empty()) j["notes"] = notes;
+  return j;
+}
+
+bool lane_from_json(const nlohmann::json& value, plan::Lane* lane, std::string* error) {
+  if (!value.is_object()) {
+    *error = "a lane must be an object";
+    return false;
+  }
+  auto text = [&](const nlohmann::json& obj, const char* key) -> std::string {
+    auto it = obj.find(key);
+    return it != obj.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  plan::Lane out;
+  out.id = text(value, "id");
+  out.base_url = text(value, "base_url");
+  if (out.id.empty() || out.base_url.empty()) {
+    *error = out.id.empty() ? "a lane is missing \"id\""
+                            : "lane \"" + out.id + "\" is missing \"base_url\"";
+    return false;
+  }
+  const std::string model = text(value, "model");
+  out.model = model.empty() ? "auto" : model;
+  out.api_key_env = text(value, "api_key_env");
+  if (auto it = value.find("notes"); it != value.end() && it->is_object()) {
+    out.notes.weights = text(*it, "weights");
+    out.notes.kv_cache = text(*it, "kv_cache");
+    out.notes.spec = text(*it, "spec");
+    out.notes.engine_version = text(*it, "engine_version");
+    out.notes.text = text(*it, "text");
+    if (auto pc = it->find("prefix_caching"); pc != it->end() && pc->is_boolean())
+      out.notes.prefix_caching = pc->get<bool>();
+  }
+  fill_sim_fields(out);
+  *lane = std::move(out);
+  return true;
+}
+
+}  // namespace lb::ui
