@@ -50,8 +50,8 @@ struct SloThresholds {  // <= 0 = not set
 struct RegressionExperiment {
   std::string prompts = "builtin:regression-20";  // "builtin:NAME" or a prompt-set file path
   int64_t max_tokens = 256;
-  double temperature = 0;             // greedy
-  double similarity_threshold = 0.9;  // difflib ratio at or above which outputs are "similar"
+  double temperature = 0;              // greedy
+  double similarity_threshold = 0.95;  // difflib ratio at or above which outputs are near-identical
   int64_t concurrency = 1;
 };
 
