@@ -1,12 +1,11 @@
 #include "asio_sim_clock.h"
 
-#include <boost/asio/steady_timer.hpp>
-#include <memory>
+#include <algorithm>
 
 namespace lb::sim {
 
 AsioSimClock::AsioSimClock(boost::asio::io_context& io, double time_scale)
-    : io_(io), time_scale_(time_scale), epoch_(std::chrono::steady_clock::now()) {}
+    : io_(io), time_scale_(time_scale), epoch_(std::chrono::steady_clock::now()), timer_(io) {}
 
 double AsioSimClock::now_s() const {
   if (current_s_ >= 0.0) return current_s_;
@@ -23,14 +22,51 @@ double AsioSimClock::to_model_s(std::chrono::steady_clock::time_point tp) const 
 }
 
 void AsioSimClock::call_at(double t_s, std::function<void()> fn) {
-  auto timer = std::make_shared<boost::asio::steady_timer>(io_, to_steady(t_s));
-  timer->async_wait([this, timer, t_s, fn = std::move(fn)](const boost::system::error_code& ec) {
-    if (ec) return;  // io_context stopping
-    const double saved = current_s_;
-    current_s_ = std::max(t_s, saved);
-    fn();
-    current_s_ = saved;
+  queue_.push(Item{t_s, next_order_++, std::move(fn)});
+  arm();
+}
+
+void AsioSimClock::arm() {
+  if (dispatching_ || queue_.empty()) return;
+  const double next_s = queue_.top().t_s;
+  if (armed_s_ >= 0.0 && armed_s_ <= next_s) return;  // already waiting for something earlier
+  armed_s_ = next_s;
+  timer_.expires_at(to_steady(next_s));  // cancels a later wait, whose handler sees an error
+  timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;  // re-armed earlier, or the io_context is stopping
+    on_timer();
   });
+}
+
+void AsioSimClock::on_timer() {
+  armed_s_ = -1.0;
+  dispatching_ = true;
+  // A deadline closer than kSpin is waited for by spinning: re-arming the timer costs a
+  // timerfd_settime and an epoll round trip, about as long as the wait, and makes dense event
+  // trains late. Spinning is bounded so the reactor still serves sockets every kMaxDispatch.
+  constexpr auto kSpin = std::chrono::microseconds(60);
+  constexpr auto kMaxDispatch = std::chrono::milliseconds(1);
+  const auto started = std::chrono::steady_clock::now();
+  for (;;) {
+    auto now = std::chrono::steady_clock::now();
+    const double due_s = to_model_s(now);
+    while (!queue_.empty() && queue_.top().t_s <= due_s) {
+      Item item = std::move(const_cast<Item&>(queue_.top()));
+      queue_.pop();
+      const double saved = current_s_;
+      current_s_ = std::max(item.t_s, saved);
+      item.fn();
+      current_s_ = saved;
+    }
+    if (queue_.empty()) break;
+    now = std::chrono::steady_clock::now();
+    const auto next = to_steady(queue_.top().t_s);
+    if (next - now > kSpin || now - started > kMaxDispatch) break;
+    while (std::chrono::steady_clock::now() < next) {
+    }
+  }
+  dispatching_ = false;
+  arm();
 }
 
 int64_t steady_ns(std::chrono::steady_clock::time_point tp) {

@@ -133,9 +133,20 @@ void EngineModel::finish_prefill_step(const std::vector<Chunk>& chunks) {
     ++decoding_;
   }
   maybe_start_prefill_step();
+  // The engine's output processor hands finished prefills to the API server one by one; the
+  // stagger keeps their streams from sharing one write instant for the rest of their decode.
+  double offset_s = 0.0;
   for (uint64_t id : completed) {
-    auto it = seqs_.find(id);
-    if (it != seqs_.end()) start_decode(*it->second);
+    auto start = [this, id] {
+      auto it = seqs_.find(id);
+      if (it != seqs_.end()) start_decode(*it->second);
+    };
+    if (offset_s == 0.0) {
+      start();
+    } else {
+      clock_.call_at(clock_.now_s() + offset_s, start);
+    }
+    offset_s += profile_.output_stagger_s;
   }
 }
 

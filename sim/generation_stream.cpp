@@ -103,6 +103,12 @@ void GenerationStream::observe_step_latency(bool first) {
 }
 
 void GenerationStream::on_step(const StepOutput& step) {
+  session_->cork();
+  emit_step(step);
+  session_->uncork();
+}
+
+void GenerationStream::emit_step(const StepOutput& step) {
   now_sched_ns_ = steady_ns(core_.clock().to_steady(core_.clock().now_s()));
   if (step.first) wire_.cached_tokens = step.cached_tokens;
   if (step.drafted > 0) spec_.add(step.drafted, step.accepted);

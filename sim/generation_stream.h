@@ -29,6 +29,7 @@ class GenerationStream : public std::enable_shared_from_this<GenerationStream> {
  private:
   void submit();
   void on_step(const StepOutput& step);
+  void emit_step(const StepOutput& step);
   void write_event(std::string data, int tokens, const char* kind);
   void write_events(std::vector<std::string> events, int tokens_on_first, const char* kind);
   void stream_tokens(int64_t begin, int64_t end, bool last);

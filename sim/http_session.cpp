@@ -2,6 +2,7 @@
 
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/buffers_suffix.hpp>
+#include <sstream>
 
 #include "asio_sim_clock.h"
 #include "trace_writer.h"
@@ -19,11 +20,27 @@ constexpr uint64_t kMaxBodyBytes = 512ULL * 1024 * 1024;  // a 262K-token prompt
 struct HttpSession::OutItem {
   enum class Kind { Message, Header, Chunk, LastChunk, Close } kind = Kind::Chunk;
   std::shared_ptr<HttpResponseMsg> message;
-  std::shared_ptr<http::response<http::empty_body>> header;
-  std::shared_ptr<http::response_serializer<http::empty_body>> serializer;
-  std::string data;
+  std::string data;  // header text or chunk payload; never modified once queued
+  std::optional<http::chunk_body<asio::const_buffer>> chunk;
+  std::optional<http::chunk_last<http::chunk_crlf>> last;
   std::optional<TraceRecord> trace;
   bool ends_response = false;
+
+  bool immediate() const {
+    return kind == Kind::Header || kind == Kind::Chunk || kind == Kind::LastChunk;
+  }
+  // The item's bytes as buffers (Beast frames chunks); returns their size.
+  size_t append_buffers(std::vector<asio::const_buffer>& out) const {
+    const size_t before = beast::buffer_bytes(out);
+    if (kind == Kind::Header) out.push_back(asio::buffer(data));
+    if (kind == Kind::Chunk) {
+      for (auto b : beast::buffers_range_ref(*chunk)) out.push_back(b);
+    }
+    if (kind == Kind::LastChunk) {
+      for (auto b : beast::buffers_range_ref(*last)) out.push_back(b);
+    }
+    return beast::buffer_bytes(out) - before;
+  }
 };
 
 HttpSession::HttpSession(asio::ip::tcp::socket socket, RequestHandler& handler, TraceWriter* trace)
@@ -74,12 +91,15 @@ void HttpSession::send(HttpResponseMsg response) {
 void HttpSession::begin_stream(http::status status, const std::string& content_type) {
   auto item = std::make_unique<OutItem>();
   item->kind = OutItem::Kind::Header;
-  item->header = std::make_shared<http::response<http::empty_body>>(status, 11);
-  item->header->set(http::field::content_type, content_type);
-  item->header->set(http::field::server, "uvicorn");
-  item->header->keep_alive(keep_alive_);
-  item->header->chunked(true);
-  item->serializer = std::make_shared<http::response_serializer<http::empty_body>>(*item->header);
+  http::response<http::empty_body> header{status, 11};
+  header.set(http::field::content_type, content_type);
+  header.set(http::field::server, "uvicorn");
+  header.keep_alive(keep_alive_);
+  header.chunked(true);
+  // Beast serializes the header; it is sent like the chunks, with one non-blocking write.
+  std::ostringstream text;
+  text << header.base();
+  item->data = text.str();
   enqueue(std::move(item));
 }
 
@@ -87,6 +107,7 @@ void HttpSession::send_chunk(std::string data, std::optional<TraceRecord> trace)
   auto item = std::make_unique<OutItem>();
   item->kind = OutItem::Kind::Chunk;
   item->data = std::move(data);
+  item->chunk.emplace(asio::buffer(item->data));
   item->trace = std::move(trace);
   enqueue(std::move(item));
 }
@@ -94,6 +115,7 @@ void HttpSession::send_chunk(std::string data, std::optional<TraceRecord> trace)
 void HttpSession::end_stream() {
   auto item = std::make_unique<OutItem>();
   item->kind = OutItem::Kind::LastChunk;
+  item->last.emplace(http::make_chunk_last());
   item->ends_response = true;
   enqueue(std::move(item));
 }
@@ -110,54 +132,70 @@ void HttpSession::enqueue(std::unique_ptr<OutItem> item) {
   if (!writing_) write_next();
 }
 
+void HttpSession::cork() { corked_ = true; }
+
+void HttpSession::uncork() {
+  corked_ = false;
+  if (!writing_) write_next();
+}
+
 void HttpSession::write_next() {
+  if (corked_) return;
   while (!closed_ && !queue_.empty()) {
     writing_ = true;
-    OutItem& item = *queue_.front();
-    auto done = [self = shared_from_this()](beast::error_code ec, size_t) {
-      self->on_written(ec, steady_now_ns());
-    };
-    switch (item.kind) {
-      case OutItem::Kind::Message:
-        http::async_write(socket_, *item.message, std::move(done));
-        return;
-      case OutItem::Kind::Header:
-        http::async_write_header(socket_, *item.serializer, std::move(done));
-        return;
-      case OutItem::Kind::Chunk:
-        if (!write_now(http::make_chunk(asio::buffer(item.data)), std::move(done))) return;
-        break;
-      case OutItem::Kind::LastChunk:
-        if (!write_now(http::make_chunk_last(), std::move(done))) return;
-        break;
-      case OutItem::Kind::Close:
-        writing_ = false;
-        close();
-        return;
+    OutItem& front = *queue_.front();
+    if (front.kind == OutItem::Kind::Close) {
+      writing_ = false;
+      close();
+      return;
     }
+    if (front.kind == OutItem::Kind::Message) {
+      http::async_write(socket_, *front.message,
+                        [self = shared_from_this()](beast::error_code ec, size_t) {
+                          self->on_written(ec, steady_now_ns());
+                        });
+      return;
+    }
+    if (!write_gathered()) return;
   }
   writing_ = false;
 }
 
-template <typename Buffers, typename Handler>
-bool HttpSession::write_now(const Buffers& buffers, Handler&& done) {
-  // Events go out with one non-blocking send so that the trace stamp is taken right after the
-  // bytes reached the socket; only what the socket cannot take now is left to async_write.
+bool HttpSession::write_gathered() {
+  // Everything queued for this instant (header, chunks, last chunk) goes out in one
+  // non-blocking send, so the trace stamp is taken right after the bytes reached the socket;
+  // only what the socket cannot take now is left to async_write.
+  constexpr size_t kMaxItems = 64;
+  std::vector<asio::const_buffer> buffers;
+  std::vector<size_t> sizes;
+  for (const auto& item : queue_) {
+    if (!item->immediate() || sizes.size() == kMaxItems) break;
+    sizes.push_back(item->append_buffers(buffers));
+  }
   beast::error_code ec;
-  const size_t total = beast::buffer_bytes(buffers);
-  const size_t n = socket_.write_some(buffers, ec);
+  size_t n = socket_.write_some(buffers, ec);
   if (ec && ec != asio::error::would_block && ec != asio::error::try_again) {
     close();
     return false;
   }
-  if (!ec && n == total) {
-    finish_item(steady_now_ns());
-    return true;
+  if (ec) n = 0;
+  const int64_t sent_ns = steady_now_ns();
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (n < sizes[i]) {
+      std::vector<asio::const_buffer> own;
+      queue_.front()->append_buffers(own);
+      beast::buffers_suffix<std::vector<asio::const_buffer>> rest(std::move(own));
+      rest.consume(n);
+      asio::async_write(socket_, rest, [self = shared_from_this()](beast::error_code e, size_t) {
+        self->on_written(e, steady_now_ns());
+      });
+      return false;
+    }
+    n -= sizes[i];
+    finish_item(sent_ns);
+    if (closed_) return false;
   }
-  beast::buffers_suffix<Buffers> rest(buffers);
-  rest.consume(ec ? 0 : n);
-  asio::async_write(socket_, rest, std::forward<Handler>(done));
-  return false;
+  return true;
 }
 
 void HttpSession::on_written(const boost::system::error_code& ec, int64_t sent_ns) {

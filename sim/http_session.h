@@ -42,6 +42,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // Closes the connection once the queued writes are out (a dropped stream).
   void drop_after_writes();
   void close();
+  // Writes queued between cork() and uncork() leave in one send (events of one instant).
+  void cork();
+  void uncork();
 
   // Called once when the connection goes away for any reason.
   void set_on_close(std::function<void()> fn) { on_close_ = std::move(fn); }
@@ -57,8 +60,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void write_next();
   void on_written(const boost::system::error_code& ec, int64_t sent_ns);
   void finish_item(int64_t sent_ns);
-  template <typename Buffers, typename Handler>
-  bool write_now(const Buffers& buffers, Handler&& done);
+  bool write_gathered();
   void response_done();
 
   boost::asio::ip::tcp::socket socket_;
@@ -70,6 +72,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   std::deque<std::unique_ptr<OutItem>> queue_;
   std::function<void()> on_close_;
   bool writing_ = false;
+  bool corked_ = false;
   bool busy_ = false;
   bool closed_ = false;
   bool keep_alive_ = true;

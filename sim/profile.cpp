@@ -119,6 +119,7 @@ const std::map<std::string, Setter, std::less<>>& setters() {
       {"batch_slowdown", number_setter(&Profile::batch_slowdown, 0.0)},
       {"prefill_interference", number_setter(&Profile::prefill_interference, 0.0)},
       {"context_slowdown_per_100k", number_setter(&Profile::context_slowdown_per_100k, 0.0)},
+      {"output_stagger_s", number_setter(&Profile::output_stagger_s, 0.0)},
       {"num_speculative_tokens",
        [](Profile& p, std::string_view v) {
          int n = 0;

@@ -29,6 +29,7 @@ struct Profile {
   double batch_slowdown = 0.0;        // step time factor 1 + batch_slowdown * (n - 1)
   double prefill_interference = 0.0;  // step time factor 1 + this while a prefill runs
   double context_slowdown_per_100k = 0.0;
+  double output_stagger_s = 50e-6;  // between the first tokens of prefills finished together
 
   // Speculative decoding (MTP): conditional acceptance of draft position i given i-1 accepted.
   int num_speculative_tokens = 0;

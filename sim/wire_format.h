@@ -44,6 +44,9 @@ std::string chat_role_chunk(const WireContext& c, const std::optional<UsageSoFar
 std::string chat_delta_chunk(const WireContext& c, const OutputDelta& d,
                              const std::vector<PlannedToolCall>& calls, const std::string& finish,
                              const std::optional<UsageSoFar>& usage);
+// A delta without tool calls (reasoning and/or content), built without a JSON tree.
+std::string chat_text_chunk(const WireContext& c, const OutputDelta& d, const std::string& finish,
+                            const std::optional<UsageSoFar>& usage);
 std::string chat_usage_chunk(const WireContext& c, const UsageSoFar& u, const SpecTally* spec);
 std::string chat_response(const WireContext& c, const OutputScript& s, const UsageSoFar& u);
 

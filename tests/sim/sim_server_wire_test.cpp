@@ -338,6 +338,9 @@ class SimServerWireTest : public QObject {
                                 {{"x-request-id", "trace-1"}});
     QCOMPARE(r.status, 200);
     std::vector<TraceRecord> mine;
+    // The server records an event right after its send returns, which can be after the client
+    // already read it: wait for the last record.
+    QTRY_VERIFY_WITH_TIMEOUT(trace_has(trace_mutex_, trace_, "trace-1", "done"), 2000);
     {
       std::lock_guard<std::mutex> lock(trace_mutex_);
       for (const auto& t : trace_) {

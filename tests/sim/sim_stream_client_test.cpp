@@ -81,6 +81,9 @@ class SimStreamClientTest : public QObject {
     QCOMPARE(r.usage.cached_tokens, int64_t(0));
     // Arrival stamps vs the trace: same clock, one event each.
     std::vector<TraceRecord> sent;
+    // The server records an event right after its send returns, which can be after the client
+    // already read it: wait for the last record.
+    QTRY_VERIFY_WITH_TIMEOUT(trace_has(trace_mutex_, trace_, "client-1", "done"), 2000);
     {
       std::lock_guard<std::mutex> lock(trace_mutex_);
       for (const auto& t : trace_) {

@@ -5,6 +5,7 @@
 
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -70,6 +71,15 @@ inline double metric_value(const std::string& text, const std::string& name_and_
     return std::stod(line.substr(line.rfind(' ') + 1));
   }
   return -1;
+}
+
+inline bool trace_has(std::mutex& mutex, const std::vector<TraceRecord>& trace,
+                      const std::string& request_id, const std::string& kind) {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (const auto& t : trace) {
+    if (t.request_id == request_id && t.kind == kind) return true;
+  }
+  return false;
 }
 
 }  // namespace lb::sim::test
