@@ -137,6 +137,13 @@ class ModelsTest : public QObject {
     QVERIFY(model.index(2, ReviewPairsModel::Triage).data().toString().contains("fact flipped"));
     QCOMPARE(model.index(2, ReviewPairsModel::Checks).data().toString(), QString("1 failed"));
     QCOMPARE(model.index(1, ReviewPairsModel::Ratio).data().toString(), QString("0.900"));
+    // Headers name the columns they head.
+    QCOMPARE(model.headerData(ReviewPairsModel::Ratio, Qt::Horizontal).toString(),
+             QString("Ratio"));
+    QCOMPARE(model.headerData(ReviewPairsModel::Verdict, Qt::Horizontal).toString(),
+             QString("Verdict"));
+    QCOMPARE(model.headerData(ReviewPairsModel::Category, Qt::Horizontal).toString(),
+             QString("Category"));
 
     QVERIFY(model.set_verdict(2, "blocker", "42 became 43"));
     QVERIFY(!model.set_verdict(9, "blocker", ""));

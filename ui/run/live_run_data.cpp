@@ -83,7 +83,10 @@ std::vector<QPointF> LiveRunData::output_rate_over_time(const QString& lane, dou
   auto it = data_.find(lane);
   if (it == data_.end()) return out;
   const std::vector<double>& buckets = it->second.tokens_per_bucket;
-  for (size_t b = 0; b < buckets.size(); ++b) {
+  // A lane that started late (lanes may run one after another) begins at its first token.
+  size_t first = 0;
+  while (first < buckets.size() && buckets[first] == 0) ++first;
+  for (size_t b = first; b < buckets.size(); ++b) {
     const double start_s = static_cast<double>(b) * kRateBucketS;
     if (start_s + kRateBucketS > now_s) break;  // still filling: would dip misleadingly
     out.emplace_back(start_s + kRateBucketS, buckets[b] / kRateBucketS);
