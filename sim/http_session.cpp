@@ -2,6 +2,7 @@
 
 #include <boost/asio/write.hpp>
 #include <boost/beast/core/buffers_suffix.hpp>
+#include <boost/beast/core/string.hpp>
 #include <sstream>
 
 #include "asio_sim_clock.h"
@@ -57,12 +58,33 @@ void HttpSession::read_next() {
   if (closed_) return;
   parser_.emplace();
   parser_->body_limit(kMaxBodyBytes);
+  http::async_read_header(socket_, buffer_, *parser_,
+                          [self = shared_from_this()](beast::error_code ec, size_t) {
+                            if (ec) return self->close();
+                            self->continue_if_expected();
+                          });
+}
+
+void HttpSession::continue_if_expected() {
+  // curl and libcurl send "Expect: 100-continue" with bodies over 1 MB (long-context prompts)
+  // and hold the body back for a second unless told to go on, as uvicorn does.
+  const auto& req = parser_->get();
+  if (!busy_ && beast::iequals(req[http::field::expect], "100-continue")) {
+    auto go_on = std::make_shared<http::response<http::empty_body>>(http::status::continue_, 11);
+    http::async_write(socket_, *go_on,
+                      [self = shared_from_this(), go_on](beast::error_code ec, size_t) {
+                        if (ec) return self->close();
+                        self->read_body();
+                      });
+    return;
+  }
+  read_body();
+}
+
+void HttpSession::read_body() {
   http::async_read(socket_, buffer_, *parser_,
                    [self = shared_from_this()](beast::error_code ec, size_t) {
-                     if (ec) {
-                       self->close();
-                       return;
-                     }
+                     if (ec) return self->close();
                      self->pending_.push_back(self->parser_->release());
                      if (!self->busy_) self->dispatch_next();
                      self->read_next();

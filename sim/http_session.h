@@ -55,6 +55,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
  private:
   struct OutItem;
   void read_next();
+  void continue_if_expected();
+  void read_body();
   void dispatch_next();
   void enqueue(std::unique_ptr<OutItem> item);
   void write_next();
