@@ -278,6 +278,31 @@ class SimServerWireTest : public QObject {
     QCOMPARE(http_request(mtp_->port(), "GET", "/v1/chat/completions").status, 405);
   }
 
+  void expect_100_continue_is_answered() {
+    namespace asio = boost::asio;
+    namespace http = boost::beast::http;
+    asio::io_context io;
+    asio::ip::tcp::socket socket(io);
+    socket.connect({asio::ip::make_address("127.0.0.1"), mtp_->port()});
+    const std::string body = chat_body("Long prompt", {{"max_tokens", 3}});
+    const std::string head =
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\n"
+        "Content-Type: application/json\r\nExpect: 100-continue\r\n"
+        "Content-Length: " +
+        std::to_string(body.size()) + "\r\n\r\n";
+    asio::write(socket, asio::buffer(head));
+    // The body is held back: without "100 Continue" the server would wait for it forever.
+    boost::beast::flat_buffer buffer;
+    http::response<http::empty_body> interim;
+    http::read(socket, buffer, interim);
+    QCOMPARE(static_cast<int>(interim.result_int()), 100);
+    asio::write(socket, asio::buffer(body));
+    http::response<http::string_body> final_response;
+    http::read(socket, buffer, final_response);
+    QCOMPARE(static_cast<int>(final_response.result_int()), 200);
+    QCOMPARE(json::parse(final_response.body())["usage"]["completion_tokens"].get<int>(), 3);
+  }
+
   void keep_alive_serves_several_requests_per_connection() {
     HttpConnection c(mtp_->port());
     for (int i = 0; i < 3; ++i) {
