@@ -40,7 +40,9 @@ struct VerifyArgs {
 std::string human_bytes(double bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   int u = 0;
-  while (bytes >= 1024.0 && u < 4) bytes /= 1024.0, ++u;
+  while (bytes >= 1024.0 && u < 4) {
+    bytes /= 1024.0, ++u;
+  }
   char buf[32];
   std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
   return buf;
@@ -54,7 +56,9 @@ class HashProgressLine {
     const auto now = Clock::now();
     const double elapsed_s = seconds(now - start_);
     const bool done = p.files_done == p.files_total;
-    if (elapsed_s < 1.0 || (!done && seconds(now - last_) < (tty_ ? 0.25 : 5.0))) return;
+    if (elapsed_s < 1.0 || (!done && seconds(now - last_) < (tty_ ? 0.25 : 5.0))) {
+      return;
+    }
     last_ = now;
     const double rate = elapsed_s > 0 ? static_cast<double>(p.bytes_done) / elapsed_s : 0.0;
     const double left = p.bytes_total > p.bytes_done ? double(p.bytes_total - p.bytes_done) : 0.0;
@@ -67,7 +71,9 @@ class HashProgressLine {
     open_ = tty_;
   }
   ~HashProgressLine() {
-    if (open_) std::cerr << '\n';
+    if (open_) {
+      std::cerr << '\n';
+    }
   }
 
  private:
@@ -88,14 +94,18 @@ void print_file_rows(const artifacts::VerifyReport& r) {
     } else if (!f.actual.empty()) {
       detail = f.actual + "  " + human_bytes(double(f.size_bytes));
     }
-    if (!f.detail.empty()) detail += (detail.empty() ? "" : "; ") + f.detail;
+    if (!f.detail.empty()) {
+      detail += (detail.empty() ? "" : "; ") + f.detail;
+    }
     std::printf("%-10s  %-48s  %s\n", artifacts::file_status_name(f.status), f.path.c_str(),
                 detail.c_str());
   }
 }
 
 void print_findings(const artifacts::VerifyReport& r) {
-  if (r.findings.empty()) return;
+  if (r.findings.empty()) {
+    return;
+  }
   std::printf("\n%-10s  %-48s  %s\n", "SCAN", "FILE", "REASON");
   for (const auto& f : r.findings) {
     std::printf("%-10s  %-48s  %s\n", artifacts::severity_name(f.severity), f.path.c_str(),
@@ -106,8 +116,12 @@ void print_findings(const artifacts::VerifyReport& r) {
 void print_headers(const artifacts::VerifyReport& r) {
   bool any = false;
   for (const auto& s : r.safetensors) {
-    if (s.ok()) continue;
-    if (!any) std::printf("\n%-10s  %-48s  %s\n", "HEADER", "FILE", "ISSUE");
+    if (s.ok()) {
+      continue;
+    }
+    if (!any) {
+      std::printf("\n%-10s  %-48s  %s\n", "HEADER", "FILE", "ISSUE");
+    }
     any = true;
     for (const auto& issue : s.issues) {
       std::printf("%-10s  %-48s  %s\n", "invalid", s.path.c_str(), issue.c_str());
@@ -122,7 +136,9 @@ void print_summary(const artifacts::VerifyReport& r) {
   const auto& t = r.totals;
   std::printf("\nfolder: %s\ninventory: %s%s%s\n", r.root.c_str(), r.inventory_format.c_str(),
               r.inventory_source.empty() ? "" : " ", r.inventory_source.c_str());
-  if (!r.revision.empty()) std::printf("revision: %s\n", r.revision.c_str());
+  if (!r.revision.empty()) {
+    std::printf("revision: %s\n", r.revision.c_str());
+  }
   std::printf(
       "files: %zu ok, %zu mismatch, %zu missing, %zu extra, %zu unreadable, %zu git-blob "
       "(not verifiable by SHA-256), %zu unpinned%s\n",
@@ -133,15 +149,21 @@ void print_summary(const artifacts::VerifyReport& r) {
   const double rate = r.hash_seconds > 0 ? double(t.bytes_hashed) / r.hash_seconds / 1e6 : 0.0;
   std::printf("hashed %s in %.2f s (%.0f MB/s)\n", human_bytes(double(t.bytes_hashed)).c_str(),
               r.hash_seconds, rate);
-  if (t.unpinned) std::printf("no inventory: identity not established (use --inventory FILE)\n");
+  if (t.unpinned) {
+    std::printf("no inventory: identity not established (use --inventory FILE)\n");
+  }
   std::printf("result: %s\n", r.passed() ? "PASS" : "FAIL");
 }
 
 void print_input_error(const artifacts::VerifyReport& r, const VerifyArgs& args) {
-  if (!r.input_error.empty()) std::cerr << "verify: " << r.input_error << '\n';
+  if (!r.input_error.empty()) {
+    std::cerr << "verify: " << r.input_error << '\n';
+  }
   for (const auto& p : r.inventory_problems) {
     std::cerr << "verify: " << args.inventory;
-    if (p.line > 0) std::cerr << ':' << p.line;
+    if (p.line > 0) {
+      std::cerr << ':' << p.line;
+    }
     std::cerr << ": " << p.message << '\n';
   }
 }
@@ -159,7 +181,9 @@ int run_verify(const VerifyArgs& args) {
   const artifacts::VerifyReport report = artifacts::verify_checkpoint(args.dir, options);
   if (args.json) {
     std::cout << artifacts::verify_report_json(report).dump(2) << '\n';
-    if (!report.input_ok()) print_input_error(report, args);
+    if (!report.input_ok()) {
+      print_input_error(report, args);
+    }
     return report.exit_code();
   }
   if (!report.input_ok()) {

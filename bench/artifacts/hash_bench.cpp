@@ -30,9 +30,14 @@ double cpu_seconds(int who) {
 
 pid_t spawn_sha256sum(const std::vector<fs::path>& files) {
   std::vector<std::string> args{"sha256sum"};
-  for (const auto& f : files) args.push_back(f.string());
+  for (const auto& f : files) {
+    args.push_back(f.string());
+  }
   std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
+  argv.reserve(args.size() + 1);
+  for (auto& a : args) {
+    argv.push_back(a.data());
+  }
   argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -40,7 +45,9 @@ pid_t spawn_sha256sum(const std::vector<fs::path>& files) {
   pid_t pid = 0;
   const int rc = posix_spawnp(&pid, "sha256sum", &actions, nullptr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error("cannot start sha256sum");
+  if (rc != 0) {
+    throw std::runtime_error("cannot start sha256sum");
+  }
   return pid;
 }
 
@@ -48,7 +55,9 @@ pid_t spawn_sha256sum(const std::vector<fs::path>& files) {
 
 FileSet generate_file_set(const fs::path& parent, std::uint64_t total_bytes, unsigned count) {
   std::string pattern = (parent / "lanebench-hash-XXXXXX").string();
-  if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed in " + parent.string());
+  if (!::mkdtemp(pattern.data())) {
+    throw std::runtime_error("mkdtemp failed in " + parent.string());
+  }
   FileSet set{pattern, {}, 0};
   std::vector<std::uint64_t> block(1 << 17);  // 1 MiB
   std::uint64_t state = 0x9e3779b97f4a7c15ull;
@@ -78,7 +87,9 @@ FileSet generate_file_set(const fs::path& parent, std::uint64_t total_bytes, uns
 
 HashTiming time_lanebench(const FileSet& set, unsigned threads) {
   std::vector<artifacts::HashJob> jobs;
-  for (const auto& f : set.files) jobs.push_back({f, fs::file_size(f)});
+  for (const auto& f : set.files) {
+    jobs.push_back({f, fs::file_size(f)});
+  }
   artifacts::HashOptions options;
   options.threads = threads;
   const double cpu0 = cpu_seconds(RUSAGE_SELF);
@@ -86,7 +97,9 @@ HashTiming time_lanebench(const FileSet& set, unsigned threads) {
   const auto digests = artifacts::hash_files(jobs, options);
   const auto t1 = std::chrono::steady_clock::now();
   for (const auto& d : digests) {
-    if (!d.ok()) throw std::runtime_error("hashing failed: " + d.error);
+    if (!d.ok()) {
+      throw std::runtime_error("hashing failed: " + d.error);
+    }
   }
   return {std::chrono::duration<double>(t1 - t0).count(), cpu_seconds(RUSAGE_SELF) - cpu0};
 }
@@ -94,23 +107,31 @@ HashTiming time_lanebench(const FileSet& set, unsigned threads) {
 HashTiming time_sha256sum(const FileSet& set, unsigned processes) {
   processes = std::max(1u, std::min<unsigned>(processes, static_cast<unsigned>(set.files.size())));
   std::vector<std::vector<fs::path>> shares(processes);
-  for (std::size_t i = 0; i < set.files.size(); ++i) shares[i % processes].push_back(set.files[i]);
+  for (std::size_t i = 0; i < set.files.size(); ++i) {
+    shares[i % processes].push_back(set.files[i]);
+  }
   const double cpu0 = cpu_seconds(RUSAGE_CHILDREN);
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<pid_t> pids;
-  for (const auto& share : shares) pids.push_back(spawn_sha256sum(share));
+  pids.reserve(shares.size());
+  for (const auto& share : shares) {
+    pids.push_back(spawn_sha256sum(share));
+  }
   for (pid_t pid : pids) {
     int status = 0;
     ::waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
       throw std::runtime_error("sha256sum failed");
+    }
   }
   const auto t1 = std::chrono::steady_clock::now();
   return {std::chrono::duration<double>(t1 - t0).count(), cpu_seconds(RUSAGE_CHILDREN) - cpu0};
 }
 
 double median(std::vector<double> values) {
-  if (values.empty()) return 0.0;
+  if (values.empty()) {
+    return 0.0;
+  }
   std::sort(values.begin(), values.end());
   const std::size_t n = values.size();
   return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;

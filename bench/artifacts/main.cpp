@@ -26,20 +26,22 @@ Args parse_args(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string key = argv[i];
     const char* value = argv[i + 1];
-    if (key == "--mib")
+    if (key == "--mib") {
       a.mib = std::strtoull(value, nullptr, 10);
-    else if (key == "--files")
+    } else if (key == "--files") {
       a.files = static_cast<unsigned>(std::strtoul(value, nullptr, 10));
-    else if (key == "--runs")
+    } else if (key == "--runs") {
       a.runs = static_cast<unsigned>(std::strtoul(value, nullptr, 10));
-    else if (key == "--dir")
+    } else if (key == "--dir") {
       a.dir = value;
-    else {
+    } else {
       std::fprintf(stderr, "unknown option %s\n", argv[i]);
       std::exit(2);
     }
   }
-  if (a.mib == 0 || a.files == 0 || a.runs == 0) std::exit(2);
+  if (a.mib == 0 || a.files == 0 || a.runs == 0) {
+    std::exit(2);
+  }
   return a;
 }
 
@@ -90,7 +92,9 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "lanebench-bench-hash: %s\n", e.what());
     std::error_code ec;
-    if (!set.dir.empty()) std::filesystem::remove_all(set.dir, ec);
+    if (!set.dir.empty()) {
+      std::filesystem::remove_all(set.dir, ec);
+    }
     return 1;
   }
   std::error_code ec;

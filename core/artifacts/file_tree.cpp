@@ -20,8 +20,12 @@ class TreeWalker {
 
   void walk(const fs::path& dir, const std::string& prefix, int depth) {
     struct stat st {};
-    if (::stat(dir.c_str(), &st) != 0) return;
-    if (!visited_.insert({st.st_dev, st.st_ino}).second) return;
+    if (::stat(dir.c_str(), &st) != 0) {
+      return;
+    }
+    if (!visited_.insert({st.st_dev, st.st_ino}).second) {
+      return;
+    }
     std::error_code ec;
     fs::directory_iterator it(dir, ec);
     if (ec) {
@@ -31,8 +35,15 @@ class TreeWalker {
     }
     for (; it != fs::directory_iterator(); it.increment(ec)) {
       const std::string name = it->path().filename().string();
-      if (std::find(skip_.begin(), skip_.end(), name) != skip_.end()) continue;
-      visit(it->path(), prefix.empty() ? name : prefix + "/" + name, depth);
+      if (std::find(skip_.begin(), skip_.end(), name) != skip_.end()) {
+        continue;
+      }
+      std::string rel = prefix;
+      if (!rel.empty()) {
+        rel += '/';
+      }
+      rel += name;
+      visit(it->path(), rel, depth);
     }
     if (ec) {
       add_error(prefix.empty() ? "." : prefix, dir, TreeEntryKind::Unreadable,

@@ -38,9 +38,13 @@ std::optional<HfSnapshot> resolve_repo(const fs::path& repo, std::string* error)
   if (!main_ref.empty() && is_dir(snapshots / main_ref)) {
     return HfSnapshot{repo, snapshots / main_ref, main_ref};
   }
-  if (revisions.size() == 1) return HfSnapshot{repo, snapshots / revisions[0], revisions[0]};
+  if (revisions.size() == 1) {
+    return HfSnapshot{repo, snapshots / revisions[0], revisions[0]};
+  }
   std::string list;
-  for (const auto& r : revisions) list += (list.empty() ? "" : ", ") + r;
+  for (const auto& r : revisions) {
+    list += (list.empty() ? "" : ", ") + r;
+  }
   *error = repo.string() + ": " +
            (revisions.empty() ? std::string("no snapshots")
                               : "several snapshots (" + list +
@@ -69,7 +73,9 @@ Inventory hf_snapshot_inventory(const HfSnapshot& snapshot, const FileTree& snap
   inv.format = InventoryFormat::HfSnapshot;
   inv.source = snapshot.snapshot_dir.string();
   for (const auto& entry : snapshot_tree.entries) {
-    if (!entry.is_link) continue;
+    if (!entry.is_link) {
+      continue;
+    }
     const std::string blob = entry.link_target.filename().string();
     if (is_sha256_hex(blob)) {
       inv.entries.push_back({entry.relative_path, lowercase_hex(blob), DigestKind::Sha256, 0});

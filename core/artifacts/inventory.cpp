@@ -15,7 +15,9 @@ namespace {
 int line_of_offset(std::string_view text, std::size_t offset) {
   offset = std::min(offset, text.size());
   int line = 1;
-  for (std::size_t i = 0; i < offset; ++i) line += text[i] == '\n';
+  for (std::size_t i = 0; i < offset; ++i) {
+    line += text[i] == '\n';
+  }
   return line;
 }
 
@@ -41,7 +43,9 @@ void add_entry(Inventory& inv, std::map<std::string, std::size_t>& seen, Invento
 }
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) {
+    s.remove_prefix(1);
+  }
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) {
     s.remove_suffix(1);
   }
@@ -57,7 +61,9 @@ bool unescape_name(std::string_view in, std::string& out) {
       out += in[i];
       continue;
     }
-    if (++i >= in.size()) return false;
+    if (++i >= in.size()) {
+      return false;
+    }
     if (in[i] == '\\') {
       out += '\\';
     } else if (in[i] == 'n') {
@@ -83,7 +89,9 @@ std::string split_sum_line(std::string_view line, std::string_view& hash, std::s
     if (!unescape_name(line.substr(open + 1, close - open - 1), name) && escaped) {
       return "bad backslash escape in file name";
     }
-    if (!escaped) name = std::string(line.substr(open + 1, close - open - 1));
+    if (!escaped) {
+      name = std::string(line.substr(open + 1, close - open - 1));
+    }
     return "";
   }
   if (line.front() == '\\') {
@@ -91,7 +99,9 @@ std::string split_sum_line(std::string_view line, std::string_view& hash, std::s
     line.remove_prefix(1);
   }
   const std::size_t space = line.find(' ');
-  if (space == std::string_view::npos) return "expected \"<sha256>  <file>\"";
+  if (space == std::string_view::npos) {
+    return "expected \"<sha256>  <file>\"";
+  }
   hash = line.substr(0, space);
   std::string_view rest = line.substr(space + 1);
   if (rest.empty() || (rest.front() != ' ' && rest.front() != '*')) {
@@ -99,7 +109,9 @@ std::string split_sum_line(std::string_view line, std::string_view& hash, std::s
   }
   rest.remove_prefix(1);
   if (escaped) {
-    if (!unescape_name(rest, name)) return "bad backslash escape in file name";
+    if (!unescape_name(rest, name)) {
+      return "bad backslash escape in file name";
+    }
   } else {
     name = std::string(rest);
   }
@@ -121,19 +133,25 @@ std::string normalize_inventory_path(std::string_view raw, std::string* error) {
   std::size_t start = 0;
   while (start <= raw.size()) {
     std::size_t end = raw.find('/', start);
-    if (end == std::string_view::npos) end = raw.size();
+    if (end == std::string_view::npos) {
+      end = raw.size();
+    }
     const std::string_view part = raw.substr(start, end - start);
     if (part == "..") {
       *error = "path \"" + std::string(raw) + "\" leaves the folder (\"..\")";
       return {};
     }
     if (!part.empty() && part != ".") {
-      if (!out.empty()) out += '/';
+      if (!out.empty()) {
+        out += '/';
+      }
       out += part;
     }
     start = end + 1;
   }
-  if (out.empty()) *error = "path \"" + std::string(raw) + "\" names no file";
+  if (out.empty()) {
+    *error = "path \"" + std::string(raw) + "\" names no file";
+  }
   return out;
 }
 
@@ -179,11 +197,15 @@ Inventory parse_sha256sum_inventory(std::string_view text) {
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
+    if (end == std::string_view::npos) {
+      end = text.size();
+    }
     ++line_no;
     const std::string_view line = trim(text.substr(start, end - start));
     start = end + 1;
-    if (line.empty() || line.front() == '#') continue;
+    if (line.empty() || line.front() == '#') {
+      continue;
+    }
     std::string_view hash;
     std::string name;
     std::string problem = split_sum_line(line, hash, name);
@@ -191,7 +213,9 @@ Inventory parse_sha256sum_inventory(std::string_view text) {
       problem = "\"" + std::string(hash.substr(0, 80)) + "\" is not a 64-digit SHA-256 hex string";
     }
     std::string path;
-    if (problem.empty()) path = normalize_inventory_path(name, &problem);
+    if (problem.empty()) {
+      path = normalize_inventory_path(name, &problem);
+    }
     if (!problem.empty()) {
       inv.problems.push_back({line_no, problem});
       continue;
@@ -206,7 +230,9 @@ Inventory parse_sha256sum_inventory(std::string_view text) {
 
 Inventory parse_inventory_text(std::string_view text) {
   const std::size_t first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string_view::npos && text[first] == '{') return parse_json_inventory(text);
+  if (first != std::string_view::npos && text[first] == '{') {
+    return parse_json_inventory(text);
+  }
   return parse_sha256sum_inventory(text);
 }
 

@@ -52,8 +52,9 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 void scan_name(const TreeEntry& entry, std::vector<ScanFinding>& out) {
   const std::string name = lower(entry.path.filename().string());
   for (const auto& rule : kExtensionRules) {
-    if (ends_with(name, rule.extension))
+    if (ends_with(name, rule.extension)) {
       out.push_back({entry.relative_path, rule.severity, rule.reason});
+    }
   }
   if (name.find(".so.") != std::string::npos) {  // versioned: libfoo.so.1
     out.push_back({entry.relative_path, Severity::Refuse, "native shared library (.so.N)"});
@@ -61,13 +62,19 @@ void scan_name(const TreeEntry& entry, std::vector<ScanFinding>& out) {
 }
 
 std::string native_magic(const unsigned char* m, std::size_t n) {
-  if (n >= 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F') return "ELF";
-  if (n >= 2 && m[0] == 'M' && m[1] == 'Z') return "PE (Windows)";
+  if (n >= 4 && m[0] == 0x7f && m[1] == 'E' && m[2] == 'L' && m[3] == 'F') {
+    return "ELF";
+  }
+  if (n >= 2 && m[0] == 'M' && m[1] == 'Z') {
+    return "PE (Windows)";
+  }
   if (n >= 4) {
     const std::uint32_t be = (std::uint32_t{m[0]} << 24) | (std::uint32_t{m[1]} << 16) |
                              (std::uint32_t{m[2]} << 8) | m[3];
     for (std::uint32_t magic : {0xfeedfaceu, 0xfeedfacfu, 0xcefaedfeu, 0xcffaedfeu, 0xcafebabeu}) {
-      if (be == magic) return "Mach-O";
+      if (be == magic) {
+        return "Mach-O";
+      }
     }
   }
   return "";
@@ -115,16 +122,22 @@ void scan_magic(const TreeEntry& entry, std::vector<ScanFinding>& out) {
 // Any object key anywhere in the document: configs nest (text_config, vision_config...).
 void find_remote_code(const nlohmann::json& j, const std::string& pointer, const TreeEntry& entry,
                       std::vector<ScanFinding>& out, int depth) {
-  if (depth > 64) return;
+  if (depth > 64) {
+    return;
+  }
   if (j.is_array()) {
     for (std::size_t i = 0; i < j.size(); ++i) {
       find_remote_code(j[i], pointer + "/" + std::to_string(i), entry, out, depth + 1);
     }
     return;
   }
-  if (!j.is_object()) return;
+  if (!j.is_object()) {
+    return;
+  }
   for (const auto& [key, value] : j.items()) {
-    const std::string where = pointer + "/" + key;
+    std::string where = pointer;
+    where += '/';
+    where += key;
     if (key == "auto_map") {
       out.push_back({entry.relative_path, Severity::Refuse,
                      "auto_map at " + where + ": loading it runs code from the repository"});
@@ -158,10 +171,14 @@ void scan_json(const TreeEntry& entry, std::vector<ScanFinding>& out) {
 
 std::vector<ScanFinding> scan_entry(const TreeEntry& entry) {
   std::vector<ScanFinding> out;
-  if (entry.kind != TreeEntryKind::File) return out;
+  if (entry.kind != TreeEntryKind::File) {
+    return out;
+  }
   scan_name(entry, out);
   scan_magic(entry, out);
-  if (ends_with(lower(entry.path.filename().string()), ".json")) scan_json(entry, out);
+  if (ends_with(lower(entry.path.filename().string()), ".json")) {
+    scan_json(entry, out);
+  }
   const bool refused = std::any_of(
       out.begin(), out.end(), [](const ScanFinding& f) { return f.severity == Severity::Refuse; });
   if (entry.executable && !refused) {

@@ -73,7 +73,9 @@ std::optional<std::uint64_t> expected_bytes(const std::string& name, const json&
       elements *= d;
     }
   }
-  if (empty) elements = 0, overflow = false;  // a zero dimension empties any other size
+  if (empty) {
+    elements = 0, overflow = false;  // a zero dimension empties any other size
+  }
   const unsigned __int128 total_bits = static_cast<unsigned __int128>(elements) * bits;
   if (overflow || (total_bits / 8) > UINT64_MAX) {
     add_issue(out, "tensor \"" + name + "\": shape " + shape.dump() + " overflows 64-bit sizes");
@@ -114,7 +116,9 @@ std::optional<Extent> check_tensor(const std::string& name, const json& info,
   }
   Extent e{(*offsets)[0].get<std::uint64_t>(), (*offsets)[1].get<std::uint64_t>(), name};
   const auto want = expected_bytes(name, *shape, *bits, out);
-  if (!want) return std::nullopt;
+  if (!want) {
+    return std::nullopt;
+  }
   if (e.end < e.begin) {
     add_issue(out, "tensor \"" + name + "\": data_offsets end " + std::to_string(e.end) +
                        " before begin " + std::to_string(e.begin));
@@ -134,7 +138,9 @@ void check_metadata(const json& metadata, SafetensorsCheck& out) {
     return;
   }
   for (const auto& [key, value] : metadata.items()) {
-    if (!value.is_string()) add_issue(out, "__metadata__ \"" + key + "\" is not a string");
+    if (!value.is_string()) {
+      add_issue(out, "__metadata__ \"" + key + "\" is not a string");
+    }
   }
 }
 
@@ -170,7 +176,9 @@ void check_tiling(std::vector<Extent>& extents, std::uint64_t data_bytes, Safete
 std::size_t count_top_level_keys(std::string_view header) {
   std::size_t keys = 0;
   json::parser_callback_t cb = [&keys](int depth, json::parse_event_t event, json&) {
-    if (event == json::parse_event_t::key && depth == 1) ++keys;
+    if (event == json::parse_event_t::key && depth == 1) {
+      ++keys;
+    }
     return true;
   };
   const json parsed = json::parse(header.begin(), header.end(), cb, false);
@@ -182,7 +190,9 @@ std::size_t count_top_level_keys(std::string_view header) {
 
 std::optional<unsigned> safetensors_dtype_bits(std::string_view dtype) {
   for (const auto& d : kDtypes) {
-    if (d.name == dtype) return d.bits;
+    if (d.name == dtype) {
+      return d.bits;
+    }
   }
   return std::nullopt;
 }
@@ -210,7 +220,9 @@ void check_safetensors_header(std::string_view header, std::uint64_t file_size_b
       continue;
     }
     ++out.tensors;
-    if (auto e = check_tensor(name, info, out)) extents.push_back(std::move(*e));
+    if (auto e = check_tensor(name, info, out)) {
+      extents.push_back(std::move(*e));
+    }
   }
   check_tiling(extents, out.data_bytes, out);
 }
@@ -240,7 +252,9 @@ SafetensorsCheck check_safetensors_file(const std::filesystem::path& file) {
     return out;
   }
   std::uint64_t n = 0;
-  for (int i = 7; i >= 0; --i) n = (n << 8) | prefix[i];
+  for (int i = 7; i >= 0; --i) {
+    n = (n << 8) | prefix[i];
+  }
   if (n > kMaxSafetensorsHeaderBytes) {
     add_issue(out, "header length " + std::to_string(n) + " exceeds the " +
                        std::to_string(kMaxSafetensorsHeaderBytes) + "-byte limit");

@@ -26,7 +26,7 @@ void init_digest(EVP_MD_CTX* md) {
 std::string to_hex(const unsigned char* bytes, unsigned int size) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out(std::size_t{size} * 2, '0');
-  for (unsigned int i = 0; i < size; ++i) {
+  for (std::size_t i = 0; i < size; ++i) {
     out[2 * i] = kDigits[bytes[i] >> 4];
     out[2 * i + 1] = kDigits[bytes[i] & 0x0f];
   }
@@ -36,7 +36,9 @@ std::string to_hex(const unsigned char* bytes, unsigned int size) {
 bool all_hex(std::string_view text) {
   for (char c : text) {
     const bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-    if (!hex) return false;
+    if (!hex) {
+      return false;
+    }
   }
   return true;
 }
@@ -45,7 +47,9 @@ bool all_hex(std::string_view text) {
 struct FdCloser {
   int fd;
   ~FdCloser() {
-    if (fd >= 0) ::close(fd);
+    if (fd >= 0) {
+      ::close(fd);
+    }
   }
 };
 
@@ -53,7 +57,9 @@ struct FdCloser {
 
 Sha256Stream::Sha256Stream() : ctx_(std::make_unique<Context>()) {
   ctx_->md = EVP_MD_CTX_new();
-  if (!ctx_->md) throw std::runtime_error("EVP_MD_CTX_new failed");
+  if (!ctx_->md) {
+    throw std::runtime_error("EVP_MD_CTX_new failed");
+  }
   init_digest(ctx_->md);
 }
 
@@ -106,15 +112,21 @@ FileDigest sha256_file(const std::filesystem::path& path, char* buffer, std::siz
     }
     const ssize_t n = ::read(fd, buffer, buffer_bytes);
     if (n < 0) {
-      if (errno == EINTR) continue;
+      if (errno == EINTR) {
+        continue;
+      }
       result.error = std::string("read failed after ") + std::to_string(result.size_bytes) +
                      " bytes: " + std::strerror(errno);
       return result;
     }
-    if (n == 0) break;
+    if (n == 0) {
+      break;
+    }
     stream.update(buffer, static_cast<std::size_t>(n));
     result.size_bytes += static_cast<std::uint64_t>(n);
-    if (on_chunk) on_chunk(static_cast<std::uint64_t>(n));
+    if (on_chunk) {
+      on_chunk(static_cast<std::uint64_t>(n));
+    }
   }
   result.sha256 = stream.final_hex();
   return result;
@@ -126,7 +138,9 @@ bool is_sha1_hex(std::string_view text) { return text.size() == 40 && all_hex(te
 std::string lowercase_hex(std::string_view text) {
   std::string out(text);
   for (char& c : out) {
-    if (c >= 'A' && c <= 'F') c = static_cast<char>(c - 'A' + 'a');
+    if (c >= 'A' && c <= 'F') {
+      c = static_cast<char>(c - 'A' + 'a');
+    }
   }
   return out;
 }

@@ -51,11 +51,15 @@ bool resolve_inventory(const fs::path& dir, const VerifyOptions& options, Verify
 
 // The inventory file's own path inside the folder, so it does not count as an extra file.
 std::string inventory_relative_path(const fs::path& root, const fs::path& inventory) {
-  if (inventory.empty()) return {};
+  if (inventory.empty()) {
+    return {};
+  }
   std::error_code ec;
   const fs::path rel =
       fs::relative(fs::weakly_canonical(inventory, ec), fs::weakly_canonical(root, ec), ec);
-  if (ec || rel.empty() || *rel.begin() == "..") return {};
+  if (ec || rel.empty() || *rel.begin() == "..") {
+    return {};
+  }
   return rel.generic_string();
 }
 
@@ -91,12 +95,16 @@ void compare_with_inventory(const Inventory& inventory, const FileTree& tree,
                             std::vector<HashJob>& jobs, std::vector<PendingHash>& pending) {
   const bool hf = inventory.format == InventoryFormat::HfSnapshot;
   std::map<std::string, const TreeEntry*> by_path;
-  for (const auto& e : tree.entries) by_path.emplace(e.relative_path, &e);
+  for (const auto& e : tree.entries) {
+    by_path.emplace(e.relative_path, &e);
+  }
   for (const auto& want : inventory.entries) {
     const auto it = by_path.find(want.path);
     FileVerdict v = it == by_path.end() ? verdict_for_absent(report.root, want, hf)
                                         : verdict_for_entry(*it->second, want, hf);
-    if (it != by_path.end()) by_path.erase(it);
+    if (it != by_path.end()) {
+      by_path.erase(it);
+    }
     if (v.status == FileStatus::Ok) {
       jobs.push_back({fs::path(report.root) / want.path, v.size_bytes});
       pending.push_back({report.files.size()});
@@ -104,7 +112,9 @@ void compare_with_inventory(const Inventory& inventory, const FileTree& tree,
     report.files.push_back(std::move(v));
   }
   for (const auto& [path, entry] : by_path) {
-    if (path == skip_path) continue;
+    if (path == skip_path) {
+      continue;
+    }
     const std::string why = entry->kind == TreeEntryKind::File ? "" : entry->error;
     report.files.push_back({path, FileStatus::Extra, "", "", entry->size_bytes, why});
   }
@@ -138,7 +148,9 @@ void apply_digests(const std::vector<FileDigest>& digests, const std::vector<Pen
     } else {
       v.actual = d.sha256;
       v.size_bytes = d.size_bytes;
-      if (v.status == FileStatus::Ok && v.actual != v.expected) v.status = FileStatus::Mismatch;
+      if (v.status == FileStatus::Ok && v.actual != v.expected) {
+        v.status = FileStatus::Mismatch;
+      }
     }
   }
 }
@@ -186,9 +198,13 @@ void count_totals(VerifyReport& report) {
         break;
     }
   }
-  for (const auto& f : report.findings) (f.severity == Severity::Refuse ? t.refused : t.warnings)++;
+  for (const auto& f : report.findings) {
+    (f.severity == Severity::Refuse ? t.refused : t.warnings)++;
+  }
   t.safetensors_checked = report.safetensors.size();
-  for (const auto& s : report.safetensors) t.safetensors_invalid += !s.ok();
+  for (const auto& s : report.safetensors) {
+    t.safetensors_invalid += !s.ok();
+  }
 }
 
 }  // namespace
@@ -198,7 +214,9 @@ VerifyReport verify_checkpoint(const fs::path& dir, const VerifyOptions& options
   FileTree tree;
   Inventory inventory;
   bool have_inventory = false;
-  if (!resolve_inventory(dir, options, report, tree, inventory, have_inventory)) return report;
+  if (!resolve_inventory(dir, options, report, tree, inventory, have_inventory)) {
+    return report;
+  }
 
   std::vector<HashJob> jobs;
   std::vector<PendingHash> pending;

@@ -9,9 +9,15 @@ namespace {
 nlohmann::json file_json(const FileVerdict& f) {
   nlohmann::json j = {
       {"path", f.path}, {"status", file_status_name(f.status)}, {"size_bytes", f.size_bytes}};
-  if (!f.expected.empty()) j["expected"] = f.expected;
-  if (!f.actual.empty()) j["actual"] = f.actual;
-  if (!f.detail.empty()) j["detail"] = f.detail;
+  if (!f.expected.empty()) {
+    j["expected"] = f.expected;
+  }
+  if (!f.actual.empty()) {
+    j["actual"] = f.actual;
+  }
+  if (!f.detail.empty()) {
+    j["detail"] = f.detail;
+  }
   return j;
 }
 
@@ -35,7 +41,9 @@ nlohmann::json totals_json(const VerifyTotals& t) {
 
 nlohmann::json verify_report_json(const VerifyReport& report) {
   nlohmann::json files = nlohmann::json::array();
-  for (const auto& f : report.files) files.push_back(file_json(f));
+  for (const auto& f : report.files) {
+    files.push_back(file_json(f));
+  }
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : report.findings) {
     findings.push_back(
@@ -66,8 +74,12 @@ nlohmann::json verify_report_json(const VerifyReport& report) {
                         {"hash_seconds", report.hash_seconds},
                         {"passed", report.passed()},
                         {"exit_code", report.exit_code()}};
-  if (!report.revision.empty()) out["revision"] = report.revision;
-  if (!report.input_error.empty()) out["input_error"] = report.input_error;
+  if (!report.revision.empty()) {
+    out["revision"] = report.revision;
+  }
+  if (!report.input_error.empty()) {
+    out["input_error"] = report.input_error;
+  }
   return out;
 }
 

@@ -16,7 +16,9 @@ constexpr std::uint64_t kMaxDirectoryBytes = std::uint64_t{64} << 20;
 
 std::uint64_t le(const std::string& b, std::size_t at, int bytes) {
   std::uint64_t v = 0;
-  for (int i = bytes - 1; i >= 0; --i) v = (v << 8) | static_cast<unsigned char>(b[at + i]);
+  for (int i = bytes - 1; i >= 0; --i) {
+    v = (v << 8) | static_cast<unsigned char>(b[at + i]);
+  }
   return v;
 }
 
@@ -38,7 +40,9 @@ bool locate_directory(std::ifstream& in, std::uint64_t file_size, DirectoryLocat
                       std::string& error) {
   const std::uint64_t tail = std::min<std::uint64_t>(file_size, 65535 + 22);
   std::string buf;
-  if (!read_at(in, file_size - tail, tail, buf)) return (error = "cannot read the tail"), false;
+  if (!read_at(in, file_size - tail, tail, buf)) {
+    return (error = "cannot read the tail"), false;
+  }
   std::size_t eocd = std::string::npos;
   for (std::size_t i = buf.size() >= 22 ? buf.size() - 22 + 1 : 0; i-- > 0;) {
     if (le(buf, i, 4) == kEndOfDirectory) {
@@ -46,7 +50,9 @@ bool locate_directory(std::ifstream& in, std::uint64_t file_size, DirectoryLocat
       break;
     }
   }
-  if (eocd == std::string::npos) return (error = "no end-of-central-directory record"), false;
+  if (eocd == std::string::npos) {
+    return (error = "no end-of-central-directory record"), false;
+  }
   loc.size = le(buf, eocd + 12, 4);
   loc.offset = le(buf, eocd + 16, 4);
   if (loc.offset == 0xffffffffu || loc.size == 0xffffffffu) {
@@ -72,9 +78,13 @@ bool locate_directory(std::ifstream& in, std::uint64_t file_size, DirectoryLocat
 
 void read_first_local_name(std::ifstream& in, ZipListing& out) {
   std::string header;
-  if (!read_at(in, 0, 30, header) || le(header, 0, 4) != kLocalHeader) return;
+  if (!read_at(in, 0, 30, header) || le(header, 0, 4) != kLocalHeader) {
+    return;
+  }
   std::string name;
-  if (read_at(in, 30, le(header, 26, 2), name)) out.names.push_back(name);
+  if (read_at(in, 30, le(header, 26, 2), name)) {
+    out.names.push_back(name);
+  }
 }
 
 }  // namespace
@@ -91,7 +101,9 @@ ZipListing list_zip_entries(const std::filesystem::path& path) {
   DirectoryLocation loc;
   std::string dir;
   if (!locate_directory(in, file_size, loc, out.error) || !read_at(in, loc.offset, loc.size, dir)) {
-    if (out.error.empty()) out.error = "cannot read the central directory";
+    if (out.error.empty()) {
+      out.error = "cannot read the central directory";
+    }
     read_first_local_name(in, out);  // a damaged archive may still announce data.pkl up front
     return out;
   }

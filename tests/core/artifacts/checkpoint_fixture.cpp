@@ -16,14 +16,18 @@ namespace fs = std::filesystem;
 namespace {
 
 void put_le(std::string& out, std::uint64_t v, int bytes) {
-  for (int i = 0; i < bytes; ++i) out += static_cast<char>((v >> (8 * i)) & 0xff);
+  for (int i = 0; i < bytes; ++i) {
+    out += static_cast<char>((v >> (8 * i)) & 0xff);
+  }
 }
 
 std::uint32_t crc32(const std::string& data) {
   std::uint32_t crc = 0xffffffffu;
   for (unsigned char c : data) {
     crc ^= c;
-    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+    for (int k = 0; k < 8; ++k) {
+      crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+    }
   }
   return ~crc;
 }
@@ -48,19 +52,27 @@ std::string git_blob_sha1(const std::string& content) {
 std::string safetensors_bytes(const std::vector<TensorSpec>& tensors,
                               const std::string& metadata_json) {
   nlohmann::ordered_json header = nlohmann::ordered_json::object();
-  if (!metadata_json.empty()) header["__metadata__"] = nlohmann::ordered_json::parse(metadata_json);
+  if (!metadata_json.empty()) {
+    header["__metadata__"] = nlohmann::ordered_json::parse(metadata_json);
+  }
   std::string data;
   for (const auto& t : tensors) {
     std::uint64_t elements = 1;
-    for (auto d : t.shape) elements *= d;
+    for (auto d : t.shape) {
+      elements *= d;
+    }
     const std::uint64_t bytes = elements * t.bits_per_element / 8;
     const std::uint64_t begin = data.size();
-    for (std::uint64_t i = 0; i < bytes; ++i) data += static_cast<char>((begin + i * 7) & 0xff);
+    for (std::uint64_t i = 0; i < bytes; ++i) {
+      data += static_cast<char>((begin + i * 7) & 0xff);
+    }
     header[t.name] = {
         {"dtype", t.dtype}, {"shape", t.shape}, {"data_offsets", {begin, data.size()}}};
   }
   std::string text = header.dump();
-  while (text.size() % 8 != 0) text += ' ';
+  while (text.size() % 8 != 0) {
+    text += ' ';
+  }
   return raw_safetensors(text.size(), text, data);
 }
 
@@ -104,7 +116,9 @@ void write_file(const fs::path& path, const std::string& bytes) {
   fs::create_directories(path.parent_path());
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) throw std::runtime_error("cannot write " + path.string());
+  if (!out) {
+    throw std::runtime_error("cannot write " + path.string());
+  }
 }
 
 std::string read_file(const fs::path& path) {
@@ -122,7 +136,9 @@ std::string add_hf_file(const fs::path& repo_dir, const std::string& revision,
   fs::create_directories(link.parent_path());
   fs::path target = "../..";  // snapshots/<rev>/ -> repo
   const fs::path subdirs = fs::path(name).parent_path();
-  for (auto it = subdirs.begin(); it != subdirs.end(); ++it) target /= "..";
+  for (auto it = subdirs.begin(); it != subdirs.end(); ++it) {
+    target /= "..";
+  }
   fs::create_symlink(target / "blobs" / digest, link);
   return digest;
 }

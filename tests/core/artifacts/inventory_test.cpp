@@ -14,14 +14,18 @@ const std::string kB = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61
 
 bool has_problem(const Inventory& inv, int line, const std::string& fragment) {
   for (const auto& p : inv.problems) {
-    if (p.line == line && p.message.find(fragment) != std::string::npos) return true;
+    if (p.line == line && p.message.find(fragment) != std::string::npos) {
+      return true;
+    }
   }
   return false;
 }
 
 std::string problems_text(const Inventory& inv) {
   std::string s;
-  for (const auto& p : inv.problems) s += std::to_string(p.line) + ": " + p.message + "\n";
+  for (const auto& p : inv.problems) {
+    s += std::to_string(p.line) + ": " + p.message + "\n";
+  }
   return s;
 }
 }  // namespace

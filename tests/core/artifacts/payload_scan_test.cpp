@@ -18,22 +18,27 @@ namespace {
 
 std::string findings_text(const std::vector<ScanFinding>& f) {
   std::string s;
-  for (const auto& x : f) s += x.path + " [" + severity_name(x.severity) + "] " + x.reason + "\n";
+  for (const auto& x : f) {
+    s += x.path + " [" + severity_name(x.severity) + "] " + x.reason + "\n";
+  }
   return s;
 }
 
 bool has(const std::vector<ScanFinding>& f, const std::string& path, Severity sev,
          const std::string& fragment) {
   for (const auto& x : f) {
-    if (x.path == path && x.severity == sev && x.reason.find(fragment) != std::string::npos)
+    if (x.path == path && x.severity == sev && x.reason.find(fragment) != std::string::npos) {
       return true;
+    }
   }
   return false;
 }
 
 std::size_t count_for(const std::vector<ScanFinding>& f, const std::string& path) {
   std::size_t n = 0;
-  for (const auto& x : f) n += x.path == path;
+  for (const auto& x : f) {
+    n += x.path == path;
+  }
   return n;
 }
 
@@ -50,7 +55,9 @@ class PayloadScanTest : public QObject {
 
  private slots:
   void init() {
-    for (const auto& e : fs::directory_iterator(dir())) fs::remove_all(e.path());
+    for (const auto& e : fs::directory_iterator(dir())) {
+      fs::remove_all(e.path());
+    }
   }
 
   void clean_checkpoint_has_no_findings() {

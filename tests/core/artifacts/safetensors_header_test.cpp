@@ -20,13 +20,17 @@ constexpr std::uint64_t kAbsurdHeaderBytes = ~std::uint64_t{0} - 255;
 
 std::string issues_text(const SafetensorsCheck& c) {
   std::string s;
-  for (const auto& i : c.issues) s += i + "\n";
+  for (const auto& i : c.issues) {
+    s += i + "\n";
+  }
   return s;
 }
 
 bool mentions(const SafetensorsCheck& c, const std::string& fragment) {
   for (const auto& i : c.issues) {
-    if (i.find(fragment) != std::string::npos) return true;
+    if (i.find(fragment) != std::string::npos) {
+      return true;
+    }
   }
   return false;
 }

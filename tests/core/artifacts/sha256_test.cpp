@@ -124,14 +124,19 @@ class Sha256Test : public QObject {
     options.buffer_bytes = 65536;
     options.cancel = &cancel;
     options.on_progress = [&](const HashProgress& p) {
-      if (p.bytes_done >= (1 << 20)) cancel = true;  // after about one file's worth
+      if (p.bytes_done >= (1 << 20)) {
+        cancel = true;  // after about one file's worth
+      }
     };
     const auto results = hash_files(jobs, options);
     std::size_t cancelled = 0;
-    for (const auto& r : results) cancelled += r.cancelled;
+    for (const auto& r : results) {
+      cancelled += r.cancelled;
+    }
     QVERIFY2(cancelled >= 3, std::to_string(cancelled).c_str());
-    for (const auto& r : results)
+    for (const auto& r : results) {
       QVERIFY(r.cancelled || r.sha256 == sha256_hex(std::string(1 << 20, 'x')));
+    }
   }
 };
 

@@ -21,19 +21,24 @@ namespace {
 
 const FileVerdict* find(const VerifyReport& r, const std::string& path) {
   for (const auto& f : r.files) {
-    if (f.path == path) return &f;
+    if (f.path == path) {
+      return &f;
+    }
   }
   return nullptr;
 }
 
 std::string describe(const VerifyReport& r) {
   std::string s = "input_error=" + r.input_error + "\n";
-  for (const auto& p : r.inventory_problems)
+  for (const auto& p : r.inventory_problems) {
     s += "line " + std::to_string(p.line) + ": " + p.message + "\n";
-  for (const auto& f : r.files)
+  }
+  for (const auto& f : r.files) {
     s += std::string(file_status_name(f.status)) + " " + f.path + " " + f.detail + "\n";
-  for (const auto& f : r.findings)
+  }
+  for (const auto& f : r.findings) {
     s += std::string(severity_name(f.severity)) + " " + f.path + " " + f.reason + "\n";
+  }
   return s;
 }
 
@@ -111,8 +116,9 @@ class VerificationTest : public QObject {
   void sha256sum_inventory_inside_the_folder_is_not_extra() {
     const auto inv = nlohmann::json::parse(make_checkpoint());
     std::string sums;
-    for (const auto& [path, hash] : inv.items())
+    for (const auto& [path, hash] : inv.items()) {
       sums += hash.get<std::string>() + " *" + path + "\n";
+    }
     testing::write_file(model() / "SHA256SUMS", sums);
     const auto r = verify(model(), model() / "SHA256SUMS");
     QVERIFY2(r.passed(), describe(r).c_str());
