@@ -21,7 +21,8 @@ int line_of_offset(std::string_view text, std::size_t offset) {
   return line;
 }
 
-// nlohmann reports no positions for values, so a bad entry is located by its quoted key.
+// nlohmann reports no positions for values, so a bad entry is located by its quoted key. Only
+// problems are located: a search per entry would be quadratic in a large inventory.
 int line_of_key(std::string_view text, const std::string& key) {
   const std::string quoted = nlohmann::json(key).dump();
   const std::size_t at = text.find(quoted);
@@ -37,8 +38,11 @@ void add_entry(Inventory& inv, std::map<std::string, std::size_t>& seen, Invento
   }
   const InventoryEntry& first = inv.entries[it->second];
   if (first.digest != entry.digest) {
-    inv.problems.push_back({entry.line, "\"" + entry.path + "\" listed again with another hash" +
-                                            " (first on line " + std::to_string(first.line) + ")"});
+    std::string message = "\"" + entry.path + "\" listed again with another hash";
+    if (first.line > 0) {
+      message += " (first on line " + std::to_string(first.line) + ")";
+    }
+    inv.problems.push_back({entry.line, std::move(message)});
   }
 }
 
@@ -172,19 +176,23 @@ Inventory parse_json_inventory(std::string_view text) {
   }
   std::map<std::string, std::size_t> seen;
   for (const auto& [key, value] : doc.items()) {
-    const int line = line_of_key(text, key);
     if (!value.is_string() || !is_sha256_hex(value.get_ref<const std::string&>())) {
-      inv.problems.push_back({line, "\"" + key + "\": value is not a 64-digit SHA-256 hex string"});
+      inv.problems.push_back(
+          {line_of_key(text, key), "\"" + key + "\": value is not a 64-digit SHA-256 hex string"});
       continue;
     }
     std::string error;
     std::string path = normalize_inventory_path(key, &error);
     if (path.empty()) {
-      inv.problems.push_back({line, error});
+      inv.problems.push_back({line_of_key(text, key), error});
       continue;
     }
+    const std::size_t problems_before = inv.problems.size();
     add_entry(inv, seen,
-              {std::move(path), lowercase_hex(value.get<std::string>()), DigestKind::Sha256, line});
+              {std::move(path), lowercase_hex(value.get<std::string>()), DigestKind::Sha256, 0});
+    if (inv.problems.size() > problems_before) {
+      inv.problems.back().line = line_of_key(text, key);
+    }
   }
   return inv;
 }

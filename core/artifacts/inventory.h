@@ -21,7 +21,7 @@ struct InventoryEntry {
   std::string path;    // normalised: relative, '/'-separated, no "." or ".." components
   std::string digest;  // lowercase hex
   DigestKind kind = DigestKind::Sha256;
-  int line = 0;  // 1-based line in the inventory file (0 when not from a text file)
+  int line = 0;  // 1-based line in a sha256sum list; 0 for JSON and cache snapshots
 };
 
 struct InventoryProblem {
