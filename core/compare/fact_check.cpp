@@ -37,7 +37,7 @@ bool parses_as_json(std::string_view text, std::string* error) {
   try {
     const auto parsed = nlohmann::json::parse(text);
     return !parsed.is_discarded();
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e999
     if (error) *error = e.what();
     return false;
   }

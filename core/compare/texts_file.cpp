@@ -14,7 +14,7 @@ TextsResult parse_texts_json(std::string_view json_text, std::string_view source
   nlohmann::json array;
   try {
     array = nlohmann::json::parse(json_text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e999
     result.error = source + ": not valid JSON (" + e.what() + ")";
     return result;
   }

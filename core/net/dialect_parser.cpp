@@ -37,7 +37,7 @@ void DialectParser::on_message(std::string_view event_type, std::string_view dat
     try {
       const auto unused = nlohmann::json::parse(data.begin(), data.end());
       (void)unused;
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for 1e999
       const std::string what = e.what();
       const bool utf8 = what.find("UTF-8") != std::string::npos;
       return fail(ErrorKind::Malformed, std::string(utf8 ? "invalid UTF-8" : "invalid JSON") +

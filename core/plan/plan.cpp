@@ -184,6 +184,12 @@ PlanParseResult parse_plan(std::string_view json_text, std::string_view source_n
   } catch (const json::parse_error& e) {
     result.errors.push_back(json_syntax_error(json_text, e));
     return result;
+  } catch (const json::exception& e) {  // out_of_range: a number too large, e.g. 1e999
+    const std::string what = e.what();
+    const size_t tag_end = what.find("] ");
+    result.errors.push_back(
+        {"", "invalid JSON: " + (tag_end == std::string::npos ? what : what.substr(tag_end + 2))});
+    return result;
   }
   detail::ErrorList errors;
   detail::find_duplicate_keys(json_text, errors);

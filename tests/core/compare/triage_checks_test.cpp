@@ -5,6 +5,7 @@
 #include "compare/fact_check.h"
 #include "compare/number_scan.h"
 #include "compare/pair_comparison.h"
+#include "compare/texts_file.h"
 #include "compare/triage.h"
 
 using namespace lb::compare;
@@ -116,6 +117,18 @@ class TriageChecksTest : public QObject {
     QCOMPARE(status(json, "```json\n{\"a\": 1,}\n```"), CheckStatus::Fail);
     QCOMPARE(status(json, "name: Maria"), CheckStatus::Fail);
     QCOMPARE(status(json, ""), CheckStatus::Fail);
+  }
+
+  void numberTooLargeIsNotJsonNotACrash() {
+    // Found by fuzz/fuzz_texts_file: nlohmann reports 1e999 as out_of_range, not parse_error,
+    // and both parsers let it escape. A model may well write such a number.
+    FactCheck json;
+    json.type = CheckType::ValidJson;
+    QCOMPARE(status(json, R"({"distance": 1e999})"), CheckStatus::Fail);
+    const auto texts = lb::compare::parse_texts_json(
+        "[\"a\",55555E55555555555555 \"b\", 0]55555555555E555555555555555555555555", "t.json");
+    QVERIFY(!texts.ok());
+    QVERIFY2(texts.error.rfind("t.json: not valid JSON (", 0) == 0, texts.error.c_str());
   }
 
   void flippedFactIsABlockerCandidate() {

@@ -314,6 +314,13 @@ class TestDialects : public QObject {
     QVERIFY2(r.error_message.find("invalid UTF-8 in event 2") == 0, r.error_message.c_str());
     QCOMPARE(r.content, std::string("ok"));  // what arrived before the bad event is kept
 
+    // Found by fuzz/fuzz_stream_parser: a number too large for a double is nlohmann's
+    // out_of_range, not a parse_error, and used to escape the parser and end the process.
+    r = parse_split(Dialect::OpenAiChat, "data: {\"choices\": 1e999}\n\ndata: [DONE]\n\n", {});
+    QCOMPARE(r.error, ErrorKind::Malformed);
+    QVERIFY2(r.error_message.find("invalid JSON in event 1: ") == 0, r.error_message.c_str());
+    QVERIFY2(r.error_message.find("number overflow") != std::string::npos, r.error_message.c_str());
+
     const std::string huge = lb::test::huge_sse_event(10 << 20);
     r = parse_split(Dialect::OpenAiChat, huge, {65536, 1 << 20}, 8 << 20);
     QCOMPARE(r.error, ErrorKind::TooLarge);

@@ -225,6 +225,12 @@ class PlanParseTest : public QObject {
              truncated.errors[0].message.c_str());
     QVERIFY(parse_plan("", "empty.json").errors.size() == 1);
   }
+  void numberTooLargeIsAnErrorNotACrash() {
+    // Found by fuzz/fuzz_plan: nlohmann reports 1e999 as out_of_range, not as a parse_error.
+    const PlanParseResult r = parse_plan(R"({"name": "x", "lanes": [], "x": 1e999})", "n.json");
+    QCOMPARE(r.errors.size(), size_t(1));
+    QCOMPARE(r.errors[0].message, std::string("invalid JSON: number overflow parsing '1e999'"));
+  }
   void duplicateKeysAreErrors() {
     QCOMPARE(only_error(with_experiment(
                  R"({"kind": "throughput", "concurrency": [1], "concurrency": [64]})")),
