@@ -32,12 +32,24 @@ bool SseFramer::fail_too_large(size_t bytes) {
   return false;
 }
 
+// The BOM is matched byte by byte: the first reads may cut it into pieces.
+std::string_view SseFramer::skip_bom(std::string_view bytes) {
+  static constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  while (at_start_ && !bytes.empty()) {
+    if (bytes[0] != kBom[bom_bytes_]) {
+      at_start_ = false;
+      line_.append(kBom.substr(0, bom_bytes_));  // a partial BOM was data after all
+      return bytes;
+    }
+    bytes.remove_prefix(1);
+    if (++bom_bytes_ == kBom.size()) at_start_ = false;
+  }
+  return bytes;
+}
+
 bool SseFramer::feed(std::string_view bytes) {
   if (failed_) return false;
-  if (at_start_ && !bytes.empty()) {
-    at_start_ = false;
-    if (bytes.size() >= 3 && bytes.substr(0, 3) == "\xEF\xBB\xBF") bytes.remove_prefix(3);
-  }
+  if (at_start_) bytes = skip_bom(bytes);
   size_t pos = 0;
   if (skip_lf_ && !bytes.empty()) {
     skip_lf_ = false;

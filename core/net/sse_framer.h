@@ -45,6 +45,7 @@ class SseFramer {
   void process_line(std::string_view line);
   void dispatch();
   bool fail_too_large(size_t bytes);
+  std::string_view skip_bom(std::string_view bytes);
 
   size_t max_event_bytes_;
   Sink sink_;
@@ -56,6 +57,7 @@ class SseFramer {
   bool legacy_error_ = false;
   bool skip_lf_ = false;  // the previous read ended with CR: a leading LF belongs to it
   bool at_start_ = true;  // a UTF-8 BOM is skipped at the very start
+  size_t bom_bytes_ = 0;  // BOM bytes matched so far
   bool failed_ = false;
   std::string error_;
 };
