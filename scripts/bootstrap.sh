@@ -7,6 +7,7 @@ packages=(
   qt6-base-dev qt6-charts-dev qt6-svg-dev libgl-dev qt6-qpa-plugins
   libcurl4-openssl-dev nlohmann-json3-dev libssl-dev libboost-dev libcli11-dev
   libbenchmark-dev libnghttp2-dev
+  clang-14 libclang-rt-14-dev
   xvfb xauth imagemagick python3 fonts-dejavu-core
 )
 missing=()

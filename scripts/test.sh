@@ -9,3 +9,12 @@ export QT_QPA_PLATFORM=offscreen
 # Serially: many tests assert timings against a loopback server, and two of them sharing two
 # cores would measure each other rather than the code under test.
 ctest --output-on-failure --timeout 300
+
+# Fuzzing (docs/fuzzing.md): each libFuzzer target for a short, bounded time once the tests pass.
+# Needs clang-14 and its libFuzzer runtime, which bootstrap.sh installs.
+if command -v clang++-14 >/dev/null &&
+  compgen -G "/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a" >/dev/null; then
+  LANEBENCH_FUZZ_SECONDS="${LANEBENCH_FUZZ_SECONDS:-15}" "$root/scripts/fuzz.sh"
+else
+  echo "fuzz: not run: clang-14 with libFuzzer is not installed (scripts/bootstrap.sh installs it)"
+fi
