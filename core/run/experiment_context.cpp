@@ -1,5 +1,6 @@
 #include "run/experiment.h"
 
+#include "run/context_sweep_experiment.h"
 #include "run/prefix_cache_experiment.h"
 #include "run/regression_experiment.h"
 #include "run/throughput_experiment.h"
@@ -48,6 +49,7 @@ void ExperimentContext::flag_blocker(const std::string& why) {
 std::unique_ptr<Experiment> make_experiment(const plan::Experiment& spec) {
   if (spec.kind == "throughput") return std::make_unique<ThroughputExperiment>();
   if (spec.kind == "regression") return std::make_unique<RegressionExperiment>();
+  if (spec.kind == "context_sweep") return std::make_unique<ContextSweepExperiment>();
   if (spec.kind == "prefix_cache") return std::make_unique<PrefixCacheExperiment>();
   return nullptr;
 }
