@@ -3,6 +3,7 @@
 #include "run/context_sweep_experiment.h"
 #include "run/prefix_cache_experiment.h"
 #include "run/regression_experiment.h"
+#include "run/speculative_experiment.h"
 #include "run/throughput_experiment.h"
 
 namespace lb::run {
@@ -51,6 +52,7 @@ std::unique_ptr<Experiment> make_experiment(const plan::Experiment& spec) {
   if (spec.kind == "regression") return std::make_unique<RegressionExperiment>();
   if (spec.kind == "context_sweep") return std::make_unique<ContextSweepExperiment>();
   if (spec.kind == "prefix_cache") return std::make_unique<PrefixCacheExperiment>();
+  if (spec.kind == "speculative") return std::make_unique<SpeculativeExperiment>();
   return nullptr;
 }
 

@@ -1,0 +1,128 @@
+#include "run/speculative_experiment.h"
+
+#include <variant>
+
+#include "plan/synthetic_prompt.h"
+#include "run/chat_request_body.h"
+#include "run/pass_counters.h"
+
+namespace lb::run {
+namespace {
+
+// Warm-ups draw prompts from their own range so they cannot pre-fill a prefix cache.
+constexpr int64_t kWarmupIndexBase = 1'000'000'000;
+constexpr int64_t kLevelIndexStride = 1'000'000;
+
+nlohmann::json distribution_json(const metrics::Distribution& d) {
+  if (d.count == 0) return nullptr;
+  return {{"count", d.count}, {"median", d.median}, {"p90", d.p90}, {"p99", d.p99},
+          {"mean", d.mean},   {"min", d.min},       {"max", d.max}};
+}
+
+nlohmann::json acceptance_json(const std::optional<metrics::CounterDelta>& d) {
+  if (!d || !d->spec_num_drafts || *d->spec_num_drafts <= 0) return nullptr;
+  nlohmann::json j;
+  j["provenance"] = "server";
+  j["drafts"] = *d->spec_num_drafts;
+  if (d->spec_acceptance_rate) j["acceptance_rate"] = *d->spec_acceptance_rate;
+  if (d->spec_acceptance_length) j["acceptance_length"] = *d->spec_acceptance_length;
+  j["per_position"] = d->spec_acceptance_per_position;
+  return j;
+}
+
+LoadPhase level_phase(ExperimentContext& ctx, const LaneRuntime& lane,
+                      const plan::SpeculativeExperiment& p, size_t level, uint64_t seed) {
+  const int64_t c = p.concurrency[level];
+  LoadPhase phase = lane_phase(ctx, lane, "c" + std::to_string(c));
+  phase.concurrency = static_cast<int>(c);
+  phase.count = p.requests;
+  phase.warmups = p.warmups;
+  ChatRequestOptions options;
+  options.model = lane.endpoint.model;
+  options.max_tokens = p.output_tokens;
+  options.ignore_eos = lane.probe.supports_ignore_eos();
+  options.server = lane.probe.kind;
+  const int64_t first = static_cast<int64_t>(level) * kLevelIndexStride;
+  phase.request_at = [p, options, seed, first](int64_t n, bool warmup) {
+    plan::SyntheticPromptSpec spec;
+    spec.target_tokens = p.input_tokens;
+    spec.seed = seed;
+    spec.index = (warmup ? kWarmupIndexBase : 0) + first + n;
+    PlannedRequest r;
+    r.index = n;
+    r.body = chat_request_body(plan::synthetic_prompt(spec), options);
+    r.expected_prompt_tokens = p.input_tokens;
+    return r;
+  };
+  return phase;
+}
+
+nlohmann::json run_level(ExperimentContext& ctx, const LaneRuntime& lane,
+                         const plan::SpeculativeExperiment& p, size_t level, uint64_t seed) {
+  PassCounters counters(ctx, lane);
+  const PhaseOutcome outcome = ctx.run_phase(level_phase(ctx, lane, p, level, seed));
+  const auto delta = counters.finish();
+  const metrics::LaneSummary s = metrics::summarize(outcome.records);
+  nlohmann::json j = {{"concurrency", p.concurrency[level]},
+                      {"completed", s.completed},
+                      {"output_tok_s", s.output_throughput},
+                      {"decode_tok_s", distribution_json(s.decode_tok_s)},
+                      {"itl_ms", distribution_json(s.itl_ms)},
+                      {"tokens_per_event", distribution_json(s.tokens_per_event)}};
+  j["acceptance"] = acceptance_json(delta);
+  if (s.spec_acceptance_rate >= 0)
+    j["usage_acceptance"] = {{"provenance", "server"},
+                             {"acceptance_rate", s.spec_acceptance_rate},
+                             {"acceptance_length", s.spec_acceptance_length}};
+  return j;
+}
+
+double median_decode(const nlohmann::json& level) {
+  return level["decode_tok_s"].is_object() ? level["decode_tok_s"]["median"].get<double>() : -1;
+}
+
+// Each speculative lane's levels against the first lane that drafted nothing.
+void compare_with_baseline(ExperimentContext& ctx, const std::string& baseline) {
+  auto& lanes = ctx.section()["lanes"];
+  const auto& base = lanes[baseline]["speculative"];
+  for (auto& [id, lane] : lanes.items()) {
+    if (id == baseline || !lane.contains("speculative")) continue;
+    for (auto& [level, figures] : lane["speculative"].items()) {
+      if (!base.contains(level)) continue;
+      const double d = median_decode(figures), b = median_decode(base[level]);
+      nlohmann::json vs = {{"baseline_lane", baseline}};
+      if (d > 0 && b > 0) vs["decode_speedup"] = d / b;
+      const double o = figures["output_tok_s"], ob = base[level]["output_tok_s"];
+      if (o > 0 && ob > 0) vs["output_tok_s_gain"] = o / ob;
+      figures["vs_baseline"] = std::move(vs);
+    }
+  }
+}
+
+}  // namespace
+
+void SpeculativeExperiment::run(ExperimentContext& ctx) {
+  const auto& p = std::get<plan::SpeculativeExperiment>(ctx.spec().params);
+  const std::string name = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
+  const uint64_t seed = name_seed(name);
+  std::string baseline;
+  for (LaneRuntime* lane : ctx.lanes()) {
+    nlohmann::json levels;
+    bool drafted = false;
+    for (size_t level = 0; level < p.concurrency.size(); ++level) {
+      if (ctx.stopped()) return;
+      nlohmann::json j = run_level(ctx, *lane, p, level, seed);
+      drafted = drafted || !j["acceptance"].is_null();
+      levels["c" + std::to_string(p.concurrency[level])] = std::move(j);
+    }
+    ctx.section()["lanes"][lane->plan.id]["speculative"] = std::move(levels);
+    ctx.section()["lanes"][lane->plan.id]["drafts"] = drafted;
+    if (!drafted && baseline.empty()) baseline = lane->plan.id;
+  }
+  if (baseline.empty())
+    ctx.info("no lane without speculative decoding: no baseline to compare with");
+  else
+    compare_with_baseline(ctx, baseline);
+}
+
+}  // namespace lb::run
