@@ -1,6 +1,7 @@
 #include "run/experiment.h"
 
 #include "run/context_sweep_experiment.h"
+#include "run/gates_experiment.h"
 #include "run/prefix_cache_experiment.h"
 #include "run/regression_experiment.h"
 #include "run/speculative_experiment.h"
@@ -53,6 +54,7 @@ std::unique_ptr<Experiment> make_experiment(const plan::Experiment& spec) {
   if (spec.kind == "context_sweep") return std::make_unique<ContextSweepExperiment>();
   if (spec.kind == "prefix_cache") return std::make_unique<PrefixCacheExperiment>();
   if (spec.kind == "speculative") return std::make_unique<SpeculativeExperiment>();
+  if (spec.kind == "gates") return std::make_unique<GatesExperiment>();
   return nullptr;
 }
 

@@ -1,0 +1,41 @@
+#pragma once
+// The functional gates, one attempt at a time: each sends its requests to the lane and decides
+// pass, fail, or unsupported (the server answered 404/501, or 400 saying the feature is not
+// supported). Prompts are plain tasks a real model answers; the facts to recall use the
+// "The secret <thing> is <VALUE>." form, so answers can be checked by the value alone.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "net/stream_client.h"
+#include "run/experiment.h"
+
+namespace lb::run {
+
+enum class GateOutcome { Pass, Fail, Unsupported };
+const char* to_string(GateOutcome outcome);
+
+struct GateAttempt {
+  GateOutcome outcome = GateOutcome::Fail;
+  std::string detail;  // why it failed or was unsupported; empty on pass
+};
+
+class GateIo {
+ public:
+  GateIo(net::StreamClient& client, const LaneRuntime& lane) : client_(client), lane_(lane) {}
+  // POST to an API path ("/chat/completions", "/responses") with the lane's model filled in.
+  net::StreamResult post(const std::string& path, nlohmann::json body, bool stream);
+  const LaneRuntime& lane() const { return lane_; }
+
+ private:
+  net::StreamClient& client_;
+  const LaneRuntime& lane_;
+};
+
+// Whether a failed call says the server lacks the feature rather than that it broke.
+bool says_unsupported(const net::StreamResult& r);
+
+// One attempt of a named check ("json", "streaming", "tools", ...); attempt varies the facts.
+GateAttempt run_gate_check(const std::string& check, GateIo& io, int attempt);
+
+}  // namespace lb::run

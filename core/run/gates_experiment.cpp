@@ -1,0 +1,63 @@
+#include "run/gates_experiment.h"
+
+#include <variant>
+
+#include "run/gate_checks.h"
+
+namespace lb::run {
+namespace {
+
+nlohmann::json score_check(ExperimentContext& ctx, GateIo& io, const std::string& check,
+                           int64_t repeat) {
+  int64_t passed = 0, unsupported = 0, attempts = 0;
+  nlohmann::json failures = nlohmann::json::array();
+  std::string unsupported_why;
+  for (int64_t i = 0; i < repeat && !ctx.stopped(); ++i) {
+    const GateAttempt a = run_gate_check(check, io, static_cast<int>(i));
+    ++attempts;
+    if (a.outcome == GateOutcome::Pass) ++passed;
+    if (a.outcome == GateOutcome::Unsupported) {
+      ++unsupported;
+      unsupported_why = a.detail;
+      break;  // the server said so: asking again would only repeat the answer
+    }
+    if (a.outcome == GateOutcome::Fail) failures.push_back({{"attempt", i}, {"why", a.detail}});
+  }
+  nlohmann::json j = {{"passed", passed},
+                      {"attempts", attempts},
+                      {"repeat", repeat},
+                      {"score", std::to_string(passed) + "/" + std::to_string(repeat)}};
+  if (unsupported > 0 && passed == 0 && failures.empty()) {
+    j["status"] = "unsupported";
+    j["why"] = unsupported_why;
+  } else {
+    j["status"] = passed == repeat ? "pass" : "fail";
+  }
+  if (!failures.empty()) j["failures"] = std::move(failures);
+  return j;
+}
+
+}  // namespace
+
+void GatesExperiment::run(ExperimentContext& ctx) {
+  const auto& p = std::get<plan::GatesExperiment>(ctx.spec().params);
+  const auto& checks = p.checks.empty() ? plan::all_gate_checks() : p.checks;
+  for (LaneRuntime* lane : ctx.lanes()) {
+    GateIo io(ctx.client(), *lane);
+    nlohmann::json gates;
+    for (const auto& check : checks) {
+      if (ctx.stopped()) return;
+      nlohmann::json j = score_check(ctx, io, check, p.repeat);
+      const std::string status = j["status"];
+      ctx.info("lane " + lane->plan.id + ": gate " + check + " " + status + " (" +
+               j["score"].get<std::string>() + ")");
+      if (status == "fail" && !ctx.stopped())
+        ctx.flag_blocker("lane " + lane->plan.id + ": gate " + check + " failed (" +
+                         j["score"].get<std::string>() + ")");
+      gates[check] = std::move(j);
+    }
+    ctx.section()["lanes"][lane->plan.id]["gates"] = std::move(gates);
+  }
+}
+
+}  // namespace lb::run
