@@ -101,16 +101,22 @@ void RunController::drain() {
 void RunController::apply_progress(const std::map<std::string, run::RunProgress>& progress) {
   for (const auto& [lane, p] : progress) progress_[lane] = p;
   if (progress_.empty()) return;
-  int64_t done = 0, total = 0;
+  int64_t done = 0, total = 0, largest_total = 0;
   double eta = -1;
   QString phase;
   for (const auto& [lane, p] : progress_) {
     done += p.done;
     total += p.total;
+    largest_total = std::max(largest_total, p.total);
     eta = std::max(eta, p.eta_s);
     phase = QString::fromStdString(p.experiment) +
             (p.phase.empty() ? QString() : " · " + QString::fromStdString(p.phase));
   }
+  // Lanes that have not reported yet still have their share of the work ahead (lanes of one
+  // experiment get the same workload).
+  const auto lanes = static_cast<int64_t>(data_.lanes().size());
+  const auto reported = static_cast<int64_t>(progress_.size());
+  if (!progress_.count("") && reported < lanes) total += (lanes - reported) * largest_total;
   fraction_ =
       total > 0 ? std::min(1.0, static_cast<double>(done) / static_cast<double>(total)) : -1;
   eta_s_ = eta;

@@ -16,8 +16,8 @@ double quantile(std::vector<double> values, double q) {
 }
 
 QString format_edge(double v) {
-  if (v >= 100) return QString::number(v, 'f', 0);
-  if (v >= 10 || v == 0) return QString::number(v, 'f', v == 0 ? 0 : 1);
+  // Short labels: category axes have little room per bar group.
+  if (v >= 10 || v == 0) return QString::number(v, 'f', 0);
   return QString::number(v, 'f', v >= 1 ? 1 : 2);
 }
 

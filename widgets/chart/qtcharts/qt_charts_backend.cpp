@@ -114,8 +114,13 @@ class QtChartsBackend final : public ChartBackend {
       set->append(values);
       bars_->append(set);
     }
-    y_axis_->setRange(0, std::max(5.0, max_value * 1.1));
-    y_axis_->applyNiceNumbers();
+    // Shares of samples: never past 100 %, which nice-number rounding would overshoot to 150.
+    const double top = std::max(5.0, max_value * 1.1);
+    y_axis_->setRange(0, std::min(top, 100.0));
+    if (top < 90)
+      y_axis_->applyNiceNumbers();
+    else
+      y_axis_->setTickCount(6);
     y_axis_->setLabelFormat(label_format(y_axis_));
     update_empty(data.sets.empty());
   }
