@@ -8,6 +8,7 @@ packages=(
   libcurl4-openssl-dev nlohmann-json3-dev libssl-dev libboost-dev libcli11-dev
   libbenchmark-dev libnghttp2-dev
   clang-14 libclang-rt-14-dev
+  clang-format
   xvfb xauth imagemagick python3 fonts-dejavu-core
 )
 missing=()
