@@ -110,7 +110,7 @@ QWidget* ExperimentForm::regression_form() {
   threshold_->setRange(0.5, 1.0);
   threshold_->setDecimals(2);
   threshold_->setSingleStep(0.01);
-  threshold_->setValue(0.90);
+  threshold_->setValue(plan::RegressionExperiment{}.similarity_threshold);
   form->addRow(tr("Prompts:"), prompts_);
   form->addRow(tr("Max tokens:"), reg_max_tokens_);
   form->addRow(tr("Similar at ratio ≥"), threshold_);
