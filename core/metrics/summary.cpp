@@ -244,38 +244,7 @@ void assign_provenance(LaneSummary& out, Provenance input_tokens, Provenance out
 
 }  // namespace
 
-const char* error_kind_key(net::ErrorKind kind) {
-  using net::ErrorKind;
-  switch (kind) {
-    case ErrorKind::None:
-      return "none";
-    case ErrorKind::Connect:
-      return "connect";
-    case ErrorKind::Tls:
-      return "tls";
-    case ErrorKind::HttpStatus:
-      return "http_status";
-    case ErrorKind::RateLimited:
-      return "rate_limited";
-    case ErrorKind::StreamError:
-      return "stream_error";
-    case ErrorKind::Malformed:
-      return "malformed";
-    case ErrorKind::Truncated:
-      return "truncated";
-    case ErrorKind::FirstByteTimeout:
-      return "first_byte_timeout";
-    case ErrorKind::IdleTimeout:
-      return "idle_timeout";
-    case ErrorKind::TotalTimeout:
-      return "total_timeout";
-    case ErrorKind::TooLarge:
-      return "too_large";
-    case ErrorKind::Cancelled:
-      return "cancelled";
-  }
-  return "unknown";
-}
+const char* error_kind_key(net::ErrorKind kind) { return net::to_string(kind); }
 
 LaneSummary summarize(const std::vector<RequestRecord>& records, const SloSpec& slo) {
   LaneSummary out;
