@@ -5,13 +5,10 @@
 #include "plan/synthetic_prompt.h"
 #include "run/chat_request_body.h"
 #include "run/pass_counters.h"
+#include "run/synthetic_requests.h"
 
 namespace lb::run {
 namespace {
-
-// Warm-ups draw prompts from their own range so they cannot pre-fill a prefix cache.
-constexpr int64_t kWarmupIndexBase = 1'000'000'000;
-constexpr int64_t kLevelIndexStride = 1'000'000;
 
 nlohmann::json distribution_json(const metrics::Distribution& d) {
   if (d.count == 0) return nullptr;
@@ -42,18 +39,7 @@ LoadPhase level_phase(ExperimentContext& ctx, const LaneRuntime& lane,
   options.max_tokens = p.output_tokens;
   options.ignore_eos = lane.probe.supports_ignore_eos();
   options.server = lane.probe.kind;
-  const int64_t first = static_cast<int64_t>(level) * kLevelIndexStride;
-  phase.request_at = [p, options, seed, first](int64_t n, bool warmup) {
-    plan::SyntheticPromptSpec spec;
-    spec.target_tokens = p.input_tokens;
-    spec.seed = seed;
-    spec.index = (warmup ? kWarmupIndexBase : 0) + first + n;
-    PlannedRequest r;
-    r.index = n;
-    r.body = chat_request_body(plan::synthetic_prompt(spec), options);
-    r.expected_prompt_tokens = p.input_tokens;
-    return r;
-  };
+  phase.request_at = synthetic_requests(p.input_tokens, seed, static_cast<int64_t>(level), options);
   return phase;
 }
 

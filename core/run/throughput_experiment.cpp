@@ -5,17 +5,10 @@
 
 #include "plan/synthetic_prompt.h"
 #include "run/chat_request_body.h"
+#include "run/synthetic_requests.h"
 
 namespace lb::run {
 namespace {
-
-// Warm-up prompts come from their own index range so they cannot pre-fill a prefix cache for
-// the measured ones.
-constexpr int64_t kWarmupIndexBase = 1'000'000'000;
-
-// Each level of a sweep gets prompts of its own (the same on every lane, so lanes see the same
-// workload): a level must not find the previous level's prompts in the prefix cache.
-constexpr int64_t kLevelIndexStride = 1'000'000;
 
 // Two throughput experiments in one plan differ by name, and so do their prompts.
 // FNV-1a, not std::hash: the same plan must give the same prompts on every platform.
@@ -41,18 +34,7 @@ LoadPhase base_phase(const plan::ThroughputExperiment& p, const ExperimentContex
   options.ignore_eos = p.ignore_eos && lane.probe.supports_ignore_eos();
   options.server = lane.probe.kind;
   const uint64_t seed = prompt_seed(p, phase.experiment);
-  const int64_t first_index = level * kLevelIndexStride;
-  phase.request_at = [p, options, seed, first_index](int64_t n, bool warmup) {
-    plan::SyntheticPromptSpec spec;
-    spec.target_tokens = p.input_tokens;
-    spec.seed = seed;
-    spec.index = (warmup ? kWarmupIndexBase : 0) + first_index + n;
-    PlannedRequest r;
-    r.index = n;
-    r.body = chat_request_body(plan::synthetic_prompt(spec), options);
-    r.expected_prompt_tokens = p.input_tokens;
-    return r;
-  };
+  phase.request_at = synthetic_requests(p.input_tokens, seed, level, options);
   return phase;
 }
 
