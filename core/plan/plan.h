@@ -55,11 +55,22 @@ struct RegressionExperiment {
   int64_t concurrency = 1;
 };
 
+// A closed-loop sweep that doubles concurrency (start, 2*start, 4*start, ... up to max) until
+// aggregate output tok/s gains less than min_gain over the previous level or a level has errors.
+// Plan file: "concurrency_doubling": {"start": 1, "max": 1024, "min_gain": 0.05}.
+struct ConcurrencyDoubling {
+  int64_t start = 1;
+  int64_t max = 1024;
+  double min_gain = 0.05;  // fraction, 0.05 = 5 %
+};
+
 struct ThroughputExperiment {
-  // Closed loop over each concurrency (a sweep) ... or open loop at request_rate (req/s) with
-  // Gamma burstiness (1 = Poisson), optionally capped at max_concurrency.
-  std::vector<int64_t> concurrency;  // empty when request_rate is used
-  double request_rate = -1;          // req/s; -1 = closed loop
+  // Closed loop over each concurrency (a sweep), or doubling until throughput stops gaining, or
+  // open loop at request_rate (req/s) with Gamma burstiness (1 = Poisson), optionally capped at
+  // max_concurrency.
+  std::vector<int64_t> concurrency;             // empty when request_rate or doubling is used
+  std::optional<ConcurrencyDoubling> doubling;  // set = levels by doubling, not the list
+  double request_rate = -1;                     // req/s; -1 = closed loop
   double burstiness = 1.0;
   int64_t max_concurrency = 0;  // open loop cap; 0 = none
   int64_t requests = 0;         // per concurrency level (or for the open-loop run)
@@ -75,6 +86,9 @@ struct ThroughputExperiment {
 struct ContextSweepExperiment {
   std::vector<int64_t> prompt_tokens;  // target sizes, required
   bool needle = true;
+  // Where the needle sits in the filler, 0 = start .. 1 = end; a quarter of the way in by default,
+  // far from the question, where long-context retrieval is hardest.
+  double needle_depth = 0.25;
   int64_t output_tokens = 64;
   int64_t repeat = 1;
   bool use_tokenize = true;  // size prompts with the server's /tokenize when it has one
