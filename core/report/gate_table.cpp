@@ -1,0 +1,202 @@
+#include "report/gate_table.h"
+
+#include <algorithm>
+#include <map>
+
+namespace lb::report {
+namespace {
+
+using nlohmann::json;
+
+const json& lane_section(const json& experiment, const std::string& lane) {
+  static const json kNull;
+  if (!experiment.contains("lanes") || !experiment["lanes"].is_object()) return kNull;
+  const auto it = experiment["lanes"].find(lane);
+  return it == experiment["lanes"].end() ? kNull : *it;
+}
+
+GateStatus status_of(const std::string& s) {
+  if (s == "pass") return GateStatus::Pass;
+  if (s == "fail") return GateStatus::Fail;
+  if (s == "unsupported") return GateStatus::Unsupported;
+  return GateStatus::NotRun;
+}
+
+GateCell functional_cell(const json& gate) {
+  GateCell cell;
+  if (!gate.is_object()) return cell;
+  cell.status = status_of(gate.value("status", ""));
+  cell.score = gate.value("score", "");
+  if (cell.status == GateStatus::Unsupported) cell.detail = gate.value("why", "");
+  if (gate.contains("failures") && gate["failures"].is_array() && !gate["failures"].empty())
+    cell.detail = gate["failures"][0].value("why", "");
+  return cell;
+}
+
+std::vector<std::string> checks_in(const json& experiment, const std::vector<std::string>& lanes) {
+  std::vector<std::string> checks;
+  for (const auto& lane : lanes) {
+    const json& section = lane_section(experiment, lane);
+    if (!section.contains("gates") || !section["gates"].is_object()) continue;
+    for (const auto& [check, value] : section["gates"].items())
+      if (std::find(checks.begin(), checks.end(), check) == checks.end()) checks.push_back(check);
+  }
+  // JSON objects sort their keys: put the checks back in the product's order.
+  static const std::vector<std::string> order = {
+      "json", "streaming", "tools", "tool_continuation", "responses", "session", "reasoning"};
+  auto rank = [](const std::string& c) {
+    const auto it = std::find(order.begin(), order.end(), c);
+    return it - order.begin();
+  };
+  std::stable_sort(checks.begin(), checks.end(),
+                   [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+  return checks;
+}
+
+void add_functional_rows(GateTable& table, const json& experiment, bool suffix) {
+  const std::string name = experiment.value("name", "gates");
+  for (const auto& check : checks_in(experiment, table.lanes)) {
+    GateRow row;
+    row.key = "gates." + check + (suffix ? "@" + name : "");
+    row.label = gate_label(check) + (suffix ? " (" + name + ")" : "");
+    for (const auto& lane : table.lanes) {
+      const json& section = lane_section(experiment, lane);
+      const bool has = section.contains("gates") && section["gates"].contains(check);
+      row.cells.push_back(has ? functional_cell(section["gates"][check]) : GateCell{});
+    }
+    table.rows.push_back(std::move(row));
+  }
+}
+
+// Long-context retrieval: every measured size of the lane found its needle.
+GateCell retrieval_cell(const json& rows) {
+  GateCell cell;
+  if (!rows.is_array()) return cell;
+  int64_t passed = 0, measured = 0;
+  for (const auto& r : rows) {
+    if (r.value("status", "") != "measured" || !r.contains("retrieval_pass")) continue;
+    ++measured;
+    passed += r["retrieval_pass"].get<bool>() ? 1 : 0;
+  }
+  if (measured == 0) return cell;
+  cell.score = std::to_string(passed) + "/" + std::to_string(measured);
+  cell.status = passed == measured ? GateStatus::Pass : GateStatus::Fail;
+  if (cell.status == GateStatus::Fail) cell.detail = "a context size did not retrieve its needle";
+  return cell;
+}
+
+void add_retrieval_row(GateTable& table, const json& experiment) {
+  GateRow row{"retrieval", "Long-context retrieval (sizes passed)", {}};
+  bool any = false;
+  for (const auto& lane : table.lanes) {
+    GateCell cell = retrieval_cell(lane_section(experiment, lane).value("context_sweep", json()));
+    any = any || cell.status != GateStatus::NotRun;
+    row.cells.push_back(std::move(cell));
+  }
+  if (any) table.rows.push_back(std::move(row));
+}
+
+// The regression check of each candidate against the baseline lane, from the run's triage.
+void add_regression_row(GateTable& table, const json& experiment) {
+  if (!experiment.contains("comparisons") || !experiment["comparisons"].is_array()) return;
+  GateRow row{"regression", "Regression vs baseline (identical or similar)", {}};
+  row.cells.resize(table.lanes.size());
+  for (const auto& c : experiment["comparisons"]) {
+    const auto base = std::find(table.lanes.begin(), table.lanes.end(), c.value("baseline", ""));
+    if (base != table.lanes.end())
+      row.cells[static_cast<size_t>(base - table.lanes.begin())].detail = "baseline";
+    const auto it = std::find(table.lanes.begin(), table.lanes.end(), c.value("candidate", ""));
+    if (it == table.lanes.end()) continue;
+    GateCell& cell = row.cells[static_cast<size_t>(it - table.lanes.begin())];
+    const int64_t pairs = c.value("pairs", 0);
+    const int64_t same = c.value("identical", 0) + c.value("near_identical", 0);
+    const size_t flipped = c.contains("flipped_facts") ? c["flipped_facts"].size() : 0;
+    cell.score = std::to_string(same) + "/" + std::to_string(pairs);
+    cell.status = flipped > 0 ? GateStatus::Fail : GateStatus::Pass;
+    cell.detail =
+        flipped > 0 ? std::to_string(flipped) + " flipped fact(s)" : c.value("review_outcome", "");
+  }
+  table.rows.push_back(std::move(row));
+}
+
+}  // namespace
+
+const char* gate_status_name(GateStatus status) {
+  switch (status) {
+    case GateStatus::Pass:
+      return "pass";
+    case GateStatus::Fail:
+      return "fail";
+    case GateStatus::Unsupported:
+      return "unsupported";
+    case GateStatus::NotRun:
+      return "not run";
+  }
+  return "not run";
+}
+
+int GateTable::count(GateStatus status) const {
+  int n = 0;
+  for (const auto& row : rows)
+    n +=
+        static_cast<int>(std::count_if(row.cells.begin(), row.cells.end(),
+                                       [status](const GateCell& c) { return c.status == status; }));
+  return n;
+}
+
+std::string cell_text(const GateCell& cell) {
+  if (cell.status == GateStatus::NotRun && !cell.detail.empty()) return cell.detail;
+  std::string text = gate_status_name(cell.status);
+  if (!cell.score.empty() && cell.status != GateStatus::Unsupported) text += " " + cell.score;
+  return text;
+}
+
+std::string gate_label(const std::string& check) {
+  static const std::map<std::string, std::string> labels = {
+      {"json", "JSON schema output"},
+      {"streaming", "Streaming integrity"},
+      {"tools", "Parallel tool calls"},
+      {"tool_continuation", "Tool-result continuation"},
+      {"responses", "Responses API"},
+      {"session", "Multi-turn session recall"},
+      {"reasoning", "Reasoning effort (low/medium/high)"}};
+  const auto it = labels.find(check);
+  return it == labels.end() ? check : it->second;
+}
+
+GateTable build_gate_table(const json& summary, const std::vector<std::string>& lanes) {
+  GateTable table;
+  table.lanes = lanes;
+  if (!summary.is_object() || !summary.contains("experiments") ||
+      !summary["experiments"].is_array())
+    return table;
+  try {
+    int gate_experiments = 0;
+    for (const auto& e : summary["experiments"]) gate_experiments += e.value("kind", "") == "gates";
+    for (const auto& e : summary["experiments"]) {
+      const std::string kind = e.value("kind", "");
+      if (kind == "gates") add_functional_rows(table, e, gate_experiments > 1);
+      if (kind == "context_sweep") add_retrieval_row(table, e);
+      if (kind == "regression") add_regression_row(table, e);
+    }
+  } catch (const json::exception&) {
+    // A summary.json edited by hand into another shape: keep the rows read so far.
+  }
+  return table;
+}
+
+json gate_table_to_json(const GateTable& table) {
+  json rows = json::array();
+  for (const auto& row : table.rows) {
+    json cells = json::array();
+    for (size_t i = 0; i < row.cells.size() && i < table.lanes.size(); ++i)
+      cells.push_back({{"lane", table.lanes[i]},
+                       {"status", gate_status_name(row.cells[i].status)},
+                       {"score", row.cells[i].score},
+                       {"detail", row.cells[i].detail}});
+    rows.push_back({{"key", row.key}, {"label", row.label}, {"cells", std::move(cells)}});
+  }
+  return {{"lanes", table.lanes}, {"rows", std::move(rows)}};
+}
+
+}  // namespace lb::report

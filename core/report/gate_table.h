@@ -1,0 +1,47 @@
+#pragma once
+// The gate table of a qualification (rows gates, columns lanes), built from summary.json: the
+// functional gates experiment's n/N scores, long-context retrieval per lane and the regression
+// review of each candidate lane. Used by the report writers and the Decision page.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace lb::report {
+
+enum class GateStatus { Pass, Fail, Unsupported, NotRun };
+// "pass", "fail", "unsupported", "not run"
+const char* gate_status_name(GateStatus status);
+
+struct GateCell {
+  GateStatus status = GateStatus::NotRun;
+  std::string score;   // "3/3" when the gate counts attempts; empty otherwise
+  std::string detail;  // why it failed or is unsupported ("baseline" for the reference lane)
+};
+
+struct GateRow {
+  std::string key;              // stable id, e.g. "gates.json", "retrieval", "regression"
+  std::string label;            // what a reader sees, e.g. "JSON schema output"
+  std::vector<GateCell> cells;  // one per GateTable::lanes entry
+};
+
+struct GateTable {
+  std::vector<std::string> lanes;
+  std::vector<GateRow> rows;
+  bool empty() const { return rows.empty(); }
+  // Counts over all cells.
+  int count(GateStatus status) const;
+};
+
+// The text of one cell: "pass 3/3", "fail 1/3", "unsupported", "not run", "baseline".
+std::string cell_text(const GateCell& cell);
+// Human label of a gates experiment check ("tools" -> "Parallel tool calls").
+std::string gate_label(const std::string& check);
+
+// Lanes in the given order; rows in run order. A lane an experiment did not cover is "not run".
+GateTable build_gate_table(const nlohmann::json& summary, const std::vector<std::string>& lanes);
+
+// {"lanes": [...], "rows": [{"key", "label", "cells": [{"lane", "status", "score", "detail"}]}]}
+nlohmann::json gate_table_to_json(const GateTable& table);
+
+}  // namespace lb::report

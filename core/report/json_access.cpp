@@ -1,0 +1,53 @@
+#include "report/json_access.h"
+
+#include <cctype>
+
+namespace lb::report {
+
+const nlohmann::json& json_at(const nlohmann::json& root, std::initializer_list<const char*> path) {
+  static const nlohmann::json kNull;
+  const nlohmann::json* at = &root;
+  for (const char* key : path) {
+    if (!at->is_object()) return kNull;
+    const auto it = at->find(key);
+    if (it == at->end()) return kNull;
+    at = &*it;
+  }
+  return *at;
+}
+
+double number_at(const nlohmann::json& root, std::initializer_list<const char*> path,
+                 double fallback) {
+  const auto& v = json_at(root, path);
+  if (v.is_number()) return v.get<double>();
+  if (v.is_object() && v.contains("value") && v["value"].is_number())
+    return v["value"].get<double>();
+  return fallback;
+}
+
+std::string string_at(const nlohmann::json& root, std::initializer_list<const char*> path) {
+  const auto& v = json_at(root, path);
+  return v.is_string() ? v.get<std::string>() : std::string();
+}
+
+std::vector<std::string> phase_order(const nlohmann::json& lane_section) {
+  std::vector<std::string> out;
+  const auto& order = json_at(lane_section, {"phase_order"});
+  const auto& phases = json_at(lane_section, {"phases"});
+  if (order.is_array()) {
+    for (const auto& p : order)
+      if (p.is_string() && phases.contains(p.get<std::string>())) out.push_back(p);
+  } else if (phases.is_object()) {
+    for (const auto& [name, value] : phases.items()) out.push_back(name);
+  }
+  return out;
+}
+
+long long concurrency_of(const std::string& phase) {
+  if (phase.size() < 2 || phase[0] != 'c') return -1;
+  for (size_t i = 1; i < phase.size(); ++i)
+    if (!std::isdigit(static_cast<unsigned char>(phase[i]))) return -1;
+  return std::stoll(phase.substr(1));
+}
+
+}  // namespace lb::report

@@ -1,0 +1,66 @@
+#pragma once
+// A run folder read back for reporting. Loading never requires the run to have finished: a run
+// killed at any moment (summary.json missing or from an earlier experiment, the last line of
+// requests.jsonl cut short) still loads, marked incomplete, with every whole request line.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "compare/review_record.h"
+#include "report/decision_record.h"
+
+namespace lb::report {
+
+// What the charts and tables need from one requests.jsonl line. Negative = not available.
+struct RequestPoint {
+  std::string lane;
+  std::string experiment;
+  std::string phase;
+  int64_t index = 0;
+  bool warmup = false;
+  bool ok = false;
+  double ttft_ms = -1;
+  double e2el_ms = -1;
+  double tpot_ms = -1;
+  double decode_tok_s = -1;
+  int64_t output_tokens = -1;
+  int64_t prompt_tokens = -1;
+  std::string output_tokens_provenance;  // "measured", "server", "estimated", "none"
+  std::string prompt_tokens_provenance;
+  std::string error_kind;      // empty when the request succeeded
+  std::vector<double> itl_ms;  // gaps between consecutive events (per chunk)
+  double itl_median_ms = -1;
+  double itl_p99_ms = -1;
+};
+
+struct RunFolder {
+  std::string dir;
+  nlohmann::json plan;         // plan.json (resolved, no secrets); null when absent
+  nlohmann::json environment;  // environment.json; null when absent
+  nlohmann::json summary;      // summary.json; null when absent
+  nlohmann::json review;       // review.json (two-lane regression); null when absent
+  std::vector<compare::ReviewRecord> reviews;  // review.json and review.<lane>.json
+  std::optional<DecisionRecord> decision;      // decision.json
+  std::vector<nlohmann::json> request_lines;   // every whole line of requests.jsonl
+  std::vector<RequestPoint> requests;          // the same lines, as chart data
+  bool complete = false;     // summary.json has run.finished_at and the run was not interrupted
+  bool interrupted = false;  // stopped early, or killed before it could say it finished
+  int64_t torn_lines = 0;    // requests.jsonl lines that are not JSON (a kill cuts the last one)
+  std::vector<std::string> warnings;  // what is missing or damaged, one sentence each
+
+  // Lane ids in plan order (falling back to summary, then request order).
+  std::vector<std::string> lane_ids() const;
+  // The summary's experiment sections of that kind, in run order.
+  std::vector<const nlohmann::json*> experiments_of_kind(const std::string& kind) const;
+};
+
+// nullopt with error filled when DIR is not a readable directory or holds nothing of a run.
+std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* error);
+
+// One requests.jsonl line as chart data (exposed for tests).
+RequestPoint request_point(const nlohmann::json& line);
+
+}  // namespace lb::report

@@ -1,0 +1,50 @@
+#include "report_run_fixture.h"
+
+#include <QtTest>
+#include <atomic>
+
+#include "collecting_sink.h"
+#include "plan/plan.h"
+#include "run/plan_runner.h"
+#include "run_folder_reader.h"
+#include "sim_plan_run.h"
+
+namespace lb::test {
+
+nlohmann::json report_test_plan(const std::string& bf16_notes_text) {
+  nlohmann::json bf16 = {{"id", "bf16"},
+                         {"base_url", "sim:bf16?time_scale=0.01"},
+                         {"notes", {{"weights", "bf16"}, {"kv_cache", "bf16"}}}};
+  if (!bf16_notes_text.empty()) bf16["notes"]["text"] = bf16_notes_text;
+  return {{"name", "report test"},
+          {"lanes",
+           {bf16,
+            {{"id", "fp8"},
+             {"base_url", "sim:fp8?time_scale=0.01"},
+             {"notes", {{"weights", "fp8"}, {"kv_cache", "fp8"}, {"prefix_caching", true}}}}}},
+          {"experiments",
+           {{{"kind", "regression"}, {"prompts", "builtin:regression-20"}, {"max_tokens", 96}},
+            {{"kind", "throughput"},
+             {"concurrency", {1, 4}},
+             {"requests", 4},
+             {"input_tokens", 512},
+             {"output_tokens", 24}},
+            {{"kind", "gates"}, {"repeat", 2}},
+            {{"kind", "context_sweep"}, {"prompt_tokens", {2048, 8192}}, {"output_tokens", 16}}}}};
+}
+
+std::filesystem::path run_plan_into(const nlohmann::json& plan, const std::string& dir_name) {
+  register_sim_starter();
+  auto parsed = lb::plan::parse_plan(plan.dump(), "report-test-plan.json");
+  if (!parsed.ok()) qFatal("plan rejected: %s", parsed.error_text().c_str());
+  const auto dir = fresh_dir(dir_name);
+  CollectingSink sink;
+  std::atomic<bool> stop{false};
+  lb::run::PlanRunner runner(*parsed.plan, {dir.string(), "test", false}, sink);
+  const auto result = runner.run(stop);
+  if (!result.errors.empty() && result.exit_code == lb::run::kExitInput)
+    qFatal("run did not start: %s", result.errors.front().c_str());
+  return dir;
+}
+
+}  // namespace lb::test
