@@ -1,0 +1,169 @@
+#include "report/markdown_report.h"
+
+#include <sstream>
+
+#include "compare/diff_highlight.h"
+
+namespace lb::report {
+namespace {
+
+// A table cell: no line breaks, pipes escaped.
+std::string cell(const std::string& text) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '|')
+      out += "\\|";
+    else if (ch == '\n' || ch == '\r')
+      out += ' ';
+    else
+      out += ch;
+  }
+  return out;
+}
+
+void write_table(std::ostream& out, const std::vector<std::string>& header,
+                 const std::vector<std::vector<std::string>>& rows) {
+  out << "|";
+  for (const auto& h : header) out << " " << cell(h) << " |";
+  out << "\n|";
+  for (size_t i = 0; i < header.size(); ++i) out << "---|";
+  out << "\n";
+  for (const auto& row : rows) {
+    out << "|";
+    for (const auto& c : row) out << " " << cell(c) << " |";
+    out << "\n";
+  }
+}
+
+// A fence longer than any run of backticks in the text, so the text cannot
+// close it.
+std::string fence_for(const std::string& text) {
+  size_t longest = 0, run = 0;
+  for (char ch : text) {
+    run = ch == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return std::string(std::max<size_t>(3, longest + 1), '`');
+}
+
+void write_header(std::ostream& out, const ReportModel& m) {
+  out << "# " << m.title << "\n\n";
+  if (!m.complete) out << "**INCOMPLETE RUN** - see Caveats.\n\n";
+  if (!m.started_at.empty())
+    out << "Run: " << m.started_at << " to "
+        << (m.finished_at.empty() ? "(not finished)" : m.finished_at) << "\n\n";
+  out << "## Decision\n\n";
+  if (m.decision) {
+    out << "**" << decision_label(m.decision->decision) << "** (" << m.decision->decided_at
+        << ")\n\n"
+        << (m.decision->rationale.empty() ? "No rationale given." : m.decision->rationale)
+        << "\n\n";
+  } else {
+    out << "No decision recorded.\n\n";
+  }
+}
+
+void write_lanes(std::ostream& out, const ReportModel& m) {
+  out << "## Lanes\n\n";
+  for (const auto& lane : m.lanes) {
+    out << "### " << lane.id << "\n\n";
+    for (const auto& [k, v] : lane.notes) out << "- " << k << ": " << v << "\n";
+    if (!lane.notes.empty()) out << "\n";
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& [k, v] : lane.environment) rows.push_back({k, v});
+    if (!rows.empty()) write_table(out, {"Environment", "Value"}, rows);
+    out << "\n";
+  }
+}
+
+void write_gates(std::ostream& out, const ReportModel& m) {
+  out << "## Gates\n\n";
+  if (m.gates.empty()) {
+    out << "No gates were run.\n\n";
+    return;
+  }
+  std::vector<std::string> header{"Gate"};
+  header.insert(header.end(), m.gates.lanes.begin(), m.gates.lanes.end());
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& row : m.gates.rows) {
+    std::vector<std::string> r{row.label};
+    for (const auto& c : row.cells) r.push_back(cell_text(c));
+    rows.push_back(std::move(r));
+  }
+  write_table(out, header, rows);
+  out << "\n";
+}
+
+void write_performance(std::ostream& out, const ReportModel& m) {
+  out << "## Performance\n\n";
+  for (const auto& t : m.performance) {
+    out << "### " << t.title << "\n\n";
+    write_table(out, t.header, t.rows);
+    if (!t.note.empty()) out << "\n" << t.note << "\n";
+    out << "\n";
+  }
+  if (m.charts.empty()) return;
+  out << "## Charts\n\n";
+  for (const auto& c : m.charts) out << "![" << c.title << "](charts/" << c.id << ".svg)\n\n";
+}
+
+void write_pairs(std::ostream& out, const ReportModel& m) {
+  out << "## Reviewed pairs\n\n";
+  if (m.pairs.empty()) {
+    out << "No non-identical pairs.\n\n";
+    return;
+  }
+  out << "Removed text is marked [-like this-], added text {+like this+}.\n\n";
+  for (const auto& p : m.pairs) {
+    out << "### Prompt " << p.index << (p.prompt_id.empty() ? "" : " (" + p.prompt_id + ")") << ": "
+        << p.baseline << " vs " << p.candidate << "\n\n- triage: " << p.triage << ", ratio "
+        << format_number(p.ratio, 3) << "\n- verdict: " << p.verdict
+        << (p.note.empty() ? "" : " - " + p.note) << "\n\n";
+    const std::string diff = wdiff_text(p.text_a, p.text_b);
+    const std::string fence = fence_for(diff);
+    out << fence << "text\n" << diff << "\n" << fence << "\n\n";
+    if (p.text_cut) out << "(outputs shortened; full texts are in texts/)\n\n";
+  }
+  if (m.pairs_left_out > 0)
+    out << m.pairs_left_out << " more non-identical pair(s) are in review.json.\n\n";
+}
+
+void write_caveats(std::ostream& out, const ReportModel& m) {
+  out << "## Caveats\n\n";
+  if (m.caveats.empty()) out << "None.\n";
+  for (const auto& c : m.caveats) out << "- " << c << "\n";
+  out << "\n## Reproduce\n\nFrom the run folder, which holds plan.json "
+         "(secrets removed):\n\n```sh\n"
+      << m.reproduce_command << "\n```\n";
+}
+
+}  // namespace
+
+std::string wdiff_text(const std::string& a, const std::string& b) {
+  const auto diff = compare::DiffHighlight::compute(a, b);
+  std::string out;
+  for (const auto& run : diff.runs()) {
+    const std::string_view ta(a.data() + run.a.utf8.begin, run.a.utf8.size());
+    const std::string_view tb(b.data() + run.b.utf8.begin, run.b.utf8.size());
+    if (run.tag == compare::OpTag::Equal) {
+      out += ta;
+      continue;
+    }
+    if (!ta.empty()) out += "[-" + std::string(ta) + "-]";
+    if (!tb.empty()) out += "{+" + std::string(tb) + "+}";
+  }
+  return out;
+}
+
+std::string render_markdown(const ReportModel& m) {
+  std::ostringstream out;
+  write_header(out, m);
+  write_lanes(out, m);
+  write_gates(out, m);
+  write_performance(out, m);
+  write_pairs(out, m);
+  write_caveats(out, m);
+  return out.str();
+}
+
+}  // namespace lb::report

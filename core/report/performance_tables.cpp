@@ -1,0 +1,246 @@
+// Performance tables of the report, each from one experiment kind's section of
+// summary.json.
+#include <algorithm>
+#include <functional>
+
+#include "report/json_access.h"
+#include "report/report_model.h"
+
+namespace lb::report {
+namespace {
+
+using nlohmann::json;
+
+std::string ms_as_s(double ms) {
+  return ms < 0 ? format_number(-1, 0) : format_number(ms / 1000, 2);
+}
+
+const json& lane_of(const json& experiment, const std::string& lane) {
+  return json_at(experiment, {"lanes", lane.c_str()});
+}
+
+// The throughput phase with the highest concurrency, or "" when none is a cN
+// level.
+std::string max_admission_phase(const json& lane_section) {
+  std::string best;
+  for (const auto& phase : phase_order(lane_section))
+    if (concurrency_of(phase) > concurrency_of(best)) best = phase;
+  return best;
+}
+
+std::vector<std::string> headline_row(const std::string& label,
+                                      const std::vector<std::string>& lanes,
+                                      const std::function<std::string(const std::string&)>& cell) {
+  std::vector<std::string> row{label};
+  for (const auto& lane : lanes) row.push_back(cell(lane));
+  return row;
+}
+
+void add_throughput_headlines(ReportTable& t, const RunFolder& folder,
+                              const std::vector<std::string>& lanes) {
+  const auto throughput = folder.experiments_of_kind("throughput");
+  if (throughput.empty()) return;
+  const json& e = *throughput.front();
+  auto c1 = [&](const std::string& lane, const char* key) {
+    return number_at(lane_of(e, lane), {"phases", "c1", key});
+  };
+  t.rows.push_back(headline_row("c1 decode, median (tok/s)", lanes, [&](const std::string& l) {
+    return format_number(c1(l, "median_decode_tok_s"), 1);
+  }));
+  t.rows.push_back(headline_row("c1 E2E latency, p50 (s)", lanes, [&](const std::string& l) {
+    return ms_as_s(c1(l, "p50_e2el_ms"));
+  }));
+  t.rows.push_back(headline_row("c1 TTFT, p50 (s)", lanes, [&](const std::string& l) {
+    return ms_as_s(c1(l, "p50_ttft_ms"));
+  }));
+  t.rows.push_back(
+      headline_row("Max admission, aggregate output (tok/s)", lanes, [&](const std::string& l) {
+        const std::string phase = max_admission_phase(lane_of(e, l));
+        if (phase.empty()) return format_number(-1, 0);
+        const double v = number_at(lane_of(e, l), {"phases", phase.c_str(), "output_throughput"});
+        return phase + ": " + format_number(v, 1);
+      }));
+}
+
+void add_context_headlines(ReportTable& t, const RunFolder& folder,
+                           const std::vector<std::string>& lanes) {
+  const auto sweeps = folder.experiments_of_kind("context_sweep");
+  if (sweeps.empty()) return;
+  const json& e = *sweeps.front();
+  std::vector<long long> sizes;
+  for (const auto& lane : lanes)
+    for (const auto& row : json_at(lane_of(e, lane), {"context_sweep"}))
+      if (const auto n = static_cast<long long>(number_at(row, {"target_tokens"})); n > 0)
+        if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) sizes.push_back(n);
+  std::sort(sizes.begin(), sizes.end());
+  for (long long size : sizes)
+    t.rows.push_back(headline_row(
+        "TTFT at " + std::to_string(size) + " prompt tokens (s)", lanes, [&](const std::string& l) {
+          for (const auto& row : json_at(lane_of(e, l), {"context_sweep"}))
+            if (static_cast<long long>(number_at(row, {"target_tokens"})) == size)
+              return row.value("status", "") == "measured" ? ms_as_s(number_at(row, {"ttft_ms"}))
+                                                           : row.value("status", "n/a");
+          return format_number(-1, 0);
+        }));
+}
+
+ReportTable headline_table(const RunFolder& folder) {
+  ReportTable t;
+  t.title = "Headline figures";
+  const auto lanes = folder.lane_ids();
+  t.header.push_back("Figure");
+  t.header.insert(t.header.end(), lanes.begin(), lanes.end());
+  add_throughput_headlines(t, folder, lanes);
+  add_context_headlines(t, folder, lanes);
+  t.note =
+      "Latencies and decode rates are measured on the client clock; "
+      "decode = 1 / TPOT.";
+  return t;
+}
+
+ReportTable throughput_table(const json& e, const std::vector<std::string>& lanes) {
+  ReportTable t;
+  t.title = "Throughput by concurrency (" + e.value("name", "throughput") + ")";
+  t.header = {"Lane",           "Level",         "Completed",         "Failed",
+              "Output (tok/s)", "TTFT p50 (ms)", "TTFT p99 (ms)",     "TPOT p50 (ms)",
+              "ITL p50 (ms)",   "E2EL p50 (s)",  "Decode p50 (tok/s)"};
+  for (const auto& lane : lanes)
+    for (const auto& phase : phase_order(lane_of(e, lane))) {
+      const json& p = json_at(lane_of(e, lane), {"phases", phase.c_str()});
+      t.rows.push_back({lane, phase, format_number(number_at(p, {"completed"}), 0),
+                        format_number(number_at(p, {"failed"}), 0),
+                        format_number(number_at(p, {"output_throughput"}), 1),
+                        format_number(number_at(p, {"p50_ttft_ms"}), 1),
+                        format_number(number_at(p, {"p99_ttft_ms"}), 1),
+                        format_number(number_at(p, {"p50_tpot_ms"}), 2),
+                        format_number(number_at(p, {"p50_itl_ms"}), 2),
+                        ms_as_s(number_at(p, {"p50_e2el_ms"})),
+                        format_number(number_at(p, {"median_decode_tok_s"}), 1)});
+    }
+  return t;
+}
+
+ReportTable context_table(const json& e, const std::vector<std::string>& lanes) {
+  ReportTable t;
+  t.title = "Context sweep (" + e.value("name", "context_sweep") + ")";
+  t.header = {
+      "Lane",           "Target tokens", "Sized tokens", "TTFT (s)", "Effective prefill (tok/s)",
+      "Decode (tok/s)", "E2EL (s)",      "Retrieval"};
+  bool estimated = false;
+  for (const auto& lane : lanes)
+    for (const auto& row : json_at(lane_of(e, lane), {"context_sweep"})) {
+      const std::string target = format_number(number_at(row, {"target_tokens"}), 0);
+      if (row.value("status", "") != "measured") {
+        t.rows.push_back({lane, target, "", "", "", "", "", "skipped: " + row.value("reason", "")});
+        continue;
+      }
+      const std::string prov = string_at(row, {"sized_tokens", "provenance"});
+      estimated = estimated || prov == "estimated";
+      std::string retrieval = "n/a";
+      if (row.contains("retrieval_passed"))
+        retrieval = std::string(row.value("retrieval_pass", false) ? "pass " : "fail ") +
+                    format_number(number_at(row, {"retrieval_passed"}), 0) + "/" +
+                    format_number(number_at(row, {"retrieval_attempts"}), 0);
+      t.rows.push_back({lane, target,
+                        format_number(number_at(row, {"sized_tokens"}), 0) + " (" + prov + ")",
+                        ms_as_s(number_at(row, {"ttft_ms"})),
+                        format_number(number_at(row, {"effective_prefill_tok_s"}), 0),
+                        format_number(number_at(row, {"decode_tok_s"}), 1),
+                        ms_as_s(number_at(row, {"e2el_ms"})), retrieval});
+    }
+  t.note = "Effective prefill = prompt tokens / TTFT, scheduling included.";
+  if (estimated) t.note += " Some prompt sizes are estimated (the server has no /tokenize).";
+  return t;
+}
+
+ReportTable kv_table(const json& e, const std::vector<std::string>& lanes) {
+  ReportTable t;
+  t.title = "KV cache capacity";
+  t.header = {"Lane", "KV tokens", "Full-context windows", "Cache dtype"};
+  for (const auto& lane : lanes) {
+    const json& kv = json_at(lane_of(e, lane), {"kv_capacity"});
+    if (!kv.is_object()) continue;
+    t.rows.push_back({lane, format_number(number_at(kv, {"tokens"}), 0),
+                      format_number(number_at(kv, {"full_context_windows"}), 2),
+                      string_at(kv, {"cache_dtype"})});
+  }
+  t.note = "From the server's cache config (num_gpu_blocks x block_size).";
+  return t;
+}
+
+ReportTable prefix_table(const json& e, const std::vector<std::string>& lanes) {
+  ReportTable t;
+  t.title = "Prefix cache passes (" + e.value("name", "prefix_cache") + ")";
+  t.header = {
+      "Lane",  "Pass", "TTFT p50 (s)", "Aggregate output (tok/s)", "Effective prefill (tok/s)",
+      "Failed"};
+  for (const auto& lane : lanes) {
+    const json& pc = json_at(lane_of(e, lane), {"prefix_cache"});
+    if (!pc.is_object()) continue;
+    for (const char* pass : {"cold", "warm", "control"}) {
+      const json& p = json_at(pc, {"passes", pass});
+      if (!p.is_object()) continue;
+      t.rows.push_back({lane, pass, ms_as_s(number_at(p, {"median_ttft_ms"})),
+                        format_number(number_at(p, {"output_tok_s"}), 1),
+                        format_number(number_at(p, {"effective_prefill_tok_s"}), 0),
+                        format_number(number_at(p, {"failed"}), 0)});
+    }
+    t.note += lane + ": reuse " +
+              (json_at(pc, {"evidence", "reuse_detected"}) == true ? "detected" : "not detected") +
+              " (basis: " + string_at(pc, {"evidence", "reuse_basis"}) + "). ";
+  }
+  return t;
+}
+
+ReportTable speculative_table(const json& e, const std::vector<std::string>& lanes) {
+  ReportTable t;
+  t.title = "Speculative decoding (" + e.value("name", "speculative") + ")";
+  t.header = {"Lane",
+              "Level",
+              "Decode p50 (tok/s)",
+              "Output (tok/s)",
+              "ITL p50 (ms)",
+              "Tokens/event (mean)",
+              "Acceptance rate",
+              "Acceptance length",
+              "Decode vs baseline"};
+  for (const auto& lane : lanes) {
+    const json& levels = json_at(lane_of(e, lane), {"speculative"});
+    if (!levels.is_object()) continue;
+    for (const auto& [level, f] : levels.items()) {
+      const double speedup = number_at(f, {"vs_baseline", "decode_speedup"});
+      t.rows.push_back({lane, level, format_number(number_at(f, {"decode_tok_s", "median"}), 1),
+                        format_number(number_at(f, {"output_tok_s"}), 1),
+                        format_number(number_at(f, {"itl_ms", "median"}), 2),
+                        format_number(number_at(f, {"tokens_per_event", "mean"}), 2),
+                        format_number(number_at(f, {"acceptance", "acceptance_rate"}), 3),
+                        format_number(number_at(f, {"acceptance", "acceptance_length"}), 2),
+                        speedup < 0 ? "n/a" : format_number(speedup, 2) + "x"});
+    }
+  }
+  t.note = "Acceptance from /metrics deltas around each level (server).";
+  return t;
+}
+
+}  // namespace
+
+std::vector<ReportTable> performance_tables(const RunFolder& folder) {
+  const auto lanes = folder.lane_ids();
+  std::vector<ReportTable> tables;
+  ReportTable head = headline_table(folder);
+  if (!head.rows.empty()) tables.push_back(std::move(head));
+  for (const json* e : folder.experiments_of_kind("throughput"))
+    tables.push_back(throughput_table(*e, lanes));
+  for (const json* e : folder.experiments_of_kind("context_sweep")) {
+    tables.push_back(context_table(*e, lanes));
+    if (ReportTable kv = kv_table(*e, lanes); !kv.rows.empty()) tables.push_back(std::move(kv));
+  }
+  for (const json* e : folder.experiments_of_kind("prefix_cache"))
+    tables.push_back(prefix_table(*e, lanes));
+  for (const json* e : folder.experiments_of_kind("speculative"))
+    tables.push_back(speculative_table(*e, lanes));
+  std::erase_if(tables, [](const ReportTable& t) { return t.rows.empty(); });
+  return tables;
+}
+
+}  // namespace lb::report

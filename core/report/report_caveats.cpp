@@ -1,0 +1,95 @@
+// What a reader must know before trusting the numbers: incomplete runs,
+// estimated figures, missing counters, failed requests, unsupported gates and
+// unreviewed pairs.
+#include <map>
+
+#include "report/json_access.h"
+#include "report/report_model.h"
+
+namespace lb::report {
+namespace {
+
+using nlohmann::json;
+
+void request_caveats(const RunFolder& folder, std::vector<std::string>& out) {
+  std::map<std::string, int64_t> estimated, failed;
+  for (const auto& r : folder.requests) {
+    if (r.warmup) continue;
+    if (r.ok && r.output_tokens_provenance == "estimated") ++estimated[r.lane];
+    if (!r.ok) ++failed[r.lane];
+  }
+  for (const auto& [lane, n] : estimated)
+    out.push_back("Lane " + lane + ": output token counts of " + std::to_string(n) +
+                  " requests are estimated (the server reported no usage).");
+  for (const auto& [lane, n] : failed)
+    out.push_back("Lane " + lane + ": " + std::to_string(n) +
+                  " requests failed; they are excluded from latency and rate figures.");
+}
+
+void lane_caveats(const RunFolder& folder, std::vector<std::string>& out) {
+  for (const auto& id : folder.lane_ids()) {
+    const json& env = json_at(folder.environment, {"lanes", id.c_str()});
+    if (json_at(env, {"probe", "metrics_available"}) == false)
+      out.push_back("Lane " + id +
+                    " exposes no /metrics: server counters (prefix-cache hits, "
+                    "speculative "
+                    "acceptance, KV capacity) are unavailable for it.");
+    if (string_at(env, {"tls", "verification"}).rfind("DISABLED", 0) == 0)
+      out.push_back("Lane " + id + " was measured with TLS verification disabled.");
+    if (string_at(env, {"base_url"}).rfind("sim:", 0) == 0)
+      out.push_back("Lane " + id +
+                    " was served by the built-in simulator: its figures model "
+                    "a server, they do "
+                    "not measure one.");
+  }
+}
+
+void experiment_caveats(const RunFolder& folder, std::vector<std::string>& out) {
+  for (const json* e : folder.experiments_of_kind("prefix_cache"))
+    for (const auto& [lane, section] : json_at(*e, {"lanes"}).items())
+      if (const std::string w = string_at(section, {"prefix_cache", "evidence", "warning"});
+          !w.empty())
+        out.push_back("Lane " + lane + ": " + w + ".");
+  if (folder.summary.is_object())
+    for (const auto& e : json_at(folder.summary, {"experiments"}))
+      if (e.value("status", "") == "interrupted" || e.value("status", "") == "not_implemented")
+        out.push_back("Experiment " + e.value("name", "?") + " is " + e.value("status", "") +
+                      "; its figures are partial or absent.");
+}
+
+void review_caveats(const RunFolder& folder, std::vector<std::string>& out) {
+  for (const auto& review : folder.reviews) {
+    const auto outcome = review.outcome();
+    if (outcome.unreviewed_required > 0)
+      out.push_back("Regression " + review.lane_a + " vs " + review.lane_b + ": " +
+                    std::to_string(outcome.unreviewed_required) +
+                    " pair(s) that need review have no verdict yet.");
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> report_caveats(const RunFolder& folder) {
+  std::vector<std::string> out;
+  if (!folder.complete)
+    out.push_back(folder.summary.is_null()
+                      ? "Incomplete run: it stopped before writing its "
+                        "summary; tables come from "
+                        "what was recorded and may be empty."
+                      : "Incomplete run: it was interrupted; experiments after "
+                        "the stop are "
+                        "missing and the last one may be partial.");
+  if (folder.torn_lines > 0)
+    out.push_back(std::to_string(folder.torn_lines) +
+                  " line(s) of requests.jsonl were cut short (the run was "
+                  "killed while writing) "
+                  "and are left out.");
+  request_caveats(folder, out);
+  lane_caveats(folder, out);
+  experiment_caveats(folder, out);
+  review_caveats(folder, out);
+  if (!folder.decision) out.push_back("No decision has been recorded for this run yet.");
+  return out;
+}
+
+}  // namespace lb::report

@@ -1,0 +1,134 @@
+// The report's charts as plain data (ChartSpec), each from whatever experiments
+// the run has.
+#include <algorithm>
+#include <map>
+
+#include "report/json_access.h"
+#include "report/report_model.h"
+
+namespace lb::report {
+namespace {
+
+using nlohmann::json;
+
+// One series per lane, in plan order, coloured like the GUI.
+ChartSpec chart_with_lanes(const std::vector<std::string>& lanes, ChartSpec spec) {
+  for (size_t i = 0; i < lanes.size(); ++i)
+    spec.series.push_back(ChartSeries{lanes[i], lane_color(i), {}});
+  return spec;
+}
+
+void drop_empty(ChartSpec& spec) {
+  std::erase_if(spec.series, [](const ChartSeries& s) { return s.points.empty(); });
+}
+
+std::vector<ChartSpec> context_charts(const json& e, const std::vector<std::string>& lanes) {
+  ChartSpec ttft = chart_with_lanes(
+      lanes, {"ttft_vs_context", "TTFT vs context length", "prompt tokens", "TTFT (s)", true, {}});
+  ChartSpec decode = chart_with_lanes(lanes, {"decode_vs_context",
+                                              "Decode rate vs context length",
+                                              "prompt tokens",
+                                              "decode (tok/s)",
+                                              true,
+                                              {}});
+  for (size_t i = 0; i < lanes.size(); ++i)
+    for (const auto& row : json_at(e, {"lanes", lanes[i].c_str(), "context_sweep"})) {
+      if (row.value("status", "") != "measured") continue;
+      double x = number_at(row, {"prompt_tokens"});
+      if (x <= 0) x = number_at(row, {"target_tokens"});
+      if (const double t = number_at(row, {"ttft_ms"}); t >= 0)
+        ttft.series[i].points.emplace_back(x, t / 1000);
+      if (const double d = number_at(row, {"decode_tok_s"}); d >= 0)
+        decode.series[i].points.emplace_back(x, d);
+    }
+  return {ttft, decode};
+}
+
+ChartSpec concurrency_chart(const json& e, const std::vector<std::string>& lanes) {
+  ChartSpec spec =
+      chart_with_lanes(lanes, {"output_vs_concurrency",
+                               "Aggregate output vs concurrency (" + e.value("name", "") + ")",
+                               "concurrent requests",
+                               "output (tok/s)",
+                               false,
+                               {}});
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    const json& lane = json_at(e, {"lanes", lanes[i].c_str()});
+    for (const auto& phase : phase_order(lane)) {
+      const long long c = concurrency_of(phase);
+      const double tok_s = number_at(lane, {"phases", phase.c_str(), "output_throughput"});
+      if (c > 0 && tok_s >= 0) spec.series[i].points.emplace_back(static_cast<double>(c), tok_s);
+    }
+  }
+  return spec;
+}
+
+// Share of inter-token gaps at or below each value: one curve per lane, over
+// the throughput experiments' non-warm-up requests.
+ChartSpec itl_chart(const RunFolder& folder, const std::vector<std::string>& lanes) {
+  ChartSpec spec = chart_with_lanes(lanes, {"itl_distribution",
+                                            "Inter-token latency distribution",
+                                            "ITL (ms)",
+                                            "share of gaps at or below (%)",
+                                            false,
+                                            {}});
+  std::map<std::string, std::vector<double>> gaps;
+  for (const auto& r : folder.requests)
+    if (r.ok && !r.warmup && r.experiment.rfind("throughput", 0) == 0)
+      gaps[r.lane].insert(gaps[r.lane].end(), r.itl_ms.begin(), r.itl_ms.end());
+  constexpr size_t kSteps = 50;  // enough for a smooth curve, small enough for a light SVG
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    auto& v = gaps[lanes[i]];
+    if (v.empty()) continue;
+    std::sort(v.begin(), v.end());
+    for (size_t s = 0; s <= kSteps; ++s) {
+      const size_t k = std::min(v.size() - 1, s * (v.size() - 1) / kSteps);
+      spec.series[i].points.emplace_back(
+          v[k], 100.0 * static_cast<double>(k + 1) / static_cast<double>(v.size()));
+    }
+  }
+  return spec;
+}
+
+ChartSpec speculative_chart(const json& e, const std::vector<std::string>& lanes) {
+  ChartSpec spec = chart_with_lanes(lanes, {"spec_decode_vs_concurrency",
+                                            "Speculative decoding: decode rate vs concurrency",
+                                            "concurrent requests",
+                                            "decode p50 (tok/s)",
+                                            false,
+                                            {}});
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    const json& levels = json_at(e, {"lanes", lanes[i].c_str(), "speculative"});
+    if (!levels.is_object()) continue;
+    for (const auto& [level, f] : levels.items()) {
+      const double d = number_at(f, {"decode_tok_s", "median"});
+      if (concurrency_of(level) > 0 && d >= 0)
+        spec.series[i].points.emplace_back(static_cast<double>(concurrency_of(level)), d);
+    }
+    std::sort(spec.series[i].points.begin(), spec.series[i].points.end());
+  }
+  return spec;
+}
+
+}  // namespace
+
+std::vector<ChartSpec> report_charts(const RunFolder& folder) {
+  const auto lanes = folder.lane_ids();
+  std::vector<ChartSpec> charts;
+  for (const json* e : folder.experiments_of_kind("context_sweep"))
+    for (auto& c : context_charts(*e, lanes)) charts.push_back(std::move(c));
+  for (const json* e : folder.experiments_of_kind("throughput"))
+    charts.push_back(concurrency_chart(*e, lanes));
+  charts.push_back(itl_chart(folder, lanes));
+  for (const json* e : folder.experiments_of_kind("speculative"))
+    charts.push_back(speculative_chart(*e, lanes));
+  for (auto& c : charts) drop_empty(c);
+  std::erase_if(charts, [](const ChartSpec& c) { return c.series.empty(); });
+  // Two experiments of one kind would give two charts of one id.
+  std::map<std::string, int> seen;
+  for (auto& c : charts)
+    if (const int n = seen[c.id]++; n > 0) c.id += "_" + std::to_string(n + 1);
+  return charts;
+}
+
+}  // namespace lb::report

@@ -1,0 +1,92 @@
+#pragma once
+// What a qualification report says, as plain data: built once from a run folder, then rendered
+// by each writer (Markdown, HTML, PDF) so every format carries the same content and numbers.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "report/decision_record.h"
+#include "report/gate_table.h"
+#include "report/run_folder.h"
+
+namespace lb::report {
+
+struct ReportTable {
+  std::string title;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::string note;  // provenance or caveat under the table; may be empty
+};
+
+struct ChartSeries {
+  std::string name;                               // lane id
+  std::string color;                              // "#0072B2": the lane's colour in the GUI palette
+  std::vector<std::pair<double, double>> points;  // (x, y) in the chart's axis units
+};
+
+struct ChartSpec {
+  std::string id;  // file-safe, e.g. "ttft_vs_context"
+  std::string title;
+  std::string x_title;  // with units, e.g. "prompt tokens"
+  std::string y_title;  // with units, e.g. "TTFT (s)"
+  bool log_x = false;
+  std::vector<ChartSeries> series;
+};
+
+struct LaneInfo {
+  std::string id;
+  std::string color;
+  std::vector<std::pair<std::string, std::string>> notes;        // serving notes
+  std::vector<std::pair<std::string, std::string>> environment;  // manifest: model, server, ...
+};
+
+struct ReviewedPair {
+  std::string baseline;
+  std::string candidate;
+  std::size_t index = 0;
+  std::string prompt_id;
+  std::string triage;   // "identical", "near_identical", "divergent"
+  double ratio = 0;     // difflib ratio
+  std::string verdict;  // "unreviewed", "benign_drift", ...
+  std::string note;     // the reviewer's note
+  std::string text_a;   // outputs, possibly shortened (text_cut says so)
+  std::string text_b;
+  bool text_cut = false;
+};
+
+struct ReportModel {
+  std::string title;
+  std::string run_name;
+  std::string started_at;
+  std::string finished_at;
+  bool complete = false;
+  std::optional<DecisionRecord> decision;
+  std::vector<LaneInfo> lanes;
+  GateTable gates;
+  std::vector<ReportTable> performance;
+  std::vector<ChartSpec> charts;
+  std::vector<ReviewedPair> pairs;
+  std::size_t pairs_left_out = 0;  // non-identical pairs beyond the report's limit
+  std::vector<std::string> caveats;
+  std::string reproduce_command;
+};
+
+ReportModel build_report_model(const RunFolder& folder);
+
+// Parts of the model, each from its own file.
+std::vector<ReportTable> performance_tables(const RunFolder& folder);
+std::vector<ChartSpec> report_charts(const RunFolder& folder);
+// Non-identical pairs of every review, with their texts; at most max_pairs.
+std::vector<ReviewedPair> reviewed_pairs(const RunFolder& folder, std::size_t max_pairs,
+                                         std::size_t* left_out);
+std::vector<std::string> report_caveats(const RunFolder& folder);
+
+// Number formatting shared by every writer and the tests: fixed decimals, "n/a" when negative
+// or not a number.
+std::string format_number(double value, int decimals);
+// The GUI palette colour of the i-th lane in plan order, "#RRGGBB".
+std::string lane_color(std::size_t lane_index);
+
+}  // namespace lb::report

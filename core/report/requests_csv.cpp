@@ -1,0 +1,57 @@
+#include "report/requests_csv.h"
+
+#include <cstdio>
+
+namespace lb::report {
+namespace {
+
+std::string number(double v) {
+  if (v < 0) return {};
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", v);
+  return buf;
+}
+
+std::string count(int64_t v) { return v < 0 ? std::string() : std::to_string(v); }
+
+}  // namespace
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return out + "\"";
+}
+
+std::string requests_csv(const RunFolder& folder) {
+  std::string out =
+      "lane,experiment,phase,index,warmup,ok,ttft_ms,e2el_ms,tpot_ms,decode_"
+      "tok_s,itl_median_ms,"
+      "itl_p99_ms,events,output_tokens,output_tokens_provenance,prompt_tokens,"
+      "prompt_tokens_provenance,error_kind\r\n";
+  for (const auto& r : folder.requests) {
+    const std::string fields[] = {csv_field(r.lane),
+                                  csv_field(r.experiment),
+                                  csv_field(r.phase),
+                                  std::to_string(r.index),
+                                  r.warmup ? "true" : "false",
+                                  r.ok ? "true" : "false",
+                                  number(r.ttft_ms),
+                                  number(r.e2el_ms),
+                                  number(r.tpot_ms),
+                                  number(r.decode_tok_s),
+                                  number(r.itl_median_ms),
+                                  number(r.itl_p99_ms),
+                                  std::to_string(r.itl_ms.size() + (r.ttft_ms >= 0 ? 1 : 0)),
+                                  count(r.output_tokens),
+                                  csv_field(r.output_tokens_provenance),
+                                  count(r.prompt_tokens),
+                                  csv_field(r.prompt_tokens_provenance),
+                                  csv_field(r.error_kind)};
+    for (size_t i = 0; i < std::size(fields); ++i) out += (i ? "," : "") + fields[i];
+    out += "\r\n";
+  }
+  return out;
+}
+
+}  // namespace lb::report

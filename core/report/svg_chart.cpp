@@ -1,0 +1,213 @@
+#include "report/svg_chart.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <sstream>
+#include <vector>
+
+namespace lb::report {
+namespace {
+
+struct Axis {
+  double lo = 0, hi = 1;
+  bool log = false;
+  std::vector<double> ticks;
+};
+
+struct Frame {
+  double left = 72, top = 64, right = 0, bottom = 0;  // plot area in px
+};
+
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+std::string tick_label(double v, bool log) {
+  char buf[32];
+  if (log && v >= 1024 && std::fmod(v, 1024) == 0) {
+    const double k = v / 1024;
+    if (k >= 1024 && std::fmod(k, 1024) == 0)
+      std::snprintf(buf, sizeof buf, "%gM", k / 1024);
+    else
+      std::snprintf(buf, sizeof buf, "%gK", k);
+  } else {
+    std::snprintf(buf, sizeof buf, "%g", std::abs(v) < 1e-12 ? 0.0 : v);
+  }
+  return buf;
+}
+
+// Linear axis over [lo, hi] with 1-2-5 steps, about five ticks, widened to
+// whole steps.
+Axis linear_axis(double lo, double hi, bool from_zero) {
+  if (from_zero && lo > 0) lo = 0;
+  if (hi <= lo) hi = lo + (lo == 0 ? 1 : std::abs(lo) * 0.1);
+  const double raw = (hi - lo) / 5;
+  const double mag = std::pow(10, std::floor(std::log10(raw)));
+  double step = mag;
+  for (double f : {1.0, 2.0, 5.0, 10.0})
+    if (f * mag >= raw) {
+      step = f * mag;
+      break;
+    }
+  Axis a;
+  a.lo = std::floor(lo / step) * step;
+  a.hi = std::ceil(hi / step) * step;
+  for (double t = a.lo; t <= a.hi + step / 2; t += step) a.ticks.push_back(t);
+  return a;
+}
+
+// Log2 axis: context lengths double, so powers of two (labelled 4K, 32K, ...)
+// read naturally.
+Axis log_axis(double lo, double hi) {
+  Axis a;
+  a.log = true;
+  const double e_lo = std::floor(std::log2(std::max(lo, 1.0)));
+  double e_hi = std::ceil(std::log2(std::max(hi, 1.0)));
+  if (e_hi <= e_lo) e_hi = e_lo + 1;
+  const double stride = std::max(1.0, std::ceil((e_hi - e_lo) / 8));
+  a.lo = std::pow(2, e_lo);
+  a.hi = std::pow(2, e_hi);
+  for (double e = e_lo; e <= e_hi; e += stride) a.ticks.push_back(std::pow(2, e));
+  return a;
+}
+
+double fraction(const Axis& a, double v) {
+  if (a.log)
+    return (std::log2(std::max(v, 1e-9)) - std::log2(a.lo)) / (std::log2(a.hi) - std::log2(a.lo));
+  return (v - a.lo) / (a.hi - a.lo);
+}
+
+void bounds(const ChartSpec& c, double& x_lo, double& x_hi, double& y_lo, double& y_hi) {
+  x_lo = y_lo = std::numeric_limits<double>::max();
+  x_hi = y_hi = std::numeric_limits<double>::lowest();
+  for (const auto& s : c.series)
+    for (const auto& [x, y] : s.points) {
+      x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x);
+      y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
+    }
+  if (x_lo > x_hi) x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;
+}
+
+void write_axes(std::ostream& out, const Frame& f, const Axis& x, const Axis& y) {
+  out << "<g stroke=\"#d0d0d0\" stroke-width=\"1\">\n";
+  for (double t : y.ticks) {
+    const double py = f.bottom - fraction(y, t) * (f.bottom - f.top);
+    out << "<line x1=\"" << num(f.left) << "\" y1=\"" << num(py) << "\" x2=\"" << num(f.right)
+        << "\" y2=\"" << num(py) << "\"/>\n";
+  }
+  out << "</g>\n<g stroke=\"#333333\" stroke-width=\"1\">\n<line x1=\"" << num(f.left) << "\" y1=\""
+      << num(f.bottom) << "\" x2=\"" << num(f.right) << "\" y2=\"" << num(f.bottom)
+      << "\"/>\n<line x1=\"" << num(f.left) << "\" y1=\"" << num(f.top) << "\" x2=\"" << num(f.left)
+      << "\" y2=\"" << num(f.bottom)
+      << "\"/>\n</g>\n<g font-family=\"sans-serif\" font-size=\"11\" "
+         "fill=\"#333333\">\n";
+  for (double t : x.ticks) {
+    const double px = f.left + fraction(x, t) * (f.right - f.left);
+    out << "<text x=\"" << num(px) << "\" y=\"" << num(f.bottom + 16)
+        << "\" text-anchor=\"middle\">" << xml_escape(tick_label(t, x.log)) << "</text>\n";
+  }
+  for (double t : y.ticks) {
+    const double py = f.bottom - fraction(y, t) * (f.bottom - f.top);
+    out << "<text x=\"" << num(f.left - 6) << "\" y=\"" << num(py + 4) << "\" text-anchor=\"end\">"
+        << xml_escape(tick_label(t, false)) << "</text>\n";
+  }
+  out << "</g>\n";
+}
+
+void write_titles(std::ostream& out, const ChartSpec& c, const Frame& f, SvgSize size) {
+  out << "<g font-family=\"sans-serif\" fill=\"#111111\">\n<text x=\"" << size.width / 2
+      << "\" y=\"22\" font-size=\"15\" font-weight=\"bold\" "
+         "text-anchor=\"middle\">"
+      << xml_escape(c.title) << "</text>\n<text x=\"" << num((f.left + f.right) / 2) << "\" y=\""
+      << size.height - 8 << "\" font-size=\"12\" text-anchor=\"middle\">" << xml_escape(c.x_title)
+      << (c.log_x ? " (log scale)" : "") << "</text>\n<text x=\"16\" y=\""
+      << num((f.top + f.bottom) / 2)
+      << "\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 16 "
+      << num((f.top + f.bottom) / 2) << ")\">" << xml_escape(c.y_title) << "</text>\n</g>\n";
+}
+
+void write_legend(std::ostream& out, const ChartSpec& c, const Frame& f) {
+  double x = f.left;
+  out << "<g font-family=\"sans-serif\" font-size=\"12\" fill=\"#111111\">\n";
+  for (const auto& s : c.series) {
+    out << "<rect x=\"" << num(x) << "\" y=\"34\" width=\"14\" height=\"10\" fill=\""
+        << xml_escape(s.color) << "\"/>\n<text x=\"" << num(x + 18) << "\" y=\"43\">"
+        << xml_escape(s.name) << "</text>\n";
+    x += 30 + 7.0 * static_cast<double>(s.name.size());
+  }
+  out << "</g>\n";
+}
+
+void write_series(std::ostream& out, const ChartSeries& s, const Frame& f, const Axis& x,
+                  const Axis& y) {
+  std::string points;
+  std::ostringstream markers;
+  for (const auto& [vx, vy] : s.points) {
+    const double px = f.left + fraction(x, vx) * (f.right - f.left);
+    const double py = f.bottom - fraction(y, vy) * (f.bottom - f.top);
+    points += num(px) + "," + num(py) + " ";
+    markers << "<circle cx=\"" << num(px) << "\" cy=\"" << num(py) << "\" r=\"3\"/>\n";
+  }
+  const std::string color = xml_escape(s.color);
+  out << "<g>\n<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\" points=\""
+      << points << "\"/>\n<g fill=\"" << color << "\">\n"
+      << markers.str() << "</g>\n</g>\n";
+}
+
+}  // namespace
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}
+
+std::string render_svg_chart(const ChartSpec& chart, SvgSize size) {
+  double x_lo, x_hi, y_lo, y_hi;
+  bounds(chart, x_lo, x_hi, y_lo, y_hi);
+  const Axis x = chart.log_x ? log_axis(x_lo, x_hi) : linear_axis(x_lo, x_hi, false);
+  const Axis y = linear_axis(y_lo, y_hi, true);
+  Frame f;
+  f.right = size.width - 24;
+  f.bottom = size.height - 44;
+  std::ostringstream out;
+  out << "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.2\" "
+         "baseProfile=\"tiny\" width=\""
+      << size.width << "\" height=\"" << size.height << "\" viewBox=\"0 0 " << size.width << " "
+      << size.height << "\">\n<title>" << xml_escape(chart.title)
+      << "</title>\n<rect x=\"0\" y=\"0\" width=\"" << size.width << "\" height=\"" << size.height
+      << "\" fill=\"#ffffff\"/>\n";
+  write_titles(out, chart, f, size);
+  write_legend(out, chart, f);
+  write_axes(out, f, x, y);
+  for (const auto& s : chart.series) write_series(out, s, f, x, y);
+  out << "</svg>\n";
+  return out.str();
+}
+
+}  // namespace lb::report
