@@ -98,6 +98,10 @@ struct ParamsJson {
       if (e.max_concurrency > 0) {
         j["max_concurrency"] = e.max_concurrency;
       }
+    } else if (e.doubling) {
+      j["concurrency_doubling"] = {{"start", e.doubling->start},
+                                   {"max", e.doubling->max},
+                                   {"min_gain", e.doubling->min_gain}};
     } else {
       j["concurrency"] = e.concurrency;
     }
@@ -119,6 +123,7 @@ struct ParamsJson {
   void operator()(const ContextSweepExperiment& e) {
     j.update({{"prompt_tokens", e.prompt_tokens},
               {"needle", e.needle},
+              {"needle_depth", e.needle_depth},
               {"output_tokens", e.output_tokens},
               {"repeat", e.repeat},
               {"use_tokenize", e.use_tokenize}});

@@ -45,12 +45,36 @@ void read_slo(ObjectReader& parent, SloThresholds& slo, ErrorList& errors) {
   r.finish();
 }
 
+// "concurrency_doubling": {"start": 1, "max": 1024, "min_gain": 0.05}; {} takes the defaults.
+std::optional<ConcurrencyDoubling> read_doubling(ObjectReader& parent, ErrorList& errors) {
+  const json* v = parent.member("concurrency_doubling", json::value_t::object);
+  if (v == nullptr) {
+    return std::nullopt;
+  }
+  ObjectReader r(*v, key_path(parent.path(), "concurrency_doubling"), errors);
+  ConcurrencyDoubling d;
+  r.integer("start", d.start, kConcurrency);
+  r.integer("max", d.max, kConcurrency);
+  r.number("min_gain", d.min_gain, 0, 1, false);
+  if (d.max < d.start) {
+    r.error("max",
+            "must be >= start (" + std::to_string(d.start) + "), got " + std::to_string(d.max));
+  }
+  r.finish();
+  return d;
+}
+
 ThroughputExperiment read_throughput(ObjectReader& r, ErrorList& errors) {
   ThroughputExperiment e;
   r.integer_list("concurrency", e.concurrency, kConcurrency, true);
-  const bool open_loop = r.number("request_rate", e.request_rate, 0, 1e6, true);
-  if (r.has("concurrency") && r.has("request_rate")) {
-    r.error_here("give either 'concurrency' (closed loop) or 'request_rate' (open loop), not both");
+  e.doubling = read_doubling(r, errors);
+  r.number("request_rate", e.request_rate, 0, 1e6, true);
+  const int load_shapes = (r.has("concurrency") ? 1 : 0) + (r.has("request_rate") ? 1 : 0) +
+                          (r.has("concurrency_doubling") ? 1 : 0);
+  if (load_shapes > 1) {
+    r.error_here(
+        "give one of 'concurrency' (closed-loop list), 'concurrency_doubling' (closed loop until "
+        "throughput stops gaining) or 'request_rate' (open loop)");
   }
   for (const char* key : {"burstiness", "max_concurrency"}) {
     if (r.has(key) && !r.has("request_rate")) {
@@ -59,7 +83,7 @@ ThroughputExperiment read_throughput(ObjectReader& r, ErrorList& errors) {
   }
   r.number("burstiness", e.burstiness, 0, 1e6, true);
   r.integer("max_concurrency", e.max_concurrency, kConcurrency);
-  if (!r.has("concurrency") && !open_loop && !r.has("request_rate")) {
+  if (load_shapes == 0) {
     e.concurrency = {1};
   }
   r.integer("requests", e.requests, kCount);
@@ -83,6 +107,7 @@ ContextSweepExperiment read_context_sweep(ObjectReader& r) {
   ContextSweepExperiment e;
   r.integer_list("prompt_tokens", e.prompt_tokens, kTokens, false, true);
   r.boolean("needle", e.needle);
+  r.number("needle_depth", e.needle_depth, 0, 1, false);
   r.integer("output_tokens", e.output_tokens, kTokens);
   r.integer("repeat", e.repeat, IntRange{1, 1000});
   r.boolean("use_tokenize", e.use_tokenize);

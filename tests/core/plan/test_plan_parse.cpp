@@ -117,10 +117,15 @@ class PlanParseTest : public QObject {
              std::string("experiments[0].concurrency: must not be empty"));
   }
   void throughputModes() {
+    const std::string one_shape =
+        "experiments[0]: give one of 'concurrency' (closed-loop list), 'concurrency_doubling' "
+        "(closed loop until throughput stops gaining) or 'request_rate' (open loop)";
     QCOMPARE(only_error(with_experiment(
                  R"({"kind": "throughput", "concurrency": [1], "request_rate": 2})")),
-             std::string("experiments[0]: give either 'concurrency' (closed loop) or "
-                         "'request_rate' (open loop), not both"));
+             one_shape);
+    QCOMPARE(only_error(with_experiment(
+                 R"({"kind": "throughput", "concurrency": [1], "concurrency_doubling": {}})")),
+             one_shape);
     QCOMPARE(only_error(with_experiment(R"({"kind": "throughput", "burstiness": 0.5})")),
              std::string("experiments[0].burstiness: only applies with 'request_rate'"));
     const PlanParseResult r = parse_plan(
@@ -130,6 +135,49 @@ class PlanParseTest : public QObject {
     QCOMPARE(t.concurrency, (std::vector<int64_t>{8}));
     QCOMPARE(t.requests, int64_t(0));
     QCOMPARE(t.duration_s, 30.0);
+  }
+  void concurrencyDoubling() {
+    const PlanParseResult r = parse_plan(
+        with_experiment(R"({"kind": "throughput", "concurrency_doubling": {"max": 64}})"), "p");
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const auto& t = std::get<ThroughputExperiment>(r.plan->experiments[0].params);
+    QVERIFY(t.doubling.has_value());
+    QVERIFY(t.concurrency.empty());
+    QCOMPARE(t.doubling->start, int64_t(1));
+    QCOMPARE(t.doubling->max, int64_t(64));
+    QCOMPARE(t.doubling->min_gain, 0.05);
+    const nlohmann::json resolved = resolved_plan_json(*r.plan)["experiments"][0];
+    QCOMPARE(resolved["concurrency_doubling"]["max"], 64);
+    QVERIFY(!resolved.contains("concurrency"));
+    QCOMPARE(only_error(with_experiment(
+                 R"({"kind": "throughput", "concurrency_doubling": {"start": 8, "max": 4}})")),
+             std::string("experiments[0].concurrency_doubling.max: must be >= start (8), got 4"));
+    QCOMPARE(only_error(with_experiment(
+                 R"({"kind": "throughput", "concurrency_doubling": {"min_gain": 2}})")),
+             std::string("experiments[0].concurrency_doubling.min_gain: must be >= 0 and <= 1 "
+                         "(got 2)"));
+    QCOMPARE(only_error(with_experiment(
+                 R"({"kind": "throughput", "concurrency_doubling": {"strat": 2}})")),
+             std::string("experiments[0].concurrency_doubling.strat: unknown key 'strat' (did "
+                         "you mean 'start'?)"));
+    QCOMPARE(only_error(with_experiment(R"({"kind": "throughput", "concurrency_doubling": 4})"))
+                 .substr(0, 47),
+             std::string("experiments[0].concurrency_doubling: must be an"));
+  }
+  void needleDepth() {
+    const PlanParseResult r = parse_plan(
+        with_experiment(
+            R"({"kind": "context_sweep", "prompt_tokens": [4096], "needle_depth": 0.9})"),
+        "p");
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    QCOMPARE(std::get<ContextSweepExperiment>(r.plan->experiments[0].params).needle_depth, 0.9);
+    QCOMPARE(resolved_plan_json(*r.plan)["experiments"][0]["needle_depth"], 0.9);
+    const PlanParseResult d =
+        parse_plan(with_experiment(R"({"kind": "context_sweep", "prompt_tokens": [4096]})"), "p");
+    QCOMPARE(std::get<ContextSweepExperiment>(d.plan->experiments[0].params).needle_depth, 0.25);
+    QCOMPARE(only_error(with_experiment(
+                 R"({"kind": "context_sweep", "prompt_tokens": [4096], "needle_depth": 1.5})")),
+             std::string("experiments[0].needle_depth: must be >= 0 and <= 1 (got 1.5)"));
   }
   void duplicateLaneId() {
     QCOMPARE(only_error(with_lane(R"({"id": "a", "base_url": "sim:x"},
