@@ -1,7 +1,7 @@
 # Fails when a C++ source of the project differs from what clang-format (.clang-format) makes of it.
 # Invoked by ctest: cmake -DCLANG_FORMAT=... -DROOT=... -P FormatCheck.cmake
 set(files)
-foreach(dir core sim models widgets ui app tests bench fuzz)
+foreach(dir core report_pdf sim models widgets ui app tests bench fuzz)
   file(GLOB_RECURSE found ${ROOT}/${dir}/*.cpp ${ROOT}/${dir}/*.h)
   list(APPEND files ${found})
 endforeach()
