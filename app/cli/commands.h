@@ -10,4 +10,5 @@ void add_run_command(CLI::App& app, int& exit_code);
 void add_probe_command(CLI::App& app, int& exit_code);
 void add_compare_command(CLI::App& app, int& exit_code);
 void add_verify_command(CLI::App& app, int& exit_code);
+void add_report_command(CLI::App& app, int& exit_code);
 }  // namespace lb::cli

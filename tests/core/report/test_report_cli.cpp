@@ -1,0 +1,109 @@
+// `lanebench-cli report` end to end: a sim run reported in every format with no display, a run
+// killed mid-way (summary.json gone, last request line torn) still reported and marked
+// incomplete, and clear exit-2 errors for a missing run folder or an unknown format.
+#include <QProcess>
+#include <QtTest>
+#include <filesystem>
+
+#include "run_folder_reader.h"
+
+namespace fs = std::filesystem;
+using lb::test::read_text;
+
+namespace {
+
+struct Result {
+  int exit_code = -1;
+  QString out, err;
+};
+
+// No display and no platform setting: the CLI must pick the offscreen platform itself.
+Result cli(const QStringList& args) {
+  QProcess p;
+  auto env = QProcessEnvironment::systemEnvironment();
+  env.remove("QT_QPA_PLATFORM");
+  env.remove("DISPLAY");
+  env.remove("WAYLAND_DISPLAY");
+  p.setProcessEnvironment(env);
+  p.start(LANEBENCH_CLI_PATH, args);
+  Result r;
+  if (!p.waitForFinished(120000)) return r;
+  r.exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+  r.out = QString::fromUtf8(p.readAllStandardOutput());
+  r.err = QString::fromUtf8(p.readAllStandardError());
+  return r;
+}
+
+const char* kPlan = R"({"name": "cli report",
+  "lanes": [{"id": "bf16", "base_url": "sim:bf16?time_scale=0.01"},
+            {"id": "fp8", "base_url": "sim:fp8?time_scale=0.01"}],
+  "experiments": [
+    {"kind": "throughput", "concurrency": [1, 2], "requests": 3, "input_tokens": 256,
+     "output_tokens": 16},
+    {"kind": "gates", "checks": ["json", "streaming"], "repeat": 1}]})";
+
+}  // namespace
+
+class TestReportCli : public QObject {
+  Q_OBJECT
+  fs::path dir_;
+
+ private slots:
+  void initTestCase() {
+    dir_ = lb::test::fresh_dir("lb-report-cli");
+    fs::create_directories(dir_);
+    std::ofstream(dir_ / "plan.json") << kPlan;
+    const auto run = cli({"run", QString::fromStdString((dir_ / "plan.json").string()), "--out",
+                          QString::fromStdString((dir_ / "run").string())});
+    QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+  }
+  void cleanupTestCase() { fs::remove_all(dir_); }
+
+  void reportsEveryFormatHeadless() {
+    const auto r = cli({"report", QString::fromStdString((dir_ / "run").string())});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const fs::path out = dir_ / "run" / "report";
+    for (const char* f : {"report.html", "report.md", "report.pdf", "requests.csv",
+                          "qualification-summary.json", "charts/output_vs_concurrency.svg"})
+      QVERIFY2(fs::file_size(out / f) > 0, f);
+    QVERIFY(read_text(out / "report.pdf").rfind("%PDF-", 0) == 0);
+    QVERIFY(r.out.contains("report.html"));
+    QVERIFY(!r.out.contains("incomplete"));
+    const auto only = cli({"report", QString::fromStdString((dir_ / "run").string()), "--format",
+                           "json", "--out", QString::fromStdString((dir_ / "only").string())});
+    QCOMPARE(only.exit_code, 0);
+    QVERIFY(fs::exists(dir_ / "only" / "qualification-summary.json"));
+    QVERIFY(!fs::exists(dir_ / "only" / "report.html"));
+  }
+
+  void killedRunIsReportedIncomplete() {
+    const fs::path torn = dir_ / "torn";
+    fs::copy(dir_ / "run", torn, fs::copy_options::recursive);
+    fs::remove_all(torn / "report");
+    fs::remove(torn / "summary.json");
+    fs::resize_file(torn / "requests.jsonl", fs::file_size(torn / "requests.jsonl") - 25);
+    const auto r = cli({"report", QString::fromStdString(torn.string())});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    QVERIFY(r.out.contains("incomplete"));
+    QVERIFY(r.err.contains("requests.jsonl line"));
+    const std::string html = read_text(torn / "report" / "report.html");
+    QVERIFY(html.find("Incomplete run") != std::string::npos);
+    QVERIFY(html.find("cut short") != std::string::npos);
+    const auto summary = lb::test::read_json(torn / "report" / "qualification-summary.json");
+    QCOMPARE(summary["complete"], false);
+    QCOMPARE(summary["requests"]["torn_lines"], 1);
+  }
+
+  void badInputExitsTwoWithAMessage() {
+    const auto missing = cli({"report", QString::fromStdString((dir_ / "nope").string())});
+    QCOMPARE(missing.exit_code, 2);
+    QVERIFY2(missing.err.contains("not a run folder"), qPrintable(missing.err));
+    const auto format =
+        cli({"report", QString::fromStdString((dir_ / "run").string()), "--format", "html,docx"});
+    QCOMPARE(format.exit_code, 2);
+    QVERIFY2(format.err.contains("unknown report format 'docx'"), qPrintable(format.err));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestReportCli)
+#include "test_report_cli.moc"
