@@ -96,25 +96,57 @@ void add_retrieval_row(GateTable& table, const json& experiment) {
   if (any) table.rows.push_back(std::move(row));
 }
 
-// The regression check of each candidate against the baseline lane, from the run's triage.
-void add_regression_row(GateTable& table, const json& experiment) {
+const compare::ReviewRecord* review_of(const std::vector<compare::ReviewRecord>* reviews,
+                                       const std::string& base, const std::string& cand) {
+  if (!reviews) return nullptr;
+  for (const auto& r : *reviews)
+    if (r.lane_a == base && r.lane_b == cand) return &r;
+  return nullptr;
+}
+
+// A candidate passes once no pair is a blocker and every pair that needs review has a verdict:
+// the review record (verdicts given after the run) decides; without one, the run's triage.
+void judge_regression(GateCell& cell, const json& c, const compare::ReviewRecord* review) {
+  const size_t flipped = c.contains("flipped_facts") ? c["flipped_facts"].size() : 0;
+  int64_t pending = c.value("review_required", 0);
+  if (review) {
+    const auto outcome = review->outcome();
+    pending = static_cast<int64_t>(outcome.unreviewed_required);
+    if (outcome.passed || outcome.blockers > 0) {
+      cell.status = outcome.passed ? GateStatus::Pass : GateStatus::Fail;
+      cell.detail = outcome.summary;
+      return;
+    }
+  }
+  if (flipped > 0) {
+    cell.status = GateStatus::Fail;
+    cell.detail = std::to_string(flipped) + " flipped fact(s)";
+  } else if (pending > 0) {
+    cell.status = GateStatus::NotRun;
+    cell.detail = "review pending: " + std::to_string(pending) + " pair(s)";
+  } else {
+    cell.status = GateStatus::Pass;
+    cell.detail = c.value("review_outcome", "");
+  }
+}
+
+// The regression check of each candidate against the baseline lane.
+void add_regression_row(GateTable& table, const json& experiment,
+                        const std::vector<compare::ReviewRecord>* reviews) {
   if (!experiment.contains("comparisons") || !experiment["comparisons"].is_array()) return;
   GateRow row{"regression", "Regression vs baseline (identical or similar)", {}};
   row.cells.resize(table.lanes.size());
   for (const auto& c : experiment["comparisons"]) {
-    const auto base = std::find(table.lanes.begin(), table.lanes.end(), c.value("baseline", ""));
+    const std::string base_id = c.value("baseline", ""), cand_id = c.value("candidate", "");
+    const auto base = std::find(table.lanes.begin(), table.lanes.end(), base_id);
     if (base != table.lanes.end())
       row.cells[static_cast<size_t>(base - table.lanes.begin())].detail = "baseline";
-    const auto it = std::find(table.lanes.begin(), table.lanes.end(), c.value("candidate", ""));
+    const auto it = std::find(table.lanes.begin(), table.lanes.end(), cand_id);
     if (it == table.lanes.end()) continue;
     GateCell& cell = row.cells[static_cast<size_t>(it - table.lanes.begin())];
-    const int64_t pairs = c.value("pairs", 0);
     const int64_t same = c.value("identical", 0) + c.value("near_identical", 0);
-    const size_t flipped = c.contains("flipped_facts") ? c["flipped_facts"].size() : 0;
-    cell.score = std::to_string(same) + "/" + std::to_string(pairs);
-    cell.status = flipped > 0 ? GateStatus::Fail : GateStatus::Pass;
-    cell.detail =
-        flipped > 0 ? std::to_string(flipped) + " flipped fact(s)" : c.value("review_outcome", "");
+    cell.score = std::to_string(same) + "/" + std::to_string(c.value("pairs", 0));
+    judge_regression(cell, c, review_of(reviews, base_id, cand_id));
   }
   table.rows.push_back(std::move(row));
 }
@@ -164,7 +196,8 @@ std::string gate_label(const std::string& check) {
   return it == labels.end() ? check : it->second;
 }
 
-GateTable build_gate_table(const json& summary, const std::vector<std::string>& lanes) {
+GateTable build_gate_table(const json& summary, const std::vector<std::string>& lanes,
+                           const std::vector<compare::ReviewRecord>* reviews) {
   GateTable table;
   table.lanes = lanes;
   if (!summary.is_object() || !summary.contains("experiments") ||
@@ -177,7 +210,7 @@ GateTable build_gate_table(const json& summary, const std::vector<std::string>& 
       const std::string kind = e.value("kind", "");
       if (kind == "gates") add_functional_rows(table, e, gate_experiments > 1);
       if (kind == "context_sweep") add_retrieval_row(table, e);
-      if (kind == "regression") add_regression_row(table, e);
+      if (kind == "regression") add_regression_row(table, e, reviews);
     }
   } catch (const json::exception&) {
     // A summary.json edited by hand into another shape: keep the rows read so far.

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "compare/review_record.h"
+
 namespace lb::report {
 
 enum class GateStatus { Pass, Fail, Unsupported, NotRun };
@@ -33,13 +35,17 @@ struct GateTable {
   int count(GateStatus status) const;
 };
 
-// The text of one cell: "pass 3/3", "fail 1/3", "unsupported", "not run", "baseline".
+// The text of one cell: "pass 3/3", "fail 1/3", "unsupported", "not run", or the detail of a
+// cell that was not judged ("baseline", "review pending: 2 pair(s)").
 std::string cell_text(const GateCell& cell);
 // Human label of a gates experiment check ("tools" -> "Parallel tool calls").
 std::string gate_label(const std::string& check);
 
 // Lanes in the given order; rows in run order. A lane an experiment did not cover is "not run".
-GateTable build_gate_table(const nlohmann::json& summary, const std::vector<std::string>& lanes);
+// REVIEWS (review.json records, with verdicts given since the run) decide the regression row
+// when given; a candidate whose divergent pairs still await verdicts is "review pending".
+GateTable build_gate_table(const nlohmann::json& summary, const std::vector<std::string>& lanes,
+                           const std::vector<compare::ReviewRecord>* reviews = nullptr);
 
 // {"lanes": [...], "rows": [{"key", "label", "cells": [{"lane", "status", "score", "detail"}]}]}
 nlohmann::json gate_table_to_json(const GateTable& table);

@@ -1,6 +1,8 @@
 #include "report/json_access.h"
 
+#include <algorithm>
 #include <cctype>
+#include <limits>
 
 namespace lb::report {
 
@@ -48,6 +50,19 @@ long long concurrency_of(const std::string& phase) {
   for (size_t i = 1; i < phase.size(); ++i)
     if (!std::isdigit(static_cast<unsigned char>(phase[i]))) return -1;
   return std::stoll(phase.substr(1));
+}
+
+std::vector<std::string> keys_by_concurrency(const nlohmann::json& object) {
+  std::vector<std::string> keys;
+  if (object.is_object())
+    for (const auto& [key, value] : object.items()) keys.push_back(key);
+  auto rank = [](const std::string& k) {
+    const long long c = concurrency_of(k);
+    return c < 0 ? std::numeric_limits<long long>::max() : c;
+  };
+  std::stable_sort(keys.begin(), keys.end(),
+                   [&](const auto& a, const auto& b) { return rank(a) < rank(b); });
+  return keys;
 }
 
 }  // namespace lb::report

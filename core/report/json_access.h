@@ -20,5 +20,7 @@ std::string string_at(const nlohmann::json& root, std::initializer_list<const ch
 std::vector<std::string> phase_order(const nlohmann::json& lane_section);
 // "c32" -> 32; -1 when the name is not a concurrency level.
 long long concurrency_of(const std::string& phase);
+// An object's keys with concurrency levels in numeric order (c1, c4, c16), others after them.
+std::vector<std::string> keys_by_concurrency(const nlohmann::json& object);
 
 }  // namespace lb::report

@@ -11,8 +11,10 @@ namespace {
 
 using nlohmann::json;
 
-std::string ms_as_s(double ms) {
-  return ms < 0 ? format_number(-1, 0) : format_number(ms / 1000, 2);
+// "Throughput by concurrency", plus the experiment's name when the plan gave it one.
+std::string titled(const std::string& base, const json& e, const char* kind) {
+  const std::string name = string_at(e, {"name"});
+  return name.empty() || name == kind ? base : base + " (" + name + ")";
 }
 
 const json& lane_of(const json& experiment, const std::string& lane) {
@@ -48,10 +50,10 @@ void add_throughput_headlines(ReportTable& t, const RunFolder& folder,
     return format_number(c1(l, "median_decode_tok_s"), 1);
   }));
   t.rows.push_back(headline_row("c1 E2E latency, p50 (s)", lanes, [&](const std::string& l) {
-    return ms_as_s(c1(l, "p50_e2el_ms"));
+    return format_seconds(c1(l, "p50_e2el_ms"));
   }));
   t.rows.push_back(headline_row("c1 TTFT, p50 (s)", lanes, [&](const std::string& l) {
-    return ms_as_s(c1(l, "p50_ttft_ms"));
+    return format_seconds(c1(l, "p50_ttft_ms"));
   }));
   t.rows.push_back(
       headline_row("Max admission, aggregate output (tok/s)", lanes, [&](const std::string& l) {
@@ -78,8 +80,9 @@ void add_context_headlines(ReportTable& t, const RunFolder& folder,
         "TTFT at " + std::to_string(size) + " prompt tokens (s)", lanes, [&](const std::string& l) {
           for (const auto& row : json_at(lane_of(e, l), {"context_sweep"}))
             if (static_cast<long long>(number_at(row, {"target_tokens"})) == size)
-              return row.value("status", "") == "measured" ? ms_as_s(number_at(row, {"ttft_ms"}))
-                                                           : row.value("status", "n/a");
+              return row.value("status", "") == "measured"
+                         ? format_seconds(number_at(row, {"ttft_ms"}))
+                         : row.value("status", "n/a");
           return format_number(-1, 0);
         }));
 }
@@ -100,7 +103,7 @@ ReportTable headline_table(const RunFolder& folder) {
 
 ReportTable throughput_table(const json& e, const std::vector<std::string>& lanes) {
   ReportTable t;
-  t.title = "Throughput by concurrency (" + e.value("name", "throughput") + ")";
+  t.title = titled("Throughput by concurrency", e, "throughput");
   t.header = {"Lane",           "Level",         "Completed",         "Failed",
               "Output (tok/s)", "TTFT p50 (ms)", "TTFT p99 (ms)",     "TPOT p50 (ms)",
               "ITL p50 (ms)",   "E2EL p50 (s)",  "Decode p50 (tok/s)"};
@@ -114,7 +117,7 @@ ReportTable throughput_table(const json& e, const std::vector<std::string>& lane
                         format_number(number_at(p, {"p99_ttft_ms"}), 1),
                         format_number(number_at(p, {"p50_tpot_ms"}), 2),
                         format_number(number_at(p, {"p50_itl_ms"}), 2),
-                        ms_as_s(number_at(p, {"p50_e2el_ms"})),
+                        format_seconds(number_at(p, {"p50_e2el_ms"})),
                         format_number(number_at(p, {"median_decode_tok_s"}), 1)});
     }
   return t;
@@ -122,7 +125,7 @@ ReportTable throughput_table(const json& e, const std::vector<std::string>& lane
 
 ReportTable context_table(const json& e, const std::vector<std::string>& lanes) {
   ReportTable t;
-  t.title = "Context sweep (" + e.value("name", "context_sweep") + ")";
+  t.title = titled("Context sweep", e, "context_sweep");
   t.header = {
       "Lane",           "Target tokens", "Sized tokens", "TTFT (s)", "Effective prefill (tok/s)",
       "Decode (tok/s)", "E2EL (s)",      "Retrieval"};
@@ -143,10 +146,10 @@ ReportTable context_table(const json& e, const std::vector<std::string>& lanes) 
                     format_number(number_at(row, {"retrieval_attempts"}), 0);
       t.rows.push_back({lane, target,
                         format_number(number_at(row, {"sized_tokens"}), 0) + " (" + prov + ")",
-                        ms_as_s(number_at(row, {"ttft_ms"})),
+                        format_seconds(number_at(row, {"ttft_ms"})),
                         format_number(number_at(row, {"effective_prefill_tok_s"}), 0),
                         format_number(number_at(row, {"decode_tok_s"}), 1),
-                        ms_as_s(number_at(row, {"e2el_ms"})), retrieval});
+                        format_seconds(number_at(row, {"e2el_ms"})), retrieval});
     }
   t.note = "Effective prefill = prompt tokens / TTFT, scheduling included.";
   if (estimated) t.note += " Some prompt sizes are estimated (the server has no /tokenize).";
@@ -170,7 +173,7 @@ ReportTable kv_table(const json& e, const std::vector<std::string>& lanes) {
 
 ReportTable prefix_table(const json& e, const std::vector<std::string>& lanes) {
   ReportTable t;
-  t.title = "Prefix cache passes (" + e.value("name", "prefix_cache") + ")";
+  t.title = titled("Prefix cache passes", e, "prefix_cache");
   t.header = {
       "Lane",  "Pass", "TTFT p50 (s)", "Aggregate output (tok/s)", "Effective prefill (tok/s)",
       "Failed"};
@@ -180,7 +183,7 @@ ReportTable prefix_table(const json& e, const std::vector<std::string>& lanes) {
     for (const char* pass : {"cold", "warm", "control"}) {
       const json& p = json_at(pc, {"passes", pass});
       if (!p.is_object()) continue;
-      t.rows.push_back({lane, pass, ms_as_s(number_at(p, {"median_ttft_ms"})),
+      t.rows.push_back({lane, pass, format_seconds(number_at(p, {"median_ttft_ms"})),
                         format_number(number_at(p, {"output_tok_s"}), 1),
                         format_number(number_at(p, {"effective_prefill_tok_s"}), 0),
                         format_number(number_at(p, {"failed"}), 0)});
@@ -194,7 +197,7 @@ ReportTable prefix_table(const json& e, const std::vector<std::string>& lanes) {
 
 ReportTable speculative_table(const json& e, const std::vector<std::string>& lanes) {
   ReportTable t;
-  t.title = "Speculative decoding (" + e.value("name", "speculative") + ")";
+  t.title = titled("Speculative decoding", e, "speculative");
   t.header = {"Lane",
               "Level",
               "Decode p50 (tok/s)",
@@ -207,7 +210,8 @@ ReportTable speculative_table(const json& e, const std::vector<std::string>& lan
   for (const auto& lane : lanes) {
     const json& levels = json_at(lane_of(e, lane), {"speculative"});
     if (!levels.is_object()) continue;
-    for (const auto& [level, f] : levels.items()) {
+    for (const auto& level : keys_by_concurrency(levels)) {
+      const json& f = levels[level];
       const double speedup = number_at(f, {"vs_baseline", "decode_speedup"});
       t.rows.push_back({lane, level, format_number(number_at(f, {"decode_tok_s", "median"}), 1),
                         format_number(number_at(f, {"output_tok_s"}), 1),

@@ -45,13 +45,12 @@ std::vector<ChartSpec> context_charts(const json& e, const std::vector<std::stri
 }
 
 ChartSpec concurrency_chart(const json& e, const std::vector<std::string>& lanes) {
-  ChartSpec spec =
-      chart_with_lanes(lanes, {"output_vs_concurrency",
-                               "Aggregate output vs concurrency (" + e.value("name", "") + ")",
-                               "concurrent requests",
-                               "output (tok/s)",
-                               false,
-                               {}});
+  ChartSpec spec = chart_with_lanes(lanes, {"output_vs_concurrency",
+                                            "Aggregate output vs concurrency",
+                                            "concurrent requests",
+                                            "output (tok/s)",
+                                            false,
+                                            {}});
   for (size_t i = 0; i < lanes.size(); ++i) {
     const json& lane = json_at(e, {"lanes", lanes[i].c_str()});
     for (const auto& phase : phase_order(lane)) {

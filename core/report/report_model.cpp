@@ -88,6 +88,12 @@ std::string format_number(double value, int decimals) {
   return buf;
 }
 
+std::string format_seconds(double ms) {
+  if (std::isnan(ms) || ms < 0) return format_number(-1, 0);
+  const double s = ms / 1000;
+  return format_number(s, s >= 100 ? 1 : s >= 1 ? 2 : 3);
+}
+
 std::string lane_color(size_t lane_index) {
   // widgets/lane_palette.cpp's order: colour-blind safe (Okabe-Ito), readable
   // on white.
@@ -107,7 +113,7 @@ ReportModel build_report_model(const RunFolder& folder) {
   m.decision = folder.decision;
   const auto lanes = folder.lane_ids();
   for (size_t i = 0; i < lanes.size(); ++i) m.lanes.push_back(lane_info(folder, lanes[i], i));
-  m.gates = build_gate_table(folder.summary, lanes);
+  m.gates = build_gate_table(folder.summary, lanes, &folder.reviews);
   m.performance = performance_tables(folder);
   m.charts = report_charts(folder);
   m.pairs = reviewed_pairs(folder, kMaxReportedPairs, &m.pairs_left_out);

@@ -86,6 +86,9 @@ std::vector<std::string> report_caveats(const RunFolder& folder);
 // Number formatting shared by every writer and the tests: fixed decimals, "n/a" when negative
 // or not a number.
 std::string format_number(double value, int decimals);
+// Milliseconds shown as seconds with enough decimals to stay readable (0.004, 1.69, 125.1);
+// "n/a" when negative.
+std::string format_seconds(double ms);
 // The GUI palette colour of the i-th lane in plan order, "#RRGGBB".
 std::string lane_color(std::size_t lane_index);
 

@@ -96,8 +96,7 @@ class TestReportContent : public QObject {
       const auto& c1 = throughput["lanes"][lane]["phases"]["c1"];
       const std::string decode = lb::report::format_number(c1["median_decode_tok_s"], 1);
       QCOMPARE(head.rows[0][i + 1], decode);
-      QCOMPARE(head.rows[1][i + 1],
-               lb::report::format_number(c1["p50_e2el_ms"].get<double>() / 1000, 2));
+      QCOMPARE(head.rows[1][i + 1], lb::report::format_seconds(c1["p50_e2el_ms"]));
       const auto& c4 = throughput["lanes"][lane]["phases"]["c4"];
       QCOMPARE(head.rows[3][i + 1], "c4: " + lb::report::format_number(c4["output_throughput"], 1));
       QVERIFY(html_.find("<td>" + decode + "</td>") != std::string::npos);

@@ -80,6 +80,38 @@ class TestReportRunFolder : public QObject {
     QVERIFY(regression->cells[1].score.find("/20") != std::string::npos);
   }
 
+  // The fp8 profile drifts in wording: its divergent pairs await verdicts until a reviewer gives
+  // them, and one blocker verdict fails the candidate.
+  void regressionRowFollowsReviewVerdicts() {
+    auto folder = lb::report::load_run_folder(run_.string(), nullptr);
+    QVERIFY(folder && folder->reviews.size() == 1);
+    auto regression = [&folder] {
+      const auto t =
+          lb::report::build_gate_table(folder->summary, folder->lane_ids(), &folder->reviews);
+      return std::find_if(t.rows.begin(), t.rows.end(),
+                          [](const auto& r) { return r.key == "regression"; })
+          ->cells[1];
+    };
+    auto& review = folder->reviews.front();
+    const size_t pending = review.outcome().unreviewed_required;
+    QVERIFY(pending > 0);
+    QCOMPARE(regression().status, GateStatus::NotRun);
+    QCOMPARE(regression().detail, "review pending: " + std::to_string(pending) + " pair(s)");
+    const auto now = std::chrono::system_clock::now();
+    for (size_t i = 0; i < review.pairs.size(); ++i)
+      if (review.pairs[i].comparison.review_required())
+        review.set_verdict(i, lb::compare::Verdict::BenignDrift, "wording only", now);
+    QCOMPARE(regression().status, GateStatus::Pass);
+    for (size_t i = 0; i < review.pairs.size(); ++i)
+      if (review.pairs[i].comparison.review_required()) {
+        review.set_verdict(i, lb::compare::Verdict::Blocker, "changed the answer", now);
+        break;
+      }
+    QCOMPARE(regression().status, GateStatus::Fail);
+    QVERIFY2(regression().detail.find("1 blocker") != std::string::npos,
+             regression().detail.c_str());
+  }
+
   void decisionRoundTripsAndRejectsNonsense() {
     const auto dir = lb::test::fresh_dir("lb-decision");
     fs::create_directories(dir);
