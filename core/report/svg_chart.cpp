@@ -10,6 +10,8 @@
 namespace lb::report {
 namespace {
 
+constexpr size_t kMaxMarkedPoints = 20;
+
 struct Axis {
   double lo = 0, hi = 1;
   bool log = false;
@@ -150,7 +152,9 @@ void write_series(std::ostream& out, const ChartSeries& s, const Frame& f, const
     const double px = f.left + fraction(x, vx) * (f.right - f.left);
     const double py = f.bottom - fraction(y, vy) * (f.bottom - f.top);
     points += num(px) + "," + num(py) + " ";
-    markers << "<circle cx=\"" << num(px) << "\" cy=\"" << num(py) << "\" r=\"3\"/>\n";
+    // Markers show where the measurements are; on a dense curve they would only hide it.
+    if (s.points.size() <= kMaxMarkedPoints)
+      markers << "<circle cx=\"" << num(px) << "\" cy=\"" << num(py) << "\" r=\"3\"/>\n";
   }
   const std::string color = xml_escape(s.color);
   out << "<g>\n<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\" points=\""
