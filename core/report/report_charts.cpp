@@ -2,6 +2,7 @@
 // the run has.
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "report/json_access.h"
 #include "report/report_model.h"
@@ -10,6 +11,17 @@ namespace lb::report {
 namespace {
 
 using nlohmann::json;
+
+// Names the requests of experiments of KIND carry, from the plan (a killed run may have no
+// summary); an unnamed experiment goes by its kind.
+std::set<std::string> experiment_names(const RunFolder& folder, const std::string& kind) {
+  std::set<std::string> names;
+  for (const auto& e : json_at(folder.plan, {"experiments"}))
+    if (string_at(e, {"kind"}) == kind)
+      names.insert(string_at(e, {"name"}).empty() ? kind : string_at(e, {"name"}));
+  if (names.empty()) names.insert(kind);
+  return names;
+}
 
 // One series per lane, in plan order, coloured like the GUI.
 ChartSpec chart_with_lanes(const std::vector<std::string>& lanes, ChartSpec spec) {
@@ -71,9 +83,10 @@ ChartSpec itl_chart(const RunFolder& folder, const std::vector<std::string>& lan
                                             "share of gaps at or below (%)",
                                             false,
                                             {}});
+  const std::set<std::string> throughput = experiment_names(folder, "throughput");
   std::map<std::string, std::vector<double>> gaps;
   for (const auto& r : folder.requests)
-    if (r.ok && !r.warmup && r.experiment.rfind("throughput", 0) == 0)
+    if (r.ok && !r.warmup && throughput.count(r.experiment))
       gaps[r.lane].insert(gaps[r.lane].end(), r.itl_ms.begin(), r.itl_ms.end());
   constexpr size_t kSteps = 50;  // enough for a smooth curve, small enough for a light SVG
   for (size_t i = 0; i < lanes.size(); ++i) {
