@@ -7,7 +7,8 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${LANEBENCH_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${LANEBENCH_FUZZ_SECONDS:-20}"
-targets=(sse_framer ndjson_framer stream_parser prometheus_text plan prompt_set texts_file)
+targets=(sse_framer ndjson_framer stream_parser prometheus_text plan prompt_set texts_file inventory
+  safetensors_header)
 if (($# > 0)); then targets=("$@"); fi
 
 cmake -S "$root/fuzz" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null

@@ -29,6 +29,22 @@ int line_of_key(std::string_view text, const std::string& key) {
   return at == std::string_view::npos ? 0 : line_of_offset(text, at);
 }
 
+// nlohmann gives no position for a number too large for a double, only the number, quoted:
+// "[json.exception.out_of_range.406] number overflow parsing '1e999'". Locate it by that.
+InventoryProblem json_number_problem(std::string_view text, std::string_view what) {
+  const std::size_t tag_end = what.find("] ");
+  const std::string_view message =
+      tag_end == std::string_view::npos ? what : what.substr(tag_end + 2);
+  const std::size_t open = message.find('\'');
+  const std::size_t close = message.rfind('\'');
+  int line = 0;
+  if (open != std::string_view::npos && close > open + 1) {
+    const std::size_t at = text.find(message.substr(open + 1, close - open - 1));
+    line = at == std::string_view::npos ? 0 : line_of_offset(text, at);
+  }
+  return {line, "invalid JSON: " + std::string(message)};
+}
+
 // Adds the entry unless the path is already listed; a repeat with another digest is a problem.
 void add_entry(Inventory& inv, std::map<std::string, std::size_t>& seen, InventoryEntry entry) {
   const auto [it, inserted] = seen.emplace(entry.path, inv.entries.size());
@@ -168,6 +184,9 @@ Inventory parse_json_inventory(std::string_view text) {
   } catch (const nlohmann::json::parse_error& e) {
     inv.problems.push_back(
         {line_of_offset(text, e.byte ? e.byte - 1 : 0), std::string("invalid JSON: ") + e.what()});
+    return inv;
+  } catch (const nlohmann::json::exception& e) {  // out_of_range: a number too large (1e999)
+    inv.problems.push_back(json_number_problem(text, e.what()));
     return inv;
   }
   if (!doc.is_object()) {

@@ -90,6 +90,20 @@ class InventoryTest : public QObject {
     QVERIFY(has_problem(parse_json_inventory("[1, 2]"), 1, "expected a JSON object"));
   }
 
+  // Found by fuzzing: a number too large for a double is nlohmann's out_of_range, not a
+  // parse_error, and used to escape the parser and end the process. A hash someone forgot to
+  // quote reads as exactly such a number.
+  void json_number_too_large_is_a_problem_not_a_crash() {
+    const std::string text = "{\n  \"a\": \"" + kA + "\",\n  \"b\": 6564e3114\n}";
+    const auto inv = parse_inventory_text(text);
+    QCOMPARE(inv.problems.size(), std::size_t{1});
+    QVERIFY2(has_problem(inv, 3, "invalid JSON"), problems_text(inv).c_str());
+    QVERIFY2(has_problem(inv, 3, "6564e3114"), problems_text(inv).c_str());
+    QVERIFY(inv.entries.empty());
+    const auto bare = parse_json_inventory("{\"x\": 1e999}");
+    QVERIFY2(has_problem(bare, 1, "invalid JSON"), problems_text(bare).c_str());
+  }
+
   void sha256sum_text_binary_escaped_and_bsd() {
     const std::string text = "# pinned 2026-01-01\n" + kA + "  model-00001.safetensors\n\n" + kB +
                              " *tokenizer.json\r\n\\" + kA + "  dir/we\\\\ird\\nname\n" +
