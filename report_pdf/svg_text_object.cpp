@@ -4,6 +4,7 @@
 #include <QSvgRenderer>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QTextFrame>
 
 namespace lb::report_pdf {
 
@@ -11,8 +12,11 @@ QSizeF SvgTextObject::intrinsicSize(QTextDocument* doc, int, const QTextFormat& 
   QSvgRenderer renderer(format.property(kSvgProperty).toByteArray());
   const QSizeF native = renderer.defaultSize();
   if (native.isEmpty()) return {0, 0};
-  // The full text width (less a little for the frame), keeping the chart's aspect ratio.
-  const double width = doc->textWidth() > 0 ? doc->textWidth() * 0.98 : native.width();
+  // The width between the root frame's margins, keeping the chart's aspect ratio.
+  const QTextFrameFormat frame = doc->rootFrame()->frameFormat();
+  const double inner = doc->textWidth() - frame.leftMargin() - frame.rightMargin() -
+                       2 * (frame.padding() + frame.border());
+  const double width = inner > 0 ? inner * 0.98 : native.width();
   return {width, width * native.height() / native.width()};
 }
 

@@ -50,9 +50,11 @@ std::string status_class(GateStatus s) {
   return "notrun";
 }
 
-void write_table(std::ostream& out, const ReportTable& t) {
-  out << "<h3>" << esc(t.title)
-      << "</h3>\n<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\">\n<tr>";
+// Qt's rich text squeezes a table to its narrowest columns: wide tables there get the full width.
+void write_table(std::ostream& out, const ReportTable& t, bool qt_rich_text = false) {
+  const bool full_width = qt_rich_text && t.header.size() >= 6;
+  out << "<h3>" << esc(t.title) << "</h3>\n<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\""
+      << (full_width ? " width=\"100%\"" : "") << ">\n<tr>";
   for (const auto& h : t.header) out << "<th>" << esc(h) << "</th>";
   out << "</tr>\n";
   for (const auto& row : t.rows) {
@@ -120,7 +122,7 @@ void write_gates(std::ostream& out, const ReportModel& m) {
 
 void write_performance(std::ostream& out, const ReportModel& m, const HtmlOptions& o) {
   out << "<h2>Performance</h2>\n";
-  for (const auto& t : m.performance) write_table(out, t);
+  for (const auto& t : m.performance) write_table(out, t, o.qt_rich_text);
   if (m.charts.empty()) return;
   out << "<h2>Charts</h2>\n";
   for (const auto& c : m.charts) {
