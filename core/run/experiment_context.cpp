@@ -6,6 +6,7 @@
 #include "run/regression_experiment.h"
 #include "run/speculative_experiment.h"
 #include "run/throughput_experiment.h"
+#include "run/written_first_sink.h"
 
 namespace lb::run {
 
@@ -24,13 +25,14 @@ ExperimentContext::ExperimentContext(net::StreamClient& client, RunSink& sink,
 PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metrics::SloSpec& slo) {
   LoadPhase phase = planned;
   phase.forward_events = phase.forward_events || forward_events_;
-  LoadDriver driver(client_, sink_, stop_);
+  WrittenFirstSink ordered(sink_, writer_);
+  LoadDriver driver(client_, ordered, stop_);
   int64_t warmups = 0;
   PhaseOutcome outcome = driver.run(phase, [&](const metrics::RequestRecord& record) {
-    writer_.append_request(record);
-    sink_.on_request_done(record);
+    ordered.record(record);
     warmups += record.warmup ? 1 : 0;
   });
+  writer_.flush();  // the sink has heard of every request of the phase when it returns
   metrics::LaneSummary summary = metrics::summarize(outcome.records, slo);
   summary.warmups_excluded = warmups;
   nlohmann::json j = metrics::to_json(summary);

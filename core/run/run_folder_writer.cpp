@@ -62,6 +62,14 @@ void RunFolderWriter::write_json(std::string relative_path, const nlohmann::json
              value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
+void RunFolderWriter::after_written(std::function<void()> fn) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.emplace_back(std::move(fn));
+  }
+  cv_.notify_one();
+}
+
 void RunFolderWriter::flush() {
   std::unique_lock lock(mutex_);
   idle_cv_.wait(lock, [this] { return queue_.empty() && !busy_; });
@@ -88,10 +96,12 @@ void RunFolderWriter::loop() {
     lock.unlock();
     if (auto* record = std::get_if<metrics::RequestRecord>(&job)) {
       write_request_line(*record);
-    } else {
-      auto& file = std::get<FileJob>(job);
+    } else if (auto* file = std::get_if<FileJob>(&job)) {
       std::string error;
-      if (!write_file_atomically(path(file.relative_path), file.content, &error)) note_error(error);
+      if (!write_file_atomically(path(file->relative_path), file->content, &error))
+        note_error(error);
+    } else if (auto& fn = std::get<std::function<void()>>(job)) {
+      fn();
     }
     lock.lock();
     busy_ = false;

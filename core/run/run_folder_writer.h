@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -36,6 +37,10 @@ class RunFolderWriter {
   void append_request(metrics::RequestRecord record);
   void write_file(std::string relative_path, std::string content);
   void write_json(std::string relative_path, const nlohmann::json& value);
+  // Runs `fn` on the writer thread once everything queued before it has been written, so an
+  // observer told through it never hears of a request that a kill could still lose. `fn` must
+  // be quick: request lines queued after it wait for it.
+  void after_written(std::function<void()> fn);
   // Blocks until everything queued so far is written.
   void flush();
   // Write failures so far (each once), for the caller to report.
@@ -47,7 +52,7 @@ class RunFolderWriter {
     std::string relative_path;
     std::string content;
   };
-  using Job = std::variant<metrics::RequestRecord, FileJob>;
+  using Job = std::variant<metrics::RequestRecord, FileJob, std::function<void()>>;
 
   void loop();
   void write_request_line(const metrics::RequestRecord& record);
