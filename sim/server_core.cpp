@@ -119,11 +119,19 @@ FaultKind ServerCore::pick_fault(const HttpRequestMsg& request) {
   return FaultKind::None;
 }
 
+// vLLM's --api-key guards the /v1 routes only; /health, /metrics, /tokenize stay open.
+bool ServerCore::authorized(const HttpRequestMsg& request, const std::string& path) const {
+  if (config_.api_key.empty() || path.rfind("/v1", 0) != 0) return true;
+  return header_value(request, "Authorization") == "Bearer " + config_.api_key;
+}
+
 void ServerCore::handle(const std::shared_ptr<HttpSession>& session, HttpRequestMsg request) {
   const std::string path = target_path(request);
   const bool get = request.method() == http::verb::get;
   const bool post = request.method() == http::verb::post;
-  if (path == "/health" && get) {
+  if (!authorized(request, path)) {
+    session->send(json_response(http::status::unauthorized, R"({"error":"Unauthorized"})"));
+  } else if (path == "/health" && get) {
     HttpResponseMsg res{http::status::ok, 11};
     res.set(http::field::server, "uvicorn");
     session->send(std::move(res));

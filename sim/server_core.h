@@ -40,6 +40,7 @@ class ServerCore final : public RequestHandler {
                          const HttpRequestMsg& request);
   std::string models_body() const;
   FaultKind pick_fault(const HttpRequestMsg& request);
+  bool authorized(const HttpRequestMsg& request, const std::string& path) const;
   bool check_model(const std::shared_ptr<HttpSession>& session, const std::string& model);
 
   boost::asio::io_context& io_;

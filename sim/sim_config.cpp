@@ -1,6 +1,7 @@
 #include "sim_config.h"
 
 #include <charconv>
+#include <cstdlib>
 
 namespace lb::sim {
 namespace {
@@ -29,6 +30,17 @@ std::string join_names(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
   return out;
+}
+
+// The key comes from the environment so that specs, command lines and traces never hold it.
+std::string read_api_key(std::string_view env_name, std::string& key) {
+  const char* value = env_name.empty() ? nullptr : std::getenv(std::string(env_name).c_str());
+  if (value == nullptr || *value == '\0') {
+    return "option \"api_key_env\": environment variable \"" + std::string(env_name) +
+           "\" is not set or empty";
+  }
+  key = value;
+  return {};
 }
 
 }  // namespace
@@ -81,6 +93,7 @@ std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_vie
                : invalid(key, value);
   }
   if (key == "trace") return value.empty() ? invalid(key, value) : (c.trace_path = value, "");
+  if (key == "api_key_env") return read_api_key(value, c.api_key);
   if (key == "fault") return parse_fault_kind(value, f.kind) ? "" : invalid(key, value);
   if (key == "fault_rate") {
     return to_double(value, d, 0) && d <= 1 ? (f.rate = d, "") : invalid(key, value);
@@ -111,6 +124,7 @@ std::vector<std::string> sim_option_names() {
                                     "seed",
                                     "retrieval_window_tokens",
                                     "trace",
+                                    "api_key_env",
                                     "fault",
                                     "fault_rate",
                                     "error_rate",

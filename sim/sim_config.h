@@ -57,6 +57,9 @@ struct SimConfig {
   int64_t retrieval_window_tokens = 0;                 // 0 = max_model_len
   std::string trace_path;                              // JSON lines file; empty = none
   std::function<void(const TraceRecord&)> trace_sink;  // in-process consumer (I/O thread)
+  // Like vLLM's --api-key: /v1 routes answer 401 without "Authorization: Bearer <key>". Set
+  // from an environment variable (option api_key_env), so the key never sits in a lane spec.
+  std::string api_key;
   std::string version = "0.11.0";
   std::string host = "127.0.0.1";
 };
