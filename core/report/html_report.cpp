@@ -124,7 +124,8 @@ void write_performance(std::ostream& out, const ReportModel& m, const HtmlOption
   out << "<h2>Performance</h2>\n";
   for (const auto& t : m.performance) write_table(out, t, o.qt_rich_text);
   if (m.charts.empty()) return;
-  out << "<h2>Charts</h2>\n";
+  // On paper the charts start a page: a heading left alone at the foot of one reads badly.
+  out << (o.qt_rich_text ? "<h2 style=\"page-break-before: always\">" : "<h2>") << "Charts</h2>\n";
   for (const auto& c : m.charts) {
     if (o.inline_charts)
       out << "<figure id=\"chart-" << esc(c.id) << "\">\n" << render_svg_chart(c) << "</figure>\n";
