@@ -72,8 +72,9 @@ void EngineModel::try_admit() {
 double EngineModel::schedule_chunk(Seq& seq, int64_t tokens) {
   const double c0 = static_cast<double>(seq.computed);
   const double c1 = c0 + static_cast<double>(tokens);
+  const double e = profile_.attention_exponent;
   return static_cast<double>(tokens) / profile_.prefill_tok_s +
-         profile_.attention_s_per_tok2 * (c1 * c1 - c0 * c0);
+         profile_.attention_coeff * (std::pow(c1, e) - std::pow(c0, e));
 }
 
 void EngineModel::maybe_start_prefill_step() {

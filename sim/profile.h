@@ -16,11 +16,13 @@ struct Profile {
   std::string weights_dtype;  // "bf16" or "fp8": selects the output drift model
   std::string cache_dtype;    // reported in vllm:cache_config_info
 
-  // Prefill: cost_s = uncached/prefill_tok_s + attention_s_per_tok2 * (L^2 - cached^2)
-  //                   + cached/cached_tok_s, run in steps of max_num_batched_tokens.
+  // Prefill: cost_s = uncached/prefill_tok_s + attention_coeff * (L^e - cached^e)
+  //                   + cached/cached_tok_s, e = attention_exponent, run in steps of
+  //                   max_num_batched_tokens.
   double api_latency_s = 0.0;  // per request, before scheduling; holds no GPU time
   double prefill_tok_s = 0.0;
-  double attention_s_per_tok2 = 0.0;
+  double attention_coeff = 0.0;     // s per token^attention_exponent
+  double attention_exponent = 2.0;  // 2 = textbook attention; fitted per profile
   double cached_tok_s = 1.0e6;
   int64_t max_num_batched_tokens = 4096;
 
