@@ -1,4 +1,5 @@
 // Lanes of a plan: ids, endpoints (http(s) or sim:PROFILE), TLS and key settings, notes.
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <map>
@@ -33,6 +34,17 @@ bool is_valid_env_name(const std::string& name) {
     }
   }
   return true;
+}
+
+// A URL as it may be echoed in a message: user:password@ (a secret) becomes ***@.
+std::string without_credentials(const std::string& url) {
+  const size_t scheme_end = url.find("://");
+  if (scheme_end == std::string::npos) return url;
+  const size_t authority_start = scheme_end + 3;
+  const size_t authority_end = std::min(url.find_first_of("/?#", authority_start), url.size());
+  const size_t at = url.rfind('@', authority_end - 1);
+  if (at == std::string::npos || at < authority_start) return url;
+  return url.substr(0, authority_start) + "***" + url.substr(at);
 }
 
 std::string check_http_url(const std::string& url) {
@@ -166,7 +178,7 @@ Lane read_lane(const json& value, const std::string& path, ErrorList& errors) {
   if (r.string("base_url", lane.base_url, true)) {
     const std::string problem = check_base_url(lane);
     if (!problem.empty()) {
-      r.error("base_url", "'" + lane.base_url + "' " + problem);
+      r.error("base_url", "'" + without_credentials(lane.base_url) + "' " + problem);
     }
   }
   if (r.string("model", lane.model) && lane.model.empty()) {
