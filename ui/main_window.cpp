@@ -13,6 +13,7 @@
 #include <QStyle>
 
 #include "ui/pages/lanes_page.h"
+#include "ui/pages/prompt_sets_page.h"
 #include "ui/pages/review_page.h"
 #include "ui/pages/run_page.h"
 #include "ui/pages/runs_page.h"
@@ -41,6 +42,7 @@ MainWindow::MainWindow(QWidget* parent)
       "color: palette(highlighted-text); border-radius: 4px; }");
   const std::pair<QString, QStyle::StandardPixmap> pages[] = {
       {tr("Lanes"), QStyle::SP_DriveNetIcon},
+      {tr("Prompt sets"), QStyle::SP_FileDialogDetailedView},
       {tr("Run"), QStyle::SP_MediaPlay},
       {tr("Review"), QStyle::SP_FileDialogContentsView},
       {tr("Runs"), QStyle::SP_DirOpenIcon}};
@@ -48,11 +50,13 @@ MainWindow::MainWindow(QWidget* parent)
     new QListWidgetItem(style()->standardIcon(icon), label, nav_);
   stack_ = new QStackedWidget(this);
   lanes_ = new LanesPage(workspace_, palette_, stack_);
+  prompt_sets_ = new PromptSetsPage(workspace_, stack_);
   run_ = new RunPage(workspace_, palette_, stack_);
   review_ = new ReviewPage(stack_);
   runs_ = new RunsPage(workspace_, stack_);
-  for (QWidget* page : {static_cast<QWidget*>(lanes_), static_cast<QWidget*>(run_),
-                        static_cast<QWidget*>(review_), static_cast<QWidget*>(runs_)})
+  for (QWidget* page :
+       {static_cast<QWidget*>(lanes_), static_cast<QWidget*>(prompt_sets_),
+        static_cast<QWidget*>(run_), static_cast<QWidget*>(review_), static_cast<QWidget*>(runs_)})
     stack_->addWidget(page);
   connect(nav_, &QListWidget::currentRowChanged, stack_, &QStackedWidget::setCurrentIndex);
   auto* central = new QWidget(this);
@@ -66,6 +70,8 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->showMessage(text, kStatusTimeoutMs);
   };
   connect(lanes_, &LanesPage::status, this, to_status);
+  connect(prompt_sets_, &PromptSetsPage::status, this, to_status);
+  connect(prompt_sets_, &PromptSetsPage::sets_changed, run_, &RunPage::reload_prompt_sets);
   connect(run_, &RunPage::status, this, to_status);
   connect(review_, &ReviewPage::status, this, to_status);
   connect(lanes_, &LanesPage::lanes_changed, run_, &RunPage::reload_lanes);
@@ -96,8 +102,9 @@ void MainWindow::build_menus() {
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
   QMenu* go = menuBar()->addMenu(tr("&Go"));
-  const QString names[] = {tr("&Lanes"), tr("&Run"), tr("Re&view"), tr("R&uns")};
-  for (int i = 0; i < 4; ++i)
+  const QString names[] = {tr("&Lanes"), tr("&Prompt Sets"), tr("&Run"), tr("Re&view"),
+                           tr("R&uns")};
+  for (int i = 0; i < static_cast<int>(std::size(names)); ++i)
     go->addAction(names[i], QKeySequence(Qt::CTRL | (Qt::Key_1 + i)), this,
                   [this, i] { show_page(static_cast<Page>(i)); });
   QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -116,7 +123,9 @@ bool MainWindow::open_workspace(const QString& dir, QString* error) {
   }
   workspace_ = std::move(next);
   lanes_->reload();
+  prompt_sets_->reload();
   run_->reload_lanes();
+  run_->reload_prompt_sets();
   runs_->refresh();
   setWindowTitle(tr("LaneBench — %1").arg(workspace_.name()));
   remember_workspace(workspace_.dir());

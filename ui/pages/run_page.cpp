@@ -13,10 +13,12 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
 #include "models/item_roles.h"
+#include "ui/prompts/prompt_set_store.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
 #include "ui/workspace/lane_json.h"
@@ -56,6 +58,7 @@ RunPage::RunPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> pal
   connect(&controller_, &RunController::message, this, &RunPage::on_message);
   connect(&controller_, &RunController::finished, this, &RunPage::on_finished);
   reload_lanes();
+  reload_prompt_sets();
   set_running(false);
 }
 
@@ -107,29 +110,54 @@ QWidget* RunPage::build_setup_panel() {
   return panel;
 }
 
+QTableView* RunPage::make_stats_view(QAbstractItemModel* model, QWidget* parent) {
+  auto* view = new QTableView(parent);
+  view->setModel(model);
+  view->setItemDelegate(new widgets::ProvenanceDelegate(models::ProvenanceRole, view));
+  view->verticalHeader()->hide();
+  view->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+  view->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  view->horizontalHeader()->setMinimumHeight(40);
+  // Header plus three rows stay visible however the charts are sized.
+  view->setMinimumHeight(40 + 3 * view->verticalHeader()->defaultSectionSize() + 6);
+  view->setSelectionBehavior(QAbstractItemView::SelectRows);
+  view->setToolTip(
+      tr("Badges: M measured by the client clock, S reported by the server, "
+         "E estimated"));
+  return view;
+}
+
 QWidget* RunPage::build_live_panel() {
   auto* splitter = new QSplitter(Qt::Vertical, this);
   charts_ = new LiveCharts(palette_, splitter);
-  stats_view_ = new QTableView(splitter);
-  stats_view_->setModel(controller_.stats_model());
-  stats_view_->setItemDelegate(
-      new widgets::ProvenanceDelegate(models::ProvenanceRole, stats_view_));
-  stats_view_->verticalHeader()->hide();
-  stats_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-  stats_view_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-  stats_view_->horizontalHeader()->setMinimumHeight(40);
-  // Header plus three lanes stay visible however the charts are sized.
-  stats_view_->setMinimumHeight(40 + 3 * stats_view_->verticalHeader()->defaultSectionSize() + 6);
-  stats_view_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  tables_ = new QTabWidget(splitter);
+  stats_view_ = make_stats_view(controller_.stats_model(), tables_);
   stats_view_->setAccessibleName(tr("Per-lane statistics"));
-  stats_view_->setToolTip(
-      tr("Badges: M measured by the client clock, S reported by the server, "
-         "E estimated"));
+  phase_view_ = make_stats_view(controller_.phase_model(), tables_);
+  phase_view_->setAccessibleName(tr("Statistics per lane and phase"));
+  phase_view_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+  tables_->addTab(stats_view_, tr("Per &lane"));
+  tables_->addTab(phase_view_, tr("Per p&hase"));
   splitter->addWidget(charts_);
-  splitter->addWidget(stats_view_);
+  splitter->addWidget(tables_);
   splitter->setStretchFactor(0, 4);
   splitter->setStretchFactor(1, 1);
+  connect(form_, &ExperimentForm::kind_changed, this, [this](const QString& kind) {
+    if (!controller_.running()) show_kind(kind);
+  });
+  show_kind(form_->kind());
   return splitter;
+}
+
+void RunPage::show_kind(const QString& kind) {
+  charts_->set_kind(kind);
+  QString phase = tr("Phase");
+  if (kind == "context_sweep") phase = tr("Prompt\n(tok)");
+  if (kind == "prefix_cache") phase = tr("Pass");
+  if (kind == "throughput" || kind == "speculative") phase = tr("Level");
+  controller_.phase_model()->set_phase_title(phase);
+  // Kinds measured per phase show that table first; a regression has one phase per lane.
+  tables_->setCurrentWidget(kind == "regression" || kind == "gates" ? stats_view_ : phase_view_);
 }
 
 void RunPage::reload_lanes() {
@@ -148,6 +176,14 @@ void RunPage::reload_lanes() {
     colors.insert(QString::fromStdString(lane.id),
                   palette_->colorFor(QString::fromStdString(lane.id)));
   controller_.stats_model()->set_lane_colors(colors);
+  controller_.phase_model()->set_lane_colors(colors);
+}
+
+void RunPage::reload_prompt_sets() {
+  std::vector<std::pair<QString, QString>> sets;
+  for (const PromptSetEntry& entry : list_prompt_sets(workspace_.dir()))
+    sets.emplace_back(entry.ref, entry.label);
+  form_->set_prompt_sets(sets);
 }
 
 QStringList RunPage::checked_lanes() const {

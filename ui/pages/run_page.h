@@ -4,14 +4,17 @@
 #include <QWidget>
 #include <memory>
 
+#include "ui/run/gate_scores.h"
 #include "ui/run/run_controller.h"
 
+class QAbstractItemModel;
 class QLabel;
 class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QTableView;
+class QTabWidget;
 
 namespace lb::widgets {
 class LanePalette;
@@ -29,13 +32,15 @@ class RunPage : public QWidget {
   RunPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> palette,
           QWidget* parent = nullptr);
 
-  void reload_lanes();  // after the workspace's lanes changed
+  void reload_lanes();        // after the workspace's lanes changed
+  void reload_prompt_sets();  // after the workspace's prompt sets changed
   bool start_run(QString* error);
   void stop_run();
   RunController* controller() { return &controller_; }
   LiveCharts* charts() const { return charts_; }
   ExperimentForm* experiment_form() const { return form_; }
   QTableView* stats_view() const { return stats_view_; }
+  QTableView* phase_view() const { return phase_view_; }
   QStringList checked_lanes() const;
   void set_checked_lanes(const QStringList& lanes);
 
@@ -49,6 +54,9 @@ class RunPage : public QWidget {
   void on_message(int level, const QString& text);
   void on_finished(const RunOutcome& outcome, const QString& run_dir);
   void set_running(bool running);
+  void show_kind(const QString& kind);
+  void load_gate_summary(const QString& run_dir);
+  QTableView* make_stats_view(QAbstractItemModel* model, QWidget* parent);
   QWidget* build_setup_panel();
   QWidget* build_live_panel();
 
@@ -64,6 +72,9 @@ class RunPage : public QWidget {
   QPlainTextEdit* log_ = nullptr;
   LiveCharts* charts_ = nullptr;
   QTableView* stats_view_ = nullptr;
+  QTableView* phase_view_ = nullptr;
+  QTabWidget* tables_ = nullptr;
+  LiveGateScores gate_scores_;
   QString last_kind_;
 };
 

@@ -1,5 +1,6 @@
 // RunPage: starting, stopping and following a run.
 #include <QDir>
+#include <QFile>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -55,6 +56,14 @@ bool RunPage::start_run(QString* error) {
   charts_->clear();
   log_->clear();
   last_kind_ = form_->kind();
+  show_kind(last_kind_);
+  if (last_kind_ == "gates") {
+    std::vector<std::string> checks;
+    for (const plan::Experiment& e : parsed.plan->experiments)
+      if (const auto* g = std::get_if<plan::GatesExperiment>(&e.params)) checks = g->checks;
+    gate_scores_.reset(chosen, checks);
+    charts_->set_gate_scores(gate_scores_);
+  }
   if (!controller_.start(std::move(*parsed.plan), workspace_.new_run_dir(form_->kind()), error))
     return false;
   set_running(true);
@@ -109,11 +118,14 @@ void RunPage::on_updated(const QStringList& changed) {
 void RunPage::on_message(int level, const QString& text) {
   static const char* const kPrefix[] = {"", "⚠ ", "✖ "};
   log_->appendPlainText(QString::fromUtf8(kPrefix[std::clamp(level, 0, 2)]) + text);
+  if (last_kind_ == "gates" && gate_scores_.apply_message(text))
+    charts_->set_gate_scores(gate_scores_);
   if (level >= static_cast<int>(run::MessageLevel::Error)) emit status(text);
 }
 
 void RunPage::on_finished(const RunOutcome& outcome, const QString& run_dir) {
   set_running(false);
+  if (last_kind_ == "gates") load_gate_summary(run_dir);
   for (const std::string& e : outcome.errors) on_message(2, QString::fromStdString(e));
   const QString what = outcome.interrupted ? tr("Run stopped") : tr("Run finished");
   progress_->setFormat(outcome.interrupted ? tr("Stopped") : tr("Done"));
@@ -127,6 +139,17 @@ void RunPage::on_finished(const RunOutcome& outcome, const QString& run_dir) {
     QMessageBox::warning(this, tr("The run could not complete"),
                          QString::fromStdString(outcome.errors.front()));
   emit run_finished(run_dir, last_kind_ == "regression" && outcome.requests_written > 0);
+}
+
+void RunPage::load_gate_summary(const QString& run_dir) {
+  QFile file(QDir(run_dir).filePath("summary.json"));
+  if (!file.open(QIODevice::ReadOnly)) return;  // a stopped run may have none: keep the live one
+  const QByteArray bytes = file.readAll();
+  const auto summary = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(),
+                                             nullptr, /*allow_exceptions=*/false);
+  if (summary.is_discarded()) return;
+  gate_scores_.apply_summary(summary);
+  charts_->set_gate_scores(gate_scores_);
 }
 
 }  // namespace lb::ui

@@ -1,15 +1,18 @@
 #include "ui/run/experiment_form.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QStackedWidget>
 #include <QStandardItemModel>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "plan/plan.h"
 #include "run/experiment.h"
@@ -25,7 +28,8 @@ constexpr KindInfo kKinds[] = {{"regression", "Regression (outputs compared)"},
                                {"throughput", "Throughput (concurrency sweep)"},
                                {"context_sweep", "Context sweep"},
                                {"prefix_cache", "Prefix cache"},
-                               {"speculative", "Speculative decoding"}};
+                               {"speculative", "Speculative decoding"},
+                               {"gates", "Functional gates"}};
 
 QSpinBox* spin(int min, int max, int value, QWidget* parent, const QString& suffix = {}) {
   auto* s = new QSpinBox(parent);
@@ -82,6 +86,7 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
   stack_->addWidget(context_form());
   stack_->addWidget(prefix_form());
   stack_->addWidget(speculative_form());
+  stack_->addWidget(gates_form());
   unavailable_ = new QLabel(this);
   unavailable_->setWordWrap(true);
   unavailable_->setStyleSheet("color: #8a5a00");
@@ -90,6 +95,7 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
     unavailable_->setText(kind_available(kind()) ? QString()
                                                  : tr("This experiment kind is not available in "
                                                       "this build of the engine."));
+    emit kind_changed(kind());
   });
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -103,8 +109,11 @@ QWidget* ExperimentForm::regression_form() {
   QWidget* page = form_page(form, this);
   prompts_ = new QComboBox(page);
   prompts_->setEditable(true);
-  prompts_->addItem("builtin:regression-20");
-  prompts_->setToolTip(tr("A built-in set or the path of a JSONL / ShareGPT / JSON-array file"));
+  prompts_->setAccessibleName(tr("Prompt set"));
+  prompts_->addItem("regression-20 (built-in)", QString("builtin:regression-20"));
+  prompts_->setToolTip(
+      tr("A built-in set, a set of this workspace (Prompt sets page), or the "
+         "path of a JSONL / ShareGPT / JSON-array file"));
   reg_max_tokens_ = spin(1, 32768, 256, page);
   threshold_ = new QDoubleSpinBox(page);
   threshold_->setRange(0.5, 1.0);
@@ -120,15 +129,44 @@ QWidget* ExperimentForm::regression_form() {
 QWidget* ExperimentForm::throughput_form() {
   QFormLayout* form = nullptr;
   QWidget* page = form_page(form, this);
+  tp_mode_ = new QComboBox(page);
+  tp_mode_->setAccessibleName(tr("Concurrency levels"));
+  tp_mode_->addItem(tr("List of levels"), "list");
+  tp_mode_->addItem(tr("Doubling until gains stop"), "doubling");
   tp_concurrency_ = new QLineEdit("1, 4, 16", page);
+  tp_doubling_max_ = spin(1, 100000, 1024, page);
+  tp_doubling_max_->setToolTip(tr("Levels 1, 2, 4, ... up to this one"));
+  tp_min_gain_ = new QDoubleSpinBox(page);
+  tp_min_gain_->setRange(0, 100);
+  tp_min_gain_->setDecimals(1);
+  tp_min_gain_->setValue(plan::ConcurrencyDoubling{}.min_gain * 100);
+  tp_min_gain_->setSuffix(tr(" %"));
+  tp_min_gain_->setToolTip(
+      tr("Stop when aggregate output tok/s gains less than this over the previous level, or a "
+         "level has errors"));
+  form->addRow(tr("Levels:"), tp_mode_);
+  form->addRow(tr("Concurrency:"), tp_concurrency_);
+  form->addRow(tr("Up to:"), tp_doubling_max_);
+  form->addRow(tr("Stop below gain:"), tp_min_gain_);
+  add_throughput_fields(form, page);
+  auto show_mode = [this, form] {
+    const bool doubling = tp_mode_->currentData().toString() == "doubling";
+    form->setRowVisible(tp_concurrency_, !doubling);
+    form->setRowVisible(tp_doubling_max_, doubling);
+    form->setRowVisible(tp_min_gain_, doubling);
+  };
+  connect(tp_mode_, &QComboBox::currentIndexChanged, this, show_mode);
+  show_mode();
+  return page;
+}
+
+void ExperimentForm::add_throughput_fields(QFormLayout* form, QWidget* page) {
   tp_requests_ = spin(1, 100000, 32, page);
   tp_input_ = spin(1, 262144, 1024, page, tr(" tok"));
   tp_output_ = spin(1, 32768, 128, page, tr(" tok"));
-  form->addRow(tr("Concurrency:"), tp_concurrency_);
   form->addRow(tr("Requests per level:"), tp_requests_);
   form->addRow(tr("Input:"), tp_input_);
   form->addRow(tr("Output:"), tp_output_);
-  return page;
 }
 
 QWidget* ExperimentForm::context_form() {
@@ -136,8 +174,21 @@ QWidget* ExperimentForm::context_form() {
   QWidget* page = form_page(form, this);
   ctx_sizes_ = new QLineEdit("4096, 16384, 31225, 65536", page);
   ctx_output_ = spin(1, 4096, 64, page, tr(" tok"));
+  ctx_needle_ = new QCheckBox(tr("Hide a fact and ask for it"), page);
+  ctx_needle_->setChecked(true);
+  ctx_depth_ = new QDoubleSpinBox(page);
+  ctx_depth_->setRange(0, 100);
+  ctx_depth_->setDecimals(0);
+  ctx_depth_->setSuffix(tr(" %"));
+  ctx_depth_->setValue(plan::ContextSweepExperiment{}.needle_depth * 100);
+  ctx_depth_->setToolTip(tr("Where the fact sits in the filler: 0 % = start, 100 % = end"));
+  ctx_repeat_ = spin(1, 1000, 1, page);
+  connect(ctx_needle_, &QCheckBox::toggled, ctx_depth_, &QWidget::setEnabled);
   form->addRow(tr("Prompt sizes (tok):"), ctx_sizes_);
   form->addRow(tr("Output:"), ctx_output_);
+  form->addRow(tr("Needle:"), ctx_needle_);
+  form->addRow(tr("Needle depth:"), ctx_depth_);
+  form->addRow(tr("Repeats per size:"), ctx_repeat_);
   return page;
 }
 
@@ -147,7 +198,12 @@ QWidget* ExperimentForm::prefix_form() {
   pc_burst_ = spin(1, 256, 5, page);
   pc_prefix_ = spin(1, 262144, 30000, page, tr(" tok"));
   form->addRow(tr("Burst:"), pc_burst_);
+  pc_output_ = spin(1, 32768, plan::PrefixCacheExperiment{}.output_tokens, page, tr(" tok"));
+  pc_control_ = new QCheckBox(tr("Salted-prefix control pass"), page);
+  pc_control_->setChecked(true);
   form->addRow(tr("Shared prefix:"), pc_prefix_);
+  form->addRow(tr("Output:"), pc_output_);
+  form->addRow(tr("Control:"), pc_control_);
   return page;
 }
 
@@ -160,6 +216,24 @@ QWidget* ExperimentForm::speculative_form() {
   form->addRow(tr("Concurrency:"), sp_concurrency_);
   form->addRow(tr("Requests per level:"), sp_requests_);
   form->addRow(tr("Output:"), sp_output_);
+  return page;
+}
+
+QWidget* ExperimentForm::gates_form() {
+  QFormLayout* form = nullptr;
+  QWidget* page = form_page(form, this);
+  gate_checks_ = new QListWidget(page);
+  gate_checks_->setAccessibleName(tr("Gates to run"));
+  for (const std::string& check : plan::all_gate_checks()) {
+    auto* item = new QListWidgetItem(QString::fromStdString(check), gate_checks_);
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(Qt::Checked);
+  }
+  gate_checks_->setMaximumHeight(gate_checks_->sizeHintForRow(0) * 7 + 6);
+  gate_repeat_ = spin(1, 100, static_cast<int>(plan::GatesExperiment{}.repeat), page);
+  gate_repeat_->setToolTip(tr("Each gate is asked this many times and scored n/N"));
+  form->addRow(tr("Gates:"), gate_checks_);
+  form->addRow(tr("Repetitions:"), gate_repeat_);
   return page;
 }
 
@@ -181,6 +255,56 @@ void ExperimentForm::use_quick_defaults() {
   tp_concurrency_->setText("1, 4");
   tp_requests_->setValue(8);
   tp_output_->setValue(48);
+  ctx_sizes_->setText("1024, 4096, 16384");
+  ctx_output_->setValue(32);
+  pc_burst_->setValue(3);
+  pc_prefix_->setValue(4096);
+  pc_output_->setValue(32);
+  sp_requests_->setValue(6);
+  sp_output_->setValue(64);
+  gate_repeat_->setValue(1);
+}
+
+void ExperimentForm::set_prompt_sets(const std::vector<std::pair<QString, QString>>& sets) {
+  const QString keep = prompt_set_ref();
+  prompts_->clear();
+  for (const auto& [ref, label] : sets) prompts_->addItem(label, ref);
+  set_prompt_set_ref(keep);
+}
+
+QString ExperimentForm::prompt_set_ref() const {
+  const int i = prompts_->currentIndex();
+  // A typed path is used as typed; a listed set by its ref.
+  if (i >= 0 && prompts_->itemText(i) == prompts_->currentText())
+    return prompts_->itemData(i).toString();
+  return prompts_->currentText().trimmed();
+}
+
+void ExperimentForm::set_prompt_set_ref(const QString& ref) {
+  const int i = prompts_->findData(ref);
+  if (i >= 0) {
+    prompts_->setCurrentIndex(i);
+  } else if (!ref.isEmpty()) {
+    prompts_->setEditText(ref);
+  }
+}
+
+void ExperimentForm::set_context_sizes(const QString& sizes, int output_tokens) {
+  ctx_sizes_->setText(sizes);
+  ctx_output_->setValue(output_tokens);
+}
+
+void ExperimentForm::set_throughput(const QString& concurrency, int requests, int output_tokens) {
+  tp_mode_->setCurrentIndex(tp_mode_->findData("list"));
+  tp_concurrency_->setText(concurrency);
+  tp_requests_->setValue(requests);
+  tp_output_->setValue(output_tokens);
+}
+
+void ExperimentForm::set_throughput_doubling(int max_concurrency, double min_gain_percent) {
+  tp_mode_->setCurrentIndex(tp_mode_->findData("doubling"));
+  tp_doubling_max_->setValue(max_concurrency);
+  tp_min_gain_->setValue(min_gain_percent);
 }
 
 nlohmann::json ExperimentForm::experiment_json(QString* error) const {
@@ -188,15 +312,20 @@ nlohmann::json ExperimentForm::experiment_json(QString* error) const {
   nlohmann::json j = {{"kind", k.toStdString()}};
   std::vector<int64_t> list;
   if (k == "regression") {
-    j["prompts"] = prompts_->currentText().trimmed().toStdString();
+    j["prompts"] = prompt_set_ref().toStdString();
     j["max_tokens"] = reg_max_tokens_->value();
     j["similarity_threshold"] = threshold_->value();
   } else if (k == "throughput") {
-    if (!parse_int_list(tp_concurrency_->text(), &list)) {
+    if (tp_mode_->currentData().toString() == "doubling") {
+      j["concurrency_doubling"] = {{"start", 1},
+                                   {"max", tp_doubling_max_->value()},
+                                   {"min_gain", tp_min_gain_->value() / 100.0}};
+    } else if (!parse_int_list(tp_concurrency_->text(), &list)) {
       *error = tr("Concurrency must be a list of positive whole numbers, e.g. 1, 4, 16");
       return nullptr;
+    } else {
+      j["concurrency"] = list;
     }
-    j["concurrency"] = list;
     j["requests"] = tp_requests_->value();
     j["input_tokens"] = tp_input_->value();
     j["output_tokens"] = tp_output_->value();
@@ -207,9 +336,18 @@ nlohmann::json ExperimentForm::experiment_json(QString* error) const {
     }
     j["prompt_tokens"] = list;
     j["output_tokens"] = ctx_output_->value();
+    j["needle"] = ctx_needle_->isChecked();
+    j["repeat"] = ctx_repeat_->value();
+    // Written only when moved off the default, so plans stay short.
+    const double depth = ctx_depth_->value() / 100.0;
+    if (ctx_needle_->isChecked() &&
+        std::abs(depth - plan::ContextSweepExperiment{}.needle_depth) > 1e-9)
+      j["needle_depth"] = depth;
   } else if (k == "prefix_cache") {
     j["burst"] = pc_burst_->value();
     j["shared_prefix_tokens"] = pc_prefix_->value();
+    j["output_tokens"] = pc_output_->value();
+    j["control"] = pc_control_->isChecked();
   } else if (k == "speculative") {
     if (!parse_int_list(sp_concurrency_->text(), &list)) {
       *error = tr("Concurrency must be a list of positive whole numbers, e.g. 1, 5");
@@ -218,6 +356,17 @@ nlohmann::json ExperimentForm::experiment_json(QString* error) const {
     j["concurrency"] = list;
     j["requests"] = sp_requests_->value();
     j["output_tokens"] = sp_output_->value();
+  } else if (k == "gates") {
+    std::vector<std::string> checks;
+    for (int i = 0; i < gate_checks_->count(); ++i)
+      if (gate_checks_->item(i)->checkState() == Qt::Checked)
+        checks.push_back(gate_checks_->item(i)->text().toStdString());
+    if (checks.empty()) {
+      *error = tr("Pick at least one gate to run");
+      return nullptr;
+    }
+    j["checks"] = checks;
+    j["repeat"] = gate_repeat_->value();
   }
   return j;
 }

@@ -5,8 +5,11 @@
 #include <QWidget>
 #include <nlohmann/json.hpp>
 
+class QCheckBox;
 class QComboBox;
+class QListWidget;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -26,6 +29,18 @@ class ExperimentForm : public QWidget {
   void set_kind(const QString& kind);
   // Small parameters for quick runs (screenshots, tests): fewer requests, shorter outputs.
   void use_quick_defaults();
+  // The regression prompt-set picker: built-in sets and the workspace's own (ref, label).
+  void set_prompt_sets(const std::vector<std::pair<QString, QString>>& sets);
+  QString prompt_set_ref() const;
+  void set_prompt_set_ref(const QString& ref);
+  // Context sweep sizes and output, e.g. for quick runs ("512, 1024").
+  void set_context_sizes(const QString& sizes, int output_tokens);
+  // Throughput: a concurrency list ("1, 4") or doubling from 1 up to max_concurrency.
+  void set_throughput(const QString& concurrency, int requests, int output_tokens);
+  void set_throughput_doubling(int max_concurrency, double min_gain_percent);
+
+ signals:
+  void kind_changed(const QString& kind);
 
  private:
   QWidget* regression_form();
@@ -33,6 +48,8 @@ class ExperimentForm : public QWidget {
   QWidget* context_form();
   QWidget* prefix_form();
   QWidget* speculative_form();
+  QWidget* gates_form();
+  void add_throughput_fields(QFormLayout* form, QWidget* page);
 
   QComboBox* kind_ = nullptr;
   QStackedWidget* stack_ = nullptr;
@@ -42,20 +59,31 @@ class ExperimentForm : public QWidget {
   QSpinBox* reg_max_tokens_ = nullptr;
   QDoubleSpinBox* threshold_ = nullptr;
   // throughput
+  QComboBox* tp_mode_ = nullptr;
   QLineEdit* tp_concurrency_ = nullptr;
+  QSpinBox* tp_doubling_max_ = nullptr;
+  QDoubleSpinBox* tp_min_gain_ = nullptr;
   QSpinBox* tp_requests_ = nullptr;
   QSpinBox* tp_input_ = nullptr;
   QSpinBox* tp_output_ = nullptr;
   // context sweep
   QLineEdit* ctx_sizes_ = nullptr;
   QSpinBox* ctx_output_ = nullptr;
+  QCheckBox* ctx_needle_ = nullptr;
+  QDoubleSpinBox* ctx_depth_ = nullptr;
+  QSpinBox* ctx_repeat_ = nullptr;
   // prefix cache
   QSpinBox* pc_burst_ = nullptr;
   QSpinBox* pc_prefix_ = nullptr;
+  QSpinBox* pc_output_ = nullptr;
+  QCheckBox* pc_control_ = nullptr;
   // speculative
   QLineEdit* sp_concurrency_ = nullptr;
   QSpinBox* sp_requests_ = nullptr;
   QSpinBox* sp_output_ = nullptr;
+  // gates
+  QListWidget* gate_checks_ = nullptr;
+  QSpinBox* gate_repeat_ = nullptr;
 };
 
 // "1, 5, 32" -> [1, 5, 32]; false when an item is not a positive integer.

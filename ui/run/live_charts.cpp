@@ -3,7 +3,11 @@
 #include <QApplication>
 #include <QCursor>
 #include <QGridLayout>
+#include <QHeaderView>
+#include <QStandardItemModel>
+#include <QTableView>
 
+#include "ui/run/gate_scores.h"
 #include "ui/run/live_run_data.h"
 #include "widgets/chart/chart_panel.h"
 
@@ -12,6 +16,7 @@ namespace lb::ui {
 using widgets::AxisSpec;
 using widgets::ChartKind;
 using widgets::ChartPanel;
+using Measure = LiveRunData::PhaseMeasure;
 
 namespace {
 
@@ -45,39 +50,104 @@ LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* p
                  {tr("Prompt length"), "tokens"}, {tr("Decode rate"), "tok/s"}, palette, this);
   ttft_ctx_ = make_panel(ChartKind::Line, tr("TTFT vs context length"),
                          {tr("Prompt length"), "tokens"}, {tr("TTFT"), "s"}, palette, this);
+  ttft_pass_ =
+      make_panel(ChartKind::Scatter, tr("TTFT per pass (prefix cache)"),
+                 {tr("Pass: 1 cold · 2 warm · 3 control"), ""}, {tr("TTFT"), "ms"}, palette, this);
+  decode_conc_ =
+      make_panel(ChartKind::Line, tr("Decode rate per concurrency (median)"),
+                 {tr("Concurrency"), "streams"}, {tr("Decode rate"), "tok/s"}, palette, this);
+  output_conc_ = make_panel(ChartKind::Line, tr("Aggregate output per concurrency"),
+                            {tr("Concurrency"), "streams"}, {tr("Output"), "tok/s"}, palette, this);
+  gate_model_ = new QStandardItemModel(this);
+  gate_view_ = new QTableView(this);
+  gate_view_->setModel(gate_model_);
+  gate_view_->setAccessibleName(tr("Gate scores"));
+  gate_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   grid_ = new QGridLayout(this);
   grid_->setContentsMargins(0, 0, 0, 0);
   grid_->setSpacing(6);
-  grid_->addWidget(output_rate_, 0, 0);
-  grid_->addWidget(ttft_, 0, 1);
-  grid_->addWidget(itl_, 1, 0);
-  grid_->addWidget(tokens_per_event_, 1, 1);
-  grid_->addWidget(decode_ctx_, 2, 0);
-  grid_->addWidget(ttft_ctx_, 2, 1);
-  show_context_charts(false);
+  set_kind("regression");
 }
 
-void LiveCharts::show_context_charts(bool on) {
-  decode_ctx_->setVisible(on);
-  ttft_ctx_->setVisible(on);
+void LiveCharts::set_kind(const QString& kind) {
+  kind_ = kind;
+  std::vector<QWidget*> shown;
+  if (kind == "context_sweep") {
+    shown = {decode_ctx_, ttft_ctx_, output_rate_, ttft_};
+  } else if (kind == "prefix_cache") {
+    shown = {ttft_pass_, output_rate_, ttft_, itl_};
+  } else if (kind == "speculative") {
+    shown = {decode_conc_, tokens_per_event_, itl_, output_rate_};
+  } else if (kind == "throughput") {
+    shown = {output_conc_, decode_conc_, output_rate_, ttft_};
+  } else if (kind == "gates") {
+    shown = {gate_view_};
+  } else {
+    shown = {output_rate_, ttft_, itl_, tokens_per_event_};
+  }
+  relayout(shown);
+}
+
+void LiveCharts::relayout(const std::vector<QWidget*>& shown) {
+  const std::vector<ChartPanel*> charts = panels();
+  std::vector<QWidget*> all(charts.begin(), charts.end());
+  all.push_back(gate_view_);
+  for (QWidget* w : all) {
+    grid_->removeWidget(w);
+    w->hide();
+  }
+  const int columns = shown.size() == 1 ? 1 : 2;
+  for (size_t i = 0; i < shown.size(); ++i) {
+    grid_->addWidget(shown[i], static_cast<int>(i) / columns, static_cast<int>(i) % columns);
+    shown[i]->show();
+  }
 }
 
 std::vector<ChartPanel*> LiveCharts::panels() const {
-  return {output_rate_, ttft_, itl_, tokens_per_event_, decode_ctx_, ttft_ctx_};
+  return {output_rate_, ttft_,      itl_,         tokens_per_event_, decode_ctx_,
+          ttft_ctx_,    ttft_pass_, decode_conc_, output_conc_};
+}
+
+std::vector<ChartPanel*> LiveCharts::shown_panels() const {
+  std::vector<ChartPanel*> out;
+  for (ChartPanel* panel : panels())
+    if (!panel->isHidden()) out.push_back(panel);
+  return out;
 }
 
 ChartPanel* LiveCharts::current_panel() const {
-  for (ChartPanel* panel : panels()) {
-    if (!panel->isVisible()) continue;
+  const std::vector<ChartPanel*> shown = shown_panels();
+  for (ChartPanel* panel : shown) {
     if (panel->isAncestorOf(QApplication::focusWidget()) || panel->hasFocus()) return panel;
     if (panel->rect().contains(panel->mapFromGlobal(QCursor::pos()))) return panel;
   }
-  return output_rate_;
+  return shown.empty() ? output_rate_ : shown.front();
 }
 
 void LiveCharts::clear() {
   for (ChartPanel* panel : panels()) panel->clear();
-  show_context_charts(false);
+  gate_model_->clear();
+}
+
+void LiveCharts::set_gate_scores(const LiveGateScores& scores) {
+  static const QHash<QString, QColor> kColors = {{"pass", QColor(0xd7, 0xf2, 0xdc)},
+                                                 {"fail", QColor(0xf8, 0xd4, 0xd4)},
+                                                 {"unsupported", QColor(0xee, 0xee, 0xee)}};
+  gate_model_->clear();
+  gate_model_->setHorizontalHeaderLabels(scores.lanes());
+  for (const GateScoreRow& row : scores.rows()) {
+    QList<QStandardItem*> items;
+    for (const GateScoreCell& cell : row.cells) {
+      auto* item = new QStandardItem(cell.text);
+      item->setEditable(false);
+      item->setTextAlignment(Qt::AlignCenter);
+      if (kColors.contains(cell.status)) item->setBackground(kColors.value(cell.status));
+      if (!cell.detail.isEmpty()) item->setToolTip(cell.detail);
+      items << item;
+    }
+    gate_model_->appendRow(items);
+    gate_model_->setVerticalHeaderItem(gate_model_->rowCount() - 1, new QStandardItem(row.gate));
+  }
 }
 
 void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& changed,
@@ -87,17 +157,24 @@ void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& c
     const auto rate = data.output_rate_over_time(lane, now_s);
     if (!rate.empty()) output_rate_->set_series(lane, rate);
   }
+  // Only the series of changed lanes are rebuilt; the kind's own charts only for its kind.
   for (const QString& lane : changed) {
     ttft_->set_series(lane, data.ttft_over_time(lane));
     itl_->set_samples(lane, data.itl_ms(lane));
     if (!data.tokens_per_event(lane).empty())
       tokens_per_event_->set_samples(lane, data.tokens_per_event(lane));
-    if (!data.ttft_vs_context(lane).empty()) {
+    if (kind_ == "context_sweep" && !data.ttft_vs_context(lane).empty()) {
       decode_ctx_->set_series(lane, data.decode_vs_context(lane));
       ttft_ctx_->set_series(lane, data.ttft_vs_context(lane));
     }
+    if (kind_ == "prefix_cache") ttft_pass_->set_series(lane, data.ttft_per_pass(lane));
+    if (kind_ == "speculative" || kind_ == "throughput") {
+      const auto decode = data.phase_series(lane, Measure::DecodeP50TokS);
+      if (!decode.empty()) decode_conc_->set_series(lane, decode);
+      const auto output = data.phase_series(lane, Measure::OutputTokS);
+      if (!output.empty()) output_conc_->set_series(lane, output);
+    }
   }
-  if (data.has_context_points() && !decode_ctx_->isVisible()) show_context_charts(true);
 }
 
 }  // namespace lb::ui

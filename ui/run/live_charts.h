@@ -1,13 +1,18 @@
 #pragma once
-// The Run page's charts: aggregate output tok/s over time, TTFT per request over time, ITL
-// distribution, tokens per event, and (once a context sweep reports) decode rate and TTFT versus
-// context length. Each is a ChartPanel, so each coalesces its own redraws to <= 30 Hz.
+// The Run page's charts, chosen per experiment kind: aggregate output tok/s over time, TTFT per
+// request over time, ITL distribution, tokens per event (the MTP signature), decode rate and TTFT
+// versus context length (context sweep), TTFT per pass (prefix cache), decode rate and aggregate
+// throughput per concurrency (throughput, speculative), and a live gate score table (gates). Each
+// chart is a ChartPanel, so each coalesces its own redraws to <= 30 Hz.
 #include <QWidget>
 #include <memory>
 #include <set>
 #include <vector>
 
 class QGridLayout;
+class QTableView;
+
+class QStandardItemModel;
 
 namespace lb::widgets {
 class ChartPanel;
@@ -16,6 +21,7 @@ class LanePalette;
 
 namespace lb::ui {
 
+class LiveGateScores;
 class LiveRunData;
 
 class LiveCharts : public QWidget {
@@ -24,27 +30,44 @@ class LiveCharts : public QWidget {
   LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* parent = nullptr);
 
   void clear();
-  // Hands every chart the new data of the changed lanes (the panels coalesce the redraws).
+  // Shows the charts of this experiment kind ("regression", "context_sweep", ...).
+  void set_kind(const QString& kind);
+  QString kind() const { return kind_; }
+  // Hands every shown chart the new data of the changed lanes (the panels coalesce the redraws).
   void update_from(const LiveRunData& data, const std::set<QString>& changed, double now_s);
   std::vector<widgets::ChartPanel*> panels() const;
+  std::vector<widgets::ChartPanel*> shown_panels() const;
   widgets::ChartPanel* output_rate() const { return output_rate_; }
   widgets::ChartPanel* ttft() const { return ttft_; }
   widgets::ChartPanel* itl() const { return itl_; }
   widgets::ChartPanel* tokens_per_event() const { return tokens_per_event_; }
   widgets::ChartPanel* decode_vs_context() const { return decode_ctx_; }
   widgets::ChartPanel* ttft_vs_context() const { return ttft_ctx_; }
-  // The panel under the keyboard focus or the mouse, else the first (for File > Export).
+  widgets::ChartPanel* ttft_per_pass() const { return ttft_pass_; }
+  widgets::ChartPanel* decode_vs_concurrency() const { return decode_conc_; }
+  widgets::ChartPanel* output_vs_concurrency() const { return output_conc_; }
+  QTableView* gate_view() const { return gate_view_; }
+  QStandardItemModel* gate_model() const { return gate_model_; }
+  // Rows gates, columns lanes; cells coloured by status, the reason in the tooltip.
+  void set_gate_scores(const LiveGateScores& scores);
+  // The panel under the keyboard focus or the mouse, else the first shown (for File > Export).
   widgets::ChartPanel* current_panel() const;
 
  private:
-  void show_context_charts(bool on);
+  void relayout(const std::vector<QWidget*>& shown);
 
+  QString kind_;
   widgets::ChartPanel* output_rate_ = nullptr;
   widgets::ChartPanel* ttft_ = nullptr;
   widgets::ChartPanel* itl_ = nullptr;
   widgets::ChartPanel* tokens_per_event_ = nullptr;
   widgets::ChartPanel* decode_ctx_ = nullptr;
   widgets::ChartPanel* ttft_ctx_ = nullptr;
+  widgets::ChartPanel* ttft_pass_ = nullptr;
+  widgets::ChartPanel* decode_conc_ = nullptr;
+  widgets::ChartPanel* output_conc_ = nullptr;
+  QStandardItemModel* gate_model_ = nullptr;
+  QTableView* gate_view_ = nullptr;
   QGridLayout* grid_ = nullptr;
 };
 

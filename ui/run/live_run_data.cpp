@@ -22,17 +22,32 @@ void LiveRunData::reset(int64_t t0_ns, QStringList lanes) {
 
 std::set<QString> LiveRunData::add(const std::vector<metrics::RequestRecord>& records) {
   std::set<QString> changed;
+  std::set<std::pair<QString, QString>> changed_phases;
   for (const metrics::RequestRecord& record : records) {
     const QString lane = QString::fromStdString(record.lane_id);
     if (!lanes_.contains(lane)) lanes_ << lane;
     add_one(data_[lane], record);
     changed.insert(lane);
+    changed_phases.emplace(lane, QString::fromStdString(record.phase));
   }
+  // Each phase is summarised once per batch, however many of its requests the batch holds.
+  for (const auto& [lane, phase] : changed_phases) refresh_phase(data_[lane], phase);
   return changed;
+}
+
+void LiveRunData::refresh_phase(Lane& lane, const QString& phase) {
+  metrics::LaneSummary summary = metrics::summarize(lane.by_phase[phase]);
+  for (PhaseStat& stat : lane.phases)
+    if (stat.phase == phase) {
+      stat.summary = std::move(summary);
+      return;
+    }
+  lane.phases.push_back({phase, std::move(summary)});
 }
 
 void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
   lane.records.push_back(record);
+  lane.by_phase[QString::fromStdString(record.phase)].push_back(record);
   const metrics::RequestMetrics m = metrics::compute_request_metrics(record);
   if (!m.ok) {
     ++lane.failed;
@@ -63,6 +78,10 @@ void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
     if (e.tokens >= 0) lane.tokens_per_event.push_back(e.tokens);
     if (i > 0)
       lane.itl_ms.push_back(static_cast<double>(e.arrival_ns - r.events[i - 1].arrival_ns) / 1e6);
+  }
+  if (record.experiment == "prefix_cache" && m.ttft_ms >= 0) {
+    const double pass = phase_x(QString::fromStdString(record.phase));
+    if (!std::isnan(pass)) insert_sorted(lane.ttft_pass, QPointF(pass, m.ttft_ms));
   }
   if (record.experiment == "context_sweep" && m.prompt_tokens > 0) {
     if (m.decode_tok_s > 0)
@@ -118,6 +137,48 @@ bool LiveRunData::has_context_points() const {
   for (const auto& [name, lane] : data_)
     if (!lane.ttft_ctx.empty()) return true;
   return false;
+}
+
+const std::vector<PhaseStat>& LiveRunData::phases(const QString& lane) const {
+  auto it = data_.find(lane);
+  return it == data_.end() ? no_phases_ : it->second.phases;
+}
+
+double LiveRunData::phase_x(const QString& phase) {
+  if (phase == "cold") return 1;
+  if (phase == "warm") return 2;
+  if (phase == "control") return 3;
+  bool ok = false;
+  const double n = (phase.startsWith('c') ? phase.mid(1) : phase).toDouble(&ok);
+  return ok ? n : std::nan("");
+}
+
+std::vector<QPointF> LiveRunData::phase_series(const QString& lane, PhaseMeasure measure) const {
+  std::vector<QPointF> out;
+  for (const PhaseStat& stat : phases(lane)) {
+    const double x = phase_x(stat.phase);
+    const metrics::LaneSummary& s = stat.summary;
+    if (std::isnan(x) || s.completed == 0) continue;
+    double y = std::nan("");
+    switch (measure) {
+      case PhaseMeasure::TtftP50Ms:
+        y = s.ttft_ms.count > 0 ? s.ttft_ms.median : y;
+        break;
+      case PhaseMeasure::DecodeP50TokS:
+        y = s.decode_tok_s.count > 0 ? s.decode_tok_s.median : y;
+        break;
+      case PhaseMeasure::OutputTokS:
+        y = s.output_throughput;
+        break;
+    }
+    if (!std::isnan(y)) insert_sorted(out, QPointF(x, y));
+  }
+  return out;
+}
+
+std::vector<QPointF> LiveRunData::ttft_per_pass(const QString& lane) const {
+  auto it = data_.find(lane);
+  return it == data_.end() ? std::vector<QPointF>{} : it->second.ttft_pass;
 }
 
 metrics::LaneSummary LiveRunData::summary(const QString& lane) const {

@@ -14,8 +14,17 @@
 
 namespace lb::ui {
 
+// One phase of one lane (a context size, a prefix-cache pass, a concurrency level), summarised
+// exactly as the run folder's summary.json summarises it (metrics::summarize over its records).
+struct PhaseStat {
+  QString phase;
+  metrics::LaneSummary summary;
+};
+
 class LiveRunData {
  public:
+  enum class PhaseMeasure { TtftP50Ms, DecodeP50TokS, OutputTokS };
+
   static constexpr double kRateBucketS = 1.0;  // output tok/s is counted per 1 s of wall time
 
   void reset(int64_t t0_ns, QStringList lanes);
@@ -34,6 +43,15 @@ class LiveRunData {
   std::vector<QPointF> decode_vs_context(const QString& lane) const;
   std::vector<QPointF> ttft_vs_context(const QString& lane) const;
   bool has_context_points() const;
+  // The lane's phases in the order they started, each summarised over its finished requests.
+  const std::vector<PhaseStat>& phases(const QString& lane) const;
+  // (phase position, measure) per phase, sorted by x; phases without a position are left out.
+  std::vector<QPointF> phase_series(const QString& lane, PhaseMeasure measure) const;
+  // Prefix cache: (pass number 1 cold / 2 warm / 3 control, TTFT in ms) per request.
+  std::vector<QPointF> ttft_per_pass(const QString& lane) const;
+  // Where a phase sits on an x axis: "c32" -> 32, "4096" -> 4096, "cold"/"warm"/"control" ->
+  // 1/2/3; NaN for anything else.
+  static double phase_x(const QString& phase);
   metrics::LaneSummary summary(const QString& lane) const;
   int64_t requests(const QString& lane) const;
   int64_t failed(const QString& lane) const;
@@ -45,10 +63,14 @@ class LiveRunData {
     std::vector<double> tokens_per_bucket;
     std::vector<double> itl_ms;
     std::vector<double> tokens_per_event;
-    std::vector<QPointF> decode_ctx, ttft_ctx;
+    std::vector<QPointF> decode_ctx, ttft_ctx, ttft_pass;
+    std::map<QString, std::vector<metrics::RequestRecord>> by_phase;
+    std::vector<PhaseStat> phases;
     int64_t failed = 0;
   };
   void add_one(Lane& lane, const metrics::RequestRecord& record);
+  static void refresh_phase(Lane& lane, const QString& phase);
+  std::vector<PhaseStat> no_phases_;
 
   int64_t t0_ns_ = 0;
   QStringList lanes_;

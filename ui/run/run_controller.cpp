@@ -40,6 +40,7 @@ bool RunController::start(plan::Plan plan, const QString& out_dir, QString* erro
   for (const plan::Lane& lane : plan.lanes) lanes << QString::fromStdString(lane.id);
   data_.reset(steady_now_ns(), lanes);
   stats_.set_rows({});
+  phase_stats_.set_phase_rows({});
   progress_.clear();
   fraction_ = eta_s_ = -1;
   phase_text_ = tr("Preparing lanes…");
@@ -141,6 +142,11 @@ void RunController::refresh_stats(const std::set<QString>& changed) {
     rows.push_back(std::move(row));
   }
   stats_.set_rows(std::move(rows));
+  std::vector<models::PhaseStatsRow> phase_rows;
+  for (const QString& lane : data_.lanes())
+    for (const PhaseStat& stat : data_.phases(lane))
+      phase_rows.push_back({stat.phase, {lane, stat.summary, 0}});
+  phase_stats_.set_phase_rows(std::move(phase_rows));
 }
 
 }  // namespace lb::ui

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "models/lane_stats_model.h"
+#include "models/phase_stats_model.h"
 #include "plan/plan.h"
 #include "ui/run/live_run_data.h"
 #include "ui/run/staging_sink.h"
@@ -35,6 +36,7 @@ class RunController : public QObject {
 
   const LiveRunData& data() const { return data_; }
   models::LaneStatsModel* stats_model() { return &stats_; }
+  models::PhaseStatsModel* phase_model() { return &phase_stats_; }
   // Overall progress in [0, 1] (-1 unknown) and seconds left (-1 unknown).
   double progress_fraction() const { return fraction_; }
   double eta_s() const { return eta_s_; }
@@ -58,6 +60,7 @@ class RunController : public QObject {
   QTimer timer_;
   LiveRunData data_;
   models::LaneStatsModel stats_;
+  models::PhaseStatsModel phase_stats_;
   std::map<std::string, run::RunProgress> progress_;
   QString run_dir_;
   double fraction_ = -1;

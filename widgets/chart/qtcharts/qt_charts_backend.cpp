@@ -60,6 +60,7 @@ class QtChartsBackend final : public ChartBackend {
       chart_->addAxis(y_axis_, Qt::AlignLeft);
       bars_->attachAxis(cat_axis_);
       bars_->attachAxis(y_axis_);
+      set_categories({});
     } else {
       x_axis_ = new QValueAxis();
       y_axis_ = new QValueAxis();
@@ -101,8 +102,7 @@ class QtChartsBackend final : public ChartBackend {
 
   void set_bars(const BarData& data, const QList<QColor>& colors) override {
     bars_->clear();
-    cat_axis_->clear();
-    cat_axis_->append(data.categories);
+    set_categories(data.categories);
     double max_value = 0;
     for (size_t i = 0; i < data.sets.size(); ++i) {
       auto* set = new QBarSet(data.sets[i].name);
@@ -128,7 +128,7 @@ class QtChartsBackend final : public ChartBackend {
   void remove_all() override {
     if (bars_) {
       bars_->clear();
-      cat_axis_->clear();
+      set_categories({});
     }
     for (QXYSeries* s : std::as_const(series_)) {
       chart_->removeSeries(s);
@@ -163,6 +163,13 @@ class QtChartsBackend final : public ChartBackend {
   }
 
  private:
+  // A category axis without categories lays its title out at the chart's top-left, over the
+  // chart title; one blank category keeps the axis (and its title) where it belongs.
+  void set_categories(const QStringList& categories) {
+    cat_axis_->clear();
+    cat_axis_->append(categories.isEmpty() ? QStringList{QStringLiteral(" ")} : categories);
+  }
+
   QXYSeries* add_series(const QString& name, const QColor& color) {
     QXYSeries* series = nullptr;
     if (kind_ == ChartKind::Scatter) {

@@ -1,0 +1,125 @@
+// Offscreen, end to end: the Run page runs a small context sweep on two in-process simulator
+// lanes; the sweep's charts get one point per size per lane, the per-phase table shows the same
+// figures as the run's summary.json, and the run finishes.
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "models/item_roles.h"
+#include "models/phase_stats_model.h"
+#include "sim_lane_starter.h"
+#include "ui/main_window.h"
+#include "ui/pages/run_page.h"
+#include "ui/run/experiment_form.h"
+#include "ui/run/live_charts.h"
+#include "ui/workspace/lane_json.h"
+#include "widgets/chart/chart_panel.h"
+
+using namespace lb;
+using namespace lb::ui;
+
+namespace {
+
+plan::Lane sim_lane(const std::string& id, const std::string& profile) {
+  plan::Lane lane;
+  lane.id = id;
+  lane.base_url = "sim:" + profile + "?time_scale=0.02";
+  fill_sim_fields(lane);
+  return lane;
+}
+
+nlohmann::json read_json(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return nullptr;
+  return nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
+}
+
+bool near(double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(1.0, std::abs(b)); }
+
+}  // namespace
+
+class UiContextSweepTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    lb::app::register_sim_lane_starter();
+  }
+
+  void context_sweep_runs_with_its_own_charts_and_table() {
+    QTemporaryDir dir;
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.open_workspace(dir.path(), &error), qPrintable(error));
+    QVERIFY(
+        window.workspace().set_lanes({sim_lane("bf16", "bf16"), sim_lane("fp8", "fp8")}, &error));
+    RunPage* run = window.run_page();
+    run->reload_lanes();
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.show_page(MainWindow::Run);
+    run->experiment_form()->set_kind("context_sweep");
+    run->experiment_form()->set_context_sizes("512, 2048, 6000", 16);
+    const QList<int> sizes = {512, 2048, 6000};
+
+    LiveCharts* charts = run->charts();
+    QVERIFY(!charts->decode_vs_context()->isHidden());  // shown as soon as the kind is picked
+    QVERIFY(charts->itl()->isHidden());
+    connect(run->controller(), &RunController::message, this,
+            [](int level, const QString& text) { qInfo("run [%d]: %s", level, qPrintable(text)); });
+    QSignalSpy finished(run, &RunPage::run_finished);
+    QVERIFY2(run->start_run(&error), qPrintable(error));
+    QVERIFY(finished.wait(120'000));
+    const QString run_dir = finished.at(0).at(0).toString();
+    QVERIFY2(!finished.at(0).at(1).toBool(), "a sweep is not offered for review");
+    QVERIFY(!run->controller()->running());
+
+    // One point per size per lane on both sweep charts.
+    for (widgets::ChartPanel* panel : charts->shown_panels()) panel->flush();
+    for (const QString lane : {"bf16", "fp8"}) {
+      QCOMPARE(charts->decode_vs_context()->drawn_point_count(lane), sizes.size());
+      QCOMPARE(charts->ttft_vs_context()->drawn_point_count(lane), sizes.size());
+    }
+
+    // The per-phase table holds what summary.json holds, phase by phase.
+    const nlohmann::json summary = read_json(QDir(run_dir).filePath("summary.json"));
+    QVERIFY(summary.is_object());
+    QCOMPARE(summary["run"]["interrupted"].get<bool>(), false);
+    const nlohmann::json& sweep = summary["experiments"][0];
+    QCOMPARE(sweep["kind"].get<std::string>(), std::string("context_sweep"));
+    models::PhaseStatsModel* phases = run->controller()->phase_model();
+    QCOMPARE(phases->rowCount(), 2 * sizes.size());
+    QCOMPARE(run->phase_view()->model(), phases);
+    for (int row = 0; row < phases->rowCount(); ++row) {
+      const models::LaneStatsRow& stats = phases->lane_rows()[static_cast<size_t>(row)];
+      const std::string lane = stats.lane_id.toStdString();
+      const std::string phase = phases->phase_at(row).toStdString();
+      const nlohmann::json& stored = sweep["lanes"][lane]["phases"][phase];
+      QVERIFY2(stored.is_object(), (lane + " " + phase).c_str());
+      using L = models::LaneStatsModel;
+      QCOMPARE(L::value(stats, L::Completed), stored["completed"].get<double>());
+      QVERIFY(near(L::value(stats, L::TtftP50), stored["median_ttft_ms"].get<double>()));
+      QVERIFY(near(L::value(stats, L::DecodeP50), stored["median_decode_tok_s"].get<double>()));
+      QVERIFY(near(L::value(stats, L::E2elP50), stored["median_e2el_ms"].get<double>()));
+      // The table cell shows the same figure, rounded for display.
+      const double shown = phases->index(row, L::TtftP50 + 1).data(models::SortRole).toDouble();
+      QVERIFY(near(shown, stored["median_ttft_ms"].get<double>()));
+    }
+    // And the sweep's own rows (median over repeats, one repeat here) agree with the chart.
+    for (const std::string lane : {"bf16", "fp8"}) {
+      const nlohmann::json& rows = sweep["lanes"][lane]["context_sweep"];
+      QCOMPARE(static_cast<int>(rows.size()), sizes.size());
+      for (const nlohmann::json& r : rows)
+        QCOMPARE(r["status"].get<std::string>(), std::string("measured"));
+    }
+  }
+};
+
+QTEST_MAIN(UiContextSweepTest)
+#include "ui_context_sweep_test.moc"

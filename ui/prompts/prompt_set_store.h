@@ -1,0 +1,42 @@
+#pragma once
+// Where a workspace keeps its prompt sets: prompts/NAME.jsonl, one file per set, in the JSONL
+// format of resources/prompts/README.md. Built-in sets are compiled in and read-only; a workspace
+// set is referenced from a plan by its file path. Files are written atomically (QSaveFile).
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+#include "plan/prompt_set.h"
+
+namespace lb::ui {
+
+struct PromptSetEntry {
+  QString ref;    // "builtin:NAME" or the absolute path of the workspace's file
+  QString label;  // "NAME (built-in)" or the file's base name
+  bool builtin = false;
+};
+
+QString prompts_dir(const QString& workspace_dir);
+// Built-in sets first, then the workspace's prompts/*.jsonl by name.
+std::vector<PromptSetEntry> list_prompt_sets(const QString& workspace_dir);
+
+// Loads a set by ref; on failure returns false with every error (file and line) in *error.
+bool load_prompt_set_ref(const QString& ref, plan::PromptSet* out, QString* error);
+
+// The prompt as one JSONL line (fields in the file format's order).
+std::string prompt_to_jsonl(const plan::PromptSpec& prompt);
+// Checks the prompts as core will when loading the file (ids unique and non-empty, checks
+// valid), then writes them. False with a message naming the prompt on any problem.
+bool save_prompt_set(const QString& path, const std::vector<plan::PromptSpec>& prompts,
+                     QString* error);
+
+// Reads a JSONL / ShareGPT / JSON-array file, and writes it as a new workspace set named after
+// the file (NAME.jsonl, NAME-2.jsonl, ... when taken). Returns the new file's path, or "" with
+// the parse errors (each naming the file and line) in *error.
+QString import_prompt_file(const QString& source_path, const QString& workspace_dir,
+                           QString* error);
+// Writes the prompts as a new workspace set called base_name (made unique); returns its path.
+QString add_workspace_set(const QString& workspace_dir, const QString& base_name,
+                          const std::vector<plan::PromptSpec>& prompts, QString* error);
+
+}  // namespace lb::ui
