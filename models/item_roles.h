@@ -12,6 +12,7 @@ enum ItemRole : int {
   VerdictRole,                        // QString verdict key, "" when unreviewed
   CategoryRole,                       // QString prompt category
   PromptIndexRole,                    // int index of the prompt in its set
+  GateStatusRole,                     // QString "pass" / "fail" / "unsupported" / "not run"
 };
 
 }  // namespace lb::models

@@ -1,5 +1,8 @@
 #include "models/run_history_model.h"
 
+#include <QBrush>
+#include <QColor>
+#include <QFont>
 #include <algorithm>
 
 #include "models/item_roles.h"
@@ -32,12 +35,24 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
   if (!run) return {};
   if (role == Qt::ToolTipRole) return run->path;
   if (role == SortRole && index.column() == Started) return run->started;
+  if (index.column() == Status && !run->complete) {
+    if (role == Qt::ForegroundRole) return QBrush(QColor(0x9a, 0x5b, 0x00));
+    if (role == Qt::FontRole) {
+      QFont font;
+      font.setBold(true);
+      return font;
+    }
+    if (role == Qt::ToolTipRole)
+      return tr("Stopped or killed before it finished: every finished request is kept");
+  }
   if (role != Qt::DisplayRole) return {};
   switch (index.column()) {
     case Started:
       return run->started.isValid() ? run->started.toString("yyyy-MM-dd HH:mm:ss") : QString("–");
     case Name:
       return run->plan_name.isEmpty() ? run->name : run->plan_name + " — " + run->name;
+    case Status:
+      return run->complete ? tr("complete") : tr("incomplete");
     case Lanes:
       return run->lanes.join(", ");
     case Experiments:
@@ -46,6 +61,8 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
       return run->requests;
     case Review:
       return run->has_review ? tr("yes") : tr("no");
+    case Decision:
+      return run->decision.isEmpty() ? QString("–") : run->decision;
     default:
       return {};
   }
@@ -53,8 +70,8 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
 
 QVariant RunHistoryModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* const kTitles[ColumnCount] = {"Started",     "Run",      "Lanes",
-                                                   "Experiments", "Requests", "Review"};
+  static const char* const kTitles[ColumnCount] = {"Started",     "Run",      "Status", "Lanes",
+                                                   "Experiments", "Requests", "Review", "Decision"};
   return section >= 0 && section < ColumnCount ? tr(kTitles[section]) : QVariant();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// The run folders of a workspace, newest first.
+// The run folders of a workspace, newest first. An incomplete run (stopped or killed) is listed
+// like any other, with its status in a column of its own (bold, amber).
 #include <QAbstractTableModel>
 #include <QDateTime>
 #include <QStringList>
@@ -16,12 +17,26 @@ struct RunFolderInfo {
   QStringList experiments;
   qint64 requests = 0;  // lines in requests.jsonl
   bool has_review = false;
+  // False when the run was stopped or killed before it finished (summary.json missing, without
+  // run.finished_at, or marked interrupted): still listed and opened, shown as incomplete.
+  bool complete = true;
+  QString decision;  // decision.json's decision ("promote", ...), empty when none was saved
 };
 
 class RunHistoryModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  enum Column { Started, Name, Lanes, Experiments, Requests, Review, ColumnCount };
+  enum Column {
+    Started,
+    Name,
+    Status,
+    Lanes,
+    Experiments,
+    Requests,
+    Review,
+    Decision,
+    ColumnCount
+  };
   using QAbstractTableModel::QAbstractTableModel;
 
   void set_runs(std::vector<RunFolderInfo> runs);  // sorted newest first here

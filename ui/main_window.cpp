@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDir>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QListWidget>
@@ -12,11 +13,13 @@
 #include <QStatusBar>
 #include <QStyle>
 
+#include "ui/pages/decision_page.h"
 #include "ui/pages/lanes_page.h"
-#include "ui/pages/prompt_sets_page.h"
 #include "ui/pages/review_page.h"
 #include "ui/pages/run_page.h"
 #include "ui/pages/runs_page.h"
+#include "ui/pages/verify_page.h"
+#include "ui/report/report_export_job.h"
 #include "ui/run/live_charts.h"
 #include "widgets/chart/chart_panel.h"
 #include "widgets/lane_palette.h"
@@ -42,7 +45,6 @@ MainWindow::MainWindow(QWidget* parent)
       "color: palette(highlighted-text); border-radius: 4px; }");
   const std::pair<QString, QStyle::StandardPixmap> pages[] = {
       {tr("Lanes"), QStyle::SP_DriveNetIcon},
-      {tr("Prompt sets"), QStyle::SP_FileDialogDetailedView},
       {tr("Run"), QStyle::SP_MediaPlay},
       {tr("Review"), QStyle::SP_FileDialogContentsView},
       {tr("Runs"), QStyle::SP_DirOpenIcon}};
@@ -50,14 +52,13 @@ MainWindow::MainWindow(QWidget* parent)
     new QListWidgetItem(style()->standardIcon(icon), label, nav_);
   stack_ = new QStackedWidget(this);
   lanes_ = new LanesPage(workspace_, palette_, stack_);
-  prompt_sets_ = new PromptSetsPage(workspace_, stack_);
   run_ = new RunPage(workspace_, palette_, stack_);
   review_ = new ReviewPage(stack_);
-  runs_ = new RunsPage(workspace_, stack_);
-  for (QWidget* page :
-       {static_cast<QWidget*>(lanes_), static_cast<QWidget*>(prompt_sets_),
-        static_cast<QWidget*>(run_), static_cast<QWidget*>(review_), static_cast<QWidget*>(runs_)})
+  runs_ = new RunsPage(workspace_, palette_, stack_);
+  for (QWidget* page : {static_cast<QWidget*>(lanes_), static_cast<QWidget*>(run_),
+                        static_cast<QWidget*>(review_), static_cast<QWidget*>(runs_)})
     stack_->addWidget(page);
+  add_qualification_pages();
   connect(nav_, &QListWidget::currentRowChanged, stack_, &QStackedWidget::setCurrentIndex);
   auto* central = new QWidget(this);
   auto* layout = new QHBoxLayout(central);
@@ -70,12 +71,18 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->showMessage(text, kStatusTimeoutMs);
   };
   connect(lanes_, &LanesPage::status, this, to_status);
-  connect(prompt_sets_, &PromptSetsPage::status, this, to_status);
-  connect(prompt_sets_, &PromptSetsPage::sets_changed, run_, &RunPage::reload_prompt_sets);
   connect(run_, &RunPage::status, this, to_status);
   connect(review_, &ReviewPage::status, this, to_status);
   connect(lanes_, &LanesPage::lanes_changed, run_, &RunPage::reload_lanes);
   connect(runs_, &RunsPage::open_requested, this, &MainWindow::open_run_for_review);
+  connect(runs_, &RunsPage::run_loaded, decision_, &DecisionPage::set_run);
+  connect(runs_, &RunsPage::status, this, to_status);
+  connect(decision_, &DecisionPage::status, this, to_status);
+  connect(decision_, &DecisionPage::saved, runs_, &RunsPage::refresh);
+  connect(verify_, &VerifyPage::status, this, to_status);
+  // A finished run becomes the open one: its charts on Runs, its gates on Decision.
+  connect(run_, &RunPage::run_finished, runs_,
+          [this](const QString& dir) { runs_->open_run(dir); });
   connect(run_, &RunPage::run_finished, this, [this](const QString& dir, bool has_review) {
     runs_->refresh();
     if (has_review) review_->open_run(dir);
@@ -99,11 +106,13 @@ void MainWindow::build_menus() {
                          [this] { export_chart("png"); });
   export_menu->addAction(tr("As &SVG…"), this, [this] { export_chart("svg"); });
   export_menu->addAction(tr("As P&DF…"), this, [this] { export_chart("pdf"); });
+  file->addAction(tr("Export Re&port…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), this,
+                  &MainWindow::export_report);
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
   QMenu* go = menuBar()->addMenu(tr("&Go"));
-  const QString names[] = {tr("&Lanes"), tr("&Prompt Sets"), tr("&Run"), tr("Re&view"),
-                           tr("R&uns")};
+  const QString names[] = {tr("&Lanes"),    tr("&Run"),  tr("Re&view"),
+                           tr("&Decision"), tr("R&uns"), tr("V&erify")};
   for (int i = 0; i < static_cast<int>(std::size(names)); ++i)
     go->addAction(names[i], QKeySequence(Qt::CTRL | (Qt::Key_1 + i)), this,
                   [this, i] { show_page(static_cast<Page>(i)); });
@@ -123,9 +132,7 @@ bool MainWindow::open_workspace(const QString& dir, QString* error) {
   }
   workspace_ = std::move(next);
   lanes_->reload();
-  prompt_sets_->reload();
   run_->reload_lanes();
-  run_->reload_prompt_sets();
   runs_->refresh();
   setWindowTitle(tr("LaneBench — %1").arg(workspace_.name()));
   remember_workspace(workspace_.dir());
@@ -178,9 +185,58 @@ void MainWindow::export_chart(const QString& suffix) {
   run_->charts()->current_panel()->export_with_dialog(suffix);
 }
 
-void MainWindow::open_run_for_review(const QString& run_dir) {
-  show_page(Review);
-  review_->open_run(run_dir);
+// The Runs page shows the opened run's charts and hands it to Decision; Review loads its outputs.
+void MainWindow::open_run_for_review(const QString& run_dir) { review_->open_run(run_dir); }
+
+// Decision after Review, Verify last: inserted at their Page positions in the list and the stack.
+void MainWindow::add_qualification_pages() {
+  decision_ = new DecisionPage(stack_);
+  verify_ = new VerifyPage(stack_);
+  report_export_ = new ReportExportJob(this);
+  connect(report_export_, &ReportExportJob::finished, this, [this](const ReportExportResult& r) {
+    QStringList names;  // the report's own files; the copied texts are summed up
+    int texts = 0;
+    for (const QString& name : r.written) {
+      if (name.startsWith("texts/"))
+        ++texts;
+      else
+        names << name;
+    }
+    if (texts > 0) names << tr("texts/ (%1 files)").arg(texts);
+    const QString text = tr("Report written to %1: %2").arg(r.out_dir, names.join(", "));
+    statusBar()->showMessage(r.errors.isEmpty() ? text : text + " — " + r.errors.join("; "));
+    if (!r.errors.isEmpty())
+      QMessageBox::warning(this, tr("The report is incomplete"), r.errors.join("\n"));
+  });
+  stack_->insertWidget(Decision, decision_);
+  stack_->insertWidget(Verify, verify_);
+  nav_->insertItem(
+      Decision,
+      new QListWidgetItem(style()->standardIcon(QStyle::SP_DialogApplyButton), tr("Decision")));
+  nav_->insertItem(
+      Verify, new QListWidgetItem(style()->standardIcon(QStyle::SP_DriveHDIcon), tr("Verify")));
+}
+
+// The open run's report into a folder the user picks (RUN/report by default), off the GUI thread.
+void MainWindow::export_report() {
+  const QString run_dir = decision_->run_dir();
+  if (run_dir.isEmpty()) {
+    QMessageBox::information(this, tr("Export Report"),
+                             tr("Open a run on the Runs page first: the report is made from its "
+                                "folder."));
+    return;
+  }
+  if (report_export_->running()) {
+    statusBar()->showMessage(tr("A report is already being written."), kStatusTimeoutMs);
+    return;
+  }
+  const QString suggested = QDir(run_dir).filePath("report");
+  QDir().mkpath(suggested);
+  const QString out = QFileDialog::getExistingDirectory(this, tr("Export Report Into"), suggested);
+  if (out.isEmpty()) return;
+  report_export_->start(run_dir, out, {"html", "md", "pdf", "csv", "json"});
+  statusBar()->showMessage(tr("Writing the report of %1 (HTML, Markdown, PDF, CSV, JSON)…")
+                               .arg(QDir(run_dir).dirName()));
 }
 
 void MainWindow::about() {

@@ -1,24 +1,36 @@
 #include "ui/pages/runs_page.h"
 
 #include <QDesktopServices>
+#include <QDir>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
 #include <QShortcut>
+#include <QSplitter>
 #include <QTableView>
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include "ui/history/stored_charts.h"
 #include "ui/workspace/run_folder_scanner.h"
 #include "ui/workspace/workspace.h"
 
 namespace lb::ui {
+namespace {
 
-RunsPage::RunsPage(Workspace& workspace, QWidget* parent) : QWidget(parent), workspace_(workspace) {
+const char* kBannerStyle =
+    "QLabel { background: #fff4d6; border: 1px solid #e0b84c; border-radius: 4px; padding: 6px; "
+    "color: #5a4300; }";
+
+}  // namespace
+
+RunsPage::RunsPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> palette,
+                   QWidget* parent)
+    : QWidget(parent), workspace_(workspace), palette_(std::move(palette)) {
   auto* heading = new QLabel(tr("<h2>Runs</h2><p>Every run leaves a folder with its plan, "
-                                "requests, outputs, summary and review. Open one to review it "
-                                "again.</p>"),
+                                "requests, outputs, summary, review and decision. Open one "
+                                "(Return) to see its charts again, review it and decide.</p>"),
                              this);
   heading->setWordWrap(true);
   table_ = new QTableView(this);
@@ -46,17 +58,47 @@ RunsPage::RunsPage(Workspace& workspace, QWidget* parent) : QWidget(parent), wor
     const models::RunFolderInfo* run = model_.run_at(table_->currentIndex().row());
     QDesktopServices::openUrl(QUrl::fromLocalFile(run ? run->path : workspace_.runs_dir()));
   });
+  connect(&loader_, &RunFolderJob::loaded, this, &RunsPage::on_loaded);
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(open);
   buttons->addWidget(reveal);
   buttons->addStretch();
   buttons->addWidget(refresh);
+  auto* list = new QWidget(this);
+  auto* list_layout = new QVBoxLayout(list);
+  list_layout->setContentsMargins(0, 0, 0, 0);
+  list_layout->addWidget(heading);
+  list_layout->addLayout(buttons);
+  list_layout->addWidget(table_, 1);
+  list_layout->addWidget(empty_);
+  auto* splitter = new QSplitter(Qt::Vertical, this);
+  splitter->addWidget(list);
+  splitter->addWidget(build_detail());
+  splitter->setStretchFactor(0, 1);
+  splitter->setStretchFactor(1, 3);
+  splitter->setSizes({260, 640});
   auto* layout = new QVBoxLayout(this);
-  layout->addWidget(heading);
-  layout->addLayout(buttons);
-  layout->addWidget(table_, 1);
-  layout->addWidget(empty_);
+  layout->addWidget(splitter);
 }
+
+QWidget* RunsPage::build_detail() {
+  auto* detail = new QWidget(this);
+  detail_title_ = new QLabel(tr("Open a run to see its charts here."), detail);
+  detail_title_->setStyleSheet("color: gray");
+  banner_ = new QLabel(detail);
+  banner_->setWordWrap(true);
+  banner_->setStyleSheet(kBannerStyle);
+  banner_->hide();
+  charts_ = new StoredCharts(palette_, detail);
+  auto* layout = new QVBoxLayout(detail);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(detail_title_);
+  layout->addWidget(banner_);
+  layout->addWidget(charts_, 1);
+  return detail;
+}
+
+QString RunsPage::banner_text() const { return banner_->isHidden() ? QString() : banner_->text(); }
 
 void RunsPage::refresh() {
   model_.set_runs(scan_runs(workspace_.runs_dir()));
@@ -67,7 +109,46 @@ void RunsPage::refresh() {
 
 void RunsPage::open_current() {
   const models::RunFolderInfo* run = model_.run_at(table_->currentIndex().row());
-  if (run) emit open_requested(run->path);
+  if (!run) return;
+  open_run(run->path);
+  emit open_requested(run->path);
+}
+
+void RunsPage::open_run(const QString& run_dir) {
+  detail_title_->setText(tr("Loading %1 …").arg(QDir(run_dir).dirName()));
+  loader_.load(run_dir);
+}
+
+void RunsPage::on_loaded(std::shared_ptr<const LoadedRun> run) {
+  if (!run->folder) {
+    current_.reset();
+    charts_->clear();
+    banner_->hide();
+    detail_title_->setText(tr("Cannot open the run: %1").arg(run->error));
+    emit status(tr("Cannot open the run: %1").arg(run->error));
+    return;
+  }
+  current_ = run;
+  const report::RunFolder& folder = *run->folder;
+  charts_->show_run(run->series);
+  detail_title_->setText(tr("<b>%1</b> — %2 requests%3")
+                             .arg(QDir(run->dir).dirName().toHtmlEscaped())
+                             .arg(folder.requests.size())
+                             .arg(folder.complete ? QString() : tr(" — incomplete")));
+  detail_title_->setStyleSheet(QString());
+  banner_->setVisible(!folder.complete);
+  if (!folder.complete)
+    banner_->setText(
+        tr("Incomplete run: it was stopped or killed before it finished. Every finished request "
+           "it kept (%1) is charted%2.")
+            .arg(folder.requests.size())
+            .arg(folder.torn_lines > 0
+                     ? tr("; %1 request line cut short by the interruption was skipped")
+                           .arg(folder.torn_lines)
+                     : QString()));
+  emit status(
+      tr("Opened %1%2").arg(run->dir).arg(folder.complete ? QString() : tr(" (incomplete)")));
+  emit run_loaded(run);
 }
 
 }  // namespace lb::ui

@@ -1,32 +1,59 @@
 #pragma once
-// Runs: the workspace's run folders, newest first; open one to review it again.
+// Runs: the workspace's run folders, newest first, complete or not. Opening one loads it off the
+// GUI thread and shows its charts again below the list (with a banner when the run was stopped
+// or killed before it finished); the window hands the same run to the Review and Decision pages.
 #include <QWidget>
+#include <memory>
 
 #include "models/run_history_model.h"
+#include "ui/history/run_folder_job.h"
 
 class QLabel;
 class QTableView;
 
+namespace lb::widgets {
+class LanePalette;
+}
+
 namespace lb::ui {
 
+class StoredCharts;
 class Workspace;
 
 class RunsPage : public QWidget {
   Q_OBJECT
  public:
-  explicit RunsPage(Workspace& workspace, QWidget* parent = nullptr);
+  RunsPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> palette,
+           QWidget* parent = nullptr);
   void refresh();
+  // Loads the run folder (off the GUI thread); run_loaded follows.
+  void open_run(const QString& run_dir);
   models::RunHistoryModel* model() { return &model_; }
+  QTableView* table() const { return table_; }
+  StoredCharts* charts() const { return charts_; }
+  std::shared_ptr<const LoadedRun> current_run() const { return current_; }
+  QString banner_text() const;  // the incomplete-run banner; empty when hidden
 
  signals:
   void open_requested(const QString& run_dir);
+  void run_loaded(std::shared_ptr<const lb::ui::LoadedRun> run);
+  void status(const QString& text);
 
  private:
+  QWidget* build_detail();
   void open_current();
+  void on_loaded(std::shared_ptr<const LoadedRun> run);
+
   Workspace& workspace_;
+  std::shared_ptr<widgets::LanePalette> palette_;
   models::RunHistoryModel model_;
+  RunFolderJob loader_;
+  std::shared_ptr<const LoadedRun> current_;
   QTableView* table_ = nullptr;
   QLabel* empty_ = nullptr;
+  QLabel* detail_title_ = nullptr;
+  QLabel* banner_ = nullptr;
+  StoredCharts* charts_ = nullptr;
 };
 
 }  // namespace lb::ui

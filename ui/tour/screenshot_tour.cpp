@@ -7,10 +7,13 @@
 
 #include "models/item_roles.h"
 #include "ui/main_window.h"
+#include "ui/pages/decision_page.h"
 #include "ui/pages/review_page.h"
 #include "ui/pages/run_page.h"
 #include "ui/pages/runs_page.h"
+#include "ui/pages/verify_page.h"
 #include "ui/run/experiment_form.h"
+#include "ui/tour/demo_checkpoint.h"
 
 namespace lb::ui {
 
@@ -94,8 +97,45 @@ void ScreenshotTour::fail(const QString& why) {
   emit done(1);
 }
 
+// The last run is open on the Decision page: a decision is chosen and explained (not saved).
+void ScreenshotTour::show_decision() {
+  window_.show_page(MainWindow::Decision);
+  DecisionPage* page = window_.decision_page();
+  if (page->has_run() && !page->decision()) {
+    page->set_decision(report::Decision::Challenger);
+    page->set_rationale(
+        "Every functional gate passes on both lanes and decode is within noise, but the review "
+        "still has divergent pairs to read: keep the candidate as a challenger until then.");
+  }
+  QTimer::singleShot(500, this, [this] {
+    if (grab("08-decision")) show_verify();
+  });
+}
+
+// A small checkpoint with a changed shard and a planted pickle, verified against its inventory.
+void ScreenshotTour::show_verify() {
+  checkpoint_dir_ = std::make_unique<QTemporaryDir>();
+  QString error;
+  const QString inventory = write_demo_checkpoint(checkpoint_dir_->path(), &error);
+  if (inventory.isEmpty()) return fail(error);
+  window_.show_page(MainWindow::Verify);
+  VerifyPage* page = window_.verify_page();
+  page->set_checkpoint_dir(QDir(checkpoint_dir_->path()).filePath("model"));
+  page->set_inventory(inventory);
+  connect(page, &VerifyPage::verified, this, [this] {
+    QTimer::singleShot(400, this, [this] {
+      if (grab("09-verify")) finish();
+    });
+  });
+  if (!page->start_verify(&error)) fail("cannot verify: " + error);
+}
+
 void ScreenshotTour::finish() {
   if (finished_) return;
+  if (!qualification_shown_) {
+    qualification_shown_ = true;
+    return show_decision();
+  }
   finished_ = true;
   emit done(0);
 }

@@ -5,7 +5,9 @@
 // stderr otherwise. Driven by signals and timers only (no processEvents, no sleeps).
 #include <QObject>
 #include <QString>
+#include <QTemporaryDir>
 #include <QTimer>
+#include <memory>
 
 namespace lb::ui {
 
@@ -26,6 +28,8 @@ class ScreenshotTour : public QObject {
   void fail(const QString& why);
   void on_run_finished(const QString& run_dir);
   void on_review_ready();
+  void show_decision();
+  void show_verify();
   void finish();
 
   MainWindow& window_;
@@ -34,6 +38,8 @@ class ScreenshotTour : public QObject {
   QTimer live_shot_;
   bool review_shot_ = false;
   bool finished_ = false;
+  bool qualification_shown_ = false;
+  std::unique_ptr<QTemporaryDir> checkpoint_dir_;
 };
 
 }  // namespace lb::ui

@@ -47,6 +47,14 @@ models::RunFolderInfo scan_run_folder(const QString& dir) {
   }
   info.requests = count_lines(folder.filePath("requests.jsonl"));
   info.has_review = QFileInfo::exists(folder.filePath("review.json"));
+  // As core/report judges it: finished only when summary.json says so and was not interrupted.
+  const nlohmann::json summary = read_json(folder.filePath("summary.json"));
+  const bool finished = summary.is_object() && summary.contains("run") &&
+                        summary["run"].is_object() && summary["run"].contains("finished_at");
+  info.complete = finished && !summary["run"].value("interrupted", false);
+  const nlohmann::json decision = read_json(folder.filePath("decision.json"));
+  if (decision.is_object() && decision.contains("decision") && decision["decision"].is_string())
+    info.decision = QString::fromStdString(decision["decision"].get<std::string>());
   return info;
 }
 

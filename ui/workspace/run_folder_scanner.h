@@ -1,7 +1,7 @@
 #pragma once
 // Reads what the Runs page lists about each run folder: plan name, lanes, experiments, request
-// count, whether a review exists. Cheap enough for a few hundred runs (reads plan.json and counts
-// lines of requests.jsonl).
+// count, whether a review and a decision exist, whether the run finished. Cheap enough for a few
+// hundred runs (reads plan.json and counts lines of requests.jsonl).
 #include <QString>
 #include <vector>
 

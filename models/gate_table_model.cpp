@@ -1,0 +1,91 @@
+#include "models/gate_table_model.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QFont>
+
+#include "models/item_roles.h"
+
+namespace lb::models {
+namespace {
+
+// Soft backgrounds that keep black text readable; the status word is in the cell too, so colour
+// is never the only signal.
+QColor status_background(const QString& status) {
+  if (status == "pass") return QColor(0xd8, 0xf0, 0xdc);
+  if (status == "fail") return QColor(0xf8, 0xd4, 0xd4);
+  if (status == "unsupported") return QColor(0xfb, 0xeb, 0xc8);
+  if (status == "not run" || status == "baseline") return QColor(0xec, 0xec, 0xec);
+  return {};
+}
+
+}  // namespace
+
+void GateTableModel::set_table(QStringList lanes, std::vector<GateRowView> rows) {
+  beginResetModel();
+  lanes_ = std::move(lanes);
+  rows_ = std::move(rows);
+  for (GateRowView& row : rows_) row.cells.resize(static_cast<size_t>(lanes_.size()));
+  endResetModel();
+}
+
+void GateTableModel::clear() { set_table({}, {}); }
+
+int GateTableModel::count(const QString& status) const {
+  int n = 0;
+  for (const GateRowView& row : rows_)
+    for (const GateCellView& cell : row.cells) n += !row.performance && cell.status == status;
+  return n;
+}
+
+int GateTableModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int GateTableModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() || rows_.empty() ? 0 : static_cast<int>(lanes_.size()) + 1;
+}
+
+QVariant GateTableModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount()) return {};
+  const GateRowView& row = rows_[static_cast<size_t>(index.row())];
+  if (index.column() == 0) {
+    if (role == Qt::DisplayRole) return row.label;
+    if (role == Qt::FontRole && !row.performance) {
+      QFont font;
+      font.setBold(true);
+      return font;
+    }
+    return {};
+  }
+  const GateCellView& cell = row.cells[static_cast<size_t>(index.column() - 1)];
+  switch (role) {
+    case Qt::DisplayRole:
+      return cell.text;
+    case Qt::ToolTipRole:
+      return cell.detail.isEmpty() ? QVariant() : QVariant(cell.detail);
+    case Qt::BackgroundRole: {
+      const QColor color = status_background(cell.status);
+      return color.isValid() ? QVariant(QBrush(color)) : QVariant();
+    }
+    case Qt::ForegroundRole:
+      return cell.status.isEmpty() ? QVariant() : QVariant(QBrush(Qt::black));
+    case Qt::TextAlignmentRole:
+      return row.performance ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                             : QVariant(Qt::AlignCenter);
+    case GateStatusRole:
+      return cell.status;
+    case LaneIdRole:
+      return lanes_[index.column() - 1];
+    default:
+      return {};
+  }
+}
+
+QVariant GateTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  if (section == 0) return tr("Gate");
+  return section > 0 && section <= lanes_.size() ? QVariant(lanes_[section - 1]) : QVariant();
+}
+
+}  // namespace lb::models

@@ -1,0 +1,236 @@
+// Stored runs, offscreen, on a real run folder made by the engine on two in-process simulator
+// lanes: the Decision page shows the gate table from summary.json, saves decision.json with Ctrl+S
+// and shows it again when the run is reopened; the Runs page lists an interrupted copy (summary
+// deleted, last request line cut) as incomplete and reopens both runs' charts with one TTFT point
+// per finished request; the window hands an opened run to the Decision page.
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+#include "models/item_roles.h"
+#include "report/decision_record.h"
+#include "report/run_folder.h"
+#include "ui/history/run_folder_job.h"
+#include "ui/history/stored_charts.h"
+#include "ui/main_window.h"
+#include "ui/pages/decision_page.h"
+#include "ui/pages/runs_page.h"
+#include "ui/report/report_export_job.h"
+#include "ui_run_fixture.h"
+#include "widgets/chart/chart_panel.h"
+
+using namespace lb;
+using namespace lb::ui;
+
+namespace {
+
+// The summary's status of one gate for one lane ("pass", "fail", "unsupported").
+QString summary_gate_status(const nlohmann::json& summary, const std::string& lane,
+                            const std::string& check) {
+  for (const auto& e : summary["experiments"])
+    if (e.value("kind", "") == "gates")
+      return QString::fromStdString(e["lanes"][lane]["gates"][check].value("status", "?"));
+  return "?";
+}
+
+int row_of(const models::GateTableModel& model, const QString& label) {
+  for (int r = 0; r < model.rowCount(); ++r)
+    if (model.index(r, 0).data().toString() == label) return r;
+  return -1;
+}
+
+int history_row(const models::RunHistoryModel& model, const QString& dir) {
+  for (int r = 0; r < model.rowCount(); ++r)
+    if (QDir(model.run_at(r)->path) == QDir(dir)) return r;
+  return -1;
+}
+
+}  // namespace
+
+class UiStoredRunTest : public QObject {
+  Q_OBJECT
+  QTemporaryDir workspace_;
+  QString complete_, interrupted_;
+  int interrupted_lines_ = 0;
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QVERIFY(workspace_.isValid());
+    complete_ = QDir(workspace_.path()).filePath("runs/20260101-100000-complete");
+    interrupted_ = QDir(workspace_.path()).filePath("runs/20260101-110000-killed");
+    QDir().mkpath(QDir(workspace_.path()).filePath("runs"));
+    test::run_small_plan(complete_);
+    QVERIFY(QFileInfo::exists(QDir(complete_).filePath("summary.json")));
+    interrupted_lines_ = test::make_interrupted_copy(complete_, interrupted_);
+    QVERIFY(interrupted_lines_ > 10);
+  }
+
+  void decision_page_shows_gates_and_round_trips_decision() {
+    const auto run = load_run(complete_);
+    QVERIFY2(run->folder, qPrintable(run->error));
+    DecisionPage page;
+    QAbstractItemModelTester tester(page.model(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QString error;
+    QVERIFY(!page.save(&error));  // nothing open yet
+    QVERIFY2(error.contains("No run is open"), qPrintable(error));
+
+    page.set_run(run);
+    const models::GateTableModel& model = *page.model();
+    QCOMPARE(model.lanes(), QStringList({"bf16", "fp8"}));
+    const nlohmann::json& summary = run->folder->summary;
+    for (const auto& [check, label] :
+         {std::pair{"json", "JSON schema output"}, std::pair{"streaming", "Streaming integrity"}}) {
+      const int row = row_of(model, label);
+      QVERIFY2(row >= 0, label);
+      for (int lane = 0; lane < 2; ++lane)
+        QCOMPARE(model.index(row, lane + 1).data(models::GateStatusRole).toString(),
+                 summary_gate_status(summary, lane == 0 ? "bf16" : "fp8", check));
+    }
+    QVERIFY(model.count("pass") >= 2);
+    QVERIFY(row_of(model, "Long-context retrieval (sizes passed)") >= 0);
+    // A performance figure equals summary.json's, as shown (one decimal below 100).
+    const int ttft_row = row_of(model, "throughput c1: TTFT median (ms)");
+    QVERIFY(ttft_row >= 0);
+    double want = -1;
+    for (const auto& e : summary["experiments"])
+      if (e.value("kind", "") == "throughput")
+        want = e["lanes"]["fp8"]["phases"]["c1"]["median_ttft_ms"].get<double>();
+    QCOMPARE(model.index(ttft_row, 2).data().toString(),
+             QString::number(want, 'f', want >= 100 ? 0 : 1));
+    QVERIFY(page.banner_text().isEmpty());
+
+    QVERIFY(!page.save(&error));  // no choice yet
+    page.set_decision(report::Decision::Challenger);
+    QVERIFY(!page.save(&error));  // no rationale
+    QVERIFY2(error.contains("rationale"), qPrintable(error));
+    page.set_rationale("fp8 passes every gate; decode within noise; keep bf16 until review.");
+    page.show();
+    page.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&page));
+    QSignalSpy saved(&page, &DecisionPage::saved);
+    QTest::keySequence(&page, QKeySequence::Save);  // Ctrl+S
+    QCOMPARE(saved.count(), 1);
+    std::string why;
+    const auto record = report::load_decision(complete_.toStdString(), &why);
+    QVERIFY2(record.has_value(), why.c_str());
+    QCOMPARE(record->decision, report::Decision::Challenger);
+    QVERIFY(record->rationale.find("every gate") != std::string::npos);
+    QVERIFY(!record->decided_at.empty());
+    QCOMPARE(static_cast<int>(record->gates["rows"].size()),
+             model.rowCount() - static_cast<int>(std::count_if(
+                                    model.rows().begin(), model.rows().end(),
+                                    [](const models::GateRowView& r) { return r.performance; })));
+
+    // Reopened in a fresh page, the saved decision is shown.
+    DecisionPage reopened;
+    reopened.set_run(load_run(complete_));
+    QCOMPARE(reopened.decision(), std::optional(report::Decision::Challenger));
+    QCOMPARE(reopened.rationale(), page.rationale());
+    QVERIFY2(reopened.saved_text().contains("challenger"), qPrintable(reopened.saved_text()));
+    reopened.clear_run();
+    QVERIFY(!reopened.has_run());
+    QVERIFY(!reopened.decision().has_value());
+  }
+
+  // File > Export Report's job: every format written off the GUI thread, the PDF a real PDF.
+  void report_export_writes_every_format() {
+    QTemporaryDir out;
+    ReportExportJob job;
+    QSignalSpy finished(&job, &ReportExportJob::finished);
+    QVERIFY(job.start(complete_, out.path(), {"html", "md", "pdf", "csv", "json"}));
+    QVERIFY(!job.start(complete_, out.path(), {"html"}));  // one export at a time
+    QVERIFY(finished.wait(60'000));
+    const auto result = finished.at(0).at(0).value<ReportExportResult>();
+    QVERIFY2(result.errors.isEmpty(), qPrintable(result.errors.join("; ")));
+    for (const QString name :
+         {"report.html", "report.md", "report.pdf", "requests.csv", "qualification-summary.json"}) {
+      QVERIFY2(result.written.contains(name), qPrintable(result.written.join(", ")));
+      QVERIFY(QFileInfo(QDir(out.path()).filePath(name)).size() > 0);
+    }
+    QFile pdf(QDir(out.path()).filePath("report.pdf"));
+    QVERIFY(pdf.open(QIODevice::ReadOnly));
+    QCOMPARE(pdf.read(5), QByteArray("%PDF-"));
+    const ReportExportResult missing =
+        export_report(QDir(workspace_.path()).filePath("runs/no-such-run"), out.path(), {"html"});
+    QVERIFY(missing.written.isEmpty());
+    QCOMPARE(missing.errors.size(), 1);
+  }
+
+  void runs_page_lists_interrupted_run_and_reopens_charts() {
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.open_workspace(workspace_.path(), &error), qPrintable(error));
+    RunsPage* runs = window.runs_page();
+    QAbstractItemModelTester tester(runs->model(),
+                                    QAbstractItemModelTester::FailureReportingMode::QtTest);
+    runs->refresh();
+    const models::RunHistoryModel& model = *runs->model();
+    const int killed_row = history_row(model, interrupted_);
+    const int complete_row = history_row(model, complete_);
+    QVERIFY(killed_row >= 0 && complete_row >= 0);
+    QCOMPARE(model.index(killed_row, models::RunHistoryModel::Status).data().toString(),
+             QString("incomplete"));
+    QCOMPARE(model.index(complete_row, models::RunHistoryModel::Status).data().toString(),
+             QString("complete"));
+    QCOMPARE(model.index(killed_row, models::RunHistoryModel::Requests).data().toLongLong(),
+             qlonglong(interrupted_lines_));
+
+    // Opened by keyboard: select the killed run, Return. Charts, banner and Decision follow.
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    window.show_page(MainWindow::Runs);
+    QSignalSpy loaded(runs, &RunsPage::run_loaded);
+    runs->table()->setFocus();
+    runs->table()->selectRow(killed_row);
+    QTest::keyClick(runs->table(), Qt::Key_Return);
+    QVERIFY(loaded.wait(20'000));
+    QVERIFY2(runs->banner_text().startsWith("Incomplete run"), qPrintable(runs->banner_text()));
+    QVERIFY2(runs->banner_text().contains("1 request line cut short"),
+             qPrintable(runs->banner_text()));
+    QCOMPARE(static_cast<int>(runs->current_run()->folder->requests.size()), interrupted_lines_);
+    StoredCharts* charts = runs->charts();
+    for (widgets::ChartPanel* panel : charts->panels()) panel->flush();
+    for (const QString lane : {"bf16", "fp8"})
+      QCOMPARE(charts->ttft()->drawn_point_count(lane),
+               test::count_ttft_points(interrupted_, lane));
+    QVERIFY(charts->output_rate()->drawn_point_count("bf16") >= 1);
+    QVERIFY(charts->itl()->drawn_point_count("fp8") >= 1);
+    DecisionPage* decision = window.decision_page();
+    QVERIFY(decision->has_run());
+    QCOMPARE(QDir(decision->run_dir()), QDir(interrupted_));
+    QVERIFY2(decision->banner_text().startsWith("Incomplete run"),
+             qPrintable(decision->banner_text()));
+
+    // The complete run: no banner, context charts shown with one point per sweep request.
+    runs->open_run(complete_);
+    QVERIFY(loaded.wait(20'000));
+    QVERIFY(runs->banner_text().isEmpty());
+    for (widgets::ChartPanel* panel : charts->panels()) panel->flush();
+    QVERIFY(charts->ttft_vs_context()->isVisibleTo(runs));
+    for (const QString lane : {"bf16", "fp8"}) {
+      QCOMPARE(charts->ttft()->drawn_point_count(lane), test::count_ttft_points(complete_, lane));
+      QCOMPARE(charts->ttft_vs_context()->drawn_point_count(lane),
+               test::count_ttft_points(complete_, lane, true));
+    }
+    QVERIFY(test::count_ttft_points(complete_, "bf16", true) >= 2);
+
+    // A folder that is not a run is a message, not a crash.
+    QSignalSpy status(runs, &RunsPage::status);
+    runs->open_run(QDir(workspace_.path()).filePath("runs/no-such-run"));
+    QVERIFY(status.wait(10'000));
+    QVERIFY2(status.last().at(0).toString().startsWith("Cannot open the run"),
+             qPrintable(status.last().at(0).toString()));
+    QVERIFY(runs->current_run() == nullptr);
+  }
+};
+
+QTEST_MAIN(UiStoredRunTest)
+#include "ui_stored_run_test.moc"

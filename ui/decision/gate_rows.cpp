@@ -1,0 +1,121 @@
+#include "ui/decision/gate_rows.h"
+
+#include <QObject>
+#include <QString>
+#include <cmath>
+
+namespace lb::ui {
+namespace {
+
+using nlohmann::json;
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+const json* phase_of(const json& experiment, const std::string& lane, const std::string& phase) {
+  if (!experiment.contains("lanes") || !experiment["lanes"].is_object()) return nullptr;
+  const auto l = experiment["lanes"].find(lane);
+  if (l == experiment["lanes"].end() || !l->contains("phases") || !(*l)["phases"].is_object())
+    return nullptr;
+  const auto p = (*l)["phases"].find(phase);
+  return p == (*l)["phases"].end() || !p->is_object() ? nullptr : &*p;
+}
+
+// The experiment's phases in run order, from the first lane that lists them.
+std::vector<std::string> phase_order(const json& experiment,
+                                     const std::vector<std::string>& lanes) {
+  for (const std::string& lane : lanes) {
+    if (!experiment.contains("lanes") || !experiment["lanes"].contains(lane)) continue;
+    const json& section = experiment["lanes"][lane];
+    if (!section.contains("phase_order") || !section["phase_order"].is_array()) continue;
+    std::vector<std::string> order;
+    for (const json& p : section["phase_order"])
+      if (p.is_string()) order.push_back(p.get<std::string>());
+    if (!order.empty()) return order;
+  }
+  return {};
+}
+
+double number_at(const json* phase, const char* key) {
+  if (!phase) return NAN;
+  const auto it = phase->find(key);
+  return it != phase->end() && it->is_number() ? it->get<double>() : NAN;
+}
+
+QString format(double v) {
+  if (std::isnan(v)) return QStringLiteral("–");
+  return QString::number(v, 'f', std::abs(v) >= 100 ? 0 : 1);
+}
+
+models::GateRowView figure_row(const QString& label, const json& experiment,
+                               const std::vector<std::string>& lanes, const std::string& phase,
+                               const char* key) {
+  models::GateRowView row{label, true, {}};
+  for (const std::string& lane : lanes)
+    row.cells.push_back({QString(), format(number_at(phase_of(experiment, lane, phase), key)), {}});
+  return row;
+}
+
+// Best output throughput over the phases of each lane, with the phase it was reached at.
+models::GateRowView peak_row(const QString& label, const json& experiment,
+                             const std::vector<std::string>& lanes,
+                             const std::vector<std::string>& phases) {
+  models::GateRowView row{label, true, {}};
+  for (const std::string& lane : lanes) {
+    double best = NAN;
+    std::string at;
+    for (const std::string& phase : phases) {
+      const double v = number_at(phase_of(experiment, lane, phase), "output_throughput");
+      if (!std::isnan(v) && (std::isnan(best) || v > best)) {
+        best = v;
+        at = phase;
+      }
+    }
+    row.cells.push_back(
+        {QString(), format(best), at.empty() ? QString() : QObject::tr("at %1").arg(q(at))});
+  }
+  return row;
+}
+
+}  // namespace
+
+std::vector<models::GateRowView> gate_rows(const report::GateTable& table) {
+  std::vector<models::GateRowView> rows;
+  for (const report::GateRow& row : table.rows) {
+    models::GateRowView view{q(row.label), false, {}};
+    for (const report::GateCell& cell : row.cells) {
+      QString status = QString::fromLatin1(report::gate_status_name(cell.status));
+      if (cell.status == report::GateStatus::NotRun && cell.detail == "baseline")
+        status = "baseline";
+      view.cells.push_back({status, q(report::cell_text(cell)), q(cell.detail)});
+    }
+    rows.push_back(std::move(view));
+  }
+  return rows;
+}
+
+std::vector<models::GateRowView> performance_rows(const json& summary,
+                                                  const std::vector<std::string>& lanes) {
+  std::vector<models::GateRowView> rows;
+  if (!summary.is_object() || !summary.contains("experiments") ||
+      !summary["experiments"].is_array())
+    return rows;
+  for (const json& e : summary["experiments"]) {
+    if (!e.is_object() || e.value("kind", "") == "gates") continue;
+    const std::vector<std::string> phases = phase_order(e, lanes);
+    if (phases.empty()) continue;
+    const QString name = q(e.value("name", e.value("kind", std::string("experiment"))));
+    const std::string& first = phases.front();
+    const QString at = phases.size() > 1 ? QString(" %1").arg(q(first)) : QString();
+    rows.push_back(figure_row(QObject::tr("%1%2: TTFT median (ms)").arg(name, at), e, lanes, first,
+                              "median_ttft_ms"));
+    rows.push_back(figure_row(QObject::tr("%1%2: decode median (tok/s)").arg(name, at), e, lanes,
+                              first, "median_decode_tok_s"));
+    rows.push_back(figure_row(QObject::tr("%1%2: E2E latency p50 (ms)").arg(name, at), e, lanes,
+                              first, "p50_e2el_ms"));
+    rows.push_back(
+        peak_row(QObject::tr("%1: best output throughput (tok/s)").arg(name), e, lanes, phases));
+  }
+  return rows;
+}
+
+}  // namespace lb::ui

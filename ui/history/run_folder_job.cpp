@@ -1,0 +1,46 @@
+#include "ui/history/run_folder_job.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace lb::ui {
+
+std::shared_ptr<const LoadedRun> load_run(const QString& dir) {
+  auto run = std::make_shared<LoadedRun>();
+  run->dir = dir;
+  std::string error;
+  run->folder = report::load_run_folder(dir.toStdString(), &error);
+  if (!run->folder) {
+    run->error = QString::fromStdString(error);
+    return run;
+  }
+  run->series = stored_run_series(*run->folder);
+  return run;
+}
+
+RunFolderJob::RunFolderJob(QObject* parent) : QObject(parent) {
+  connect(&watcher_, &QFutureWatcher<std::shared_ptr<const LoadedRun>>::finished, this, [this] {
+    const auto run = watcher_.result();
+    // A newer request came while this one ran: start it and drop this stale result.
+    if (!queued_.isEmpty()) {
+      const QString next = std::exchange(queued_, QString());
+      running_generation_ = generation_;
+      watcher_.setFuture(QtConcurrent::run([next] { return load_run(next); }));
+      return;
+    }
+    if (running_generation_ == generation_) emit loaded(run);
+  });
+}
+
+RunFolderJob::~RunFolderJob() { watcher_.waitForFinished(); }
+
+void RunFolderJob::load(const QString& dir) {
+  ++generation_;
+  if (watcher_.isRunning()) {
+    queued_ = dir;
+    return;
+  }
+  running_generation_ = generation_;
+  watcher_.setFuture(QtConcurrent::run([dir] { return load_run(dir); }));
+}
+
+}  // namespace lb::ui

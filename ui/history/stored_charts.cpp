@@ -1,0 +1,90 @@
+#include "ui/history/stored_charts.h"
+
+#include <QGridLayout>
+
+#include "ui/history/stored_run_series.h"
+#include "widgets/chart/chart_panel.h"
+#include "widgets/lane_palette.h"
+
+namespace lb::ui {
+
+using widgets::AxisSpec;
+using widgets::ChartKind;
+using widgets::ChartPanel;
+
+namespace {
+
+ChartPanel* make_panel(ChartKind kind, const QString& title, AxisSpec x, AxisSpec y,
+                       std::shared_ptr<widgets::LanePalette> palette, QWidget* parent) {
+  auto* panel = new ChartPanel(kind, std::move(palette), parent);
+  panel->set_title(title);
+  panel->set_axes(x, y);
+  panel->set_empty_text(QObject::tr("No finished requests in this run"));
+  panel->setFocusPolicy(Qt::ClickFocus);
+  return panel;
+}
+
+}  // namespace
+
+StoredCharts::StoredCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* parent)
+    : QWidget(parent), palette_(std::move(palette)) {
+  output_rate_ = make_panel(ChartKind::Line, tr("Aggregate output throughput"),
+                            {tr("Time since start"), "s"}, {tr("Output"), "tok/s"}, palette_, this);
+  ttft_ = make_panel(ChartKind::Scatter, tr("TTFT per request"), {tr("Sent at"), "s"},
+                     {tr("TTFT"), "ms"}, palette_, this);
+  itl_ = make_panel(ChartKind::Histogram, tr("Inter-token latency distribution"),
+                    {tr("ITL per event"), "ms"}, {tr("Share of events"), "%"}, palette_, this);
+  itl_->set_histogram_spec({widgets::HistogramSpec::Mode::Linear, 10, 0.98});
+  tokens_per_event_ = make_panel(ChartKind::Histogram, tr("Tokens per event (MTP signature)"),
+                                 {tr("Tokens in one streamed event"), ""},
+                                 {tr("Share of events"), "%"}, palette_, this);
+  tokens_per_event_->set_histogram_spec({widgets::HistogramSpec::Mode::Integer, 5, 1.0});
+  decode_ctx_ =
+      make_panel(ChartKind::Line, tr("Decode rate vs context length"),
+                 {tr("Prompt length"), "tokens"}, {tr("Decode rate"), "tok/s"}, palette_, this);
+  ttft_ctx_ = make_panel(ChartKind::Line, tr("TTFT vs context length"),
+                         {tr("Prompt length"), "tokens"}, {tr("TTFT"), "s"}, palette_, this);
+  auto* grid = new QGridLayout(this);
+  grid->setContentsMargins(0, 0, 0, 0);
+  grid->setSpacing(6);
+  grid->addWidget(output_rate_, 0, 0);
+  grid->addWidget(ttft_, 0, 1);
+  grid->addWidget(itl_, 1, 0);
+  grid->addWidget(tokens_per_event_, 1, 1);
+  grid->addWidget(decode_ctx_, 2, 0);
+  grid->addWidget(ttft_ctx_, 2, 1);
+  decode_ctx_->hide();
+  ttft_ctx_->hide();
+}
+
+std::vector<ChartPanel*> StoredCharts::panels() const {
+  return {output_rate_, ttft_, itl_, tokens_per_event_, decode_ctx_, ttft_ctx_};
+}
+
+void StoredCharts::clear() {
+  for (ChartPanel* panel : panels()) panel->clear();
+  decode_ctx_->hide();
+  ttft_ctx_->hide();
+}
+
+void StoredCharts::show_run(const StoredRunSeries& series) {
+  clear();
+  palette_->assign(series.lanes);  // the same lane keeps the same colour as live
+  for (const QString& lane : series.lanes) {
+    const auto it = series.by_lane.find(lane);
+    if (it == series.by_lane.end()) continue;
+    const StoredLaneSeries& s = it->second;
+    if (!s.output_tok_s.empty()) output_rate_->set_series(lane, s.output_tok_s);
+    if (!s.ttft_ms.empty()) ttft_->set_series(lane, s.ttft_ms);
+    if (!s.itl_ms.empty()) itl_->set_samples(lane, s.itl_ms);
+    if (!s.tokens_per_event.empty()) tokens_per_event_->set_samples(lane, s.tokens_per_event);
+    if (!s.ttft_vs_context.empty()) {
+      decode_ctx_->set_series(lane, s.decode_vs_context);
+      ttft_ctx_->set_series(lane, s.ttft_vs_context);
+    }
+  }
+  decode_ctx_->setVisible(series.has_context_points());
+  ttft_ctx_->setVisible(series.has_context_points());
+}
+
+}  // namespace lb::ui

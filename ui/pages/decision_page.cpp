@@ -1,0 +1,223 @@
+#include "ui/pages/decision_page.h"
+
+#include <QButtonGroup>
+#include <QDir>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QShortcut>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "report/gate_table.h"
+#include "ui/decision/gate_rows.h"
+#include "ui/history/run_folder_job.h"
+
+namespace lb::ui {
+namespace {
+
+constexpr report::Decision kChoices[] = {report::Decision::Promote, report::Decision::Challenger,
+                                         report::Decision::Reject};
+
+const char* kBannerStyle =
+    "QLabel { background: #fff4d6; border: 1px solid #e0b84c; border-radius: 4px; padding: 6px; "
+    "color: #5a4300; }";
+
+}  // namespace
+
+DecisionPage::DecisionPage(QWidget* parent) : QWidget(parent) {
+  run_label_ = new QLabel(this);
+  run_label_->setWordWrap(true);
+  banner_ = new QLabel(this);
+  banner_->setWordWrap(true);
+  banner_->setStyleSheet(kBannerStyle);
+  banner_->hide();
+  table_ = new QTableView(this);
+  table_->setModel(&model_);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setMinimumSectionSize(110);
+  table_->setAccessibleName(tr("Gate table"));
+  table_->setToolTip(
+      tr("Rows are gates and performance figures, columns are lanes. Hover a cell "
+         "for why a gate failed or is unsupported."));
+  gate_summary_ = new QLabel(this);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(8, 8, 8, 8);
+  layout->addWidget(run_label_);
+  layout->addWidget(banner_);
+  layout->addWidget(table_, 1);
+  layout->addWidget(gate_summary_);
+  layout->addWidget(build_decision_box());
+  auto* save_key = new QShortcut(QKeySequence::Save, this);
+  connect(save_key, &QShortcut::activated, this, &DecisionPage::on_save_clicked);
+  clear_run();
+}
+
+QWidget* DecisionPage::build_decision_box() {
+  auto* box = new QGroupBox(tr("Decision"), this);
+  decision_box_ = box;
+  choices_ = new QButtonGroup(box);
+  auto* options = new QHBoxLayout;
+  const QString labels[] = {tr("&Promote"), tr("&Challenger, no promotion"), tr("Re&ject")};
+  for (int i = 0; i < 3; ++i) {
+    auto* radio = new QRadioButton(labels[i], box);
+    choices_->addButton(radio, i);
+    options->addWidget(radio);
+  }
+  options->addStretch();
+  rationale_ = new QPlainTextEdit(box);
+  rationale_->setPlaceholderText(
+      tr("Rationale: the evidence the decision rests on (gates, numbers, reviewed pairs, "
+         "caveats). The report prints it next to the decision."));
+  rationale_->setTabChangesFocus(true);
+  rationale_->setAccessibleName(tr("Rationale"));
+  rationale_->setMaximumHeight(110);
+  save_ = new QPushButton(tr("&Save Decision"), box);
+  save_->setToolTip(tr("Write decision.json into the run folder (Ctrl+S)"));
+  connect(save_, &QPushButton::clicked, this, &DecisionPage::on_save_clicked);
+  saved_ = new QLabel(box);
+  saved_->setWordWrap(true);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(save_);
+  buttons->addWidget(saved_, 1);
+  auto* layout = new QVBoxLayout(box);
+  layout->addLayout(options);
+  layout->addWidget(rationale_);
+  layout->addLayout(buttons);
+  return box;
+}
+
+QString DecisionPage::run_dir() const { return run_ ? run_->dir : QString(); }
+QString DecisionPage::banner_text() const {
+  return banner_->isHidden() ? QString() : banner_->text();
+}
+QString DecisionPage::saved_text() const { return saved_->text(); }
+
+void DecisionPage::clear_run() {
+  run_.reset();
+  gates_snapshot_ = nullptr;
+  model_.clear();
+  run_label_->setText(
+      tr("<h2>Decision</h2><p>No run is open: open one on the Runs page (or "
+         "finish a run) to record its decision.</p>"));
+  banner_->hide();
+  gate_summary_->clear();
+  if (QAbstractButton* checked = choices_->checkedButton()) {
+    choices_->setExclusive(false);
+    checked->setChecked(false);
+    choices_->setExclusive(true);
+  }
+  rationale_->clear();
+  saved_->setText(tr("Saving needs an open run."));
+  update_enabled();
+}
+
+void DecisionPage::set_run(std::shared_ptr<const LoadedRun> run) {
+  if (!run || !run->folder) return clear_run();
+  clear_run();
+  run_ = std::move(run);
+  const report::RunFolder& folder = *run_->folder;
+  const std::vector<std::string> lanes = folder.lane_ids();
+  const report::GateTable table = report::build_gate_table(folder.summary, lanes);
+  gates_snapshot_ = report::gate_table_to_json(table);
+  std::vector<models::GateRowView> rows = gate_rows(table);
+  for (models::GateRowView& row : performance_rows(folder.summary, lanes))
+    rows.push_back(std::move(row));
+  QStringList lane_names;
+  for (const std::string& lane : lanes) lane_names << QString::fromStdString(lane);
+  model_.set_table(lane_names, std::move(rows));
+  table_->resizeColumnsToContents();
+  const QString name =
+      folder.plan.is_object() ? QString::fromStdString(folder.plan.value("name", "")) : QString();
+  run_label_->setText(tr("<h2>Decision</h2><p><b>%1</b> — %2</p>")
+                          .arg(name.toHtmlEscaped(), QDir(run_->dir).dirName().toHtmlEscaped()));
+  if (!folder.complete) {
+    banner_->setText(tr("Incomplete run: it was stopped or killed before it finished. The %1 "
+                        "finished requests it kept are shown; gates it did not reach are "
+                        "\"not run\".")
+                         .arg(folder.requests.size()));
+    banner_->show();
+  }
+  gate_summary_->setText(table.empty() ? tr("This run has no gates; the performance figures are "
+                                            "below the gate rows.")
+                                       : tr("Gates: %1 pass, %2 fail, %3 unsupported, %4 not run.")
+                                             .arg(model_.count("pass"))
+                                             .arg(model_.count("fail"))
+                                             .arg(model_.count("unsupported"))
+                                             .arg(model_.count("not run")));
+  if (folder.decision)
+    show_saved(*folder.decision);
+  else
+    saved_->setText(tr("No decision saved for this run yet."));
+  update_enabled();
+}
+
+void DecisionPage::set_decision(report::Decision decision) {
+  for (int i = 0; i < 3; ++i)
+    if (kChoices[i] == decision) choices_->button(i)->setChecked(true);
+}
+
+std::optional<report::Decision> DecisionPage::decision() const {
+  const int id = choices_->checkedId();
+  return id >= 0 && id < 3 ? std::optional(kChoices[id]) : std::nullopt;
+}
+
+void DecisionPage::set_rationale(const QString& text) { rationale_->setPlainText(text); }
+QString DecisionPage::rationale() const { return rationale_->toPlainText(); }
+
+bool DecisionPage::save(QString* error) {
+  if (!run_) {
+    *error = tr("No run is open: open one on the Runs page first.");
+    return false;
+  }
+  const auto choice = decision();
+  if (!choice) {
+    *error = tr("Choose promote, challenger or reject first.");
+    return false;
+  }
+  if (rationale().trimmed().isEmpty()) {
+    *error = tr("Write the rationale: a decision without its reasons cannot be checked later.");
+    return false;
+  }
+  report::DecisionRecord record;
+  record.decision = *choice;
+  record.rationale = rationale().trimmed().toStdString();
+  record.gates = gates_snapshot_;
+  std::string why;
+  if (!report::save_decision(run_->dir.toStdString(), record, &why)) {
+    *error = tr("Cannot save the decision: %1").arg(QString::fromStdString(why));
+    return false;
+  }
+  if (auto stored = report::load_decision(run_->dir.toStdString())) show_saved(*stored);
+  const QString path = QDir(run_->dir).filePath(report::kDecisionFile);
+  emit status(tr("Decision saved to %1").arg(path));
+  emit saved(path);
+  return true;
+}
+
+void DecisionPage::on_save_clicked() {
+  QString error;
+  if (!save(&error)) QMessageBox::warning(this, tr("Cannot save the decision"), error);
+}
+
+void DecisionPage::show_saved(const report::DecisionRecord& record) {
+  set_decision(record.decision);
+  set_rationale(QString::fromStdString(record.rationale));
+  saved_->setText(tr("Saved: %1, %2.")
+                      .arg(QString::fromLatin1(report::decision_label(record.decision)),
+                           QString::fromStdString(record.decided_at)));
+}
+
+void DecisionPage::update_enabled() {
+  decision_box_->setEnabled(run_ != nullptr);
+  save_->setEnabled(run_ != nullptr);
+}
+
+}  // namespace lb::ui

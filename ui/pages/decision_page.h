@@ -1,0 +1,69 @@
+#pragma once
+// Decision: for the open run, the gate table (gates x lanes, pass / fail / unsupported / n/N,
+// plus the main performance figures), and the qualification decision — promote, challenger (no
+// promotion) or reject — with its rationale, saved into the run folder as decision.json (Ctrl+S)
+// together with the gate table it was taken on. Reopening the run shows the saved decision.
+#include <QWidget>
+#include <memory>
+
+#include "models/gate_table_model.h"
+#include "report/decision_record.h"
+
+class QButtonGroup;
+class QLabel;
+class QPlainTextEdit;
+class QPushButton;
+class QTableView;
+
+namespace lb::ui {
+
+struct LoadedRun;
+
+class DecisionPage : public QWidget {
+  Q_OBJECT
+ public:
+  explicit DecisionPage(QWidget* parent = nullptr);
+
+  void set_run(std::shared_ptr<const LoadedRun> run);
+  void clear_run();
+  bool has_run() const { return run_ != nullptr; }
+  QString run_dir() const;
+
+  void set_decision(report::Decision decision);
+  std::optional<report::Decision> decision() const;
+  void set_rationale(const QString& text);
+  QString rationale() const;
+  // Writes decision.json; false with *error when no run is open, nothing is chosen or the
+  // folder cannot be written.
+  bool save(QString* error);
+
+  models::GateTableModel* model() { return &model_; }
+  QTableView* table() const { return table_; }
+  QString banner_text() const;  // the incomplete-run banner; empty when hidden
+  QString saved_text() const;
+
+ signals:
+  void status(const QString& text);
+  void saved(const QString& path);
+
+ private:
+  QWidget* build_decision_box();
+  void on_save_clicked();
+  void show_saved(const report::DecisionRecord& record);
+  void update_enabled();
+
+  std::shared_ptr<const LoadedRun> run_;
+  nlohmann::json gates_snapshot_;
+  models::GateTableModel model_;
+  QLabel* run_label_ = nullptr;
+  QLabel* banner_ = nullptr;
+  QLabel* gate_summary_ = nullptr;
+  QTableView* table_ = nullptr;
+  QButtonGroup* choices_ = nullptr;
+  QPlainTextEdit* rationale_ = nullptr;
+  QPushButton* save_ = nullptr;
+  QLabel* saved_ = nullptr;
+  QWidget* decision_box_ = nullptr;
+};
+
+}  // namespace lb::ui

@@ -1,0 +1,56 @@
+#include "ui/report/report_export_job.h"
+
+#include <QDir>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include "report/report_model.h"
+#include "report/report_writer.h"
+#include "report/run_folder.h"
+#include "report_pdf/pdf_report.h"
+
+namespace lb::ui {
+
+ReportExportResult export_report(const QString& run_dir, const QString& out_dir,
+                                 const std::set<std::string>& formats) {
+  ReportExportResult result;
+  result.out_dir = out_dir;
+  std::string error;
+  const auto folder = report::load_run_folder(run_dir.toStdString(), &error);
+  if (!folder) {
+    result.errors << QString::fromStdString(error);
+    return result;
+  }
+  const report::PrivacyScrubber scrubber = report::PrivacyScrubber::for_run(*folder);
+  report::ReportModel model = report::build_report_model(*folder);
+  report::redact_model_secrets(model, scrubber);
+  const report::ReportWriteResult files =
+      report::write_report_files(*folder, model, scrubber, out_dir.toStdString(), formats);
+  for (const std::string& name : files.written) result.written << QString::fromStdString(name);
+  for (const std::string& why : files.errors) result.errors << QString::fromStdString(why);
+  if (formats.count("pdf")) {
+    if (report_pdf::write_pdf_report(model, QDir(out_dir).filePath("report.pdf").toStdString(),
+                                     &error))
+      result.written << "report.pdf";
+    else
+      result.errors << QString::fromStdString(error);
+  }
+  return result;
+}
+
+ReportExportJob::ReportExportJob(QObject* parent) : QObject(parent) {
+  connect(&watcher_, &QFutureWatcher<ReportExportResult>::finished, this,
+          [this] { emit finished(watcher_.result()); });
+}
+
+ReportExportJob::~ReportExportJob() { watcher_.waitForFinished(); }
+
+bool ReportExportJob::start(const QString& run_dir, const QString& out_dir,
+                            std::set<std::string> formats) {
+  if (running()) return false;
+  watcher_.setFuture(QtConcurrent::run([run_dir, out_dir, formats = std::move(formats)] {
+    return export_report(run_dir, out_dir, formats);
+  }));
+  return true;
+}
+
+}  // namespace lb::ui
