@@ -15,6 +15,7 @@
 
 #include "ui/pages/decision_page.h"
 #include "ui/pages/lanes_page.h"
+#include "ui/pages/prompt_sets_page.h"
 #include "ui/pages/review_page.h"
 #include "ui/pages/run_page.h"
 #include "ui/pages/runs_page.h"
@@ -45,6 +46,7 @@ MainWindow::MainWindow(QWidget* parent)
       "color: palette(highlighted-text); border-radius: 4px; }");
   const std::pair<QString, QStyle::StandardPixmap> pages[] = {
       {tr("Lanes"), QStyle::SP_DriveNetIcon},
+      {tr("Prompt sets"), QStyle::SP_FileDialogDetailedView},
       {tr("Run"), QStyle::SP_MediaPlay},
       {tr("Review"), QStyle::SP_FileDialogContentsView},
       {tr("Runs"), QStyle::SP_DirOpenIcon}};
@@ -52,11 +54,13 @@ MainWindow::MainWindow(QWidget* parent)
     new QListWidgetItem(style()->standardIcon(icon), label, nav_);
   stack_ = new QStackedWidget(this);
   lanes_ = new LanesPage(workspace_, palette_, stack_);
+  prompt_sets_ = new PromptSetsPage(workspace_, stack_);
   run_ = new RunPage(workspace_, palette_, stack_);
   review_ = new ReviewPage(stack_);
   runs_ = new RunsPage(workspace_, palette_, stack_);
-  for (QWidget* page : {static_cast<QWidget*>(lanes_), static_cast<QWidget*>(run_),
-                        static_cast<QWidget*>(review_), static_cast<QWidget*>(runs_)})
+  for (QWidget* page :
+       {static_cast<QWidget*>(lanes_), static_cast<QWidget*>(prompt_sets_),
+        static_cast<QWidget*>(run_), static_cast<QWidget*>(review_), static_cast<QWidget*>(runs_)})
     stack_->addWidget(page);
   add_qualification_pages();
   connect(nav_, &QListWidget::currentRowChanged, stack_, &QStackedWidget::setCurrentIndex);
@@ -71,6 +75,8 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->showMessage(text, kStatusTimeoutMs);
   };
   connect(lanes_, &LanesPage::status, this, to_status);
+  connect(prompt_sets_, &PromptSetsPage::status, this, to_status);
+  connect(prompt_sets_, &PromptSetsPage::sets_changed, run_, &RunPage::reload_prompt_sets);
   connect(run_, &RunPage::status, this, to_status);
   connect(review_, &ReviewPage::status, this, to_status);
   connect(lanes_, &LanesPage::lanes_changed, run_, &RunPage::reload_lanes);
@@ -111,8 +117,8 @@ void MainWindow::build_menus() {
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
   QMenu* go = menuBar()->addMenu(tr("&Go"));
-  const QString names[] = {tr("&Lanes"),    tr("&Run"),  tr("Re&view"),
-                           tr("&Decision"), tr("R&uns"), tr("V&erify")};
+  const QString names[] = {tr("&Lanes"),    tr("&Prompt Sets"), tr("&Run"),   tr("Re&view"),
+                           tr("&Decision"), tr("R&uns"),        tr("V&erify")};
   for (int i = 0; i < static_cast<int>(std::size(names)); ++i)
     go->addAction(names[i], QKeySequence(Qt::CTRL | (Qt::Key_1 + i)), this,
                   [this, i] { show_page(static_cast<Page>(i)); });
@@ -132,7 +138,9 @@ bool MainWindow::open_workspace(const QString& dir, QString* error) {
   }
   workspace_ = std::move(next);
   lanes_->reload();
+  prompt_sets_->reload();
   run_->reload_lanes();
+  run_->reload_prompt_sets();
   runs_->refresh();
   setWindowTitle(tr("LaneBench — %1").arg(workspace_.name()));
   remember_workspace(workspace_.dir());

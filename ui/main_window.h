@@ -1,7 +1,7 @@
 #pragma once
-// The workbench window: a page list on the left (Lanes, Run, Review, Runs) and the File and Help
-// menus. Each page lives in its own file and owns its own behaviour; the window only switches
-// pages, opens workspaces and routes status messages.
+// The workbench window: a page list on the left (Lanes, Prompt sets, Run, Review, Runs) and the
+// File and Help menus. Each page lives in its own file and owns its own behaviour; the window only
+// switches pages, opens workspaces and routes status messages.
 #include <QMainWindow>
 #include <memory>
 
@@ -17,6 +17,7 @@ class LanePalette;
 namespace lb::ui {
 
 class LanesPage;
+class PromptSetsPage;
 class RunPage;
 class ReviewPage;
 class DecisionPage;
@@ -27,7 +28,7 @@ class RunsPage;
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
-  enum Page { Lanes, Run, Review, Decision, Runs, Verify };
+  enum Page { Lanes, PromptSets, Run, Review, Decision, Runs, Verify };
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
 
@@ -35,6 +36,7 @@ class MainWindow : public QMainWindow {
   void show_page(Page page);
   Workspace& workspace() { return workspace_; }
   LanesPage* lanes_page() const { return lanes_; }
+  PromptSetsPage* prompt_sets_page() const { return prompt_sets_; }
   RunPage* run_page() const { return run_; }
   ReviewPage* review_page() const { return review_; }
   RunsPage* runs_page() const { return runs_; }
@@ -61,6 +63,7 @@ class MainWindow : public QMainWindow {
   QListWidget* nav_ = nullptr;
   QStackedWidget* stack_ = nullptr;
   LanesPage* lanes_ = nullptr;
+  PromptSetsPage* prompt_sets_ = nullptr;
   RunPage* run_ = nullptr;
   ReviewPage* review_ = nullptr;
   RunsPage* runs_ = nullptr;
