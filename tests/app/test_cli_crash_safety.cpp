@@ -3,7 +3,8 @@
 // (every requests.jsonl line parses except a torn last one; plan.json, environment.json and
 // summary.json parse when present) and hold every request the CLI had reported finished: its
 // progress lines ("[lane] experiment phase  N/M done") are only printed once the N requests are
-// written, so each count is a floor for the lines of that lane, experiment and phase.
+// written, so each count is a floor for the lines of that lane, experiment and phase. And
+// `lanebench-cli report` builds from it, marking the run incomplete.
 // LANEBENCH_CRASH_SEED picks another sequence of kill moments.
 #include <signal.h>
 
@@ -118,6 +119,29 @@ std::string check_reported_requests_kept(const std::string& stderr_text,
   return {};
 }
 
+// `lanebench-cli report` on the folder: it must build, and say incomplete unless the run ended.
+std::string check_report(const fs::path& run, const fs::path& report_dir, bool run_ended) {
+  if (!fs::exists(run / "plan.json")) {  // killed before the folder had anything to report
+    const auto r = lb::test::run_program(
+        LANEBENCH_CLI_PATH,
+        {"report", lb::test::qstr(run), "--format", "md", "--out", lb::test::qstr(report_dir)});
+    return r.exit_code == 0 || r.exit_code == 2 ? std::string() : "report crashed: " + r.err;
+  }
+  const auto r = lb::test::run_program(
+      LANEBENCH_CLI_PATH,
+      {"report", lb::test::qstr(run), "--format", "md,json", "--out", lb::test::qstr(report_dir)});
+  if (r.exit_code != 0) return "report exited " + std::to_string(r.exit_code) + ": " + r.err;
+  const bool says_incomplete = r.out.find("incomplete") != std::string::npos;
+  if (says_incomplete == run_ended)
+    return run_ended ? "a finished run reported as incomplete"
+                     : "a killed run not marked incomplete";
+  std::ifstream md(report_dir / "report.md");
+  const std::string text((std::istreambuf_iterator<char>(md)), {});
+  if (!run_ended && text.find("INCOMPLETE RUN") == std::string::npos)
+    return "report.md does not say the run is incomplete";
+  return {};
+}
+
 struct KilledRun {
   std::string err;
   bool finished_before_kill = false;
@@ -166,6 +190,7 @@ class TestCliCrashSafety : public QObject {
     QVERIFY(!whole.torn_last_line);
     QCOMPARE(whole.lines.size(), kFullRunRequests);
     QCOMPARE(check_reported_requests_kept(full.err, whole.lines), std::string());
+    QCOMPARE(check_report(dir / "full", dir / "full-report", true), std::string());
 
     const uint32_t seed = crash_seed();
     qInfo("kill moments seeded with %u over a %lld ms run", seed,
@@ -186,6 +211,9 @@ class TestCliCrashSafety : public QObject {
       QVERIFY2(load_error.empty(), (where + ": " + load_error).c_str());
       const std::string lost = check_reported_requests_kept(killed.err, check.lines);
       QVERIFY2(lost.empty(), (where + ": " + lost).c_str());
+      const std::string report =
+          check_report(out, dir / ("report-" + std::to_string(i)), killed.finished_before_kill);
+      QVERIFY2(report.empty(), (where + ": " + report).c_str());
       most_kept = std::max(most_kept, check.lines.size());
     }
     QVERIFY(kills >= 4);     // most moments fall inside the run

@@ -1,9 +1,9 @@
 // Secrets (PRODUCT.md): API keys come from environment variables and are never written to disk,
 // logs or exports. Distinctive keys are planted in the environment of lanebench-cli and of a
 // lanebench-sim child; both simulator lanes (one in-process, one the child with --trace) answer
-// 401 without them. After a full run nothing in the run folder, the CLI's stdout/stderr, the
-// simulator's output or its trace contains a key. Keys put where they do not belong (a plan's
-// api_key, user:password@ in a base_url) are refused without being echoed.
+// 401 without them. After a full run nothing in the run folder, the report folder, the CLI's
+// stdout/stderr, the simulator's output or its trace contains a key. Keys put where they do not
+// belong (a plan's api_key, user:password@ in a base_url) are refused without being echoed.
 #include <signal.h>
 
 #include <QtTest>
@@ -111,16 +111,24 @@ class TestCliSecrets : public QObject {
     QVERIFY(std::count(lines.begin(), lines.end(), '\n') >= 2 * (20 + 6));
     QVERIFY2(lines.find("\"http_status\":401") == std::string::npos, "a request was refused");
 
+    // Every report format (HTML, Markdown, PDF, CSV, JSON) into a folder of its own.
+    const auto report = lb::test::run_program(
+        LANEBENCH_CLI_PATH, {"report", qstr(run), "--out", qstr(dir / "report")}, keyed_env());
+    QVERIFY2(report.exit_code == 0, report.err.c_str());
+    QVERIFY(fs::exists(dir / "report" / "report.md"));
+
     ::kill(static_cast<pid_t>(sim.processId()), SIGTERM);
     QVERIFY(sim.waitForFinished(10'000));
     std::vector<std::pair<std::string, std::string>> texts = {
         {"cli stdout", r.out},
         {"cli stderr", r.err},
         {"refused run stderr", refused.err},
+        {"report stdout", report.out},
+        {"report stderr", report.err},
         {"sim stdout", sim.readAllStandardOutput().toStdString()},
         {"sim stderr", sim.readAllStandardError().toStdString()},
     };
-    for (const auto& folder : {run, dir / "nokey"})
+    for (const auto& folder : {run, dir / "nokey", dir / "report"})
       for (const auto& f : lb::test::files_under(folder))
         texts.emplace_back(f.string(), read_all(f));
     const std::string trace = read_all(dir / "sim-trace.jsonl");
