@@ -11,4 +11,6 @@ void add_probe_command(CLI::App& app, int& exit_code);
 void add_compare_command(CLI::App& app, int& exit_code);
 void add_verify_command(CLI::App& app, int& exit_code);
 void add_report_command(CLI::App& app, int& exit_code);
+void add_import_command(CLI::App& app, int& exit_code);
+void add_export_command(CLI::App& app, int& exit_code);
 }  // namespace lb::cli

@@ -1,0 +1,63 @@
+// `lanebench-cli export RUN --format vllm [--lane ID] [-o FILE]`: a run's results in the shape
+// `vllm bench serve --save-result --save-detailed` writes, one object per experiment, lane and
+// phase (one per line when there are several, as --append-result writes). Exit 0 ok, 2 input
+// error.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "commands.h"
+#include "interop/vllm_export.h"
+#include "run/atomic_file.h"
+
+namespace lb::cli {
+namespace {
+
+struct ExportArgs {
+  std::string run_dir;
+  std::string format = "vllm";
+  std::string lane;
+  std::string output;
+};
+
+int run_export(const ExportArgs& args) {
+  if (args.format != "vllm") {
+    std::cerr << "export: --format must be vllm (got " << args.format << ")\n";
+    return 2;
+  }
+  const interop::VllmExport result = interop::export_vllm_results(args.run_dir, args.lane);
+  if (!result.ok) {
+    std::cerr << "export: " << result.error << '\n';
+    return 2;
+  }
+  const std::string text = interop::format_vllm_export(result.results);
+  if (args.output.empty() || args.output == "-") {
+    std::cout << text;
+    return 0;
+  }
+  std::string error;
+  if (!run::write_file_atomically(args.output, text, &error)) {
+    std::cerr << "export: " << error << '\n';
+    return 2;
+  }
+  std::cerr << "wrote " << result.results.size() << " vLLM result object(s) to " << args.output
+            << '\n';
+  return 0;
+}
+
+}  // namespace
+
+void add_export_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<ExportArgs>();
+  CLI::App* cmd =
+      app.add_subcommand("export", "Write a run's results as vLLM bench serve result JSON");
+  cmd->add_option("run", args->run_dir, "run folder")->required();
+  cmd->add_option("--format", args->format, "output format: vllm (the default)");
+  cmd->add_option("--lane", args->lane, "only this lane (default: every lane)");
+  cmd->add_option("-o,--output", args->output, "output file (default: standard output)");
+  cmd->callback([args, &exit_code] { exit_code = run_export(*args); });
+}
+
+}  // namespace lb::cli

@@ -1,0 +1,217 @@
+#include "interop/vllm_export.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "interop/json_fields.h"
+
+namespace lb::interop {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+using PhaseKey = std::tuple<std::string, std::string, std::string>;  // experiment, lane, phase
+
+// vLLM's per-request arrays, in request (finish) order.
+struct Detail {
+  json input_lens = json::array(), output_lens = json::array(), ttfts = json::array(),
+       itls = json::array(), latencies = json::array(), start_times = json::array(),
+       queue_times = json::array(), errors = json::array();
+  std::string model;  // as the server named it
+};
+
+double number_or(const json& line, const char* key, double fallback) {
+  return line.contains(key) && line[key].is_number() ? line[key].get<double>() : fallback;
+}
+
+// A failed request is recorded as vLLM records one: ttft 0, no gaps, latency 0, 0 tokens.
+void add_request(const json& line, Detail& d) {
+  const bool ok = bool_or(line, "ok", false);
+  d.input_lens.push_back(std::llround(std::max(0.0, number_or(line, "prompt_tokens", 0))));
+  d.output_lens.push_back(ok ? std::llround(std::max(0.0, number_or(line, "output_tokens", 0)))
+                             : 0);
+  d.ttfts.push_back(ok ? number_or(line, "ttft_ms", 0) / 1000.0 : 0.0);
+  d.latencies.push_back(ok ? number_or(line, "e2el_ms", 0) / 1000.0 : 0.0);
+  d.start_times.push_back(number_or(line, "t_sent_ns", 0) / 1e9);
+  d.queue_times.push_back(std::max(0.0, number_or(line, "queue_delay_ms", 0)) / 1000.0);
+  json gaps = json::array();
+  if (ok && line.contains("event_offsets_ns") && line["event_offsets_ns"].is_array()) {
+    const json& off = line["event_offsets_ns"];
+    for (size_t i = 1; i < off.size(); ++i)
+      if (off[i].is_number() && off[i - 1].is_number())
+        gaps.push_back((off[i].get<double>() - off[i - 1].get<double>()) / 1e9);
+  }
+  d.itls.push_back(std::move(gaps));
+  if (d.model.empty() && line.contains("model") && line["model"].is_string())
+    d.model = line["model"].get<std::string>();
+  std::string error;
+  if (!ok) {
+    const json* e = line.contains("error") && line["error"].is_object() ? &line["error"] : nullptr;
+    error = e ? string_or(*e, "kind", "error") + ": " + string_or(*e, "message", "")
+              : std::string("failed");
+  }
+  d.errors.push_back(error);
+}
+
+std::map<PhaseKey, Detail> read_details(const fs::path& jsonl) {
+  std::map<PhaseKey, Detail> out;
+  std::ifstream in(jsonl);
+  std::string text;
+  while (std::getline(in, text)) {
+    const json line = json::parse(text, nullptr, false);
+    if (!line.is_object() || bool_or(line, "warmup", false)) continue;  // a cut last line too
+    add_request(line, out[{string_or(line, "experiment", ""), string_or(line, "lane", ""),
+                           string_or(line, "phase", "")}]);
+  }
+  return out;
+}
+
+// "c32" is a closed loop of 32; "r2.5" an open loop at 2.5 req/s (LaneBench's phase names).
+void put_traffic(const std::string& phase, json& r) {
+  r["request_rate"] = "inf";
+  r["burstiness"] = 1.0;
+  r["max_concurrency"] = nullptr;
+  char* end = nullptr;
+  if (phase.size() > 1 && (phase[0] == 'c' || phase[0] == 'r')) {
+    const double v = std::strtod(phase.c_str() + 1, &end);
+    if (end && *end == '\0' && v > 0) {
+      if (phase[0] == 'c')
+        r["max_concurrency"] = std::llround(v);
+      else
+        r["request_rate"] = v;
+    }
+  }
+}
+
+void put_aggregates(const json& s, json& r) {
+  for (const char* key :
+       {"duration", "completed", "failed", "total_input_tokens", "total_output_tokens",
+        "request_throughput", "request_goodput", "output_throughput", "total_token_throughput",
+        "max_output_tokens_per_s", "max_concurrent_requests"})
+    r[key] = s.contains(key) ? s[key] : json(nullptr);
+  for (const char* stem : {"ttft", "tpot", "itl", "e2el"})
+    for (const char* stat : {"mean", "median", "std", "p50", "p90", "p95", "p99"}) {
+      const std::string key = std::string(stat) + "_" + stem + "_ms";
+      if (s.contains(key)) r[key] = s[key];
+    }
+  if (s.contains("spec_acceptance_rate") && s["spec_acceptance_rate"].is_number()) {
+    r["spec_decode_acceptance_rate"] = s["spec_acceptance_rate"].get<double>() * 100.0;
+    r["spec_decode_acceptance_length"] =
+        s.contains("spec_acceptance_length") ? s["spec_acceptance_length"] : json(nullptr);
+    r["spec_decode_num_drafts"] =
+        s.contains("spec_num_drafts") ? s["spec_num_drafts"] : json(nullptr);
+    r["spec_decode_draft_tokens"] =
+        s.contains("spec_num_draft_tokens") ? s["spec_num_draft_tokens"] : json(nullptr);
+    r["spec_decode_accepted_tokens"] =
+        s.contains("spec_num_accepted_tokens") ? s["spec_num_accepted_tokens"] : json(nullptr);
+  }
+}
+
+json result_object(const json& summary, const std::string& exp, const std::string& lane,
+                   const std::string& phase, const json& s, const Detail* detail) {
+  json r;
+  const std::string started =
+      summary.contains("run") ? string_or(summary["run"], "started_at", "") : "";
+  r["date"] = started;
+  r["endpoint_type"] = "openai-chat";
+  r["backend"] = "openai-chat";
+  r["label"] = lane;
+  r["model_id"] = detail && !detail->model.empty() ? json(detail->model) : json(nullptr);
+  r["tokenizer_id"] = nullptr;
+  r["num_prompts"] = integer_or(s, "completed", 0) + integer_or(s, "failed", 0);
+  put_traffic(phase, r);
+  put_aggregates(s, r);
+  if (detail) {
+    for (const auto& [key, value] :
+         {std::pair<const char*, const json*>{"input_lens", &detail->input_lens},
+          {"output_lens", &detail->output_lens},
+          {"ttfts", &detail->ttfts},
+          {"itls", &detail->itls},
+          {"latencies", &detail->latencies},
+          {"start_times", &detail->start_times},
+          {"queue_times", &detail->queue_times},
+          {"errors", &detail->errors}})
+      r[key] = *value;
+  }
+  // Extra keys, as vLLM's --metadata KEY=VALUE adds them: where the object came from.
+  r["lanebench_experiment"] = exp;
+  r["lanebench_lane"] = lane;
+  r["lanebench_phase"] = phase;
+  return r;
+}
+
+std::vector<std::string> phase_order(const json& lane_json) {
+  std::vector<std::string> order;
+  if (lane_json.contains("phase_order") && lane_json["phase_order"].is_array())
+    for (const auto& p : lane_json["phase_order"])
+      if (p.is_string()) order.push_back(p.get<std::string>());
+  if (order.empty())
+    for (const auto& item : lane_json["phases"].items()) order.push_back(item.key());
+  return order;
+}
+
+}  // namespace
+
+VllmExport export_vllm_results(const std::string& run_dir, const std::string& lane_filter) {
+  VllmExport out;
+  const fs::path dir(run_dir);
+  std::ifstream in(dir / "summary.json");
+  if (!in) {
+    out.error = run_dir + " is not a run folder (no summary.json)";
+    return out;
+  }
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const json summary = json::parse(buf.str(), nullptr, false);
+  if (!summary.is_object() || !summary.contains("experiments") ||
+      !summary["experiments"].is_array()) {
+    out.error = (dir / "summary.json").string() + " is not a run summary (no experiments list)";
+    return out;
+  }
+  const auto details = read_details(dir / "requests.jsonl");
+  std::string lanes_seen;
+  for (const auto& e : summary["experiments"]) {
+    if (!e.is_object() || !e.contains("lanes") || !e["lanes"].is_object()) continue;
+    const std::string exp = string_or(e, "name", "");
+    for (const auto& [lane, lane_json] : e["lanes"].items()) {
+      if (!lane_json.is_object() || !lane_json.contains("phases")) continue;
+      if (lanes_seen.find(" " + lane + ",") == std::string::npos) lanes_seen += " " + lane + ",";
+      if (!lane_filter.empty() && lane != lane_filter) continue;
+      for (const auto& phase : phase_order(lane_json)) {
+        if (!lane_json["phases"].contains(phase) || !lane_json["phases"][phase].is_object())
+          continue;
+        const auto it = details.find({exp, lane, phase});
+        out.results.push_back(result_object(summary, exp, lane, phase, lane_json["phases"][phase],
+                                            it == details.end() ? nullptr : &it->second));
+      }
+    }
+  }
+  if (out.results.empty()) {
+    if (lanes_seen.size() > 1) lanes_seen.pop_back();
+    out.error = !lane_filter.empty()
+                    ? "the run has no lane " + lane_filter +
+                          " (lanes:" + (lanes_seen.empty() ? std::string(" none") : lanes_seen) +
+                          ")"
+                    : "the run has no per-phase results to export";
+    return out;
+  }
+  out.ok = true;
+  return out;
+}
+
+std::string format_vllm_export(const std::vector<nlohmann::json>& results) {
+  if (results.size() == 1)
+    return results[0].dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  std::string text;
+  for (const auto& r : results)
+    text += r.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  return text;
+}
+
+}  // namespace lb::interop
