@@ -9,6 +9,7 @@ packages=(
   libbenchmark-dev libnghttp2-dev
   clang-14 libclang-rt-14-dev
   clang-format
+  libsecret-1-dev dbus gnome-keyring
   xvfb xauth imagemagick python3 fonts-dejavu-core
 )
 missing=()

@@ -1,0 +1,87 @@
+#include "ui/keyring/secret_store.h"
+
+#include <libsecret/secret.h>
+
+namespace lb::ui {
+namespace {
+
+constexpr const char* kReferencePrefix = "keyring:";
+
+// One schema for every lane key: the attribute is the lane id. The name is reverse-DNS so other
+// applications' items never match.
+const SecretSchema* lane_key_schema() {
+  static const SecretSchema schema = {
+      "org.lanebench.LaneApiKey",
+      SECRET_SCHEMA_NONE,
+      {{"lane", SECRET_SCHEMA_ATTRIBUTE_STRING}, {nullptr, SECRET_SCHEMA_ATTRIBUTE_STRING}}};
+  return &schema;
+}
+
+// GError text with the advice a user needs. "Unreachable" is a bus that cannot be connected
+// to or a bus on which no service owns org.freedesktop.secrets.
+std::string explain(GError* error, const std::string& doing) {
+  const std::string detail = error && error->message ? error->message : "unknown error";
+  if (error) g_error_free(error);
+  const bool unreachable = detail.find("Could not connect") != std::string::npos ||
+                           detail.find("Cannot autolaunch") != std::string::npos ||
+                           detail.find("was not provided by any") != std::string::npos ||
+                           detail.find("ServiceUnknown") != std::string::npos;
+  if (unreachable)
+    return "cannot " + doing +
+           ": no Secret Service is reachable (start the desktop keyring, e.g. GNOME Keyring "
+           "or KWallet, or give the key in an environment variable instead): " +
+           detail;
+  return "cannot " + doing + " in the OS keyring: " + detail;
+}
+
+std::string label_for(const std::string& lane_id) {
+  return "LaneBench API key for lane " + lane_id;
+}
+
+}  // namespace
+
+SecretStore::Result SecretStore::store(const std::string& lane_id, const std::string& key) const {
+  GError* error = nullptr;
+  const gboolean ok = secret_password_store_sync(lane_key_schema(), SECRET_COLLECTION_DEFAULT,
+                                                 label_for(lane_id).c_str(), key.c_str(), nullptr,
+                                                 &error, "lane", lane_id.c_str(), nullptr);
+  if (ok && !error) return {true, {}};
+  return {false, explain(error, "store the key of lane " + lane_id)};
+}
+
+std::optional<std::string> SecretStore::lookup(const std::string& lane_id,
+                                               std::string* error_text) const {
+  GError* error = nullptr;
+  gchar* secret = secret_password_lookup_sync(lane_key_schema(), nullptr, &error, "lane",
+                                              lane_id.c_str(), nullptr);
+  if (error) {
+    if (secret) secret_password_free(secret);
+    if (error_text) *error_text = explain(error, "read the key of lane " + lane_id);
+    return std::nullopt;
+  }
+  if (error_text) error_text->clear();
+  if (!secret) return std::nullopt;
+  std::string key(secret);
+  secret_password_free(secret);  // wipes the copy libsecret made
+  return key;
+}
+
+SecretStore::Result SecretStore::remove(const std::string& lane_id) const {
+  GError* error = nullptr;
+  secret_password_clear_sync(lane_key_schema(), nullptr, &error, "lane", lane_id.c_str(), nullptr);
+  if (!error) return {true, {}};
+  return {false, explain(error, "remove the key of lane " + lane_id)};
+}
+
+std::string SecretStore::reference_for(const std::string& lane_id) {
+  return kReferencePrefix + lane_id;
+}
+
+std::optional<std::string> SecretStore::lane_of_reference(const std::string& reference) {
+  const std::string prefix = kReferencePrefix;
+  if (reference.size() <= prefix.size() || reference.compare(0, prefix.size(), prefix) != 0)
+    return std::nullopt;
+  return reference.substr(prefix.size());
+}
+
+}  // namespace lb::ui
