@@ -5,6 +5,8 @@
 
 #include "plan/synthetic_prompt.h"
 #include "run/chat_request_body.h"
+#include "run/concurrency_sweep.h"
+#include "run/pass_counters.h"
 #include "run/synthetic_requests.h"
 
 namespace lb::run {
@@ -54,13 +56,64 @@ std::string open_loop_phase_name(double request_rate) {
   return buf;
 }
 
+namespace {
+
+// One closed-loop level: the usual phase ("c8") plus its sweep figures.
+LevelFigures run_level(ExperimentContext& ctx, const plan::ThroughputExperiment& p,
+                       const LaneRuntime& lane, int64_t level, int64_t c) {
+  LoadPhase phase = base_phase(p, ctx, lane, level);
+  phase.phase = "c" + std::to_string(c);
+  phase.concurrency = static_cast<int>(c);
+  const metrics::SloSpec slo = slo_of(p);
+  const PhaseOutcome outcome = ctx.run_phase(phase, slo);
+  return level_figures(c, metrics::summarize(outcome.records, slo), outcome.errors,
+                       outcome.interrupted);
+}
+
+nlohmann::json run_list(ExperimentContext& ctx, const plan::ThroughputExperiment& p,
+                        const LaneRuntime& lane) {
+  std::vector<LevelFigures> levels;
+  for (size_t level = 0; level < p.concurrency.size() && !ctx.stopped(); ++level)
+    levels.push_back(run_level(ctx, p, lane, static_cast<int64_t>(level), p.concurrency[level]));
+  return sweep_json(levels, plan::ConcurrencyDoubling{}.min_gain, "list", std::nullopt);
+}
+
+nlohmann::json run_doubling(ExperimentContext& ctx, const plan::ThroughputExperiment& p,
+                            const LaneRuntime& lane) {
+  const plan::ConcurrencyDoubling& d = *p.doubling;
+  std::vector<LevelFigures> levels;
+  std::optional<SweepStop> stop;
+  for (int64_t c = d.start, level = 0;; c *= 2, ++level) {
+    levels.push_back(run_level(ctx, p, lane, level, c));
+    stop = doubling_stop(levels, d, c * 2);
+    if (!stop && ctx.stopped()) stop = SweepStop{"interrupted", c, "the run was stopped"};
+    if (stop) break;
+  }
+  ctx.info("lane " + lane.plan.id + ": doubling stopped at concurrency " +
+           std::to_string(stop->at_concurrency) + ": " + stop->detail);
+  return sweep_json(levels, d.min_gain, "doubling", stop);
+}
+
+// KV capacity from the cache config the lane exposed, or why there is none.
+nlohmann::json kv_capacity_or_why(const LaneRuntime& lane) {
+  nlohmann::json kv = kv_capacity_json(lane);
+  if (!kv.is_null()) return kv;
+  return {{"tokens", nullptr},
+          {"provenance", metrics::to_string(metrics::Provenance::None)},
+          {"reason", "the server's /metrics exposes no KV cache config"}};
+}
+
+}  // namespace
+
 void ThroughputExperiment::run(ExperimentContext& ctx) {
   const auto& p = std::get<plan::ThroughputExperiment>(ctx.spec().params);
   for (LaneRuntime* lane : ctx.lanes()) {
+    if (ctx.stopped()) return;
     if (p.ignore_eos && !lane->probe.supports_ignore_eos())
       ctx.warn("lane " + lane->plan.id + " (" + to_string(lane->probe.kind) +
                ") is not known to accept ignore_eos: requests may stop before " +
                std::to_string(p.output_tokens) + " output tokens");
+    ctx.section()["lanes"][lane->plan.id]["kv_capacity"] = kv_capacity_or_why(*lane);
     if (p.request_rate > 0) {
       LoadPhase phase = base_phase(p, ctx, *lane, 0);
       phase.phase = open_loop_phase_name(p.request_rate);
@@ -69,14 +122,8 @@ void ThroughputExperiment::run(ExperimentContext& ctx) {
       ctx.run_phase(phase, slo_of(p));
       continue;
     }
-    for (size_t level = 0; level < p.concurrency.size(); ++level) {
-      if (ctx.stopped()) return;
-      const int64_t c = p.concurrency[level];
-      LoadPhase phase = base_phase(p, ctx, *lane, static_cast<int64_t>(level));
-      phase.phase = "c" + std::to_string(c);
-      phase.concurrency = static_cast<int>(c);
-      ctx.run_phase(phase, slo_of(p));
-    }
+    nlohmann::json sweep = p.doubling ? run_doubling(ctx, p, *lane) : run_list(ctx, p, *lane);
+    ctx.section()["lanes"][lane->plan.id]["concurrency_sweep"] = std::move(sweep);
   }
 }
 

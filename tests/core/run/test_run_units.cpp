@@ -1,5 +1,5 @@
 // Pure pieces of the run layer: arrival schedules, endpoint resolution, server-kind guessing,
-// atomic files, the sim-lane registry.
+// atomic files, the sim-lane registry, the concurrency sweep's stop rule and knee.
 #include <QtTest>
 #include <cmath>
 #include <filesystem>
@@ -7,6 +7,7 @@
 
 #include "run/arrival_schedule.h"
 #include "run/atomic_file.h"
+#include "run/concurrency_sweep.h"
 #include "run/lane_endpoint.h"
 #include "run/lane_probe.h"
 #include "run/sim_lane_registry.h"
@@ -33,6 +34,15 @@ GapStats gap_stats(const std::vector<int64_t>& offsets) {
   var /= static_cast<double>(gaps.size());
   return {mean, std::sqrt(var) / mean};
 }
+LevelFigures level(int64_t c, double tok_s, int64_t errors = 0, double e2el_p99_ms = 100) {
+  LevelFigures l;
+  l.concurrency = c;
+  l.completed = 8;
+  l.errors = errors;
+  l.output_tok_s = tok_s;
+  l.e2el_p99_ms = e2el_p99_ms;
+  return l;
+}
 std::string read_all(const std::string& path) {
   std::ifstream in(path);
   return std::string(std::istreambuf_iterator<char>(in), {});
@@ -42,6 +52,44 @@ std::string read_all(const std::string& path) {
 class TestRunUnits : public QObject {
   Q_OBJECT
  private slots:
+  void doublingStopsWhenThroughputFlattens() {
+    const lb::plan::ConcurrencyDoubling d{1, 64, 0.05};
+    std::vector<LevelFigures> levels = {level(1, 40)};
+    QVERIFY(!doubling_stop(levels, d, 2));
+    levels.push_back(level(2, 70));
+    QVERIFY(!doubling_stop(levels, d, 4));
+    levels.push_back(level(4, 72));  // +2.9 %
+    const auto stop = doubling_stop(levels, d, 8);
+    QVERIFY(stop.has_value());
+    QCOMPARE(stop->reason, std::string("gain_below_min"));
+    QCOMPARE(stop->at_concurrency, int64_t(4));
+    QVERIFY2(stop->detail.find("2.9 %") != std::string::npos, stop->detail.c_str());
+    QCOMPARE(knee_index(levels, d.min_gain), std::optional<size_t>(1));
+    const auto j = sweep_json(levels, d.min_gain, "doubling", stop);
+    QCOMPARE(j["knee"]["concurrency"], 2);
+    QCOMPARE(j["knee"]["reached"], true);
+    QCOMPARE(j["stopped"]["reason"], "gain_below_min");
+    QVERIFY(std::abs(double(j["levels"][1]["output_tok_s_gain"]) - 0.75) < 1e-9);
+    QVERIFY(j["levels"][0]["output_tok_s_gain"].is_null());
+  }
+  void errorsAndMaxStopTheDoubling() {
+    const lb::plan::ConcurrencyDoubling d{1, 4, 0.05};
+    std::vector<LevelFigures> levels = {level(1, 40), level(2, 70, 1)};
+    auto stop = doubling_stop(levels, d, 4);
+    QCOMPARE(stop->reason, std::string("errors"));
+    QCOMPARE(knee_index(levels, d.min_gain), std::optional<size_t>(0));  // errors end the search
+    levels = {level(1, 40), level(2, 70), level(4, 120)};
+    stop = doubling_stop(levels, d, 8);
+    QCOMPARE(stop->reason, std::string("max_concurrency"));
+    const auto j = sweep_json(levels, d.min_gain, "doubling", stop);
+    QCOMPARE(j["knee"]["concurrency"], 4);
+    QCOMPARE(j["knee"]["reached"], false);  // still gaining at the last level
+    levels = {level(1, 0, 3)};
+    levels[0].completed = 0;
+    QCOMPARE(doubling_stop(levels, d, 2)->reason, std::string("errors"));
+    QVERIFY(!knee_index(levels, d.min_gain).has_value());
+    QVERIFY(sweep_json(levels, d.min_gain, "doubling", std::nullopt)["knee"].is_null());
+  }
   void poissonScheduleKeepsTheMeanRate() {
     const auto offsets = arrival_offsets_ns({50.0, 1.0, 7}, 4000);
     QCOMPARE(offsets.size(), size_t(4000));
