@@ -5,6 +5,7 @@
 
 #include "run/json_schema_check.h"
 #include "run/needle_prompt.h"
+#include "run/written_first_sink.h"
 
 namespace lb::run {
 namespace {
@@ -203,7 +204,22 @@ net::StreamResult GateIo::post(const std::string& path, nlohmann::json body, boo
   req.dialect = path == "/responses" ? net::Dialect::OpenAiResponses : net::Dialect::OpenAiChat;
   req.body = std::make_shared<const std::string>(body.dump());
   req.timeouts.total_ms = 300'000;
-  return client_.fetch(std::move(req));
+  const int64_t t_sched_ns = steady_now_ns();
+  net::StreamResult result = ctx_.client().fetch(std::move(req));
+  record(result, t_sched_ns);
+  return result;
+}
+
+void GateIo::record(const net::StreamResult& result, int64_t t_sched_ns) {
+  metrics::RequestRecord r;
+  r.lane_id = lane_.endpoint.id;
+  r.experiment = ctx_.spec().name.empty() ? ctx_.spec().kind : ctx_.spec().name;
+  r.phase = check_;
+  r.index = next_index_++;
+  r.t_sched_ns = t_sched_ns;
+  r.result = result;
+  // As every phase does: the sink hears of the request once its line is written.
+  WrittenFirstSink(ctx_.sink(), ctx_.writer()).record(r);
 }
 
 GateAttempt run_gate_check(const std::string& check, GateIo& io, int attempt) {

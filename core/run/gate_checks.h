@@ -20,16 +20,24 @@ struct GateAttempt {
   std::string detail;  // why it failed or was unsupported; empty on pass
 };
 
+// Sends a gate's requests. Each one is recorded like every other request of a run
+// (requests.jsonl and the sink; experiment = the gates experiment, phase = the check's name), so
+// reports and a crash-interrupted run see them too.
 class GateIo {
  public:
-  GateIo(net::StreamClient& client, const LaneRuntime& lane) : client_(client), lane_(lane) {}
+  GateIo(ExperimentContext& ctx, const LaneRuntime& lane) : ctx_(ctx), lane_(lane) {}
+  // The check whose requests follow (the phase they are recorded under).
+  void set_check(std::string check) { check_ = std::move(check); }
   // POST to an API path ("/chat/completions", "/responses") with the lane's model filled in.
   net::StreamResult post(const std::string& path, nlohmann::json body, bool stream);
   const LaneRuntime& lane() const { return lane_; }
 
  private:
-  net::StreamClient& client_;
+  void record(const net::StreamResult& result, int64_t t_sched_ns);
+  ExperimentContext& ctx_;
   const LaneRuntime& lane_;
+  std::string check_;
+  int64_t next_index_ = 0;
 };
 
 // Whether a failed call says the server lacks the feature rather than that it broke.

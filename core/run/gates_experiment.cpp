@@ -12,6 +12,7 @@ nlohmann::json score_check(ExperimentContext& ctx, GateIo& io, const std::string
   int64_t passed = 0, unsupported = 0, attempts = 0;
   nlohmann::json failures = nlohmann::json::array();
   std::string unsupported_why;
+  io.set_check(check);
   for (int64_t i = 0; i < repeat && !ctx.stopped(); ++i) {
     const GateAttempt a = run_gate_check(check, io, static_cast<int>(i));
     ++attempts;
@@ -43,7 +44,7 @@ void GatesExperiment::run(ExperimentContext& ctx) {
   const auto& p = std::get<plan::GatesExperiment>(ctx.spec().params);
   const auto& checks = p.checks.empty() ? plan::all_gate_checks() : p.checks;
   for (LaneRuntime* lane : ctx.lanes()) {
-    GateIo io(ctx.client(), *lane);
+    GateIo io(ctx, *lane);
     nlohmann::json gates;
     for (const auto& check : checks) {
       if (ctx.stopped()) return;
@@ -58,6 +59,7 @@ void GatesExperiment::run(ExperimentContext& ctx) {
     }
     ctx.section()["lanes"][lane->plan.id]["gates"] = std::move(gates);
   }
+  ctx.writer().flush();  // the sink has heard of every gate request when the experiment returns
 }
 
 }  // namespace lb::run

@@ -27,7 +27,8 @@ inline void register_sim_starter() {
 
 struct SimRun {
   lb::run::RunResult result;
-  nlohmann::json summary;  // summary.json as written
+  nlohmann::json summary;                // summary.json as written
+  std::vector<nlohmann::json> requests;  // requests.jsonl, one object per line
   std::shared_ptr<CollectingSink> sink = std::make_shared<CollectingSink>();
   // The section of the experiment with that name (or kind).
   nlohmann::json experiment(const std::string& name) const {
@@ -47,6 +48,7 @@ inline SimRun run_sim_plan(const nlohmann::json& plan_json, const std::string& d
   lb::run::PlanRunner runner(*parsed.plan, {dir.string(), "test", false}, *run.sink);
   run.result = runner.run(stop);
   run.summary = read_json(dir / "summary.json");
+  run.requests = read_jsonl(dir / "requests.jsonl");
   std::filesystem::remove_all(dir);
   return run;
 }

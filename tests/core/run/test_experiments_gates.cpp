@@ -34,6 +34,11 @@ class TestGatesExperiment : public QObject {
             gates[check]["score"].get<std::string>().c_str());
       QVERIFY2(gates[check]["status"] == "pass", gates[check].dump().c_str());
       QCOMPARE(gates[check]["score"], "3/3");
+      // Each attempt's requests are in requests.jsonl under the check's name.
+      const auto lines = std::count_if(run.requests.begin(), run.requests.end(), [&](auto& r) {
+        return r["experiment"] == "gates" && r["phase"] == check && r["lane"] == "lane";
+      });
+      QVERIFY2(lines >= 3, qPrintable(QString("%1: %2 lines").arg(check.c_str()).arg(lines)));
     }
     QCOMPARE(run.result.exit_code, 0);
   }
