@@ -214,6 +214,7 @@ PhaseOutcome LoadDriver::run(const LoadPhase& phase, const RecordHandler& on_rec
     warm.run(phase.warmups, 0, out);
   }
   if (!stop_.load()) {
+    if (phase.on_measured_start) phase.on_measured_start();
     Stage measured(client_, sink_, stop_, phase, /*warmup=*/false, on_record);
     measured.run(phase.count, phase.duration_ns, out);
   } else {

@@ -41,6 +41,9 @@ struct LoadPhase {
   int concurrency = 1;      // max requests in flight; 0 = unlimited (open loop only)
   std::optional<ArrivalOptions> arrival;  // set = open loop at that rate
   bool forward_events = false;            // sink->on_event for each arrival (I/O thread)
+  // Called on the scheduler thread once the warm-ups are done, before the first measured request
+  // (e.g. to scrape server counters that must not include the warm-ups).
+  std::function<void()> on_measured_start;
 };
 
 struct PhaseOutcome {

@@ -45,9 +45,13 @@ LoadPhase level_phase(ExperimentContext& ctx, const LaneRuntime& lane,
 
 nlohmann::json run_level(ExperimentContext& ctx, const LaneRuntime& lane,
                          const plan::SpeculativeExperiment& p, size_t level, uint64_t seed) {
-  PassCounters counters(ctx, lane);
-  const PhaseOutcome outcome = ctx.run_phase(level_phase(ctx, lane, p, level, seed));
-  const auto delta = counters.finish();
+  // Acceptance comes from the measured requests alone: the "before" scrape waits for the
+  // warm-ups, whose drafts would otherwise be counted.
+  std::optional<PassCounters> counters;
+  LoadPhase phase = level_phase(ctx, lane, p, level, seed);
+  phase.on_measured_start = [&] { counters.emplace(ctx, lane); };
+  const PhaseOutcome outcome = ctx.run_phase(phase);
+  const auto delta = counters ? counters->finish() : std::nullopt;
   const metrics::LaneSummary s = metrics::summarize(outcome.records);
   nlohmann::json j = {{"concurrency", p.concurrency[level]},
                       {"completed", s.completed},
@@ -58,6 +62,7 @@ nlohmann::json run_level(ExperimentContext& ctx, const LaneRuntime& lane,
   j["acceptance"] = acceptance_json(delta);
   if (s.spec_acceptance_rate >= 0)
     j["usage_acceptance"] = {{"provenance", "server"},
+                             {"drafts", s.spec_num_drafts},
                              {"acceptance_rate", s.spec_acceptance_rate},
                              {"acceptance_length", s.spec_acceptance_length}};
   return j;

@@ -1,6 +1,6 @@
 // Speculative decoding on simulator lanes: MTP=3 about doubles c1 decode over the plain FP8 lane
 // and gains little at c5, events carry several tokens, and acceptance comes from the server's
-// counters with per-position figures.
+// counters (measured requests only, not the warm-ups) with per-position figures.
 #include <QtTest>
 
 #include "sim_plan_run.h"
@@ -39,6 +39,9 @@ class TestSpeculativeExperiment : public QObject {
     const double length = c1["acceptance"]["acceptance_length"];
     qInfo("acceptance rate %.3f length %.2f", rate, length);
     QVERIFY(rate > 0.55 && rate < 0.75);  // (0.9 + 0.675 + 0.405) / 3 = 0.66
+    // The counters cover the measured requests only: the warm-up's drafts are not in them.
+    for (const auto& level : {c1, c5})
+      QCOMPARE(level["acceptance"]["drafts"], level["usage_acceptance"]["drafts"]);
     QVERIFY(length > 2.7 && length < 3.2);
     const auto pos = c1["acceptance"]["per_position"];
     QCOMPARE(pos.size(), size_t(3));
