@@ -30,7 +30,7 @@ SizeRequest build_request(ExperimentContext& ctx, const LaneRuntime& lane,
       spec.seed = seed;
       return plan::synthetic_prompt(spec);
     }
-    return needle_prompt(r.needle, budget, seed, kNeedleDepth);
+    return needle_prompt(r.needle, budget, seed, p.needle_depth);
   };
   r.prompt = size_prompt(ctx.client(), lane.endpoint, target, build, p.use_tokenize);
   ChatRequestOptions options;
@@ -100,7 +100,7 @@ nlohmann::json sweep_size(ExperimentContext& ctx, const LaneRuntime& lane,
       labelled(requests.front().prompt.tokens, requests.front().prompt.tokenized
                                                    ? metrics::Provenance::Server
                                                    : metrics::Provenance::Estimated);
-  if (p.needle) row["needle_depth"] = kNeedleDepth;
+  if (p.needle) row["needle_depth"] = p.needle_depth;
   return row;
 }
 

@@ -1,15 +1,12 @@
 #pragma once
 // Context sweep: one prompt per target size (capped at the lane's max_model_len), built from
-// varied filler with a needle hidden at kNeedleDepth and asked for. Prompts are sized with the
-// server's /tokenize when it has one (to within 1% of the target, chat template included) and
-// otherwise estimated and labelled so. Per size: TTFT, effective prefill rate, decode rate, E2EL
-// and whether the answer retrieved the needle. Phases are named by the target size ("32768").
+// varied filler with a needle hidden at the plan's needle_depth and asked for. Prompts are sized
+// with the server's /tokenize when it has one (to within 1% of the target, chat template included)
+// and otherwise estimated and labelled so. Per size: TTFT, effective prefill rate, decode rate,
+// E2EL and whether the answer retrieved the needle. Phases are named by the target size ("32768").
 #include "run/experiment.h"
 
 namespace lb::run {
-
-// A quarter of the way in: far from the question, where long-context retrieval is hardest.
-inline constexpr double kNeedleDepth = 0.25;
 
 class ContextSweepExperiment : public Experiment {
  public:
