@@ -104,8 +104,8 @@ void ScreenshotTour::show_decision() {
   if (page->has_run() && !page->decision()) {
     page->set_decision(report::Decision::Challenger);
     page->set_rationale(
-        "Every functional gate passes on both lanes and decode is within noise, but the review "
-        "still has divergent pairs to read: keep the candidate as a challenger until then.");
+        "The candidates pass every gate this run measured and decode faster than bf16, but the "
+        "regression review still has divergent pairs to read: challenger until it is done.");
   }
   QTimer::singleShot(500, this, [this] {
     if (grab("08-decision")) show_verify();
