@@ -1,0 +1,208 @@
+// lanebench-bench-gui: drives the real MainWindow / RunPage / RunController under the offscreen
+// platform through a live throughput run of N concurrent streams per lane against in-process
+// simulator lanes, and measures how long the GUI thread's event loop goes without turning: a
+// 1 ms precise timer records the gap between its consecutive timeouts, so a gap is one loop
+// iteration (drain, model update, chart replace, repaint) plus the timer's own 1 ms. Reports
+// p50 / p99 / max per run and the median over runs; exit 1 when the median p99 is 30 ms or more.
+#include <CLI/CLI.hpp>
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "sim_lane_starter.h"
+#include "ui/main_window.h"
+#include "ui/pages/run_page.h"
+#include "ui/run/experiment_form.h"
+#include "ui/workspace/lane_json.h"
+
+namespace {
+
+constexpr double kBarMs = 30.0;
+
+struct Options {
+  int streams = 256;
+  int requests = 512;  // per lane: two waves of `streams`
+  int output_tokens = 64;
+  double time_scale = 0.05;
+  int runs = 3;
+  bool json = false;
+};
+
+struct RunFigures {
+  double p50_ms = 0, p99_ms = 0, max_ms = 0;
+  double max_at_s = 0;    // when the longest iteration ended, since Start
+  double max_cpu_ms = 0;  // GUI-thread CPU time within the longest iteration
+  double cpu_p99_ms = 0;  // p99 of GUI-thread CPU time per iteration
+  int64_t iterations = 0;
+  int drains = 0;
+  double wall_s = 0;
+  int64_t requests = 0;
+  bool ok = false;
+};
+
+// CPU time of the calling thread: a long wall-clock gap with little CPU in it was the machine
+// running something else, not the GUI thread working.
+int64_t thread_cpu_ns() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+double quantile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const auto i = static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
+  return v[std::min(i, v.size() - 1)];
+}
+
+lb::plan::Lane sim_lane(const std::string& id, const std::string& profile, const Options& o) {
+  lb::plan::Lane lane;
+  lane.id = id;
+  lane.base_url = "sim:" + profile + "?time_scale=" + std::to_string(o.time_scale) +
+                  "&max_num_seqs=" + std::to_string(std::max(256, o.streams));
+  lb::ui::fill_sim_fields(lane);
+  return lane;
+}
+
+RunFigures run_once(lb::ui::MainWindow& window, const Options& o) {
+  RunFigures f;
+  lb::ui::RunPage* run = window.run_page();
+  run->experiment_form()->set_kind("throughput");
+  run->experiment_form()->set_throughput(QString::number(o.streams), o.requests, o.output_tokens);
+  std::vector<double> gaps_ms, ends_s, cpu_ms;
+  gaps_ms.reserve(1 << 16);
+  ends_s.reserve(1 << 16);
+  cpu_ms.reserve(1 << 16);
+  QElapsedTimer clock;
+  QTimer probe;
+  probe.setTimerType(Qt::PreciseTimer);
+  probe.setInterval(1);
+  qint64 last_ns = -1;
+  int64_t last_cpu_ns = 0;
+  QObject::connect(&probe, &QTimer::timeout, [&] {
+    const qint64 now = clock.nsecsElapsed();
+    const int64_t cpu = thread_cpu_ns();
+    if (last_ns >= 0) {
+      cpu_ms.push_back(static_cast<double>(cpu - last_cpu_ns) / 1e6);
+      gaps_ms.push_back(static_cast<double>(now - last_ns) / 1e6);
+      ends_s.push_back(static_cast<double>(now) / 1e9);
+    }
+    last_ns = now;
+    last_cpu_ns = cpu;
+  });
+  QEventLoop loop;
+  QObject::connect(run, &lb::ui::RunPage::run_finished, &loop, &QEventLoop::quit);
+  QObject::connect(run->controller(), &lb::ui::RunController::finished, &loop,
+                   [&f](const lb::ui::RunOutcome& outcome, const QString&) {
+                     f.ok = outcome.errors.empty() && !outcome.interrupted;
+                     f.requests = outcome.requests_written;
+                   });
+  QString error;
+  const int drains_before = run->controller()->drain_count();
+  clock.start();
+  if (!run->start_run(&error)) {
+    std::fprintf(stderr, "cannot start the run: %s\n", qPrintable(error));
+    return f;
+  }
+  probe.start();
+  loop.exec();
+  probe.stop();
+  f.wall_s = static_cast<double>(clock.nsecsElapsed()) / 1e9;
+  f.drains = run->controller()->drain_count() - drains_before;
+  f.iterations = static_cast<int64_t>(gaps_ms.size());
+  f.p50_ms = quantile(gaps_ms, 0.50);
+  f.p99_ms = quantile(gaps_ms, 0.99);
+  f.cpu_p99_ms = quantile(cpu_ms, 0.99);
+  if (!gaps_ms.empty()) {
+    const auto longest = std::max_element(gaps_ms.begin(), gaps_ms.end());
+    f.max_ms = *longest;
+    f.max_at_s = ends_s[static_cast<size_t>(longest - gaps_ms.begin())];
+    f.max_cpu_ms = cpu_ms[static_cast<size_t>(longest - gaps_ms.begin())];
+  }
+  return f;
+}
+
+double median_of(const std::vector<RunFigures>& runs, double RunFigures::*field) {
+  std::vector<double> v;
+  for (const RunFigures& r : runs) v.push_back(r.*field);
+  return quantile(v, 0.5);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App cli{"Event-loop iteration latency of the workbench during a many-stream live run"};
+  cli.add_option("--streams", o.streams, "Concurrent streams per lane")->check(CLI::Range(1, 4096));
+  cli.add_option("--requests", o.requests, "Requests per lane")->check(CLI::Range(1, 1000000));
+  cli.add_option("--output-tokens", o.output_tokens, "Tokens per response")
+      ->check(CLI::Range(1, 32768));
+  cli.add_option("--time-scale", o.time_scale, "Simulator time scale (1 = real time)")
+      ->check(CLI::Range(0.001, 10.0));
+  cli.add_option("--runs", o.runs, "Runs; the median is reported")->check(CLI::Range(1, 50));
+  cli.add_flag("--json", o.json, "One JSON object on stdout");
+  CLI11_PARSE(cli, argc, argv);
+
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  QStandardPaths::setTestModeEnabled(true);  // never touch the user's settings
+  lb::app::register_sim_lane_starter();
+  QTemporaryDir dir;
+  lb::ui::MainWindow window;
+  QString error;
+  if (!dir.isValid() || !window.open_workspace(dir.path(), &error) ||
+      !window.workspace().set_lanes({sim_lane("bf16", "bf16", o), sim_lane("fp8", "fp8", o)},
+                                    &error)) {
+    std::fprintf(stderr, "cannot prepare the workspace: %s\n", qPrintable(error));
+    return 2;
+  }
+  window.run_page()->reload_lanes();
+  window.show();
+  window.show_page(lb::ui::MainWindow::Run);
+
+  std::vector<RunFigures> runs;
+  for (int i = 0; i < o.runs; ++i) {
+    runs.push_back(run_once(window, o));
+    const RunFigures& r = runs.back();
+    if (!o.json)
+      std::printf(
+          "run %d: %lld requests in %.1f s, %d drains, %lld iterations: p50 %.2f ms, p99 %.2f "
+          "ms, max %.2f ms (ending %.2f s after Start, %.2f ms of it on the GUI thread's CPU); "
+          "GUI-thread CPU per iteration p99 %.2f ms%s\n",
+          i + 1, static_cast<long long>(r.requests), r.wall_s, r.drains,
+          static_cast<long long>(r.iterations), r.p50_ms, r.p99_ms, r.max_ms, r.max_at_s,
+          r.max_cpu_ms, r.cpu_p99_ms, r.ok ? "" : " (run had errors)");
+  }
+  const double p50 = median_of(runs, &RunFigures::p50_ms);
+  const double p99 = median_of(runs, &RunFigures::p99_ms);
+  const double max = median_of(runs, &RunFigures::max_ms);
+  const bool all_ok =
+      std::all_of(runs.begin(), runs.end(), [](const RunFigures& r) { return r.ok; });
+  const bool pass = all_ok && p99 < kBarMs;
+  if (o.json) {
+    std::printf("%s\n", nlohmann::json{{"streams_per_lane", o.streams},
+                                       {"lanes", 2},
+                                       {"requests_per_lane", o.requests},
+                                       {"runs", o.runs},
+                                       {"median_p50_ms", p50},
+                                       {"median_p99_ms", p99},
+                                       {"median_max_ms", max},
+                                       {"bar_ms", kBarMs},
+                                       {"pass", pass}}
+                            .dump()
+                            .c_str());
+  } else {
+    std::printf(
+        "median of %d runs: p50 %.2f ms, p99 %.2f ms, max %.2f ms (bar: p99 < %.0f ms) %s\n",
+        o.runs, p50, p99, max, kBarMs, pass ? "PASS" : "FAIL");
+  }
+  return pass ? 0 : 1;
+}
