@@ -11,6 +11,7 @@ packages=(
   clang-format
   libsecret-1-dev dbus gnome-keyring
   xvfb xauth imagemagick python3 fonts-dejavu-core
+  dpkg-dev file desktop-file-utils appstream
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -18,3 +18,7 @@ if command -v clang++-14 >/dev/null &&
 else
   echo "fuzz: not run: clang-14 with libFuzzer is not installed (scripts/bootstrap.sh installs it)"
 fi
+
+# Packaging (docs/packaging.md): build the .deb, install it with apt, run the installed programs
+# from /usr/bin with no display and a short plan on simulator lanes, then remove it.
+"$root/scripts/package.sh" --install-check >/dev/null

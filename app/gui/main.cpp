@@ -3,12 +3,14 @@
 //   lanebench --demo               opens the demo workspace (simulator lanes, ready to run)
 //   lanebench --workspace DIR      opens DIR
 //   lanebench --screenshot-tour D  runs a short demo experiment and saves each page into D
+//   lanebench --version / --help   print and exit, with no display needed
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStandardPaths>
+#include <cstring>
 
 #include "sim_lane_starter.h"
 #include "ui/main_window.h"
@@ -33,14 +35,13 @@ QString workspace_to_open(const QCommandLineParser& args, bool* demo) {
   return lb::ui::Workspace::default_dir();
 }
 
-}  // namespace
+void set_identity() {
+  QCoreApplication::setApplicationName("LaneBench");
+  QCoreApplication::setOrganizationName("LaneBench");
+  QCoreApplication::setApplicationVersion(LANEBENCH_VERSION);
+}
 
-int main(int argc, char** argv) {
-  QApplication app(argc, argv);
-  QApplication::setApplicationName("LaneBench");
-  QApplication::setOrganizationName("LaneBench");
-  QApplication::setApplicationVersion(LANEBENCH_VERSION);
-  QCommandLineParser args;
+void add_options(QCommandLineParser& args) {
   args.setApplicationDescription("LaneBench: qualify a new LLM serving configuration");
   args.addHelpOption();
   args.addVersionOption();
@@ -49,6 +50,35 @@ int main(int argc, char** argv) {
   args.addOption({"screenshot-tour",
                   "Run a short demo experiment, save a screenshot of every page into DIR, quit.",
                   "DIR"});
+}
+
+// A QApplication needs a display and aborts without one; --version and --help must work on a
+// headless machine (package checks, CI), so they are answered by a QCoreApplication.
+bool prints_and_exits(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    for (const char* flag : {"--version", "-v", "--help", "-h", "-?", "--help-all"}) {
+      if (std::strcmp(argv[i], flag) == 0) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (prints_and_exits(argc, argv)) {
+    QCoreApplication core(argc, argv);
+    set_identity();
+    QCommandLineParser args;
+    add_options(args);
+    args.process(core);  // prints the version or help and exits, unless the flag was a value
+  }
+  QApplication app(argc, argv);
+  set_identity();
+  // Lets the desktop (Wayland in particular) match windows to the installed desktop entry.
+  QGuiApplication::setDesktopFileName("org.lanebench.LaneBench");
+  QCommandLineParser args;
+  add_options(args);
   args.process(app);
 
   lb::app::register_sim_lane_starter();

@@ -83,6 +83,7 @@ int main(int argc, char** argv) {
 
   Options o;
   CLI::App app{"lanebench-sim: a vLLM-compatible serving simulator on 127.0.0.1"};
+  app.set_version_flag("--version", std::string("lanebench-sim ") + LANEBENCH_VERSION);
   app.add_flag("--demo", o.demo, "start the demo lanes: bf16, fp8, fp8-mtp3, fp8-nocache");
   app.add_option("--profile", o.profile, "profile of the single lane")->capture_default_str();
   app.add_option("--lane", o.lanes, "lane spec PROFILE[?key=value&...]; repeatable");
