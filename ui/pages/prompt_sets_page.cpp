@@ -77,6 +77,7 @@ QWidget* PromptSetsPage::build_set_panel() {
   auto* panel = new QWidget(this);
   sets_ = new QListWidget(panel);
   sets_->setAccessibleName(tr("Prompt sets"));
+  sets_->setMinimumWidth(190);
   auto* import = new QPushButton(tr("&Import…"), panel);
   import->setToolTip(tr("Import JSONL, ShareGPT or JSON-array files (or drop them on this page)"));
   duplicate_ = new QPushButton(tr("&Duplicate"), panel);

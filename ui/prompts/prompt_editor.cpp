@@ -167,8 +167,9 @@ void PromptEditor::show_prompt(const plan::PromptSpec* prompt, bool read_only) {
   for (QLineEdit* e : {id_, category_}) e->setReadOnly(!editable);
   max_tokens_->setReadOnly(!editable);
   text_->setReadOnly(!editable);
-  for (QWidget* w : std::initializer_list<QWidget*>{check_type_, check_value_, add_check_,
-                                                    remove_check_, check_tolerance_})
+  for (QWidget* w :
+       std::initializer_list<QWidget*>{check_type_, check_value_, add_check_, remove_check_,
+                                       check_tolerance_, check_ignore_case_, check_last_})
     w->setEnabled(editable);
   id_->setText(prompt ? QString::fromStdString(prompt->id) : QString());
   category_->setText(prompt ? QString::fromStdString(prompt->category) : QString());

@@ -174,7 +174,8 @@ QWidget* ExperimentForm::context_form() {
   QWidget* page = form_page(form, this);
   ctx_sizes_ = new QLineEdit("4096, 16384, 31225, 65536", page);
   ctx_output_ = spin(1, 4096, 64, page, tr(" tok"));
-  ctx_needle_ = new QCheckBox(tr("Hide a fact and ask for it"), page);
+  ctx_needle_ = new QCheckBox(tr("Retrieval check"), page);
+  ctx_needle_->setToolTip(tr("Hide a random fact in the filler and ask for it"));
   ctx_needle_->setChecked(true);
   ctx_depth_ = new QDoubleSpinBox(page);
   ctx_depth_->setRange(0, 100);

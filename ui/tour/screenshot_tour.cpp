@@ -8,6 +8,7 @@
 #include "models/item_roles.h"
 #include "ui/main_window.h"
 #include "ui/pages/decision_page.h"
+#include "ui/pages/prompt_sets_page.h"
 #include "ui/pages/review_page.h"
 #include "ui/pages/run_page.h"
 #include "ui/pages/runs_page.h"
@@ -56,6 +57,12 @@ bool ScreenshotTour::grab(const QString& name) {
 
 void ScreenshotTour::on_run_finished(const QString& run_dir) {
   live_shot_.stop();
+  if (sweep_started_) {
+    QTimer::singleShot(600, this, [this] {
+      if (grab("07-context-sweep")) finish();
+    });
+    return;
+  }
   QTimer::singleShot(400, this, [this, run_dir] {
     if (!grab("03-run-finished")) return;
     ReviewPage* review = window_.review_page();
@@ -85,9 +92,29 @@ void ScreenshotTour::on_review_ready() {
     window_.show_page(MainWindow::Runs);
     window_.runs_page()->refresh();
     QTimer::singleShot(300, this, [this] {
-      if (grab("05-runs")) finish();
+      if (grab("05-runs")) show_prompt_sets();
     });
   });
+}
+
+void ScreenshotTour::show_prompt_sets() {
+  window_.show_page(MainWindow::PromptSets);
+  PromptSetsPage* page = window_.prompt_sets_page();
+  page->open_set("builtin:regression-20");
+  page->select_prompt(2);
+  QTimer::singleShot(400, this, [this] {
+    if (grab("06-prompt-sets")) start_context_sweep();
+  });
+}
+
+void ScreenshotTour::start_context_sweep() {
+  RunPage* run = window_.run_page();
+  window_.show_page(MainWindow::Run);
+  run->experiment_form()->set_kind("context_sweep");
+  run->experiment_form()->set_context_sizes("1024, 4096, 16384, 32768", 32);
+  sweep_started_ = true;
+  QString error;
+  if (!run->start_run(&error)) fail("cannot start the context sweep: " + error);
 }
 
 void ScreenshotTour::fail(const QString& why) {

@@ -1,7 +1,8 @@
 #pragma once
 // A scripted walk through the workbench for documentation: runs a short regression on the
 // window's lanes, and saves the window at each stage (lanes, live run, finished run, review,
-// runs) into a folder with QWidget::grab(). Emits done(0) on success, done(1) with a message on
+// runs), then the prompt sets and a short context sweep's charts, into a folder with
+// QWidget::grab(). Emits done(0) on success, done(1) with a message on
 // stderr otherwise. Driven by signals and timers only (no processEvents, no sleeps).
 #include <QObject>
 #include <QString>
@@ -28,6 +29,8 @@ class ScreenshotTour : public QObject {
   void fail(const QString& why);
   void on_run_finished(const QString& run_dir);
   void on_review_ready();
+  void show_prompt_sets();
+  void start_context_sweep();
   void show_decision();
   void show_verify();
   void finish();
@@ -37,6 +40,7 @@ class ScreenshotTour : public QObject {
   QTimer timeout_;
   QTimer live_shot_;
   bool review_shot_ = false;
+  bool sweep_started_ = false;
   bool finished_ = false;
   bool qualification_shown_ = false;
   std::unique_ptr<QTemporaryDir> checkpoint_dir_;
