@@ -1,6 +1,7 @@
 // Offscreen, end to end: the Run page runs a small context sweep on two in-process simulator
 // lanes; the sweep's charts get one point per size per lane, the per-phase table shows the same
-// figures as the run's summary.json, and the run finishes.
+// figures as the run's summary.json, and the run finishes. Also: every experiment kind's form
+// writes an experiment the plan parser accepts, and the live gate table follows the engine.
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
@@ -13,10 +14,12 @@
 
 #include "models/item_roles.h"
 #include "models/phase_stats_model.h"
+#include "plan/plan.h"
 #include "sim_lane_starter.h"
 #include "ui/main_window.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
+#include "ui/run/gate_scores.h"
 #include "ui/run/live_charts.h"
 #include "ui/workspace/lane_json.h"
 #include "widgets/chart/chart_panel.h"
@@ -50,6 +53,63 @@ class UiContextSweepTest : public QObject {
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     lb::app::register_sim_lane_starter();
+  }
+
+  void every_kind_form_writes_a_parsable_experiment() {
+    ExperimentForm form;
+    form.use_quick_defaults();
+    const nlohmann::json lane = {{"id", "a"}, {"base_url", "sim:fp8"}};
+    for (const char* kind :
+         {"regression", "throughput", "context_sweep", "prefix_cache", "speculative", "gates"}) {
+      form.set_kind(kind);
+      QCOMPARE(form.kind(), QString(kind));
+      QString error;
+      const nlohmann::json e = form.experiment_json(&error);
+      QVERIFY2(!e.is_null(), qPrintable(error));
+      const nlohmann::json plan = {{"name", "p"}, {"lanes", {lane}}, {"experiments", {e}}};
+      const plan::PlanParseResult parsed = plan::parse_plan(plan.dump(), "form");
+      QVERIFY2(parsed.ok(), parsed.error_text().c_str());
+    }
+    form.set_kind("throughput");
+    form.set_throughput_doubling(64, 10);
+    QString error;
+    const nlohmann::json doubling = form.experiment_json(&error);
+    QCOMPARE(doubling["concurrency_doubling"]["max"].get<int>(), 64);
+    QVERIFY(near(doubling["concurrency_doubling"]["min_gain"].get<double>(), 0.10));
+    const nlohmann::json plan = {{"name", "p"}, {"lanes", {lane}}, {"experiments", {doubling}}};
+    const plan::PlanParseResult parsed = plan::parse_plan(plan.dump(), "form");
+    QVERIFY2(parsed.ok(), parsed.error_text().c_str());
+    const auto& tp = std::get<plan::ThroughputExperiment>(parsed.plan->experiments[0].params);
+    QVERIFY(tp.doubling.has_value());
+    QCOMPARE(tp.doubling->max, int64_t(64));
+    form.set_throughput("1, x", 4, 8);
+    QVERIFY(form.experiment_json(&error).is_null());
+    QVERIFY(error.contains("Concurrency"));
+  }
+
+  void gate_scores_follow_messages_then_the_summary() {
+    LiveGateScores scores;
+    scores.reset({"a", "b"}, {"json", "tools"});
+    QVERIFY(!scores.apply_message("experiment gates"));
+    QVERIFY(scores.apply_message("lane b: gate tools fail (1/3)"));
+    auto rows = scores.rows();
+    QCOMPARE(rows.size(), size_t(2));
+    QCOMPARE(rows[1].cells[1].text, QString("fail 1/3"));
+    QCOMPARE(rows[0].cells[0].status, QString("not run"));
+    const nlohmann::json summary = {
+        {"experiments",
+         {{{"kind", "gates"},
+           {"lanes",
+            {{"a",
+              {{"gates",
+                {{"json", {{"status", "unsupported"}, {"score", "0/3"}, {"why", "no schema"}}},
+                 {"tools", {{"status", "pass"}, {"score", "3/3"}}}}}}}}}}}}};
+    scores.apply_summary(summary);
+    rows = scores.rows();
+    QCOMPARE(rows[0].cells[0].text, QString("unsupported"));
+    QCOMPARE(rows[0].cells[0].detail, QString("no schema"));
+    QCOMPARE(rows[1].cells[0].text, QString("pass 3/3"));
+    QCOMPARE(rows[1].cells[1].text, QString("fail 1/3"));  // b kept its live score
   }
 
   void context_sweep_runs_with_its_own_charts_and_table() {
