@@ -254,15 +254,4 @@ json resolved_plan_json(const Plan& plan) {
   return j;
 }
 
-std::optional<std::string> resolve_api_key(const Lane& lane) {
-  if (lane.api_key_env.empty()) {
-    return std::nullopt;
-  }
-  const char* value = std::getenv(lane.api_key_env.c_str());
-  if (value == nullptr || *value == '\0') {
-    return std::nullopt;
-  }
-  return std::string(value);
-}
-
 }  // namespace lb::plan

@@ -29,7 +29,7 @@ struct Lane {
   std::string id;
   std::string base_url;        // "http(s)://host[:port][/path]" or "sim:PROFILE[?k=v&...]"
   std::string model = "auto";  // "auto" = the first id of /v1/models
-  std::string api_key_env;     // name of the environment variable holding the key; never the key
+  std::string api_key_env;     // env var holding the key, or "keyring:<lane-id>"; never the key
   std::string ca_bundle;       // path of a CA bundle for this lane; empty = system store
   bool insecure = false;       // TLS verification off; labelled in every output
   net::HttpVersion http_version = net::HttpVersion::Auto;
@@ -160,8 +160,10 @@ PlanParseResult load_plan_file(const std::string& path);
 // name of each lane's API-key variable, never a key.
 nlohmann::json resolved_plan_json(const Plan& plan);
 
-// Reads the lane's API key from its environment variable at call time; nullopt when the lane
-// names none or the variable is unset or empty. Keep the result in memory only.
-std::optional<std::string> resolve_api_key(const Lane& lane);
+// Reads the lane's API key at call time from its environment variable or, for a
+// "keyring:<lane-id>" reference, through the registered keyring lookup (plan/api_key_source.h).
+// nullopt when the lane names no source (error untouched) or the key cannot be had (error says
+// why, without the lane id prefix and never with a key). Keep the result in memory only.
+std::optional<std::string> resolve_api_key(const Lane& lane, std::string* error = nullptr);
 
 }  // namespace lb::plan

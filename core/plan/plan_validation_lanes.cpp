@@ -4,6 +4,7 @@
 #include <charconv>
 #include <map>
 
+#include "plan/api_key_source.h"
 #include "plan/plan_validation.h"
 
 namespace lb::plan::detail {
@@ -166,6 +167,19 @@ void read_http_version(ObjectReader& r, Lane& lane) {
   }
 }
 
+// api_key_env names an environment variable or, as "keyring:<lane-id>", a key in the OS keyring.
+void check_api_key_source(ObjectReader& r, const std::string& source) {
+  if (source.rfind("keyring:", 0) == 0) {
+    const auto key_lane = keyring_lane_of(source);
+    if (!key_lane || !is_valid_lane_id(*key_lane))
+      r.error("api_key_env", "'" + source + "' must be keyring:<lane-id> with a valid lane id");
+    return;
+  }
+  if (!is_valid_env_name(source))
+    r.error("api_key_env",
+            "'" + source + "' is not an environment variable name (or keyring:<lane-id>)");
+}
+
 Lane read_lane(const json& value, const std::string& path, ErrorList& errors) {
   Lane lane;
   ObjectReader r(value, path, errors);
@@ -184,9 +198,7 @@ Lane read_lane(const json& value, const std::string& path, ErrorList& errors) {
   if (r.string("model", lane.model) && lane.model.empty()) {
     r.error("model", "must not be empty (use \"auto\" for the server's first model)");
   }
-  if (r.string("api_key_env", lane.api_key_env) && !is_valid_env_name(lane.api_key_env)) {
-    r.error("api_key_env", "'" + lane.api_key_env + "' is not an environment variable name");
-  }
+  if (r.string("api_key_env", lane.api_key_env)) check_api_key_source(r, lane.api_key_env);
   if (r.has("api_key")) {
     r.allow("api_key");  // reported here, with advice, and the value never echoed
     r.error("api_key",

@@ -22,10 +22,9 @@ std::string resolve_endpoint(const plan::Lane& lane, LaneRuntime& out) {
   out.endpoint.tls.ca_bundle_path = lane.ca_bundle;
   out.endpoint.http_version = lane.http_version;
   if (!lane.api_key_env.empty()) {
-    auto key = plan::resolve_api_key(lane);
-    if (!key)
-      return "lane " + lane.id + ": environment variable " + lane.api_key_env +
-             " (api_key_env) is not set or empty";
+    std::string why;
+    auto key = plan::resolve_api_key(lane, &why);
+    if (!key) return "lane " + lane.id + ": " + why;
     set_api_key(out.endpoint, *key);
   }
   return {};

@@ -219,6 +219,25 @@ class TestCliRun : public QObject {
     fs::remove_all(dir);
   }
 
+  // Only the desktop app reads the OS keyring: the CLI names the lane and says what to do.
+  void keyringLaneIsRefusedWithAClearMessage() {
+    FakeVllm server;
+    const auto dir = lb::test::fresh_dir("lb-cli-keyring");
+    fs::create_directories(dir);
+    nlohmann::json plan = throughput_plan(server.base_url(), 2, 1);
+    plan["lanes"][0]["api_key_env"] = "keyring:lane-a";
+    const auto path = write_plan(dir / "plan.json", plan);
+    auto r = run_cli({"run", QString::fromStdString(path), "--out",
+                      QString::fromStdString((dir / "out").string())});
+    QCOMPARE(r.exit_code, 2);
+    QVERIFY2(r.err.contains("lane lane-a: its key is in the OS keyring (api_key_env "
+                            "keyring:lane-a)"),
+             qPrintable(r.err));
+    QVERIFY2(r.err.contains("set api_key_env to its name instead"), qPrintable(r.err));
+    QCOMPARE(server.chat_requests(), uint64_t(0));
+    fs::remove_all(dir);
+  }
+
   void probeSaysWhatServes() {
     FakeVllm server;
     auto r = run_cli({"probe", QString::fromStdString(server.base_url())});

@@ -230,7 +230,22 @@ class PlanParseTest : public QObject {
     QVERIFY(r.errors[0].message.find("api_key_env") != std::string::npos);
     QVERIFY(r.error_text().find("sk-live-123") == std::string::npos);
     QCOMPARE(only_error(with_lane(R"({"id": "a", "base_url": "sim:x", "api_key_env": "1BAD"})")),
-             std::string("lanes[0].api_key_env: '1BAD' is not an environment variable name"));
+             std::string("lanes[0].api_key_env: '1BAD' is not an environment variable name "
+                         "(or keyring:<lane-id>)"));
+  }
+  void keyringReferenceIsAcceptedInPlaceOfAVariable() {
+    const PlanParseResult r = parse_plan(
+        with_lane(R"({"id": "a", "base_url": "sim:x", "api_key_env": "keyring:a"})"), "p");
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    QCOMPARE(r.plan->lanes[0].api_key_env, std::string("keyring:a"));
+    QCOMPARE(resolved_plan_json(*r.plan)["lanes"][0]["api_key_env"].get<std::string>(),
+             std::string("keyring:a"));
+    for (const char* bad : {"keyring:", "keyring:has space", "keyring:a/../b"}) {
+      const std::string lane =
+          std::string(R"({"id": "a", "base_url": "sim:x", "api_key_env": ")") + bad + "\"}";
+      QCOMPARE(only_error(with_lane(lane)), "lanes[0].api_key_env: '" + std::string(bad) +
+                                                "' must be keyring:<lane-id> with a valid lane id");
+    }
   }
   void unknownKindAndChecksAndLanes() {
     QVERIFY(only_error(with_experiment(R"({"kind": "througput", "concurrency": [1]})"))

@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 
+#include "plan/api_key_source.h"
 #include "plan/plan.h"
 #include "plan_test_texts.h"
 
@@ -75,6 +76,49 @@ class PlanResolvedTest : public QObject {
     QVERIFY(!resolve_api_key(cand).has_value());
     QVERIFY(!resolve_api_key(*plan.lane("base")).has_value());  // names no variable
     qunsetenv("LB_TEST_CAND_KEY");
+  }
+  // A keyring reference goes to the registered lookup under the referenced lane id; without one
+  // (the CLI) the error says where the key is and what to do instead.
+  void keyringReferenceResolvesThroughTheRegisteredLookup() {
+    Lane lane;
+    lane.id = "cand";
+    lane.api_key_env = "keyring:cand";
+    set_keyring_lookup(nullptr);
+    std::string error;
+    QVERIFY(!resolve_api_key(lane, &error).has_value());
+    QVERIFY2(error.find("OS keyring") != std::string::npos, error.c_str());
+    QVERIFY2(error.find("keyring:cand") != std::string::npos, error.c_str());
+    QVERIFY2(error.find("set api_key_env") != std::string::npos, error.c_str());
+
+    std::vector<std::string> asked;
+    set_keyring_lookup([&](const std::string& id, std::string* why) -> std::optional<std::string> {
+      asked.push_back(id);
+      if (id == "cand") return std::string("sk-from-keyring");
+      if (id == "locked") *why = "cannot read the key of lane locked: the keyring is locked";
+      return std::nullopt;
+    });
+    QVERIFY(keyring_lookup_available());
+    QCOMPARE(resolve_api_key(lane, &error).value(), std::string("sk-from-keyring"));
+    lane.api_key_env = "keyring:other";
+    error.clear();
+    QVERIFY(!resolve_api_key(lane, &error).has_value());
+    QVERIFY2(
+        error.find("no key is stored in the OS keyring for keyring:other") != std::string::npos,
+        error.c_str());
+    lane.api_key_env = "keyring:locked";
+    QVERIFY(!resolve_api_key(lane, &error).has_value());
+    QCOMPARE(error, std::string("cannot read the key of lane locked: the keyring is locked"));
+    QCOMPARE(asked, (std::vector<std::string>{"cand", "other", "locked"}));
+    // An environment variable name never reaches the keyring.
+    lane.api_key_env = "LB_TEST_UNSET_KEY_VAR";
+    qunsetenv("LB_TEST_UNSET_KEY_VAR");
+    QVERIFY(!resolve_api_key(lane, &error).has_value());
+    QCOMPARE(error,
+             std::string(
+                 "environment variable LB_TEST_UNSET_KEY_VAR (api_key_env) is not set or empty"));
+    QCOMPARE(asked.size(), size_t(3));
+    set_keyring_lookup(nullptr);
+    QVERIFY(!keyring_lookup_available());
   }
 };
 
