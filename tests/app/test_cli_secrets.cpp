@@ -1,9 +1,10 @@
 // Secrets (PRODUCT.md): API keys come from environment variables and are never written to disk,
 // logs or exports. Distinctive keys are planted in the environment of lanebench-cli and of a
 // lanebench-sim child; both simulator lanes (one in-process, one the child with --trace) answer
-// 401 without them. After a full run nothing in the run folder, the report folder, the CLI's
-// stdout/stderr, the simulator's output or its trace contains a key. Keys put where they do not
-// belong (a plan's api_key, user:password@ in a base_url) are refused without being echoed.
+// 401 without them. After a full run nothing in the run folder, the report folder, the vLLM
+// export, the CLI's stdout/stderr, the simulator's output or its trace contains a key. Keys put
+// where they do not belong (a plan's api_key, user:password@ in a base_url) are refused without
+// being echoed.
 #include <signal.h>
 
 #include <QtTest>
@@ -116,6 +117,11 @@ class TestCliSecrets : public QObject {
         LANEBENCH_CLI_PATH, {"report", qstr(run), "--out", qstr(dir / "report")}, keyed_env());
     QVERIFY2(report.exit_code == 0, report.err.c_str());
     QVERIFY(fs::exists(dir / "report" / "report.md"));
+    // The run's phases as vLLM bench serve result JSON.
+    const auto exported = lb::test::run_program(
+        LANEBENCH_CLI_PATH,
+        {"export", qstr(run), "--format", "vllm", "-o", qstr(dir / "export.json")}, keyed_env());
+    QVERIFY2(exported.exit_code == 0, exported.err.c_str());
 
     ::kill(static_cast<pid_t>(sim.processId()), SIGTERM);
     QVERIFY(sim.waitForFinished(10'000));
@@ -125,6 +131,8 @@ class TestCliSecrets : public QObject {
         {"refused run stderr", refused.err},
         {"report stdout", report.out},
         {"report stderr", report.err},
+        {"export", read_all(dir / "export.json")},
+        {"export stderr", exported.err},
         {"sim stdout", sim.readAllStandardOutput().toStdString()},
         {"sim stderr", sim.readAllStandardError().toStdString()},
     };
