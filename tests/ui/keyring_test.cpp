@@ -1,16 +1,28 @@
 // SecretStore against a real Secret Service: the test starts its own session bus and GNOME
 // Keyring (with a throw-away home), stores a lane key, reads it back, checks the key stays out
 // of the lane's saved form, removes it; and, before any service exists, checks the message a
-// user gets when no Secret Service is reachable.
+// user gets when no Secret Service is reachable. Then the lane dialog puts a key into the
+// keyring, the lane's reference resolves through the lookup the desktop app registers (a
+// simulator lane that demands the key answers the probe), and the saved workspace holds the
+// reference but never the key.
+#include <QComboBox>
 #include <QDir>
 #include <QDirIterator>
 #include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "plan/api_key_source.h"
+#include "sim_lane_starter.h"
+#include "ui/dialogs/lane_dialog.h"
+#include "ui/keyring/keyring_lookup.h"
 #include "ui/keyring/secret_store.h"
+#include "ui/pages/lane_prober.h"
+#include "ui/workspace/workspace.h"
 
 using lb::ui::SecretStore;
 
@@ -26,6 +38,29 @@ QString file_containing(const QString& dir, const QByteArray& needle) {
     if (f.open(QIODevice::ReadOnly) && f.readAll().contains(needle)) return f.fileName();
   }
   return {};
+}
+
+// The simulator lane answers 401 unless requests carry the key in this variable.
+constexpr const char* kSimKeyVar = "LB_KEYRING_TEST_SIM_KEY";
+
+lb::plan::Lane keyed_sim_lane() {
+  lb::plan::Lane lane;
+  lane.id = "fp8";
+  lane.base_url = std::string("sim:fp8?time_scale=0.01&api_key_env=") + kSimKeyVar;
+  return lane;
+}
+
+// Fills the dialog's key fields the way a user would, then presses OK.
+void choose_keyring_key(lb::ui::LaneDialog& dialog, const QString& key) {
+  dialog.findChild<QComboBox*>("keySource")->setCurrentIndex(2);  // OS keyring
+  dialog.findChild<QLineEdit*>("keySecret")->setText(key);
+  dialog.accept();
+}
+
+QString shown_error(const QDialog& dialog) {
+  QString text;
+  for (const QLabel* label : dialog.findChildren<QLabel*>()) text += label->text() + "\n";
+  return text;
 }
 
 }  // namespace
@@ -61,6 +96,13 @@ class KeyringTest : public QObject {
     QVERIFY2(QString::fromStdString(error).contains("cannot read the key of lane fp8"),
              error.c_str());
     QVERIFY2(t.elapsed() < 5000, "failing takes no time when nothing listens");
+
+    // The dialog stays open and says why, rather than saving a lane whose key went nowhere.
+    lb::ui::LaneDialog dialog(keyed_sim_lane(), {});
+    choose_keyring_key(dialog, kKey);
+    QVERIFY(dialog.result() != QDialog::Accepted);
+    QVERIFY2(shown_error(dialog).contains("no Secret Service is reachable"),
+             qPrintable(shown_error(dialog)));
   }
 
   void storeLookupRemoveInARealSecretService() {
@@ -94,6 +136,56 @@ class KeyringTest : public QObject {
     QVERIFY(!store.lookup("fp8", &error));
     QVERIFY2(error.empty(), error.c_str());
     QVERIFY(store.remove("fp8").ok);  // removing what is not there is fine
+  }
+
+  void keyringLaneResolvesThroughTheRegisteredLookup() {
+    QVERIFY2(!qgetenv("DBUS_SESSION_BUS_ADDRESS").contains("no-bus"), "needs the bus above");
+    lb::app::register_sim_lane_starter();
+    qputenv(kSimKeyVar, kKey);
+    lb::ui::LaneDialog dialog(keyed_sim_lane(), {});
+    choose_keyring_key(dialog, kKey);
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    const lb::plan::Lane lane = dialog.lane();
+    QCOMPARE(lane.api_key_env, std::string("keyring:fp8"));
+    std::string error;
+    QCOMPARE(SecretStore().lookup("fp8", &error).value_or(""), std::string(kKey));
+
+    // Without the desktop app's lookup (the CLI) the lane is refused with advice.
+    lb::plan::set_keyring_lookup(nullptr);
+    auto probe = lb::ui::probe_lane_blocking(lane);
+    QVERIFY(!probe.ok);
+    QVERIFY2(probe.text.contains("lane fp8: its key is in the OS keyring"), qPrintable(probe.text));
+    // With it, the key reaches the server: the simulator demands it and answers the probe.
+    lb::ui::register_keyring_lookup();
+    probe = lb::ui::probe_lane_blocking(lane);
+    QVERIFY2(probe.ok, qPrintable(probe.text));
+    QVERIFY(!probe.text.contains(kKey));
+    // A different key in the keyring is sent as is, and refused by the server.
+    QVERIFY(SecretStore().store("fp8", "sk-wrong").ok);
+    QVERIFY(!lb::ui::probe_lane_blocking(lane).ok);
+    QVERIFY(SecretStore().store("fp8", kKey).ok);
+
+    // The workspace holds the reference only.
+    QTemporaryDir dir;
+    lb::ui::Workspace workspace;
+    QString why;
+    QVERIFY2(workspace.open(dir.path(), &why), qPrintable(why));
+    QVERIFY2(workspace.set_lanes({lane}, &why), qPrintable(why));
+    QFile saved(dir.path() + "/lanes.json");
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QVERIFY(saved.readAll().contains("\"keyring:fp8\""));
+    QCOMPARE(file_containing(dir.path(), kKey), QString());
+
+    // Editing the saved lane without retyping the key keeps the reference.
+    lb::ui::Workspace reopened;
+    QVERIFY2(reopened.open(dir.path(), &why), qPrintable(why));
+    lb::ui::LaneDialog edit(reopened.lanes().at(0), {});
+    QCOMPARE(edit.findChild<QComboBox*>("keySource")->currentIndex(), 2);
+    edit.accept();
+    QCOMPARE(edit.result(), int(QDialog::Accepted));
+    QCOMPARE(edit.lane().api_key_env, std::string("keyring:fp8"));
+    QVERIFY(SecretStore().remove("fp8").ok);
+    qunsetenv(kSimKeyVar);
   }
 
   void cleanupTestCase() {
@@ -132,5 +224,5 @@ class KeyringTest : public QObject {
   QProcess bus_;
 };
 
-QTEST_GUILESS_MAIN(KeyringTest)
+QTEST_MAIN(KeyringTest)
 #include "keyring_test.moc"

@@ -8,6 +8,8 @@
 #include <QRegularExpression>
 #include <QVBoxLayout>
 
+#include "plan/api_key_source.h"
+#include "ui/keyring/secret_store.h"
 #include "ui/workspace/lane_json.h"
 
 namespace lb::ui {
@@ -36,11 +38,7 @@ LaneDialog::LaneDialog(const plan::Lane& lane, QStringList taken_ids, QWidget* p
          "(profiles: bf16, fp8, fp8-mtp3, fp8-nocache, fp8-bf16kv)"));
   model_ = new QLineEdit(QString::fromStdString(lane.model), this);
   model_->setPlaceholderText(tr("auto (first model of /v1/models)"));
-  key_env_ = new QLineEdit(QString::fromStdString(lane.api_key_env), this);
-  key_env_->setPlaceholderText(tr("e.g. FP8_API_KEY (name of an environment variable)"));
-  key_env_->setToolTip(
-      tr("The key is read from this environment variable when a run starts and "
-         "is never written to disk."));
+  build_key_fields(lane);
   weights_ = editable_combo({"", "bf16", "fp16", "fp8", "int8", "int4"}, lane.notes.weights, this);
   kv_ = editable_combo({"", "bf16", "fp16", "fp8"}, lane.notes.kv_cache, this);
   spec_ = editable_combo({"", "none", "mtp:1", "mtp:3", "eagle", "ngram"}, lane.notes.spec, this);
@@ -58,7 +56,14 @@ LaneDialog::LaneDialog(const plan::Lane& lane, QStringList taken_ids, QWidget* p
   form->addRow(tr("&Lane id:"), id_);
   form->addRow(tr("&Endpoint:"), url_);
   form->addRow(tr("&Model:"), model_);
-  form->addRow(tr("API &key variable:"), key_env_);
+  form->addRow(tr("API &key:"), key_source_);
+  key_env_label_ = new QLabel(tr("Key &variable:"), this);
+  key_env_label_->setBuddy(key_env_);
+  form->addRow(key_env_label_, key_env_);
+  key_secret_label_ = new QLabel(tr("Key (&stored in OS keyring):"), this);
+  key_secret_label_->setBuddy(key_secret_);
+  form->addRow(key_secret_label_, key_secret_);
+  show_key_source(key_source_->currentIndex());
   form->addRow(tr("&Weights:"), weights_);
   form->addRow(tr("K&V cache:"), kv_);
   form->addRow(tr("&Speculative decoding:"), spec_);
@@ -80,7 +85,7 @@ plan::Lane LaneDialog::lane() const {
   lane.id = id_->text().trimmed().toStdString();
   lane.base_url = url_->text().trimmed().toStdString();
   lane.model = model_->text().trimmed().isEmpty() ? "auto" : model_->text().trimmed().toStdString();
-  lane.api_key_env = key_env_->text().trimmed().toStdString();
+  lane.api_key_env = key_reference();
   lane.notes.weights = weights_->currentText().trimmed().toStdString();
   lane.notes.kv_cache = kv_->currentText().trimmed().toStdString();
   lane.notes.spec = spec_->currentText().trimmed().toStdString();
@@ -103,18 +108,74 @@ QString LaneDialog::validate() const {
   const QString url = QString::fromStdString(l.base_url);
   if (!url.startsWith("sim:") && !url.startsWith("http://") && !url.startsWith("https://"))
     return tr("The endpoint must start with http://, https:// or sim:");
-  if (!QRegularExpression("^[A-Za-z_][A-Za-z0-9_]*$")
-           .match(key_env_->text().trimmed())
-           .hasMatch() &&
-      !key_env_->text().trimmed().isEmpty())
-    return tr("The API key variable must be an environment variable name, not a key.");
+  const QString env = key_env_->text().trimmed();
+  if (key_source_->currentIndex() == EnvironmentKey &&
+      !QRegularExpression("^[A-Za-z_][A-Za-z0-9_]*$").match(env).hasMatch())
+    return env.isEmpty()
+               ? tr("Name the environment variable that holds the API key.")
+               : tr("The API key variable must be an environment variable name, not a key.");
+  if (key_source_->currentIndex() == KeyringKey && l.api_key_env.empty())
+    return tr("Type the API key to keep in the OS keyring.");
   return {};
 }
 
 void LaneDialog::accept() {
-  const QString problem = validate();
+  QString problem = validate();
+  const QString secret = key_secret_->text();
+  if (problem.isEmpty() && key_source_->currentIndex() == KeyringKey && !secret.isEmpty()) {
+    // The key goes to the keyring only now, under the lane id its reference names.
+    const auto stored = SecretStore().store(lane().id, secret.toStdString());
+    if (!stored.ok) problem = QString::fromStdString(stored.error);
+  }
   error_->setText(problem);
   if (problem.isEmpty()) QDialog::accept();
+}
+
+void LaneDialog::build_key_fields(const plan::Lane& lane) {
+  const bool in_keyring = plan::keyring_lane_of(lane.api_key_env).has_value();
+  key_source_ = new QComboBox(this);
+  key_source_->setObjectName("keySource");
+  key_source_->addItems({tr("None"), tr("Environment variable"), tr("OS keyring")});
+  key_source_->setCurrentIndex(lane.api_key_env.empty() ? NoKey
+                               : in_keyring             ? KeyringKey
+                                                        : EnvironmentKey);
+  key_env_ = new QLineEdit(in_keyring ? QString() : QString::fromStdString(lane.api_key_env), this);
+  key_env_->setObjectName("keyEnv");
+  key_env_->setPlaceholderText(tr("e.g. FP8_API_KEY (name of an environment variable)"));
+  key_env_->setToolTip(
+      tr("The key is read from this environment variable when a run starts and "
+         "is never written to disk."));
+  key_secret_ = new QLineEdit(this);
+  key_secret_->setObjectName("keySecret");
+  key_secret_->setEchoMode(QLineEdit::Password);
+  key_secret_->setPlaceholderText(in_keyring ? tr("stored in the OS keyring; type to replace")
+                                             : tr("the API key"));
+  key_secret_->setToolTip(
+      tr("Kept in the OS keyring (Secret Service) under the lane id; the workspace only holds "
+         "the reference keyring:<lane-id>."));
+  connect(key_source_, &QComboBox::currentIndexChanged, this, &LaneDialog::show_key_source);
+}
+
+void LaneDialog::show_key_source(int source) {
+  key_env_label_->setVisible(source == EnvironmentKey);
+  key_env_->setVisible(source == EnvironmentKey);
+  key_secret_label_->setVisible(source == KeyringKey);
+  key_secret_->setVisible(source == KeyringKey);
+}
+
+std::string LaneDialog::key_reference() const {
+  switch (key_source_->currentIndex()) {
+    case EnvironmentKey:
+      return key_env_->text().trimmed().toStdString();
+    case KeyringKey:
+      // A newly typed key is stored under this lane's id; otherwise the key already stored
+      // (perhaps under the id the lane had, or the lane it was duplicated from) stays in use.
+      if (!key_secret_->text().isEmpty())
+        return plan::keyring_reference(id_->text().trimmed().toStdString());
+      return plan::keyring_lane_of(original_.api_key_env) ? original_.api_key_env : "";
+    default:
+      return {};
+  }
 }
 
 }  // namespace lb::ui

@@ -1,6 +1,7 @@
 #pragma once
-// Adds or edits one lane: endpoint, model, the environment variable holding its API key (never
-// the key itself) and serving notes.
+// Adds or edits one lane: endpoint, model, where its API key comes from (none, an environment
+// variable, or the OS keyring) and serving notes. A key typed here goes into the OS keyring when
+// the dialog is accepted; the lane itself only ever holds the reference "keyring:<lane-id>".
 #include <QDialog>
 
 #include "plan/plan.h"
@@ -22,14 +23,22 @@ class LaneDialog : public QDialog {
   void accept() override;
 
  private:
+  enum KeySource { NoKey = 0, EnvironmentKey = 1, KeyringKey = 2 };
   QString validate() const;
+  void build_key_fields(const plan::Lane& lane);
+  void show_key_source(int source);
+  std::string key_reference() const;  // what api_key_env holds for the chosen source
 
   plan::Lane original_;
   QStringList taken_ids_;
   QLineEdit* id_ = nullptr;
   QLineEdit* url_ = nullptr;
   QLineEdit* model_ = nullptr;
+  QComboBox* key_source_ = nullptr;
   QLineEdit* key_env_ = nullptr;
+  QLineEdit* key_secret_ = nullptr;  // the key itself: sent to the keyring, never to the lane
+  QLabel* key_env_label_ = nullptr;
+  QLabel* key_secret_label_ = nullptr;
   QComboBox* weights_ = nullptr;
   QComboBox* kv_ = nullptr;
   QComboBox* spec_ = nullptr;

@@ -1,7 +1,7 @@
 #pragma once
 // Probes one lane the way a run prepares it (starting a sim: lane if needed, reading the key from
-// its environment variable, asking /v1/models, /version, /health and /metrics). Blocking: run it
-// on a worker thread.
+// its environment variable or the OS keyring, asking /v1/models, /version, /health and /metrics).
+// Blocking: run it on a worker thread.
 #include <QString>
 
 #include "plan/plan.h"

@@ -11,13 +11,27 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <set>
 
+#include "plan/api_key_source.h"
 #include "ui/dialogs/lane_dialog.h"
+#include "ui/keyring/secret_store.h"
 #include "ui/pages/lane_prober.h"
 #include "ui/workspace/workspace.h"
 #include "widgets/lane_palette.h"
 
 namespace lb::ui {
+namespace {
+
+// The lane ids whose keys the lanes take from the OS keyring.
+std::set<std::string> keyring_lanes(const std::vector<plan::Lane>& lanes) {
+  std::set<std::string> ids;
+  for (const auto& lane : lanes)
+    if (auto id = plan::keyring_lane_of(lane.api_key_env)) ids.insert(*id);
+  return ids;
+}
+
+}  // namespace
 
 LanesPage::LanesPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> palette,
                      QWidget* parent)
@@ -110,9 +124,18 @@ QStringList LanesPage::ids_except(int row) const {
 
 bool LanesPage::save(std::vector<plan::Lane> lanes) {
   QString error;
+  const std::set<std::string> keys_before = keyring_lanes(workspace_.lanes());
   if (!workspace_.set_lanes(std::move(lanes), &error)) {
     QMessageBox::critical(this, tr("Could not save lanes"), error);
     return false;
+  }
+  // A key no lane refers to any more (lane removed, or its key source changed) leaves the
+  // keyring too, so removing a lane leaves no secret behind.
+  const std::set<std::string> keys_after = keyring_lanes(workspace_.lanes());
+  for (const std::string& lane_id : keys_before) {
+    if (keys_after.count(lane_id)) continue;
+    const auto removed = SecretStore().remove(lane_id);
+    if (!removed.ok) emit status(QString::fromStdString(removed.error));
   }
   reload();
   emit lanes_changed();
