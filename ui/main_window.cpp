@@ -259,6 +259,10 @@ void MainWindow::about() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!prompt_sets_->confirm_discard()) {  // unsaved prompt edits: saved, dropped or kept open
+    event->ignore();
+    return;
+  }
   if (run_->controller()->running()) {
     const auto answer = QMessageBox::question(
         this, tr("Stop the run?"),

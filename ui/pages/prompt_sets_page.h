@@ -36,6 +36,8 @@ class PromptSetsPage : public QWidget {
   bool import_files(const QStringList& paths, QString* error);
   bool save(QString* error);
   bool duplicate_current(QString* error);
+  // With unsaved edits, asks whether to save them; false when the user cancels.
+  bool confirm_discard();
   void add_prompt();
   void remove_selected_prompt();
   void select_prompt(int row);
@@ -61,7 +63,6 @@ class PromptSetsPage : public QWidget {
   QWidget* build_prompt_panel();
   void choose_import_files();
   void on_set_activated(int row);
-  bool confirm_discard();
   void refresh_header();
   void refresh_editor();
   void show_error(const QString& text);
