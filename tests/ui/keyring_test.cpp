@@ -11,9 +11,13 @@
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMessageBox>
 #include <QProcess>
+#include <QPushButton>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QtTest>
 
 #include "plan/api_key_source.h"
@@ -22,7 +26,9 @@
 #include "ui/keyring/keyring_lookup.h"
 #include "ui/keyring/secret_store.h"
 #include "ui/pages/lane_prober.h"
+#include "ui/pages/lanes_page.h"
 #include "ui/workspace/workspace.h"
+#include "widgets/lane_palette.h"
 
 using lb::ui::SecretStore;
 
@@ -184,7 +190,19 @@ class KeyringTest : public QObject {
     edit.accept();
     QCOMPARE(edit.result(), int(QDialog::Accepted));
     QCOMPARE(edit.lane().api_key_env, std::string("keyring:fp8"));
-    QVERIFY(SecretStore().remove("fp8").ok);
+
+    // Removing the lane on the Lanes page takes its key out of the keyring as well.
+    lb::ui::LanesPage page(reopened, std::make_shared<lb::widgets::LanePalette>());
+    page.findChild<QTableView*>()->selectRow(0);
+    QTimer::singleShot(0, [] {
+      if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+        box->button(QMessageBox::Yes)->click();
+    });
+    for (QPushButton* b : page.findChildren<QPushButton*>())
+      if (b->text() == "&Remove") b->click();
+    QVERIFY(reopened.lanes().empty());
+    QVERIFY(!SecretStore().lookup("fp8", &error));
+    QVERIFY2(error.empty(), error.c_str());
     qunsetenv(kSimKeyVar);
   }
 
