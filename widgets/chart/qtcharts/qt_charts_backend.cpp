@@ -168,6 +168,10 @@ class QtChartsBackend final : public ChartBackend {
   void set_categories(const QStringList& categories) {
     cat_axis_->clear();
     cat_axis_->append(categories.isEmpty() ? QStringList{QStringLiteral(" ")} : categories);
+    if (categories.isEmpty()) {  // shares: a full scale until there is data
+      y_axis_->setRange(0, 100);
+      y_axis_->setLabelFormat(QStringLiteral("%.0f"));
+    }
   }
 
   QXYSeries* add_series(const QString& name, const QColor& color) {
