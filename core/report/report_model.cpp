@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "plan/api_key_source.h"
 #include "report/json_access.h"
 
 namespace lb::report {
@@ -74,8 +75,13 @@ LaneInfo lane_info(const RunFolder& folder, const std::string& id, size_t index)
 
 std::string reproduce_command(const RunFolder& folder) {
   std::string keys;
-  for (const auto& l : json_at(folder.plan, {"lanes"}))
-    if (l.contains("api_key_env")) keys += l["api_key_env"].get<std::string>() + "=... ";
+  for (const auto& l : json_at(folder.plan, {"lanes"})) {
+    if (!l.contains("api_key_env")) continue;
+    const std::string source = l["api_key_env"].get<std::string>();
+    // A keyring:<lane-id> key is read by the desktop app only; the CLI refuses such a lane
+    // and says so, and "keyring:x=..." would not even be a shell assignment.
+    if (!plan::keyring_lane_of(source)) keys += source + "=... ";
+  }
   return keys + "lanebench-cli run plan.json --out NEW_RUN_FOLDER";
 }
 

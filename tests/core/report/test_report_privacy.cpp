@@ -48,6 +48,7 @@ void plant_in_run_files(const fs::path& run) {
   auto plan = read_json(run / "plan.json");
   plan["lanes"][1]["base_url"] = kUrl;
   plan["lanes"][1]["api_key_env"] = "LB_REPORT_TEST_KEY";
+  plan["lanes"][0]["api_key_env"] = "keyring:bf16";
   plan["name"] = "qualification on " + kHost;
   std::ofstream(run / "plan.json") << plan.dump(2);
   auto env = read_json(run / "environment.json");
@@ -74,6 +75,9 @@ class TestReportPrivacy : public QObject {
     QVERIFY2(folder, error.c_str());
     const auto scrubber = lb::report::PrivacyScrubber::for_run(*folder);
     auto model = lb::report::build_report_model(*folder);
+    // The variable is named for the reproduce command; a keyring reference is not.
+    QVERIFY2(model.reproduce_command.rfind("LB_REPORT_TEST_KEY=... lanebench-cli run", 0) == 0,
+             model.reproduce_command.c_str());
     lb::report::redact_model_secrets(model, scrubber);
     const auto out = run / "report";
     const auto result = lb::report::write_report_files(*folder, model, scrubber, out.string(),
