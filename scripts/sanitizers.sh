@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Runs the core, simulator and CLI tests under AddressSanitizer + UndefinedBehaviorSanitizer
+# (build-asan) and the engine's threading tests under ThreadSanitizer (build-tsan). GUI and
+# benchmarks are off in both. Exits non-zero on any failure or sanitizer report.
+# See docs/sanitizers.md.
+#   scripts/sanitizers.sh [asan] [tsan]   (default: both, ASan first)
+# LANEBENCH_ASAN_BUILD_DIR, LANEBENCH_TSAN_BUILD_DIR: build dirs. LANEBENCH_SANITIZER_JOBS:
+# parallel compile jobs (default: nproc).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+jobs="${LANEBENCH_SANITIZER_JOBS:-$(nproc)}"
+suppressions="$root/scripts/sanitizers"
+modes=("$@")
+if ((${#modes[@]} == 0)); then modes=(asan tsan); fi
+
+# Tests left out under ASan, each with its reason (docs/sanitizers.md). Parsers and threading
+# tests are never left out.
+asan_excluded=(
+  # Checks the source tree's formatting, not code; the normal ctest runs it.
+  format_check
+)
+# The engine's threading tests: the streaming client's I/O thread, the load driver, the plan
+# runner, the run folder writer's thread and the parallel hasher, and the simulator's server
+# threads as the client sees them.
+tsan_tests=(
+  test_stream_client test_client_errors test_load_driver test_plan_runner test_run_units
+  test_written_first artifacts_verification_test sim_stream_client_test
+)
+
+# -O1 -g: symbolised stacks, a quicker compile than -O2, and assert() on (no NDEBUG) so a broken
+# invariant stops the test where it breaks.
+# GCC 12's -Wmaybe-uninitialized misfires inside libstdc++'s <regex> once sanitizers instrument
+# it; warnings are the normal build's job (-Werror there), so that one is off here.
+configure() {  # build_dir sanitizer_flags
+  cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+    -DLANEBENCH_BUILD_GUI=OFF -DLANEBENCH_BUILD_BENCH=OFF \
+    -DCMAKE_CXX_FLAGS="$2 -Wno-maybe-uninitialized" -DCMAKE_EXE_LINKER_FLAGS="$2" \
+    -DCMAKE_SHARED_LINKER_FLAGS="$2" >/dev/null
+}
+
+regex_of() {  # name... -> ^(a|b|c)$
+  local IFS='|'
+  echo "^($*)\$"
+}
+
+run_asan() {
+  local build="${LANEBENCH_ASAN_BUILD_DIR:-$root/build-asan}"
+  local start=$SECONDS
+  configure "$build" "-fsanitize=address,undefined -fno-omit-frame-pointer \
+-fno-sanitize-recover=undefined"
+  cmake --build "$build" --parallel "$jobs"
+  echo "sanitizers: asan build took $((SECONDS - start)) s" >&2
+  start=$SECONDS
+  (
+    cd "$build"
+    export QT_QPA_PLATFORM=offscreen
+    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:\
+detect_stack_use_after_return=1:check_initialization_order=1"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0"
+    # Serially, as in scripts/test.sh: several tests measure against a loopback server.
+    ctest --output-on-failure --timeout 600 -E "$(regex_of "${asan_excluded[@]}")"
+  )
+  echo "sanitizers: asan tests took $((SECONDS - start)) s" >&2
+}
+
+run_tsan() {
+  local build="${LANEBENCH_TSAN_BUILD_DIR:-$root/build-tsan}"
+  local start=$SECONDS
+  configure "$build" "-fsanitize=thread"
+  # Only the threading tests and what they need: a TSan build of everything is not needed.
+  local targets=()
+  local known
+  known="$(ninja -C "$build" -t targets all | cut -d: -f1)"
+  for t in "${tsan_tests[@]}"; do
+    if grep -qx "$t" <<<"$known"; then targets+=("$t"); fi
+  done
+  cmake --build "$build" --parallel "$jobs" --target "${targets[@]}"
+  echo "sanitizers: tsan build took $((SECONDS - start)) s" >&2
+  start=$SECONDS
+  (
+    cd "$build"
+    export QT_QPA_PLATFORM=offscreen
+    export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:\
+suppressions=$suppressions/tsan.supp"
+    ctest --output-on-failure --timeout 600 -R "$(regex_of "${targets[@]}")"
+  )
+  echo "sanitizers: tsan tests took $((SECONDS - start)) s" >&2
+}
+
+for mode in "${modes[@]}"; do
+  case "$mode" in
+    asan) run_asan ;;
+    tsan) run_tsan ;;
+    *)
+      echo "sanitizers: unknown mode \"$mode\" (asan, tsan)" >&2
+      exit 2
+      ;;
+  esac
+done
