@@ -1,11 +1,13 @@
 // ChartPanel: downsampling to the pixel width, coalesced flushes (<= 30 Hz), histograms binned
 // per lane, and exports that carry the title, axis units and legend.
+#include <QChartView>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 #include <cmath>
 
 #include "widgets/chart/chart_panel.h"
@@ -139,6 +141,23 @@ class ChartPanelTest : public QObject {
     QCOMPARE(panel.drawn_point_count("b"), 10);
     panel.clear();
     QCOMPARE(panel.drawn_point_count("a"), -1);
+  }
+
+  void histogram_share_axis_near_full_scale_is_0_to_100() {
+    ChartPanel panel(ChartKind::Histogram, std::make_shared<LanePalette>());
+    panel.set_histogram_spec({HistogramSpec::Mode::Linear, 10, 0.99});
+    std::vector<double> samples(88, 5.0);  // 88 % of the samples in one bin
+    for (int i = 0; i < 12; ++i) samples.push_back(10.0 + i);
+    panel.set_samples("a", samples);
+    panel.flush();
+    auto* view = panel.findChild<QChartView*>();
+    QVERIFY(view);
+    const auto axes = view->chart()->axes(Qt::Vertical);
+    QCOMPARE(axes.size(), 1);
+    auto* y = qobject_cast<QValueAxis*>(axes.first());
+    QVERIFY(y);
+    QCOMPARE(y->max(), 100.0);
+    QCOMPARE(y->tickCount(), 6);
   }
 };
 

@@ -115,12 +115,15 @@ class QtChartsBackend final : public ChartBackend {
       bars_->append(set);
     }
     // Shares of samples: never past 100 %, which nice-number rounding would overshoot to 150.
+    // Near the top the scale is the whole 0-100 %, so its ticks stay round (not 0, 20, 39, ...).
     const double top = std::max(5.0, max_value * 1.1);
-    y_axis_->setRange(0, std::min(top, 100.0));
-    if (top < 90)
+    if (top < 90) {
+      y_axis_->setRange(0, top);
       y_axis_->applyNiceNumbers();
-    else
+    } else {
+      y_axis_->setRange(0, 100);
       y_axis_->setTickCount(6);
+    }
     y_axis_->setLabelFormat(label_format(y_axis_));
     update_empty(data.sets.empty());
   }
