@@ -120,6 +120,7 @@ QWidget* PromptSetsPage::build_prompt_panel() {
   table_->horizontalHeader()->setSectionResizeMode(models::PromptSetModel::FirstLine,
                                                    QHeaderView::Stretch);
   totals_ = new QLabel(panel);
+  totals_->setWordWrap(true);  // a long total must not set the page's minimum width
   totals_->setToolTip(tr("Estimated: characters / 4, rounded up, over every message"));
   add_ = new QPushButton(tr("&Add prompt"), panel);
   add_->setToolTip(tr("Add a prompt after the selected one (Insert)"));

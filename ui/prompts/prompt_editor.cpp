@@ -132,12 +132,17 @@ QWidget* PromptEditor::build_check_fields() {
   row2->addWidget(check_ignore_case_);
   row2->addWidget(check_last_);
   row2->addStretch(1);
-  row2->addWidget(add_check_);
-  row2->addWidget(remove_check_);
+  // The buttons get their own row: on one row with the options they set the page's minimum
+  // width, and the window grew wider whenever this page was shown.
+  auto* row3 = new QHBoxLayout;
+  row3->addStretch(1);
+  row3->addWidget(add_check_);
+  row3->addWidget(remove_check_);
   auto* layout = new QVBoxLayout(box);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(row1);
   layout->addLayout(row2);
+  layout->addLayout(row3);
   update_check_fields();
   return box;
 }
