@@ -11,6 +11,7 @@
 
 #include "compare/review_record.h"
 #include "models/item_roles.h"
+#include "sim/profile.h"
 #include "sim_lane_starter.h"
 #include "ui/main_window.h"
 #include "ui/pages/review_page.h"
@@ -18,6 +19,7 @@
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
 #include "ui/workspace/lane_json.h"
+#include "ui/workspace/workspace.h"
 #include "widgets/chart/chart_panel.h"
 #include "widgets/diff/diff_view.h"
 
@@ -39,6 +41,19 @@ plan::Lane sim_lane(const std::string& id, const std::string& profile) {
 class UiRunReviewTest : public QObject {
   Q_OBJECT
  private slots:
+  // The demo lanes' serving notes say what their simulator profiles serve: a report or decision
+  // made on the demo must not claim a KV cache dtype the lane does not use.
+  void demo_lane_notes_match_their_simulator_profiles() {
+    for (const lb::plan::Lane& lane : lb::ui::demo_lanes()) {
+      const auto profile = lb::sim::builtin_profile(lane.id);
+      QVERIFY2(profile, lane.id.c_str());
+      const std::string kv =
+          profile->cache_dtype == "auto" ? profile->weights_dtype : profile->cache_dtype;
+      QCOMPARE(lane.notes.weights, profile->weights_dtype);
+      QCOMPARE(lane.notes.kv_cache, kv);
+    }
+  }
+
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     lb::app::register_sim_lane_starter();

@@ -25,7 +25,7 @@ plan::Lane sim_lane(const std::string& id, const std::string& weights, const std
   lane.id = id;
   lane.base_url = "sim:" + id + "?time_scale=" + kDemoTimeScale;
   lane.notes.weights = weights;
-  lane.notes.kv_cache = "bf16";
+  lane.notes.kv_cache = weights;  // the simulator profiles keep their KV cache in this dtype
   lane.notes.spec = spec;
   lane.notes.prefix_caching = true;
   lane.notes.engine_version = "lanebench-sim";
