@@ -21,8 +21,10 @@
 #include "ui/pages/decision_page.h"
 #include "ui/pages/runs_page.h"
 #include "ui/report/report_export_job.h"
+#include "ui/run/live_charts.h"
 #include "ui_run_fixture.h"
 #include "widgets/chart/chart_panel.h"
+#include "widgets/lane_palette.h"
 
 using namespace lb;
 using namespace lb::ui;
@@ -69,6 +71,27 @@ class UiStoredRunTest : public QObject {
     QVERIFY(QFileInfo::exists(QDir(complete_).filePath("summary.json")));
     interrupted_lines_ = test::make_interrupted_copy(complete_, interrupted_);
     QVERIFY(interrupted_lines_ > 10);
+  }
+
+  void stored_charts_look_like_the_live_ones() {
+    auto palette = std::make_shared<widgets::LanePalette>();
+    LiveCharts live(palette);
+    StoredCharts stored(palette);
+    const std::vector<std::pair<widgets::ChartPanel*, widgets::ChartPanel*>> pairs = {
+        {live.output_rate(), stored.output_rate()},
+        {live.ttft(), stored.ttft()},
+        {live.itl(), stored.itl()},
+        {live.tokens_per_event(), stored.tokens_per_event()},
+        {live.decode_vs_context(), stored.decode_vs_context()},
+        {live.ttft_vs_context(), stored.ttft_vs_context()}};
+    for (const auto& [a, b] : pairs) {
+      QVERIFY(!a->title().isEmpty());
+      QCOMPARE(b->title(), a->title());
+      QVERIFY(b->kind() == a->kind());
+      QCOMPARE(b->x_axis().label(), a->x_axis().label());
+      QCOMPARE(b->y_axis().label(), a->y_axis().label());
+      QVERIFY2(!a->y_axis().unit.isEmpty(), qPrintable(a->title()));  // every value has a unit
+    }
   }
 
   void decision_page_shows_gates_and_round_trips_decision() {

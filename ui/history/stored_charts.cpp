@@ -3,47 +3,23 @@
 #include <QGridLayout>
 
 #include "ui/history/stored_run_series.h"
+#include "ui/run/chart_catalog.h"
 #include "widgets/chart/chart_panel.h"
 #include "widgets/lane_palette.h"
 
 namespace lb::ui {
 
-using widgets::AxisSpec;
-using widgets::ChartKind;
 using widgets::ChartPanel;
-
-namespace {
-
-ChartPanel* make_panel(ChartKind kind, const QString& title, AxisSpec x, AxisSpec y,
-                       std::shared_ptr<widgets::LanePalette> palette, QWidget* parent) {
-  auto* panel = new ChartPanel(kind, std::move(palette), parent);
-  panel->set_title(title);
-  panel->set_axes(x, y);
-  panel->set_empty_text(QObject::tr("No finished requests in this run"));
-  panel->setFocusPolicy(Qt::ClickFocus);
-  return panel;
-}
-
-}  // namespace
 
 StoredCharts::StoredCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* parent)
     : QWidget(parent), palette_(std::move(palette)) {
-  output_rate_ = make_panel(ChartKind::Line, tr("Aggregate output throughput"),
-                            {tr("Time since start"), "s"}, {tr("Output"), "tok/s"}, palette_, this);
-  ttft_ = make_panel(ChartKind::Scatter, tr("TTFT per request"), {tr("Sent at"), "s"},
-                     {tr("TTFT"), "ms"}, palette_, this);
-  itl_ = make_panel(ChartKind::Histogram, tr("Inter-token latency distribution"),
-                    {tr("ITL per event"), "ms"}, {tr("Share of events"), "%"}, palette_, this);
-  itl_->set_histogram_spec({widgets::HistogramSpec::Mode::Linear, 10, 0.98});
-  tokens_per_event_ = make_panel(ChartKind::Histogram, tr("Tokens per event (MTP signature)"),
-                                 {tr("Tokens in one streamed event"), ""},
-                                 {tr("Share of events"), "%"}, palette_, this);
-  tokens_per_event_->set_histogram_spec({widgets::HistogramSpec::Mode::Integer, 5, 1.0});
-  decode_ctx_ =
-      make_panel(ChartKind::Line, tr("Decode rate vs context length"),
-                 {tr("Prompt length"), "tokens"}, {tr("Decode rate"), "tok/s"}, palette_, this);
-  ttft_ctx_ = make_panel(ChartKind::Line, tr("TTFT vs context length"),
-                         {tr("Prompt length"), "tokens"}, {tr("TTFT"), "s"}, palette_, this);
+  const QString empty = tr("No finished requests in this run");
+  output_rate_ = make_run_chart(RunChart::OutputRate, palette_, empty, this);
+  ttft_ = make_run_chart(RunChart::TtftPerRequest, palette_, empty, this);
+  itl_ = make_run_chart(RunChart::Itl, palette_, empty, this);
+  tokens_per_event_ = make_run_chart(RunChart::TokensPerEvent, palette_, empty, this);
+  decode_ctx_ = make_run_chart(RunChart::DecodeVsContext, palette_, empty, this);
+  ttft_ctx_ = make_run_chart(RunChart::TtftVsContext, palette_, empty, this);
   auto* grid = new QGridLayout(this);
   grid->setContentsMargins(0, 0, 0, 0);
   grid->setSpacing(6);

@@ -7,57 +7,28 @@
 #include <QStandardItemModel>
 #include <QTableView>
 
+#include "ui/run/chart_catalog.h"
 #include "ui/run/gate_scores.h"
 #include "ui/run/live_run_data.h"
 #include "widgets/chart/chart_panel.h"
 
 namespace lb::ui {
 
-using widgets::AxisSpec;
-using widgets::ChartKind;
 using widgets::ChartPanel;
 using Measure = LiveRunData::PhaseMeasure;
 
-namespace {
-
-ChartPanel* make_panel(ChartKind kind, const QString& title, AxisSpec x, AxisSpec y,
-                       std::shared_ptr<widgets::LanePalette> palette, QWidget* parent) {
-  auto* panel = new ChartPanel(kind, std::move(palette), parent);
-  panel->set_title(title);
-  panel->set_axes(x, y);
-  panel->set_empty_text(QObject::tr("Waiting for finished requests…"));
-  panel->setFocusPolicy(Qt::ClickFocus);
-  return panel;
-}
-
-}  // namespace
-
 LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* parent)
     : QWidget(parent) {
-  output_rate_ = make_panel(ChartKind::Line, tr("Aggregate output throughput"),
-                            {tr("Time since start"), "s"}, {tr("Output"), "tok/s"}, palette, this);
-  ttft_ = make_panel(ChartKind::Scatter, tr("TTFT per request"), {tr("Sent at"), "s"},
-                     {tr("TTFT"), "ms"}, palette, this);
-  itl_ = make_panel(ChartKind::Histogram, tr("Inter-token latency distribution"),
-                    {tr("ITL per event"), "ms"}, {tr("Share of events"), "%"}, palette, this);
-  itl_->set_histogram_spec({widgets::HistogramSpec::Mode::Linear, 10, 0.98});
-  tokens_per_event_ = make_panel(ChartKind::Histogram, tr("Tokens per event (MTP signature)"),
-                                 {tr("Tokens in one streamed event"), ""},
-                                 {tr("Share of events"), "%"}, palette, this);
-  tokens_per_event_->set_histogram_spec({widgets::HistogramSpec::Mode::Integer, 5, 1.0});
-  decode_ctx_ =
-      make_panel(ChartKind::Line, tr("Decode rate vs context length"),
-                 {tr("Prompt length"), "tokens"}, {tr("Decode rate"), "tok/s"}, palette, this);
-  ttft_ctx_ = make_panel(ChartKind::Line, tr("TTFT vs context length"),
-                         {tr("Prompt length"), "tokens"}, {tr("TTFT"), "s"}, palette, this);
-  ttft_pass_ =
-      make_panel(ChartKind::Scatter, tr("TTFT per pass (prefix cache)"),
-                 {tr("Pass: 1 cold · 2 warm · 3 control"), ""}, {tr("TTFT"), "ms"}, palette, this);
-  decode_conc_ =
-      make_panel(ChartKind::Line, tr("Decode rate per concurrency (median)"),
-                 {tr("Concurrency"), "streams"}, {tr("Decode rate"), "tok/s"}, palette, this);
-  output_conc_ = make_panel(ChartKind::Line, tr("Aggregate output per concurrency"),
-                            {tr("Concurrency"), "streams"}, {tr("Output"), "tok/s"}, palette, this);
+  const QString empty = tr("Waiting for finished requests…");
+  output_rate_ = make_run_chart(RunChart::OutputRate, palette, empty, this);
+  ttft_ = make_run_chart(RunChart::TtftPerRequest, palette, empty, this);
+  itl_ = make_run_chart(RunChart::Itl, palette, empty, this);
+  tokens_per_event_ = make_run_chart(RunChart::TokensPerEvent, palette, empty, this);
+  decode_ctx_ = make_run_chart(RunChart::DecodeVsContext, palette, empty, this);
+  ttft_ctx_ = make_run_chart(RunChart::TtftVsContext, palette, empty, this);
+  ttft_pass_ = make_run_chart(RunChart::TtftPerPass, palette, empty, this);
+  decode_conc_ = make_run_chart(RunChart::DecodeVsConcurrency, palette, empty, this);
+  output_conc_ = make_run_chart(RunChart::OutputVsConcurrency, palette, empty, this);
   gate_model_ = new QStandardItemModel(this);
   gate_view_ = new QTableView(this);
   gate_view_->setModel(gate_model_);

@@ -1,0 +1,90 @@
+#include "ui/run/chart_catalog.h"
+
+#include <QObject>
+
+#include "widgets/chart/chart_panel.h"
+#include "widgets/lane_palette.h"
+
+namespace lb::ui {
+
+using widgets::AxisSpec;
+using widgets::ChartKind;
+using widgets::ChartPanel;
+using widgets::HistogramSpec;
+
+namespace {
+
+struct ChartDefinition {
+  ChartKind kind;
+  QString title;
+  AxisSpec x;
+  AxisSpec y;
+};
+
+ChartDefinition definition(RunChart chart) {
+  const AxisSpec share{QObject::tr("Share of events"), "%"};
+  const AxisSpec prompt{QObject::tr("Prompt length"), "tokens"};
+  const AxisSpec concurrency{QObject::tr("Concurrency"), "streams"};
+  const AxisSpec ttft_ms{QObject::tr("TTFT"), "ms"};
+  const AxisSpec decode{QObject::tr("Decode rate"), "tok/s"};
+  const AxisSpec output{QObject::tr("Output"), "tok/s"};
+  switch (chart) {
+    case RunChart::OutputRate:
+      return {ChartKind::Line,
+              QObject::tr("Aggregate output throughput"),
+              {QObject::tr("Time since start"), "s"},
+              output};
+    case RunChart::TtftPerRequest:
+      return {ChartKind::Scatter,
+              QObject::tr("TTFT per request"),
+              {QObject::tr("Sent at"), "s"},
+              ttft_ms};
+    case RunChart::Itl:
+      return {ChartKind::Histogram,
+              QObject::tr("Inter-token latency distribution"),
+              {QObject::tr("ITL per event"), "ms"},
+              share};
+    case RunChart::TokensPerEvent:
+      return {ChartKind::Histogram,
+              QObject::tr("Tokens per event (MTP signature)"),
+              {QObject::tr("Tokens in one streamed event"), ""},
+              share};
+    case RunChart::DecodeVsContext:
+      return {ChartKind::Line, QObject::tr("Decode rate vs context length"), prompt, decode};
+    case RunChart::TtftVsContext:
+      return {ChartKind::Line,
+              QObject::tr("TTFT vs context length"),
+              prompt,
+              {QObject::tr("TTFT"), "s"}};
+    case RunChart::TtftPerPass:
+      return {ChartKind::Scatter,
+              QObject::tr("TTFT per pass (prefix cache)"),
+              {QObject::tr("Pass: 1 cold · 2 warm · 3 control"), ""},
+              ttft_ms};
+    case RunChart::DecodeVsConcurrency:
+      return {ChartKind::Line, QObject::tr("Decode rate per concurrency (median)"), concurrency,
+              decode};
+    case RunChart::OutputVsConcurrency:
+      return {ChartKind::Line, QObject::tr("Aggregate output per concurrency"), concurrency,
+              output};
+  }
+  return {ChartKind::Line, QString(), {}, {}};
+}
+
+}  // namespace
+
+ChartPanel* make_run_chart(RunChart chart, std::shared_ptr<widgets::LanePalette> palette,
+                           const QString& empty_text, QWidget* parent) {
+  const ChartDefinition d = definition(chart);
+  auto* panel = new ChartPanel(d.kind, std::move(palette), parent);
+  panel->set_title(d.title);
+  panel->set_axes(d.x, d.y);
+  panel->set_empty_text(empty_text);
+  panel->setFocusPolicy(Qt::ClickFocus);
+  if (chart == RunChart::Itl) panel->set_histogram_spec({HistogramSpec::Mode::Linear, 10, 0.98});
+  if (chart == RunChart::TokensPerEvent)
+    panel->set_histogram_spec({HistogramSpec::Mode::Integer, 5, 1.0});
+  return panel;
+}
+
+}  // namespace lb::ui

@@ -1,0 +1,34 @@
+#pragma once
+// One definition of each run chart: its kind, title, axes with units and histogram binning. The
+// Run page's live charts and a reopened run's stored charts both build their panels here, so a
+// stored run always looks like the live one did.
+#include <QString>
+#include <memory>
+
+class QWidget;
+
+namespace lb::widgets {
+class ChartPanel;
+class LanePalette;
+}  // namespace lb::widgets
+
+namespace lb::ui {
+
+enum class RunChart {
+  OutputRate,           // aggregate output tok/s over time
+  TtftPerRequest,       // TTFT of each request by send time
+  Itl,                  // inter-token latency distribution
+  TokensPerEvent,       // tokens per streamed event, the MTP signature
+  DecodeVsContext,      // decode rate by prompt length (context sweep)
+  TtftVsContext,        // TTFT by prompt length (context sweep)
+  TtftPerPass,          // TTFT per prefix-cache pass
+  DecodeVsConcurrency,  // median decode rate per concurrency
+  OutputVsConcurrency,  // aggregate output per concurrency
+};
+
+// A panel for `chart`, showing `empty_text` until it has data; focus by click only, so Tab
+// moves between the page's controls rather than through every chart.
+widgets::ChartPanel* make_run_chart(RunChart chart, std::shared_ptr<widgets::LanePalette> palette,
+                                    const QString& empty_text, QWidget* parent);
+
+}  // namespace lb::ui
