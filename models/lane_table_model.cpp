@@ -1,6 +1,7 @@
 #include "models/lane_table_model.h"
 
 #include "models/item_roles.h"
+#include "plan/api_key_source.h"
 
 namespace lb::models {
 
@@ -50,6 +51,11 @@ QVariant LaneTableModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::ToolTipRole && index.column() == BaseUrl && lane->is_sim())
     return tr("Served by the built-in simulator (profile %1)")
         .arg(QString::fromStdString(lane->sim_profile));
+  if (role == Qt::ToolTipRole && index.column() == ApiKeyEnv &&
+      plan::keyring_lane_of(lane->api_key_env))
+    return tr("Kept in the OS keyring under this lane's id; the workspace holds only the "
+              "reference %1")
+        .arg(QString::fromStdString(lane->api_key_env));
   if (role != Qt::DisplayRole && role != Qt::EditRole) return {};
   switch (index.column()) {
     case Id:
@@ -59,7 +65,10 @@ QVariant LaneTableModel::data(const QModelIndex& index, int role) const {
     case Model:
       return QString::fromStdString(lane->model);
     case ApiKeyEnv:
-      return lane->api_key_env.empty() ? QString("—") : QString::fromStdString(lane->api_key_env);
+      if (lane->api_key_env.empty()) return QString("—");
+      if (role == Qt::DisplayRole && plan::keyring_lane_of(lane->api_key_env))
+        return tr("OS keyring");
+      return QString::fromStdString(lane->api_key_env);
     case Serving:
       return serving_summary(lane->notes);
     default:
@@ -77,7 +86,7 @@ QVariant LaneTableModel::headerData(int section, Qt::Orientation orientation, in
     case Model:
       return tr("Model");
     case ApiKeyEnv:
-      return tr("API key variable");
+      return tr("API key");
     case Serving:
       return tr("Serving configuration");
     default:

@@ -75,11 +75,21 @@ class ModelsTest : public QObject {
     a.sim_profile = "bf16";
     a.notes.weights = "bf16";
     a.notes.prefix_caching = true;
-    model.set_lanes({a, lane("fp8", "http://127.0.0.1:8001/v1")});
-    QCOMPARE(model.rowCount(), 2);
+    plan::Lane keyed = lane("keyed", "http://127.0.0.1:8002/v1");
+    keyed.api_key_env = "keyring:keyed";
+    plan::Lane env = lane("env", "http://127.0.0.1:8003/v1");
+    env.api_key_env = "FP8_API_KEY";
+    model.set_lanes({a, lane("fp8", "http://127.0.0.1:8001/v1"), keyed, env});
+    QCOMPARE(model.rowCount(), 4);
     QCOMPARE(model.index(0, LaneTableModel::Serving).data().toString(),
              QString("weights bf16 · prefix cache on"));
     QCOMPARE(model.index(1, LaneTableModel::ApiKeyEnv).data().toString(), QString("—"));
+    // A keyring reference reads as where the key is; editing still sees the reference.
+    const QModelIndex keyring_cell = model.index(2, LaneTableModel::ApiKeyEnv);
+    QCOMPARE(keyring_cell.data().toString(), QString("OS keyring"));
+    QCOMPARE(keyring_cell.data(Qt::EditRole).toString(), QString("keyring:keyed"));
+    QVERIFY(keyring_cell.data(Qt::ToolTipRole).toString().contains("keyring:keyed"));
+    QCOMPARE(model.index(3, LaneTableModel::ApiKeyEnv).data().toString(), QString("FP8_API_KEY"));
     QVERIFY(model.index(0, LaneTableModel::BaseUrl)
                 .data(Qt::ToolTipRole)
                 .toString()
