@@ -9,12 +9,17 @@
 #include "metrics/request_metrics.h"
 #include "run/chat_request_body.h"
 #include "run/load_driver.h"
+#include "timing_slack.h"
 
 using namespace lb::run;
 using lb::test::FakeVllm;
 using lb::test::FakeVllmOptions;
 
 namespace {
+
+// Extra room on upper timing bounds when instrumented (timing_slack.h).
+const double slack_ms = lb::test::timing_slack_ms();
+const auto slack_ns = static_cast<int64_t>(slack_ms * 1e6);
 
 LoadPhase chat_phase(const LaneEndpoint& lane, int64_t count, int concurrency) {
   LoadPhase phase;
@@ -72,7 +77,8 @@ class TestLoadDriver : public QObject {
       const auto m = lb::metrics::compute_request_metrics(rec);
       QVERIFY(m.ok);
       QCOMPARE(m.output_tokens, int64_t(8));
-      QVERIFY2(m.ttft_ms >= 20.0 && m.ttft_ms < 30.0, qPrintable(QString::number(m.ttft_ms)));
+      QVERIFY2(m.ttft_ms >= 20.0 && m.ttft_ms < 30.0 + slack_ms,
+               qPrintable(QString::number(m.ttft_ms)));
       // Ground truth: the server's send time of the first content chunk (piece 1), stamped just
       // after the kernel took the bytes, so the client may see them a few µs before the stamp.
       const auto it = std::find_if(served.begin(), served.end(), [&](const auto& s) {
@@ -82,7 +88,7 @@ class TestLoadDriver : public QObject {
       QVERIFY(it->sent.size() >= 2);
       const double arrival_error_ms =
           static_cast<double>(rec.result.events.front().arrival_ns - it->sent[1].sent_ns) / 1e6;
-      QVERIFY2(arrival_error_ms > -0.5 && arrival_error_ms < 5.0,
+      QVERIFY2(arrival_error_ms > -0.5 && arrival_error_ms < 5.0 + slack_ms,
                qPrintable(QString::number(arrival_error_ms)));
     }
     QVERIFY(!sink.progress.empty());
@@ -107,13 +113,13 @@ class TestLoadDriver : public QObject {
     for (const auto& r : out.records) sched.push_back(r.t_sched_ns);
     std::sort(sched.begin(), sched.end());
     const int64_t start = sched.front() - expected.front();
-    QVERIFY(start >= t0 && start - t0 < 5'000'000);
+    QVERIFY(start >= t0 && start - t0 < 5'000'000 + slack_ns);
     for (size_t i = 0; i < sched.size(); ++i) QCOMPARE(sched[i] - start, expected[i]);
     for (const auto& r : out.records) {
       const auto m = lb::metrics::compute_request_metrics(r);
       // Sent on schedule (a loaded test machine may add a few ms), never held behind the
       // 200 ms answers of earlier requests.
-      QVERIFY2(m.queue_delay_ms < 30.0, qPrintable(QString::number(m.queue_delay_ms)));
+      QVERIFY2(m.queue_delay_ms < 30.0 + slack_ms, qPrintable(QString::number(m.queue_delay_ms)));
       QVERIFY(m.ttft_ms >= 200.0);
     }
   }
@@ -180,7 +186,7 @@ class TestLoadDriver : public QObject {
     const int64_t t0 = steady_now_ns();
     auto out = LoadDriver(client, sink, stop).run(phase, [](const auto&) {});
     const double took_ms = static_cast<double>(steady_now_ns() - t0) / 1e6;
-    QVERIFY2(took_ms >= 300 && took_ms < 450, qPrintable(QString::number(took_ms)));
+    QVERIFY2(took_ms >= 300 && took_ms < 450 + slack_ms, qPrintable(QString::number(took_ms)));
     QVERIFY2(out.records.size() >= 20 && out.records.size() <= 60,
              qPrintable(QString::number(out.records.size())));
   }
@@ -199,7 +205,7 @@ class TestLoadDriver : public QObject {
     auto out = LoadDriver(client, sink, stop).run(chat_phase(lane, 8, 4), [](const auto&) {});
     stopper.join();
     const double took_ms = static_cast<double>(steady_now_ns() - t0) / 1e6;
-    QVERIFY2(took_ms < 1500, qPrintable(QString::number(took_ms)));
+    QVERIFY2(took_ms < 1500 + slack_ms, qPrintable(QString::number(took_ms)));
     QVERIFY(out.interrupted);
     QCOMPARE(out.cancelled, int64_t(4));
     QCOMPARE(out.records.size(), size_t(0));
