@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <regex>
 
+#include "plan/plan.h"
 #include "report/json_access.h"
 #include "report/run_folder.h"
 
@@ -104,8 +105,14 @@ PrivacyScrubber::PrivacyScrubber(std::vector<std::string> secrets,
 PrivacyScrubber PrivacyScrubber::for_run(const RunFolder& folder) {
   std::vector<std::string> secrets, terms;
   for (const auto& lane : json_at(folder.plan, {"lanes"})) {
-    const std::string env = string_at(lane, {"api_key_env"});
-    if (const char* v = env.empty() ? nullptr : std::getenv(env.c_str())) secrets.push_back(v);
+    // The lane's key from where the lane says it lives: its environment variable or, for a
+    // "keyring:<lane-id>" reference, the OS keyring when the program registered a lookup.
+    plan::Lane source;
+    source.id = string_at(lane, {"id"});
+    source.api_key_env = string_at(lane, {"api_key_env"});
+    std::string ignored;
+    if (auto key = plan::resolve_api_key(source, &ignored); key && !key->empty())
+      secrets.push_back(std::move(*key));
     terms.push_back(host_of(string_at(lane, {"base_url"})));
   }
   for (const auto& [id, lane] : json_at(folder.environment, {"lanes"}).items()) {

@@ -206,6 +206,41 @@ class KeyringTest : public QObject {
     qunsetenv(kSimKeyVar);
   }
 
+  // The Add dialog stores a new lane's key before the workspace is written; when writing it
+  // fails, the key must not stay in the keyring with nothing referring to it.
+  void failedWorkspaceSaveLeavesNoKeyBehind() {
+    QVERIFY2(!qgetenv("DBUS_SESSION_BUS_ADDRESS").contains("no-bus"), "needs the bus above");
+    QTemporaryDir dir;
+    lb::ui::Workspace workspace;
+    QString why;
+    QVERIFY2(workspace.open(dir.path(), &why), qPrintable(why));
+    lb::ui::LanesPage page(workspace, std::make_shared<lb::widgets::LanePalette>());
+    // lanes.json cannot be replaced: a directory stands where the file goes (even for root).
+    QFile::remove(dir.path() + "/lanes.json");
+    QVERIFY(QDir(dir.path()).mkpath("lanes.json/blocked"));
+    QString critical;
+    QTimer driver;
+    QObject::connect(&driver, &QTimer::timeout, [&] {
+      QWidget* modal = QApplication::activeModalWidget();
+      if (auto* dialog = qobject_cast<lb::ui::LaneDialog*>(modal)) {
+        dialog->findChild<QLineEdit*>("laneId")->setText("orphan");
+        choose_keyring_key(*dialog, kKey);
+      } else if (auto* box = qobject_cast<QMessageBox*>(modal)) {
+        critical = box->text();
+        box->button(QMessageBox::Ok)->click();
+        driver.stop();
+      }
+    });
+    driver.start(20);
+    for (QPushButton* b : page.findChildren<QPushButton*>())
+      if (b->text() == "&Add…") b->click();
+    QVERIFY2(critical.contains("lanes.json"), qPrintable(critical));
+    QVERIFY(workspace.lanes().empty());
+    std::string error;
+    QVERIFY2(!SecretStore().lookup("orphan", &error), "the key stayed in the keyring");
+    QVERIFY2(error.empty(), error.c_str());
+  }
+
   void cleanupTestCase() {
     if (bus_.state() != QProcess::NotRunning) {
       bus_.terminate();

@@ -30,6 +30,7 @@ LaneDialog::LaneDialog(const plan::Lane& lane, QStringList taken_ids, QWidget* p
   setWindowTitle(lane.id.empty() ? tr("Add Lane")
                                  : tr("Edit Lane %1").arg(QString::fromStdString(lane.id)));
   id_ = new QLineEdit(QString::fromStdString(lane.id), this);
+  id_->setObjectName("laneId");
   id_->setPlaceholderText(tr("e.g. fp8"));
   url_ = new QLineEdit(QString::fromStdString(lane.base_url), this);
   url_->setPlaceholderText(tr("http://127.0.0.1:8000/v1  or  sim:fp8"));

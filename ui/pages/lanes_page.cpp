@@ -125,7 +125,12 @@ QStringList LanesPage::ids_except(int row) const {
 bool LanesPage::save(std::vector<plan::Lane> lanes) {
   QString error;
   const std::set<std::string> keys_before = keyring_lanes(workspace_.lanes());
+  const std::set<std::string> keys_wanted = keyring_lanes(lanes);
   if (!workspace_.set_lanes(std::move(lanes), &error)) {
+    // The lane dialog already put a new lane's key into the keyring; with the workspace that
+    // would refer to it not written, the key leaves again rather than stay behind unreferenced.
+    for (const std::string& lane_id : keys_wanted)
+      if (!keys_before.count(lane_id)) SecretStore().remove(lane_id);
     QMessageBox::critical(this, tr("Could not save lanes"), error);
     return false;
   }

@@ -8,7 +8,9 @@
 #include <QtTest>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
+#include "plan/api_key_source.h"
 #include "report/qualification_summary.h"
 #include "report/report_writer.h"
 #include "report_run_fixture.h"
@@ -100,6 +102,29 @@ class TestReportPrivacy : public QObject {
         QVERIFY2(read_text(entry.path()).find(kKey) == std::string::npos,
                  entry.path().filename().c_str());
     fs::remove_all(run);
+  }
+
+  // A lane whose key lives in the OS keyring: the scrubber asks the registered keyring lookup
+  // (the desktop app's libsecret one; here one that holds a single key) and removes that key.
+  void keyringKeysAreScrubbedToo() {
+    // No "sk-" prefix: only knowing the key, not its look, can find it.
+    const std::string keyring_key = "kr0f9e8d7c6b5a4d3c2b1a";
+    lb::plan::set_keyring_lookup([&](const std::string& lane, std::string* error) {
+      if (lane == "fp8") return std::optional<std::string>(keyring_key);
+      if (error) error->clear();
+      return std::optional<std::string>();
+    });
+    lb::report::RunFolder folder;
+    folder.plan = {{"lanes",
+                    {{{"id", "fp8"}, {"base_url", "sim:fp8"}, {"api_key_env", "keyring:fp8"}},
+                     {{"id", "bf16"}, {"base_url", "sim:bf16"}, {"api_key_env", "keyring:bf16"}}}}};
+    const auto scrubber = lb::report::PrivacyScrubber::for_run(folder);
+    lb::plan::set_keyring_lookup(nullptr);
+    const std::string text = "lane fp8 answered 401 for key " + keyring_key + " at c1";
+    QVERIFY(!scrubber.secret_findings(text).empty());
+    const std::string clean = scrubber.redact_secrets(text);
+    QVERIFY2(clean.find(keyring_key) == std::string::npos, clean.c_str());
+    QVERIFY(clean.find("lane fp8 answered 401") != std::string::npos);
   }
 
   void scrubberFindsEachKindAndLeavesReportTextAlone() {
