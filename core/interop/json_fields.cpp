@@ -1,5 +1,8 @@
 #include "interop/json_fields.h"
 
+#include <cmath>
+#include <cstdint>
+
 namespace lb::interop {
 
 std::string json_type_phrase(const nlohmann::json& value) {
@@ -103,8 +106,19 @@ bool bool_or(const nlohmann::json& obj, const char* key, bool fallback) {
 }
 
 int64_t integer_or(const nlohmann::json& obj, const char* key, int64_t fallback) {
-  if (!obj.is_object() || !obj.contains(key) || !obj[key].is_number()) return fallback;
-  return obj[key].get<int64_t>();
+  if (!obj.is_object() || !obj.contains(key)) return fallback;
+  const nlohmann::json& v = obj[key];
+  if (v.is_number_unsigned())
+    return v.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX)
+               ? static_cast<int64_t>(v.get<uint64_t>())
+               : fallback;
+  if (v.is_number_integer()) return v.get<int64_t>();
+  // A float only when it fits: casting 1e300 to an integer is undefined behaviour, and an
+  // imported file is untrusted.
+  const double d = v.is_number_float() ? v.get<double>() : NAN;
+  return std::isfinite(d) && d > -9223372036854775808.0 && d < 9223372036854775808.0
+             ? static_cast<int64_t>(d)
+             : fallback;
 }
 
 const nlohmann::json* find_path(const nlohmann::json& root,

@@ -3,6 +3,7 @@
 // server's dialect and fills the StreamResult: content, reasoning and tool calls kept apart,
 // one EventArrival per event that carried generated output, usage, server timings, errors.
 // Each message is parsed once, on the I/O thread, after its arrival time was stamped.
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -63,9 +64,26 @@ inline std::string_view string_at(const nlohmann::json& j, const char* key) {
   return (v && v->is_string()) ? std::string_view(v->get_ref<const std::string&>())
                                : std::string_view();
 }
+// A count a server sent: an integer as it is, a float cut to its whole part when it fits in
+// int64_t, anything else (a string, 1e300, an unsigned beyond int64_t) the fallback. Converting
+// an out-of-range float to an integer is undefined behaviour, and the wire is untrusted.
+inline int64_t to_int64(const nlohmann::json& v, int64_t fallback) {
+  if (v.is_number_unsigned()) {
+    const uint64_t u = v.get<uint64_t>();
+    return u <= static_cast<uint64_t>(INT64_MAX) ? static_cast<int64_t>(u) : fallback;
+  }
+  if (v.is_number_integer()) return v.get<int64_t>();
+  if (v.is_number_float()) {
+    const double d = v.get<double>();
+    // 2^63 is exact as a double; the open bound keeps the cast in range.
+    if (std::isfinite(d) && d > -9223372036854775808.0 && d < 9223372036854775808.0)
+      return static_cast<int64_t>(d);
+  }
+  return fallback;
+}
 inline int64_t int_at(const nlohmann::json& j, const char* key, int64_t fallback = -1) {
   const nlohmann::json* v = find_key(j, key);
-  return (v && v->is_number()) ? v->get<int64_t>() : fallback;
+  return v ? to_int64(*v, fallback) : fallback;
 }
 
 }  // namespace lb::net

@@ -99,7 +99,7 @@ void OpenAiParser::read_vllm_metrics(const nlohmann::json& metrics) {
   if (const auto* hist = find_key(*spec, "acceptance_histogram"); hist && hist->is_array()) {
     s.accepted_per_position.assign(hist->size() > 0 ? hist->size() - 1 : 0, 0);
     for (size_t k = 1; k < hist->size(); ++k) {
-      const int64_t steps = (*hist)[k].is_number() ? (*hist)[k].get<int64_t>() : 0;
+      const int64_t steps = to_int64((*hist)[k], 0);
       for (size_t p = 0; p < k; ++p) s.accepted_per_position[p] += steps;
     }
   }

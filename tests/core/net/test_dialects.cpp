@@ -2,8 +2,10 @@
 // the results must be identical, and they must say what the server meant (content, reasoning
 // and tool calls apart, token counts per event, usage, cached tokens, spec-decode, errors).
 #include <QtTest>
+#include <limits>
 
 #include "fixture_streams.h"
+#include "net/dialect_parser.h"
 #include "net/error_message.h"
 #include "net/retry_after.h"
 #include "result_fingerprint.h"
@@ -181,6 +183,31 @@ class TestDialects : public QObject {
     QCOMPARE(r.usage.completion_tokens, int64_t(2));
     r = parse_fixture("sse_edge_tcp_split.sse");
     QCOMPARE(r.content, std::string("Caf\xC3\xA9"));
+  }
+
+  // Counts sent as floats: whole ones count; ones no int64_t can hold are ignored, not
+  // converted (converting 3.3e124 to an integer is undefined behaviour; fuzz_stream_parser found
+  // it, and under UBSan this test stops there without the range check).
+  void outOfRangeCountsAreIgnored() {
+    const std::string wire =
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hi\"}}]}\n\n"
+        "data: {\"choices\":[],\"usage\":{\"prompt_tokens\":7.0,"
+        "\"completion_tokens\":3.33333e+124,\"prompt_tokens_details\":{\"cached_tokens\":"
+        "18446744073709551615}}}\n\n"
+        "data: [DONE]\n\n";
+    const StreamResult r = parse_split(Dialect::OpenAiChat, wire, {});
+    QCOMPARE(r.error, ErrorKind::None);
+    QCOMPARE(r.content, std::string("Hi"));
+    QCOMPARE(r.usage.prompt_tokens, int64_t(7));
+    QVERIFY(r.usage.completion_tokens < 0 || r.usage.completion_tokens == 1);  // not from usage
+    QVERIFY(r.usage.cached_tokens <= 0);  // 2^64 - 1 is no count
+    // Whole floats are counts; speculative-decoding histograms the same.
+    QCOMPARE(to_int64(nlohmann::json(12.0), -1), int64_t(12));
+    QCOMPARE(to_int64(nlohmann::json(-1e300), -1), int64_t(-1));
+    QCOMPARE(to_int64(nlohmann::json(9223372036854775808.0), -1), int64_t(-1));
+    QCOMPARE(to_int64(nlohmann::json(std::numeric_limits<double>::quiet_NaN()), 5), int64_t(5));
+    QCOMPARE(to_int64(nlohmann::json("12"), -1), int64_t(-1));
+    QCOMPARE(to_int64(nlohmann::json(uint64_t(1) << 63), -1), int64_t(-1));
   }
 
   void everyErrorShapeIsAnError() {
