@@ -259,7 +259,8 @@ void MainWindow::about() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
-  if (!prompt_sets_->confirm_discard()) {  // unsaved prompt edits: saved, dropped or kept open
+  // Unsaved prompt edits and decisions: saved, dropped on purpose, or the window stays open.
+  if (!prompt_sets_->confirm_discard() || !decision_->confirm_discard()) {
     event->ignore();
     return;
   }

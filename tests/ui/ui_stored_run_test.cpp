@@ -157,6 +157,39 @@ class UiStoredRunTest : public QObject {
     QCOMPARE(reopened.decision(), std::optional(report::Decision::Challenger));
     QCOMPARE(reopened.rationale(), page.rationale());
     QVERIFY2(reopened.saved_text().contains("challenger"), qPrintable(reopened.saved_text()));
+    QVERIFY(!reopened.dirty());
+
+    // An unsaved edit survives opening another run as a draft and comes back with its run.
+    const QString saved_rationale = reopened.rationale();
+    reopened.set_decision(report::Decision::Reject);
+    reopened.set_rationale("Reject: the fp8 lane's long-context row needs another look.");
+    QVERIFY(reopened.dirty());
+    QVERIFY2(reopened.saved_text().startsWith("Unsaved changes"),
+             qPrintable(reopened.saved_text()));
+    QSignalSpy status(&reopened, &DecisionPage::status);
+    reopened.set_run(load_run(interrupted_));
+    QCOMPARE(status.count(), 1);
+    QVERIFY2(status.last().at(0).toString().contains("kept as a draft"),
+             qPrintable(status.last().at(0).toString()));
+    QVERIFY(!reopened.decision().has_value());  // the other run's own (empty) decision
+    QVERIFY(reopened.rationale().isEmpty());
+    QVERIFY(!reopened.dirty());
+    QCOMPARE(reopened.unsaved_runs(), QStringList({complete_}));
+    reopened.set_run(load_run(complete_));
+    QCOMPARE(reopened.decision(), std::optional(report::Decision::Reject));
+    QVERIFY(reopened.rationale().startsWith("Reject:"));
+    QVERIFY(reopened.dirty());
+    QVERIFY(reopened.saved_text().startsWith("Unsaved changes"));
+    QCOMPARE(reopened.unsaved_runs(), QStringList({complete_}));
+    // Editing back to what is saved leaves nothing unsaved; the file was never touched.
+    reopened.set_decision(report::Decision::Challenger);
+    reopened.set_rationale(saved_rationale);
+    QVERIFY(!reopened.dirty());
+    QVERIFY(reopened.unsaved_runs().isEmpty());
+    QVERIFY(reopened.confirm_discard());  // nothing to ask about
+    QCOMPARE(report::load_decision(complete_.toStdString())->decision,
+             report::Decision::Challenger);
+
     reopened.clear_run();
     QVERIFY(!reopened.has_run());
     QVERIFY(!reopened.decision().has_value());

@@ -82,6 +82,8 @@ QWidget* DecisionPage::build_decision_box() {
   save_ = new QPushButton(tr("&Save Decision"), box);
   save_->setToolTip(tr("Write decision.json into the run folder (Ctrl+S)"));
   connect(save_, &QPushButton::clicked, this, &DecisionPage::on_save_clicked);
+  connect(rationale_, &QPlainTextEdit::textChanged, this, &DecisionPage::on_edited);
+  connect(choices_, &QButtonGroup::idToggled, this, [this](int, bool) { on_edited(); });
   saved_ = new QLabel(box);
   saved_->setWordWrap(true);
   auto* buttons = new QHBoxLayout;
@@ -101,6 +103,11 @@ QString DecisionPage::banner_text() const {
 QString DecisionPage::saved_text() const { return saved_->text(); }
 
 void DecisionPage::clear_run() {
+  keep_draft();
+  reset_view();
+}
+
+void DecisionPage::reset_view() {
   run_.reset();
   gates_snapshot_ = nullptr;
   model_.clear();
@@ -109,19 +116,17 @@ void DecisionPage::clear_run() {
          "finish a run) to record its decision.</p>"));
   banner_->hide();
   gate_summary_->clear();
-  if (QAbstractButton* checked = choices_->checkedButton()) {
-    choices_->setExclusive(false);
-    checked->setChecked(false);
-    choices_->setExclusive(true);
-  }
-  rationale_->clear();
-  saved_->setText(tr("Saving needs an open run."));
+  baseline_ = {};
+  show_edit(baseline_);
+  saved_status_ = tr("Saving needs an open run.");
+  saved_->setText(saved_status_);
   update_enabled();
 }
 
 void DecisionPage::set_run(std::shared_ptr<const LoadedRun> run) {
   if (!run || !run->folder) return clear_run();
-  clear_run();
+  keep_draft();
+  reset_view();
   run_ = std::move(run);
   const report::RunFolder& folder = *run_->folder;
   const std::vector<std::string> lanes = folder.lane_ids();
@@ -152,16 +157,84 @@ void DecisionPage::set_run(std::shared_ptr<const LoadedRun> run) {
                                              .arg(model_.count("fail"))
                                              .arg(model_.count("unsupported"))
                                              .arg(model_.count("not run")));
-  if (folder.decision)
+  if (folder.decision) {
     show_saved(*folder.decision);
-  else
-    saved_->setText(tr("No decision saved for this run yet."));
+  } else {
+    saved_status_ = tr("No decision saved for this run yet.");
+    saved_->setText(saved_status_);
+  }
+  if (const auto draft = drafts_.find(run_->dir); draft != drafts_.end()) {
+    show_edit(draft->second);
+    drafts_.erase(draft);
+    on_edited();
+  }
   update_enabled();
 }
 
 void DecisionPage::set_decision(report::Decision decision) {
   for (int i = 0; i < 3; ++i)
     if (kChoices[i] == decision) choices_->button(i)->setChecked(true);
+}
+
+DecisionPage::Draft DecisionPage::current_edit() const { return {decision(), rationale()}; }
+
+void DecisionPage::show_edit(const Draft& edit) {
+  showing_ = true;
+  if (edit.choice) {
+    set_decision(*edit.choice);
+  } else if (QAbstractButton* checked = choices_->checkedButton()) {
+    choices_->setExclusive(false);
+    checked->setChecked(false);
+    choices_->setExclusive(true);
+  }
+  rationale_->setPlainText(edit.rationale);
+  showing_ = false;
+}
+
+bool DecisionPage::dirty() const { return run_ && current_edit() != baseline_; }
+
+QStringList DecisionPage::unsaved_runs() const {
+  QStringList runs;
+  if (dirty()) runs << run_->dir;
+  for (const auto& [dir, draft] : drafts_) runs << dir;
+  return runs;
+}
+
+void DecisionPage::keep_draft() {
+  if (!dirty()) return;
+  drafts_[run_->dir] = current_edit();
+  emit status(tr("The unsaved decision for %1 is kept as a draft: reopen the run to save it.")
+                  .arg(QDir(run_->dir).dirName()));
+}
+
+void DecisionPage::on_edited() {
+  if (showing_) return;
+  saved_->setText(dirty() ? tr("Unsaved changes (Ctrl+S saves them). %1").arg(saved_status_)
+                          : saved_status_);
+}
+
+bool DecisionPage::confirm_discard() {
+  const QStringList runs = unsaved_runs();
+  if (runs.isEmpty()) return true;
+  QStringList names;
+  for (const QString& dir : runs) names << QDir(dir).dirName();
+  QString text = tr("These runs have a decision that is not saved: %1.").arg(names.join(", "));
+  auto buttons = QMessageBox::Discard | QMessageBox::Cancel;
+  if (dirty()) {
+    text += tr("\nSave the open run's decision now?");
+    buttons |= QMessageBox::Save;
+  }
+  const auto answer = QMessageBox::question(this, tr("Unsaved decision"), text, buttons,
+                                            dirty() ? QMessageBox::Save : QMessageBox::Cancel);
+  if (answer == QMessageBox::Cancel) return false;
+  if (answer == QMessageBox::Save) {
+    QString error;
+    if (!save(&error)) {
+      QMessageBox::warning(this, tr("Cannot save the decision"), error);
+      return false;
+    }
+  }
+  return true;
 }
 
 std::optional<report::Decision> DecisionPage::decision() const {
@@ -208,11 +281,12 @@ void DecisionPage::on_save_clicked() {
 }
 
 void DecisionPage::show_saved(const report::DecisionRecord& record) {
-  set_decision(record.decision);
-  set_rationale(QString::fromStdString(record.rationale));
-  saved_->setText(tr("Saved: %1, %2.")
+  baseline_ = {record.decision, QString::fromStdString(record.rationale)};
+  show_edit(baseline_);
+  saved_status_ = tr("Saved: %1, %2.")
                       .arg(QString::fromLatin1(report::decision_label(record.decision)),
-                           QString::fromStdString(record.decided_at)));
+                           QString::fromStdString(record.decided_at));
+  saved_->setText(saved_status_);
 }
 
 void DecisionPage::update_enabled() {

@@ -3,8 +3,12 @@
 // plus the main performance figures), and the qualification decision — promote, challenger (no
 // promotion) or reject — with its rationale, saved into the run folder as decision.json (Ctrl+S)
 // together with the gate table it was taken on. Reopening the run shows the saved decision.
+// An unsaved edit is never dropped: opening another run keeps it as the old run's draft, shown
+// again (marked unsaved) when that run is reopened, and quitting asks about it.
 #include <QWidget>
+#include <map>
 #include <memory>
+#include <optional>
 
 #include "models/gate_table_model.h"
 #include "report/decision_record.h"
@@ -36,6 +40,12 @@ class DecisionPage : public QWidget {
   // Writes decision.json; false with *error when no run is open, nothing is chosen or the
   // folder cannot be written.
   bool save(QString* error);
+  // The open run's choice or rationale differs from what is saved for it.
+  bool dirty() const;
+  // Run folders with an unsaved decision: the open run when dirty, and every kept draft.
+  QStringList unsaved_runs() const;
+  // Before quitting: true to go on (nothing unsaved, saved now, or discarded on purpose).
+  bool confirm_discard();
 
   models::GateTableModel* model() { return &model_; }
   QTableView* table() const { return table_; }
@@ -51,8 +61,22 @@ class DecisionPage : public QWidget {
   void on_save_clicked();
   void show_saved(const report::DecisionRecord& record);
   void update_enabled();
+  struct Draft {
+    std::optional<report::Decision> choice;
+    QString rationale;
+    bool operator==(const Draft&) const = default;
+  };
+  Draft current_edit() const;
+  void show_edit(const Draft& edit);
+  void keep_draft();  // the open run's unsaved edit, kept before another run replaces it
+  void reset_view();
+  void on_edited();
 
   std::shared_ptr<const LoadedRun> run_;
+  Draft baseline_;                   // what is saved for the open run; empty when nothing is
+  std::map<QString, Draft> drafts_;  // by run folder
+  QString saved_status_;             // what saved_ says when nothing is unsaved
+  bool showing_ = false;             // fields being filled by the page, not edited
   nlohmann::json gates_snapshot_;
   models::GateTableModel model_;
   QLabel* run_label_ = nullptr;
