@@ -5,6 +5,7 @@
 
 #include "report/json_access.h"
 #include "report/report_model.h"
+#include "report/sweep_summary.h"
 
 namespace lb::report {
 namespace {
@@ -123,6 +124,34 @@ ReportTable throughput_table(const json& e, const std::vector<std::string>& lane
   return t;
 }
 
+// Where each lane's throughput stopped scaling, and why a doubling sweep stopped.
+ReportTable sweep_table(const RunFolder& folder, const std::vector<std::string>& lanes) {
+  ReportTable t;
+  t.title = "Concurrency sweep: knee and stop";
+  t.header = {"Lane",
+              "Sweep",
+              "Knee (streams)",
+              "Output at knee (tok/s)",
+              "E2EL p99 at knee (s)",
+              "Stopped at (streams)",
+              "Why it stopped"};
+  double min_gain = -1;
+  for (const SweepSummary& s : sweep_summaries(folder.summary, lanes)) {
+    min_gain = s.min_gain;
+    std::string knee = s.knee_concurrency ? std::to_string(*s.knee_concurrency) : "n/a";
+    if (s.knee_concurrency && !s.knee_reached) knee += " (not reached)";
+    t.rows.push_back({s.lane, s.mode, knee, format_number(s.knee_output_tok_s, 1),
+                      format_seconds(s.knee_e2el_p99_ms),
+                      s.stopped_at ? std::to_string(*s.stopped_at) : "—",
+                      s.stop_detail.empty() ? "—" : s.stop_detail});
+  }
+  t.note = "Knee: the last level before the first whose aggregate output gained less than " +
+           format_number(min_gain * 100, 0) +
+           " % over the level before it (or that had errors); \"not reached\": output still "
+           "gained at the last level measured. Client-measured.";
+  return t;
+}
+
 ReportTable context_table(const json& e, const std::vector<std::string>& lanes) {
   ReportTable t;
   t.title = titled("Context sweep", e, "context_sweep");
@@ -235,6 +264,7 @@ std::vector<ReportTable> performance_tables(const RunFolder& folder) {
   if (!head.rows.empty()) tables.push_back(std::move(head));
   for (const json* e : folder.experiments_of_kind("throughput"))
     tables.push_back(throughput_table(*e, lanes));
+  tables.push_back(sweep_table(folder, lanes));
   for (const json* e : folder.experiments_of_kind("context_sweep")) {
     tables.push_back(context_table(*e, lanes));
     if (ReportTable kv = kv_table(*e, lanes); !kv.rows.empty()) tables.push_back(std::move(kv));

@@ -1,6 +1,9 @@
 // What a reader must know before trusting the numbers: incomplete runs,
 // estimated figures, missing counters, failed requests, unsupported gates and
 // unreviewed pairs.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 
 #include "report/json_access.h"
@@ -26,6 +29,30 @@ void request_caveats(const RunFolder& folder, std::vector<std::string>& out) {
                   " requests failed; they are excluded from latency and rate figures.");
 }
 
+// The time scale in a simulator base URL ("sim:fp8?time_scale=0.02&..."); 1 when none is given.
+double sim_time_scale(const std::string& base_url) {
+  const auto query = base_url.find('?');
+  if (query == std::string::npos) return 1.0;
+  for (size_t at = query + 1; at < base_url.size();) {
+    const size_t end = std::min(base_url.find('&', at), base_url.size());
+    const std::string pair = base_url.substr(at, end - at);
+    if (pair.rfind("time_scale=", 0) == 0) {
+      char* stop = nullptr;
+      const std::string value = pair.substr(11);
+      const double scale = std::strtod(value.c_str(), &stop);
+      return stop != value.c_str() && scale > 0 ? scale : 1.0;
+    }
+    at = end + 1;
+  }
+  return 1.0;
+}
+
+std::string scale_text(double scale) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", scale);
+  return buf;
+}
+
 void lane_caveats(const RunFolder& folder, std::vector<std::string>& out) {
   for (const auto& id : folder.lane_ids()) {
     const json& env = json_at(folder.environment, {"lanes", id.c_str()});
@@ -36,11 +63,16 @@ void lane_caveats(const RunFolder& folder, std::vector<std::string>& out) {
                     "acceptance, KV capacity) are unavailable for it.");
     if (string_at(env, {"tls", "verification"}).rfind("DISABLED", 0) == 0)
       out.push_back("Lane " + id + " was measured with TLS verification disabled.");
-    if (string_at(env, {"base_url"}).rfind("sim:", 0) == 0)
-      out.push_back("Lane " + id +
-                    " was served by the built-in simulator: its figures model "
-                    "a server, they do "
-                    "not measure one.");
+    const std::string base_url = string_at(env, {"base_url"});
+    if (base_url.rfind("sim:", 0) != 0) continue;
+    out.push_back("Lane " + id +
+                  " was served by the built-in simulator: its figures model a server, they do "
+                  "not measure one.");
+    if (const double scale = sim_time_scale(base_url); scale < 1.0)
+      out.push_back("Lane " + id + " ran the simulator at time scale " + scale_text(scale) +
+                    ": every modelled delay is " + scale_text(1.0 / scale) +
+                    " times shorter, so its times and rates are not a server's, and times "
+                    "under a millisecond are at the timer's resolution. Compare lanes by ratio.");
   }
 }
 

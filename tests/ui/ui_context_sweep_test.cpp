@@ -1,7 +1,8 @@
 // Offscreen, end to end: the Run page runs a small context sweep on two in-process simulator
 // lanes; the sweep's charts get one point per size per lane, the per-phase table shows the same
 // figures as the run's summary.json, and the run finishes. Also: every experiment kind's form
-// writes an experiment the plan parser accepts, and the live gate table follows the engine.
+// writes an experiment the plan parser accepts, the live gate table follows the engine, and a
+// doubling throughput sweep's knee and stop reason reach the Messages pane.
 #include <QDir>
 #include <QFile>
 #include <QSignalSpy>
@@ -15,6 +16,7 @@
 #include "models/item_roles.h"
 #include "models/phase_stats_model.h"
 #include "plan/plan.h"
+#include "report/sweep_summary.h"
 #include "sim_lane_starter.h"
 #include "ui/main_window.h"
 #include "ui/pages/run_page.h"
@@ -110,6 +112,37 @@ class UiContextSweepTest : public QObject {
     QCOMPARE(rows[0].cells[0].detail, QString("no schema"));
     QCOMPARE(rows[1].cells[0].text, QString("pass 3/3"));
     QCOMPARE(rows[1].cells[1].text, QString("fail 1/3"));  // b kept its live score
+  }
+
+  void doubling_sweep_says_where_and_why_it_stopped() {
+    QTemporaryDir dir;
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.open_workspace(dir.path(), &error), qPrintable(error));
+    // Two sequences at a time: output stops gaining past two streams, so the sweep stops early.
+    plan::Lane lane = sim_lane("fp8", "fp8");
+    lane.base_url = "sim:fp8?time_scale=0.1&max_num_seqs=2&api_latency_s=0";
+    fill_sim_fields(lane);
+    QVERIFY(window.workspace().set_lanes({lane}, &error));
+    RunPage* run = window.run_page();
+    run->reload_lanes();
+    window.show_page(MainWindow::Run);
+    run->experiment_form()->set_kind("throughput");
+    run->experiment_form()->set_throughput("1", 6, 24);
+    run->experiment_form()->set_throughput_doubling(64, 10);
+    QSignalSpy finished(run, &RunPage::run_finished);
+    QVERIFY2(run->start_run(&error), qPrintable(error));
+    QVERIFY(finished.wait(120'000));
+    const nlohmann::json summary =
+        read_json(QDir(finished.at(0).at(0).toString()).filePath("summary.json"));
+    const auto sweeps = report::sweep_summaries(summary, {});
+    QCOMPARE(sweeps.size(), size_t(1));
+    QVERIFY(sweeps[0].stopped_at.has_value());  // a doubling sweep always says where it stopped
+    QVERIFY(sweeps[0].knee_concurrency.has_value());
+    const QString line = QString("Lane fp8, concurrency sweep: %1")
+                             .arg(QString::fromStdString(report::describe_sweep(sweeps[0])));
+    QVERIFY2(run->log_text().contains(line), qPrintable(run->log_text()));
+    QVERIFY(line.contains("stopped at"));
   }
 
   void context_sweep_runs_with_its_own_charts_and_table() {

@@ -41,6 +41,7 @@ class RunPage : public QWidget {
   ExperimentForm* experiment_form() const { return form_; }
   QTableView* stats_view() const { return stats_view_; }
   QTableView* phase_view() const { return phase_view_; }
+  QString log_text() const;  // the Messages pane
   QStringList checked_lanes() const;
   void set_checked_lanes(const QStringList& lanes);
 
@@ -56,6 +57,8 @@ class RunPage : public QWidget {
   void set_running(bool running);
   void show_kind(const QString& kind);
   void load_gate_summary(const QString& run_dir);
+  // After a throughput run: each lane's knee and, for a doubling sweep, where and why it stopped.
+  void report_sweeps(const QString& run_dir);
   QTableView* make_stats_view(QAbstractItemModel* model, QWidget* parent);
   QWidget* build_setup_panel();
   QWidget* build_live_panel();

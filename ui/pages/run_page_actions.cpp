@@ -8,6 +8,7 @@
 #include <QPushButton>
 #include <QTableView>
 
+#include "report/sweep_summary.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
@@ -115,6 +116,8 @@ void RunPage::on_updated(const QStringList& changed) {
   progress_label_->setText(label);
 }
 
+QString RunPage::log_text() const { return log_->toPlainText(); }
+
 void RunPage::on_message(int level, const QString& text) {
   static const char* const kPrefix[] = {"", "⚠ ", "✖ "};
   log_->appendPlainText(QString::fromUtf8(kPrefix[std::clamp(level, 0, 2)]) + text);
@@ -126,6 +129,7 @@ void RunPage::on_message(int level, const QString& text) {
 void RunPage::on_finished(const RunOutcome& outcome, const QString& run_dir) {
   set_running(false);
   if (last_kind_ == "gates") load_gate_summary(run_dir);
+  if (last_kind_ == "throughput") report_sweeps(run_dir);
   for (const std::string& e : outcome.errors) on_message(2, QString::fromStdString(e));
   const QString what = outcome.interrupted ? tr("Run stopped") : tr("Run finished");
   progress_->setFormat(outcome.interrupted ? tr("Stopped") : tr("Done"));
@@ -141,15 +145,33 @@ void RunPage::on_finished(const RunOutcome& outcome, const QString& run_dir) {
   emit run_finished(run_dir, last_kind_ == "regression" && outcome.requests_written > 0);
 }
 
-void RunPage::load_gate_summary(const QString& run_dir) {
+namespace {
+
+// The run's summary.json; discarded when a stopped run has none or it cannot be read.
+nlohmann::json read_summary(const QString& run_dir) {
   QFile file(QDir(run_dir).filePath("summary.json"));
-  if (!file.open(QIODevice::ReadOnly)) return;  // a stopped run may have none: keep the live one
+  if (!file.open(QIODevice::ReadOnly)) return nlohmann::json::value_t::discarded;
   const QByteArray bytes = file.readAll();
-  const auto summary = nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(),
-                                             nullptr, /*allow_exceptions=*/false);
-  if (summary.is_discarded()) return;
+  return nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr,
+                               /*allow_exceptions=*/false);
+}
+
+}  // namespace
+
+void RunPage::load_gate_summary(const QString& run_dir) {
+  const auto summary = read_summary(run_dir);
+  if (summary.is_discarded()) return;  // keep the live scores
   gate_scores_.apply_summary(summary);
   charts_->set_gate_scores(gate_scores_);
+}
+
+void RunPage::report_sweeps(const QString& run_dir) {
+  const auto summary = read_summary(run_dir);
+  if (summary.is_discarded()) return;
+  for (const report::SweepSummary& sweep : report::sweep_summaries(summary, {}))
+    on_message(0, tr("Lane %1, concurrency sweep: %2")
+                      .arg(QString::fromStdString(sweep.lane),
+                           QString::fromStdString(report::describe_sweep(sweep))));
 }
 
 }  // namespace lb::ui

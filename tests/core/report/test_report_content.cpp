@@ -5,10 +5,12 @@
 #include <QRegularExpression>
 #include <QXmlStreamReader>
 #include <QtTest>
+#include <algorithm>
 #include <filesystem>
 
 #include "report/decision_record.h"
 #include "report/report_writer.h"
+#include "report/sweep_summary.h"
 #include "report_run_fixture.h"
 #include "run_folder_reader.h"
 
@@ -112,6 +114,52 @@ class TestReportContent : public QObject {
     QVERIFY(md_.find("TTFT at 8192 prompt tokens (s)") != std::string::npos);
   }
 
+  void sweepKneeAndStopAreReported() {
+    const auto& throughput = *folder_->experiments_of_kind("throughput").front();
+    const auto table =
+        std::find_if(model_.performance.begin(), model_.performance.end(),
+                     [](const auto& t) { return t.title == "Concurrency sweep: knee and stop"; });
+    QVERIFY(table != model_.performance.end());
+    QCOMPARE(table->rows.size(), size_t(2));
+    for (const auto& row : table->rows) {
+      const auto& sweep = throughput["lanes"][row[0]]["concurrency_sweep"];
+      QCOMPARE(row[1], std::string("list"));
+      QVERIFY2(row[2].rfind(std::to_string(sweep["knee"]["concurrency"].get<int>()), 0) == 0,
+               row[2].c_str());
+      QCOMPARE(row[5], std::string("—"));  // a list sweep runs every level it was given
+    }
+    QVERIFY(md_.find("Concurrency sweep: knee and stop") != std::string::npos);
+
+    // A doubling sweep that stopped: the sentence names the knee, the stop and its reason.
+    nlohmann::json summary = {
+        {"experiments",
+         {{{"kind", "throughput"},
+           {"lanes",
+            {{"fp8",
+              {{"concurrency_sweep",
+                {{"mode", "doubling"},
+                 {"min_gain", 0.05},
+                 {"knee",
+                  {{"concurrency", 2},
+                   {"output_tok_s", {{"value", 812.24}}},
+                   {"e2el_p99_ms", {{"value", 2310.0}}},
+                   {"reached", true}}},
+                 {"stopped",
+                  {{"reason", "gain_below_min"},
+                   {"at_concurrency", 4},
+                   {"detail", "output gained 1.2 % at 4 streams, below 5 %"}}}}}}}}}}}}};
+    const auto sweeps = lb::report::sweep_summaries(summary, {"bf16", "fp8"});
+    QCOMPARE(sweeps.size(), size_t(1));
+    QCOMPARE(lb::report::describe_sweep(sweeps[0]),
+             std::string("knee at 2 streams (812.2 tok/s, E2EL p99 2.31 s); stopped at 4 "
+                         "streams: output gained 1.2 % at 4 streams, below 5 %"));
+    summary["experiments"][0]["lanes"]["fp8"]["concurrency_sweep"]["knee"]["reached"] = false;
+    summary["experiments"][0]["lanes"]["fp8"]["concurrency_sweep"].erase("stopped");
+    QVERIFY(lb::report::describe_sweep(lb::report::sweep_summaries(summary, {"fp8"})[0])
+                .find("not reached") != std::string::npos);
+    QVERIFY(lb::report::sweep_summaries(nlohmann::json::object(), {"fp8"}).empty());
+  }
+
   void chartsAreWellFormedSvgWithLanesAndUnits() {
     std::vector<std::string> ids;
     for (const auto& c : model_.charts) ids.push_back(c.id);
@@ -149,7 +197,13 @@ class TestReportContent : public QObject {
     QVERIFY(html.contains("fp8 faster; quality A/B still required"));
     QVERIFY(html.contains("lanebench-cli run plan.json --out"));
     QVERIFY(html.contains("built-in simulator"));  // the caveat of sim lanes
-    QVERIFY(!html.contains("127.0.0.1"));          // the report describes endpoints only
+    // ... and of their time scale: at 0.01 every modelled delay is 100 times shorter.
+    const auto scaled = std::count_if(model_.caveats.begin(), model_.caveats.end(), [](auto& c) {
+      return c.find("time scale 0.01: every modelled delay is 100 times shorter") !=
+             std::string::npos;
+    });
+    QCOMPARE(scaled, 2);                   // bf16 and fp8
+    QVERIFY(!html.contains("127.0.0.1"));  // the report describes endpoints only
   }
 
   void reviewedPairsCarryHighlightedDifferences() {
