@@ -17,11 +17,13 @@ struct Result {
   QString out, err;
 };
 
-// No display and no platform setting: the CLI must pick the offscreen platform itself.
+// No display, no platform setting and no runtime dir (as for root under cron or CI): the CLI must
+// pick the offscreen platform itself and print no Qt warning about either.
 Result cli(const QStringList& args) {
   QProcess p;
   auto env = QProcessEnvironment::systemEnvironment();
   env.remove("QT_QPA_PLATFORM");
+  env.remove("XDG_RUNTIME_DIR");
   env.remove("DISPLAY");
   env.remove("WAYLAND_DISPLAY");
   p.setProcessEnvironment(env);
@@ -62,6 +64,7 @@ class TestReportCli : public QObject {
   void reportsEveryFormatHeadless() {
     const auto r = cli({"report", QString::fromStdString((dir_ / "run").string())});
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    QVERIFY2(r.err.isEmpty(), qPrintable(r.err));  // nothing but LaneBench's own messages
     const fs::path out = dir_ / "run" / "report";
     for (const char* f : {"report.html", "report.md", "report.pdf", "requests.csv",
                           "qualification-summary.json", "charts/output_vs_concurrency.svg"})
