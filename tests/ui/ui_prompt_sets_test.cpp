@@ -1,7 +1,8 @@
 // Offscreen: the Prompt-sets page imports a JSONL and a ShareGPT file into the workspace, shows
 // their prompts with token estimates, edits a prompt's text and checks with undo/redo by keyboard,
 // saves with Ctrl+S and reads the file back; a bad file is refused with its file and line named;
-// built-in sets are read-only until duplicated; the Run page's picker lists the workspace's sets.
+// built-in sets are read-only until duplicated; the Run page's picker lists the workspace's sets;
+// workspace sets are created, renamed (unsaved edits kept) and deleted.
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QDir>
@@ -178,6 +179,75 @@ class UiPromptSetsTest : public QObject {
     QVERIFY(!page->read_only());
     QVERIFY(QFile::exists(page->current_ref()));
     QCOMPARE(page->model()->rowCount(), 20);
+  }
+
+  void new_rename_delete_sets() {
+    QTemporaryDir dir;
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.open_workspace(dir.path(), &error), qPrintable(error));
+    window.show();
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    window.show_page(MainWindow::PromptSets);
+    PromptSetsPage* page = window.prompt_sets_page();
+    const QDir prompts(prompts_dir(dir.path()));
+    auto listed = [page] {
+      QStringList refs;
+      for (int i = 0; i < page->set_list()->count(); ++i)
+        refs << page->set_list()->item(i)->data(Qt::UserRole).toString();
+      return refs;
+    };
+
+    // Built-ins can be neither renamed nor deleted.
+    QVERIFY(page->read_only());
+    QVERIFY(!page->rename_current("mine", &error));
+    QVERIFY2(error.contains("Built-in"), qPrintable(error));
+    QVERIFY(!page->delete_current(&error));
+
+    // A new set: one prompt, saved at once, listed, editable; bad or taken names refused.
+    QVERIFY(!page->new_set("../escape", &error));
+    QVERIFY2(error.contains("letters, digits"), qPrintable(error));
+    QVERIFY2(page->new_set("support", &error), qPrintable(error));
+    const QString support = prompts.filePath("support.jsonl");
+    QCOMPARE(page->current_ref(), support);
+    QVERIFY(!page->read_only());
+    QCOMPARE(page->model()->rowCount(), 1);
+    QVERIFY(plan::load_prompt_set(support.toStdString()).ok());
+    QVERIFY(listed().contains(support));
+    QVERIFY(!page->new_set("support", &error));
+    QVERIFY2(error.contains("exists already"), qPrintable(error));
+
+    // Rename with an unsaved edit open: the edit and its undo history survive.
+    page->add_prompt();
+    QVERIFY(page->dirty());
+    QVERIFY2(page->rename_current("support-v2", &error), qPrintable(error));
+    const QString renamed = prompts.filePath("support-v2.jsonl");
+    QCOMPARE(page->current_ref(), renamed);
+    QVERIFY(!QFile::exists(support));
+    QVERIFY(listed().contains(renamed));
+    QVERIFY(!listed().contains(support));
+    QVERIFY(page->dirty());
+    QCOMPARE(page->model()->rowCount(), 2);
+    QVERIFY(page->save(&error));
+    QCOMPARE(plan::load_prompt_set(renamed.toStdString()).set->prompts.size(), size_t(2));
+    // The Run page's picker follows.
+    QStringList refs;
+    for (QComboBox* combo : window.run_page()->experiment_form()->findChildren<QComboBox*>())
+      for (int i = 0; i < combo->count(); ++i) refs << combo->itemData(i).toString();
+    QVERIFY2(refs.contains(renamed) && !refs.contains(support), qPrintable(refs.join(", ")));
+    QVERIFY(page->new_set("other", &error));
+    QVERIFY(page->open_set(renamed));
+    QVERIFY(!page->rename_current("other", &error));  // taken
+    QVERIFY(QFile::exists(renamed));
+
+    // Delete: the file goes, the page falls back to a set that exists.
+    QVERIFY2(page->delete_current(&error), qPrintable(error));
+    QVERIFY(!QFile::exists(renamed));
+    QVERIFY(!listed().contains(renamed));
+    QVERIFY(!page->current_ref().isEmpty());
+    QVERIFY(page->current_ref() != renamed);
+    QVERIFY(!page->dirty());
   }
 };
 

@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QFileDialog>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QKeyEvent>
@@ -87,6 +88,21 @@ QWidget* PromptSetsPage::build_set_panel() {
     QString error;
     duplicate_current(&error);
   });
+  auto* create = new QPushButton(tr("&New Set…"), panel);
+  create->setToolTip(tr("Start a new set in the workspace"));
+  rename_ = new QPushButton(tr("R&ename…"), panel);
+  rename_->setToolTip(tr("Rename the selected workspace set (F2)"));
+  delete_ = new QPushButton(tr("Dele&te Set"), panel);
+  delete_->setToolTip(tr("Delete the selected workspace set (Delete in the list)"));
+  connect(create, &QPushButton::clicked, this, &PromptSetsPage::ask_new_set);
+  connect(rename_, &QPushButton::clicked, this, &PromptSetsPage::ask_rename);
+  connect(delete_, &QPushButton::clicked, this, &PromptSetsPage::ask_delete);
+  auto* rename_key = new QShortcut(QKeySequence(Qt::Key_F2), sets_);
+  rename_key->setContext(Qt::WidgetShortcut);
+  connect(rename_key, &QShortcut::activated, this, &PromptSetsPage::ask_rename);
+  auto* delete_key = new QShortcut(QKeySequence::Delete, sets_);
+  delete_key->setContext(Qt::WidgetShortcut);
+  connect(delete_key, &QShortcut::activated, this, &PromptSetsPage::ask_delete);
   connect(sets_, &QListWidget::currentRowChanged, this, &PromptSetsPage::on_set_activated);
   auto* hint = new QLabel(tr("Drop prompt files here to import them."), panel);
   hint->setWordWrap(true);
@@ -95,8 +111,13 @@ QWidget* PromptSetsPage::build_set_panel() {
   layout->setContentsMargins(0, 0, 4, 0);
   layout->addWidget(new QLabel(tr("Prompt sets"), panel));
   layout->addWidget(sets_, 1);
-  layout->addWidget(import);
-  layout->addWidget(duplicate_);
+  auto* files = new QGridLayout;
+  files->addWidget(create, 0, 0);
+  files->addWidget(import, 0, 1);
+  files->addWidget(duplicate_, 1, 0);
+  files->addWidget(rename_, 1, 1);
+  files->addWidget(delete_, 2, 0);
+  layout->addLayout(files);
   layout->addWidget(hint);
   return panel;
 }
@@ -181,6 +202,8 @@ void PromptSetsPage::refresh_header() {
   remove_->setEnabled(editable && table_->currentIndex().isValid());
   save_->setEnabled(editable && dirty());
   duplicate_->setEnabled(!ref_.isEmpty() && workspace_.is_open());
+  rename_->setEnabled(editable);
+  delete_->setEnabled(editable);
   totals_->setText(tr("%1 prompts · ≈ %2 tokens (estimated: characters / 4)")
                        .arg(model_->rowCount())
                        .arg(model_->total_tokens()));

@@ -2,7 +2,8 @@
 // Prompt sets: the built-in sets (read-only; duplicate one to edit it) and the workspace's own
 // sets under prompts/. Import JSONL, ShareGPT or JSON-array files by dialog or by dropping them
 // on the page; view the prompts with a token estimate each; edit a prompt's text and fact checks
-// with undo/redo (Ctrl+Z / Ctrl+Shift+Z); add and remove prompts; save (Ctrl+S).
+// with undo/redo (Ctrl+Z / Ctrl+Shift+Z); add and remove prompts; save (Ctrl+S). Workspace sets
+// can be created, renamed (F2) and deleted (Delete, after asking).
 #include <QWidget>
 
 class QLabel;
@@ -36,6 +37,11 @@ class PromptSetsPage : public QWidget {
   bool import_files(const QStringList& paths, QString* error);
   bool save(QString* error);
   bool duplicate_current(QString* error);
+  // The workspace's own sets: a new one-prompt set called `name`, renaming the open set's file
+  // (unsaved edits stay open), and deleting it. False with the error shown.
+  bool new_set(const QString& name, QString* error);
+  bool rename_current(const QString& name, QString* error);
+  bool delete_current(QString* error);
   // With unsaved edits, asks whether to save them; false when the user cancels.
   bool confirm_discard();
   void add_prompt();
@@ -62,6 +68,9 @@ class PromptSetsPage : public QWidget {
   QWidget* build_set_panel();
   QWidget* build_prompt_panel();
   void choose_import_files();
+  void ask_new_set();
+  void ask_rename();  // F2 on the set list
+  void ask_delete();  // Delete on the set list; asks first
   void on_set_activated(int row);
   void refresh_header();
   void refresh_editor();
@@ -71,6 +80,8 @@ class PromptSetsPage : public QWidget {
   QString ref_;
   QListWidget* sets_ = nullptr;
   QPushButton* duplicate_ = nullptr;
+  QPushButton* rename_ = nullptr;
+  QPushButton* delete_ = nullptr;
   QLabel* title_ = nullptr;
   QLabel* totals_ = nullptr;
   QLabel* error_ = nullptr;

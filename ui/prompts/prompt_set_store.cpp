@@ -140,4 +140,58 @@ QString import_prompt_file(const QString& source_path, const QString& workspace_
                            parsed.set->prompts, error);
 }
 
+QString check_set_name(const QString& name) {
+  if (name.isEmpty()) return QObject::tr("Give the set a name.");
+  if (name.size() > 100) return QObject::tr("A set name has at most 100 characters.");
+  if (!QRegularExpression("^[A-Za-z0-9][A-Za-z0-9._-]*$").match(name).hasMatch())
+    return QObject::tr(
+        "A set name may use letters, digits, '.', '_' and '-' only, and starts "
+        "with a letter or digit (it names the file).");
+  return {};
+}
+
+QString create_workspace_set(const QString& workspace_dir, const QString& name,
+                             const std::vector<plan::PromptSpec>& prompts, QString* error) {
+  if (*error = check_set_name(name); !error->isEmpty()) return {};
+  const QString path = QDir(prompts_dir(workspace_dir)).filePath(name + ".jsonl");
+  if (QFileInfo::exists(path)) {
+    *error = QObject::tr("A set called \"%1\" exists already.").arg(name);
+    return {};
+  }
+  return save_prompt_set(path, prompts, error) ? path : QString();
+}
+
+QString rename_workspace_set(const QString& path, const QString& new_name, QString* error) {
+  if (path.startsWith("builtin:")) {
+    *error = QObject::tr("Built-in sets cannot be renamed: Duplicate the set first.");
+    return {};
+  }
+  if (*error = check_set_name(new_name); !error->isEmpty()) return {};
+  const QString target = QFileInfo(path).dir().filePath(new_name + ".jsonl");
+  if (QFileInfo(target) == QFileInfo(path)) return path;
+  if (QFileInfo::exists(target)) {
+    *error = QObject::tr("A set called \"%1\" exists already.").arg(new_name);
+    return {};
+  }
+  QFile file(path);
+  if (!file.rename(target)) {
+    *error = QObject::tr("Cannot rename %1: %2").arg(path, file.errorString());
+    return {};
+  }
+  return target;
+}
+
+bool remove_workspace_set(const QString& path, QString* error) {
+  if (path.startsWith("builtin:")) {
+    *error = QObject::tr("Built-in sets cannot be deleted.");
+    return false;
+  }
+  QFile file(path);
+  if (!file.remove()) {
+    *error = QObject::tr("Cannot delete %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  return true;
+}
+
 }  // namespace lb::ui

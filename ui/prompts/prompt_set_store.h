@@ -39,4 +39,17 @@ QString import_prompt_file(const QString& source_path, const QString& workspace_
 QString add_workspace_set(const QString& workspace_dir, const QString& base_name,
                           const std::vector<plan::PromptSpec>& prompts, QString* error);
 
+// A workspace set's name (its file name without .jsonl): letters, digits, '.', '_' and '-',
+// starting with a letter or digit, at most 100 characters. "" when valid, else why not.
+QString check_set_name(const QString& name);
+// Creates prompts/NAME.jsonl holding `prompts`; "" with *error when the name is not valid or a
+// set of that name exists already (nothing is overwritten).
+QString create_workspace_set(const QString& workspace_dir, const QString& name,
+                             const std::vector<plan::PromptSpec>& prompts, QString* error);
+// Renames a workspace set's file to NEW_NAME.jsonl beside it; returns the new path, or "" with
+// *error (name not valid, taken, or the file could not be renamed).
+QString rename_workspace_set(const QString& path, const QString& new_name, QString* error);
+// Removes a workspace set's file; false with *error. Built-in sets cannot be removed.
+bool remove_workspace_set(const QString& path, QString* error);
+
 }  // namespace lb::ui
