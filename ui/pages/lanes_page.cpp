@@ -17,6 +17,7 @@
 #include "ui/dialogs/lane_dialog.h"
 #include "ui/keyring/secret_store.h"
 #include "ui/pages/lane_prober.h"
+#include "ui/pages/page_parts.h"
 #include "ui/workspace/workspace.h"
 #include "widgets/lane_palette.h"
 
@@ -37,20 +38,11 @@ LanesPage::LanesPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette>
                      QWidget* parent)
     : QWidget(parent), workspace_(workspace), palette_(std::move(palette)) {
   auto* heading =
-      new QLabel(tr("<h2>Lanes</h2><p>Each lane is one endpoint with its serving "
-                    "configuration. Runs send the same workload to every lane you "
-                    "pick. <tt>sim:</tt> lanes are served by the built-in simulator.</p>"),
-                 this);
-  heading->setWordWrap(true);
-  table_ = new QTableView(this);
-  table_->setModel(&model_);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->verticalHeader()->hide();
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->setAlternatingRowColors(true);
-  table_->setAccessibleName(tr("Lanes"));
+      make_page_heading(tr("<h2>Lanes</h2><p>Each lane is one endpoint with its serving "
+                           "configuration. Runs send the same workload to every lane you "
+                           "pick. <tt>sim:</tt> lanes are served by the built-in simulator.</p>"),
+                        this);
+  table_ = make_row_table(&model_, tr("Lanes"), this);
 
   auto* add = new QPushButton(tr("&Add…"), this);
   edit_ = new QPushButton(tr("&Edit…"), this);

@@ -13,6 +13,7 @@
 #include <QVBoxLayout>
 
 #include "ui/history/stored_charts.h"
+#include "ui/pages/page_parts.h"
 #include "ui/workspace/run_folder_scanner.h"
 #include "ui/workspace/workspace.h"
 
@@ -28,20 +29,12 @@ const char* kBannerStyle =
 RunsPage::RunsPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> palette,
                    QWidget* parent)
     : QWidget(parent), workspace_(workspace), palette_(std::move(palette)) {
-  auto* heading = new QLabel(tr("<h2>Runs</h2><p>Every run leaves a folder with its plan, "
-                                "requests, outputs, summary, review and decision. Open one "
-                                "(Return) to see its charts again, review it and decide.</p>"),
-                             this);
-  heading->setWordWrap(true);
-  table_ = new QTableView(this);
-  table_->setModel(&model_);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->verticalHeader()->hide();
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->setAlternatingRowColors(true);
-  table_->setAccessibleName(tr("Runs"));
+  auto* heading =
+      make_page_heading(tr("<h2>Runs</h2><p>Every run leaves a folder with its plan, "
+                           "requests, outputs, summary, review and decision. Open one "
+                           "(Return) to see its charts again, review it and decide.</p>"),
+                        this);
+  table_ = make_row_table(&model_, tr("Runs"), this);
   connect(table_, &QTableView::doubleClicked, this, &RunsPage::open_current);
   auto* enter = new QShortcut(QKeySequence(Qt::Key_Return), table_);
   enter->setContext(Qt::WidgetShortcut);

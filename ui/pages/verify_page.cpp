@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include "models/item_roles.h"
+#include "ui/pages/page_parts.h"
 #include "ui/verify/verify_findings.h"
 
 namespace lb::ui {
@@ -28,26 +29,18 @@ QString mib(qint64 bytes) {
 }  // namespace
 
 VerifyPage::VerifyPage(QWidget* parent) : QWidget(parent) {
-  auto* heading = new QLabel(
+  auto* heading = make_page_heading(
       tr("<h2>Verify a checkpoint</h2><p>Identity, then loader surface: every file's SHA-256 "
          "against a pinned inventory (or a Hugging Face cache's own blob names), a refuse-list "
          "scan for pickles, code and native libraries, and every safetensors header checked "
          "without reading tensor data.</p>"),
       this);
-  heading->setWordWrap(true);
   proxy_ = new QSortFilterProxyModel(this);
   proxy_->setSourceModel(&model_);
   proxy_->setSortRole(models::SortRole);
-  table_ = new QTableView(this);
-  table_->setModel(proxy_);
+  table_ = make_row_table(proxy_, tr("Verification findings"), this);
   table_->setSortingEnabled(true);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setWordWrap(false);
-  table_->verticalHeader()->hide();
-  table_->horizontalHeader()->setStretchLastSection(true);
-  table_->setAlternatingRowColors(true);
-  table_->setAccessibleName(tr("Verification findings"));
   verdict_ = new QLabel(tr("Pick a checkpoint folder, then Verify (Ctrl+Return)."), this);
   verdict_->setWordWrap(true);
   verdict_->setTextInteractionFlags(Qt::TextSelectableByMouse);
