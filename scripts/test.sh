@@ -1,24 +1,37 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test (GUI tests offscreen, no display needed).
+# Each step reports its wall time: CI's budget for the whole of it is 40 minutes on 2 cores.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-"$root/scripts/bootstrap.sh"
-"$root/scripts/build.sh"
+
+step() {  # name command...
+  local start=$SECONDS
+  "${@:2}"
+  echo "test: $1 took $((SECONDS - start)) s" >&2
+}
+
+fuzz() {
+  # Fuzzing (docs/fuzzing.md): each libFuzzer target for a short, bounded time once the tests
+  # pass. Needs clang-14 and its libFuzzer runtime, which bootstrap.sh installs.
+  if command -v clang++-14 >/dev/null &&
+    compgen -G "/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a" >/dev/null; then
+    LANEBENCH_FUZZ_SECONDS="${LANEBENCH_FUZZ_SECONDS:-15}" "$root/scripts/fuzz.sh"
+  else
+    echo "fuzz: not run: clang-14 with libFuzzer is not installed (scripts/bootstrap.sh installs it)"
+  fi
+}
+
+step bootstrap "$root/scripts/bootstrap.sh"
+step build "$root/scripts/build.sh"
 cd "${LANEBENCH_BUILD_DIR:-$root/build}"
 export QT_QPA_PLATFORM=offscreen
 # Serially: many tests assert timings against a loopback server, and two of them sharing two
 # cores would measure each other rather than the code under test.
-ctest --output-on-failure --timeout 300
-
-# Fuzzing (docs/fuzzing.md): each libFuzzer target for a short, bounded time once the tests pass.
-# Needs clang-14 and its libFuzzer runtime, which bootstrap.sh installs.
-if command -v clang++-14 >/dev/null &&
-  compgen -G "/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a" >/dev/null; then
-  LANEBENCH_FUZZ_SECONDS="${LANEBENCH_FUZZ_SECONDS:-15}" "$root/scripts/fuzz.sh"
-else
-  echo "fuzz: not run: clang-14 with libFuzzer is not installed (scripts/bootstrap.sh installs it)"
-fi
-
+step ctest ctest --output-on-failure --timeout 300
+step fuzz fuzz
+# Sanitizers (docs/sanitizers.md): the core, simulator and CLI tests under ASan+UBSan and the
+# engine's threading tests under TSan, each in its own build dir.
+step sanitizers "$root/scripts/sanitizers.sh" asan tsan
 # Packaging (docs/packaging.md): build the .deb, install it with apt, run the installed programs
 # from /usr/bin with no display and a short plan on simulator lanes, then remove it.
-"$root/scripts/package.sh" --install-check >/dev/null
+step package "$root/scripts/package.sh" --install-check >/dev/null
