@@ -2,7 +2,8 @@
 // lanes: the Decision page shows the gate table from summary.json, saves decision.json with Ctrl+S
 // and shows it again when the run is reopened; the Runs page lists an interrupted copy (summary
 // deleted, last request line cut) as incomplete and reopens both runs' charts with one TTFT point
-// per finished request; the window hands an opened run to the Decision page.
+// per finished request; the window hands an opened run to the Decision page; a run folder made
+// by importing a vLLM bench serve result opens with its charts.
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QSignalSpy>
@@ -12,6 +13,7 @@
 #include <QTest>
 #include <nlohmann/json.hpp>
 
+#include "interop/run_import.h"
 #include "models/item_roles.h"
 #include "report/decision_record.h"
 #include "report/run_folder.h"
@@ -285,6 +287,42 @@ class UiStoredRunTest : public QObject {
     QVERIFY2(status.last().at(0).toString().startsWith("Cannot open the run"),
              qPrintable(status.last().at(0).toString()));
     QVERIFY(runs->current_run() == nullptr);
+  }
+
+  // A run folder made by importing a vLLM bench serve result (what lanebench-cli import writes):
+  // its lane "imported:vllm" is listed and charted like a measured one; tokens per event, which
+  // the tool does not record, stays empty rather than showing zeros.
+  void imported_run_opens_with_its_charts() {
+    const QString dir = QDir(workspace_.path()).filePath("runs/20260101-120000-imported");
+    interop::ImportOptions options;
+    options.file = LANEBENCH_FIXTURES_DIR "/interop/vllm_detailed_c2.json";
+    options.out_dir = dir.toStdString();
+    const interop::ImportOutcome outcome = interop::import_into_run(options);
+    QVERIFY2(outcome.exit_code == 0, outcome.error.c_str());
+    QCOMPARE(outcome.lane_id, std::string("imported:vllm"));
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.open_workspace(workspace_.path(), &error), qPrintable(error));
+    RunsPage* runs = window.runs_page();
+    runs->refresh();
+    const int row = history_row(*runs->model(), dir);
+    QVERIFY(row >= 0);
+    QCOMPARE(runs->model()->index(row, models::RunHistoryModel::Status).data().toString(),
+             QString("complete"));
+    QSignalSpy loaded(runs, &RunsPage::run_loaded);
+    runs->open_run(dir);
+    QVERIFY(loaded.wait(20'000));
+    QVERIFY(runs->banner_text().isEmpty());
+    StoredCharts* charts = runs->charts();
+    for (widgets::ChartPanel* panel : charts->panels()) panel->flush();
+    const QString lane = "imported:vllm";
+    const int ttft_points = test::count_ttft_points(dir, lane);
+    QVERIFY(ttft_points >= 1);
+    QCOMPARE(charts->ttft()->drawn_point_count(lane), ttft_points);
+    QVERIFY(charts->output_rate()->drawn_point_count(lane) >= 1);
+    QVERIFY(charts->itl()->drawn_point_count(lane) >= 1);  // from the tool's per-token times
+    QCOMPARE(charts->tokens_per_event()->drawn_point_count(lane), -1);  // no series at all
+    QVERIFY(window.decision_page()->has_run());
   }
 };
 
