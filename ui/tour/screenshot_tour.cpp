@@ -63,6 +63,7 @@ void ScreenshotTour::on_run_finished(const QString& run_dir) {
     });
     return;
   }
+  regression_dir_ = run_dir;
   QTimer::singleShot(400, this, [this, run_dir] {
     if (!grab("03-run-finished")) return;
     ReviewPage* review = window_.review_page();
@@ -124,14 +125,23 @@ void ScreenshotTour::fail(const QString& why) {
   emit done(1);
 }
 
-// The last run is open on the Decision page: a decision is chosen and explained (not saved).
+// The regression run is reopened from the Runs page, which hands it to the Decision page; a
+// decision is chosen and explained there (not saved).
 void ScreenshotTour::show_decision() {
   window_.show_page(MainWindow::Decision);
+  if (regression_dir_.isEmpty()) return decide_and_grab();
+  connect(
+      window_.runs_page(), &RunsPage::run_loaded, this, [this] { decide_and_grab(); },
+      Qt::SingleShotConnection);
+  window_.runs_page()->open_run(regression_dir_);
+}
+
+void ScreenshotTour::decide_and_grab() {
   DecisionPage* page = window_.decision_page();
   if (page->has_run() && !page->decision()) {
     page->set_decision(report::Decision::Challenger);
     page->set_rationale(
-        "The candidates pass every gate this run measured and decode faster than bf16, but the "
+        "The fp8 lanes decode faster than bf16 and most of their answers match it, but the "
         "regression review still has divergent pairs to read: challenger until it is done.");
   }
   QTimer::singleShot(500, this, [this] {

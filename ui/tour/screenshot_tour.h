@@ -32,11 +32,13 @@ class ScreenshotTour : public QObject {
   void show_prompt_sets();
   void start_context_sweep();
   void show_decision();
+  void decide_and_grab();
   void show_verify();
   void finish();
 
   MainWindow& window_;
   QString out_dir_;
+  QString regression_dir_;  // the tour's first run, the one the Decision shot is about
   QTimer timeout_;
   QTimer live_shot_;
   bool review_shot_ = false;
