@@ -68,6 +68,9 @@ class PromptSetsPage : public QWidget {
   QWidget* build_set_panel();
   QWidget* build_prompt_panel();
   void choose_import_files();
+  // After a new workspace set was written (path) or refused (path empty, error says why): opens
+  // it and says `done` ("Created %1") with its file name, or shows the error.
+  bool open_new_set(const QString& path, const QString& error, const QString& done);
   void ask_new_set();
   void ask_rename();  // F2 on the set list
   void ask_delete();  // Delete on the set list; asks first

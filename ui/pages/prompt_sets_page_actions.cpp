@@ -149,8 +149,12 @@ bool PromptSetsPage::duplicate_current(QString* error) {
   const QString base = read_only() ? ref_.mid(QString("builtin:").size()) + "-copy"
                                    : QFileInfo(ref_).completeBaseName() + "-copy";
   const QString path = add_workspace_set(workspace_.dir(), base, model_->prompts(), error);
+  return open_new_set(path, *error, tr("Duplicated into %1"));
+}
+
+bool PromptSetsPage::open_new_set(const QString& path, const QString& error, const QString& done) {
   if (path.isEmpty()) {
-    show_error(*error);
+    show_error(error);
     return false;
   }
   undo_->clear();
@@ -158,7 +162,7 @@ bool PromptSetsPage::duplicate_current(QString* error) {
   reload();
   open_set(path);
   emit sets_changed();
-  emit status(tr("Duplicated into %1").arg(QFileInfo(path).fileName()));
+  emit status(done.arg(QFileInfo(path).fileName()));
   return true;
 }
 

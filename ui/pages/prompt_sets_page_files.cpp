@@ -28,17 +28,7 @@ bool PromptSetsPage::new_set(const QString& name, QString* error) {
   first.category = "custom";
   first.prompt = tr("New prompt").toStdString();
   const QString path = create_workspace_set(workspace_.dir(), name.trimmed(), {first}, error);
-  if (path.isEmpty()) {
-    show_error(*error);
-    return false;
-  }
-  undo_->clear();
-  ref_ = path;
-  reload();
-  open_set(path);
-  emit sets_changed();
-  emit status(tr("Created %1").arg(QFileInfo(path).fileName()));
-  return true;
+  return open_new_set(path, *error, tr("Created %1"));
 }
 
 bool PromptSetsPage::rename_current(const QString& name, QString* error) {
