@@ -266,6 +266,7 @@ void H2Session::flush() {
     if (n <= 0) break;
     out_.append(reinterpret_cast<const char*>(data), static_cast<size_t>(n));
   }
+  if (write_start_ns_ == 0 && out_pos_ < out_.size()) write_start_ns_ = now_ns();
   while (out_pos_ < out_.size()) {
     boost::system::error_code ec;
     out_pos_ +=
@@ -292,10 +293,14 @@ void H2Session::flush() {
 
 void H2Session::stamp_written() {
   const int64_t t = now_ns();
+  const int64_t start = write_start_ns_ != 0 ? write_start_ns_ : t;
+  write_start_ns_ = 0;
   for (const auto& [seq, end] : orphan_stamps_) {
     if (!shared_.record_sends) break;
     const size_t body_end = end;
-    shared_.log->update(seq, [t, body_end](ServedRequest& r) { r.sent.push_back({body_end, t}); });
+    shared_.log->update(seq, [t, body_end, start](ServedRequest& r) {
+      r.sent.push_back({body_end, t, start});
+    });
   }
   orphan_stamps_.clear();
   for (auto& [id, stream] : streams_) {
@@ -303,7 +308,9 @@ void H2Session::stamp_written() {
       const size_t end = stream.unstamped.front();
       stream.unstamped.pop_front();
       if (shared_.record_sends) {
-        shared_.log->update(stream.seq, [t, end](ServedRequest& r) { r.sent.push_back({end, t}); });
+        shared_.log->update(stream.seq, [t, end, start](ServedRequest& r) {
+          r.sent.push_back({end, t, start});
+        });
       }
     }
   }

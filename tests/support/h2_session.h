@@ -67,6 +67,7 @@ class H2Session : public std::enable_shared_from_this<H2Session> {
   nghttp2_session* session_ = nullptr;
   std::map<int32_t, Stream> streams_;
   // Pieces of streams that nghttp2 closed before their last bytes reached the socket.
+  int64_t write_start_ns_ = 0;  // before the first write of the bytes now being flushed
   std::vector<std::pair<uint64_t, size_t>> orphan_stamps_;  // seq, body end
   std::string out_;
   size_t out_pos_ = 0;

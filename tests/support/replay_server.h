@@ -78,6 +78,10 @@ struct ResponseScript {
 struct SentPiece {
   size_t body_end = 0;  // body offset just past this piece (sum of piece sizes so far)
   int64_t sent_ns = 0;  // steady_clock ns right after the kernel accepted the whole piece
+  // steady_clock ns just before the first write of the piece. No byte of it can reach the client
+  // earlier, while sent_ns may come late when the server thread is preempted after its write:
+  // together they bracket the true send time.
+  int64_t write_start_ns = 0;
 };
 
 // A request the server received, and what it sent back (filled in as the response goes out).

@@ -233,6 +233,7 @@ void ReplaySession::run_pieces() {
     }
     body_offset_ += piece.bytes.size();
     ++next_piece_;
+    piece_write_start_ns_ = now_ns();
     if (!send([self = shared_from_this()] {
           self->stamp_piece();
           self->run_pieces();
@@ -248,7 +249,10 @@ void ReplaySession::stamp_piece() {
   const int64_t t = now_ns();
   if (!shared_.record_sends) return;
   const size_t end = body_offset_;
-  shared_.log->update(seq_, [t, end](ServedRequest& r) { r.sent.push_back({end, t}); });
+  const int64_t start = piece_write_start_ns_;
+  shared_.log->update(seq_, [t, end, start](ServedRequest& r) {
+    r.sent.push_back({end, t, start});
+  });
 }
 
 bool ReplaySession::send(std::function<void()> then) {

@@ -76,6 +76,7 @@ class ReplaySession : public std::enable_shared_from_this<ReplaySession> {
   size_t next_piece_ = 0;
   bool delay_done_ = false;
   size_t body_offset_ = 0;
+  int64_t piece_write_start_ns_ = 0;  // before the current piece's first write
   bool client_wants_close_ = false;
   char discard_[512];
 };

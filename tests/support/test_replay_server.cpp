@@ -83,6 +83,10 @@ class TestReplayServer : public QObject {
     QCOMPARE(log[0].sent.back().body_end, bytes.size());
     for (size_t i = 1; i < log[0].sent.size(); ++i) {
       QVERIFY(log[0].sent[i].sent_ns - log[0].sent[i - 1].sent_ns >= 1'000'000);
+      QVERIFY(log[0].sent[i].write_start_ns >= log[0].sent[i - 1].sent_ns);
+    }
+    for (const auto& piece : log[0].sent) {
+      QVERIFY(piece.write_start_ns > 0 && piece.write_start_ns <= piece.sent_ns);
     }
     QCOMPARE(log[0].sent_ns_for_offset(0), log[0].sent[0].sent_ns);
     QCOMPARE(log[0].sent_ns_for_offset(bytes.size()), int64_t(-1));
