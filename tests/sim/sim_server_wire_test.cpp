@@ -377,9 +377,10 @@ class SimServerWireTest : public QObject {
     for (size_t i = 0; i < mine.size(); ++i) {
       QCOMPARE(mine[i].event_index, int64_t(i));
       tokens += mine[i].tokens;
-      // Same steady clock: the stamp follows the send syscall, so the client's arrival is within
-      // a scheduling quantum of it on either side.
-      QVERIFY(r.chunks[i].first >= mine[i].sent_ns - 2'000'000);
+      // Same steady clock. Nothing arrives before the model scheduled it; the stamp follows the
+      // send syscall and may come late when the server thread is preempted, so it bounds the
+      // client's arrival from above only.
+      QVERIFY(r.chunks[i].first >= mine[i].sched_ns);
       QVERIFY(r.chunks[i].first - mine[i].sent_ns < 50'000'000);
       QVERIFY(mine[i].sent_ns >= mine[i].sched_ns);
     }
