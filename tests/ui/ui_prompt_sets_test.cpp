@@ -36,6 +36,24 @@ QString fixture(const QString& name) {
   return QDir(LANEBENCH_FIXTURES_DIR).filePath("prompts/" + name);
 }
 
+// Opens `workspace` in `window`, shown and active (keyboard shortcuts need an active window), on
+// the Prompt-sets page. nullptr, with the reason logged, when any step fails.
+PromptSetsPage* open_prompt_sets(MainWindow& window, const QString& workspace) {
+  QString error;
+  if (!window.open_workspace(workspace, &error)) {
+    qWarning("workspace did not open: %s", qPrintable(error));
+    return nullptr;
+  }
+  window.show();
+  window.activateWindow();
+  if (!QTest::qWaitForWindowActive(&window)) {
+    qWarning("the window never became active");
+    return nullptr;
+  }
+  window.show_page(MainWindow::PromptSets);
+  return window.prompt_sets_page();
+}
+
 }  // namespace
 
 class UiPromptSetsTest : public QObject {
@@ -77,12 +95,8 @@ class UiPromptSetsTest : public QObject {
     QTemporaryDir dir;
     MainWindow window;
     QString error;
-    QVERIFY2(window.open_workspace(dir.path(), &error), qPrintable(error));
-    window.show();
-    window.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&window));  // keyboard shortcuts need an active window
-    window.show_page(MainWindow::PromptSets);
-    PromptSetsPage* page = window.prompt_sets_page();
+    PromptSetsPage* page = open_prompt_sets(window, dir.path());
+    QVERIFY(page != nullptr);
     QAbstractItemModelTester tester(page->model(),
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
 
@@ -185,12 +199,8 @@ class UiPromptSetsTest : public QObject {
     QTemporaryDir dir;
     MainWindow window;
     QString error;
-    QVERIFY2(window.open_workspace(dir.path(), &error), qPrintable(error));
-    window.show();
-    window.activateWindow();
-    QVERIFY(QTest::qWaitForWindowActive(&window));
-    window.show_page(MainWindow::PromptSets);
-    PromptSetsPage* page = window.prompt_sets_page();
+    PromptSetsPage* page = open_prompt_sets(window, dir.path());
+    QVERIFY(page != nullptr);
     const QDir prompts(prompts_dir(dir.path()));
     auto listed = [page] {
       QStringList refs;
