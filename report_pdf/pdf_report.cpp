@@ -1,34 +1,40 @@
 #include "report_pdf/pdf_report.h"
 
 #include <QAbstractTextDocumentLayout>
-#include <QFile>
-#include <QFont>
 #include <QGuiApplication>
 #include <QPageLayout>
+#include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
-#include <QTextCursor>
-#include <QTextDocument>
 
-#include "report/html_report.h"
-#include "report/svg_chart.h"
-#include "report_pdf/svg_text_object.h"
+#include "report_pdf/pdf_layout.h"
 
 namespace lb::report_pdf {
 namespace {
 
 constexpr int kResolutionDpi = 300;
-// Small enough for the eleven-column throughput table to fit A4 portrait. print() adds 2 cm
-// margins of its own around the writer's, which are therefore kept small.
-constexpr double kBodyPointSize = 8;
 
-// Each "[[chart:ID]]" paragraph of the rich text becomes the chart itself.
-void insert_charts(QTextDocument& doc, const report::ReportModel& model) {
-  for (const auto& chart : model.charts) {
-    const QString marker = QString::fromStdString(report::chart_placeholder(chart.id));
-    QTextCursor cursor = doc.find(marker);
-    if (cursor.isNull()) continue;
-    SvgTextObject::insert(cursor, QByteArray::fromStdString(report::render_svg_chart(chart)));
+// Draws every page of LAYOUT with its page number ("3 / 7") in the bottom margin.
+void draw_pages(PdfLayout& layout, QPdfWriter& writer) {
+  QTextDocument& doc = layout.doc;
+  const QSizeF area = doc.pageSize();
+  const int pages = doc.pageCount();
+  const double margin = layout.margin_px;
+  QPainter painter(&writer);
+  for (int i = 0; i < pages; ++i) {
+    if (i > 0) writer.newPage();
+    painter.save();
+    painter.translate(margin, margin - i * area.height());
+    const QRectF view(0, i * area.height(), area.width(), area.height());
+    painter.setClipRect(view);
+    QAbstractTextDocumentLayout::PaintContext context;
+    context.clip = view;
+    doc.documentLayout()->draw(&painter, context);
+    painter.restore();
+    painter.setFont(doc.defaultFont());
+    const QRectF footer(margin, margin + area.height(), area.width(), margin / 2);
+    painter.drawText(footer, Qt::AlignRight | Qt::AlignVCenter,
+                     QStringLiteral("%1 / %2").arg(i + 1).arg(pages));
   }
 }
 
@@ -49,23 +55,11 @@ bool write_pdf_report(const report::ReportModel& model, const std::string& path,
     QPdfWriter writer(&file);
     writer.setResolution(kResolutionDpi);
     writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
-                                     QMarginsF(6, 6, 6, 6), QPageLayout::Millimeter));
+                                     QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter));
     writer.setTitle(QString::fromStdString(model.title));
     writer.setCreator(QStringLiteral("LaneBench"));
-    QTextDocument doc;
-    QFont font = doc.defaultFont();
-    font.setPointSizeF(kBodyPointSize);
-    doc.setDefaultFont(font);
-    SvgTextObject charts;
-    doc.documentLayout()->registerHandler(SvgTextObject::kObjectType, &charts);
-    report::HtmlOptions options;
-    options.inline_charts = false;
-    options.qt_rich_text = true;
-    doc.setHtml(QString::fromStdString(report::render_html(model, options)));
-    insert_charts(doc, model);
-    // print() lays the document out again for the writer's pages (handlers included) and
-    // numbers the pages.
-    doc.print(&writer);
+    const auto layout = lay_out_pdf(model, writer);
+    draw_pages(*layout, writer);
   }
   if (!file.commit()) {
     if (error) *error = "cannot write " + path + ": " + file.errorString().toStdString();

@@ -3,20 +3,15 @@
 #include <QPainter>
 #include <QSvgRenderer>
 #include <QTextCursor>
-#include <QTextDocument>
-#include <QTextFrame>
 
 namespace lb::report_pdf {
 
-QSizeF SvgTextObject::intrinsicSize(QTextDocument* doc, int, const QTextFormat& format) {
+QSizeF SvgTextObject::intrinsicSize(QTextDocument*, int, const QTextFormat& format) {
   QSvgRenderer renderer(format.property(kSvgProperty).toByteArray());
   const QSizeF native = renderer.defaultSize();
   if (native.isEmpty()) return {0, 0};
-  // The width between the root frame's margins, keeping the chart's aspect ratio.
-  const QTextFrameFormat frame = doc->rootFrame()->frameFormat();
-  const double inner = doc->textWidth() - frame.leftMargin() - frame.rightMargin() -
-                       2 * (frame.padding() + frame.border());
-  const double width = inner > 0 ? inner * 0.98 : native.width();
+  const double width = format.doubleProperty(kWidthProperty);
+  if (width <= 0) return native;
   return {width, width * native.height() / native.width()};
 }
 
@@ -26,10 +21,11 @@ void SvgTextObject::drawObject(QPainter* painter, const QRectF& rect, QTextDocum
   renderer.render(painter, rect);
 }
 
-void SvgTextObject::insert(QTextCursor& cursor, const QByteArray& svg) {
+void SvgTextObject::insert(QTextCursor& cursor, const QByteArray& svg, double width) {
   QTextCharFormat format;
   format.setObjectType(kObjectType);
   format.setProperty(kSvgProperty, svg);
+  format.setProperty(kWidthProperty, width);
   cursor.insertText(QString(QChar::ObjectReplacementCharacter), format);
 }
 

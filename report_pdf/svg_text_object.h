@@ -15,14 +15,16 @@ class SvgTextObject : public QObject, public QTextObjectInterface {
  public:
   static constexpr int kObjectType = QTextFormat::UserObject + 1;
   static constexpr int kSvgProperty = QTextFormat::UserProperty + 1;
+  static constexpr int kWidthProperty = QTextFormat::UserProperty + 2;
 
   using QObject::QObject;
   QSizeF intrinsicSize(QTextDocument* doc, int pos, const QTextFormat& format) override;
   void drawObject(QPainter* painter, const QRectF& rect, QTextDocument* doc, int pos,
                   const QTextFormat& format) override;
 
-  // Replaces the selection of CURSOR by the chart SVG, as wide as the document's text width.
-  static void insert(QTextCursor& cursor, const QByteArray& svg);
+  // Replaces the selection of CURSOR by the chart SVG, WIDTH wide in the document's units (its
+  // height keeps the chart's aspect ratio).
+  static void insert(QTextCursor& cursor, const QByteArray& svg, double width);
 };
 
 }  // namespace lb::report_pdf

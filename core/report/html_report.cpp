@@ -8,9 +8,13 @@
 namespace lb::report {
 namespace {
 
+// The page body in a browser. Qt's rich text (the PDF) indents tables by the body's padding and
+// narrows full-width ones by it; its pages have margins of their own.
+constexpr const char* kBrowserBodyCss =
+    "body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#111}\n";
+
 constexpr const char* kCss =
-    R"(body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#111}
-h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}
+    R"(h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}
 table{border-collapse:collapse;margin:.6em 0}th,td{border:1px solid #bbb;padding:.25em .6em;text-align:left;vertical-align:top}
 th{background:#f0f0f0}td.pass{background:#e3f4e3}td.fail{background:#fbe0e0;font-weight:bold}
 td.unsupported{background:#fff4d6}td.notrun{color:#777}.incomplete{background:#fbe0e0;border:2px solid #c00;padding:.6em;font-weight:bold}
@@ -50,16 +54,34 @@ std::string status_class(GateStatus s) {
   return "notrun";
 }
 
-// Qt's rich text squeezes a table to its narrowest columns: wide tables there get the full width.
+// Qt's rich text squeezes a table to its narrowest columns and breaks words anywhere to get there
+// ("1202" / ".8", "TPO" / "T"). Wide tables there get the full width, narrower cell padding,
+// single-word cells (figures, lane ids) kept on one line, and headers set one word per line, so
+// eleven columns fit an A4 page with no word broken.
 void write_table(std::ostream& out, const ReportTable& t, bool qt_rich_text = false) {
-  const bool full_width = qt_rich_text && t.header.size() >= 6;
+  const bool wide = qt_rich_text && t.header.size() >= 6;
+  const char* padding = " style=\"padding:1px 3px\"";
+  const char* unbroken = " style=\"padding:1px 3px;white-space:nowrap\"";
   out << "<h3>" << esc(t.title) << "</h3>\n<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\""
-      << (full_width ? " width=\"100%\"" : "") << ">\n<tr>";
-  for (const auto& h : t.header) out << "<th>" << esc(h) << "</th>";
+      << (wide ? " width=\"100%\"" : "") << ">\n<tr>";
+  for (const auto& h : t.header) {
+    if (!wide) {
+      out << "<th>" << esc(h) << "</th>";
+      continue;
+    }
+    std::string words = esc(h);
+    for (size_t at = words.find(' '); at != std::string::npos; at = words.find(' ', at)) {
+      words.replace(at, 1, "<br/>");
+    }
+    out << "<th" << unbroken << ">" << words << "</th>";
+  }
   out << "</tr>\n";
   for (const auto& row : t.rows) {
     out << "<tr>";
-    for (const auto& c : row) out << "<td>" << esc(c) << "</td>";
+    for (const auto& c : row) {
+      const char* style = !wide ? "" : c.find(' ') == std::string::npos ? unbroken : padding;
+      out << "<td" << style << ">" << esc(c) << "</td>";
+    }
     out << "</tr>\n";
   }
   out << "</table>\n";
@@ -193,7 +215,7 @@ std::string render_html(const ReportModel& m, const HtmlOptions& options) {
   out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta "
          "charset=\"utf-8\">\n<title>"
       << esc(m.title) << "</title>\n<style>\n"
-      << kCss << "\n</style>\n</head>\n<body>\n";
+      << (options.qt_rich_text ? "" : kBrowserBodyCss) << kCss << "\n</style>\n</head>\n<body>\n";
   write_header(out, m);
   write_lanes(out, m);
   write_gates(out, m);

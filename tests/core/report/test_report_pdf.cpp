@@ -1,10 +1,19 @@
 // The PDF report of a real run: a PDF file with several A4 pages, the charts drawn as vector
 // paths (the SVG object handler paints through QSvgRenderer, no image is embedded), and a clear
-// error instead of a file when the target cannot be written.
+// error instead of a file when the target cannot be written. The page layout keeps every line,
+// table and chart inside the margins, and no figure is broken across lines.
+#include <QAbstractTextDocumentLayout>
+#include <QBuffer>
+#include <QPdfWriter>
+#include <QTextBlock>
+#include <QTextCursor>
+#include <QTextLayout>
+#include <QTextTable>
 #include <QtTest>
 #include <filesystem>
 
 #include "report/report_writer.h"
+#include "report_pdf/pdf_layout.h"
 #include "report_pdf/pdf_report.h"
 #include "report_run_fixture.h"
 #include "run_folder_reader.h"
@@ -18,6 +27,10 @@ size_t count_of(const std::string& text, const std::string& needle) {
   for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
   return n;
 }
+
+// Lines a table cell's block must take: one per explicit line break (headers set a word per
+// line); any more means a word was broken to fit a column.
+int expected_lines(const QString& text) { return 1 + int(text.count(QChar::LineSeparator)); }
 
 }  // namespace
 
@@ -49,6 +62,58 @@ class TestReportPdf : public QObject {
     QVERIFY(pages >= 3);
     QCOMPARE(count_of(pdf, "/Subtype /Image"), size_t(0));  // charts are paths, not pictures
     QVERIFY(!fs::exists(path.string() + ".tmp"));
+  }
+
+  void layoutKeepsFiguresWholeAndInsideTheMargins() {
+    QBuffer sink;
+    QVERIFY(sink.open(QIODevice::WriteOnly));
+    QPdfWriter writer(&sink);
+    writer.setResolution(300);
+    writer.setPageLayout(QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait,
+                                     QMarginsF(0, 0, 0, 0), QPageLayout::Millimeter));
+    const auto layout = lb::report_pdf::lay_out_pdf(model_, writer);
+    QTextDocument& doc = layout->doc;
+    const double width = doc.pageSize().width();
+    QVERIFY(width > 0 && width < writer.width());
+    QVERIFY(doc.pageCount() >= 3);
+    int cells_checked = 0;
+    int widest_table_columns = 0;
+    int charts = 0;
+    for (QTextBlock block = doc.begin(); block.isValid(); block = block.next()) {
+      if (block.text().isEmpty()) continue;  // Qt parks the empty block after a table anywhere
+      const QRectF rect = doc.documentLayout()->blockBoundingRect(block);
+      QVERIFY2(rect.right() <= width + 0.5,
+               qPrintable(QStringLiteral("'%1' box ends at %2 of %3 px")
+                              .arg(block.text().left(40))
+                              .arg(rect.right())
+                              .arg(width)));
+      const QTextLayout* lines = block.layout();
+      for (int i = 0; i < lines->lineCount(); ++i) {
+        const QTextLine line = lines->lineAt(i);
+        const double right = rect.left() + line.x() + line.naturalTextWidth();
+        QVERIFY2(right <= width + 0.5, qPrintable(QStringLiteral("'%1' ends at %2 of %3 px")
+                                                      .arg(block.text().left(40))
+                                                      .arg(right)
+                                                      .arg(width)));
+      }
+      for (auto it = block.begin(); !it.atEnd(); ++it) {
+        if (it.fragment().charFormat().objectType() == lb::report_pdf::SvgTextObject::kObjectType)
+          ++charts;
+      }
+      QTextTable* table = QTextCursor(block).currentTable();
+      if (table == nullptr) continue;
+      widest_table_columns = std::max(widest_table_columns, table->columns());
+      const QString text = block.text().trimmed();
+      if (text.isEmpty() || text.contains(' ')) continue;
+      ++cells_checked;
+      QVERIFY2(lines->lineCount() == expected_lines(text),
+               qPrintable(QStringLiteral("'%1' takes %2 lines").arg(text).arg(lines->lineCount())));
+    }
+    qInfo("%d single-word table cells checked; widest table %d columns; %d charts", cells_checked,
+          widest_table_columns, charts);
+    QVERIFY(widest_table_columns >= 11);  // the throughput table, the widest the report has
+    QVERIFY(cells_checked > 100);
+    QCOMPARE(charts, int(model_.charts.size()));
   }
 
   void unwritableTargetIsAnError() {
