@@ -3,10 +3,13 @@
 # a bounded time from its seed corpus. Exits non-zero when any target crashes, naming the target
 # and the saved reproducer. Usage: scripts/fuzz.sh [TARGET...]   (default: every target)
 # LANEBENCH_FUZZ_SECONDS: time per target (default 20). LANEBENCH_FUZZ_BUILD_DIR: build dir.
+# LANEBENCH_FUZZ_SEED: libFuzzer's random seed (default: a new one each run, so runs explore).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${LANEBENCH_FUZZ_BUILD_DIR:-$root/build-fuzz}"
 seconds="${LANEBENCH_FUZZ_SECONDS:-20}"
+seed_flag=()
+if [[ -n "${LANEBENCH_FUZZ_SEED:-}" ]]; then seed_flag=(-seed="$LANEBENCH_FUZZ_SEED"); fi
 targets=(sse_framer ndjson_framer stream_parser prometheus_text plan prompt_set texts_file inventory
   safetensors_header)
 if (($# > 0)); then targets=("$@"); fi
@@ -23,7 +26,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$work" "$artifacts"
   log="$build/fuzz_$t.log"
   echo "fuzz: running $t for ${seconds}s" >&2
-  if "$build/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  if "$build/fuzz_$t" "${seed_flag[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$artifacts" "$work" "$root/fuzz/corpus/$t" \
     >"$log" 2>&1; then
     passed=$((passed + 1))
