@@ -4,6 +4,7 @@
 // with every request it had recorded), `probe`, and --version.
 #include <signal.h>
 
+#include <QDeadlineTimer>
 #include <QProcess>
 #include <QtTest>
 #include <set>
@@ -55,6 +56,27 @@ nlohmann::json throughput_plan(const std::string& url, int requests, int concurr
 size_t line_count(const fs::path& path) {
   const std::string text = lb::test::read_text(path);
   return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// Starts `lanebench-cli run PLAN --out OUT` in P and waits until OUT's requests.jsonl holds at
+// least MIN_LINES finished requests. False (with the reason logged) when it never gets there.
+bool start_run_until(QProcess& p, const std::string& plan, const fs::path& out, size_t min_lines,
+                     int timeout_ms) {
+  p.start(LANEBENCH_CLI_PATH,
+          {"run", QString::fromStdString(plan), "--out", QString::fromStdString(out.string())});
+  if (!p.waitForStarted()) {
+    qWarning("lanebench-cli did not start: %s", qPrintable(p.errorString()));
+    return false;
+  }
+  QDeadlineTimer deadline(timeout_ms);
+  while (!fs::exists(out / "requests.jsonl") || line_count(out / "requests.jsonl") < min_lines) {
+    if (deadline.hasExpired() || p.state() == QProcess::NotRunning) {
+      qWarning("the run never recorded %zu requests", min_lines);
+      return false;
+    }
+    QTest::qWait(20);
+  }
+  return true;
 }
 
 }  // namespace
@@ -131,11 +153,7 @@ class TestCliRun : public QObject {
     const auto plan = write_plan(dir / "plan.json", throughput_plan(server.base_url(), 200, 2));
     const auto out = dir / "out";
     QProcess p;
-    p.start(LANEBENCH_CLI_PATH,
-            {"run", QString::fromStdString(plan), "--out", QString::fromStdString(out.string())});
-    QVERIFY(p.waitForStarted());
-    QTRY_VERIFY_WITH_TIMEOUT(
-        fs::exists(out / "requests.jsonl") && line_count(out / "requests.jsonl") >= 5, 10'000);
+    QVERIFY(start_run_until(p, plan, out, 5, 10'000));
     ::kill(static_cast<pid_t>(p.processId()), SIGINT);
     QVERIFY(p.waitForFinished(5'000));
     QCOMPARE(p.exitCode(), 130);
@@ -157,11 +175,7 @@ class TestCliRun : public QObject {
     const auto plan = write_plan(dir / "plan.json", throughput_plan(server.base_url(), 5000, 4));
     const auto out = dir / "out";
     QProcess p;
-    p.start(LANEBENCH_CLI_PATH,
-            {"run", QString::fromStdString(plan), "--out", QString::fromStdString(out.string())});
-    QVERIFY(p.waitForStarted());
-    QTRY_VERIFY_WITH_TIMEOUT(
-        fs::exists(out / "requests.jsonl") && line_count(out / "requests.jsonl") >= 30, 20'000);
+    QVERIFY(start_run_until(p, plan, out, 30, 20'000));
     const uint64_t answered_before_kill = server.chat_requests();
     p.kill();  // SIGKILL: no handler runs
     QVERIFY(p.waitForFinished(5'000));
