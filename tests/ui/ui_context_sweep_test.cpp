@@ -18,6 +18,7 @@
 #include "plan/plan.h"
 #include "report/sweep_summary.h"
 #include "sim_lane_starter.h"
+#include "sim_test_lane.h"
 #include "ui/main_window.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
@@ -32,11 +33,7 @@ using namespace lb::ui;
 namespace {
 
 plan::Lane sim_lane(const std::string& id, const std::string& profile) {
-  plan::Lane lane;
-  lane.id = id;
-  lane.base_url = "sim:" + profile + "?time_scale=0.02";
-  fill_sim_fields(lane);
-  return lane;
+  return test::sim_test_lane(id, profile, "0.02");
 }
 
 nlohmann::json read_json(const QString& path) {

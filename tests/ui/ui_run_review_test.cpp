@@ -13,6 +13,7 @@
 #include "models/item_roles.h"
 #include "sim/profile.h"
 #include "sim_lane_starter.h"
+#include "sim_test_lane.h"
 #include "ui/main_window.h"
 #include "ui/pages/review_page.h"
 #include "ui/pages/run_page.h"
@@ -29,11 +30,7 @@ using namespace lb::ui;
 namespace {
 
 plan::Lane sim_lane(const std::string& id, const std::string& profile) {
-  plan::Lane lane;
-  lane.id = id;
-  lane.base_url = "sim:" + profile + "?time_scale=0.05";
-  fill_sim_fields(lane);
-  return lane;
+  return test::sim_test_lane(id, profile, "0.05");
 }
 
 }  // namespace
