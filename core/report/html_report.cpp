@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "compare/diff_highlight.h"
+#include "report/gate_table.h"
 #include "report/svg_chart.h"
 
 namespace lb::report {
@@ -40,18 +41,11 @@ const char* status_color(GateStatus s) {
   return "#ffffff";
 }
 
+// The status name as a CSS class ("not run" -> "notrun").
 std::string status_class(GateStatus s) {
-  switch (s) {
-    case GateStatus::Pass:
-      return "pass";
-    case GateStatus::Fail:
-      return "fail";
-    case GateStatus::Unsupported:
-      return "unsupported";
-    case GateStatus::NotRun:
-      return "notrun";
-  }
-  return "notrun";
+  std::string name = gate_status_name(s);
+  std::erase(name, ' ');
+  return name;
 }
 
 // Qt's rich text squeezes a table to its narrowest columns and breaks words anywhere to get there

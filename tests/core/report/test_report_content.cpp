@@ -86,6 +86,15 @@ class TestReportContent : public QObject {
     const auto passes = static_cast<size_t>(model_.gates.count(lb::report::GateStatus::Pass));
     QVERIFY(count_of(html_, ">pass ") >= passes);
     QVERIFY(count_of(md_, "| pass ") >= passes);
+    // Each cell is styled by its status's class ("not run" -> "notrun").
+    using lb::report::GateStatus;
+    for (const auto status :
+         {GateStatus::Pass, GateStatus::Fail, GateStatus::Unsupported, GateStatus::NotRun}) {
+      std::string css = lb::report::gate_status_name(status);
+      std::erase(css, ' ');
+      QCOMPARE(count_of(html_, "<td class=\"" + css + "\""),
+               static_cast<size_t>(model_.gates.count(status)));
+    }
   }
 
   void headlineFiguresEqualTheSummary() {
