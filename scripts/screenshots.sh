@@ -6,9 +6,9 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${LANEBENCH_BUILD_DIR:-$root/build}"
 out="${1:-$root/docs/screenshots}"
-if [[ ! -x "$build/app/gui/lanebench" ]]; then
+if [[ ! -x "$build/app/gui/lanebench" || ! -x "$build/app/cli/lanebench-cli" ]]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-  cmake --build "$build" --target lanebench --parallel "$(nproc)"
+  cmake --build "$build" --target lanebench lanebench-cli --parallel "$(nproc)"
 fi
 scratch="$(mktemp -d)"
 trap 'rm -rf "$scratch"' EXIT
@@ -18,5 +18,28 @@ XDG_DATA_HOME="$scratch/data" XDG_CONFIG_HOME="$scratch/config" XDG_RUNTIME_DIR=
   QT_QPA_PLATFORMTHEME="" \
   xvfb-run -a -s "-screen 0 1600x1000x24" \
   "$build/app/gui/lanebench" --demo --screenshot-tour "$out"
+
+# The PDF report of a short throughput and regression run on two simulator lanes: its first
+# three pages side by side. Rendering a PDF needs pdftoppm (Debian: poppler-utils).
+if command -v pdftoppm >/dev/null && command -v convert >/dev/null; then
+  cat >"$scratch/report-plan.json" <<'PLAN'
+{"name": "bf16 vs fp8-mtp3", "lanes": [
+  {"id": "bf16", "base_url": "sim:bf16?time_scale=0.02"},
+  {"id": "fp8-mtp3", "base_url": "sim:fp8-mtp3?time_scale=0.02"}],
+ "experiments": [
+  {"kind": "throughput", "concurrency": [1, 4, 16], "requests": 16, "input_tokens": 512,
+   "output_tokens": 64},
+  {"kind": "regression", "max_tokens": 64}]}
+PLAN
+  "$build/app/cli/lanebench-cli" run "$scratch/report-plan.json" --out "$scratch/report-run" \
+    >/dev/null 2>&1
+  XDG_RUNTIME_DIR="$scratch" "$build/app/cli/lanebench-cli" report "$scratch/report-run" \
+    --format pdf >/dev/null
+  pdftoppm -r 80 -png -f 1 -l 3 "$scratch/report-run/report/report.pdf" "$scratch/report-page"
+  convert "$scratch"/report-page-*.png -bordercolor '#888888' -border 1 +append \
+    "$out/10-report.png"
+else
+  echo "pdftoppm or convert missing (Debian: poppler-utils, imagemagick): report pages skipped"
+fi
 echo "screenshots written to $out"
 ls -1 "$out"/*.png
