@@ -13,6 +13,7 @@
 #include <QStatusBar>
 #include <QStyle>
 
+#include "report/report_writer.h"
 #include "ui/pages/decision_page.h"
 #include "ui/pages/lanes_page.h"
 #include "ui/pages/prompt_sets_page.h"
@@ -242,8 +243,9 @@ void MainWindow::export_report() {
   QDir().mkpath(suggested);
   const QString out = QFileDialog::getExistingDirectory(this, tr("Export Report Into"), suggested);
   if (out.isEmpty()) return;
-  report_export_->start(run_dir, out, {"html", "md", "pdf", "csv", "json"});
-  statusBar()->showMessage(tr("Writing the report of %1 (HTML, Markdown, PDF, CSV, JSON)…")
+  report_export_->start(run_dir, out, report::report_format_names());
+  statusBar()->showMessage(tr("Writing the report of %1 (HTML, Markdown, PDF, chart PNGs, CSV, "
+                              "JSON)…")
                                .arg(QDir(run_dir).dirName()));
 }
 

@@ -1,4 +1,4 @@
-// `lanebench-cli report RUN [--format html,md,pdf,csv,json] [--out DIR]`: the qualification
+// `lanebench-cli report RUN [--format html,md,pdf,png,csv,json] [--out DIR]`: the qualification
 // report of a run folder (default: every format, into RUN/report/). A run that was interrupted
 // or killed still reports, marked incomplete. Exit 0: written; 2: the run folder is missing or
 // unreadable, a format is unknown, or a file could not be written.
@@ -14,6 +14,7 @@
 
 #include "commands.h"
 #include "report/report_writer.h"
+#include "report_pdf/chart_png.h"
 #include "report_pdf/gui_application.h"
 #include "report_pdf/pdf_report.h"
 
@@ -26,18 +27,21 @@ struct ReportArgs {
   std::string out;
 };
 
-bool write_pdf(const report::ReportModel& model, const std::string& out_dir,
-               report::ReportWriteResult& result) {
-  // Headless: an offscreen QGuiApplication gives the PDF writer its fonts, no display needed.
+// The formats drawn with Qt: the PDF and the charts as PNG.
+void write_drawn_formats(const report::ReportModel& model, const std::set<std::string>& formats,
+                         const std::string& out_dir, report::ReportWriteResult& result) {
+  if (!formats.count("pdf") && !formats.count("png")) return;
+  // Headless: an offscreen QGuiApplication gives the drawing its fonts, no display needed.
   const auto app = report_pdf::ensure_gui_application();
+  if (formats.count("png")) report_pdf::write_chart_pngs(model, out_dir, result);
+  if (!formats.count("pdf")) return;
   std::string error;
   const std::string path = (std::filesystem::path(out_dir) / "report.pdf").string();
   if (!report_pdf::write_pdf_report(model, path, &error)) {
     result.errors.push_back(error);
-    return false;
+    return;
   }
   result.written.push_back("report.pdf");
-  return true;
 }
 
 int run_report(const ReportArgs& args) {
@@ -61,7 +65,7 @@ int run_report(const ReportArgs& args) {
     report::ReportModel model = report::build_report_model(*folder);
     report::redact_model_secrets(model, scrubber);
     result = report::write_report_files(*folder, model, scrubber, out, formats);
-    if (formats.count("pdf")) write_pdf(model, out, result);
+    write_drawn_formats(model, formats, out, result);
   } catch (const nlohmann::json::exception& e) {
     // summary.json edited by hand into another shape
     std::cerr << "lanebench-cli report: " << args.run
@@ -82,11 +86,12 @@ void add_report_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<ReportArgs>();
   CLI::App* cmd = app.add_subcommand(
       "report",
-      "Write the qualification report of a run folder: HTML, Markdown, PDF, requests CSV and "
+      "Write the qualification report of a run folder: HTML, Markdown, PDF, chart PNGs, "
+      "requests CSV and "
       "qualification-summary.json (no URLs, hosts, IPs, keys, user names or paths)");
   cmd->add_option("run", args->run, "run folder (as written by lanebench-cli run)")->required();
   cmd->add_option("--format", args->formats,
-                  "comma-separated: html,md,pdf,csv,json (default: all)");
+                  "comma-separated: html,md,pdf,png,csv,json (default: all)");
   cmd->add_option("--out", args->out, "output folder (default: RUN/report)");
   cmd->callback([args, &exit_code] { exit_code = run_report(*args); });
 }

@@ -47,7 +47,7 @@ void redact_pairs(std::vector<std::pair<std::string, std::string>>& pairs,
 }  // namespace
 
 const std::set<std::string>& report_format_names() {
-  static const std::set<std::string> names = {"html", "md", "pdf", "csv", "json"};
+  static const std::set<std::string> names = {"html", "md", "pdf", "png", "csv", "json"};
   return names;
 }
 
@@ -59,7 +59,7 @@ bool parse_report_formats(const std::string& list, std::set<std::string>& out, s
     if (item.empty()) continue;
     if (!report_format_names().count(item)) {
       if (error)
-        *error = "unknown report format '" + item + "' (expected html, md, pdf, csv, json)";
+        *error = "unknown report format '" + item + "' (expected html, md, pdf, png, csv, json)";
       return false;
     }
     out.insert(item);

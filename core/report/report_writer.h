@@ -1,8 +1,8 @@
 #pragma once
 // Writing a run folder's report: report.html, report.md (+ charts/*.svg),
 // requests.csv, qualification-summary.json and texts/ (the lanes' outputs) into
-// one output folder. The PDF is written by report_pdf/, which needs Qt. API
-// keys are removed from every file written.
+// one output folder. The PDF and the charts as PNG are written by report_pdf/,
+// which needs Qt. API keys are removed from every file written.
 #include <set>
 #include <string>
 #include <vector>
@@ -13,7 +13,7 @@
 
 namespace lb::report {
 
-// "html", "md", "pdf", "csv", "json"
+// "html", "md", "pdf", "png", "csv", "json"
 const std::set<std::string>& report_format_names();
 // Parses "html,md" (empty = all). Fills error naming an unknown format.
 bool parse_report_formats(const std::string& list, std::set<std::string>& out, std::string* error);
@@ -27,7 +27,7 @@ struct ReportWriteResult {
   bool ok() const { return errors.empty(); }
 };
 
-// Writes the non-PDF formats of FORMATS into OUT_DIR (created). MODEL must
+// Writes the formats of FORMATS other than "pdf" and "png" into OUT_DIR (created). MODEL must
 // already be redacted.
 ReportWriteResult write_report_files(const RunFolder& folder, const ReportModel& model,
                                      const PrivacyScrubber& scrubber, const std::string& out_dir,

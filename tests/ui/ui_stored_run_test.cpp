@@ -6,6 +6,8 @@
 // by importing a vLLM bench serve result opens with its charts.
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QImage>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -16,6 +18,7 @@
 #include "interop/run_import.h"
 #include "models/item_roles.h"
 #include "report/decision_record.h"
+#include "report/report_writer.h"
 #include "report/run_folder.h"
 #include "ui/history/run_folder_job.h"
 #include "ui/history/stored_charts.h"
@@ -202,7 +205,7 @@ class UiStoredRunTest : public QObject {
     QTemporaryDir out;
     ReportExportJob job;
     QSignalSpy finished(&job, &ReportExportJob::finished);
-    QVERIFY(job.start(complete_, out.path(), {"html", "md", "pdf", "csv", "json"}));
+    QVERIFY(job.start(complete_, out.path(), lb::report::report_format_names()));
     QVERIFY(!job.start(complete_, out.path(), {"html"}));  // one export at a time
     QVERIFY(finished.wait(60'000));
     const auto result = finished.at(0).at(0).value<ReportExportResult>();
@@ -212,6 +215,11 @@ class UiStoredRunTest : public QObject {
       QVERIFY2(result.written.contains(name), qPrintable(result.written.join(", ")));
       QVERIFY(QFileInfo(QDir(out.path()).filePath(name)).size() > 0);
     }
+    // The charts as PNG too, one per SVG chart.
+    const QStringList pngs = result.written.filter(QRegularExpression("^charts/.*\\.png$"));
+    QVERIFY(!pngs.isEmpty());
+    QCOMPARE(pngs.size(), result.written.filter(QRegularExpression("^charts/.*\\.svg$")).size());
+    QVERIFY(!QImage(QDir(out.path()).filePath(pngs.front())).isNull());
     QFile pdf(QDir(out.path()).filePath("report.pdf"));
     QVERIFY(pdf.open(QIODevice::ReadOnly));
     QCOMPARE(pdf.read(5), QByteArray("%PDF-"));

@@ -6,6 +6,7 @@
 #include "report/report_model.h"
 #include "report/report_writer.h"
 #include "report/run_folder.h"
+#include "report_pdf/chart_png.h"
 #include "report_pdf/pdf_report.h"
 
 namespace lb::ui {
@@ -27,6 +28,12 @@ ReportExportResult export_report(const QString& run_dir, const QString& out_dir,
       report::write_report_files(*folder, model, scrubber, out_dir.toStdString(), formats);
   for (const std::string& name : files.written) result.written << QString::fromStdString(name);
   for (const std::string& why : files.errors) result.errors << QString::fromStdString(why);
+  if (formats.count("png")) {
+    report::ReportWriteResult pngs;
+    report_pdf::write_chart_pngs(model, out_dir.toStdString(), pngs);
+    for (const std::string& name : pngs.written) result.written << QString::fromStdString(name);
+    for (const std::string& why : pngs.errors) result.errors << QString::fromStdString(why);
+  }
   if (formats.count("pdf")) {
     if (report_pdf::write_pdf_report(model, QDir(out_dir).filePath("report.pdf").toStdString(),
                                      &error))

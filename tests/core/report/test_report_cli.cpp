@@ -66,9 +66,11 @@ class TestReportCli : public QObject {
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     QVERIFY2(r.err.isEmpty(), qPrintable(r.err));  // nothing but LaneBench's own messages
     const fs::path out = dir_ / "run" / "report";
-    for (const char* f : {"report.html", "report.md", "report.pdf", "requests.csv",
-                          "qualification-summary.json", "charts/output_vs_concurrency.svg"})
+    for (const char* f :
+         {"report.html", "report.md", "report.pdf", "requests.csv", "qualification-summary.json",
+          "charts/output_vs_concurrency.svg", "charts/output_vs_concurrency.png"})
       QVERIFY2(fs::file_size(out / f) > 0, f);
+    QVERIFY(read_text(out / "charts/output_vs_concurrency.png").rfind("\x89PNG\r\n", 0) == 0);
     QVERIFY(read_text(out / "report.pdf").rfind("%PDF-", 0) == 0);
     QVERIFY(r.out.contains("report.html"));
     QVERIFY(!r.out.contains("incomplete"));
@@ -77,6 +79,13 @@ class TestReportCli : public QObject {
     QCOMPARE(only.exit_code, 0);
     QVERIFY(fs::exists(dir_ / "only" / "qualification-summary.json"));
     QVERIFY(!fs::exists(dir_ / "only" / "report.html"));
+    QVERIFY(!fs::exists(dir_ / "only" / "charts"));
+    const auto pngs = cli({"report", QString::fromStdString((dir_ / "run").string()), "--format",
+                           "png", "--out", QString::fromStdString((dir_ / "pngs").string())});
+    QVERIFY2(pngs.exit_code == 0 && pngs.err.isEmpty(), qPrintable(pngs.err));
+    QVERIFY(fs::exists(dir_ / "pngs" / "charts" / "output_vs_concurrency.png"));
+    QVERIFY(!fs::exists(dir_ / "pngs" / "charts" / "output_vs_concurrency.svg"));
+    QVERIFY(!fs::exists(dir_ / "pngs" / "report.pdf"));
   }
 
   void killedRunIsReportedIncomplete() {

@@ -1,10 +1,13 @@
 // The PDF report of a real run: a PDF file with several A4 pages, the charts drawn as vector
 // paths (the SVG object handler paints through QSvgRenderer, no image is embedded), and a clear
 // error instead of a file when the target cannot be written. The page layout keeps every line,
-// table and chart inside the margins, and no figure is broken across lines.
+// table and chart inside the margins, and no figure is broken across lines. The charts as PNG:
+// twice the SVG size, every lane drawn.
 #include <QAbstractTextDocumentLayout>
 #include <QBuffer>
+#include <QImage>
 #include <QPdfWriter>
+#include <QSvgRenderer>
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextLayout>
@@ -13,6 +16,8 @@
 #include <filesystem>
 
 #include "report/report_writer.h"
+#include "report/svg_chart.h"
+#include "report_pdf/chart_png.h"
 #include "report_pdf/pdf_layout.h"
 #include "report_pdf/pdf_report.h"
 #include "report_run_fixture.h"
@@ -114,6 +119,35 @@ class TestReportPdf : public QObject {
     QVERIFY(widest_table_columns >= 11);  // the throughput table, the widest the report has
     QVERIFY(cells_checked > 100);
     QCOMPARE(charts, int(model_.charts.size()));
+  }
+
+  void chartPngsShowEveryLaneAtTwiceTheSvgSize() {
+    const fs::path out = run_ / "png";
+    lb::report::ReportWriteResult result;
+    lb::report_pdf::write_chart_pngs(model_, out.string(), result);
+    QVERIFY2(result.ok(), result.errors.empty() ? "" : result.errors.front().c_str());
+    QCOMPARE(result.written.size(), model_.charts.size());
+    for (const auto& chart : model_.charts) {
+      const QString path = QString::fromStdString((out / "charts" / (chart.id + ".png")).string());
+      QImage image(path);
+      QVERIFY2(!image.isNull(), qPrintable(path));
+      QSvgRenderer svg(QByteArray::fromStdString(lb::report::render_svg_chart(chart)));
+      QCOMPARE(image.size(), svg.defaultSize() * lb::report_pdf::kChartPngScale);
+      // Every lane with points is drawn in its colour (lines and markers: many pixels).
+      for (const auto& series : chart.series) {
+        if (series.points.empty()) continue;
+        const QRgb lane = QColor(QString::fromStdString(series.color)).rgb();
+        int pixels = 0;
+        for (int y = 0; y < image.height(); ++y) {
+          const auto* row = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+          for (int x = 0; x < image.width(); ++x)
+            pixels += (row[x] & 0xffffff) == (lane & 0xffffff);
+        }
+        QVERIFY2(pixels > 100, qPrintable(QStringLiteral("%1: %2 has %3 pixels")
+                                              .arg(path, QString::fromStdString(series.name))
+                                              .arg(pixels)));
+      }
+    }
   }
 
   void unwritableTargetIsAnError() {
