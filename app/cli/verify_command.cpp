@@ -1,8 +1,11 @@
-// `lanebench-cli verify DIR [--inventory FILE] [--json] [--threads N]`: artifact provenance.
+// `lanebench-cli verify DIR [--inventory FILE] [--json] [--threads N] [--attach RUN:LANE]`:
+// artifact provenance.
 // Identity (every file's SHA-256 against the pinned inventory), then the loader surface
 // (refuse-list scan and safetensors headers). Progress goes to stderr, the table to stdout.
 // Exit 0: everything verifies and nothing is refused; 1: a check failed; 2: usage or input
-// error (folder cannot be listed, inventory malformed — each bad line named).
+// error (folder cannot be listed, inventory malformed — each bad line named, --attach not a run
+// folder's lane, or the attached file cannot be written). --attach keeps the verification in the
+// run folder (artifacts/LANE.verification.json), where the report takes it up.
 #include <unistd.h>
 #include <CLI/CLI.hpp>
 
@@ -10,6 +13,8 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -17,6 +22,7 @@
 
 #include "artifacts/verification.h"
 #include "commands.h"
+#include "report/artifact_records.h"
 
 namespace lb::cli {
 namespace {
@@ -35,7 +41,58 @@ struct VerifyArgs {
   std::string inventory;
   bool json = false;
   unsigned threads = 0;
+  std::string attach;  // "RUN_DIR:LANE", empty when not attaching
 };
+
+namespace fs = std::filesystem;
+
+// Where --attach RUN_DIR:LANE writes; false with ERROR when RUN_DIR is not a run folder that has
+// LANE in its plan.
+bool attach_target(const std::string& spec, fs::path& file, std::string* error) {
+  const auto colon = spec.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == spec.size()) {
+    *error = "--attach wants RUN_DIR:LANE, got '" + spec + "'";
+    return false;
+  }
+  const fs::path run = spec.substr(0, colon);
+  const std::string lane = spec.substr(colon + 1);
+  std::ifstream in(run / "plan.json");
+  const auto plan = nlohmann::json::parse(in, nullptr, false);
+  if (!in.is_open() || plan.is_discarded() || !plan.is_object()) {
+    *error = run.string() + " is not a run folder (no readable plan.json)";
+    return false;
+  }
+  std::string known;
+  for (const auto& l : plan.value("lanes", nlohmann::json::array())) {
+    const std::string id = l.is_object() ? l.value("id", "") : "";
+    if (id == lane) {
+      file = run / report::artifact_file_name(lane);
+      return true;
+    }
+    known += (known.empty() ? "" : ", ") + id;
+  }
+  *error = run.string() + " has no lane '" + lane + "' (its lanes: " + known + ")";
+  return false;
+}
+
+// Writes DOC to FILE through a temporary file and a rename.
+bool write_attached(const fs::path& file, const nlohmann::json& doc, std::string* error) {
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  const fs::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << doc.dump(2) << '\n';
+    if (!out.flush()) ec = std::make_error_code(std::errc::io_error);
+  }
+  if (!ec) fs::rename(tmp, file, ec);
+  if (ec) {
+    fs::remove(tmp);
+    *error = "cannot write " + file.string() + ": " + ec.message();
+    return false;
+  }
+  return true;
+}
 
 std::string human_bytes(double bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -168,7 +225,25 @@ void print_input_error(const artifacts::VerifyReport& r, const VerifyArgs& args)
   }
 }
 
+int attach_and_exit(const VerifyArgs& args, const fs::path& file,
+                    const artifacts::VerifyReport& report) {
+  if (args.attach.empty() || !report.input_ok()) return report.exit_code();
+  std::string error;
+  if (!write_attached(file, artifacts::verify_report_json(report), &error)) {
+    std::cerr << "verify: " << error << '\n';
+    return 2;
+  }
+  std::cerr << "verify: attached as " << file.string() << '\n';
+  return report.exit_code();
+}
+
 int run_verify(const VerifyArgs& args) {
+  fs::path attach_file;
+  std::string attach_error;
+  if (!args.attach.empty() && !attach_target(args.attach, attach_file, &attach_error)) {
+    std::cerr << "verify: " << attach_error << '\n';
+    return 2;
+  }
   artifacts::VerifyOptions options;
   options.inventory = args.inventory;
   options.hashing.threads = args.threads;
@@ -184,7 +259,7 @@ int run_verify(const VerifyArgs& args) {
     if (!report.input_ok()) {
       print_input_error(report, args);
     }
-    return report.exit_code();
+    return attach_and_exit(args, attach_file, report);
   }
   if (!report.input_ok()) {
     print_input_error(report, args);
@@ -194,7 +269,7 @@ int run_verify(const VerifyArgs& args) {
   print_findings(report);
   print_headers(report);
   print_summary(report);
-  return report.exit_code();
+  return attach_and_exit(args, attach_file, report);
 }
 
 }  // namespace
@@ -212,6 +287,9 @@ void add_verify_command(CLI::App& app, int& exit_code) {
                   "Face snapshot's blob names");
   cmd->add_flag("--json", args->json, "print the report as JSON");
   cmd->add_option("--threads", args->threads, "hashing threads (default: one per core)");
+  cmd->add_option("--attach", args->attach,
+                  "keep the verification in a run folder for its report: RUN_DIR:LANE "
+                  "(writes RUN_DIR/artifacts/LANE.verification.json)");
   cmd->callback([args, &exit_code] { exit_code = run_verify(*args); });
 }
 

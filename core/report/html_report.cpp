@@ -136,6 +136,12 @@ void write_gates(std::ostream& out, const ReportModel& m) {
   out << "</table>\n";
 }
 
+void write_artifacts(std::ostream& out, const ReportModel& m, const HtmlOptions& o) {
+  if (m.artifacts.empty()) return;
+  out << "<h2>Artifacts</h2>\n";
+  write_table(out, artifacts_table(m.artifacts), o.qt_rich_text);
+}
+
 void write_performance(std::ostream& out, const ReportModel& m, const HtmlOptions& o) {
   out << "<h2>Performance</h2>\n";
   for (const auto& t : m.performance) write_table(out, t, o.qt_rich_text);
@@ -213,6 +219,7 @@ std::string render_html(const ReportModel& m, const HtmlOptions& options) {
   write_header(out, m);
   write_lanes(out, m);
   write_gates(out, m);
+  write_artifacts(out, m, options);
   write_performance(out, m, options);
   write_pairs(out, m, options);
   write_caveats(out, m);

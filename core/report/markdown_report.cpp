@@ -107,6 +107,14 @@ void write_performance(std::ostream& out, const ReportModel& m) {
   for (const auto& c : m.charts) out << "![" << c.title << "](charts/" << c.id << ".svg)\n\n";
 }
 
+void write_artifacts(std::ostream& out, const ReportModel& m) {
+  if (m.artifacts.empty()) return;
+  const ReportTable t = artifacts_table(m.artifacts);
+  out << "## Artifacts\n\n### " << t.title << "\n\n";
+  write_table(out, t.header, t.rows);
+  out << "\n" << t.note << "\n\n";
+}
+
 void write_pairs(std::ostream& out, const ReportModel& m) {
   out << "## Reviewed pairs\n\n";
   if (m.pairs.empty()) {
@@ -160,6 +168,7 @@ std::string render_markdown(const ReportModel& m) {
   write_header(out, m);
   write_lanes(out, m);
   write_gates(out, m);
+  write_artifacts(out, m);
   write_performance(out, m);
   write_pairs(out, m);
   write_caveats(out, m);

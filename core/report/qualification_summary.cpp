@@ -158,6 +158,7 @@ json qualification_summary(const RunFolder& folder, const ReportModel& model,
                                  : json(nullptr);
   j["lanes"] = lanes_json(folder, model);
   j["gates"] = gate_table_to_json(model.gates);
+  j["artifacts"] = artifacts_summary_json(model.artifacts);
   j["regression"] = regression_json(folder);
   j["caveats"] = model.caveats;
   j["requests"] = {{"recorded", folder.requests.size()}, {"torn_lines", folder.torn_lines}};

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "report/artifact_records.h"
 #include "report/decision_record.h"
 #include "report/gate_table.h"
 #include "report/run_folder.h"
@@ -65,6 +66,7 @@ struct ReportModel {
   std::optional<DecisionRecord> decision;
   std::vector<LaneInfo> lanes;
   GateTable gates;
+  std::vector<ArtifactRecord> artifacts;  // checkpoint verifications attached to the run
   std::vector<ReportTable> performance;
   std::vector<ChartSpec> charts;
   std::vector<ReviewedPair> pairs;
@@ -78,6 +80,9 @@ ReportModel build_report_model(const RunFolder& folder);
 // Parts of the model, each from its own file.
 std::vector<ReportTable> performance_tables(const RunFolder& folder);
 std::vector<ChartSpec> report_charts(const RunFolder& folder);
+// "Checkpoint verification": one row per record (lane, result, files, scan, headers, bytes,
+// manifest digest).
+ReportTable artifacts_table(const std::vector<ArtifactRecord>& records);
 // Non-identical pairs of every review, with their texts; at most max_pairs.
 std::vector<ReviewedPair> reviewed_pairs(const RunFolder& folder, std::size_t max_pairs,
                                          std::size_t* left_out);

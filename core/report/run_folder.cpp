@@ -47,6 +47,24 @@ nlohmann::json read_json_file(const fs::path& path, RunFolder& folder, bool warn
   return json;
 }
 
+// artifacts/<lane>.verification.json, in file-name order.
+void read_artifacts(const fs::path& root, RunFolder& folder) {
+  constexpr std::string_view kSuffix = ".verification.json";
+  std::error_code ec;
+  std::vector<fs::path> files;
+  for (fs::directory_iterator it(root / "artifacts", ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() > kSuffix.size() && name.ends_with(kSuffix)) files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& path : files) {
+    nlohmann::json doc = read_json_file(path, folder, false);
+    if (doc.is_null()) continue;
+    const std::string name = path.filename().string();
+    folder.artifacts.emplace_back(name.substr(0, name.size() - kSuffix.size()), std::move(doc));
+  }
+}
+
 void read_requests(const fs::path& path, RunFolder& folder) {
   std::string text;
   if (!read_text(path, text)) {
@@ -168,6 +186,7 @@ std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* er
   folder.review = read_json_file(root / "review.json", folder, false);
   read_requests(root / "requests.jsonl", folder);
   read_reviews(root, folder);
+  read_artifacts(root, folder);
   std::string decision_error;
   folder.decision = load_decision(dir, &decision_error);
   if (!folder.decision && !decision_error.empty()) folder.warnings.push_back(decision_error);

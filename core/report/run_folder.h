@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -44,8 +45,11 @@ struct RunFolder {
   nlohmann::json review;       // review.json (two-lane regression); null when absent
   std::vector<compare::ReviewRecord> reviews;  // review.json and review.<lane>.json
   std::optional<DecisionRecord> decision;      // decision.json
-  std::vector<nlohmann::json> request_lines;   // every whole line of requests.jsonl
-  std::vector<RequestPoint> requests;          // the same lines, as chart data
+  // artifacts/<lane>.verification.json (lanebench-cli verify --attach), lane -> document, in
+  // file-name order; a file that is not JSON is a warning instead.
+  std::vector<std::pair<std::string, nlohmann::json>> artifacts;
+  std::vector<nlohmann::json> request_lines;  // every whole line of requests.jsonl
+  std::vector<RequestPoint> requests;         // the same lines, as chart data
   bool complete = false;     // summary.json has run.finished_at and the run was not interrupted
   bool interrupted = false;  // stopped early, or killed before it could say it finished
   int64_t torn_lines = 0;    // requests.jsonl lines that are not JSON (a kill cuts the last one)

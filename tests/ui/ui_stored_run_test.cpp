@@ -13,6 +13,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "interop/run_import.h"
@@ -201,6 +203,28 @@ class UiStoredRunTest : public QObject {
   }
 
   // File > Export Report's job: every format written off the GUI thread, the PDF a real PDF.
+  // A checkpoint verification attached to the run (verify --attach) is a gate row there too.
+  void decision_page_shows_attached_artifacts() {
+    QTemporaryDir copy;
+    const std::filesystem::path run_dir = std::filesystem::path(copy.path().toStdString()) / "run";
+    std::filesystem::copy(complete_.toStdString(), run_dir,
+                          std::filesystem::copy_options::recursive);
+    std::filesystem::create_directories(run_dir / "artifacts");
+    std::ofstream(run_dir / "artifacts" / "fp8.verification.json")
+        << R"({"passed": false, "files": [], "totals": {"ok": 3, "mismatch": 1, "refused": 0}})";
+    const auto run = load_run(QString::fromStdString(run_dir.string()));
+    QVERIFY2(run->folder, qPrintable(run->error));
+    DecisionPage page;
+    page.set_run(run);
+    const models::GateTableModel& model = *page.model();
+    const int row = row_of(model, "Artifacts verified (identity, refuse list, headers)");
+    QVERIFY(row >= 0);
+    QCOMPARE(model.index(row, 1).data(models::GateStatusRole).toString(), QString("not run"));
+    QCOMPARE(model.index(row, 2).data(models::GateStatusRole).toString(), QString("fail"));
+    QVERIFY2(model.index(row, 2).data().toString().contains("3/4"),
+             qPrintable(model.index(row, 2).data().toString()));
+  }
+
   void report_export_writes_every_format() {
     QTemporaryDir out;
     ReportExportJob job;

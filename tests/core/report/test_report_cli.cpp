@@ -1,9 +1,14 @@
 // `lanebench-cli report` end to end: a sim run reported in every format with no display, a run
 // killed mid-way (summary.json gone, last request line torn) still reported and marked
-// incomplete, and clear exit-2 errors for a missing run folder or an unknown format.
+// incomplete, and clear exit-2 errors for a missing run folder or an unknown format. A checkpoint
+// verification attached to the run (verify --attach) reaches the gates, the Artifacts table and
+// qualification-summary.json.
+#include <QCryptographicHash>
 #include <QProcess>
 #include <QtTest>
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 
 #include "run_folder_reader.h"
 
@@ -43,6 +48,12 @@ const char* kPlan = R"({"name": "cli report",
     {"kind": "throughput", "concurrency": [1, 2], "requests": 3, "input_tokens": 256,
      "output_tokens": 16},
     {"kind": "gates", "checks": ["json", "streaming"], "repeat": 1}]})";
+
+std::string sha256_hex(const std::string& bytes) {
+  return QCryptographicHash::hash(QByteArray::fromStdString(bytes), QCryptographicHash::Sha256)
+      .toHex()
+      .toStdString();
+}
 
 }  // namespace
 
@@ -116,6 +127,71 @@ class TestReportCli : public QObject {
         cli({"report", QString::fromStdString((dir_ / "run").string()), "--format", "html,docx"});
     QCOMPARE(format.exit_code, 2);
     QVERIFY2(format.err.contains("unknown report format 'docx'"), qPrintable(format.err));
+  }
+
+  void attachedVerificationReachesTheReport() {
+    // A two-file checkpoint and its pinned hashes; a copy with one file changed.
+    const fs::path good = dir_ / "ckpt", bad = dir_ / "ckpt-bad";
+    fs::create_directories(good);
+    std::ofstream(good / "config.json") << R"({"model_type": "qwen3"})";
+    std::ofstream(good / "tokenizer.model") << std::string(5000, 't');
+    std::vector<std::string> lines;
+    std::ofstream inventory(dir_ / "ckpt.sums");
+    for (const char* name : {"config.json", "tokenizer.model"}) {
+      const std::string hash = sha256_hex(read_text(good / name));
+      inventory << hash << "  " << name << "\n";
+      lines.push_back(std::string(name) + "  " + hash);
+    }
+    inventory.close();
+    fs::copy(good, bad);
+    std::ofstream(bad / "config.json", std::ios::app) << " ";
+    const QString run = QString::fromStdString((dir_ / "run").string());
+    const QString sums = QString::fromStdString((dir_ / "ckpt.sums").string());
+    auto verify = [&](const fs::path& ckpt, const QString& attach) {
+      return cli({"verify", QString::fromStdString(ckpt.string()), "--inventory", sums, "--attach",
+                  attach});
+    };
+    const auto pass = verify(good, run + ":bf16");
+    QVERIFY2(pass.exit_code == 0, qPrintable(pass.err));
+    QVERIFY2(pass.err.contains("attached as"), qPrintable(pass.err));
+    QCOMPARE(verify(bad, run + ":fp8").exit_code, 1);  // a failed check is attached too
+    // Bad targets are refused before anything is hashed or written.
+    const auto no_lane = verify(good, run + ":int4");
+    QCOMPARE(no_lane.exit_code, 2);
+    QVERIFY2(no_lane.err.contains("no lane 'int4' (its lanes: bf16, fp8)"),
+             qPrintable(no_lane.err));
+    QVERIFY(!fs::exists(dir_ / "run" / "artifacts" / "int4.verification.json"));
+    const auto no_run = verify(good, QString::fromStdString((dir_ / "ckpt").string()) + ":bf16");
+    QCOMPARE(no_run.exit_code, 2);
+    QVERIFY2(no_run.err.contains("is not a run folder"), qPrintable(no_run.err));
+    // A stray file in artifacts/ is named in the caveats, not taken for a verification.
+    std::ofstream(dir_ / "run" / "artifacts" / "ghost.verification.json") << R"({"hello": 1})";
+
+    const auto r = cli({"report", run, "--format", "md,json", "--out",
+                        QString::fromStdString((dir_ / "with-artifacts").string())});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const std::string md = read_text(dir_ / "with-artifacts" / "report.md");
+    QVERIFY(
+        md.find("| Artifacts verified (identity, refuse list, headers) | pass 2/2 | fail 1/2 |") !=
+        std::string::npos);
+    QVERIFY(md.find("## Artifacts") != std::string::npos);
+    QVERIFY(md.find("ghost.verification.json: not a verification document") != std::string::npos);
+    const auto summary =
+        lb::test::read_json(dir_ / "with-artifacts" / "qualification-summary.json");
+    const auto& a = summary["artifacts"];
+    QCOMPARE(a["bf16"]["passed"], true);
+    QCOMPARE(a["bf16"]["files_ok"], 2);
+    QCOMPARE(a["fp8"]["passed"], false);
+    QCOMPARE(a["fp8"]["files_failed"], 1);
+    QVERIFY(!a.contains("ghost"));
+    // The manifest digest: SHA-256 over the sorted "path  sha256" lines of the hashed files.
+    std::sort(lines.begin(), lines.end());
+    std::string manifest;
+    for (const auto& line : lines) manifest += line + "\n";
+    QCOMPARE(a["bf16"]["manifest_sha256"].get<std::string>(), sha256_hex(manifest));
+    QVERIFY(a["fp8"]["manifest_sha256"] != a["bf16"]["manifest_sha256"]);
+    QVERIFY(md.find(sha256_hex(manifest).substr(0, 16)) != std::string::npos);
+    QVERIFY(summary.dump().find(dir_.string()) == std::string::npos);  // no paths
   }
 };
 
