@@ -17,6 +17,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "compare/review_record.h"
 #include "interop/run_import.h"
 #include "models/item_roles.h"
 #include "report/decision_record.h"
@@ -203,8 +204,9 @@ class UiStoredRunTest : public QObject {
   }
 
   // File > Export Report's job: every format written off the GUI thread, the PDF a real PDF.
-  // A checkpoint verification attached to the run (verify --attach) is a gate row there too.
-  void decision_page_shows_attached_artifacts() {
+  // The Decision page judges as the report does: verdicts given since the run decide the
+  // regression row, and a checkpoint verification attached to the run (verify --attach) is a row.
+  void decision_page_follows_reviews_and_attached_artifacts() {
     QTemporaryDir copy;
     const std::filesystem::path run_dir = std::filesystem::path(copy.path().toStdString()) / "run";
     std::filesystem::copy(complete_.toStdString(), run_dir,
@@ -212,11 +214,27 @@ class UiStoredRunTest : public QObject {
     std::filesystem::create_directories(run_dir / "artifacts");
     std::ofstream(run_dir / "artifacts" / "fp8.verification.json")
         << R"({"passed": false, "files": [], "totals": {"ok": 3, "mismatch": 1, "refused": 0}})";
+    // Every pair that needs review gets a benign-drift verdict, saved as the Review page would.
+    auto folder = report::load_run_folder(run_dir.string(), nullptr);
+    QVERIFY(folder && folder->reviews.size() == 1);
+    compare::ReviewRecord review = folder->reviews.front();
+    QVERIFY(review.outcome().unreviewed_required > 0);
+    for (size_t i = 0; i < review.pairs.size(); ++i)
+      if (review.pairs[i].comparison.review_required())
+        review.set_verdict(i, compare::Verdict::BenignDrift, "wording",
+                           std::chrono::system_clock::now());
+    std::string error;
+    QVERIFY2(compare::save_review(review, (run_dir / "review.json").string(), &error),
+             error.c_str());
+
     const auto run = load_run(QString::fromStdString(run_dir.string()));
     QVERIFY2(run->folder, qPrintable(run->error));
     DecisionPage page;
     page.set_run(run);
     const models::GateTableModel& model = *page.model();
+    const int regression = row_of(model, "Regression vs baseline (identical or similar)");
+    QVERIFY(regression >= 0);
+    QCOMPARE(model.index(regression, 2).data(models::GateStatusRole).toString(), QString("pass"));
     const int row = row_of(model, "Artifacts verified (identity, refuse list, headers)");
     QVERIFY(row >= 0);
     QCOMPARE(model.index(row, 1).data(models::GateStatusRole).toString(), QString("not run"));
