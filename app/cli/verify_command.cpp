@@ -13,8 +13,6 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -22,7 +20,7 @@
 
 #include "artifacts/verification.h"
 #include "commands.h"
-#include "report/artifact_records.h"
+#include "report/artifact_attach.h"
 
 namespace lb::cli {
 namespace {
@@ -44,53 +42,16 @@ struct VerifyArgs {
   std::string attach;  // "RUN_DIR:LANE", empty when not attaching
 };
 
-namespace fs = std::filesystem;
-
-// Where --attach RUN_DIR:LANE writes; false with ERROR when RUN_DIR is not a run folder that has
-// LANE in its plan.
-bool attach_target(const std::string& spec, fs::path& file, std::string* error) {
+// --attach RUN_DIR:LANE split in two; false with ERROR when it has no colon or an empty side.
+bool split_attach(const std::string& spec, std::string& run, std::string& lane,
+                  std::string* error) {
   const auto colon = spec.rfind(':');
   if (colon == std::string::npos || colon == 0 || colon + 1 == spec.size()) {
     *error = "--attach wants RUN_DIR:LANE, got '" + spec + "'";
     return false;
   }
-  const fs::path run = spec.substr(0, colon);
-  const std::string lane = spec.substr(colon + 1);
-  std::ifstream in(run / "plan.json");
-  const auto plan = nlohmann::json::parse(in, nullptr, false);
-  if (!in.is_open() || plan.is_discarded() || !plan.is_object()) {
-    *error = run.string() + " is not a run folder (no readable plan.json)";
-    return false;
-  }
-  std::string known;
-  for (const auto& l : plan.value("lanes", nlohmann::json::array())) {
-    const std::string id = l.is_object() ? l.value("id", "") : "";
-    if (id == lane) {
-      file = run / report::artifact_file_name(lane);
-      return true;
-    }
-    known += (known.empty() ? "" : ", ") + id;
-  }
-  *error = run.string() + " has no lane '" + lane + "' (its lanes: " + known + ")";
-  return false;
-}
-
-// Writes DOC to FILE through a temporary file and a rename.
-bool write_attached(const fs::path& file, const nlohmann::json& doc, std::string* error) {
-  std::error_code ec;
-  fs::create_directories(file.parent_path(), ec);
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << doc.dump(2) << '\n';
-    if (!out.flush()) ec = std::make_error_code(std::errc::io_error);
-  }
-  if (!ec) fs::rename(tmp, file, ec);
-  if (ec) {
-    fs::remove(tmp);
-    *error = "cannot write " + file.string() + ": " + ec.message();
-    return false;
-  }
+  run = spec.substr(0, colon);
+  lane = spec.substr(colon + 1);
   return true;
 }
 
@@ -225,22 +186,23 @@ void print_input_error(const artifacts::VerifyReport& r, const VerifyArgs& args)
   }
 }
 
-int attach_and_exit(const VerifyArgs& args, const fs::path& file,
-                    const artifacts::VerifyReport& report) {
+int attach_and_exit(const VerifyArgs& args, const artifacts::VerifyReport& report) {
   if (args.attach.empty() || !report.input_ok()) return report.exit_code();
-  std::string error;
-  if (!write_attached(file, artifacts::verify_report_json(report), &error)) {
+  std::string run, lane, path, error;
+  if (!split_attach(args.attach, run, lane, &error) ||
+      !report::attach_verification(run, lane, artifacts::verify_report_json(report), &path,
+                                   &error)) {
     std::cerr << "verify: " << error << '\n';
     return 2;
   }
-  std::cerr << "verify: attached as " << file.string() << '\n';
+  std::cerr << "verify: attached as " << path << '\n';
   return report.exit_code();
 }
 
 int run_verify(const VerifyArgs& args) {
-  fs::path attach_file;
-  std::string attach_error;
-  if (!args.attach.empty() && !attach_target(args.attach, attach_file, &attach_error)) {
+  std::string run, lane, attach_error;
+  if (!args.attach.empty() && (!split_attach(args.attach, run, lane, &attach_error) ||
+                               !report::check_attach_target(run, lane, &attach_error))) {
     std::cerr << "verify: " << attach_error << '\n';
     return 2;
   }
@@ -259,7 +221,7 @@ int run_verify(const VerifyArgs& args) {
     if (!report.input_ok()) {
       print_input_error(report, args);
     }
-    return attach_and_exit(args, attach_file, report);
+    return attach_and_exit(args, report);
   }
   if (!report.input_ok()) {
     print_input_error(report, args);
@@ -269,7 +231,7 @@ int run_verify(const VerifyArgs& args) {
   print_findings(report);
   print_headers(report);
   print_summary(report);
-  return attach_and_exit(args, attach_file, report);
+  return attach_and_exit(args, report);
 }
 
 }  // namespace

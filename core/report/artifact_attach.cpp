@@ -1,0 +1,63 @@
+#include "report/artifact_attach.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "report/artifact_records.h"
+
+namespace lb::report {
+
+namespace fs = std::filesystem;
+
+bool run_lane_ids(const std::string& run_dir, std::vector<std::string>& lanes, std::string* error) {
+  lanes.clear();
+  std::ifstream in(fs::path(run_dir) / "plan.json");
+  const auto plan = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json();
+  if (!plan.is_object()) {
+    if (error) *error = run_dir + " is not a run folder (no readable plan.json)";
+    return false;
+  }
+  const auto list = plan.find("lanes");
+  if (list != plan.end() && list->is_array())
+    for (const auto& lane : *list)
+      if (lane.is_object() && lane.contains("id") && lane["id"].is_string())
+        lanes.push_back(lane["id"].get<std::string>());
+  return true;
+}
+
+bool check_attach_target(const std::string& run_dir, const std::string& lane, std::string* error) {
+  std::vector<std::string> lanes;
+  if (!run_lane_ids(run_dir, lanes, error)) return false;
+  std::string known;
+  for (const auto& id : lanes) {
+    if (id == lane) return true;
+    known += (known.empty() ? "" : ", ") + id;
+  }
+  if (error) *error = run_dir + " has no lane '" + lane + "' (its lanes: " + known + ")";
+  return false;
+}
+
+bool attach_verification(const std::string& run_dir, const std::string& lane,
+                         const nlohmann::json& doc, std::string* path, std::string* error) {
+  if (!check_attach_target(run_dir, lane, error)) return false;
+  const fs::path file = fs::path(run_dir) / artifact_file_name(lane);
+  const fs::path tmp = file.string() + ".tmp";
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  if (!ec) {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << doc.dump(2) << '\n';
+    if (!out.flush()) ec = std::make_error_code(std::errc::io_error);
+  }
+  if (!ec) fs::rename(tmp, file, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(tmp, ignored);
+    if (error) *error = "cannot write " + file.string() + ": " + ec.message();
+    return false;
+  }
+  if (path) *path = file.string();
+  return true;
+}
+
+}  // namespace lb::report
