@@ -143,6 +143,7 @@ bool MainWindow::open_workspace(const QString& dir, QString* error) {
   run_->reload_lanes();
   run_->reload_prompt_sets();
   runs_->refresh();
+  verify_->set_runs_dir(workspace_.runs_dir());
   setWindowTitle(tr("LaneBench — %1").arg(workspace_.name()));
   remember_workspace(workspace_.dir());
   statusBar()->showMessage(tr("Workspace %1").arg(workspace_.dir()), kStatusTimeoutMs);

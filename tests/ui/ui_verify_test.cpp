@@ -1,7 +1,9 @@
 // The Verify page, offscreen, on checkpoint folders written here with real safetensors bytes:
 // a clean folder against its JSON inventory passes; a changed shard and a planted pickle are
 // listed as blockers with the right kind; a cancelled check says so; bad input is refused with
-// a message. The findings model passes QAbstractItemModelTester while it is refilled.
+// a message. The findings model passes QAbstractItemModelTester while it is refilled. A finished
+// verification attaches to a run of the workspace (the dialog lists runs newest first, with the
+// lanes of the chosen one) and lands as artifacts/<lane>.verification.json.
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QSignalSpy>
@@ -15,6 +17,7 @@
 #include "checkpoint_fixture.h"
 #include "models/verify_findings_model.h"
 #include "ui/pages/verify_page.h"
+#include "ui/verify/attach_dialog.h"
 
 using namespace lb;
 using namespace lb::ui;
@@ -56,6 +59,13 @@ bool run_and_wait(VerifyPage& page, bool* passed) {
   if (!verified.wait(30'000)) return false;
   *passed = verified.at(0).at(0).toBool();
   return true;
+}
+
+// A run folder as far as attaching needs one: its plan with these lanes.
+void make_run(const fs::path& dir, const std::vector<std::string>& lanes) {
+  nlohmann::json plan = {{"name", "attach"}, {"lanes", nlohmann::json::array()}};
+  for (const auto& id : lanes) plan["lanes"].push_back({{"id", id}, {"base_url", "sim:fp8"}});
+  fixture::write_file(dir / "plan.json", plan.dump());
 }
 
 }  // namespace
@@ -159,6 +169,51 @@ class UiVerifyTest : public QObject {
     QVERIFY(page.model()->rowCount() >= 1);
     QCOMPARE(page.model()->findings().front().kind, QString("inventory"));
     QVERIFY(page.model()->findings().front().path.endsWith("line 1"));
+  }
+
+  void finished_verification_attaches_to_a_run() {
+    QTemporaryDir tmp;
+    const fs::path root = tmp.path().toStdString();
+    const fs::path inventory = make_checkpoint(root);
+    const fs::path runs = root / "runs";
+    make_run(runs / "20260101-100000-regression", {"bf16", "fp8"});
+    make_run(runs / "20260102-090000-throughput", {"int4"});
+    fs::create_directories(runs / "notes");  // no plan.json: not a run
+    VerifyPage page;
+    page.set_runs_dir(QString::fromStdString(runs.string()));
+    QString error;
+    QVERIFY(!page.can_attach());
+    QVERIFY(!page.attach_to_run(QString::fromStdString(runs.string()), "fp8", &error));
+    QVERIFY2(error.contains("Verify a checkpoint"), qPrintable(error));
+
+    page.set_checkpoint_dir(QString::fromStdString((root / "model").string()));
+    page.set_inventory(QString::fromStdString(inventory.string()));
+    bool passed = false;
+    QVERIFY(run_and_wait(page, &passed));
+    QVERIFY(passed);
+    QVERIFY(page.can_attach());
+
+    AttachDialog dialog(QString::fromStdString(runs.string()));
+    QCOMPARE(dialog.run_count(), 2);
+    QVERIFY(dialog.run_dir().endsWith("20260102-090000-throughput"));  // newest first
+    QCOMPARE(dialog.lanes(), QStringList({"int4"}));
+    QVERIFY(dialog.select_run("20260101-100000-regression"));
+    QCOMPARE(dialog.lanes(), QStringList({"bf16", "fp8"}));
+    QVERIFY(!dialog.select_run("notes"));
+
+    const QString run = QString::fromStdString((runs / "20260101-100000-regression").string());
+    QVERIFY(!page.attach_to_run(run, "int4", &error));
+    QVERIFY2(error.contains("no lane 'int4'"), qPrintable(error));
+    QSignalSpy status(&page, &VerifyPage::status);
+    QVERIFY2(page.attach_to_run(run, "fp8", &error), qPrintable(error));
+    QCOMPARE(status.size(), 1);
+    const fs::path file =
+        runs / "20260101-100000-regression" / "artifacts" / "fp8.verification.json";
+    const auto doc = nlohmann::json::parse(fixture::read_file(file), nullptr, false);
+    QVERIFY(doc.is_object());
+    QCOMPARE(doc.value("passed", false), true);
+    QCOMPARE(doc["files"].size(), size_t(3));
+    QVERIFY(!fs::exists(file.string() + ".tmp"));
   }
 };
 

@@ -15,8 +15,11 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "artifacts/verification.h"
 #include "models/item_roles.h"
+#include "report/artifact_attach.h"
 #include "ui/pages/page_parts.h"
+#include "ui/verify/attach_dialog.h"
 #include "ui/verify/verify_findings.h"
 
 namespace lb::ui {
@@ -87,6 +90,11 @@ QWidget* VerifyPage::build_inputs() {
   cancel_->setToolTip(tr("Stop hashing (Esc)"));
   connect(verify_, &QPushButton::clicked, this, &VerifyPage::on_verify_clicked);
   connect(cancel_, &QPushButton::clicked, this, &VerifyPage::cancel);
+  attach_ = new QPushButton(tr("Attach to &Run…"), box);
+  attach_->setToolTip(
+      tr("Keep this verification with a run of the workspace, so its report shows the "
+         "checkpoint's identity for a lane"));
+  connect(attach_, &QPushButton::clicked, this, &VerifyPage::on_attach_clicked);
   auto* start_key = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
   start_key->setContext(Qt::WidgetWithChildrenShortcut);
   connect(start_key, &QShortcut::activated, this, &VerifyPage::on_verify_clicked);
@@ -105,6 +113,7 @@ QWidget* VerifyPage::build_inputs() {
   run_row->addWidget(verify_);
   run_row->addWidget(cancel_);
   run_row->addWidget(progress_, 1);
+  run_row->addWidget(attach_);
   auto* form = new QFormLayout(box);
   form->setContentsMargins(0, 0, 0, 0);
   form->addRow(tr("&Folder:"), dir_row);
@@ -117,10 +126,46 @@ QWidget* VerifyPage::build_inputs() {
   setTabOrder(inventory_, browse_inventory);
   setTabOrder(browse_inventory, verify_);
   setTabOrder(verify_, cancel_);
+  setTabOrder(cancel_, attach_);
   return box;
 }
 
 void VerifyPage::set_checkpoint_dir(const QString& dir) { dir_->setText(dir); }
+
+void VerifyPage::set_runs_dir(const QString& dir) {
+  runs_dir_ = dir;
+  set_running(job_.running());
+}
+
+bool VerifyPage::can_attach() const {
+  return have_report_ && !job_.running() && !last_cancelled_ && job_.report().input_ok() &&
+         !runs_dir_.isEmpty();
+}
+
+bool VerifyPage::attach_to_run(const QString& run_dir, const QString& lane, QString* error) {
+  if (!can_attach()) {
+    *error = tr("Verify a checkpoint to the end first.");
+    return false;
+  }
+  std::string path, why;
+  if (!report::attach_verification(run_dir.toStdString(), lane.toStdString(),
+                                   artifacts::verify_report_json(job_.report()), &path, &why)) {
+    *error = QString::fromStdString(why);
+    return false;
+  }
+  emit status(tr("Verification attached to %1 for lane %2 (%3)")
+                  .arg(QDir(run_dir).dirName(), lane, QString::fromStdString(path)));
+  return true;
+}
+
+void VerifyPage::on_attach_clicked() {
+  if (!can_attach()) return;
+  AttachDialog dialog(runs_dir_, this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  QString error;
+  if (!attach_to_run(dialog.run_dir(), dialog.lane(), &error))
+    QMessageBox::warning(this, tr("Cannot attach"), error);
+}
 void VerifyPage::set_inventory(const QString& file) { inventory_->setText(file); }
 QString VerifyPage::verdict_text() const { return verdict_->text(); }
 
@@ -166,8 +211,9 @@ void VerifyPage::on_progress(qint64 bytes_done, qint64 bytes_total, int files_do
 }
 
 void VerifyPage::on_finished(bool cancelled) {
-  set_running(false);
   have_report_ = true;
+  last_cancelled_ = cancelled;
+  set_running(false);
   const artifacts::VerifyReport& report = job_.report();
   show_findings();
   progress_->setRange(0, 1000);
@@ -196,6 +242,7 @@ void VerifyPage::show_findings() {
 void VerifyPage::set_running(bool running) {
   verify_->setEnabled(!running);
   cancel_->setEnabled(running);
+  attach_->setEnabled(!running && can_attach());
   dir_->setReadOnly(running);
   inventory_->setReadOnly(running);
   if (running) {

@@ -3,7 +3,8 @@
 // (a plain checkpoint or a Hugging Face cache repo) and, optionally, a pinned inventory (JSON
 // {path: sha256}, a sha256sum list); every file is hashed off the GUI thread with a progress bar
 // and Cancel, and mismatched, missing and extra files, refuse-list findings and invalid
-// safetensors headers are listed with their severity.
+// safetensors headers are listed with their severity. Attach to Run keeps a finished
+// verification with a run of the workspace, for its report.
 #include <QWidget>
 
 #include "models/verify_findings_model.h"
@@ -28,6 +29,11 @@ class VerifyPage : public QWidget {
   void set_inventory(const QString& file);
   bool start_verify(QString* error);
   void cancel();
+  // The workspace's runs folder, for Attach to Run.
+  void set_runs_dir(const QString& dir);
+  // Keeps the last finished verification as RUN_DIR/artifacts/LANE.verification.json.
+  bool attach_to_run(const QString& run_dir, const QString& lane, QString* error);
+  bool can_attach() const;
 
   models::VerifyFindingsModel* model() { return &model_; }
   VerifyJob* job() { return &job_; }
@@ -41,6 +47,7 @@ class VerifyPage : public QWidget {
  private:
   QWidget* build_inputs();
   void on_verify_clicked();
+  void on_attach_clicked();
   void on_progress(qint64 bytes_done, qint64 bytes_total, int files_done, int files_total);
   void on_finished(bool cancelled);
   void show_findings();
@@ -53,11 +60,14 @@ class VerifyPage : public QWidget {
   QLineEdit* inventory_ = nullptr;
   QPushButton* verify_ = nullptr;
   QPushButton* cancel_ = nullptr;
+  QPushButton* attach_ = nullptr;
+  QString runs_dir_;
   QProgressBar* progress_ = nullptr;
   QLabel* verdict_ = nullptr;
   QCheckBox* show_ok_ = nullptr;
   QTableView* table_ = nullptr;
   bool have_report_ = false;
+  bool last_cancelled_ = false;
 };
 
 }  // namespace lb::ui

@@ -1,0 +1,34 @@
+#pragma once
+// Attach to Run: picks a run folder of the workspace (newest first) and one of its lanes, so a
+// checkpoint verification can be kept with that run (artifacts/<lane>.verification.json) and
+// its report carries the checkpoint's identity.
+#include <QDialog>
+
+class QComboBox;
+class QDialogButtonBox;
+class QLabel;
+
+namespace lb::ui {
+
+class AttachDialog : public QDialog {
+  Q_OBJECT
+ public:
+  AttachDialog(const QString& runs_dir, QWidget* parent = nullptr);
+
+  QString run_dir() const;  // empty when the workspace has no run
+  QString lane() const;
+  bool select_run(const QString& name);  // by folder name; false when absent
+  int run_count() const;
+  QStringList lanes() const;
+
+ private:
+  void reload_lanes();
+
+  QString runs_dir_;
+  QComboBox* runs_ = nullptr;
+  QComboBox* lanes_ = nullptr;
+  QLabel* problem_ = nullptr;
+  QDialogButtonBox* buttons_ = nullptr;
+};
+
+}  // namespace lb::ui
