@@ -19,8 +19,8 @@ XDG_DATA_HOME="$scratch/data" XDG_CONFIG_HOME="$scratch/config" XDG_RUNTIME_DIR=
   xvfb-run -a -s "-screen 0 1600x1000x24" \
   "$build/app/gui/lanebench" --demo --screenshot-tour "$out"
 
-# The PDF report of a short throughput and regression run on two simulator lanes: its first
-# three pages side by side. Rendering a PDF needs pdftoppm (Debian: poppler-utils).
+# The PDF report of a short throughput and regression run on two simulator lanes, with a
+# checkpoint verification attached: its first three pages side by side. Rendering a PDF needs pdftoppm (Debian: poppler-utils).
 if command -v pdftoppm >/dev/null && command -v convert >/dev/null; then
   cat >"$scratch/report-plan.json" <<'PLAN'
 {"name": "bf16 vs fp8-mtp3", "lanes": [
@@ -33,6 +33,13 @@ if command -v pdftoppm >/dev/null && command -v convert >/dev/null; then
 PLAN
   "$build/app/cli/lanebench-cli" run "$scratch/report-plan.json" --out "$scratch/report-run" \
     >/dev/null 2>&1
+  # A small checkpoint verified against its pinned hashes and attached to the candidate lane.
+  mkdir -p "$scratch/checkpoint"
+  printf '{"architectures": ["Qwen3ForCausalLM"]}\n' >"$scratch/checkpoint/config.json"
+  head -c 65536 /dev/zero >"$scratch/checkpoint/tokenizer.model"
+  (cd "$scratch/checkpoint" && sha256sum config.json tokenizer.model >"$scratch/checkpoint.sums")
+  "$build/app/cli/lanebench-cli" verify "$scratch/checkpoint" --inventory "$scratch/checkpoint.sums" \
+    --attach "$scratch/report-run:fp8-mtp3" >/dev/null 2>&1
   XDG_RUNTIME_DIR="$scratch" "$build/app/cli/lanebench-cli" report "$scratch/report-run" \
     --format pdf >/dev/null
   pdftoppm -r 80 -png -f 1 -l 3 "$scratch/report-run/report/report.pdf" "$scratch/report-page"
