@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "artifacts/byte_size.h"
 #include "artifacts/verification.h"
 #include "commands.h"
 #include "report/artifact_attach.h"
@@ -55,16 +56,7 @@ bool split_attach(const std::string& spec, std::string& run, std::string& lane,
   return true;
 }
 
-std::string human_bytes(double bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  int u = 0;
-  while (bytes >= 1024.0 && u < 4) {
-    bytes /= 1024.0, ++u;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-  return buf;
-}
+using artifacts::human_bytes;
 
 // Rewrites one stderr line at most four times a second; silent for work under a second.
 class HashProgressLine {

@@ -1,8 +1,8 @@
 #include "report/artifact_records.h"
 
 #include <algorithm>
-#include <cstdio>
 
+#include "artifacts/byte_size.h"
 #include "artifacts/sha256.h"
 #include "report/report_model.h"
 
@@ -34,16 +34,6 @@ std::string manifest_digest(const json& files) {
   std::string text;
   for (const auto& line : lines) text += line + "\n";
   return artifacts::sha256_hex(text);
-}
-
-std::string human_bytes(int64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1024.0 && unit < 4) value /= 1024.0, ++unit;
-  char text[32];
-  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", value, units[unit]);
-  return text;
 }
 
 }  // namespace
@@ -111,7 +101,7 @@ ReportTable artifacts_table(const std::vector<ArtifactRecord>& records) {
                           ? "none"
                           : std::to_string(r.headers_checked - r.headers_invalid) + "/" +
                                 std::to_string(r.headers_checked) + " valid",
-                      human_bytes(r.bytes_hashed),
+                      artifacts::human_bytes(static_cast<double>(r.bytes_hashed)),
                       r.manifest_sha256.empty() ? "—" : r.manifest_sha256.substr(0, 16)});
   }
   t.note =
