@@ -6,7 +6,9 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <filesystem>
 
+#include "report_pdf/chart_png.h"
 #include "report_pdf/pdf_layout.h"
 
 namespace lb::report_pdf {
@@ -66,6 +68,18 @@ bool write_pdf_report(const report::ReportModel& model, const std::string& path,
     return false;
   }
   return true;
+}
+
+void write_drawn_report_files(const report::ReportModel& model,
+                              const std::set<std::string>& formats, const std::string& out_dir,
+                              report::ReportWriteResult& result) {
+  if (formats.count("png")) write_chart_pngs(model, out_dir, result);
+  if (!formats.count("pdf")) return;
+  std::string error;
+  if (write_pdf_report(model, (std::filesystem::path(out_dir) / "report.pdf").string(), &error))
+    result.written.push_back("report.pdf");
+  else
+    result.errors.push_back(error);
 }
 
 }  // namespace lb::report_pdf

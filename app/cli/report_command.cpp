@@ -14,7 +14,6 @@
 
 #include "commands.h"
 #include "report/report_writer.h"
-#include "report_pdf/chart_png.h"
 #include "report_pdf/gui_application.h"
 #include "report_pdf/pdf_report.h"
 
@@ -26,23 +25,6 @@ struct ReportArgs {
   std::string formats;
   std::string out;
 };
-
-// The formats drawn with Qt: the PDF and the charts as PNG.
-void write_drawn_formats(const report::ReportModel& model, const std::set<std::string>& formats,
-                         const std::string& out_dir, report::ReportWriteResult& result) {
-  if (!formats.count("pdf") && !formats.count("png")) return;
-  // Headless: an offscreen QGuiApplication gives the drawing its fonts, no display needed.
-  const auto app = report_pdf::ensure_gui_application();
-  if (formats.count("png")) report_pdf::write_chart_pngs(model, out_dir, result);
-  if (!formats.count("pdf")) return;
-  std::string error;
-  const std::string path = (std::filesystem::path(out_dir) / "report.pdf").string();
-  if (!report_pdf::write_pdf_report(model, path, &error)) {
-    result.errors.push_back(error);
-    return;
-  }
-  result.written.push_back("report.pdf");
-}
 
 int run_report(const ReportArgs& args) {
   std::set<std::string> formats;
@@ -65,7 +47,11 @@ int run_report(const ReportArgs& args) {
     report::ReportModel model = report::build_report_model(*folder);
     report::redact_model_secrets(model, scrubber);
     result = report::write_report_files(*folder, model, scrubber, out, formats);
-    write_drawn_formats(model, formats, out, result);
+    if (formats.count("pdf") || formats.count("png")) {
+      // Headless: an offscreen QGuiApplication gives the drawing its fonts, no display needed.
+      const auto app = report_pdf::ensure_gui_application();
+      report_pdf::write_drawn_report_files(model, formats, out, result);
+    }
   } catch (const nlohmann::json::exception& e) {
     // summary.json edited by hand into another shape
     std::cerr << "lanebench-cli report: " << args.run

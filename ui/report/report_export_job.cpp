@@ -1,12 +1,10 @@
 #include "ui/report/report_export_job.h"
 
-#include <QDir>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "report/report_model.h"
 #include "report/report_writer.h"
 #include "report/run_folder.h"
-#include "report_pdf/chart_png.h"
 #include "report_pdf/pdf_report.h"
 
 namespace lb::ui {
@@ -24,23 +22,11 @@ ReportExportResult export_report(const QString& run_dir, const QString& out_dir,
   const report::PrivacyScrubber scrubber = report::PrivacyScrubber::for_run(*folder);
   report::ReportModel model = report::build_report_model(*folder);
   report::redact_model_secrets(model, scrubber);
-  const report::ReportWriteResult files =
+  report::ReportWriteResult files =
       report::write_report_files(*folder, model, scrubber, out_dir.toStdString(), formats);
+  report_pdf::write_drawn_report_files(model, formats, out_dir.toStdString(), files);
   for (const std::string& name : files.written) result.written << QString::fromStdString(name);
   for (const std::string& why : files.errors) result.errors << QString::fromStdString(why);
-  if (formats.count("png")) {
-    report::ReportWriteResult pngs;
-    report_pdf::write_chart_pngs(model, out_dir.toStdString(), pngs);
-    for (const std::string& name : pngs.written) result.written << QString::fromStdString(name);
-    for (const std::string& why : pngs.errors) result.errors << QString::fromStdString(why);
-  }
-  if (formats.count("pdf")) {
-    if (report_pdf::write_pdf_report(model, QDir(out_dir).filePath("report.pdf").toStdString(),
-                                     &error))
-      result.written << "report.pdf";
-    else
-      result.errors << QString::fromStdString(error);
-  }
   return result;
 }
 
