@@ -74,20 +74,6 @@ bool read_artifact_record(const std::string& lane, const json& doc, ArtifactReco
   return true;
 }
 
-std::vector<ArtifactRecord> read_artifact_records(
-    const std::vector<std::pair<std::string, json>>& docs, std::vector<std::string>& problems) {
-  std::vector<ArtifactRecord> records;
-  for (const auto& [lane, doc] : docs) {
-    ArtifactRecord record;
-    std::string error;
-    if (read_artifact_record(lane, doc, record, &error))
-      records.push_back(std::move(record));
-    else
-      problems.push_back(error + "; ignored");
-  }
-  return records;
-}
-
 ReportTable artifacts_table(const std::vector<ArtifactRecord>& records) {
   ReportTable t;
   t.title = "Checkpoint verification";
@@ -110,29 +96,6 @@ ReportTable artifacts_table(const std::vector<ArtifactRecord>& records) {
       "Manifest: SHA-256 over the sorted path and hash of every hashed file (first 16 hex digits "
       "shown; qualification-summary.json has all 64): equal manifests, identical files.";
   return t;
-}
-
-void add_artifacts_row(GateTable& table, const std::vector<ArtifactRecord>& records) {
-  if (records.empty()) return;
-  GateRow row{"artifacts", "Artifacts verified (identity, refuse list, headers)", {}};
-  for (const auto& lane : table.lanes) {
-    GateCell cell;
-    const auto it = std::find_if(records.begin(), records.end(),
-                                 [&lane](const ArtifactRecord& r) { return r.lane == lane; });
-    if (it != records.end()) {
-      cell.status = it->passed ? GateStatus::Pass : GateStatus::Fail;
-      cell.score = std::to_string(it->files_ok) + "/" +
-                   std::to_string(it->files_ok + it->files_failed + it->files_unpinned);
-      if (!it->passed) {
-        cell.detail = std::to_string(it->files_failed) + " file(s) failed, " +
-                      std::to_string(it->files_unpinned) + " unpinned, " +
-                      std::to_string(it->refused) + " refused, " +
-                      std::to_string(it->headers_invalid) + " invalid header(s)";
-      }
-    }
-    row.cells.push_back(std::move(cell));
-  }
-  table.rows.push_back(std::move(row));
 }
 
 json artifacts_summary_json(const std::vector<ArtifactRecord>& records) {

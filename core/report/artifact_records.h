@@ -5,12 +5,9 @@
 // of files that was measured.
 #include <cstdint>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
-
-#include "report/gate_table.h"
 
 namespace lb::report {
 
@@ -36,18 +33,9 @@ struct ArtifactRecord {
 bool read_artifact_record(const std::string& lane, const nlohmann::json& doc,
                           ArtifactRecord& record, std::string* error);
 
-// The records of a run folder's attached documents (RunFolder::artifacts), in the same order; each
-// document that is not a verification adds a sentence to PROBLEMS instead.
-std::vector<ArtifactRecord> read_artifact_records(
-    const std::vector<std::pair<std::string, nlohmann::json>>& docs,
-    std::vector<std::string>& problems);
-
 // The relative path of a lane's attached verification inside a run folder.
 std::string artifact_file_name(const std::string& lane);
 
-// Adds the "Artifacts verified" row (one cell per lane of TABLE; lanes without a record are "not
-// run"); nothing when there is no record.
-void add_artifacts_row(GateTable& table, const std::vector<ArtifactRecord>& records);
 // {"<lane>": {"passed", "files_ok", ..., "manifest_sha256"}} for qualification-summary.json: counts
 // and digests only, no paths.
 nlohmann::json artifacts_summary_json(const std::vector<ArtifactRecord>& records);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include "report/artifact_records.h"
+
 namespace lb::report {
 namespace {
 
@@ -151,6 +153,46 @@ void add_regression_row(GateTable& table, const json& experiment,
   table.rows.push_back(std::move(row));
 }
 
+void add_artifacts_row(GateTable& table, const std::vector<ArtifactRecord>& records) {
+  if (records.empty()) return;
+  GateRow row{"artifacts", "Artifacts verified (identity, refuse list, headers)", {}};
+  for (const auto& lane : table.lanes) {
+    GateCell cell;
+    const auto it = std::find_if(records.begin(), records.end(),
+                                 [&lane](const ArtifactRecord& r) { return r.lane == lane; });
+    if (it != records.end()) {
+      cell.status = it->passed ? GateStatus::Pass : GateStatus::Fail;
+      cell.score = std::to_string(it->files_ok) + "/" +
+                   std::to_string(it->files_ok + it->files_failed + it->files_unpinned);
+      if (!it->passed) {
+        cell.detail = std::to_string(it->files_failed) + " file(s) failed, " +
+                      std::to_string(it->files_unpinned) + " unpinned, " +
+                      std::to_string(it->refused) + " refused, " +
+                      std::to_string(it->headers_invalid) + " invalid header(s)";
+      }
+    }
+    row.cells.push_back(std::move(cell));
+  }
+  table.rows.push_back(std::move(row));
+}
+
+// The rows of the run's experiments, in run order.
+void add_experiment_rows(GateTable& table, const json& summary,
+                         const std::vector<compare::ReviewRecord>* reviews) {
+  try {
+    int gate_experiments = 0;
+    for (const auto& e : summary["experiments"]) gate_experiments += e.value("kind", "") == "gates";
+    for (const auto& e : summary["experiments"]) {
+      const std::string kind = e.value("kind", "");
+      if (kind == "gates") add_functional_rows(table, e, gate_experiments > 1);
+      if (kind == "context_sweep") add_retrieval_row(table, e);
+      if (kind == "regression") add_regression_row(table, e, reviews);
+    }
+  } catch (const json::exception&) {
+    // A summary.json edited by hand into another shape: keep the rows read so far.
+  }
+}
+
 }  // namespace
 
 const char* gate_status_name(GateStatus status) {
@@ -197,24 +239,13 @@ std::string gate_label(const std::string& check) {
 }
 
 GateTable build_gate_table(const json& summary, const std::vector<std::string>& lanes,
-                           const std::vector<compare::ReviewRecord>* reviews) {
+                           const std::vector<compare::ReviewRecord>* reviews,
+                           const std::vector<ArtifactRecord>* artifacts) {
   GateTable table;
   table.lanes = lanes;
-  if (!summary.is_object() || !summary.contains("experiments") ||
-      !summary["experiments"].is_array())
-    return table;
-  try {
-    int gate_experiments = 0;
-    for (const auto& e : summary["experiments"]) gate_experiments += e.value("kind", "") == "gates";
-    for (const auto& e : summary["experiments"]) {
-      const std::string kind = e.value("kind", "");
-      if (kind == "gates") add_functional_rows(table, e, gate_experiments > 1);
-      if (kind == "context_sweep") add_retrieval_row(table, e);
-      if (kind == "regression") add_regression_row(table, e, reviews);
-    }
-  } catch (const json::exception&) {
-    // A summary.json edited by hand into another shape: keep the rows read so far.
-  }
+  if (summary.is_object() && summary.contains("experiments") && summary["experiments"].is_array())
+    add_experiment_rows(table, summary, reviews);
+  if (artifacts) add_artifacts_row(table, *artifacts);
   return table;
 }
 

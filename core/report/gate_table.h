@@ -11,6 +11,8 @@
 
 namespace lb::report {
 
+struct ArtifactRecord;
+
 enum class GateStatus { Pass, Fail, Unsupported, NotRun };
 // "pass", "fail", "unsupported", "not run"
 const char* gate_status_name(GateStatus status);
@@ -44,8 +46,11 @@ std::string gate_label(const std::string& check);
 // Lanes in the given order; rows in run order. A lane an experiment did not cover is "not run".
 // REVIEWS (review.json records, with verdicts given since the run) decide the regression row
 // when given; a candidate whose divergent pairs still await verdicts is "review pending".
+// ARTIFACTS (checkpoint verifications attached to the run) add an "Artifacts verified" row when
+// there is any; a lane without one is "not run" there.
 GateTable build_gate_table(const nlohmann::json& summary, const std::vector<std::string>& lanes,
-                           const std::vector<compare::ReviewRecord>* reviews = nullptr);
+                           const std::vector<compare::ReviewRecord>* reviews = nullptr,
+                           const std::vector<ArtifactRecord>* artifacts = nullptr);
 
 // {"lanes": [...], "rows": [{"key", "label", "cells": [{"lane", "status", "score", "detail"}]}]}
 nlohmann::json gate_table_to_json(const GateTable& table);

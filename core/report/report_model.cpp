@@ -119,15 +119,12 @@ ReportModel build_report_model(const RunFolder& folder) {
   m.decision = folder.decision;
   const auto lanes = folder.lane_ids();
   for (size_t i = 0; i < lanes.size(); ++i) m.lanes.push_back(lane_info(folder, lanes[i], i));
-  std::vector<std::string> artifact_problems;
-  m.artifacts = read_artifact_records(folder.artifacts, artifact_problems);
-  m.gates = build_gate_table(folder.summary, lanes, &folder.reviews);
-  add_artifacts_row(m.gates, m.artifacts);
+  m.artifacts = folder.artifacts;
+  m.gates = build_gate_table(folder.summary, lanes, &folder.reviews, &folder.artifacts);
   m.performance = performance_tables(folder);
   m.charts = report_charts(folder);
   m.pairs = reviewed_pairs(folder, kMaxReportedPairs, &m.pairs_left_out);
   m.caveats = report_caveats(folder);
-  m.caveats.insert(m.caveats.end(), artifact_problems.begin(), artifact_problems.end());
   m.reproduce_command = reproduce_command(folder);
   return m;
 }

@@ -58,10 +58,15 @@ void read_artifacts(const fs::path& root, RunFolder& folder) {
   }
   std::sort(files.begin(), files.end());
   for (const auto& path : files) {
-    nlohmann::json doc = read_json_file(path, folder, false);
+    const nlohmann::json doc = read_json_file(path, folder, false);
     if (doc.is_null()) continue;
     const std::string name = path.filename().string();
-    folder.artifacts.emplace_back(name.substr(0, name.size() - kSuffix.size()), std::move(doc));
+    ArtifactRecord record;
+    std::string error;
+    if (read_artifact_record(name.substr(0, name.size() - kSuffix.size()), doc, record, &error))
+      folder.artifacts.push_back(std::move(record));
+    else
+      folder.warnings.push_back(error + "; ignored");
   }
 }
 

@@ -5,12 +5,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "compare/review_record.h"
+#include "report/artifact_records.h"
 #include "report/decision_record.h"
 
 namespace lb::report {
@@ -45,9 +45,9 @@ struct RunFolder {
   nlohmann::json review;       // review.json (two-lane regression); null when absent
   std::vector<compare::ReviewRecord> reviews;  // review.json and review.<lane>.json
   std::optional<DecisionRecord> decision;      // decision.json
-  // artifacts/<lane>.verification.json (lanebench-cli verify --attach), lane -> document, in
-  // file-name order; a file that is not JSON is a warning instead.
-  std::vector<std::pair<std::string, nlohmann::json>> artifacts;
+  // artifacts/<lane>.verification.json (verify --attach), in file-name order; a file that is not
+  // a verification document is a warning instead.
+  std::vector<ArtifactRecord> artifacts;
   std::vector<nlohmann::json> request_lines;  // every whole line of requests.jsonl
   std::vector<RequestPoint> requests;         // the same lines, as chart data
   bool complete = false;     // summary.json has run.finished_at and the run was not interrupted

@@ -14,7 +14,6 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "report/artifact_records.h"
 #include "report/gate_table.h"
 #include "ui/decision/gate_rows.h"
 #include "ui/history/run_folder_job.h"
@@ -132,10 +131,8 @@ void DecisionPage::set_run(std::shared_ptr<const LoadedRun> run) {
   const report::RunFolder& folder = *run_->folder;
   const std::vector<std::string> lanes = folder.lane_ids();
   // As the report judges: verdicts given since the run, and the attached checkpoint checks.
-  report::GateTable table = report::build_gate_table(folder.summary, lanes, &folder.reviews);
-  std::vector<std::string> artifact_problems;
-  report::add_artifacts_row(table,
-                            report::read_artifact_records(folder.artifacts, artifact_problems));
+  const report::GateTable table =
+      report::build_gate_table(folder.summary, lanes, &folder.reviews, &folder.artifacts);
   gates_snapshot_ = report::gate_table_to_json(table);
   std::vector<models::GateRowView> rows = gate_rows(table);
   for (models::GateRowView& row : performance_rows(folder.summary, lanes))
