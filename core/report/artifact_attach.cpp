@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <vector>
 
 #include "report/artifact_records.h"
 
@@ -9,6 +10,10 @@ namespace lb::report {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The lane ids of RUN_DIR's plan.json, in plan order; false with ERROR when RUN_DIR is not a run
+// folder (no readable plan.json).
 bool run_lane_ids(const std::string& run_dir, std::vector<std::string>& lanes, std::string* error) {
   lanes.clear();
   std::ifstream in(fs::path(run_dir) / "plan.json");
@@ -24,6 +29,8 @@ bool run_lane_ids(const std::string& run_dir, std::vector<std::string>& lanes, s
         lanes.push_back(lane["id"].get<std::string>());
   return true;
 }
+
+}  // namespace
 
 bool check_attach_target(const std::string& run_dir, const std::string& lane, std::string* error) {
   std::vector<std::string> lanes;

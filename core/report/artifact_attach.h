@@ -2,15 +2,10 @@
 // Keeping a checkpoint verification in a run folder (artifacts/<lane>.verification.json), where
 // the report takes it up. Used by `lanebench-cli verify --attach` and the Verify page.
 #include <string>
-#include <vector>
 
 #include <nlohmann/json.hpp>
 
 namespace lb::report {
-
-// The lane ids of RUN_DIR's plan.json, in plan order; false with ERROR when RUN_DIR is not a run
-// folder (no readable plan.json).
-bool run_lane_ids(const std::string& run_dir, std::vector<std::string>& lanes, std::string* error);
 
 // True when RUN_DIR is a run folder whose plan has LANE; otherwise false with ERROR naming the
 // lanes it does have.

@@ -178,6 +178,9 @@ class UiVerifyTest : public QObject {
     const fs::path runs = root / "runs";
     make_run(runs / "20260101-100000-regression", {"bf16", "fp8"});
     make_run(runs / "20260102-090000-throughput", {"int4"});
+    // A run starts when its plan is written: the regression one a day earlier.
+    fs::last_write_time(runs / "20260101-100000-regression" / "plan.json",
+                        fs::file_time_type::clock::now() - std::chrono::hours(24));
     fs::create_directories(runs / "notes");  // no plan.json: not a run
     VerifyPage page;
     page.set_runs_dir(QString::fromStdString(runs.string()));

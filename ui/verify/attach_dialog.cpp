@@ -2,20 +2,21 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QDir>
-#include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
 #include <QPushButton>
-
 #include <algorithm>
 
-#include "report/artifact_attach.h"
+#include "ui/workspace/run_folder_scanner.h"
 
 namespace lb::ui {
+namespace {
 
-AttachDialog::AttachDialog(const QString& runs_dir, QWidget* parent)
-    : QDialog(parent), runs_dir_(runs_dir) {
+constexpr int kLanesRole = Qt::UserRole + 1;  // the run's lane ids (QStringList)
+
+}  // namespace
+
+AttachDialog::AttachDialog(const QString& runs_dir, QWidget* parent) : QDialog(parent) {
   setWindowTitle(tr("Attach Verification to a Run"));
   runs_ = new QComboBox(this);
   runs_->setAccessibleName(tr("Run folder"));
@@ -23,11 +24,15 @@ AttachDialog::AttachDialog(const QString& runs_dir, QWidget* parent)
   lanes_->setAccessibleName(tr("Lane"));
   problem_ = new QLabel(this);
   problem_->setWordWrap(true);
-  // Run folder names start with their start time: newest first is reverse name order.
-  QStringList names = QDir(runs_dir).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name);
-  std::reverse(names.begin(), names.end());
-  for (const QString& name : names)
-    if (QFileInfo::exists(QDir(runs_dir).filePath(name + "/plan.json"))) runs_->addItem(name);
+  // As the Runs page lists them, newest first; a run whose plan names no lane cannot take one.
+  std::vector<models::RunFolderInfo> runs = scan_runs(runs_dir);
+  std::stable_sort(runs.begin(), runs.end(),
+                   [](const auto& a, const auto& b) { return a.started > b.started; });
+  for (const models::RunFolderInfo& run : runs) {
+    if (run.lanes.isEmpty()) continue;
+    runs_->addItem(run.name, run.path);
+    runs_->setItemData(runs_->count() - 1, run.lanes, kLanesRole);
+  }
   buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   buttons_->button(QDialogButtonBox::Ok)->setText(tr("&Attach"));
   connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -45,17 +50,11 @@ AttachDialog::AttachDialog(const QString& runs_dir, QWidget* parent)
   reload_lanes();
 }
 
-QString AttachDialog::run_dir() const {
-  return runs_->count() == 0 ? QString() : QDir(runs_dir_).filePath(runs_->currentText());
-}
+QString AttachDialog::run_dir() const { return runs_->currentData().toString(); }
 QString AttachDialog::lane() const { return lanes_->currentText(); }
 int AttachDialog::run_count() const { return runs_->count(); }
 
-QStringList AttachDialog::lanes() const {
-  QStringList out;
-  for (int i = 0; i < lanes_->count(); ++i) out << lanes_->itemText(i);
-  return out;
-}
+QStringList AttachDialog::lanes() const { return runs_->currentData(kLanesRole).toStringList(); }
 
 bool AttachDialog::select_run(const QString& name) {
   const int index = runs_->findText(name);
@@ -66,15 +65,8 @@ bool AttachDialog::select_run(const QString& name) {
 
 void AttachDialog::reload_lanes() {
   lanes_->clear();
-  problem_->clear();
-  std::vector<std::string> ids;
-  std::string error;
-  if (runs_->count() == 0) {
-    problem_->setText(tr("This workspace has no run yet."));
-  } else if (!report::run_lane_ids(run_dir().toStdString(), ids, &error)) {
-    problem_->setText(QString::fromStdString(error));
-  }
-  for (const std::string& id : ids) lanes_->addItem(QString::fromStdString(id));
+  lanes_->addItems(lanes());
+  problem_->setText(runs_->count() == 0 ? tr("This workspace has no run yet.") : QString());
   buttons_->button(QDialogButtonBox::Ok)->setEnabled(lanes_->count() > 0);
 }
 

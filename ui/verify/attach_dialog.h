@@ -1,5 +1,6 @@
 #pragma once
-// Attach to Run: picks a run folder of the workspace (newest first) and one of its lanes, so a
+// Attach to Run: picks a run folder of the workspace (newest first, as the Runs page lists them)
+// and one of its lanes, so a
 // checkpoint verification can be kept with that run (artifacts/<lane>.verification.json) and
 // its report carries the checkpoint's identity.
 #include <QDialog>
@@ -24,7 +25,6 @@ class AttachDialog : public QDialog {
  private:
   void reload_lanes();
 
-  QString runs_dir_;
   QComboBox* runs_ = nullptr;
   QComboBox* lanes_ = nullptr;
   QLabel* problem_ = nullptr;
