@@ -132,6 +132,15 @@ class UiVerifyTest : public QObject {
     QTemporaryDir tmp;
     const fs::path root = tmp.path().toStdString();
     const fs::path inventory = make_checkpoint(root);
+    // A 2 GiB sparse file in the inventory (no disk used) takes seconds to hash, so the cancel
+    // below lands while the hashing runs. The three small files alone were sometimes hashed
+    // before it, on a busy machine, and the check then finished as verified.
+    const fs::path big = root / "model" / "padding.dat";
+    fixture::write_file(big, "");
+    fs::resize_file(big, std::uintmax_t{2} << 30);
+    auto listed = nlohmann::json::parse(fixture::read_file(inventory));
+    listed["padding.dat"] = std::string(64, '0');
+    fixture::write_file(inventory, listed.dump(2));
     VerifyPage page;
     page.set_checkpoint_dir(QString::fromStdString((root / "model").string()));
     page.set_inventory(QString::fromStdString(inventory.string()));
