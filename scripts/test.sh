@@ -4,10 +4,14 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
+free_space() {  # the space left on the disk the build dirs are on, e.g. "41G"
+  df -h --output=avail "$root" | tail -n 1 | tr -d ' '
+}
+
 step() {  # name command...
   local start=$SECONDS
   "${@:2}"
-  echo "test: $1 took $((SECONDS - start)) s" >&2
+  echo "test: $1 took $((SECONDS - start)) s; $(free_space) free on the build disk" >&2
 }
 
 fuzz() {
@@ -24,6 +28,8 @@ fuzz() {
   fi
 }
 
+# The four build dirs (normal, fuzz, ASan, TSan) take about 4.5 GB together (docs/building.md).
+echo "test: $(free_space) free on the build disk" >&2
 step bootstrap "$root/scripts/bootstrap.sh"
 step build "$root/scripts/build.sh"
 cd "${LANEBENCH_BUILD_DIR:-$root/build}"
