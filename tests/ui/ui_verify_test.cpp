@@ -207,6 +207,9 @@ class UiVerifyTest : public QObject {
 
     AttachDialog dialog(QString::fromStdString(runs.string()));
     QCOMPARE(dialog.run_count(), 2);
+    // The explanation wraps: on one line it made the dialog about 900 px wide.
+    QVERIFY2(dialog.sizeHint().width() <= 640,
+             qPrintable(QString::number(dialog.sizeHint().width())));
     QVERIFY(dialog.run_dir().endsWith("20260102-090000-throughput"));  // newest first
     QCOMPARE(dialog.lanes(), QStringList({"int4"}));
     QVERIFY(dialog.select_run("20260101-100000-regression"));

@@ -13,6 +13,7 @@ namespace lb::ui {
 namespace {
 
 constexpr int kLanesRole = Qt::UserRole + 1;  // the run's lane ids (QStringList)
+constexpr int kMinimumWidthPx = 480;          // room for a run name and the wrapped text
 
 }  // namespace
 
@@ -39,14 +40,17 @@ AttachDialog::AttachDialog(const QString& runs_dir, QWidget* parent) : QDialog(p
   connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
   connect(runs_, &QComboBox::currentIndexChanged, this, &AttachDialog::reload_lanes);
   auto* form = new QFormLayout(this);
-  form->addRow(new QLabel(tr("The verification is kept in the run folder as "
-                             "artifacts/&lt;lane&gt;.verification.json; the run's report then "
-                             "shows the checkpoint's identity for that lane."),
-                          this));
+  auto* explanation = new QLabel(tr("The verification is kept in the run folder as "
+                                    "artifacts/&lt;lane&gt;.verification.json; the run's report "
+                                    "then shows the checkpoint's identity for that lane."),
+                                 this);
+  explanation->setWordWrap(true);  // one line made the dialog about 900 px wide
+  form->addRow(explanation);
   form->addRow(tr("&Run:"), runs_);
   form->addRow(tr("&Lane:"), lanes_);
   form->addRow(problem_);
   form->addRow(buttons_);
+  setMinimumWidth(kMinimumWidthPx);
   reload_lanes();
 }
 
