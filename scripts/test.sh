@@ -30,6 +30,9 @@ fuzz() {
 
 # The four build dirs (normal, fuzz, ASan, TSan) take about 4.5 GB together (docs/building.md).
 echo "test: $(free_space) free on the build disk" >&2
+if (($(df -k --output=avail "$root" | tail -n 1) < 5 * 1024 * 1024)); then
+  echo "test: warning: less than 5 GB free; the build dirs need about 4.5 GB" >&2
+fi
 step bootstrap "$root/scripts/bootstrap.sh"
 step build "$root/scripts/build.sh"
 cd "${LANEBENCH_BUILD_DIR:-$root/build}"
