@@ -9,10 +9,14 @@
 
 namespace lb::models {
 
-void RunHistoryModel::set_runs(std::vector<RunFolderInfo> runs) {
+void sort_newest_first(std::vector<RunFolderInfo>& runs) {
   std::stable_sort(runs.begin(), runs.end(), [](const RunFolderInfo& a, const RunFolderInfo& b) {
     return a.started > b.started;
   });
+}
+
+void RunHistoryModel::set_runs(std::vector<RunFolderInfo> runs) {
+  sort_newest_first(runs);
   beginResetModel();
   runs_ = std::move(runs);
   endResetModel();

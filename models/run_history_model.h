@@ -23,6 +23,10 @@ struct RunFolderInfo {
   QString decision;  // decision.json's decision ("promote", ...), empty when none was saved
 };
 
+// Newest start first, keeping the scan order among equal starts: the Runs page's order, which the
+// Attach dialog's run list follows.
+void sort_newest_first(std::vector<RunFolderInfo>& runs);
+
 class RunHistoryModel : public QAbstractTableModel {
   Q_OBJECT
  public:

@@ -131,6 +131,7 @@ QWidget* VerifyPage::build_inputs() {
 }
 
 void VerifyPage::set_checkpoint_dir(const QString& dir) { dir_->setText(dir); }
+void VerifyPage::set_inventory(const QString& file) { inventory_->setText(file); }
 
 void VerifyPage::set_runs_dir(const QString& dir) {
   runs_dir_ = dir;
@@ -166,7 +167,7 @@ void VerifyPage::on_attach_clicked() {
   if (!attach_to_run(dialog.run_dir(), dialog.lane(), &error))
     QMessageBox::warning(this, tr("Cannot attach"), error);
 }
-void VerifyPage::set_inventory(const QString& file) { inventory_->setText(file); }
+
 QString VerifyPage::verdict_text() const { return verdict_->text(); }
 
 bool VerifyPage::start_verify(QString* error) {

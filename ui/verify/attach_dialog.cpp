@@ -5,7 +5,6 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <algorithm>
 
 #include "ui/workspace/run_folder_scanner.h"
 
@@ -27,8 +26,7 @@ AttachDialog::AttachDialog(const QString& runs_dir, QWidget* parent) : QDialog(p
   problem_->setWordWrap(true);
   // As the Runs page lists them, newest first; a run whose plan names no lane cannot take one.
   std::vector<models::RunFolderInfo> runs = scan_runs(runs_dir);
-  std::stable_sort(runs.begin(), runs.end(),
-                   [](const auto& a, const auto& b) { return a.started > b.started; });
+  models::sort_newest_first(runs);
   for (const models::RunFolderInfo& run : runs) {
     if (run.lanes.isEmpty()) continue;
     runs_->addItem(run.name, run.path);
