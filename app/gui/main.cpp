@@ -3,6 +3,7 @@
 //   lanebench --demo               opens the demo workspace (simulator lanes, ready to run)
 //   lanebench --workspace DIR      opens DIR
 //   lanebench --screenshot-tour D  runs a short demo experiment and saves each page into D
+//   lanebench --quit-when-shown    quits once the window is on screen (install checks)
 //   lanebench --version / --help   print and exit, with no display needed
 #include <QApplication>
 #include <QCommandLineParser>
@@ -10,6 +11,9 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTimer>
+#include <QWindow>
+#include <cstdio>
 #include <cstring>
 
 #include "sim_lane_starter.h"
@@ -51,6 +55,29 @@ void add_options(QCommandLineParser& args) {
   args.addOption({"screenshot-tour",
                   "Run a short demo experiment, save a screenshot of every page into DIR, quit.",
                   "DIR"});
+  args.addOption({"quit-when-shown",
+                  "Quit as soon as the main window is on screen (exit 0), or after 60 s (exit 1); "
+                  "for install checks."});
+}
+
+// Install checks start the program and need to know that its window really came up: polls until
+// the window is exposed, says so on stdout, and quits.
+void quit_when_shown(QWidget& window) {
+  constexpr int poll_ms = 50;
+  constexpr int give_up_after_polls = 60'000 / poll_ms;
+  auto* poll = new QTimer(&window);
+  QObject::connect(poll, &QTimer::timeout, &window, [&window, polls = 0]() mutable {
+    if (window.windowHandle() != nullptr && window.windowHandle()->isExposed()) {
+      std::printf("lanebench: main window shown (%dx%d, \"%s\")\n", window.width(), window.height(),
+                  qPrintable(window.windowTitle()));
+      std::fflush(stdout);
+      QApplication::exit(0);
+    } else if (++polls > give_up_after_polls) {
+      std::fprintf(stderr, "lanebench: the main window was not shown within 60 s\n");
+      QApplication::exit(1);
+    }
+  });
+  poll->start(50);
 }
 
 // A QApplication needs a display and aborts without one; --version and --help must work on a
@@ -103,5 +130,6 @@ int main(int argc, char** argv) {
                      [](int code) { QApplication::exit(code); });
     tour->start();
   }
+  if (args.isSet("quit-when-shown")) quit_when_shown(window);
   return app.exec();
 }
