@@ -18,6 +18,8 @@ if ((${#modes[@]} == 0)); then modes=(asan tsan); fi
 asan_excluded=(
   # Checks the source tree's formatting, not code; the normal ctest runs it.
   format_check
+  # Checks which Debian packages a build used, not code; the normal ctest runs it.
+  check_install_deps_test
 )
 # The engine's threading tests: the streaming client's I/O thread, the load driver, the plan
 # runner, the run folder writer's thread and the parallel hasher, and the simulator's server
@@ -77,14 +79,19 @@ run_tsan() {
   # -Wno-tsan: GCC rejects Boost.Asio's std::atomic_thread_fence under TSan (-Werror=tsan) although
   # the simulator's threads synchronise through Asio's own locks, which TSan does see.
   configure "$build" "-fsanitize=thread -Wno-tsan"
-  # Only the threading tests and what they need: a TSan build of everything is not needed.
-  local targets=()
-  local known
-  known="$(ninja -C "$build" -t targets all | cut -d: -f1)"
+  # Only the test programs that hold the threading tests, and what they need: a TSan build of
+  # everything is not needed. A test's program is the first word of its ctest command.
+  local programs=() targets=() t program
   for t in "${tsan_tests[@]}"; do
-    if grep -qx "$t" <<<"$known"; then targets+=("$t"); fi
+    program="$(grep -rhoE "^add_test\(\[=\[$t\]=\] \"[^\"]+\"" "$build" --include=CTestTestfile.cmake |
+      sed -E 's/.*"([^"]+)"$/\1/')"
+    if [[ -n "$program" ]]; then
+      targets+=("$t")
+      programs+=("$(basename "$program")")
+    fi
   done
-  cmake --build "$build" --parallel "$jobs" --target "${targets[@]}"
+  mapfile -t programs < <(printf '%s\n' "${programs[@]}" | sort -u)
+  cmake --build "$build" --parallel "$jobs" --target "${programs[@]}"
   echo "sanitizers: tsan build took $((SECONDS - start)) s" >&2
   start=$SECONDS
   (

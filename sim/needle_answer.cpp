@@ -2,6 +2,7 @@
 #include <cctype>
 
 #include "answer_book.h"
+#include "ascii_lower.h"
 #include "tokenizer.h"
 
 namespace lb::sim {
@@ -29,16 +30,11 @@ bool parse_needle(const std::string& text, size_t pos, std::string& thing, std::
   return true;
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 }  // namespace
 
 NeedleAnswer answer_needle(const GenRequest& request, int64_t retrieval_window_tokens) {
   NeedleAnswer out;
-  const std::string question = lower(last_user_text(request));
+  const std::string question = ascii_lower(last_user_text(request));
   // The question is the tail of the last user turn: look only at its last 400 bytes.
   const std::string tail =
       question.size() > 400 ? question.substr(question.size() - 400) : question;
@@ -52,7 +48,8 @@ NeedleAnswer answer_needle(const GenRequest& request, int64_t retrieval_window_t
   while (pos != std::string::npos) {
     std::string t;
     std::string v;
-    if (parse_needle(text, pos, t, v) && tail.find("secret " + lower(t)) != std::string::npos) {
+    if (parse_needle(text, pos, t, v) &&
+        tail.find("secret " + ascii_lower(t)) != std::string::npos) {
       const int64_t before = SimTokenizer::count(std::string_view(text).substr(0, pos));
       thing = t;
       if (total_tokens - before <= retrieval_window_tokens) value = v;

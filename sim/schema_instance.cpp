@@ -1,4 +1,5 @@
 #include "schema_instance.h"
+#include "ascii_lower.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,13 +9,8 @@ namespace {
 
 using nlohmann::json;
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 json string_for(const std::string& key, const std::vector<std::string>& hints, const json& schema) {
-  const std::string k = lower(key);
+  const std::string k = ascii_lower(key);
   const std::string format = schema.value("format", "");
   if (format == "date") return "2024-01-01";
   if (format == "date-time") return "2024-01-01T00:00:00Z";

@@ -22,12 +22,12 @@ std::string target_path(const HttpRequestMsg& request) {
   return q == std::string::npos ? path : path.substr(0, q);
 }
 
+}  // namespace
+
 std::string header_value(const HttpRequestMsg& request, const char* name) {
   auto it = request.find(name);
   return it == request.end() ? std::string{} : std::string(it->value());
 }
-
-}  // namespace
 
 HttpResponseMsg json_response(http::status status, std::string body) {
   HttpResponseMsg res{status, 11};

@@ -54,6 +54,8 @@ class ServerCore final : public RequestHandler {
   int64_t created_ = 0;
 };
 
+// The value of a request header, or "" when it is absent.
+std::string header_value(const HttpRequestMsg& request, const char* name);
 HttpResponseMsg json_response(boost::beast::http::status status, std::string body);
 HttpResponseMsg error_response(int code, const std::string& message, const std::string& type,
                                const std::string& param = "");

@@ -14,11 +14,6 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
-std::string header_value(const HttpRequestMsg& request, const char* name) {
-  auto it = request.find(name);
-  return it == request.end() ? std::string{} : std::string(it->value());
-}
-
 std::string json_decode_message(const std::string& detail) {
   return "[{'type': 'json_invalid', 'loc': ('body', 0), 'msg': 'JSON decode error', 'input': {}, "
          "'ctx': {'error': '" +

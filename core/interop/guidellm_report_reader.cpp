@@ -96,7 +96,7 @@ void put_reported(const nlohmann::json* metrics, const char* tool_key, const cha
     put(p + tail, find_path(*d, {"percentiles", p}));
 }
 
-nlohmann::json reported_of(const nlohmann::json& bench) {
+nlohmann::json guidellm_reported_of(const nlohmann::json& bench) {
   nlohmann::json out = nlohmann::json::object();
   const nlohmann::json* m = find_path(bench, {"metrics"});
   put_reported(m, "time_to_first_token_ms", "ttft", 1.0, out);
@@ -143,7 +143,7 @@ bool read_benchmark(const nlohmann::json& bench, JsonFields& f, ImportedPhase& p
   const nlohmann::json* strategy = find_path(bench, {"config", "strategy"});
   if (!strategy) strategy = find_path(bench, {"args", "strategy"});
   phase.phase = strategy_phase(strategy, f, &phase.tool_label);
-  phase.reported = reported_of(bench);
+  phase.reported = guidellm_reported_of(bench);
   if (phase.reported.contains("duration")) phase.reported_duration_s = phase.reported["duration"];
   const nlohmann::json* requests = f.object(bench, "requests");
   if (!requests) {

@@ -136,7 +136,7 @@ std::string phase_name_of(const nlohmann::json& obj, JsonFields& f, std::string*
 }
 
 // Every numeric top-level value is one of vLLM's aggregates (metadata values are strings).
-nlohmann::json reported_of(const nlohmann::json& obj) {
+nlohmann::json vllm_reported_of(const nlohmann::json& obj) {
   nlohmann::json out = nlohmann::json::object();
   for (const auto& [key, value] : obj.items())
     if (value.is_number() && key != "num_prompts" && key != "burstiness" &&
@@ -175,7 +175,7 @@ ImportReadResult read_vllm_results(const std::vector<nlohmann::json>& objects,
     JsonFields f(where);
     ImportedPhase phase;
     phase.phase = phase_name_of(obj, f, &phase.tool_label);
-    phase.reported = reported_of(obj);
+    phase.reported = vllm_reported_of(obj);
     phase.reported_duration_s = f.number(obj, "duration").value_or(-1);
     const DetailArrays d = read_details(obj, f);
     const size_t n = request_count(d, f);

@@ -21,15 +21,17 @@
 
 namespace lb::net {
 
-namespace {
-
-constexpr int64_t kNoDeadline = INT64_MAX;
-
-struct Command {
+// What callers ask of the I/O thread; a named type (not in the anonymous namespace) because
+// StreamClient::Impl holds a queue of them.
+struct ClientCommand {
   enum Kind { Submit, Cancel, CancelAll, Stop } kind;
   uint64_t id = 0;
   std::unique_ptr<Transfer> transfer;
 };
+
+namespace {
+
+constexpr int64_t kNoDeadline = INT64_MAX;
 
 std::once_flag g_curl_init;
 
@@ -39,7 +41,7 @@ struct StreamClient::Impl {
   explicit Impl(ClientOptions opts);
   ~Impl();
   void run();
-  void push(Command command);
+  void push(ClientCommand command);
 
   // I/O thread only.
   void drain_commands();
@@ -59,7 +61,7 @@ struct StreamClient::Impl {
   int wake_fd = -1;
   std::thread thread;
   std::mutex mutex;
-  std::vector<Command> queue;  // guarded by mutex
+  std::vector<ClientCommand> queue;  // guarded by mutex
   std::atomic<uint64_t> next_id{1};
   std::atomic<size_t> in_flight{0};
 
@@ -91,14 +93,14 @@ StreamClient::Impl::Impl(ClientOptions opts) : options(opts) {
 }
 
 StreamClient::Impl::~Impl() {
-  push(Command{Command::Stop});
+  push(ClientCommand{ClientCommand::Stop});
   thread.join();
   curl_multi_cleanup(multi);
   close(epoll_fd);
   close(wake_fd);
 }
 
-void StreamClient::Impl::push(Command command) {
+void StreamClient::Impl::push(ClientCommand command) {
   {
     std::lock_guard lock(mutex);
     queue.push_back(std::move(command));
@@ -171,14 +173,14 @@ void StreamClient::Impl::run() {
   }
   // Submissions that raced with shutdown are completed as cancelled, never dropped.
   for (;;) {
-    std::vector<Command> rest;
+    std::vector<ClientCommand> rest;
     {
       std::lock_guard lock(mutex);
       rest.swap(queue);
     }
     if (rest.empty()) break;
     for (auto& c : rest) {
-      if (c.kind != Command::Submit) continue;
+      if (c.kind != ClientCommand::Submit) continue;
       c.transfer->fail(ErrorKind::Cancelled, "client shut down", steady_now_ns());
       --in_flight;
       c.transfer->complete();
@@ -187,14 +189,14 @@ void StreamClient::Impl::run() {
 }
 
 void StreamClient::Impl::drain_commands() {
-  std::vector<Command> batch;
+  std::vector<ClientCommand> batch;
   {
     std::lock_guard lock(mutex);
     batch.swap(queue);
   }
   for (auto& c : batch) {
     switch (c.kind) {
-      case Command::Submit:
+      case ClientCommand::Submit:
         if (stopping) {
           c.transfer->fail(ErrorKind::Cancelled, "client shut down", steady_now_ns());
           --in_flight;
@@ -203,13 +205,13 @@ void StreamClient::Impl::drain_commands() {
           start(std::move(c.transfer));
         }
         break;
-      case Command::Cancel:
+      case ClientCommand::Cancel:
         abort(c.id, ErrorKind::Cancelled, "cancelled");
         break;
-      case Command::Stop:
+      case ClientCommand::Stop:
         stopping = true;
         [[fallthrough]];
-      case Command::CancelAll: {
+      case ClientCommand::CancelAll: {
         std::vector<uint64_t> ids;
         for (const auto& [id, t] : active) ids.push_back(id);
         for (uint64_t id : ids) abort(id, ErrorKind::Cancelled, "cancelled");
@@ -307,13 +309,17 @@ uint64_t StreamClient::submit(HttpRequest request, Completion done, EventObserve
   auto transfer = std::make_unique<Transfer>(id, std::move(request), std::move(done),
                                              std::move(observer), impl_->options);
   ++impl_->in_flight;
-  impl_->push(Command{Command::Submit, id, std::move(transfer)});
+  impl_->push(ClientCommand{ClientCommand::Submit, id, std::move(transfer)});
   return id;
 }
 
-void StreamClient::cancel(uint64_t id) { impl_->push(Command{Command::Cancel, id, nullptr}); }
+void StreamClient::cancel(uint64_t id) {
+  impl_->push(ClientCommand{ClientCommand::Cancel, id, nullptr});
+}
 
-void StreamClient::cancel_all() { impl_->push(Command{Command::CancelAll, 0, nullptr}); }
+void StreamClient::cancel_all() {
+  impl_->push(ClientCommand{ClientCommand::CancelAll, 0, nullptr});
+}
 
 size_t StreamClient::in_flight() const { return impl_->in_flight.load(); }
 

@@ -46,7 +46,7 @@ std::string fence_for(const std::string& text) {
   return std::string(std::max<size_t>(3, longest + 1), '`');
 }
 
-void write_header(std::ostream& out, const ReportModel& m) {
+void write_markdown_header(std::ostream& out, const ReportModel& m) {
   out << "# " << m.title << "\n\n";
   if (!m.complete) out << "**INCOMPLETE RUN** - see Caveats.\n\n";
   if (!m.started_at.empty())
@@ -63,7 +63,7 @@ void write_header(std::ostream& out, const ReportModel& m) {
   }
 }
 
-void write_lanes(std::ostream& out, const ReportModel& m) {
+void write_markdown_lanes(std::ostream& out, const ReportModel& m) {
   out << "## Lanes\n\n";
   for (const auto& lane : m.lanes) {
     out << "### " << lane.id << "\n\n";
@@ -76,7 +76,7 @@ void write_lanes(std::ostream& out, const ReportModel& m) {
   }
 }
 
-void write_gates(std::ostream& out, const ReportModel& m) {
+void write_markdown_gates(std::ostream& out, const ReportModel& m) {
   out << "## Gates\n\n";
   if (m.gates.empty()) {
     out << "No gates were run.\n\n";
@@ -136,7 +136,7 @@ void write_pairs(std::ostream& out, const ReportModel& m) {
     out << m.pairs_left_out << " more non-identical pair(s) are in review.json.\n\n";
 }
 
-void write_caveats(std::ostream& out, const ReportModel& m) {
+void write_markdown_caveats(std::ostream& out, const ReportModel& m) {
   out << "## Caveats\n\n";
   if (m.caveats.empty()) out << "None.\n";
   for (const auto& c : m.caveats) out << "- " << c << "\n";
@@ -165,13 +165,13 @@ std::string wdiff_text(const std::string& a, const std::string& b) {
 
 std::string render_markdown(const ReportModel& m) {
   std::ostringstream out;
-  write_header(out, m);
-  write_lanes(out, m);
-  write_gates(out, m);
+  write_markdown_header(out, m);
+  write_markdown_lanes(out, m);
+  write_markdown_gates(out, m);
   write_artifacts(out, m);
   write_performance(out, m);
   write_pairs(out, m);
-  write_caveats(out, m);
+  write_markdown_caveats(out, m);
   return out.str();
 }
 

@@ -10,12 +10,14 @@
 
 #include <QRegularExpression>
 #include <QtTest>
+
 #include <chrono>
 #include <map>
 #include <random>
 #include <set>
 #include <thread>
 #include <tuple>
+#include "test_main.h"
 
 #include "cli_process.h"
 
@@ -236,5 +238,5 @@ class TestCliCrashSafety : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestCliCrashSafety)
+LANEBENCH_TEST_GUILESS_MAIN(TestCliCrashSafety)
 #include "test_cli_crash_safety.moc"

@@ -7,7 +7,9 @@
 #include <QDeadlineTimer>
 #include <QProcess>
 #include <QtTest>
+
 #include <set>
+#include "test_main.h"
 
 #include "fake_vllm.h"
 #include "run_folder_reader.h"
@@ -272,5 +274,5 @@ class TestCliRun : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestCliRun)
+LANEBENCH_TEST_GUILESS_MAIN(TestCliRun)
 #include "test_cli_run.moc"

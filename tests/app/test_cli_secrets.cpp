@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "cli_process.h"
 
 namespace fs = std::filesystem;
@@ -174,5 +176,5 @@ class TestCliSecrets : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestCliSecrets)
+LANEBENCH_TEST_GUILESS_MAIN(TestCliSecrets)
 #include "test_cli_secrets.moc"

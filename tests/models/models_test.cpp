@@ -11,6 +11,7 @@
 #include "models/review_filter_proxy.h"
 #include "models/review_pairs_model.h"
 #include "models/run_history_model.h"
+#include "test_main.h"
 
 using namespace lb;
 using namespace lb::models;
@@ -188,5 +189,5 @@ class ModelsTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(ModelsTest)
+LANEBENCH_TEST_GUILESS_MAIN(ModelsTest)
 #include "models_test.moc"

@@ -11,6 +11,7 @@
 #include "models/item_roles.h"
 #include "models/run_history_model.h"
 #include "models/verify_findings_model.h"
+#include "test_main.h"
 
 using namespace lb::models;
 
@@ -97,5 +98,5 @@ class QualificationModelsTest : public QObject {
   }
 };
 
-QTEST_MAIN(QualificationModelsTest)
+LANEBENCH_TEST_MAIN(QualificationModelsTest)
 #include "qualification_models_test.moc"

@@ -3,6 +3,8 @@
 // found only inside the retrieval window. Requests go over HTTP, as a lane's client sends them.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "compare/fact_check.h"
 #include "plan/prompt_set.h"
 #include "sim/answer_book.h"
@@ -110,5 +112,5 @@ class SimAnswersTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(SimAnswersTest)
+LANEBENCH_TEST_GUILESS_MAIN(SimAnswersTest)
 #include "sim_answers_test.moc"

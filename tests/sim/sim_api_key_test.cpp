@@ -2,7 +2,9 @@
 // {"error":"Unauthorized"} unless the request carries "Authorization: Bearer <key>"; /health and
 // /metrics stay open; the key is read from the environment and an unset variable is an error.
 #include <QtTest>
+
 #include <cstdlib>
+#include "test_main.h"
 
 #include "sim_test_support.h"
 
@@ -49,5 +51,5 @@ class SimApiKeyTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(SimApiKeyTest)
+LANEBENCH_TEST_GUILESS_MAIN(SimApiKeyTest)
 #include "sim_api_key_test.moc"

@@ -2,6 +2,8 @@
 // --trace writes ground truth, bad options exit 2 naming the option, SIGTERM exits 0.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <QProcess>
 #include <csignal>
 #include <fstream>
@@ -70,5 +72,5 @@ class SimCliTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(SimCliTest)
+LANEBENCH_TEST_GUILESS_MAIN(SimCliTest)
 #include "sim_cli_test.moc"

@@ -2,6 +2,8 @@
 // within 10%, without waiting for them in real time.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <algorithm>
 #include <functional>
 #include <memory>
@@ -245,5 +247,5 @@ class SimEngineModelTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(SimEngineModelTest)
+LANEBENCH_TEST_GUILESS_MAIN(SimEngineModelTest)
 #include "sim_engine_model_test.moc"

@@ -1,6 +1,8 @@
 // Injected faults behave as specified, whether asked per request (x-sim-fault) or by lane option.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "sim_test_support.h"
 
 using namespace lb::sim;
@@ -155,5 +157,5 @@ class SimServerFaultsTest : public QObject {
   void cleanupTestCase() { server_.reset(); }
 };
 
-QTEST_GUILESS_MAIN(SimServerFaultsTest)
+LANEBENCH_TEST_GUILESS_MAIN(SimServerFaultsTest)
 #include "sim_server_faults_test.moc"

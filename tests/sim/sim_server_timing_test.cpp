@@ -4,6 +4,8 @@
 // itself is checked to keep ratios.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <algorithm>
 #include <thread>
 
@@ -43,7 +45,7 @@ Timing timed_request(uint16_t port, const std::string& body) {
   return t;
 }
 
-double median(std::vector<double> v) {
+double timing_median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
@@ -74,7 +76,7 @@ double burst_ttft(uint16_t port, const std::string& prefix) {
     });
   }
   for (auto& t : threads) t.join();
-  return median(ttfts);
+  return timing_median(ttfts);
 }
 
 void expect_ratio(double got, double want, const char* what, double tolerance = 0.10) {
@@ -102,7 +104,8 @@ class SimServerTimingTest : public QObject {
       f.push_back(timed_request(fp8->port(), stream_body(user, 12)).decode_tok_s);
       m.push_back(timed_request(mtp->port(), stream_body(user, 40)).decode_tok_s);
     }
-    const double bf16_rate = median(b), fp8_rate = median(f), mtp_rate = median(m);
+    const double bf16_rate = timing_median(b), fp8_rate = timing_median(f),
+                 mtp_rate = timing_median(m);
     qInfo("c1 decode tok/s: bf16 %.1f fp8 %.1f fp8-mtp3 %.1f", bf16_rate, fp8_rate, mtp_rate);
     expect_ratio(fp8_rate / bf16_rate, 47.9 / 26.9, "FP8/BF16 decode");
     expect_ratio(mtp_rate / fp8_rate, 94.8 / 47.9, "MTP c1 gain");
@@ -132,10 +135,10 @@ class SimServerTimingTest : public QObject {
       ttft_ratio.push_back(b.ttft_s / a.ttft_s);
       decode_ratio.push_back(b.decode_tok_s / a.decode_tok_s);
     }
-    expect_ratio(median(ttft_ratio), 0.25, "TTFT at scale 0.25");
-    expect_ratio(median(decode_ratio), 4.0, "decode at scale 0.25");
+    expect_ratio(timing_median(ttft_ratio), 0.25, "TTFT at scale 0.25");
+    expect_ratio(timing_median(decode_ratio), 4.0, "decode at scale 0.25");
   }
 };
 
-QTEST_GUILESS_MAIN(SimServerTimingTest)
+LANEBENCH_TEST_GUILESS_MAIN(SimServerTimingTest)
 #include "sim_server_timing_test.moc"

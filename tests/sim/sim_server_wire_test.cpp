@@ -3,6 +3,12 @@
 // events a client received.
 #include <QtTest>
 
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include "test_main.h"
+
 #include <mutex>
 
 #include "sim/tokenizer.h"
@@ -391,5 +397,5 @@ class SimServerWireTest : public QObject {
   void cleanupTestCase() { mtp_.reset(); }
 };
 
-QTEST_GUILESS_MAIN(SimServerWireTest)
+LANEBENCH_TEST_GUILESS_MAIN(SimServerWireTest)
 #include "sim_server_wire_test.moc"

@@ -2,6 +2,8 @@
 // endpoint, and its per-event arrival stamps agree with the simulator's ground-truth trace.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <mutex>
 
 #include "../support/timing_slack.h"
@@ -196,5 +198,5 @@ class SimStreamClientTest : public QObject {
   void cleanupTestCase() { server_.reset(); }
 };
 
-QTEST_GUILESS_MAIN(SimStreamClientTest)
+LANEBENCH_TEST_GUILESS_MAIN(SimStreamClientTest)
 #include "sim_stream_client_test.moc"

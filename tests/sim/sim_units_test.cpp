@@ -1,6 +1,8 @@
 // Units of the simulator: tokenizer, prefix cache, lane specs, schema instances.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "sim/prefix_cache.h"
 #include "sim/schema_instance.h"
 #include "sim/sim_config.h"
@@ -120,5 +122,5 @@ class SimUnitsTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(SimUnitsTest)
+LANEBENCH_TEST_GUILESS_MAIN(SimUnitsTest)
 #include "sim_units_test.moc"

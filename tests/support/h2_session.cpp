@@ -1,4 +1,5 @@
 #include "h2_session.h"
+#include "wire_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,17 +12,6 @@ namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 
 namespace {
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 nghttp2_nv make_nv(const std::string& name, const std::string& value) {
   return {reinterpret_cast<uint8_t*>(const_cast<char*>(name.data())),

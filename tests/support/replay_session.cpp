@@ -1,4 +1,5 @@
 #include "replay_session.h"
+#include "wire_text.h"
 
 #include "h2_session.h"
 
@@ -13,17 +14,6 @@ namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 
 namespace {
-
-int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 std::string trim(const std::string& s) {
   const size_t b = s.find_first_not_of(" \t");

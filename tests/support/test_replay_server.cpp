@@ -4,8 +4,10 @@
 #include <curl/curl.h>
 
 #include <QtTest>
+
 #include <chrono>
 #include <string>
+#include "test_main.h"
 
 #include "replay_server.h"
 
@@ -123,5 +125,5 @@ class TestReplayServer : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestReplayServer)
+LANEBENCH_TEST_GUILESS_MAIN(TestReplayServer)
 #include "test_replay_server.moc"

@@ -16,4 +16,7 @@ inline double timing_slack_ms() {
   return (*end == '\0' && ms > 0.0) ? ms : 0.0;
 }
 
+// The slack, read once per program; tests bring it in with `using lb::test::slack_ms;`.
+inline const double slack_ms = timing_slack_ms();
+
 }  // namespace lb::test

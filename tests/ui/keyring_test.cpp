@@ -20,6 +20,8 @@
 #include <QTimer>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "plan/api_key_source.h"
 #include "sim_lane_starter.h"
 #include "ui/dialogs/lane_dialog.h"
@@ -277,5 +279,5 @@ class KeyringTest : public QObject {
   QProcess bus_;
 };
 
-QTEST_MAIN(KeyringTest)
+LANEBENCH_TEST_MAIN(KeyringTest)
 #include "keyring_test.moc"

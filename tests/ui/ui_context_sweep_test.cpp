@@ -19,6 +19,7 @@
 #include "report/sweep_summary.h"
 #include "sim_lane_starter.h"
 #include "sim_test_lane.h"
+#include "test_main.h"
 #include "ui/main_window.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
@@ -32,7 +33,7 @@ using namespace lb::ui;
 
 namespace {
 
-plan::Lane sim_lane(const std::string& id, const std::string& profile) {
+plan::Lane sweep_lane(const std::string& id, const std::string& profile) {
   return test::sim_test_lane(id, profile, "0.02");
 }
 
@@ -117,7 +118,7 @@ class UiContextSweepTest : public QObject {
     QString error;
     QVERIFY2(window.open_workspace(dir.path(), &error), qPrintable(error));
     // Two sequences at a time: output stops gaining past two streams, so the sweep stops early.
-    plan::Lane lane = sim_lane("fp8", "fp8");
+    plan::Lane lane = sweep_lane("fp8", "fp8");
     lane.base_url = "sim:fp8?time_scale=0.1&max_num_seqs=2&api_latency_s=0";
     fill_sim_fields(lane);
     QVERIFY(window.workspace().set_lanes({lane}, &error));
@@ -147,8 +148,8 @@ class UiContextSweepTest : public QObject {
     MainWindow window;
     QString error;
     QVERIFY2(window.open_workspace(dir.path(), &error), qPrintable(error));
-    QVERIFY(
-        window.workspace().set_lanes({sim_lane("bf16", "bf16"), sim_lane("fp8", "fp8")}, &error));
+    QVERIFY(window.workspace().set_lanes({sweep_lane("bf16", "bf16"), sweep_lane("fp8", "fp8")},
+                                         &error));
     RunPage* run = window.run_page();
     run->reload_lanes();
     window.show();
@@ -211,5 +212,5 @@ class UiContextSweepTest : public QObject {
   }
 };
 
-QTEST_MAIN(UiContextSweepTest)
+LANEBENCH_TEST_MAIN(UiContextSweepTest)
 #include "ui_context_sweep_test.moc"

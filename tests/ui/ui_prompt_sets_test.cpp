@@ -20,6 +20,7 @@
 #include "models/phase_stats_model.h"
 #include "models/prompt_set_model.h"
 #include "plan/prompt_set.h"
+#include "test_main.h"
 #include "ui/main_window.h"
 #include "ui/pages/prompt_sets_page.h"
 #include "ui/pages/run_page.h"
@@ -32,7 +33,7 @@ using namespace lb::ui;
 
 namespace {
 
-QString fixture(const QString& name) {
+QString fixture_path(const QString& name) {
   return QDir(LANEBENCH_FIXTURES_DIR).filePath("prompts/" + name);
 }
 
@@ -66,7 +67,7 @@ class UiPromptSetsTest : public QObject {
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     plan::PromptSet set;
     QString error;
-    QVERIFY2(load_prompt_set_ref(fixture("support-tickets.jsonl"), &set, &error),
+    QVERIFY2(load_prompt_set_ref(fixture_path("support-tickets.jsonl"), &set, &error),
              qPrintable(error));
     model.set_prompts(set.prompts);
     QCOMPARE(model.rowCount(), 3);
@@ -107,13 +108,13 @@ class UiPromptSetsTest : public QObject {
     QVERIFY(!page->save(&error));
 
     // A bad file names itself and its line, and imports nothing.
-    QVERIFY(!page->import_files({fixture("bad-line2.jsonl")}, &error));
+    QVERIFY(!page->import_files({fixture_path("bad-line2.jsonl")}, &error));
     QVERIFY2(error.contains("bad-line2.jsonl:2"), qPrintable(error));
     QVERIFY(page->error_text().contains("bad-line2.jsonl:2"));
     QVERIFY(!QFile::exists(QDir(prompts_dir(dir.path())).filePath("bad-line2.jsonl")));
 
     // ShareGPT: the multi-turn chat becomes one prompt ending at its last human turn.
-    QVERIFY2(page->import_files({fixture("chats.sharegpt.json")}, &error), qPrintable(error));
+    QVERIFY2(page->import_files({fixture_path("chats.sharegpt.json")}, &error), qPrintable(error));
     QCOMPARE(page->model()->rowCount(), 2);
     QCOMPARE(page->model()->prompts()[0].messages.size(), size_t(4));
     QCOMPARE(prompt_text(page->model()->prompts()[0]),
@@ -121,7 +122,7 @@ class UiPromptSetsTest : public QObject {
 
     // JSONL, imported by dropping the file on the page.
     QMimeData mime;
-    mime.setUrls({QUrl::fromLocalFile(fixture("support-tickets.jsonl"))});
+    mime.setUrls({QUrl::fromLocalFile(fixture_path("support-tickets.jsonl"))});
     QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
     QCoreApplication::sendEvent(page, &enter);
     QVERIFY(enter.isAccepted());
@@ -261,5 +262,5 @@ class UiPromptSetsTest : public QObject {
   }
 };
 
-QTEST_MAIN(UiPromptSetsTest)
+LANEBENCH_TEST_MAIN(UiPromptSetsTest)
 #include "ui_prompt_sets_test.moc"

@@ -14,6 +14,7 @@
 #include "sim/profile.h"
 #include "sim_lane_starter.h"
 #include "sim_test_lane.h"
+#include "test_main.h"
 #include "ui/main_window.h"
 #include "ui/pages/review_page.h"
 #include "ui/pages/run_page.h"
@@ -29,7 +30,7 @@ using namespace lb::ui;
 
 namespace {
 
-plan::Lane sim_lane(const std::string& id, const std::string& profile) {
+plan::Lane review_lane(const std::string& id, const std::string& profile) {
   return test::sim_test_lane(id, profile, "0.05");
 }
 
@@ -61,8 +62,8 @@ class UiRunReviewTest : public QObject {
     MainWindow window;
     QString error;
     QVERIFY2(window.open_workspace(dir.path(), &error), qPrintable(error));
-    QVERIFY(window.workspace().set_lanes({sim_lane("bf16", "bf16"), sim_lane("mtp", "fp8-mtp3")},
-                                         &error));
+    QVERIFY(window.workspace().set_lanes(
+        {review_lane("bf16", "bf16"), review_lane("mtp", "fp8-mtp3")}, &error));
     RunPage* run = window.run_page();
     run->reload_lanes();
     window.show();
@@ -153,5 +154,5 @@ class UiRunReviewTest : public QObject {
   }
 };
 
-QTEST_MAIN(UiRunReviewTest)
+LANEBENCH_TEST_MAIN(UiRunReviewTest)
 #include "ui_run_review_test.moc"

@@ -23,6 +23,7 @@
 #include "report/decision_record.h"
 #include "report/report_writer.h"
 #include "report/run_folder.h"
+#include "test_main.h"
 #include "ui/history/run_folder_job.h"
 #include "ui/history/stored_charts.h"
 #include "ui/main_window.h"
@@ -376,5 +377,5 @@ class UiStoredRunTest : public QObject {
   }
 };
 
-QTEST_MAIN(UiStoredRunTest)
+LANEBENCH_TEST_MAIN(UiStoredRunTest)
 #include "ui_stored_run_test.moc"

@@ -8,6 +8,7 @@
 #include <QTest>
 #include <thread>
 
+#include "test_main.h"
 #include "ui/review/diff_job_runner.h"
 #include "ui/review/pair_highlighter.h"
 #include "ui/run/live_run_data.h"
@@ -188,5 +189,5 @@ class UiUnitsTest : public QObject {
   }
 };
 
-QTEST_MAIN(UiUnitsTest)
+LANEBENCH_TEST_MAIN(UiUnitsTest)
 #include "ui_units_test.moc"

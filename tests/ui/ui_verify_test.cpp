@@ -16,6 +16,7 @@
 #include "artifacts/sha256.h"
 #include "checkpoint_fixture.h"
 #include "models/verify_findings_model.h"
+#include "test_main.h"
 #include "ui/pages/verify_page.h"
 #include "ui/verify/attach_dialog.h"
 
@@ -232,5 +233,5 @@ class UiVerifyTest : public QObject {
   }
 };
 
-QTEST_MAIN(UiVerifyTest)
+LANEBENCH_TEST_MAIN(UiVerifyTest)
 #include "ui_verify_test.moc"

@@ -10,6 +10,7 @@
 #include <QValueAxis>
 #include <cmath>
 
+#include "test_main.h"
 #include "widgets/chart/chart_panel.h"
 #include "widgets/chart/downsample.h"
 #include "widgets/chart/histogram_bins.h"
@@ -161,5 +162,5 @@ class ChartPanelTest : public QObject {
   }
 };
 
-QTEST_MAIN(ChartPanelTest)
+LANEBENCH_TEST_MAIN(ChartPanelTest)
 #include "chart_panel_test.moc"

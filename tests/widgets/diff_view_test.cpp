@@ -4,6 +4,7 @@
 #include <QScrollBar>
 #include <QTest>
 
+#include "test_main.h"
 #include "widgets/diff/diff_view.h"
 
 using namespace lb::widgets;
@@ -67,5 +68,5 @@ class DiffViewTest : public QObject {
   }
 };
 
-QTEST_MAIN(DiffViewTest)
+LANEBENCH_TEST_MAIN(DiffViewTest)
 #include "diff_view_test.moc"

@@ -3,6 +3,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "artifacts/inventory.h"
 #include "checkpoint_fixture.h"
 
@@ -154,5 +156,5 @@ class InventoryTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(InventoryTest)
+LANEBENCH_TEST_GUILESS_MAIN(InventoryTest)
 #include "inventory_test.moc"

@@ -5,6 +5,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <filesystem>
 
 #include "artifacts/file_tree.h"
@@ -159,5 +161,5 @@ class PayloadScanTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(PayloadScanTest)
+LANEBENCH_TEST_GUILESS_MAIN(PayloadScanTest)
 #include "payload_scan_test.moc"

@@ -6,6 +6,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <filesystem>
 
 #include "artifacts/safetensors_header.h"
@@ -192,5 +194,5 @@ class SafetensorsHeaderTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(SafetensorsHeaderTest)
+LANEBENCH_TEST_GUILESS_MAIN(SafetensorsHeaderTest)
 #include "safetensors_header_test.moc"

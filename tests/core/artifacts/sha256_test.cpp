@@ -3,6 +3,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <atomic>
 #include <filesystem>
 #include <memory>
@@ -140,5 +142,5 @@ class Sha256Test : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(Sha256Test)
+LANEBENCH_TEST_GUILESS_MAIN(Sha256Test)
 #include "sha256_test.moc"

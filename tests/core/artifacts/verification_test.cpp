@@ -6,6 +6,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -248,5 +250,5 @@ class VerificationTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(VerificationTest)
+LANEBENCH_TEST_GUILESS_MAIN(VerificationTest)
 #include "verification_test.moc"

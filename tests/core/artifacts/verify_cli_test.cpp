@@ -4,6 +4,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
@@ -93,5 +95,5 @@ class VerifyCliTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(VerifyCliTest)
+LANEBENCH_TEST_GUILESS_MAIN(VerifyCliTest)
 #include "verify_cli_test.moc"

@@ -5,6 +5,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <bit>
 #include <fstream>
 
@@ -168,5 +170,5 @@ class CompareCliTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(CompareCliTest)
+LANEBENCH_TEST_GUILESS_MAIN(CompareCliTest)
 #include "compare_cli_test.moc"

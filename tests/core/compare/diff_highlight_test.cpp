@@ -4,6 +4,8 @@
 #include <QString>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "compare/diff_highlight.h"
 #include "generated_text.h"
 
@@ -117,5 +119,5 @@ class DiffHighlightTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(DiffHighlightTest)
+LANEBENCH_TEST_GUILESS_MAIN(DiffHighlightTest)
 #include "diff_highlight_test.moc"

@@ -1,6 +1,8 @@
 // lb::compare against CPython's difflib on the committed goldens (scripts/gen_difflib_goldens.py).
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "compare/similarity.h"
 #include "generated_text.h"
 #include "golden_case.h"
@@ -60,5 +62,5 @@ class DifflibGoldenTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(DifflibGoldenTest)
+LANEBENCH_TEST_GUILESS_MAIN(DifflibGoldenTest)
 #include "difflib_golden_test.moc"

@@ -4,6 +4,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <fstream>
 #include <random>
 
@@ -86,5 +88,5 @@ class DifflibLivePythonTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(DifflibLivePythonTest)
+LANEBENCH_TEST_GUILESS_MAIN(DifflibLivePythonTest)
 #include "difflib_live_python_test.moc"

@@ -3,6 +3,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <fstream>
 #include <map>
 #include <regex>
@@ -130,5 +132,5 @@ class PromptSetTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(PromptSetTest)
+LANEBENCH_TEST_GUILESS_MAIN(PromptSetTest)
 #include "prompt_set_test.moc"

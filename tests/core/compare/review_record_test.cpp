@@ -2,6 +2,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <filesystem>
 #include <fstream>
 
@@ -118,5 +120,5 @@ class ReviewRecordTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(ReviewRecordTest)
+LANEBENCH_TEST_GUILESS_MAIN(ReviewRecordTest)
 #include "review_record_test.moc"

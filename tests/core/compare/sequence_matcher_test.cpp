@@ -2,6 +2,8 @@
 // with values printed by CPython 3.11.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <string>
 
 #include "compare/code_point_text.h"
@@ -108,5 +110,5 @@ class SequenceMatcherTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(SequenceMatcherTest)
+LANEBENCH_TEST_GUILESS_MAIN(SequenceMatcherTest)
 #include "sequence_matcher_test.moc"

@@ -2,6 +2,8 @@
 // numbers) and fact checks, including the flipped-fact rule.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "compare/fact_check.h"
 #include "compare/number_scan.h"
 #include "compare/pair_comparison.h"
@@ -149,5 +151,5 @@ class TriageChecksTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TriageChecksTest)
+LANEBENCH_TEST_GUILESS_MAIN(TriageChecksTest)
 #include "triage_checks_test.moc"

@@ -3,6 +3,8 @@
 #include <QProcess>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "interop_test_support.h"
 
 namespace fs = std::filesystem;
@@ -95,5 +97,5 @@ class TestInteropCli : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestInteropCli)
+LANEBENCH_TEST_GUILESS_MAIN(TestInteropCli)
 #include "test_interop_cli.moc"

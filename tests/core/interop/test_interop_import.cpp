@@ -3,6 +3,8 @@
 // generations, joining an existing run, and every kind of bad input refused with a clear message.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "interop/import_file.h"
 #include "interop/run_import.h"
 #include "interop_test_support.h"
@@ -339,5 +341,5 @@ class TestInteropImport : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestInteropImport)
+LANEBENCH_TEST_GUILESS_MAIN(TestInteropImport)
 #include "test_interop_import.moc"

@@ -3,6 +3,8 @@
 // import needs and both speak vLLM's units.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "interop/run_import.h"
 #include "interop/vllm_export.h"
 #include "interop_test_support.h"
@@ -105,5 +107,5 @@ class TestInteropRoundTrip : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestInteropRoundTrip)
+LANEBENCH_TEST_GUILESS_MAIN(TestInteropRoundTrip)
 #include "test_interop_roundtrip.moc"

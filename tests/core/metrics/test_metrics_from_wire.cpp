@@ -3,6 +3,8 @@
 // arrives at t_sent + 100 ms + 10 ms * k. The first event is role-only and must not count.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "fixture_text.h"
 #include "metrics/request_metrics.h"
 #include "metrics/summary.h"
@@ -84,5 +86,5 @@ class MetricsFromWireTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(MetricsFromWireTest)
+LANEBENCH_TEST_GUILESS_MAIN(MetricsFromWireTest)
 #include "test_metrics_from_wire.moc"

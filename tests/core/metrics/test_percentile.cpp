@@ -2,6 +2,8 @@
 // worked out by hand: index = (n - 1) * q / 100, interpolated between its neighbours.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cmath>
 #include <numeric>
 
@@ -70,5 +72,5 @@ class PercentileTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(PercentileTest)
+LANEBENCH_TEST_GUILESS_MAIN(PercentileTest)
 #include "test_percentile.moc"

@@ -1,6 +1,8 @@
 // The Prometheus text parser on the servers' real /metrics bytes and on the format's edge cases.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string_view>
@@ -160,5 +162,5 @@ class PrometheusTextTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(PrometheusTextTest)
+LANEBENCH_TEST_GUILESS_MAIN(PrometheusTextTest)
 #include "test_prometheus_text.moc"

@@ -2,6 +2,8 @@
 // comments (times in ms after a base so no stamp is 0).
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "metrics/request_metrics.h"
 
 using namespace lb::metrics;
@@ -118,5 +120,5 @@ class RequestMetricsTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(RequestMetricsTest)
+LANEBENCH_TEST_GUILESS_MAIN(RequestMetricsTest)
 #include "test_request_metrics.moc"

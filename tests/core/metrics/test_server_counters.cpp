@@ -2,6 +2,8 @@
 // snapshots are the fixture with some counters lowered; expected deltas are worked out below.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cmath>
 
 #include "fixture_text.h"
@@ -20,7 +22,9 @@ void replace(std::string& text, const std::string& from, const std::string& to) 
   text.replace(at, from.size(), to);
 }
 
-bool near(double a, double b) { return std::abs(a - b) < 1e-12 * std::max(1.0, std::abs(b)); }
+bool counters_near(double a, double b) {
+  return std::abs(a - b) < 1e-12 * std::max(1.0, std::abs(b));
+}
 
 // vLLM fixture with lower counters: queries 1.5e6, hits 1e6, drafts 100000, draft tokens
 // 300000, accepted 200000, per position 86000 / 66000 / 48000, prompt tokens 1.8e6.
@@ -129,20 +133,20 @@ class ServerCountersTest : public QObject {
     QCOMPARE(*d.generation_tokens, 0.0);
     QCOMPARE(*d.prefix_cache_queries, 353952.0);
     QCOMPARE(*d.prefix_cache_hits, 216512.0);
-    QVERIFY(near(*d.prefix_cache_hit_rate, 216512.0 / 353952.0));  // 0.61170
+    QVERIFY(counters_near(*d.prefix_cache_hit_rate, 216512.0 / 353952.0));  // 0.61170
     QCOMPARE(*d.spec_num_drafts, 37450.0);
     QCOMPARE(*d.spec_num_draft_tokens, 112350.0);
     QCOMPARE(*d.spec_num_accepted_tokens, 74887.0);
-    QVERIFY(near(*d.spec_acceptance_rate, 74887.0 / 112350.0));       // 0.66655
-    QVERIFY(near(*d.spec_acceptance_length, 1 + 74887.0 / 37450.0));  // 2.99965
+    QVERIFY(counters_near(*d.spec_acceptance_rate, 74887.0 / 112350.0));       // 0.66655
+    QVERIFY(counters_near(*d.spec_acceptance_length, 1 + 74887.0 / 37450.0));  // 2.99965
     QCOMPARE(d.spec_accepted_per_position, (std::vector<double>{32203, 25504, 17180}));
     QCOMPARE(d.spec_acceptance_per_position.size(), size_t(3));
-    QVERIFY(near(d.spec_acceptance_per_position[0], 32203.0 / 37450.0));
+    QVERIFY(counters_near(d.spec_acceptance_per_position[0], 32203.0 / 37450.0));
     QCOMPARE(d.ttft_s.buckets[4].second, 7.0);  // 97 - 90
     QCOMPARE(d.ttft_s.buckets[3].second, 0.0);
     QCOMPARE(*d.ttft_s.count, 0.0);
     const nlohmann::json j = to_json(d);
-    QVERIFY(near(j.at("spec_acceptance_length").get<double>(), 1 + 74887.0 / 37450.0));
+    QVERIFY(counters_near(j.at("spec_acceptance_length").get<double>(), 1 + 74887.0 / 37450.0));
     QCOMPARE(j.at("provenance").get<std::string>(), std::string("server"));
     QCOMPARE(j.at("ttft_seconds").at("buckets").back().at("le").get<std::string>(),
              std::string("+Inf"));
@@ -176,10 +180,10 @@ class ServerCountersTest : public QObject {
   void histogramQuantileLikePrometheus() {
     const ServerCounters c = counters_of(read_wire_fixture("vllm_metrics.prom"));
     // 140 TTFTs: rank 70 falls in (0.02, 0.04] holding 13..97: 0.02 + 0.02 * 57 / 84.
-    QVERIFY(near(*histogram_quantile(c.ttft_s, 0.5), 0.02 + 0.02 * 57.0 / 84.0));
+    QVERIFY(counters_near(*histogram_quantile(c.ttft_s, 0.5), 0.02 + 0.02 * 57.0 / 84.0));
     // rank 138.6 falls in (0.08, 0.1] holding 138..140: 0.08 + 0.02 * 0.6 / 2.
-    QVERIFY(near(*histogram_quantile(c.ttft_s, 0.99), 0.086));
-    QVERIFY(near(*histogram_mean(c.ttft_s), 5.43 / 140));
+    QVERIFY(counters_near(*histogram_quantile(c.ttft_s, 0.99), 0.086));
+    QVERIFY(counters_near(*histogram_mean(c.ttft_s), 5.43 / 140));
     // ITL: 137450 observations, rank 0.9 * 137450 = 123705 lies past 0.025 (118400): +Inf
     // bucket, so the highest finite bound.
     QCOMPARE(*histogram_quantile(c.itl_s, 0.9), 0.025);
@@ -196,5 +200,5 @@ class ServerCountersTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(ServerCountersTest)
+LANEBENCH_TEST_GUILESS_MAIN(ServerCountersTest)
 #include "test_server_counters.moc"

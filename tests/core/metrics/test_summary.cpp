@@ -3,6 +3,8 @@
 // R3 [50, 80] fails; a warm-up at 5000 must not count anywhere.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cmath>
 
 #include "metrics/request_metrics.h"
@@ -12,8 +14,8 @@ using namespace lb::metrics;
 using lb::net::EventArrival;
 
 namespace {
-constexpr int64_t kBaseNs = 7'000'000'000;
-int64_t at_ms(double ms) { return kBaseNs + static_cast<int64_t>(ms * 1e6); }
+constexpr int64_t kSummaryBaseNs = 7'000'000'000;
+int64_t summary_at_ms(double ms) { return kSummaryBaseNs + static_cast<int64_t>(ms * 1e6); }
 
 RequestRecord make(double sched, double sent, double done, std::vector<double> event_ms,
                    std::vector<int32_t> tokens, int64_t usage_tokens) {
@@ -21,12 +23,12 @@ RequestRecord make(double sched, double sent, double done, std::vector<double> e
   r.lane_id = "fp8";
   r.experiment = "throughput";
   r.phase = "c4";
-  r.t_sched_ns = at_ms(sched);
-  r.result.t_sent_ns = at_ms(sent);
-  r.result.t_done_ns = at_ms(done);
+  r.t_sched_ns = summary_at_ms(sched);
+  r.result.t_sent_ns = summary_at_ms(sent);
+  r.result.t_done_ns = summary_at_ms(done);
   for (size_t i = 0; i < event_ms.size(); ++i) {
     EventArrival e;
-    e.arrival_ns = at_ms(event_ms[i]);
+    e.arrival_ns = summary_at_ms(event_ms[i]);
     e.tokens = tokens[i];
     e.content_bytes = 8;
     r.result.events.push_back(e);
@@ -53,7 +55,9 @@ std::vector<RequestRecord> run() {
   return v;
 }
 
-bool near(double a, double b) { return std::abs(a - b) < 1e-9 * std::max(1.0, std::abs(b)); }
+bool summary_near(double a, double b) {
+  return std::abs(a - b) < 1e-9 * std::max(1.0, std::abs(b));
+}
 }  // namespace
 
 class SummaryTest : public QObject {
@@ -67,41 +71,41 @@ class SummaryTest : public QObject {
     QCOMPARE(s.failed, int64_t(1));
     QCOMPARE(s.warmups_excluded, int64_t(1));
     QCOMPARE(s.errors_by_kind.at("http_status"), int64_t(1));
-    QVERIFY(near(s.duration_s, 0.710));  // first send 0 to last completion 710
+    QVERIFY(summary_near(s.duration_s, 0.710));  // first send 0 to last completion 710
     QCOMPARE(s.total_input_tokens, int64_t(300));
     QCOMPARE(s.total_output_tokens, int64_t(10));
-    QVERIFY(near(s.request_throughput, 3 / 0.710));
-    QVERIFY(near(s.output_throughput, 10 / 0.710));
-    QVERIFY(near(s.total_token_throughput, 310 / 0.710));
+    QVERIFY(summary_near(s.request_throughput, 3 / 0.710));
+    QVERIFY(summary_near(s.output_throughput, 10 / 0.710));
+    QVERIFY(summary_near(s.total_token_throughput, 310 / 0.710));
     QCOMPARE(s.request_goodput, -1.0);  // no SLO set
   }
   void latencyDistributions() {
     const LaneSummary s = summarize(run());
     // TTFT [100, 200, 100]
     QCOMPARE(s.ttft_ms.count, size_t(3));
-    QVERIFY(near(s.ttft_ms.mean, 400.0 / 3));
-    QVERIFY(near(s.ttft_ms.median, 100));
-    QVERIFY(near(s.ttft_ms.std, std::sqrt(20000.0 / 9)));
-    QVERIFY(near(s.ttft_ms.p99, 198));  // index 1.98 between 100 and 200
+    QVERIFY(summary_near(s.ttft_ms.mean, 400.0 / 3));
+    QVERIFY(summary_near(s.ttft_ms.median, 100));
+    QVERIFY(summary_near(s.ttft_ms.std, std::sqrt(20000.0 / 9)));
+    QVERIFY(summary_near(s.ttft_ms.p99, 198));  // index 1.98 between 100 and 200
     // E2EL [140, 350, 100]; TPOT [20, 30] (R2 has one token)
-    QVERIFY(near(s.e2el_ms.median, 140));
+    QVERIFY(summary_near(s.e2el_ms.median, 140));
     QCOMPARE(s.tpot_ms.count, size_t(2));
-    QVERIFY(near(s.tpot_ms.mean, 25));
+    QVERIFY(summary_near(s.tpot_ms.mean, 25));
     // ITL [20, 20, 50, 50, 50]
     QCOMPARE(s.itl_ms.count, size_t(5));
-    QVERIFY(near(s.itl_ms.mean, 38));
-    QVERIFY(near(s.itl_ms.median, 50));
-    QVERIFY(near(s.itl_ms.p50, 50));
+    QVERIFY(summary_near(s.itl_ms.mean, 38));
+    QVERIFY(summary_near(s.itl_ms.median, 50));
+    QVERIFY(summary_near(s.itl_ms.p50, 50));
     // Queue delay [0, 10, 100]; TTFT from schedule [100, 210, 200]
-    QVERIFY(near(s.queue_delay_ms.mean, 110.0 / 3));
-    QVERIFY(near(s.queue_delay_ms.max, 100));
-    QVERIFY(near(s.ttft_sched_ms.median, 200));
+    QVERIFY(summary_near(s.queue_delay_ms.mean, 110.0 / 3));
+    QVERIFY(summary_near(s.queue_delay_ms.max, 100));
+    QVERIFY(summary_near(s.ttft_sched_ms.median, 200));
     // Decode rate [50, 33.33] tok/s
-    QVERIFY(near(s.decode_tok_s.median, (50 + 1000.0 / 30) / 2));
+    QVERIFY(summary_near(s.decode_tok_s.median, (50 + 1000.0 / 30) / 2));
     // Tokens per event [1,1,1, 1,2,2,1, 1]
     QCOMPARE(s.tokens_per_event.count, size_t(8));
-    QVERIFY(near(s.tokens_per_event.mean, 1.25));
-    QVERIFY(near(s.tokens_per_event.max, 2));
+    QVERIFY(summary_near(s.tokens_per_event.mean, 1.25));
+    QVERIFY(summary_near(s.tokens_per_event.max, 2));
   }
   void peakCountsTokensNotEvents() {
     const LaneSummary s = summarize(run());
@@ -139,7 +143,7 @@ class SummaryTest : public QObject {
     slo.ttft_ms = 150;  // R0 (100) and R2 (100) pass, R1 (200) fails
     LaneSummary s = summarize(run(), slo);
     QCOMPARE(s.good_requests, int64_t(2));
-    QVERIFY(near(s.request_goodput, 2 / 0.710));
+    QVERIFY(summary_near(s.request_goodput, 2 / 0.710));
     slo.tpot_ms = 15;  // R0's TPOT 20 fails; R2 has one token, so TPOT does not apply
     s = summarize(run(), slo);
     QCOMPARE(s.good_requests, int64_t(1));
@@ -152,23 +156,23 @@ class SummaryTest : public QObject {
     slo.ttft_ms = 150;
     const nlohmann::json j = to_json(summarize(run(), slo));
     QCOMPARE(j.at("completed").get<int64_t>(), int64_t(3));
-    QVERIFY(near(j.at("duration").get<double>(), 0.71));
+    QVERIFY(summary_near(j.at("duration").get<double>(), 0.71));
     QCOMPARE(j.at("total_output_tokens").get<int64_t>(), int64_t(10));
-    QVERIFY(near(j.at("p99_ttft_ms").get<double>(), 198));
-    QVERIFY(near(j.at("median_ttft_ms").get<double>(), 100));
-    QVERIFY(near(j.at("mean_itl_ms").get<double>(), 38));
-    QVERIFY(near(j.at("mean_tpot_ms").get<double>(), 25));
+    QVERIFY(summary_near(j.at("p99_ttft_ms").get<double>(), 198));
+    QVERIFY(summary_near(j.at("median_ttft_ms").get<double>(), 100));
+    QVERIFY(summary_near(j.at("mean_itl_ms").get<double>(), 38));
+    QVERIFY(summary_near(j.at("mean_tpot_ms").get<double>(), 25));
     QVERIFY(j.contains("std_e2el_ms") && j.contains("p90_e2el_ms") && j.contains("p95_itl_ms"));
-    QVERIFY(near(j.at("request_goodput").get<double>(), 2 / 0.71));
+    QVERIFY(summary_near(j.at("request_goodput").get<double>(), 2 / 0.71));
     QCOMPARE(j.at("max_concurrent_requests").get<int64_t>(), int64_t(3));
     QCOMPARE(j.at("max_output_tokens_per_s").get<double>(), 10.0);
-    QVERIFY(near(j.at("mean_queue_delay_ms").get<double>(), 110.0 / 3));
+    QVERIFY(summary_near(j.at("mean_queue_delay_ms").get<double>(), 110.0 / 3));
     QCOMPARE(j.at("provenance").at("output_tokens").get<std::string>(), std::string("server"));
     QCOMPARE(j.at("provenance").at("ttft").get<std::string>(), std::string("measured"));
     QCOMPARE(j.at("errors").at("http_status").get<int64_t>(), int64_t(1));
     QVERIFY(j.at("prefix_cache_hit_rate").is_null());  // no request reported cached tokens
     QVERIFY(j.at("spec_acceptance_rate").is_null());
-    QVERIFY(near(j.at("median_e2el_sched_ms").get<double>(), 200));  // [140, 360, 200]
+    QVERIFY(summary_near(j.at("median_e2el_sched_ms").get<double>(), 200));  // [140, 360, 200]
     QVERIFY(j.dump().find("warmup-phase-name") == std::string::npos);
   }
   void emptyDistributionIsNull() {
@@ -192,8 +196,8 @@ class SummaryTest : public QObject {
     QCOMPARE(j.at("event_offsets_ns"),
              nlohmann::json({200'000'000, 250'000'000, 300'000'000, 350'000'000}));
     QCOMPARE(j.at("event_tokens"), nlohmann::json({1, 2, 2, 1}));
-    QVERIFY(near(j.at("ttft_ms").get<double>(), 200));
-    QVERIFY(near(j.at("tpot_ms").get<double>(), 30));
+    QVERIFY(summary_near(j.at("ttft_ms").get<double>(), 200));
+    QVERIFY(summary_near(j.at("tpot_ms").get<double>(), 30));
     QCOMPARE(j.at("output_tokens_provenance").get<std::string>(), std::string("server"));
     QCOMPARE(j.at("cached_tokens").get<int64_t>(), int64_t(64));
     QCOMPARE(j.at("finish_reason").get<std::string>(), std::string("length"));
@@ -226,5 +230,5 @@ class SummaryTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(SummaryTest)
+LANEBENCH_TEST_GUILESS_MAIN(SummaryTest)
 #include "test_summary.moc"

@@ -1,7 +1,9 @@
 // Bad input end to end: every failure gives a clear per-request error of the right kind, and the
 // client keeps working (a good request right after succeeds).
 #include <QtTest>
+
 #include <chrono>
+#include "test_main.h"
 
 #include "net/stream_client.h"
 #include "replay_server.h"
@@ -294,5 +296,5 @@ class TestClientErrors : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestClientErrors)
+LANEBENCH_TEST_GUILESS_MAIN(TestClientErrors)
 #include "test_client_errors.moc"

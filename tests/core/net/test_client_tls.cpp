@@ -2,7 +2,9 @@
 // insecure switch skips verification, and a wrong CA is a clear Tls error.
 #include <QTemporaryDir>
 #include <QtTest>
+
 #include <atomic>
+#include "test_main.h"
 
 #include "net/stream_client.h"
 #include "replay_server.h"
@@ -109,5 +111,5 @@ class TestClientTls : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestClientTls)
+LANEBENCH_TEST_GUILESS_MAIN(TestClientTls)
 #include "test_client_tls.moc"

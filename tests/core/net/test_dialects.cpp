@@ -2,7 +2,9 @@
 // the results must be identical, and they must say what the server meant (content, reasoning
 // and tool calls apart, token counts per event, usage, cached tokens, spec-decode, errors).
 #include <QtTest>
+
 #include <limits>
+#include "test_main.h"
 
 #include "fixture_streams.h"
 #include "net/dialect_parser.h"
@@ -365,5 +367,5 @@ class TestDialects : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestDialects)
+LANEBENCH_TEST_GUILESS_MAIN(TestDialects)
 #include "test_dialects.moc"

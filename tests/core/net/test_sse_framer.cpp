@@ -1,8 +1,10 @@
 // SseFramer and NdjsonFramer against the WHATWG SSE rules, every line ending, read boundaries
 // anywhere (including between CR and LF and inside UTF-8 characters) and the size limit.
 #include <QtTest>
+
 #include <string>
 #include <vector>
+#include "test_main.h"
 
 #include "net/ndjson_framer.h"
 #include "net/sse_framer.h"
@@ -163,5 +165,5 @@ class TestSseFramer : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSseFramer)
+LANEBENCH_TEST_GUILESS_MAIN(TestSseFramer)
 #include "test_sse_framer.moc"

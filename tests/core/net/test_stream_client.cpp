@@ -4,9 +4,11 @@
 #include <curl/curl.h>
 
 #include <QtTest>
+
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include "test_main.h"
 
 #include "fixture_streams.h"
 #include "net/stream_client.h"
@@ -21,7 +23,7 @@ using namespace lb::test;
 namespace {
 
 // Extra room on upper timing bounds when instrumented (timing_slack.h).
-const double slack_ms = lb::test::timing_slack_ms();
+using lb::test::slack_ms;
 const auto slack_ns = static_cast<int64_t>(slack_ms * 1e6);
 
 constexpr int64_t kPieceDelayUs = 2000;
@@ -266,5 +268,5 @@ class TestStreamClient : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestStreamClient)
+LANEBENCH_TEST_GUILESS_MAIN(TestStreamClient)
 #include "test_stream_client.moc"

@@ -2,6 +2,8 @@
 // path of the field and what is wrong with it.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <algorithm>
 
 #include "plan/plan.h"
@@ -321,5 +323,5 @@ class PlanParseTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(PlanParseTest)
+LANEBENCH_TEST_GUILESS_MAIN(PlanParseTest)
 #include "test_plan_parse.moc"

@@ -2,6 +2,8 @@
 // and free of secrets. API keys are read from the environment only when asked.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cstdlib>
 
 #include "plan/api_key_source.h"
@@ -122,5 +124,5 @@ class PlanResolvedTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(PlanResolvedTest)
+LANEBENCH_TEST_GUILESS_MAIN(PlanResolvedTest)
 #include "test_plan_resolved.moc"

@@ -2,6 +2,8 @@
 // sharing exactly the asked-for prefix.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <set>
 #include <sstream>
 
@@ -74,5 +76,5 @@ class SyntheticPromptTest : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(SyntheticPromptTest)
+LANEBENCH_TEST_GUILESS_MAIN(SyntheticPromptTest)
 #include "test_synthetic_prompt.moc"

@@ -6,9 +6,11 @@
 #include <QCryptographicHash>
 #include <QProcess>
 #include <QtTest>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include "test_main.h"
 
 #include "run_folder_reader.h"
 
@@ -197,5 +199,5 @@ class TestReportCli : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestReportCli)
+LANEBENCH_TEST_GUILESS_MAIN(TestReportCli)
 #include "test_report_cli.moc"

@@ -5,8 +5,10 @@
 #include <QRegularExpression>
 #include <QXmlStreamReader>
 #include <QtTest>
+
 #include <algorithm>
 #include <filesystem>
+#include "test_main.h"
 
 #include "report/decision_record.h"
 #include "report/report_writer.h"
@@ -238,5 +240,5 @@ class TestReportContent : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestReportContent)
+LANEBENCH_TEST_GUILESS_MAIN(TestReportContent)
 #include "test_report_content.moc"

@@ -13,7 +13,9 @@
 #include <QTextLayout>
 #include <QTextTable>
 #include <QtTest>
+
 #include <filesystem>
+#include "test_main.h"
 
 #include "report/report_writer.h"
 #include "report/svg_chart.h"
@@ -27,7 +29,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-size_t count_of(const std::string& text, const std::string& needle) {
+size_t pdf_count_of(const std::string& text, const std::string& needle) {
   size_t n = 0;
   for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
   return n;
@@ -61,11 +63,11 @@ class TestReportPdf : public QObject {
     const std::string pdf = lb::test::read_text(path);
     QVERIFY(pdf.rfind("%PDF-", 0) == 0);
     QVERIFY(pdf.find("%%EOF") != std::string::npos);
-    const size_t pages = count_of(pdf, "/Type /Page\n") + count_of(pdf, "/Type /Page ") +
-                         count_of(pdf, "/Type /Page/") + count_of(pdf, "/Type /Page>");
+    const size_t pages = pdf_count_of(pdf, "/Type /Page\n") + pdf_count_of(pdf, "/Type /Page ") +
+                         pdf_count_of(pdf, "/Type /Page/") + pdf_count_of(pdf, "/Type /Page>");
     qInfo("report.pdf: %zu bytes, %zu pages", pdf.size(), pages);
     QVERIFY(pages >= 3);
-    QCOMPARE(count_of(pdf, "/Subtype /Image"), size_t(0));  // charts are paths, not pictures
+    QCOMPARE(pdf_count_of(pdf, "/Subtype /Image"), size_t(0));  // charts are paths, not pictures
     QVERIFY(!fs::exists(path.string() + ".tmp"));
   }
 
@@ -157,5 +159,5 @@ class TestReportPdf : public QObject {
   }
 };
 
-QTEST_MAIN(TestReportPdf)
+LANEBENCH_TEST_MAIN(TestReportPdf)
 #include "test_report_pdf.moc"

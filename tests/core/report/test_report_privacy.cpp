@@ -6,9 +6,11 @@
 #include <unistd.h>
 
 #include <QtTest>
+
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include "test_main.h"
 
 #include "plan/api_key_source.h"
 #include "report/qualification_summary.h"
@@ -145,5 +147,5 @@ class TestReportPrivacy : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestReportPrivacy)
+LANEBENCH_TEST_GUILESS_MAIN(TestReportPrivacy)
 #include "test_report_privacy.moc"

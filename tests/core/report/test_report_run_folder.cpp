@@ -2,8 +2,10 @@
 // decision record round trip, and a folder killed mid-run (torn last line, no summary.json)
 // that still loads, marked incomplete.
 #include <QtTest>
+
 #include <filesystem>
 #include <fstream>
+#include "test_main.h"
 
 #include "report/decision_record.h"
 #include "report/gate_table.h"
@@ -165,5 +167,5 @@ class TestReportRunFolder : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestReportRunFolder)
+LANEBENCH_TEST_GUILESS_MAIN(TestReportRunFolder)
 #include "test_report_run_folder.moc"

@@ -5,6 +5,8 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "report/svg_chart.h"
 
 using lb::report::ChartSeries;
@@ -71,5 +73,5 @@ class TestReportSvg : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestReportSvg)
+LANEBENCH_TEST_GUILESS_MAIN(TestReportSvg)
 #include "test_report_svg.moc"

@@ -4,6 +4,8 @@
 // max_model_len is skipped with that reason, and the needle sits at the plan's depth.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "sim_plan_run.h"
 
 namespace {
@@ -115,5 +117,5 @@ class TestContextSweepExperiment : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestContextSweepExperiment)
+LANEBENCH_TEST_GUILESS_MAIN(TestContextSweepExperiment)
 #include "test_experiments_context_sweep.moc"

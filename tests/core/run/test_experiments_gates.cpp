@@ -3,6 +3,8 @@
 // the gate and the run exits 1. Also the JSON-schema validator the gates rely on.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "fake_vllm.h"
 #include "run/json_schema_check.h"
 #include "sim_plan_run.h"
@@ -78,5 +80,5 @@ class TestGatesExperiment : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestGatesExperiment)
+LANEBENCH_TEST_GUILESS_MAIN(TestGatesExperiment)
 #include "test_experiments_gates.moc"

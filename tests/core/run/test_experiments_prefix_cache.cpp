@@ -3,6 +3,8 @@
 // counters account for the reuse; with caching off nothing speeds up and the counters say so.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "sim_plan_run.h"
 #include "timing_slack.h"
 
@@ -85,5 +87,5 @@ class TestPrefixCacheExperiment : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestPrefixCacheExperiment)
+LANEBENCH_TEST_GUILESS_MAIN(TestPrefixCacheExperiment)
 #include "test_experiments_prefix_cache.moc"

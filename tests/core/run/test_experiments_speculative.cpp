@@ -3,6 +3,8 @@
 // counters (measured requests only, not the warm-ups) with per-position figures.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "sim_plan_run.h"
 
 class TestSpeculativeExperiment : public QObject {
@@ -52,5 +54,5 @@ class TestSpeculativeExperiment : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSpeculativeExperiment)
+LANEBENCH_TEST_GUILESS_MAIN(TestSpeculativeExperiment)
 #include "test_experiments_speculative.moc"

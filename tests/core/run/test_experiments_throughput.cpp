@@ -4,6 +4,8 @@
 // failed requests stop it too; every lane reports its KV capacity from the cache config.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "sim_plan_run.h"
 
 namespace {
@@ -69,5 +71,5 @@ class TestThroughputExperiment : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestThroughputExperiment)
+LANEBENCH_TEST_GUILESS_MAIN(TestThroughputExperiment)
 #include "test_experiments_throughput.moc"

@@ -2,7 +2,9 @@
 // schedule kept while the server is slow (queue delay visible under a cap), warm-ups excluded,
 // HTTP errors recorded per request while the phase goes on, and a clean stop.
 #include <QtTest>
+
 #include <thread>
+#include "test_main.h"
 
 #include "collecting_sink.h"
 #include "fake_vllm.h"
@@ -18,7 +20,7 @@ using lb::test::FakeVllmOptions;
 namespace {
 
 // Extra room on upper timing bounds when instrumented (timing_slack.h).
-const double slack_ms = lb::test::timing_slack_ms();
+using lb::test::slack_ms;
 const auto slack_ns = static_cast<int64_t>(slack_ms * 1e6);
 
 LoadPhase chat_phase(const LaneEndpoint& lane, int64_t count, int concurrency) {
@@ -215,5 +217,5 @@ class TestLoadDriver : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestLoadDriver)
+LANEBENCH_TEST_GUILESS_MAIN(TestLoadDriver)
 #include "test_load_driver.moc"

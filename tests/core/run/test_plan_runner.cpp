@@ -2,8 +2,10 @@
 // complete and its numbers match the servers' scripted timing; errors are recorded per request
 // while the run goes on; keys never reach disk; bad lanes stop the run before measuring.
 #include <QtTest>
+
 #include <cstdlib>
 #include <set>
+#include "test_main.h"
 
 #include "collecting_sink.h"
 #include "fake_vllm.h"
@@ -21,7 +23,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Extra room on upper timing bounds when instrumented (timing_slack.h).
-const double slack_ms = lb::test::timing_slack_ms();
+using lb::test::slack_ms;
 
 lb::plan::Plan parse(const nlohmann::json& j) {
   auto r = lb::plan::parse_plan(j.dump(), "test-plan.json");
@@ -260,5 +262,5 @@ class TestPlanRunner : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestPlanRunner)
+LANEBENCH_TEST_GUILESS_MAIN(TestPlanRunner)
 #include "test_plan_runner.moc"

@@ -1,9 +1,11 @@
 // Pure pieces of the run layer: arrival schedules, endpoint resolution, server-kind guessing,
 // atomic files, the sim-lane registry, the concurrency sweep's stop rule and knee.
 #include <QtTest>
+
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include "test_main.h"
 
 #include "run/arrival_schedule.h"
 #include "run/atomic_file.h"
@@ -201,5 +203,5 @@ class TestRunUnits : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestRunUnits)
+LANEBENCH_TEST_GUILESS_MAIN(TestRunUnits)
 #include "test_run_units.moc"

@@ -3,7 +3,9 @@
 // request's line is in requests.jsonl. The writer is kept busy with a large file first, so an
 // observer told before the write would see the line missing.
 #include <QtTest>
+
 #include <mutex>
+#include "test_main.h"
 
 #include "fake_vllm.h"
 #include "plan/plan.h"
@@ -123,5 +125,5 @@ class TestWrittenFirst : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestWrittenFirst)
+LANEBENCH_TEST_GUILESS_MAIN(TestWrittenFirst)
 #include "test_written_first.moc"

@@ -1,0 +1,64 @@
+# Test programs. Each test folder builds one program that holds all of its QtTest classes, and
+# ctest runs one test per class (PROGRAM CLASS). About seventy single-class programs each linked
+# the same static libraries again; a program per folder links them a dozen times
+# (docs/building.md). tests/support/test_main.h has the macros a test file ends with.
+#
+#   lanebench_add_test(NAME name SOURCES a.cpp b.cpp LIBS lib1 lib2 [LABELS l] [TIMEOUT s])
+#
+# adds the sources and libraries to the folder's program and registers the ctest test NAME, which
+# runs the class that the first source registers with LANEBENCH_TEST_MAIN or
+# LANEBENCH_TEST_GUILESS_MAIN. LANEBENCH_TEST_PROGRAM (set in the caller's scope) names the
+# program, for the folder's own compile definitions, include dirs and dependencies.
+
+# tests/core/net -> tests_core_net
+function(lanebench_test_program_name out)
+  file(RELATIVE_PATH folder ${PROJECT_SOURCE_DIR}/tests ${CMAKE_CURRENT_SOURCE_DIR})
+  string(REPLACE "/" "_" folder "${folder}")
+  set(${out} tests_${folder} PARENT_SCOPE)
+endfunction()
+
+function(lanebench_test_program program)
+  add_executable(${program} ${PROJECT_SOURCE_DIR}/tests/support/test_main.cpp)
+  lanebench_warnings(${program})
+  set_target_properties(${program} PROPERTIES AUTOMOC ON)
+  target_include_directories(${program} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
+  target_link_libraries(${program} PRIVATE Qt6::Test Qt6::Core)
+  target_compile_definitions(${program} PRIVATE
+    LANEBENCH_FIXTURES_DIR="${PROJECT_SOURCE_DIR}/tests/fixtures"
+    LANEBENCH_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+endfunction()
+
+# The class a test source registers: LANEBENCH_TEST_MAIN(Class) or LANEBENCH_TEST_GUILESS_MAIN.
+function(lanebench_test_class out source)
+  get_filename_component(path ${source} ABSOLUTE)
+  file(STRINGS ${path} lines REGEX "^LANEBENCH_TEST(_GUILESS)?_MAIN\\([A-Za-z0-9_]+\\)")
+  if(NOT lines)
+    message(FATAL_ERROR "${source} registers no test class: end it with LANEBENCH_TEST_MAIN(Class)"
+                        " or LANEBENCH_TEST_GUILESS_MAIN(Class) (tests/support/test_main.h)")
+  endif()
+  string(REGEX REPLACE "^LANEBENCH_TEST(_GUILESS)?_MAIN\\(([A-Za-z0-9_]+)\\).*" "\\2" class
+                       "${lines}")
+  set(${out} ${class} PARENT_SCOPE)
+endfunction()
+
+function(lanebench_add_test)
+  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  lanebench_test_program_name(program)
+  if(NOT TARGET ${program})
+    lanebench_test_program(${program})
+  endif()
+  target_sources(${program} PRIVATE ${T_SOURCES})
+  target_link_libraries(${program} PRIVATE ${T_LIBS})
+  list(GET T_SOURCES 0 main_source)
+  lanebench_test_class(class ${main_source})
+  add_test(NAME ${T_NAME} COMMAND ${program} ${class})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 120)
+  endif()
+  set_tests_properties(${T_NAME} PROPERTIES TIMEOUT ${T_TIMEOUT}
+    ENVIRONMENT "QT_QPA_PLATFORM=offscreen")
+  if(T_LABELS)
+    set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}")
+  endif()
+  set(LANEBENCH_TEST_PROGRAM ${program} PARENT_SCOPE)
+endfunction()
