@@ -7,3 +7,17 @@ if(LANEBENCH_UNITY_BUILD)
   set(CMAKE_UNITY_BUILD ON)
   set(CMAKE_UNITY_BUILD_BATCH_SIZE 12)
 endif()
+
+# ccache, where the machine has it (bootstrap.sh installs it): a CI machine or a developer keeps
+# its cache between builds, so a build of a change recompiles only the batches it touches, and a
+# clean clone elsewhere on the same machine reuses the cache. base_dir makes the clone's absolute
+# paths relative so two checkouts share results; nohashdir leaves the build folder out of the key.
+option(LANEBENCH_CCACHE "Compile through ccache when it is installed" ON)
+find_program(LANEBENCH_CCACHE_PROGRAM ccache)
+if(LANEBENCH_CCACHE AND LANEBENCH_CCACHE_PROGRAM)
+  get_filename_component(lanebench_checkout ${CMAKE_CURRENT_LIST_DIR}/.. REALPATH)
+  set(CMAKE_CXX_COMPILER_LAUNCHER
+      ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${lanebench_checkout} CCACHE_NOHASHDIR=1
+      CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime,time_macros,file_macro
+      ${LANEBENCH_CCACHE_PROGRAM})
+endif()

@@ -3,7 +3,7 @@
 # present. Needs root (or sudo) only when something is missing.
 set -euo pipefail
 packages=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config ccache
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
   libcurl4-openssl-dev nlohmann-json3-dev libssl-dev libboost-dev libcli11-dev
   libbenchmark-dev libnghttp2-dev
