@@ -37,8 +37,13 @@ int RunHistoryModel::columnCount(const QModelIndex& parent) const {
 QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
   const RunFolderInfo* run = index.isValid() ? run_at(index.row()) : nullptr;
   if (!run) return {};
-  if (role == Qt::ToolTipRole) return run->path;
+  if (role == Qt::ToolTipRole && !(index.column() == Status && !run->problems.isEmpty()))
+    return run->path;
   if (role == SortRole && index.column() == Started) return run->started;
+  if (index.column() == Status && !run->problems.isEmpty()) {
+    if (role == Qt::ForegroundRole) return QBrush(QColor(0xb0, 0x1c, 0x1c));
+    if (role == Qt::ToolTipRole) return tr("Damaged: %1").arg(run->problems.join("; "));
+  }
   if (index.column() == Status && !run->complete) {
     if (role == Qt::ForegroundRole) return QBrush(QColor(0x9a, 0x5b, 0x00));
     if (role == Qt::FontRole) {
@@ -56,6 +61,7 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
     case Name:
       return run->plan_name.isEmpty() ? run->name : run->plan_name + " — " + run->name;
     case Status:
+      if (!run->problems.isEmpty()) return tr("damaged: %1").arg(run->problems.first());
       return run->complete ? tr("complete") : tr("incomplete");
     case Lanes:
       return run->lanes.join(", ");

@@ -21,6 +21,9 @@ struct RunFolderInfo {
   // run.finished_at, or marked interrupted): still listed and opened, shown as incomplete.
   bool complete = true;
   QString decision;  // decision.json's decision ("promote", ...), empty when none was saved
+  // What could not be read, each naming the file and the field ("plan.json: lanes[0].id is not a
+  // string"). A run with problems is listed as damaged, with these as the reason.
+  QStringList problems;
 };
 
 // Newest start first, keeping the scan order among equal starts: the Runs page's order, which the

@@ -76,8 +76,9 @@ LaneInfo lane_info(const RunFolder& folder, const std::string& id, size_t index)
 std::string reproduce_command(const RunFolder& folder) {
   std::string keys;
   for (const auto& l : json_at(folder.plan, {"lanes"})) {
-    if (!l.contains("api_key_env")) continue;
-    const std::string source = l["api_key_env"].get<std::string>();
+    // A plan from another tool may hold anything here: only a string names a key source.
+    const std::string source = string_at(l, {"api_key_env"});
+    if (source.empty()) continue;
     // A keyring:<lane-id> key is read by the desktop app only; the CLI refuses such a lane
     // and says so, and "keyring:x=..." would not even be a shell assignment.
     if (!plan::keyring_lane_of(source)) keys += source + "=... ";

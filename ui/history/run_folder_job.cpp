@@ -4,16 +4,24 @@
 
 namespace lb::ui {
 
+// Runs on a pool thread; QFuture::result() would rethrow in the GUI's slot, so anything a damaged
+// folder makes the readers throw becomes the run's error instead.
 std::shared_ptr<const LoadedRun> load_run(const QString& dir) {
   auto run = std::make_shared<LoadedRun>();
   run->dir = dir;
-  std::string error;
-  run->folder = report::load_run_folder(dir.toStdString(), &error);
-  if (!run->folder) {
-    run->error = QString::fromStdString(error);
-    return run;
+  try {
+    std::string error;
+    run->folder = report::load_run_folder(dir.toStdString(), &error);
+    if (!run->folder) {
+      run->error = QString::fromStdString(error);
+      return run;
+    }
+    run->series = stored_run_series(*run->folder);
+  } catch (const std::exception& e) {
+    run->folder.reset();
+    run->series = {};
+    run->error = QString("%1 could not be read: %2").arg(dir, e.what());
   }
-  run->series = stored_run_series(*run->folder);
   return run;
 }
 

@@ -9,8 +9,10 @@
 
 namespace lb::ui {
 
-ReportExportResult export_report(const QString& run_dir, const QString& out_dir,
-                                 const std::set<std::string>& formats) {
+namespace {
+
+ReportExportResult export_or_throw(const QString& run_dir, const QString& out_dir,
+                                   const std::set<std::string>& formats) {
   ReportExportResult result;
   result.out_dir = out_dir;
   std::string error;
@@ -28,6 +30,22 @@ ReportExportResult export_report(const QString& run_dir, const QString& out_dir,
   for (const std::string& name : files.written) result.written << QString::fromStdString(name);
   for (const std::string& why : files.errors) result.errors << QString::fromStdString(why);
   return result;
+}
+
+}  // namespace
+
+// Runs on a pool thread, and its result reaches a slot through QFuture::result(), which would
+// rethrow there: whatever a damaged run folder makes the writers throw becomes an error line.
+ReportExportResult export_report(const QString& run_dir, const QString& out_dir,
+                                 const std::set<std::string>& formats) {
+  try {
+    return export_or_throw(run_dir, out_dir, formats);
+  } catch (const std::exception& e) {
+    ReportExportResult result;
+    result.out_dir = out_dir;
+    result.errors << QString("The report of %1 could not be written: %2").arg(run_dir, e.what());
+    return result;
+  }
 }
 
 ReportExportJob::ReportExportJob(QObject* parent) : QObject(parent) {

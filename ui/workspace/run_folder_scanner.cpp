@@ -8,10 +8,49 @@
 namespace lb::ui {
 namespace {
 
-nlohmann::json read_json(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return nullptr;
-  return nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
+using nlohmann::json;
+
+// One JSON object file of the run folder. An absent file is null with no problem (a run that was
+// killed early has no summary yet); an unreadable, malformed or non-object file is null and a
+// problem that names the file.
+json read_object(const QDir& folder, const char* name, QStringList& problems) {
+  QFile file(folder.filePath(name));
+  if (!file.exists()) return nullptr;
+  if (!file.open(QIODevice::ReadOnly)) {
+    problems << QString("%1: cannot be read (%2)").arg(name, file.errorString());
+    return nullptr;
+  }
+  json doc = json::parse(file.readAll().toStdString(), nullptr, false);
+  if (doc.is_discarded()) {
+    problems << QString("%1: not valid JSON").arg(name);
+    return nullptr;
+  }
+  if (!doc.is_object()) {
+    problems << QString("%1: not a JSON object").arg(name);
+    return nullptr;
+  }
+  return doc;
+}
+
+// The strings at list[i].key (lanes[].id, experiments[].kind); each entry of another shape is a
+// problem naming the file and the field, and is left out.
+QStringList strings_of(const json& plan, const char* list, const char* key, QStringList& problems) {
+  QStringList out;
+  if (!plan.contains(list)) return out;
+  const json& items = plan[list];
+  if (!items.is_array()) {
+    problems << QString("plan.json: %1 is not a list").arg(list);
+    return out;
+  }
+  for (size_t i = 0; i < items.size(); ++i) {
+    const json& item = items[i];
+    if (item.is_object() && item.contains(key) && item[key].is_string()) {
+      out << QString::fromStdString(item[key].get<std::string>());
+    } else {
+      problems << QString("plan.json: %1[%2].%3 is not a string").arg(list).arg(i).arg(key);
+    }
+  }
+  return out;
 }
 
 qint64 count_lines(const QString& path) {
@@ -25,8 +64,51 @@ qint64 count_lines(const QString& path) {
   return lines;
 }
 
+void read_plan(const QDir& folder, models::RunFolderInfo& info) {
+  const json plan = read_object(folder, "plan.json", info.problems);
+  if (plan.is_null()) return;
+  if (plan.contains("name")) {
+    if (plan["name"].is_string()) {
+      info.plan_name = QString::fromStdString(plan["name"].get<std::string>());
+    } else {
+      info.problems << "plan.json: name is not a string";
+    }
+  }
+  info.lanes = strings_of(plan, "lanes", "id", info.problems);
+  info.experiments = strings_of(plan, "experiments", "kind", info.problems);
+}
+
+// As core/report judges it: finished only when summary.json says so and was not interrupted.
+void read_summary(const QDir& folder, models::RunFolderInfo& info) {
+  const json summary = read_object(folder, "summary.json", info.problems);
+  info.complete = false;
+  if (summary.is_null() || !summary.contains("run")) return;
+  const json& run = summary["run"];
+  if (!run.is_object()) {
+    info.problems << "summary.json: run is not an object";
+    return;
+  }
+  if (run.contains("interrupted") && !run["interrupted"].is_boolean()) {
+    info.problems << "summary.json: run.interrupted is not true or false";
+    return;
+  }
+  info.complete = run.contains("finished_at") && !run.value("interrupted", false);
+}
+
+void read_decision(const QDir& folder, models::RunFolderInfo& info) {
+  const json decision = read_object(folder, "decision.json", info.problems);
+  if (decision.is_null() || !decision.contains("decision")) return;
+  if (decision["decision"].is_string()) {
+    info.decision = QString::fromStdString(decision["decision"].get<std::string>());
+  } else {
+    info.problems << "decision.json: decision is not a string";
+  }
+}
+
 }  // namespace
 
+// Never throws: a run folder written by another tool, an older version or a colleague is listed
+// with what could be read, and each thing that could not is a problem (shown as "damaged").
 models::RunFolderInfo scan_run_folder(const QString& dir) {
   models::RunFolderInfo info;
   QDir folder(dir);
@@ -34,27 +116,11 @@ models::RunFolderInfo scan_run_folder(const QString& dir) {
   info.name = folder.dirName();
   const QFileInfo plan_file(folder.filePath("plan.json"));
   info.started = plan_file.exists() ? plan_file.lastModified() : QFileInfo(dir).lastModified();
-  const nlohmann::json plan = read_json(plan_file.filePath());
-  if (plan.is_object()) {
-    if (plan.contains("name") && plan["name"].is_string())
-      info.plan_name = QString::fromStdString(plan["name"].get<std::string>());
-    for (const auto& lane : plan.value("lanes", nlohmann::json::array()))
-      if (lane.is_object() && lane.contains("id"))
-        info.lanes << QString::fromStdString(lane["id"].get<std::string>());
-    for (const auto& exp : plan.value("experiments", nlohmann::json::array()))
-      if (exp.is_object() && exp.contains("kind"))
-        info.experiments << QString::fromStdString(exp["kind"].get<std::string>());
-  }
+  read_plan(folder, info);
   info.requests = count_lines(folder.filePath("requests.jsonl"));
   info.has_review = QFileInfo::exists(folder.filePath("review.json"));
-  // As core/report judges it: finished only when summary.json says so and was not interrupted.
-  const nlohmann::json summary = read_json(folder.filePath("summary.json"));
-  const bool finished = summary.is_object() && summary.contains("run") &&
-                        summary["run"].is_object() && summary["run"].contains("finished_at");
-  info.complete = finished && !summary["run"].value("interrupted", false);
-  const nlohmann::json decision = read_json(folder.filePath("decision.json"));
-  if (decision.is_object() && decision.contains("decision") && decision["decision"].is_string())
-    info.decision = QString::fromStdString(decision["decision"].get<std::string>());
+  read_summary(folder, info);
+  read_decision(folder, info);
   return info;
 }
 
