@@ -34,11 +34,11 @@ tsan_tests=(
 # assert() on (no NDEBUG) so a broken invariant stops the test where it breaks.
 # GCC 12's -Wmaybe-uninitialized misfires inside libstdc++'s <regex> once sanitizers instrument
 # it; warnings are the normal build's job (-Werror there), so that one is off here.
-configure() {  # build_dir sanitizer_flags
+configure() {  # build_dir sanitizer_flags [cmake options...]
   cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
     -DLANEBENCH_BUILD_GUI=OFF -DLANEBENCH_BUILD_BENCH=OFF \
     -DCMAKE_CXX_FLAGS="$2 -Wno-maybe-uninitialized" -DCMAKE_EXE_LINKER_FLAGS="$2" \
-    -DCMAKE_SHARED_LINKER_FLAGS="$2" >/dev/null
+    -DCMAKE_SHARED_LINKER_FLAGS="$2" "${@:3}" >/dev/null
 }
 
 # Room the timing tests add to their upper bounds under instrumentation (tests/support/timing_slack.h):
@@ -78,7 +78,9 @@ run_tsan() {
   local start=$SECONDS
   # -Wno-tsan: GCC rejects Boost.Asio's std::atomic_thread_fence under TSan (-Werror=tsan) although
   # the simulator's threads synchronise through Asio's own locks, which TSan does see.
-  configure "$build" "-fsanitize=thread -Wno-tsan"
+  # No programs: the threading tests run none, and a test program that runs lanebench-cli would
+  # otherwise have the CLI and the report libraries built under TSan for nothing.
+  configure "$build" "-fsanitize=thread -Wno-tsan" -DLANEBENCH_BUILD_APPS=OFF
   # Only the test programs that hold the threading tests, and what they need: a TSan build of
   # everything is not needed. A test's program is the first word of its ctest command.
   local programs=() targets=() t program
