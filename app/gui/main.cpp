@@ -77,7 +77,7 @@ void quit_when_shown(QWidget& window) {
       QApplication::exit(1);
     }
   });
-  poll->start(50);
+  poll->start(poll_ms);
 }
 
 // A QApplication needs a display and aborts without one; --version and --help must work on a
