@@ -12,6 +12,14 @@ endif()
 # its cache between builds, so a build of a change recompiles only the batches it touches, and a
 # clean clone elsewhere on the same machine reuses the cache. base_dir makes the clone's absolute
 # paths relative so two checkouts share results; nohashdir leaves the build folder out of the key.
+# Debug info: line tables only (-g1) unless LANEBENCH_FULL_DEBUG_INFO is on. Stacks from gdb,
+# the sanitizers and crash handlers still show file and line; only variables and types are gone.
+# Full -g made each optimised batch about 30 % slower to compile (docs/building.md).
+option(LANEBENCH_FULL_DEBUG_INFO "Full debug info (-g) in RelWithDebInfo and Debug builds" OFF)
+if(NOT LANEBENCH_FULL_DEBUG_INFO)
+  add_compile_options($<$<CONFIG:RelWithDebInfo,Debug>:-g1>)
+endif()
+
 option(LANEBENCH_CCACHE "Compile through ccache when it is installed" ON)
 find_program(LANEBENCH_CCACHE_PROGRAM ccache)
 if(LANEBENCH_CCACHE AND LANEBENCH_CCACHE_PROGRAM)
