@@ -17,6 +17,7 @@ std::shared_ptr<const LoadedRun> load_run(const QString& dir) {
       return run;
     }
     run->series = stored_run_series(*run->folder);
+    run->decision = decision_view_of(*run->folder);
   } catch (const std::exception& e) {
     run->folder.reset();
     run->series = {};

@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "report/run_folder.h"
+#include "ui/decision/decision_view.h"
 #include "ui/history/stored_run_series.h"
 
 namespace lb::ui {
@@ -17,6 +18,7 @@ struct LoadedRun {
   QString dir;
   std::optional<report::RunFolder> folder;  // empty when it could not be read (see error)
   StoredRunSeries series;
+  DecisionView decision;  // the Decision page's table, built here rather than on the GUI thread
   QString error;
 };
 

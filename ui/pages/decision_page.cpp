@@ -129,36 +129,31 @@ void DecisionPage::set_run(std::shared_ptr<const LoadedRun> run) {
   reset_view();
   run_ = std::move(run);
   const report::RunFolder& folder = *run_->folder;
-  const std::vector<std::string> lanes = folder.lane_ids();
-  // As the report judges: verdicts given since the run, and the attached checkpoint checks.
-  const report::GateTable table =
-      report::build_gate_table(folder.summary, lanes, &folder.reviews, &folder.artifacts);
-  gates_snapshot_ = report::gate_table_to_json(table);
-  std::vector<models::GateRowView> rows = gate_rows(table);
-  for (models::GateRowView& row : performance_rows(folder.summary, lanes))
-    rows.push_back(std::move(row));
-  QStringList lane_names;
-  for (const std::string& lane : lanes) lane_names << QString::fromStdString(lane);
-  model_.set_table(lane_names, std::move(rows));
+  const DecisionView& view = run_->decision;
+  gates_snapshot_ = view.gates_snapshot;
+  model_.set_table(view.lanes, view.rows);
   table_->resizeColumnsToContents();
-  const QString name =
-      folder.plan.is_object() ? QString::fromStdString(folder.plan.value("name", "")) : QString();
+  const QString& name = view.plan_name;
   run_label_->setText(tr("<h2>Decision</h2><p><b>%1</b> — %2</p>")
                           .arg(name.toHtmlEscaped(), QDir(run_->dir).dirName().toHtmlEscaped()));
-  if (!folder.complete) {
+  if (!view.error.isEmpty()) {
+    banner_->setText(view.error);
+    banner_->show();
+  } else if (!folder.complete) {
     banner_->setText(tr("Incomplete run: it was stopped or killed before it finished. The %1 "
                         "finished requests it kept are shown; gates it did not reach are "
                         "\"not run\".")
                          .arg(folder.requests.size()));
     banner_->show();
   }
-  gate_summary_->setText(table.empty() ? tr("This run has no gates; the performance figures are "
-                                            "below the gate rows.")
-                                       : tr("Gates: %1 pass, %2 fail, %3 unsupported, %4 not run.")
-                                             .arg(model_.count("pass"))
-                                             .arg(model_.count("fail"))
-                                             .arg(model_.count("unsupported"))
-                                             .arg(model_.count("not run")));
+  gate_summary_->setText(!view.has_gates
+                             ? tr("This run has no gates; the performance figures are "
+                                  "below the gate rows.")
+                             : tr("Gates: %1 pass, %2 fail, %3 unsupported, %4 not run.")
+                                   .arg(model_.count("pass"))
+                                   .arg(model_.count("fail"))
+                                   .arg(model_.count("unsupported"))
+                                   .arg(model_.count("not run")));
   if (folder.decision) {
     show_saved(*folder.decision);
   } else {
