@@ -1,0 +1,137 @@
+// A whole run folder from arbitrary bytes, whatever plan.json, summary.json, requests.jsonl,
+// review, decision, texts and verification files hold:
+// - load_run_folder never throws, and a folder it refuses comes with the reason;
+// - lane ids never throw;
+// - what the workbench and the report read next (gate table, report model, Markdown, HTML, CSV)
+//   never crashes. They may throw a std::exception on a value of the wrong kind: the workbench
+//   catches that and shows it as the run's error (ui/history/run_folder_job.cpp,
+//   ui/report/report_export_job.cpp), and so does this target.
+//
+// Input layout: files separated by lines "//file NAME" (NAME from the run folder's own file
+// names, see kNames); text before the first such line is plan.json. A seed is a run folder
+// written out in this form (fuzz/corpus/run_folder).
+#include <unistd.h>
+
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "report/gate_table.h"
+#include "report/html_report.h"
+#include "report/markdown_report.h"
+#include "report/report_model.h"
+#include "report/requests_csv.h"
+#include "report/run_folder.h"
+#include "split_input.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::string_view kNames[] = {"plan.json",
+                                       "summary.json",
+                                       "environment.json",
+                                       "requests.jsonl",
+                                       "review.json",
+                                       "review.fp8.json",
+                                       "decision.json",
+                                       "texts/bf16.texts.json",
+                                       "texts/fp8.texts.json",
+                                       "artifacts/fp8.verification.json"};
+
+bool known_name(std::string_view name) {
+  for (std::string_view known : kNames)
+    if (name == known) return true;
+  return false;
+}
+
+// One folder per process, emptied before each input.
+const fs::path& scratch_dir() {
+  static const fs::path dir = [] {
+    const fs::path d =
+        fs::temp_directory_path() / ("lanebench-fuzz-run-" + std::to_string(getpid()));
+    fs::create_directories(d);
+    return d;
+  }();
+  return dir;
+}
+
+void write_file(const fs::path& dir, std::string_view name, std::string_view text) {
+  const fs::path path = dir / name;
+  fs::create_directories(path.parent_path());
+  std::ofstream(path, std::ios::binary | std::ios::app)
+      .write(text.data(), static_cast<std::streamsize>(text.size()));
+}
+
+void write_folder(const fs::path& dir, std::string_view input) {
+  std::string_view name = "plan.json";
+  constexpr std::string_view kMarker = "//file ";
+  while (!input.empty()) {
+    const size_t marker = input.find(kMarker);
+    const size_t line_start =
+        marker == 0 || marker == std::string_view::npos ? marker : input.rfind('\n', marker);
+    // A marker counts at the start of the input or of a line.
+    if (marker != std::string_view::npos && (marker == 0 || line_start == marker - 1)) {
+      write_file(dir, name, input.substr(0, marker == 0 ? 0 : marker - 1));
+      const size_t end = input.find('\n', marker);
+      const std::string_view next = input.substr(
+          marker + kMarker.size(),
+          end == std::string_view::npos ? std::string_view::npos : end - marker - kMarker.size());
+      name = known_name(next) ? next : std::string_view("plan.json");
+      input = end == std::string_view::npos ? std::string_view() : input.substr(end + 1);
+      continue;
+    }
+    if (marker != std::string_view::npos) {  // a marker inside a line: plain text
+      write_file(dir, name, input.substr(0, marker + kMarker.size()));
+      input.remove_prefix(marker + kMarker.size());
+      continue;
+    }
+    write_file(dir, name, input);
+    break;
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const fs::path& dir = scratch_dir();
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) fs::remove_all(entry.path(), ec);
+  write_folder(dir, std::string_view(reinterpret_cast<const char*>(data), size));
+
+  std::string error;
+  std::optional<lb::report::RunFolder> folder;
+  try {
+    folder = lb::report::load_run_folder(dir.string(), &error);
+  } catch (const std::exception& e) {
+    lb::fuzz::invariant_failed(e.what());
+  }
+  if (!folder) {
+    if (error.empty()) lb::fuzz::invariant_failed("a run folder refused without a reason");
+    return 0;
+  }
+  std::vector<std::string> lanes;
+  try {
+    lanes = folder->lane_ids();
+  } catch (const std::exception& e) {
+    lb::fuzz::invariant_failed(e.what());
+  }
+  try {
+    const lb::report::GateTable table =
+        lb::report::build_gate_table(folder->summary, lanes, &folder->reviews, &folder->artifacts);
+    (void)lb::report::gate_table_to_json(table);
+  } catch (const std::exception&) {
+  }
+  try {
+    const lb::report::ReportModel model = lb::report::build_report_model(*folder);
+    (void)lb::report::render_markdown(model);
+    (void)lb::report::render_html(model);
+    (void)lb::report::requests_csv(*folder);
+  } catch (const std::exception&) {
+  }
+  return 0;
+}
