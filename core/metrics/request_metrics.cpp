@@ -26,7 +26,7 @@ void fill_output_tokens(const net::StreamResult& r, RequestMetrics& m) {
       all_known = false;
     }
     sum += e.tokens;
-    bytes += int64_t{e.content_bytes} + e.reasoning_bytes;
+    bytes += int64_t{e.content_bytes} + e.reasoning_bytes + e.tool_call_bytes;
   }
   if (all_known) {
     m.output_tokens = sum;
@@ -57,6 +57,7 @@ void fill_event_series(const net::StreamResult& r, RequestMetrics& m) {
   m.itl_ms.reserve(ev.size() > 0 ? ev.size() - 1 : 0);
   for (size_t i = 1; i < ev.size(); ++i) {
     m.itl_ms.push_back(ms_between(ev[i - 1].arrival_ns, ev[i].arrival_ns));
+    if (ev[i].arrival_ns == ev[i - 1].arrival_ns) ++m.coalesced_events;
   }
   bool all_known = !ev.empty();
   for (const auto& e : ev) {
@@ -96,6 +97,11 @@ RequestMetrics compute_request_metrics(const RequestRecord& record) {
   }
 
   m.ttft_ms = ms_between(r.t_sent_ns, r.events.front().arrival_ns);
+  for (const auto& e : r.events) {
+    if (e.content_bytes == 0) continue;
+    m.ttft_content_ms = ms_between(r.t_sent_ns, e.arrival_ns);
+    break;
+  }
   if (record.t_sched_ns > 0) {
     m.ttft_sched_ms = ms_between(record.t_sched_ns, r.events.front().arrival_ns);
   }

@@ -8,14 +8,15 @@
 namespace lb::metrics {
 
 // When the server reports no token counts, output tokens are estimated from the UTF-8 bytes of
-// content + reasoning at this ratio (English-like BPE text averages about 4 bytes per token).
-// Figures derived from it carry Provenance::Estimated.
+// content + reasoning (+ tool-call fragments) at this ratio (English-like BPE text averages about 4
+// bytes per token). Figures derived from it carry Provenance::Estimated.
 inline constexpr double kEstimatedBytesPerToken = 4.0;
 
 // Tokens estimated from a byte count: round(bytes / 4), at least 1 when bytes > 0.
 int64_t estimate_tokens_from_bytes(int64_t bytes);
 
-// TTFT = first content/reasoning event - t_sent; E2EL = last such event - t_sent;
+// TTFT = first output event (content, reasoning or tool call) - t_sent; E2EL = last such event -
+// t_sent; TTFT content = first event with content - t_sent;
 // output tokens = usage.completion_tokens (Server) else the sum of per-event counts when every
 // event has one (Server) else estimated from bytes (Estimated);
 // TPOT = (E2EL - TTFT) / (tokens - 1) for tokens > 1; decode_tok_s = 1000 / TPOT;

@@ -27,7 +27,10 @@ struct RequestRecord {
 
 // Per-request derived metrics, exactly as PRODUCT.md defines them. Negative = not available.
 struct RequestMetrics {
-  double ttft_ms = -1;         // first content/reasoning event - t_sent
+  double ttft_ms = -1;  // first output event (content, reasoning, tool call) - t_sent
+  // First event with content - t_sent: for a reasoning model, when the answer itself begins
+  // (TTFT counts its thinking). -1 when no content came.
+  double ttft_content_ms = -1;
   double ttft_sched_ms = -1;   // same, from t_sched (coordinated omission visible)
   double e2el_ms = -1;         // last content event - t_sent
   double e2el_sched_ms = -1;   // same, from t_sched
@@ -41,8 +44,12 @@ struct RequestMetrics {
   int64_t cached_tokens = -1;
   double prefill_tok_s = -1;  // prompt_tokens / TTFT ("effective", includes scheduling)
   bool ok = false;
-  // Gaps between consecutive content/reasoning events (per chunk, vLLM-compatible), ms.
+  // Gaps between consecutive output events (per chunk, vLLM-compatible), ms.
   std::vector<double> itl_ms;
+  // Events that arrived in the same read as the event before them, so share its stamp and give
+  // a 0 ms gap in itl_ms that the server did not make (the client read late, or a proxy
+  // buffered). Counted so a summary can say how much of its ITL is such gaps.
+  int64_t coalesced_events = 0;
   // Tokens each event carried, when the server said so for every event; empty otherwise.
   std::vector<int32_t> tokens_per_event;
 };

@@ -103,8 +103,9 @@ int64_t max_overlap(const std::vector<const RequestRecord*>& recs) {
 }
 
 struct Samples {
-  std::vector<double> ttft, ttft_sched, tpot, itl, e2el, e2el_sched, queue, decode,
+  std::vector<double> ttft, ttft_content, ttft_sched, tpot, itl, e2el, e2el_sched, queue, decode,
       tokens_per_event;
+  int64_t coalesced = 0;
 };
 
 // Sums of what requests reported in their usage; a sum stays -1 until one request reports it.
@@ -147,9 +148,11 @@ void collect(const RequestMetrics& m, Samples& s) {
   if (m.ttft_ms >= 0) {
     s.ttft.push_back(m.ttft_ms);
   }
+  if (m.ttft_content_ms >= 0) s.ttft_content.push_back(m.ttft_content_ms);
   if (m.ttft_sched_ms >= 0) {
     s.ttft_sched.push_back(m.ttft_sched_ms);
   }
+  s.coalesced += m.coalesced_events;
   if (m.tpot_ms >= 0) {
     s.tpot.push_back(m.tpot_ms);
   }
@@ -187,6 +190,11 @@ void fill_rates(LaneSummary& out, int64_t good_requests) {
 
 void describe_all(Samples&& s, LaneSummary& out) {
   out.ttft_ms = describe(std::move(s.ttft));
+  out.ttft_content_ms = describe(std::move(s.ttft_content));
+  out.coalesced_events = s.coalesced;
+  if (!s.itl.empty())
+    out.coalesced_event_share =
+        static_cast<double>(s.coalesced) / static_cast<double>(s.itl.size());
   out.ttft_sched_ms = describe(std::move(s.ttft_sched));
   out.tpot_ms = describe(std::move(s.tpot));
   out.itl_ms = describe(std::move(s.itl));

@@ -40,9 +40,13 @@ struct LaneSummary {
   double total_token_throughput = 0;  // (input + output tokens) / duration, tok/s
 
   Distribution ttft_ms;
-  Distribution ttft_sched_ms;  // TTFT measured from t_sched (coordinated omission visible)
+  Distribution ttft_content_ms;  // to the first content event (differs for reasoning streams)
+  Distribution ttft_sched_ms;    // TTFT measured from t_sched (coordinated omission visible)
   Distribution tpot_ms;
   Distribution itl_ms;  // all inter-event gaps of all completed requests
+  // Of those gaps, how many are 0 ms because two events came in one read (RequestMetrics).
+  int64_t coalesced_events = 0;
+  double coalesced_event_share = -1;  // coalesced_events / gaps; -1 when there are no gaps
   Distribution e2el_ms;
   Distribution e2el_sched_ms;  // E2EL measured from t_sched
   Distribution queue_delay_ms;

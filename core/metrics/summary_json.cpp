@@ -85,8 +85,11 @@ json to_json(const LaneSummary& s) {
   j["max_output_tokens_per_s"] = s.max_output_tokens_per_s;
   j["max_concurrent_requests"] = s.max_concurrent_requests;
   put_distribution(j, "ttft", "ms", s.ttft_ms);
+  put_distribution(j, "ttft_content", "ms", s.ttft_content_ms);
   put_distribution(j, "tpot", "ms", s.tpot_ms);
   put_distribution(j, "itl", "ms", s.itl_ms);
+  j["coalesced_events"] = s.coalesced_events;
+  j["coalesced_event_share"] = nonneg_or_null(s.coalesced_event_share);
   put_distribution(j, "e2el", "ms", s.e2el_ms);
   put_distribution(j, "queue_delay", "ms", s.queue_delay_ms);
   put_distribution(j, "ttft_sched", "ms", s.ttft_sched_ms);
@@ -132,6 +135,8 @@ json to_json(const RequestRecord& rec, const RequestMetrics& m) {
   j["event_tokens"] = std::move(tokens);
   j["total_events"] = r.total_events;
   j["ttft_ms"] = nonneg_or_null(m.ttft_ms);
+  j["ttft_content_ms"] = nonneg_or_null(m.ttft_content_ms);
+  j["coalesced_events"] = m.coalesced_events;
   j["ttft_sched_ms"] = nonneg_or_null(m.ttft_sched_ms);
   j["e2el_ms"] = nonneg_or_null(m.e2el_ms);
   j["e2el_sched_ms"] = nonneg_or_null(m.e2el_sched_ms);

@@ -66,14 +66,15 @@ void DialectParser::fail(ErrorKind kind, std::string message) {
 }
 
 void DialectParser::add_event(int64_t arrival_ns, size_t content_bytes, size_t reasoning_bytes,
-                              int32_t tokens) {
-  if (content_bytes == 0 && reasoning_bytes == 0) return;
+                              int32_t tokens, size_t tool_call_bytes) {
+  if (content_bytes == 0 && reasoning_bytes == 0 && tool_call_bytes == 0) return;
   constexpr size_t kMax = std::numeric_limits<uint32_t>::max();
   EventArrival e;
   e.arrival_ns = arrival_ns;
   e.tokens = tokens;
   e.content_bytes = static_cast<uint32_t>(std::min(content_bytes, kMax));
   e.reasoning_bytes = static_cast<uint32_t>(std::min(reasoning_bytes, kMax));
+  e.tool_call_bytes = static_cast<uint32_t>(std::min(tool_call_bytes, kMax));
   result_.events.push_back(e);
 }
 

@@ -37,7 +37,8 @@ class DialectParser {
   void fail(ErrorKind kind, std::string message);
   // Records an output event when it carried content or reasoning (PRODUCT.md's events; a chunk
   // with only role, usage or tool-call fragments is not one); tokens -1 = unknown.
-  void add_event(int64_t arrival_ns, size_t content_bytes, size_t reasoning_bytes, int32_t tokens);
+  void add_event(int64_t arrival_ns, size_t content_bytes, size_t reasoning_bytes, int32_t tokens,
+                 size_t tool_call_bytes = 0);
   ToolCall& tool_call(int index);
   // Usage object in the OpenAI shape (prompt/completion tokens, cached and reasoning details).
   // Returns the completion_tokens increase since the previous usage object, or -1.

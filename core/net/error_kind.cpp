@@ -30,6 +30,8 @@ const char* to_string(ErrorKind kind) {
       return "too_large";
     case ErrorKind::Cancelled:
       return "cancelled";
+    case ErrorKind::ClientError:
+      return "client_error";
   }
   return "unknown";
 }

@@ -61,6 +61,7 @@ struct EventArrival {
   int32_t tokens = -1;           // tokens this event carried when the server said (-1 unknown)
   uint32_t content_bytes = 0;    // UTF-8 bytes of content in this event
   uint32_t reasoning_bytes = 0;  // UTF-8 bytes of reasoning in this event
+  uint32_t tool_call_bytes = 0;  // bytes of tool-call names and arguments in this event
 };
 
 struct ToolCall {
@@ -101,6 +102,9 @@ enum class ErrorKind {
   TotalTimeout,
   TooLarge,  // an event larger than the client's limit
   Cancelled,
+  // The response arrived but processing it in the client threw (a bug, or a response no code
+  // path expected); the record keeps the exception's text instead of vanishing.
+  ClientError,
 };
 
 const char* to_string(ErrorKind kind);
@@ -120,8 +124,10 @@ struct StreamResult {
   int64_t t_first_byte_ns = 0;  // first response body byte
   int64_t t_done_ns = 0;        // transfer finished (success or error)
 
-  std::vector<EventArrival> events;  // content/reasoning events only (role-only chunks excluded)
-  int64_t total_events = 0;          // every event seen, including role-only and usage-only ones
+  // Events that carried output: content, reasoning or tool-call fragments (role-only and
+  // usage-only chunks excluded).
+  std::vector<EventArrival> events;
+  int64_t total_events = 0;  // every event seen, including role-only and usage-only ones
 
   std::string content;
   std::string reasoning;

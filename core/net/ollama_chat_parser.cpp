@@ -4,7 +4,7 @@ namespace lb::net {
 
 void OllamaChatParser::on_json(std::string_view, const nlohmann::json& j, int64_t arrival_ns) {
   if (result_.model.empty()) result_.model = string_at(j, "model");
-  size_t content_bytes = 0, reasoning_bytes = 0;
+  size_t content_bytes = 0, reasoning_bytes = 0, tool_call_bytes = 0;
   if (const auto* message = find_key(j, "message")) {
     const std::string_view content = string_at(*message, "content");
     const std::string_view thinking = string_at(*message, "thinking");
@@ -21,10 +21,11 @@ void OllamaChatParser::on_json(std::string_view, const nlohmann::json& j, int64_
         if (const auto* args = find_key(*function, "arguments")) {
           call.arguments = args->is_string() ? args->get<std::string>() : args->dump();
         }
+        tool_call_bytes += call.name.size() + call.arguments.size();
       }
     }
   }
-  add_event(arrival_ns, content_bytes, reasoning_bytes, -1);
+  add_event(arrival_ns, content_bytes, reasoning_bytes, -1, tool_call_bytes);
   if (const auto* done = find_key(j, "done"); done && done->is_boolean() && done->get<bool>()) {
     read_done(j);
   }

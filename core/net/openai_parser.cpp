@@ -16,12 +16,14 @@ void OpenAiParser::on_json(std::string_view, const nlohmann::json& j, int64_t ar
   if (const auto* timings = find_key(j, "timings")) read_llamacpp_timings(*timings);
   if (const auto* metrics = find_key(j, "metrics")) read_vllm_metrics(*metrics);
 
-  if (out.content == 0 && out.reasoning == 0) return;  // role, usage or tool-call fragments only
+  // Role-only and usage-only chunks carry no output. Tool-call fragments do: a stream that only
+  // calls a tool still has a first token and an end.
+  if (out.content == 0 && out.reasoning == 0 && out.tool_calls == 0) return;
   if (out.tokens < 0 && usage_delta > 0) out.tokens = static_cast<int32_t>(usage_delta);
   // llama.cpp with timings_per_token: predicted_n is cumulative, so its increase is exact.
   if (out.tokens < 0 && timing_token_delta_ > 0)
     out.tokens = static_cast<int32_t>(timing_token_delta_);
-  add_event(arrival_ns, out.content, out.reasoning, out.tokens);
+  add_event(arrival_ns, out.content, out.reasoning, out.tokens, out.tool_calls);
 }
 
 void OpenAiParser::read_choice(const nlohmann::json& choice, Output& out) {
@@ -40,7 +42,7 @@ void OpenAiParser::read_choice(const nlohmann::json& choice, Output& out) {
     result_.reasoning.append(reasoning);
     out.reasoning += reasoning.size();
     if (const auto* calls = find_key(*delta, "tool_calls"); calls && calls->is_array()) {
-      read_tool_calls(*calls);
+      out.tool_calls += read_tool_calls(*calls);
     }
   }
   if (const std::string_view reason = string_at(choice, "finish_reason"); !reason.empty()) {
@@ -55,7 +57,8 @@ void OpenAiParser::read_choice(const nlohmann::json& choice, Output& out) {
   }
 }
 
-void OpenAiParser::read_tool_calls(const nlohmann::json& calls) {
+size_t OpenAiParser::read_tool_calls(const nlohmann::json& calls) {
+  size_t bytes = 0;
   int64_t position = 0;
   for (const auto& fragment : calls) {
     // Streamed fragments say their index; a non-streamed message lists whole calls in order.
@@ -65,16 +68,20 @@ void OpenAiParser::read_tool_calls(const nlohmann::json& calls) {
       const std::string_view name = string_at(*function, "name");
       if (call.name.empty() && !name.empty()) {
         call.name = name;
+        bytes += name.size();
       }
       const nlohmann::json* args = find_key(*function, "arguments");
       if (args && args->is_string()) {
         call.arguments += args->get_ref<const std::string&>();
+        bytes += args->get_ref<const std::string&>().size();
       } else if (args && args->is_object()) {  // Ollama sends arguments as an object
         const std::string dumped = args->dump();
         call.arguments += dumped;
+        bytes += dumped.size();
       }
     }
   }
+  return bytes;
 }
 
 void OpenAiParser::read_llamacpp_timings(const nlohmann::json& timings) {

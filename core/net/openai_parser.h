@@ -26,10 +26,11 @@ class OpenAiParser : public DialectParser {
   struct Output {
     size_t content = 0;
     size_t reasoning = 0;
+    size_t tool_calls = 0;  // bytes of tool-call names and arguments
     int32_t tokens = -1;
   };
   void read_choice(const nlohmann::json& choice, Output& out);
-  void read_tool_calls(const nlohmann::json& calls);
+  size_t read_tool_calls(const nlohmann::json& calls);  // returns the bytes it appended
   void read_llamacpp_timings(const nlohmann::json& timings);
   void read_vllm_metrics(const nlohmann::json& metrics);
 

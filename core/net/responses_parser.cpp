@@ -34,10 +34,12 @@ void ResponsesParser::on_json(std::string_view event_type, const nlohmann::json&
       call.id = string_at(*item, "call_id");
       call.name = string_at(*item, "name");
       call.arguments = string_at(*item, "arguments");
+      add_event(arrival_ns, 0, 0, -1, call.name.size() + call.arguments.size());
     }
   } else if (type == "response.function_call_arguments.delta") {
     const std::string_view delta = string_at(j, "delta");
     tool_call(static_cast<int>(int_at(j, "output_index", 0))).arguments.append(delta);
+    add_event(arrival_ns, 0, 0, -1, delta.size());
   } else if (type == "response.created" || type == "response.in_progress") {
     if (const auto* response = find_key(j, "response"); response && result_.model.empty()) {
       result_.model = string_at(*response, "model");
@@ -50,7 +52,7 @@ void ResponsesParser::on_json(std::string_view event_type, const nlohmann::json&
 }
 
 void ResponsesParser::read_document(const nlohmann::json& response, int64_t arrival_ns) {
-  size_t content = 0, reasoning = 0;
+  size_t content = 0, reasoning = 0, tool_calls = 0;
   const auto* output = find_key(response, "output");
   for (const auto& item : output && output->is_array() ? *output : nlohmann::json::array()) {
     const std::string_view type = string_at(item, "type");
@@ -59,6 +61,7 @@ void ResponsesParser::read_document(const nlohmann::json& response, int64_t arri
       call.id = string_at(item, "call_id");
       call.name = string_at(item, "name");
       call.arguments = string_at(item, "arguments");
+      tool_calls += call.name.size() + call.arguments.size();
       continue;
     }
     const auto* parts = find_key(item, "content");
@@ -75,7 +78,7 @@ void ResponsesParser::read_document(const nlohmann::json& response, int64_t arri
   }
   read_final("response.completed", response);
   terminal_ = true;
-  add_event(arrival_ns, content, reasoning, -1);
+  add_event(arrival_ns, content, reasoning, -1, tool_calls);
 }
 
 void ResponsesParser::read_final(std::string_view type, const nlohmann::json& response) {

@@ -64,6 +64,7 @@ struct StreamClient::Impl {
   std::vector<ClientCommand> queue;  // guarded by mutex
   std::atomic<uint64_t> next_id{1};
   std::atomic<size_t> in_flight{0};
+  std::atomic<size_t> lost_completions{0};  // completions that threw on a failed record too
 
   std::unordered_map<uint64_t, std::unique_ptr<Transfer>> active;
   int64_t curl_deadline_ns = kNoDeadline;
@@ -182,8 +183,7 @@ void StreamClient::Impl::run() {
     for (auto& c : rest) {
       if (c.kind != ClientCommand::Submit) continue;
       c.transfer->fail(ErrorKind::Cancelled, "client shut down", steady_now_ns());
-      --in_flight;
-      c.transfer->complete();
+      complete(*c.transfer);
     }
   }
 }
@@ -199,8 +199,7 @@ void StreamClient::Impl::drain_commands() {
       case ClientCommand::Submit:
         if (stopping) {
           c.transfer->fail(ErrorKind::Cancelled, "client shut down", steady_now_ns());
-          --in_flight;
-          c.transfer->complete();
+          complete(*c.transfer);
         } else {
           start(std::move(c.transfer));
         }
@@ -226,8 +225,7 @@ void StreamClient::Impl::start(std::unique_ptr<Transfer> transfer) {
   transfer->mark_submitted(now);
   if (!transfer->configure() || curl_multi_add_handle(multi, transfer->easy()) != CURLM_OK) {
     transfer->fail(ErrorKind::Connect, "could not start the transfer", now);
-    --in_flight;
-    transfer->complete();
+    complete(*transfer);
     return;
   }
   transfer->set_deadline_hint(&next_deadline_ns);
@@ -250,9 +248,10 @@ void StreamClient::Impl::abort(uint64_t id, ErrorKind kind, const std::string& m
 void StreamClient::Impl::complete(Transfer& transfer) {
   --in_flight;
   try {
-    transfer.complete();
+    transfer.complete();  // a first throw becomes a failed record (Transfer::complete)
   } catch (...) {
-    // A throwing completion must not take the I/O thread (and every other stream) down.
+    // Thrown again on the failed record: the I/O thread (and every other stream) must go on.
+    ++lost_completions;
   }
 }
 
@@ -322,6 +321,7 @@ void StreamClient::cancel_all() {
 }
 
 size_t StreamClient::in_flight() const { return impl_->in_flight.load(); }
+size_t StreamClient::lost_completions() const { return impl_->lost_completions.load(); }
 
 StreamResult StreamClient::fetch(HttpRequest request) {
   if (std::this_thread::get_id() == impl_->thread.get_id()) {

@@ -35,6 +35,9 @@ class StreamClient {
   void cancel(uint64_t id);
   void cancel_all();
   size_t in_flight() const;
+  // Completions that threw twice: on the result, and again on the failed record made from the
+  // first exception (Transfer::complete). Zero unless a completion is broken.
+  size_t lost_completions() const;
 
   // Convenience for probes and /metrics: submit and wait. Not from a Completion or
   // EventObserver (those run on the I/O thread): throws std::logic_error there.

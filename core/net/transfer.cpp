@@ -362,11 +362,30 @@ void Transfer::classify_curl_error(CURLcode code) {
   }
 }
 
+// A completion that throws on the result is called once more with a failed result carrying the
+// exception's text, so the request is recorded (and counted as failed) rather than lost, and
+// whoever waits for it is not left waiting. A second throw propagates to the caller.
 void Transfer::complete() {
   if (!done_) return;
   auto done = std::move(done_);
   done_ = nullptr;
-  done(std::move(result_));
+  StreamResult failed;
+  failed.id = result_.id;
+  failed.http_status = result_.http_status;
+  failed.t_submit_ns = result_.t_submit_ns;
+  failed.t_sent_ns = result_.t_sent_ns;
+  failed.t_first_byte_ns = result_.t_first_byte_ns;
+  failed.t_done_ns = result_.t_done_ns;
+  failed.error = ErrorKind::ClientError;
+  try {
+    done(std::move(result_));
+    return;
+  } catch (const std::exception& e) {
+    failed.error_message = std::string("processing the response failed: ") + e.what();
+  } catch (...) {
+    failed.error_message = "processing the response failed (unknown exception)";
+  }
+  done(std::move(failed));
 }
 
 }  // namespace lb::net

@@ -48,21 +48,25 @@ nlohmann::json median_of(std::vector<double> v) {
 nlohmann::json size_row(const PhaseOutcome& outcome, const std::vector<SizeRequest>& requests,
                         bool needle) {
   std::vector<double> ttft, prefill, decode, e2el;
-  int64_t retrieved = 0, prompt_tokens = -1;
+  int64_t retrieved = 0, prompt_tokens = -1, completed = 0;
   for (const auto& record : outcome.records) {
     const auto m = metrics::compute_request_metrics(record);
     if (!m.ok) continue;
-    ttft.push_back(m.ttft_ms);
-    e2el.push_back(m.e2el_ms);
+    ++completed;
+    // A completed request may still lack a figure (no output event: no TTFT); a missing one is
+    // left out of the median, never counted as -1 in it.
+    if (m.ttft_ms >= 0) ttft.push_back(m.ttft_ms);
+    if (m.e2el_ms >= 0) e2el.push_back(m.e2el_ms);
     if (m.prefill_tok_s > 0) prefill.push_back(m.prefill_tok_s);
     if (m.decode_tok_s > 0) decode.push_back(m.decode_tok_s);
-    prompt_tokens = m.prompt_tokens;
+    if (m.prompt_tokens >= 0) prompt_tokens = m.prompt_tokens;
     const auto& req = requests[static_cast<size_t>(record.index)];
     retrieved += needle_retrieved(record.result.content, req.needle) ? 1 : 0;
   }
   nlohmann::json row = {{"status", "measured"},
-                        {"prompt_tokens", prompt_tokens},
-                        {"completed", ttft.size()},
+                        {"prompt_tokens", prompt_tokens >= 0 ? nlohmann::json(prompt_tokens)
+                                                             : nlohmann::json(nullptr)},
+                        {"completed", completed},
                         {"ttft_ms", median_of(ttft)},
                         {"effective_prefill_tok_s", median_of(prefill)},
                         {"decode_tok_s", median_of(decode)},
@@ -70,7 +74,7 @@ nlohmann::json size_row(const PhaseOutcome& outcome, const std::vector<SizeReque
   if (needle) {
     row["retrieval_passed"] = retrieved;
     row["retrieval_attempts"] = requests.size();
-    row["retrieval_pass"] = !ttft.empty() && retrieved == static_cast<int64_t>(requests.size());
+    row["retrieval_pass"] = completed > 0 && retrieved == static_cast<int64_t>(requests.size());
   }
   return row;
 }

@@ -56,7 +56,7 @@ PassFigures figures_of(const PhaseOutcome& outcome) {
       ++f.failed;
       continue;
     }
-    ttft.push_back(m.ttft_ms);
+    if (m.ttft_ms >= 0) ttft.push_back(m.ttft_ms);  // a missing TTFT stays out of the median
     if (m.prefill_tok_s > 0) prefill.push_back(m.prefill_tok_s);
     output_tokens += std::max<int64_t>(0, m.output_tokens);
     f.prompt_tokens += std::max<int64_t>(0, m.prompt_tokens);
@@ -70,10 +70,15 @@ PassFigures figures_of(const PhaseOutcome& outcome) {
   return f;
 }
 
+// A figure no request gave is null, never -1.
+nlohmann::json figure(double value) {
+  return value >= 0 ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
 nlohmann::json to_json(const PassFigures& f) {
-  nlohmann::json j = {{"median_ttft_ms", f.median_ttft_ms},
-                      {"output_tok_s", f.output_tok_s},
-                      {"effective_prefill_tok_s", f.median_prefill_tok_s},
+  nlohmann::json j = {{"median_ttft_ms", figure(f.median_ttft_ms)},
+                      {"output_tok_s", figure(f.output_tok_s)},
+                      {"effective_prefill_tok_s", figure(f.median_prefill_tok_s)},
                       {"prompt_tokens", f.prompt_tokens},
                       {"failed", f.failed}};
   j["cached_tokens"] = f.cached_tokens >= 0 ? labelled(f.cached_tokens, metrics::Provenance::Server)

@@ -62,6 +62,53 @@ class MetricsFromWireTest : public QObject {
     QCOMPARE(m.itl_ms, std::vector<double>(6, 10.0));
     QCOMPARE(m.tokens_per_event, (std::vector<int32_t>{1, 4, 3, 4, 2, 3, 2}));
   }
+  // A reasoning stream: TTFT is the first reasoning token, TTFT content the first answer token.
+  void reasoningStreamHasTimeToFirstContent() {
+    const RequestRecord rec = record_from_fixture("vllm_chat_stream.sse");
+    const RequestMetrics m = compute_request_metrics(rec);
+    QCOMPARE(m.ttft_ms, 110.0);          // 4 reasoning events first, at 110..140 ms
+    QCOMPARE(m.ttft_content_ms, 150.0);  // the first content event
+    const LaneSummary s = summarize({rec});
+    QCOMPARE(s.ttft_content_ms.median, 150.0);
+    QCOMPARE(to_json(s)["median_ttft_content_ms"].get<double>(), 150.0);
+  }
+
+  // A stream that only calls a tool still has a first token and an end: its fragments are output.
+  void toolCallOnlyStreamHasTtftAndE2el() {
+    const RequestRecord rec = record_from_fixture("vllm_chat_stream_tool_calls.sse");
+    QCOMPARE(rec.result.error, lb::net::ErrorKind::None);
+    QVERIFY(rec.result.content.empty());
+    QCOMPARE(rec.result.tool_calls.size(), size_t(1));
+    QVERIFY(!rec.result.events.empty());
+    const RequestMetrics m = compute_request_metrics(rec);
+    QVERIFY(m.ok);
+    QVERIFY2(m.ttft_ms > 100.0, qPrintable(QString::number(m.ttft_ms)));
+    QVERIFY(m.e2el_ms >= m.ttft_ms);
+    QCOMPARE(m.ttft_content_ms, -1.0);  // no answer text at all
+    const LaneSummary s = summarize({rec});
+    QCOMPARE(s.ttft_ms.count, size_t(1));
+    QCOMPARE(s.e2el_ms.count, size_t(1));
+    QVERIFY(to_json(s)["median_ttft_content_ms"].is_null());
+  }
+
+  // Events that came in one read share a stamp: their 0 ms gaps are counted and flagged.
+  void coalescedEventsAreCounted() {
+    RequestRecord rec = record_from_fixture("vllm_chat_stream.sse");
+    QCOMPARE(compute_request_metrics(rec).coalesced_events, int64_t(0));
+    auto& ev = rec.result.events;  // 7 events; the 3rd and 4th now arrive with the 2nd
+    ev[2].arrival_ns = ev[1].arrival_ns;
+    ev[3].arrival_ns = ev[1].arrival_ns;
+    const RequestMetrics m = compute_request_metrics(rec);
+    QCOMPARE(m.coalesced_events, int64_t(2));
+    QCOMPARE(m.itl_ms[1], 0.0);
+    const LaneSummary s = summarize({rec});
+    QCOMPARE(s.coalesced_events, int64_t(2));
+    QCOMPARE(s.coalesced_event_share, 2.0 / 6.0);
+    const auto j = to_json(s);
+    QCOMPARE(j["coalesced_events"].get<int64_t>(), int64_t(2));
+    QCOMPARE(to_json(rec, m)["coalesced_events"].get<int64_t>(), int64_t(2));
+  }
+
   void summaryCountsTokensNotChunks() {
     const LaneSummary s = summarize({record_from_fixture("vllm_chat_stream.sse")});
     QCOMPARE(s.total_output_tokens, int64_t(19));

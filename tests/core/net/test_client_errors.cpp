@@ -3,6 +3,9 @@
 #include <QtTest>
 
 #include <chrono>
+#include <future>
+#include <stdexcept>
+#include <thread>
 #include "test_main.h"
 
 #include "net/stream_client.h"
@@ -218,6 +221,43 @@ class TestClientErrors : public QObject {
     req.timeouts.first_byte_ms = 250;
     req.timeouts.idle_ms = 50;
     QCOMPARE(client_->fetch(req).error, ErrorKind::FirstByteTimeout);
+  }
+
+  // A completion that throws on its result is called again with a failed record that carries
+  // the exception's text: the request is counted as failed, never lost, and nobody waits forever.
+  void throwingCompletionGivesAFailedRecord() {
+    std::promise<StreamResult> second;
+    int calls = 0;
+    client_->submit(request(*server_, "/good"), [&](StreamResult&& r) {
+      if (++calls == 1) {
+        QCOMPARE(r.content, std::string("Hello world"));
+        throw std::runtime_error("summary of the response failed");
+      }
+      second.set_value(std::move(r));
+    });
+    auto future = second.get_future();
+    QVERIFY2(future.wait_for(std::chrono::seconds(10)) == std::future_status::ready,
+             "the request vanished");
+    const StreamResult r = future.get();
+    QCOMPARE(calls, 2);
+    QCOMPARE(r.error, ErrorKind::ClientError);
+    QCOMPARE(std::string(to_string(r.error)), std::string("client_error"));
+    QVERIFY2(r.error_message.find("summary of the response failed") != std::string::npos,
+             r.error_message.c_str());
+    QCOMPARE(r.http_status, 200);
+    QVERIFY(r.t_done_ns >= r.t_sent_ns && r.t_sent_ns > 0);
+    QCOMPARE(client_->lost_completions(), size_t(0));
+    // A completion that throws on the failed record too is counted; the I/O thread goes on.
+    std::atomic<int> always_calls{0};
+    client_->submit(request(*server_, "/good"), [&](StreamResult&&) {
+      ++always_calls;
+      throw std::runtime_error("always");
+    });
+    for (int i = 0; i < 500 && client_->lost_completions() == 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    QCOMPARE(client_->lost_completions(), size_t(1));
+    QCOMPARE(always_calls.load(), 2);
+    QCOMPARE(client_->in_flight(), size_t(0));
   }
 
   void totalTimeout() {

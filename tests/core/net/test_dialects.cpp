@@ -110,7 +110,15 @@ class TestDialects : public QObject {
     QCOMPARE(r.tool_calls[0].id, std::string("chatcmpl-tool-5f0c2a8e9b1d4e7fa3c6b2d1e0f9a8b7"));
     QCOMPARE(r.tool_calls[0].arguments, std::string(R"({"city": "Paris", "unit": "celsius"})"));
     QCOMPARE(r.finish_reason, std::string("tool_calls"));
-    QVERIFY(r.events.empty());  // tool-call fragments are not content events (no TTFT)
+    // Tool-call fragments are output: a tool-call-only stream has events (so a TTFT and E2EL),
+    // carrying the name's and the arguments' bytes.
+    QVERIFY(!r.events.empty());
+    size_t tool_bytes = 0;
+    for (const auto& e : r.events) {
+      QCOMPARE(e.content_bytes, uint32_t(0));
+      tool_bytes += e.tool_call_bytes;
+    }
+    QCOMPARE(tool_bytes, r.tool_calls[0].name.size() + r.tool_calls[0].arguments.size());
     QCOMPARE(r.total_events, int64_t(7));
     QCOMPARE(r.usage.completion_tokens, int64_t(26));
   }
