@@ -14,6 +14,7 @@
 #include <QStyle>
 
 #include "report/report_writer.h"
+#include "ui/keyring/keyring_lookup.h"
 #include "ui/pages/decision_page.h"
 #include "ui/pages/lanes_page.h"
 #include "ui/pages/prompt_sets_page.h"
@@ -138,6 +139,8 @@ bool MainWindow::open_workspace(const QString& dir, QString* error) {
     return false;
   }
   workspace_ = std::move(next);
+  // Keyring lanes read the keys of this workspace only (ui/keyring/secret_store.h).
+  register_keyring_lookup(workspace_.id().toStdString());
   lanes_->reload();
   prompt_sets_->reload();
   run_->reload_lanes();

@@ -1,9 +1,13 @@
-// `lanebench-cli run PLAN.json --out DIR [--json]`: runs a plan and leaves a run folder.
+// `lanebench-cli run PLAN.json --out DIR [--json] [--allow-env NAME]...`: runs a plan and leaves a
+// run folder.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "commands.h"
+#include "plan/api_key_source.h"
 #include "plan/plan.h"
 #include "progress_sink.h"
 #include "results_table.h"
@@ -17,6 +21,7 @@ struct RunArgs {
   std::string plan_path;
   std::string out_dir;
   bool json = false;
+  std::vector<std::string> allowed_envs;  // api_key_env names the user vouches for
 };
 
 void print_outcome(const RunArgs& args, const run::RunResult& result) {
@@ -46,6 +51,7 @@ int run_plan_command(const RunArgs& args) {
     std::cerr << "lanebench-cli run: the plan is not valid:\n" << parsed.error_text() << '\n';
     return run::kExitInput;
   }
+  for (const std::string& name : args.allowed_envs) plan::allow_api_key_env(name);
   std::string why;
   if (!run::run_folder_usable(args.out_dir, &why)) {
     std::cerr << "lanebench-cli run: --out: " << why << '\n';
@@ -72,6 +78,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--out,-o", args->out_dir, "run folder to create (must be new or empty)")
       ->required();
   cmd->add_flag("--json", args->json, "print the result as JSON on stdout");
+  cmd->add_option("--allow-env", args->allowed_envs,
+                  "let a lane's api_key_env name this variable although its name does not end "
+                  "in _KEY, _TOKEN or _API_KEY, or is another tool's credential (repeatable)")
+      ->type_name("NAME");
   cmd->callback([args, &exit_code] { exit_code = run_plan_command(*args); });
 }
 

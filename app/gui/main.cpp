@@ -17,7 +17,6 @@
 #include <cstring>
 
 #include "sim_lane_starter.h"
-#include "ui/keyring/keyring_lookup.h"
 #include "ui/main_window.h"
 #include "ui/tour/screenshot_tour.h"
 #include "ui/workspace/workspace.h"
@@ -110,7 +109,6 @@ int main(int argc, char** argv) {
   args.process(app);
 
   lb::app::register_sim_lane_starter();
-  lb::ui::register_keyring_lookup();  // lanes may keep their API key in the OS keyring
   bool demo = false;
   const QString dir = workspace_to_open(args, &demo);
   QString error;

@@ -2,7 +2,9 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <set>
 
+#include "plan/key_transport.h"
 #include "plan/plan.h"
 
 namespace lb::plan {
@@ -20,7 +22,33 @@ KeyringLookup& registered_lookup() {
   return lookup;
 }
 
+std::set<std::string>& allowed_envs() {
+  static std::set<std::string> names;
+  return names;
+}
+
+bool ends_with(std::string_view text, std::string_view tail) {
+  return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
+}
+
+// Credentials of other tools that happen to end in _KEY or _TOKEN.
+constexpr std::string_view kForeignPrefixes[] = {"AWS_",
+                                                 "GITHUB_",
+                                                 "GH_",
+                                                 "GITLAB_",
+                                                 "CI_",
+                                                 "DOCKER_",
+                                                 "NPM_",
+                                                 "SSH_",
+                                                 "GPG_",
+                                                 "AZURE_",
+                                                 "GOOGLE_APPLICATION_"};
+
 std::optional<std::string> from_environment(const Lane& lane, std::string* error) {
+  if (const std::string refusal = api_key_env_refusal(lane.api_key_env); !refusal.empty()) {
+    if (error) *error = refusal;
+    return std::nullopt;
+  }
   const char* value = std::getenv(lane.api_key_env.c_str());
   if (value == nullptr || *value == '\0') {
     if (error)
@@ -30,13 +58,20 @@ std::optional<std::string> from_environment(const Lane& lane, std::string* error
   return std::string(value);
 }
 
-std::optional<std::string> from_keyring(const std::string& key_lane, std::string* error) {
+std::optional<std::string> from_keyring(const Lane& lane, const std::string& key_lane,
+                                        std::string* error) {
+  const std::string ref = keyring_reference(key_lane);
+  if (key_lane != lane.id) {
+    if (error)
+      *error = "api_key_env " + ref +
+               " names another lane's key; a lane reads only its own (keyring:" + lane.id + ")";
+    return std::nullopt;
+  }
   KeyringLookup lookup;
   {
     std::lock_guard lock(lookup_mutex());
     lookup = registered_lookup();
   }
-  const std::string ref = keyring_reference(key_lane);
   if (!lookup) {
     if (error)
       *error = "its key is in the OS keyring (api_key_env " + ref +
@@ -44,11 +79,13 @@ std::optional<std::string> from_keyring(const std::string& key_lane, std::string
                "variable and set api_key_env to its name instead";
     return std::nullopt;
   }
+  const KeyringItem item{lane.id, keyring_host(lane.base_url)};
   std::string why;
-  auto key = lookup(key_lane, &why);
+  auto key = lookup(item, &why);
   if ((!key || key->empty()) && error)
-    *error = why.empty() ? "no key is stored in the OS keyring for " + ref +
-                               "; enter it again in the lane's dialog"
+    *error = why.empty() ? "no key is stored in the OS keyring for " + ref + " at " + item.host +
+                               " in this workspace (a key is kept per workspace, lane and "
+                               "host); enter it again in the lane's dialog"
                          : why;
   if (key && key->empty()) return std::nullopt;
   return key;
@@ -56,10 +93,49 @@ std::optional<std::string> from_keyring(const std::string& key_lane, std::string
 
 }  // namespace
 
+bool is_api_key_env_name(std::string_view name) {
+  if (!ends_with(name, "_KEY") && !ends_with(name, "_TOKEN")) return false;
+  for (std::string_view prefix : kForeignPrefixes)
+    if (name.substr(0, prefix.size()) == prefix) return false;
+  return true;
+}
+
+std::string api_key_env_refusal(std::string_view name) {
+  if (is_api_key_env_name(name)) return {};
+  {
+    std::lock_guard lock(lookup_mutex());
+    if (allowed_envs().count(std::string(name))) return {};
+  }
+  const std::string n(name);
+  return "api_key_env names " + n +
+         ", which LaneBench does not read unless you allow it: a plan may name only a variable "
+         "ending in _KEY, _TOKEN or _API_KEY that is not another tool's credential, because "
+         "the key is sent to the plan's server. If " +
+         n + " really holds this lane's key, allow it (lanebench-cli --allow-env " + n +
+         ", or confirm in the desktop app)";
+}
+
+void allow_api_key_env(const std::string& name) {
+  std::lock_guard lock(lookup_mutex());
+  allowed_envs().insert(name);
+}
+
+void clear_allowed_api_key_envs() {
+  std::lock_guard lock(lookup_mutex());
+  allowed_envs().clear();
+}
+
 std::optional<std::string> keyring_lane_of(std::string_view api_key_env) {
   if (api_key_env.substr(0, kKeyringPrefix.size()) != kKeyringPrefix) return std::nullopt;
   if (api_key_env.size() == kKeyringPrefix.size()) return std::nullopt;
   return std::string(api_key_env.substr(kKeyringPrefix.size()));
+}
+
+std::string keyring_host(std::string_view base_url) {
+  if (base_url.substr(0, 4) == "sim:") return "sim";
+  std::string host = url_host(base_url);
+  for (char& c : host) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return host;
 }
 
 std::string keyring_reference(std::string_view lane_id) {
@@ -78,7 +154,8 @@ bool keyring_lookup_available() {
 
 std::optional<std::string> resolve_api_key(const Lane& lane, std::string* error) {
   if (lane.api_key_env.empty()) return std::nullopt;
-  if (auto key_lane = keyring_lane_of(lane.api_key_env)) return from_keyring(*key_lane, error);
+  if (auto key_lane = keyring_lane_of(lane.api_key_env))
+    return from_keyring(lane, *key_lane, error);
   return from_environment(lane, error);
 }
 

@@ -1,8 +1,11 @@
 #pragma once
 // Where a lane's API key comes from. A lane's api_key_env names either an environment variable
-// or, as "keyring:<lane-id>", a key kept in the OS keyring under that lane id. core never links
-// a keyring library: the desktop app registers a lookup at start-up (like the simulator lane
-// starter); without one, keyring lanes fail with a message that says how to run them elsewhere.
+// or, as "keyring:<lane-id>", a key kept in the OS keyring. A lane reads only its own keyring
+// item: the reference names the lane's own id, and the item is bound to the workspace, the lane
+// id and the endpoint's host, so a plan moved to another workspace, or pointed at another host,
+// finds no key and asks for it again. core never links a keyring library: the desktop app
+// registers a lookup when it opens a workspace (like the simulator lane starter); without one,
+// keyring lanes fail with a message that says how to run them elsewhere.
 #include <functional>
 #include <optional>
 #include <string>
@@ -10,14 +13,36 @@
 
 namespace lb::plan {
 
+// Which environment variables a plan may name as api_key_env. A plan can come from anyone, and
+// the key it names is sent to the plan's base_url, so only variables that look like API keys are
+// read: names ending in _KEY or _TOKEN (_API_KEY included), and not the well-known credentials of
+// cloud and code-hosting tools (AWS_*, GITHUB_*, GH_*, GITLAB_*, ...). Any other name is read
+// only once the user allows it (the CLI's --allow-env NAME, a confirmation in the desktop app).
+bool is_api_key_env_name(std::string_view name);
+// Empty when `name` may be read; otherwise why not and how to allow it (no lane prefix).
+std::string api_key_env_refusal(std::string_view name);
+// Names the user allowed for this process, in addition to the rule above.
+void allow_api_key_env(const std::string& name);
+void clear_allowed_api_key_envs();
+
 // The lane id of a "keyring:<lane-id>" reference; nullopt for anything else (an env var name).
 std::optional<std::string> keyring_lane_of(std::string_view api_key_env);
 std::string keyring_reference(std::string_view lane_id);
 
-// Returns the key stored for `lane_id`; nullopt with an empty error when none is stored, or
+// The endpoint host a keyring item is bound to: the base_url's host in lower case, or "sim" for
+// a simulator lane.
+std::string keyring_host(std::string_view base_url);
+
+// The keyring item a lane's key is kept in, within the workspace the lookup was registered for.
+struct KeyringItem {
+  std::string lane_id;
+  std::string host;  // keyring_host(lane.base_url)
+};
+
+// Returns the key stored for `item`; nullopt with an empty error when none is stored, or
 // with the reason when the keyring cannot be read. Must never put the key into `error`.
 using KeyringLookup =
-    std::function<std::optional<std::string>(const std::string& lane_id, std::string* error)>;
+    std::function<std::optional<std::string>(const KeyringItem& item, std::string* error)>;
 void set_keyring_lookup(KeyringLookup lookup);  // nullptr unregisters
 bool keyring_lookup_available();
 

@@ -66,6 +66,7 @@ json lane_json(const Lane& lane) {
   if (!lane.api_key_env.empty()) {
     j["api_key_env"] = lane.api_key_env;  // the name, never a key
   }
+  if (lane.allow_key_over_http) j["allow_key_over_http"] = true;
   return j;
 }
 

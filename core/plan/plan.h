@@ -32,6 +32,8 @@ struct Lane {
   std::string api_key_env;     // env var holding the key, or "keyring:<lane-id>"; never the key
   std::string ca_bundle;       // path of a CA bundle for this lane; empty = system store
   bool insecure = false;       // TLS verification off; labelled in every output
+  // Send the key over plain http to a host other than loopback (plan/key_transport.h).
+  bool allow_key_over_http = false;
   net::HttpVersion http_version = net::HttpVersion::Auto;
   LaneNotes notes;
 

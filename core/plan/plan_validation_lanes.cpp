@@ -167,12 +167,18 @@ void read_http_version(ObjectReader& r, Lane& lane) {
   }
 }
 
-// api_key_env names an environment variable or, as "keyring:<lane-id>", a key in the OS keyring.
-void check_api_key_source(ObjectReader& r, const std::string& source) {
+// api_key_env names an environment variable or, as "keyring:<lane-id>", the lane's own key in
+// the OS keyring.
+void check_api_key_source(ObjectReader& r, const std::string& source, const std::string& lane_id) {
   if (source.rfind("keyring:", 0) == 0) {
     const auto key_lane = keyring_lane_of(source);
     if (!key_lane || !is_valid_lane_id(*key_lane))
       r.error("api_key_env", "'" + source + "' must be keyring:<lane-id> with a valid lane id");
+    else if (!lane_id.empty() && *key_lane != lane_id)
+      r.error("api_key_env", "'" + source +
+                                 "' names another lane's key; a lane reads only its "
+                                 "own (keyring:" +
+                                 lane_id + ")");
     return;
   }
   if (!is_valid_env_name(source))
@@ -198,7 +204,7 @@ Lane read_lane(const json& value, const std::string& path, ErrorList& errors) {
   if (r.string("model", lane.model) && lane.model.empty()) {
     r.error("model", "must not be empty (use \"auto\" for the server's first model)");
   }
-  if (r.string("api_key_env", lane.api_key_env)) check_api_key_source(r, lane.api_key_env);
+  if (r.string("api_key_env", lane.api_key_env)) check_api_key_source(r, lane.api_key_env, lane.id);
   if (r.has("api_key")) {
     r.allow("api_key");  // reported here, with advice, and the value never echoed
     r.error("api_key",
@@ -207,6 +213,7 @@ Lane read_lane(const json& value, const std::string& path, ErrorList& errors) {
   }
   r.string("ca_bundle", lane.ca_bundle);
   r.boolean("insecure", lane.insecure);
+  r.boolean("allow_key_over_http", lane.allow_key_over_http);
   read_http_version(r, lane);
   read_notes(r, lane.notes, errors);
   r.finish();

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <regex>
 
+#include "net/secret_text.h"
+#include "plan/key_transport.h"
 #include "plan/plan.h"
 #include "report/json_access.h"
 #include "report/run_folder.h"
@@ -20,16 +22,6 @@ struct Pattern {
   std::regex re;
   const char* replacement = "[redacted]";  // "$1[redacted]" keeps a matched leading delimiter
 };
-
-const std::vector<Pattern>& secret_patterns() {
-  static const std::vector<Pattern> p = {
-      {"API key", std::regex(R"(\b(sk|pk|rk|hf|ghp|gho|xox[abp])[-_][A-Za-z0-9_\-]{8,})")},
-      {"bearer token", std::regex(R"(\b[Bb]earer\s+[A-Za-z0-9._~+/=\-]{8,})")},
-      {"credential assignment",
-       std::regex(R"(\b(api[_-]?key|token|secret|password|passwd)\s*[:=]\s*[^\s,;"']{4,})",
-                  std::regex::icase)}};
-  return p;
-}
 
 const std::vector<Pattern>& private_patterns() {
   static const std::vector<Pattern> p = {
@@ -53,22 +45,9 @@ const std::vector<Pattern>& private_patterns() {
   return p;
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-// Case-insensitive literal replacement.
+// Case-insensitive literal replacement (net/secret_text.h).
 std::string replace_literal(const std::string& text, const std::string& term) {
-  if (term.empty()) return text;
-  const std::string hay = lower(text), needle = lower(term);
-  std::string out;
-  size_t at = 0;
-  for (size_t hit = hay.find(needle); hit != std::string::npos; hit = hay.find(needle, at)) {
-    out += text.substr(at, hit - at) + kRedacted;
-    at = hit + needle.size();
-  }
-  return out + text.substr(at);
+  return net::redact_literal(text, term);
 }
 
 std::string replace_patterns(std::string text, const std::vector<Pattern>& patterns) {
@@ -76,15 +55,7 @@ std::string replace_patterns(std::string text, const std::vector<Pattern>& patte
   return text;
 }
 
-std::string host_of(const std::string& url) {
-  const auto scheme = url.find("://");
-  if (scheme == std::string::npos) return {};
-  std::string rest = url.substr(scheme + 3);
-  rest = rest.substr(0, rest.find_first_of("/?#"));
-  if (const auto at = rest.rfind('@'); at != std::string::npos) rest = rest.substr(at + 1);
-  if (!rest.empty() && rest.front() == '[') return rest.substr(1, rest.find(']') - 1);
-  return rest.substr(0, rest.find(':'));
-}
+std::string host_of(const std::string& url) { return plan::url_host(url); }
 
 }  // namespace
 
@@ -109,6 +80,7 @@ PrivacyScrubber PrivacyScrubber::for_run(const RunFolder& folder) {
     // "keyring:<lane-id>" reference, the OS keyring when the program registered a lookup.
     plan::Lane source;
     source.id = string_at(lane, {"id"});
+    source.base_url = string_at(lane, {"base_url"});
     source.api_key_env = string_at(lane, {"api_key_env"});
     std::string ignored;
     if (auto key = plan::resolve_api_key(source, &ignored); key && !key->empty())
@@ -127,9 +99,7 @@ PrivacyScrubber PrivacyScrubber::for_run(const RunFolder& folder) {
 }
 
 std::string PrivacyScrubber::redact_secrets(const std::string& text) const {
-  std::string out = text;
-  for (const auto& s : secrets_) out = replace_literal(out, s);
-  return replace_patterns(std::move(out), secret_patterns());
+  return net::redact_secret_text(text, secrets_);
 }
 
 std::string PrivacyScrubber::redact_private(const std::string& text) const {
@@ -140,22 +110,16 @@ std::string PrivacyScrubber::redact_private(const std::string& text) const {
 }
 
 std::vector<std::string> PrivacyScrubber::secret_findings(const std::string& text) const {
-  std::vector<std::string> out;
-  const std::string hay = lower(text);
-  for (const auto& s : secrets_)
-    if (hay.find(lower(s)) != std::string::npos) out.push_back("API key value");
-  for (const auto& p : secret_patterns())
-    if (std::regex_search(text, p.re)) out.push_back(p.what);
-  return out;
+  return net::secret_text_findings(text, secrets_);
 }
 
 std::vector<std::string> PrivacyScrubber::findings(const std::string& text) const {
   std::vector<std::string> out = secret_findings(text);
   for (const auto& p : private_patterns())
     if (std::regex_search(text, p.re)) out.push_back(p.what);
-  const std::string hay = lower(text);
+  const std::string hay = net::lower_ascii(text);
   for (const auto& t : terms_)
-    if (hay.find(lower(t)) != std::string::npos) out.push_back("user or host name");
+    if (hay.find(net::lower_ascii(t)) != std::string::npos) out.push_back("user or host name");
   return out;
 }
 

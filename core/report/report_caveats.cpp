@@ -63,6 +63,10 @@ void lane_caveats(const RunFolder& folder, std::vector<std::string>& out) {
                     "acceptance, KV capacity) are unavailable for it.");
     if (string_at(env, {"tls", "verification"}).rfind("DISABLED", 0) == 0)
       out.push_back("Lane " + id + " was measured with TLS verification disabled.");
+    if (const std::string host = string_at(env, {"key_over_plain_http_to"}); !host.empty())
+      out.push_back("Lane " + id + " sent its API key over plain http to " + host +
+                    " (the plan allowed it with allow_key_over_http): anyone on that network "
+                    "path could read the key.");
     const std::string base_url = string_at(env, {"base_url"});
     if (base_url.rfind("sim:", 0) != 0) continue;
     out.push_back("Lane " + id +

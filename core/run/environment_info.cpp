@@ -6,6 +6,7 @@
 
 #include "metrics/prometheus_text.h"
 #include "metrics/server_counters.h"
+#include "plan/key_transport.h"
 
 namespace lb::run {
 
@@ -40,7 +41,12 @@ nlohmann::json lane_environment_json(const LaneRuntime& lane) {
   j["probe"] = lane.probe.to_json();
   j["tls"] = {{"verification", lane.plan.insecure ? "DISABLED (insecure)" : "enabled"},
               {"ca_bundle", lane.plan.ca_bundle}};
-  if (!lane.plan.api_key_env.empty()) j["api_key_env"] = lane.plan.api_key_env;
+  if (!lane.plan.api_key_env.empty()) {
+    j["api_key_env"] = lane.plan.api_key_env;
+    // Only reachable with allow_key_over_http (plan/key_transport.h); the report says so.
+    if (plan::key_goes_over_plain_http(lane.plan))
+      j["key_over_plain_http_to"] = plan::url_host(lane.plan.base_url);
+  }
   if (lane.probe.metrics_available) {
     const auto counters =
         metrics::extract_server_counters(metrics::parse_prometheus_text(lane.probe.metrics_text));

@@ -50,4 +50,12 @@ void set_api_key(LaneEndpoint& lane, const std::string& key) {
   lane.auth_headers.emplace_back("Authorization", "Bearer " + key);
 }
 
+std::string api_key_of(const LaneEndpoint& lane) {
+  constexpr std::string_view kBearer = "Bearer ";
+  for (const auto& [name, value] : lane.auth_headers)
+    if (name == "Authorization" && value.rfind(kBearer, 0) == 0)
+      return value.substr(kBearer.size());
+  return {};
+}
+
 }  // namespace lb::run

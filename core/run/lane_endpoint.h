@@ -30,5 +30,7 @@ LaneEndpoint endpoint_from_base_url(std::string id, std::string_view base_url);
 
 // Adds "Authorization: Bearer <key>" when key is non-empty.
 void set_api_key(LaneEndpoint& lane, const std::string& key);
+// The key set_api_key added; empty when the lane has none.
+std::string api_key_of(const LaneEndpoint& lane);
 
 }  // namespace lb::run

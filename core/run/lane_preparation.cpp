@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "plan/key_transport.h"
 #include "run/sim_lane_registry.h"
 
 namespace lb::run {
@@ -22,6 +23,8 @@ std::string resolve_endpoint(const plan::Lane& lane, LaneRuntime& out) {
   out.endpoint.tls.ca_bundle_path = lane.ca_bundle;
   out.endpoint.http_version = lane.http_version;
   if (!lane.api_key_env.empty()) {
+    if (const std::string refusal = plan::key_transport_refusal(lane); !refusal.empty())
+      return "lane " + lane.id + ": " + refusal;
     std::string why;
     auto key = plan::resolve_api_key(lane, &why);
     if (!key) return "lane " + lane.id + ": " + why;
@@ -75,6 +78,10 @@ LanePreparation prepare_lanes(const plan::Plan& plan, net::StreamClient& client,
     LaneRuntime runtime;
     runtime.plan = lane;
     std::string error = resolve_endpoint(lane, runtime);
+    if (error.empty() && !lane.api_key_env.empty() && plan::key_goes_over_plain_http(lane))
+      sink.on_message(MessageLevel::Warning,
+                      "lane " + lane.id + ": its API key goes over plain http to " +
+                          plan::url_host(lane.base_url) + " (allow_key_over_http)");
     if (error.empty()) error = probe_lane(lane, client, sink, runtime);
     if (!error.empty()) {
       prep.errors.push_back(std::move(error));

@@ -165,6 +165,10 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
     result.exit_code = result.interrupted ? kExitInterrupted : kExitInput;
     return result;
   }
+  std::vector<std::string> keys;
+  for (const auto& lane : prep.lanes)
+    if (std::string key = api_key_of(lane.endpoint); !key.empty()) keys.push_back(std::move(key));
+  writer.set_secrets(std::move(keys));
   nlohmann::json& summary = result.summary;
   summary["run"] = {{"name", plan_.name}, {"started_at", utc_now_iso8601()}};
   summary["experiments"] = nlohmann::json::array();

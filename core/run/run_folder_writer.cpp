@@ -9,6 +9,7 @@
 
 #include "metrics/request_metrics.h"
 #include "metrics/summary.h"
+#include "net/secret_text.h"
 #include "run/atomic_file.h"
 
 namespace lb::run {
@@ -110,12 +111,20 @@ void RunFolderWriter::loop() {
   idle_cv_.notify_all();
 }
 
+void RunFolderWriter::set_secrets(std::vector<std::string> keys) {
+  std::lock_guard lock(mutex_);
+  secrets_ = std::move(keys);
+}
+
 void RunFolderWriter::write_request_line(const metrics::RequestRecord& record) {
   if (jsonl_fd_ < 0) return;
   const auto m = metrics::compute_request_metrics(record);
-  std::string line =
-      metrics::to_json(record, m).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
-      "\n";
+  nlohmann::json j = metrics::to_json(record, m);
+  // A server's error text may quote the key it refused: it is written with keys redacted.
+  if (j["error"].is_object() && j["error"]["message"].is_string())
+    j["error"]["message"] =
+        net::redact_secret_text(j["error"]["message"].get<std::string>(), secrets_);
+  std::string line = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   // One write() per line: O_APPEND makes it land whole, and the kernel keeps it if we are killed.
   size_t written = 0;
   while (written < line.size()) {

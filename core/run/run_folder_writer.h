@@ -34,6 +34,9 @@ class RunFolderWriter {
   const std::string& dir() const { return dir_; }
   std::string path(const std::string& relative) const;
 
+  // The lanes' API keys: a server's error message that quotes one is written with it redacted
+  // (net/secret_text.h). Call before the first append_request.
+  void set_secrets(std::vector<std::string> keys);
   void append_request(metrics::RequestRecord record);
   void write_file(std::string relative_path, std::string content);
   void write_json(std::string relative_path, const nlohmann::json& value);
@@ -54,6 +57,7 @@ class RunFolderWriter {
   };
   using Job = std::variant<metrics::RequestRecord, FileJob, std::function<void()>>;
 
+  std::vector<std::string> secrets_;
   void loop();
   void write_request_line(const metrics::RequestRecord& record);
   void note_error(std::string message);

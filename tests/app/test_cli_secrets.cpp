@@ -24,18 +24,18 @@ const std::string kKeyChild = "sk-lbplanted-child-" + std::to_string(::getpid())
 
 QProcessEnvironment keyed_env() {
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-  env.insert("LB_PLANTED_KEY_INPROC", QString::fromStdString(kKeyInProcess));
-  env.insert("LB_PLANTED_KEY_CHILD", QString::fromStdString(kKeyChild));
+  env.insert("LB_PLANTED_INPROC_KEY", QString::fromStdString(kKeyInProcess));
+  env.insert("LB_PLANTED_CHILD_KEY", QString::fromStdString(kKeyChild));
   return env;
 }
 
 json keyed_plan(const std::string& child_url, bool send_keys) {
   json inproc = {{"id", "inproc"},
-                 {"base_url", "sim:bf16?time_scale=0.01&api_key_env=LB_PLANTED_KEY_INPROC"}};
+                 {"base_url", "sim:bf16?time_scale=0.01&api_key_env=LB_PLANTED_INPROC_KEY"}};
   json child = {{"id", "child"}, {"base_url", child_url}};
   if (send_keys) {
-    inproc["api_key_env"] = "LB_PLANTED_KEY_INPROC";
-    child["api_key_env"] = "LB_PLANTED_KEY_CHILD";
+    inproc["api_key_env"] = "LB_PLANTED_INPROC_KEY";
+    child["api_key_env"] = "LB_PLANTED_CHILD_KEY";
   }
   return {{"name", "secrets"},
           {"lanes", {inproc, child}},
@@ -75,7 +75,7 @@ std::string read_all(const fs::path& p) {
 std::string start_keyed_sim(QProcess& sim, const fs::path& trace) {
   sim.setProcessEnvironment(keyed_env());
   sim.start(LANEBENCH_SIM_PATH, {"--profile", "fp8", "--time-scale", "0.01", "--trace", qstr(trace),
-                                 "--set", "api_key_env=LB_PLANTED_KEY_CHILD"});
+                                 "--set", "api_key_env=LB_PLANTED_CHILD_KEY"});
   if (!sim.waitForStarted()) return {};
   while (!sim.canReadLine() && sim.waitForReadyRead(10'000)) {
   }
@@ -172,6 +172,81 @@ class TestCliSecrets : public QObject {
       QVERIFY2(holders.empty(), (std::string(name) + ": the key was echoed: " + r.err).c_str());
       QVERIFY(!fs::exists(dir / (std::string(name) + "-out")));
     }
+    fs::remove_all(dir);
+  }
+
+  // A plan can come from anyone: it may not name an arbitrary variable (another tool's credential)
+  // as a lane's key, unless the user allows that name with --allow-env.
+  void keyVariablesMustLookLikeKeysOrBeAllowed() {
+    const auto dir = fs::temp_directory_path() / ("lb-secrets-env-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    QProcessEnvironment env = keyed_env();
+    env.insert("AWS_SECRET_ACCESS_KEY", QString::fromStdString(kKeyChild));
+    env.insert("LB_LANE_SECRET", QString::fromStdString(kKeyInProcess));
+    // The simulator lane demands the key in LB_LANE_SECRET, so a run that passes sent it.
+    const json sim_demands_key = {
+        {"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.01&api_key_env=LB_LANE_SECRET"}};
+    const json experiments = {{{"kind", "throughput"},
+                               {"concurrency", {1}},
+                               {"requests", 1},
+                               {"input_tokens", 16},
+                               {"output_tokens", 4}}};
+    for (const char* name : {"AWS_SECRET_ACCESS_KEY", "LB_LANE_SECRET"}) {
+      json lane = sim_demands_key;
+      lane["api_key_env"] = name;
+      const auto path = lb::test::write_plan_file(
+          dir / (std::string(name) + ".json"),
+          {{"name", "env"}, {"lanes", {lane}}, {"experiments", experiments}});
+      const auto r = lb::test::run_program(
+          LANEBENCH_CLI_PATH,
+          {"run", QString::fromStdString(path), "--out", qstr(dir / (std::string(name) + "-out"))},
+          env);
+      QCOMPARE(r.exit_code, 2);
+      QVERIFY2(r.err.find("lane fp8: api_key_env names " + std::string(name)) != std::string::npos,
+               r.err.c_str());
+      QVERIFY2(r.err.find("--allow-env " + std::string(name)) != std::string::npos, r.err.c_str());
+      QVERIFY2(holders_of_keys({{"stdout", r.out}, {"stderr", r.err}}).empty(), r.err.c_str());
+    }
+    // Allowed by the user, the variable is read and its key reaches the server.
+    json lane = sim_demands_key;
+    lane["api_key_env"] = "LB_LANE_SECRET";
+    const auto path = lb::test::write_plan_file(
+        dir / "allowed.json", {{"name", "env"}, {"lanes", {lane}}, {"experiments", experiments}});
+    const auto r =
+        lb::test::run_program(LANEBENCH_CLI_PATH,
+                              {"run", QString::fromStdString(path), "--out",
+                               qstr(dir / "allowed-out"), "--allow-env", "LB_LANE_SECRET"},
+                              env, 60'000);
+    QVERIFY2(r.exit_code == 0, r.err.c_str());
+    QVERIFY2(read_all(dir / "allowed-out" / "requests.jsonl").find("\"http_status\":401") ==
+                 std::string::npos,
+             "the allowed key was not sent");
+    fs::remove_all(dir);
+  }
+
+  // A key never crosses the network in clear: plain http is for loopback only, unless the lane
+  // says allow_key_over_http, and then the run and its report say so.
+  void keysGoOverPlainHttpOnlyToLoopbackOrWhenAllowed() {
+    const auto dir = fs::temp_directory_path() / ("lb-secrets-http-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    // 192.0.2.1 (TEST-NET-1) is never a real host: the refusal comes before any connection.
+    const json remote = {{"id", "remote"},
+                         {"base_url", "http://192.0.2.1:9/v1"},
+                         {"api_key_env", "LB_PLANTED_CHILD_KEY"}};
+    const json experiments = {{{"kind", "throughput"}, {"concurrency", {1}}, {"requests", 1}}};
+    const auto path = lb::test::write_plan_file(
+        dir / "remote.json", {{"name", "http"}, {"lanes", {remote}}, {"experiments", experiments}});
+    const auto r = lb::test::run_program(
+        LANEBENCH_CLI_PATH, {"run", QString::fromStdString(path), "--out", qstr(dir / "out")},
+        keyed_env());
+    QCOMPARE(r.exit_code, 2);
+    QVERIFY2(r.err.find("lane remote: its API key would go over plain http to 192.0.2.1") !=
+                 std::string::npos,
+             r.err.c_str());
+    QVERIFY2(r.err.find("allow_key_over_http") != std::string::npos, r.err.c_str());
+    QVERIFY2(holders_of_keys({{"stdout", r.out}, {"stderr", r.err}}).empty(), r.err.c_str());
     fs::remove_all(dir);
   }
 };

@@ -37,6 +37,8 @@ using lb::ui::SecretStore;
 namespace {
 
 constexpr const char* kKey = "sk-lanebench-keyring-test-7f3a9c";
+constexpr const char* kWorkspace = "workspace-test-1";
+const lb::plan::KeyringItem kFp8{"fp8", "sim"};
 
 // Reads every file under `dir` and returns the first that contains `needle` ("" when none).
 QString file_containing(const QString& dir, const QByteArray& needle) {
@@ -93,14 +95,14 @@ class KeyringTest : public QObject {
     qputenv("DBUS_SESSION_BUS_ADDRESS", ("unix:path=" + home_.path() + "/no-bus").toUtf8());
     QElapsedTimer t;
     t.start();
-    const SecretStore store;
-    const auto r = store.store("fp8", kKey);
+    const SecretStore store(kWorkspace);
+    const auto r = store.store(kFp8, kKey);
     QVERIFY(!r.ok);
     QVERIFY2(QString::fromStdString(r.error).contains("no Secret Service is reachable"),
              r.error.c_str());
     QVERIFY(r.error.find(kKey) == std::string::npos);
     std::string error;
-    QVERIFY(!store.lookup("fp8", &error));
+    QVERIFY(!store.lookup(kFp8, &error));
     QVERIFY2(QString::fromStdString(error).contains("cannot read the key of lane fp8"),
              error.c_str());
     QVERIFY2(t.elapsed() < 5000, "failing takes no time when nothing listens");
@@ -116,18 +118,24 @@ class KeyringTest : public QObject {
   void storeLookupRemoveInARealSecretService() {
     start_session_bus();
     unlock_keyring();
-    const SecretStore store;
-    auto r = store.store("fp8", kKey);
+    const SecretStore store(kWorkspace);
+    auto r = store.store(kFp8, kKey);
     QVERIFY2(r.ok, r.error.c_str());
     std::string error;
-    auto key = store.lookup("fp8", &error);
+    auto key = store.lookup(kFp8, &error);
     QVERIFY2(key.has_value(), error.c_str());
     QCOMPARE(*key, std::string(kKey));
-    QVERIFY(!store.lookup("bf16", &error));  // another lane has no key
+    QVERIFY(!store.lookup({"bf16", "sim"}, &error));  // another lane has no key
     QVERIFY2(error.empty(), error.c_str());
-    // Replacing keeps one item per lane.
-    QVERIFY(store.store("fp8", std::string(kKey) + "-v2").ok);
-    QCOMPARE(*store.lookup("fp8", &error), std::string(kKey) + "-v2");
+    // A key is bound to its workspace and host: the same lane id in another workspace, or at
+    // another host, finds nothing.
+    QVERIFY(!SecretStore("another-workspace").lookup(kFp8, &error));
+    QVERIFY2(error.empty(), error.c_str());
+    QVERIFY(!store.lookup({"fp8", "evil.example.com"}, &error));
+    QVERIFY2(error.empty(), error.c_str());
+    // Replacing keeps one item per lane and host.
+    QVERIFY(store.store(kFp8, std::string(kKey) + "-v2").ok);
+    QCOMPARE(*store.lookup(kFp8, &error), std::string(kKey) + "-v2");
 
     // What a workspace or plan holds is the reference, which resolves to the key.
     const std::string ref = SecretStore::reference_for("fp8");
@@ -135,13 +143,13 @@ class KeyringTest : public QObject {
     QCOMPARE(*SecretStore::lane_of_reference(ref), std::string("fp8"));
     QVERIFY(!SecretStore::lane_of_reference("FP8_KEY"));
     QVERIFY(!SecretStore::lane_of_reference("keyring:"));
-    QCOMPARE(*store.lookup(*SecretStore::lane_of_reference(ref), &error),
+    QCOMPARE(*store.lookup({*SecretStore::lane_of_reference(ref), "sim"}, &error),
              std::string(kKey) + "-v2");
     // The keyring encrypts what it writes: the key is in no file under the home either.
     QCOMPARE(file_containing(home_.path(), kKey), QString());
 
     QVERIFY(store.remove("fp8").ok);
-    QVERIFY(!store.lookup("fp8", &error));
+    QVERIFY(!store.lookup(kFp8, &error));
     QVERIFY2(error.empty(), error.c_str());
     QVERIFY(store.remove("fp8").ok);  // removing what is not there is fine
   }
@@ -150,13 +158,20 @@ class KeyringTest : public QObject {
     QVERIFY2(!qgetenv("DBUS_SESSION_BUS_ADDRESS").contains("no-bus"), "needs the bus above");
     lb::app::register_sim_lane_starter();
     qputenv(kSimKeyVar, kKey);
-    lb::ui::LaneDialog dialog(keyed_sim_lane(), {});
+    QTemporaryDir dir;
+    lb::ui::Workspace workspace;
+    QString why;
+    QVERIFY2(workspace.open(dir.path(), &why), qPrintable(why));
+    const std::string workspace_id = workspace.id().toStdString();
+    QVERIFY(!workspace_id.empty());
+    const SecretStore store(workspace_id);
+    lb::ui::LaneDialog dialog(keyed_sim_lane(), {}, workspace.id());
     choose_keyring_key(dialog, kKey);
     QCOMPARE(dialog.result(), int(QDialog::Accepted));
-    const lb::plan::Lane lane = dialog.lane();
+    lb::plan::Lane lane = dialog.lane();
     QCOMPARE(lane.api_key_env, std::string("keyring:fp8"));
     std::string error;
-    QCOMPARE(SecretStore().lookup("fp8", &error).value_or(""), std::string(kKey));
+    QCOMPARE(store.lookup(kFp8, &error).value_or(""), std::string(kKey));
 
     // Without the desktop app's lookup (the CLI) the lane is refused with advice.
     lb::plan::set_keyring_lookup(nullptr);
@@ -164,20 +179,30 @@ class KeyringTest : public QObject {
     QVERIFY(!probe.ok);
     QVERIFY2(probe.text.contains("lane fp8: its key is in the OS keyring"), qPrintable(probe.text));
     // With it, the key reaches the server: the simulator demands it and answers the probe.
-    lb::ui::register_keyring_lookup();
+    lb::ui::register_keyring_lookup(workspace_id);
     probe = lb::ui::probe_lane_blocking(lane);
     QVERIFY2(probe.ok, qPrintable(probe.text));
     QVERIFY(!probe.text.contains(kKey));
     // A different key in the keyring is sent as is, and refused by the server.
-    QVERIFY(SecretStore().store("fp8", "sk-wrong").ok);
+    QVERIFY(store.store(kFp8, "sk-wrong").ok);
     QVERIFY(!lb::ui::probe_lane_blocking(lane).ok);
-    QVERIFY(SecretStore().store("fp8", kKey).ok);
+    QVERIFY(store.store(kFp8, kKey).ok);
+    // The same lane opened in another workspace finds no key, and says what to do.
+    lb::ui::register_keyring_lookup("another-workspace");
+    probe = lb::ui::probe_lane_blocking(lane);
+    QVERIFY(!probe.ok);
+    QVERIFY2(probe.text.contains("no key is stored in the OS keyring for keyring:fp8 at sim in "
+                                 "this workspace"),
+             qPrintable(probe.text));
+    lb::ui::register_keyring_lookup(workspace_id);
+    // A lane may not read another lane's item.
+    lb::plan::Lane thief = lane;
+    thief.id = "bf16";
+    probe = lb::ui::probe_lane_blocking(thief);
+    QVERIFY(!probe.ok);
+    QVERIFY2(probe.text.contains("names another lane's key"), qPrintable(probe.text));
 
     // The workspace holds the reference only.
-    QTemporaryDir dir;
-    lb::ui::Workspace workspace;
-    QString why;
-    QVERIFY2(workspace.open(dir.path(), &why), qPrintable(why));
     QVERIFY2(workspace.set_lanes({lane}, &why), qPrintable(why));
     QFile saved(dir.path() + "/lanes.json");
     QVERIFY(saved.open(QIODevice::ReadOnly));
@@ -187,7 +212,8 @@ class KeyringTest : public QObject {
     // Editing the saved lane without retyping the key keeps the reference.
     lb::ui::Workspace reopened;
     QVERIFY2(reopened.open(dir.path(), &why), qPrintable(why));
-    lb::ui::LaneDialog edit(reopened.lanes().at(0), {});
+    QCOMPARE(reopened.id(), workspace.id());  // the id is kept in the folder
+    lb::ui::LaneDialog edit(reopened.lanes().at(0), {}, reopened.id());
     QCOMPARE(edit.findChild<QComboBox*>("keySource")->currentIndex(), 2);
     edit.accept();
     QCOMPARE(edit.result(), int(QDialog::Accepted));
@@ -203,7 +229,7 @@ class KeyringTest : public QObject {
     for (QPushButton* b : page.findChildren<QPushButton*>())
       if (b->text() == "&Remove") b->click();
     QVERIFY(reopened.lanes().empty());
-    QVERIFY(!SecretStore().lookup("fp8", &error));
+    QVERIFY(!store.lookup(kFp8, &error));
     QVERIFY2(error.empty(), error.c_str());
     qunsetenv(kSimKeyVar);
   }
@@ -239,7 +265,8 @@ class KeyringTest : public QObject {
     QVERIFY2(critical.contains("lanes.json"), qPrintable(critical));
     QVERIFY(workspace.lanes().empty());
     std::string error;
-    QVERIFY2(!SecretStore().lookup("orphan", &error), "the key stayed in the keyring");
+    QVERIFY2(!SecretStore(workspace.id().toStdString()).lookup({"orphan", "sim"}, &error),
+             "the key stayed in the keyring");
     QVERIFY2(error.empty(), error.c_str());
   }
 

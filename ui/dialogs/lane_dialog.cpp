@@ -25,8 +25,12 @@ QComboBox* editable_combo(const QStringList& items, const std::string& current, 
 
 }  // namespace
 
-LaneDialog::LaneDialog(const plan::Lane& lane, QStringList taken_ids, QWidget* parent)
-    : QDialog(parent), original_(lane), taken_ids_(std::move(taken_ids)) {
+LaneDialog::LaneDialog(const plan::Lane& lane, QStringList taken_ids, QString workspace_id,
+                       QWidget* parent)
+    : QDialog(parent),
+      original_(lane),
+      taken_ids_(std::move(taken_ids)),
+      workspace_id_(std::move(workspace_id)) {
   setWindowTitle(lane.id.empty() ? tr("Add Lane")
                                  : tr("Edit Lane %1").arg(QString::fromStdString(lane.id)));
   id_ = new QLineEdit(QString::fromStdString(lane.id), this);
@@ -124,8 +128,10 @@ void LaneDialog::accept() {
   QString problem = validate();
   const QString secret = key_secret_->text();
   if (problem.isEmpty() && key_source_->currentIndex() == KeyringKey && !secret.isEmpty()) {
-    // The key goes to the keyring only now, under the lane id its reference names.
-    const auto stored = SecretStore().store(lane().id, secret.toStdString());
+    // The key goes to the keyring only now, for this workspace, lane id and host.
+    const plan::Lane l = lane();
+    const auto stored = SecretStore(workspace_id_.toStdString())
+                            .store({l.id, plan::keyring_host(l.base_url)}, secret.toStdString());
     if (!stored.ok) problem = QString::fromStdString(stored.error);
   }
   error_->setText(problem);
@@ -152,8 +158,8 @@ void LaneDialog::build_key_fields(const plan::Lane& lane) {
   key_secret_->setPlaceholderText(in_keyring ? tr("stored in the OS keyring; type to replace")
                                              : tr("the API key"));
   key_secret_->setToolTip(
-      tr("Kept in the OS keyring (Secret Service) under the lane id; the workspace only holds "
-         "the reference keyring:<lane-id>."));
+      tr("Kept in the OS keyring (Secret Service) for this workspace, lane id and host; the "
+         "workspace only holds the reference keyring:<lane-id>."));
   connect(key_source_, &QComboBox::currentIndexChanged, this, &LaneDialog::show_key_source);
 }
 
@@ -169,11 +175,12 @@ std::string LaneDialog::key_reference() const {
     case EnvironmentKey:
       return key_env_->text().trimmed().toStdString();
     case KeyringKey:
-      // A newly typed key is stored under this lane's id; otherwise the key already stored
-      // (perhaps under the id the lane had, or the lane it was duplicated from) stays in use.
-      if (!key_secret_->text().isEmpty())
+      // A lane reads only its own item: a newly typed key is stored under this lane's id, and
+      // a lane that already kept its key in the keyring keeps the reference. If its id or host
+      // changed, the item is not found at run time and the key is asked for again.
+      if (!key_secret_->text().isEmpty() || plan::keyring_lane_of(original_.api_key_env))
         return plan::keyring_reference(id_->text().trimmed().toStdString());
-      return plan::keyring_lane_of(original_.api_key_env) ? original_.api_key_env : "";
+      return "";
     default:
       return {};
   }

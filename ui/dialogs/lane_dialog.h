@@ -17,7 +17,9 @@ class LaneDialog : public QDialog {
   Q_OBJECT
  public:
   // taken_ids: ids other lanes already use (an id must be unique in the workspace).
-  LaneDialog(const plan::Lane& lane, QStringList taken_ids, QWidget* parent = nullptr);
+  // workspace_id: the workspace a key typed here is kept for (ui/keyring/secret_store.h).
+  LaneDialog(const plan::Lane& lane, QStringList taken_ids, QString workspace_id = {},
+             QWidget* parent = nullptr);
   plan::Lane lane() const;
 
   void accept() override;
@@ -31,6 +33,7 @@ class LaneDialog : public QDialog {
 
   plan::Lane original_;
   QStringList taken_ids_;
+  QString workspace_id_;
   QLineEdit* id_ = nullptr;
   QLineEdit* url_ = nullptr;
   QLineEdit* model_ = nullptr;

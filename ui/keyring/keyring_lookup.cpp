@@ -5,11 +5,11 @@
 
 namespace lb::ui {
 
-void register_keyring_lookup() {
-  // Called from the run's engine thread: SecretStore keeps no state and each call is one
+void register_keyring_lookup(const std::string& workspace_id) {
+  // Called from the run's engine thread: SecretStore keeps only the id and each call is one
   // synchronous round trip, so a fresh store per lookup is safe.
-  plan::set_keyring_lookup([](const std::string& lane_id, std::string* error) {
-    return SecretStore().lookup(lane_id, error);
+  plan::set_keyring_lookup([workspace_id](const plan::KeyringItem& item, std::string* error) {
+    return SecretStore(workspace_id).lookup(item, error);
   });
 }
 

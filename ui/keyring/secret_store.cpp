@@ -7,13 +7,16 @@ namespace {
 
 constexpr const char* kReferencePrefix = "keyring:";
 
-// One schema for every lane key: the attribute is the lane id. The name is reverse-DNS so other
-// applications' items never match.
+// One schema for every lane key: the attributes are the workspace id, the lane id and the host.
+// The name is reverse-DNS so other applications' items never match; items of the earlier schema
+// (lane id alone) are never read, so such a lane asks for its key again.
 const SecretSchema* lane_key_schema() {
-  static const SecretSchema schema = {
-      "org.lanebench.LaneApiKey",
-      SECRET_SCHEMA_NONE,
-      {{"lane", SECRET_SCHEMA_ATTRIBUTE_STRING}, {nullptr, SECRET_SCHEMA_ATTRIBUTE_STRING}}};
+  static const SecretSchema schema = {"org.lanebench.LaneApiKey.v2",
+                                      SECRET_SCHEMA_NONE,
+                                      {{"workspace", SECRET_SCHEMA_ATTRIBUTE_STRING},
+                                       {"lane", SECRET_SCHEMA_ATTRIBUTE_STRING},
+                                       {"host", SECRET_SCHEMA_ATTRIBUTE_STRING},
+                                       {nullptr, SECRET_SCHEMA_ATTRIBUTE_STRING}}};
   return &schema;
 }
 
@@ -34,29 +37,32 @@ std::string explain(GError* error, const std::string& doing) {
   return "cannot " + doing + " in the OS keyring: " + detail;
 }
 
-std::string label_for(const std::string& lane_id) {
-  return "LaneBench API key for lane " + lane_id;
+std::string label_for(const plan::KeyringItem& item) {
+  return "LaneBench API key for lane " + item.lane_id + " at " + item.host;
 }
 
 }  // namespace
 
-SecretStore::Result SecretStore::store(const std::string& lane_id, const std::string& key) const {
+SecretStore::Result SecretStore::store(const plan::KeyringItem& item,
+                                       const std::string& key) const {
   GError* error = nullptr;
-  const gboolean ok = secret_password_store_sync(lane_key_schema(), SECRET_COLLECTION_DEFAULT,
-                                                 label_for(lane_id).c_str(), key.c_str(), nullptr,
-                                                 &error, "lane", lane_id.c_str(), nullptr);
+  const gboolean ok = secret_password_store_sync(
+      lane_key_schema(), SECRET_COLLECTION_DEFAULT, label_for(item).c_str(), key.c_str(), nullptr,
+      &error, "workspace", workspace_id_.c_str(), "lane", item.lane_id.c_str(), "host",
+      item.host.c_str(), nullptr);
   if (ok && !error) return {true, {}};
-  return {false, explain(error, "store the key of lane " + lane_id)};
+  return {false, explain(error, "store the key of lane " + item.lane_id)};
 }
 
-std::optional<std::string> SecretStore::lookup(const std::string& lane_id,
+std::optional<std::string> SecretStore::lookup(const plan::KeyringItem& item,
                                                std::string* error_text) const {
   GError* error = nullptr;
-  gchar* secret = secret_password_lookup_sync(lane_key_schema(), nullptr, &error, "lane",
-                                              lane_id.c_str(), nullptr);
+  gchar* secret = secret_password_lookup_sync(lane_key_schema(), nullptr, &error, "workspace",
+                                              workspace_id_.c_str(), "lane", item.lane_id.c_str(),
+                                              "host", item.host.c_str(), nullptr);
   if (error) {
     if (secret) secret_password_free(secret);
-    if (error_text) *error_text = explain(error, "read the key of lane " + lane_id);
+    if (error_text) *error_text = explain(error, "read the key of lane " + item.lane_id);
     return std::nullopt;
   }
   if (error_text) error_text->clear();
@@ -68,7 +74,8 @@ std::optional<std::string> SecretStore::lookup(const std::string& lane_id,
 
 SecretStore::Result SecretStore::remove(const std::string& lane_id) const {
   GError* error = nullptr;
-  secret_password_clear_sync(lane_key_schema(), nullptr, &error, "lane", lane_id.c_str(), nullptr);
+  secret_password_clear_sync(lane_key_schema(), nullptr, &error, "workspace", workspace_id_.c_str(),
+                             "lane", lane_id.c_str(), nullptr);
   if (!error) return {true, {}};
   return {false, explain(error, "remove the key of lane " + lane_id)};
 }

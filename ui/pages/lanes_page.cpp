@@ -116,13 +116,14 @@ QStringList LanesPage::ids_except(int row) const {
 
 bool LanesPage::save(std::vector<plan::Lane> lanes) {
   QString error;
+  const std::string workspace_id = workspace_.id().toStdString();
   const std::set<std::string> keys_before = keyring_lanes(workspace_.lanes());
   const std::set<std::string> keys_wanted = keyring_lanes(lanes);
   if (!workspace_.set_lanes(std::move(lanes), &error)) {
     // The lane dialog already put a new lane's key into the keyring; with the workspace that
     // would refer to it not written, the key leaves again rather than stay behind unreferenced.
     for (const std::string& lane_id : keys_wanted)
-      if (!keys_before.count(lane_id)) SecretStore().remove(lane_id);
+      if (!keys_before.count(lane_id)) SecretStore(workspace_id).remove(lane_id);
     QMessageBox::critical(this, tr("Could not save lanes"), error);
     return false;
   }
@@ -131,7 +132,7 @@ bool LanesPage::save(std::vector<plan::Lane> lanes) {
   const std::set<std::string> keys_after = keyring_lanes(workspace_.lanes());
   for (const std::string& lane_id : keys_before) {
     if (keys_after.count(lane_id)) continue;
-    const auto removed = SecretStore().remove(lane_id);
+    const auto removed = SecretStore(workspace_id).remove(lane_id);
     if (!removed.ok) emit status(QString::fromStdString(removed.error));
   }
   reload();
@@ -142,7 +143,7 @@ bool LanesPage::save(std::vector<plan::Lane> lanes) {
 void LanesPage::add_lane() {
   plan::Lane lane;
   lane.base_url = "http://127.0.0.1:8000/v1";
-  LaneDialog dialog(lane, ids_except(-1), this);
+  LaneDialog dialog(lane, ids_except(-1), workspace_.id(), this);
   if (dialog.exec() != QDialog::Accepted) return;
   std::vector<plan::Lane> lanes = workspace_.lanes();
   lanes.push_back(dialog.lane());
@@ -152,7 +153,7 @@ void LanesPage::add_lane() {
 void LanesPage::edit_lane() {
   const int row = current_row();
   if (row < 0) return;
-  LaneDialog dialog(*model_.lane_at(row), ids_except(row), this);
+  LaneDialog dialog(*model_.lane_at(row), ids_except(row), workspace_.id(), this);
   if (dialog.exec() != QDialog::Accepted) return;
   std::vector<plan::Lane> lanes = workspace_.lanes();
   lanes[static_cast<size_t>(row)] = dialog.lane();

@@ -50,6 +50,8 @@ class RunPage : public QWidget {
   void run_finished(const QString& run_dir, bool has_review);
 
  private:
+  bool confirm_lane_keys(const plan::Plan& plan, QString* error);
+  bool ask_keyring_key(const plan::Lane& lane, QString* error);
   void on_start_clicked();
   void on_updated(const QStringList& changed);
   void on_message(int level, const QString& text);

@@ -1,14 +1,19 @@
 // RunPage: starting, stopping and following a run.
 #include <QDir>
 #include <QFile>
+#include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QTableView>
 
+#include "plan/api_key_source.h"
+#include "plan/key_transport.h"
 #include "report/sweep_summary.h"
+#include "ui/keyring/secret_store.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
@@ -54,6 +59,7 @@ bool RunPage::start_run(QString* error) {
     *error = QString::fromStdString(parsed.error_text());
     return false;
   }
+  if (!confirm_lane_keys(*parsed.plan, error)) return false;
   charts_->clear();
   log_->clear();
   last_kind_ = form_->kind();
@@ -69,6 +75,68 @@ bool RunPage::start_run(QString* error) {
     return false;
   set_running(true);
   emit status(tr("Running %1 on %2").arg(form_->kind(), chosen.join(", ")));
+  return true;
+}
+
+// A keyring lane whose key is not kept for this workspace, lane and host (the lane came from
+// another workspace, or its host changed) asks for the key, which then goes to the keyring.
+bool RunPage::ask_keyring_key(const plan::Lane& lane, QString* error) {
+  const plan::KeyringItem item{lane.id, plan::keyring_host(lane.base_url)};
+  const SecretStore store(workspace_.id().toStdString());
+  std::string why;
+  if (store.lookup(item, &why)) return true;
+  const QString id = QString::fromStdString(lane.id);
+  if (!why.empty()) {
+    *error = tr("Lane %1: %2").arg(id, QString::fromStdString(why));
+    return false;
+  }
+  bool ok = false;
+  const QString key = QInputDialog::getText(
+      this, tr("API key for lane %1").arg(id),
+      tr("This workspace keeps no key for lane %1 at %2 (the lane comes from another workspace, "
+         "or its host changed). Type its API key; it goes to the OS keyring for this workspace, "
+         "lane and host.")
+          .arg(id, QString::fromStdString(item.host)),
+      QLineEdit::Password, QString(), &ok);
+  if (!ok || key.isEmpty()) {
+    *error = tr("Lane %1 has no API key: it was not given.").arg(id);
+    return false;
+  }
+  const SecretStore::Result stored = store.store(item, key.toStdString());
+  if (!stored.ok) *error = tr("Lane %1: %2").arg(id, QString::fromStdString(stored.error));
+  return stored.ok;
+}
+
+// A lane whose api_key_env names a variable that does not look like an API key (or is another
+// tool's credential) runs only once the user says that variable holds this lane's key
+// (plan/api_key_source.h); the answer holds until the program ends. Keyring lanes need their key
+// kept for this workspace, lane and host.
+bool RunPage::confirm_lane_keys(const plan::Plan& plan, QString* error) {
+  for (const plan::Lane& lane : plan.lanes) {
+    if (lane.api_key_env.empty()) continue;
+    if (plan::keyring_lane_of(lane.api_key_env)) {
+      if (!ask_keyring_key(lane, error)) return false;
+      continue;
+    }
+    if (plan::api_key_env_refusal(lane.api_key_env).empty()) continue;
+    const QString name = QString::fromStdString(lane.api_key_env);
+    const QString host = lane.is_sim() ? tr("the built-in simulator")
+                                       : QString::fromStdString(plan::url_host(lane.base_url));
+    const auto answer = QMessageBox::question(
+        this, tr("Send %1 to %2?").arg(name, host),
+        tr("Lane %1 reads its API key from the environment variable %2 and sends it to %3.\n\n"
+           "A key variable's name normally ends in _KEY, _TOKEN or _API_KEY; %2 does not, or "
+           "it is another tool's credential. Send its value only if it really is this lane's "
+           "key.")
+            .arg(QString::fromStdString(lane.id), name, host),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+    if (answer != QMessageBox::Yes) {
+      *error = tr("Lane %1: its key variable %2 was not allowed.")
+                   .arg(QString::fromStdString(lane.id), name);
+      return false;
+    }
+    plan::allow_api_key_env(lane.api_key_env);
+  }
   return true;
 }
 

@@ -27,6 +27,7 @@ nlohmann::json lane_to_json(const plan::Lane& lane) {
   nlohmann::json j = {{"id", lane.id}, {"base_url", lane.base_url}};
   if (!lane.model.empty() && lane.model != "auto") j["model"] = lane.model;
   if (!lane.api_key_env.empty()) j["api_key_env"] = lane.api_key_env;
+  if (lane.allow_key_over_http) j["allow_key_over_http"] = true;
   nlohmann::json notes = nlohmann::json::object();
   const plan::LaneNotes& n = lane.notes;
   if (!n.weights.empty()) notes["weights"] = n.weights;
@@ -59,6 +60,8 @@ bool lane_from_json(const nlohmann::json& value, plan::Lane* lane, std::string* 
   const std::string model = text(value, "model");
   out.model = model.empty() ? "auto" : model;
   out.api_key_env = text(value, "api_key_env");
+  if (auto it = value.find("allow_key_over_http"); it != value.end() && it->is_boolean())
+    out.allow_key_over_http = it->get<bool>();
   if (auto it = value.find("notes"); it != value.end() && it->is_object()) {
     out.notes.weights = text(*it, "weights");
     out.notes.kv_cache = text(*it, "kv_cache");

@@ -1,5 +1,6 @@
 #include "ui/workspace/workspace.h"
 
+#include <QCryptographicHash>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -7,6 +8,7 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QStandardPaths>
+#include <QUuid>
 
 #include "ui/workspace/lane_json.h"
 
@@ -14,6 +16,7 @@ namespace lb::ui {
 namespace {
 
 const char* const kLanesFile = "lanes.json";
+const char* const kIdentityFile = "workspace.json";
 
 // Simulated time runs this many times faster than the seeds' real servers: the built-in
 // regression (20 prompts, up to 256 tokens, on three lanes one after another) then takes
@@ -44,6 +47,26 @@ bool write_lanes(const QString& path, const std::vector<plan::Lane>& lanes, QStr
     return false;
   }
   return true;
+}
+
+// The workspace's id from workspace.json, written there on first use. A folder that cannot take
+// the file (read-only) gets an id from its path, which still keeps its keys apart.
+QString workspace_id(const QDir& root) {
+  QFile file(root.filePath(kIdentityFile));
+  if (file.open(QIODevice::ReadOnly)) {
+    const auto doc = nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
+    if (doc.is_object() && doc.contains("id") && doc["id"].is_string() &&
+        !doc["id"].get<std::string>().empty())
+      return QString::fromStdString(doc["id"].get<std::string>());
+  }
+  const QString id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+  const std::string text = nlohmann::json{{"id", id.toStdString()}}.dump(2) + "\n";
+  QSaveFile out(root.filePath(kIdentityFile));
+  if (out.open(QIODevice::WriteOnly) &&
+      out.write(text.data(), static_cast<qint64>(text.size())) >= 0 && out.commit())
+    return id;
+  return QString::fromLatin1(
+      QCryptographicHash::hash(root.absolutePath().toUtf8(), QCryptographicHash::Sha256).toHex());
 }
 
 }  // namespace
@@ -98,6 +121,7 @@ bool Workspace::open(const QString& dir, QString* error) {
     }
   }
   dir_ = root.absolutePath();
+  id_ = workspace_id(root);
   lanes_ = std::move(lanes);
   return true;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // A workspace is a folder a user owns: lanes.json (the lanes, in the plan file's lane format),
-// plans/ (plan files), runs/ (one run folder per run). No secrets are stored: a lane names the
-// environment variable that holds its key.
+// plans/ (plan files), runs/ (one run folder per run), workspace.json (its id). No secrets are
+// stored: a lane names the environment variable that holds its key, or refers to its item in the
+// OS keyring, which is bound to the workspace's id.
 #include <QString>
 #include <vector>
 
@@ -19,6 +20,7 @@ class Workspace {
   static QString default_dir();  // AppDataLocation/workspaces/default
 
   QString dir() const { return dir_; }
+  QString id() const { return id_; }  // kept in workspace.json; keys its keyring items
   QString name() const;
   QString runs_dir() const;
   QString plans_dir() const;
@@ -32,6 +34,7 @@ class Workspace {
 
  private:
   QString dir_;
+  QString id_;
   std::vector<plan::Lane> lanes_;
 };
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "plan/api_key_source.h"
+#include "plan/key_transport.h"
 #include "plan/plan.h"
 #include "plan_test_texts.h"
 
@@ -93,34 +94,121 @@ class PlanResolvedTest : public QObject {
     QVERIFY2(error.find("set api_key_env") != std::string::npos, error.c_str());
 
     std::vector<std::string> asked;
-    set_keyring_lookup([&](const std::string& id, std::string* why) -> std::optional<std::string> {
-      asked.push_back(id);
-      if (id == "cand") return std::string("sk-from-keyring");
-      if (id == "locked") *why = "cannot read the key of lane locked: the keyring is locked";
-      return std::nullopt;
-    });
+    set_keyring_lookup(
+        [&](const KeyringItem& item, std::string* why) -> std::optional<std::string> {
+          asked.push_back(item.lane_id + "@" + item.host);
+          if (item.lane_id == "cand" && item.host == "gpu-a.example.com")
+            return std::string("sk-from-keyring");
+          if (item.lane_id == "locked")
+            *why = "cannot read the key of lane locked: the keyring is locked";
+          return std::nullopt;
+        });
     QVERIFY(keyring_lookup_available());
+    lane.base_url = "https://GPU-A.example.com:8443/v1";
     QCOMPARE(resolve_api_key(lane, &error).value(), std::string("sk-from-keyring"));
-    lane.api_key_env = "keyring:other";
+    // The same lane pointed at another host finds no key: it is asked for again.
+    lane.base_url = "https://gpu-b.example.com/v1";
     error.clear();
     QVERIFY(!resolve_api_key(lane, &error).has_value());
-    QVERIFY2(
-        error.find("no key is stored in the OS keyring for keyring:other") != std::string::npos,
-        error.c_str());
+    QVERIFY2(error.find("no key is stored in the OS keyring for keyring:cand at "
+                        "gpu-b.example.com in this workspace") != std::string::npos,
+             error.c_str());
+    // A lane reads only its own item; the lookup is not even asked.
+    lane.api_key_env = "keyring:other";
+    QVERIFY(!resolve_api_key(lane, &error).has_value());
+    QVERIFY2(error.find("keyring:other names another lane's key") != std::string::npos,
+             error.c_str());
+    lane.id = "locked";
+    lane.base_url = "sim:fp8";
     lane.api_key_env = "keyring:locked";
     QVERIFY(!resolve_api_key(lane, &error).has_value());
     QCOMPARE(error, std::string("cannot read the key of lane locked: the keyring is locked"));
-    QCOMPARE(asked, (std::vector<std::string>{"cand", "other", "locked"}));
+    QCOMPARE(asked, (std::vector<std::string>{"cand@gpu-a.example.com", "cand@gpu-b.example.com",
+                                              "locked@sim"}));
     // An environment variable name never reaches the keyring.
-    lane.api_key_env = "LB_TEST_UNSET_KEY_VAR";
-    qunsetenv("LB_TEST_UNSET_KEY_VAR");
+    lane.api_key_env = "LB_TEST_UNSET_KEY";
+    qunsetenv("LB_TEST_UNSET_KEY");
     QVERIFY(!resolve_api_key(lane, &error).has_value());
-    QCOMPARE(error,
-             std::string(
-                 "environment variable LB_TEST_UNSET_KEY_VAR (api_key_env) is not set or empty"));
+    QCOMPARE(
+        error,
+        std::string("environment variable LB_TEST_UNSET_KEY (api_key_env) is not set or empty"));
     QCOMPARE(asked.size(), size_t(3));
     set_keyring_lookup(nullptr);
     QVERIFY(!keyring_lookup_available());
+  }
+
+  // api_key_env may name only a variable that looks like an API key, unless the user allows it.
+  void keyVariablesMustLookLikeKeys() {
+    for (const char* ok : {"FP8_API_KEY", "OPENAI_API_KEY", "HF_TOKEN", "VLLM_KEY"})
+      QVERIFY2(is_api_key_env_name(ok), ok);
+    for (const char* refused :
+         {"HOME", "PATH", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "GITHUB_TOKEN", "GH_TOKEN",
+          "GITLAB_TOKEN", "NPM_TOKEN", "KEY_FILE", "MY_KEYS"})
+      QVERIFY2(!is_api_key_env_name(refused), refused);
+    Lane lane;
+    lane.id = "cand";
+    lane.api_key_env = "LB_TEST_LANE_SECRET";
+    qputenv("LB_TEST_LANE_SECRET", "sk-not-for-a-stranger");
+    std::string error;
+    QVERIFY(!resolve_api_key(lane, &error).has_value());
+    QVERIFY2(error.find("api_key_env names LB_TEST_LANE_SECRET") != std::string::npos,
+             error.c_str());
+    QVERIFY2(error.find("--allow-env LB_TEST_LANE_SECRET") != std::string::npos, error.c_str());
+    QVERIFY(error.find("sk-not-for-a-stranger") == std::string::npos);
+    allow_api_key_env("LB_TEST_LANE_SECRET");
+    QCOMPARE(resolve_api_key(lane, &error).value_or(""), std::string("sk-not-for-a-stranger"));
+    clear_allowed_api_key_envs();
+    QVERIFY(!resolve_api_key(lane, &error).has_value());
+    qunsetenv("LB_TEST_LANE_SECRET");
+  }
+
+  // Plain http carries a key only to loopback, or where the lane allows it.
+  void keysCrossTheNetworkOnlyEncrypted() {
+    QCOMPARE(url_host("http://user:pw@GPU.example.com:8000/v1"), std::string("GPU.example.com"));
+    QCOMPARE(url_host("http://[::1]:8000/v1"), std::string("::1"));
+    QCOMPARE(url_host("https://10.0.0.5/v1?x=1"), std::string("10.0.0.5"));
+    QCOMPARE(url_host("sim:fp8"), std::string());
+    for (const char* host : {"127.0.0.1", "127.1.2.3", "localhost", "LOCALHOST", "::1"})
+      QVERIFY2(is_loopback_host(host), host);
+    for (const char* host : {"127.0.0.1.evil.com", "10.0.0.1", "0.0.0.0", "example.com", "", "::"})
+      QVERIFY2(!is_loopback_host(host), host);
+    Lane lane;
+    lane.id = "cand";
+    lane.api_key_env = "CAND_KEY";
+    lane.base_url = "http://gpu.example.com:8000/v1";
+    QVERIFY(key_goes_over_plain_http(lane));
+    QVERIFY(key_transport_refusal(lane).find("plain http to gpu.example.com") != std::string::npos);
+    lane.allow_key_over_http = true;
+    QVERIFY(key_transport_refusal(lane).empty());
+    lane.allow_key_over_http = false;
+    for (const char* fine : {"https://gpu.example.com/v1", "http://127.0.0.1:8000/v1",
+                             "http://localhost:8000/v1", "http://[::1]:8000/v1"}) {
+      lane.base_url = fine;
+      QVERIFY2(key_transport_refusal(lane).empty(), fine);
+    }
+    lane.base_url = "http://gpu.example.com:8000/v1";
+    lane.api_key_env.clear();  // no key, nothing to protect
+    QVERIFY(key_transport_refusal(lane).empty());
+    // The flag is part of the lane in a plan and survives the resolved plan.
+    const nlohmann::json throughput = {
+        {"kind", "throughput"}, {"concurrency", {1}}, {"requests", 1}};
+    nlohmann::json lane_json = {{"id", "a"},
+                                {"base_url", "http://gpu.example.com/v1"},
+                                {"api_key_env", "A_KEY"},
+                                {"allow_key_over_http", true}};
+    const Plan plan =
+        parsed(nlohmann::json{{"name", "p"}, {"lanes", {lane_json}}, {"experiments", {throughput}}}
+                   .dump());
+    QVERIFY(plan.lanes[0].allow_key_over_http);
+    QCOMPARE(resolved_plan_json(plan)["lanes"][0]["allow_key_over_http"], nlohmann::json(true));
+    // A keyring reference must name the lane itself.
+    lane_json = {{"id", "a"}, {"base_url", "sim:fp8"}, {"api_key_env", "keyring:b"}};
+    const PlanParseResult other = parse_plan(
+        nlohmann::json{{"name", "p"}, {"lanes", {lane_json}}, {"experiments", {throughput}}}.dump(),
+        "p");
+    QVERIFY(!other.ok());
+    QVERIFY2(other.error_text().find("names another lane's key") != std::string::npos,
+             other.error_text().c_str());
   }
 };
 

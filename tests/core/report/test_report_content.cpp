@@ -217,6 +217,22 @@ class TestReportContent : public QObject {
     QVERIFY(!html.contains("127.0.0.1"));  // the report describes endpoints only
   }
 
+  // A lane allowed to send its key over plain http (allow_key_over_http) is named in the caveats.
+  void keyOverPlainHttpIsACaveat() {
+    lb::report::RunFolder folder = *folder_;
+    const std::string lane = folder.lane_ids().front();
+    const auto has_caveat = [&] {
+      const auto caveats = lb::report::report_caveats(folder);
+      return std::any_of(caveats.begin(), caveats.end(), [&](const std::string& c) {
+        return c.find("Lane " + lane + " sent its API key over plain http to gpu.example.com") !=
+               std::string::npos;
+      });
+    };
+    QVERIFY(!has_caveat());
+    folder.environment["lanes"][lane]["key_over_plain_http_to"] = "gpu.example.com";
+    QVERIFY(has_caveat());
+  }
+
   void reviewedPairsCarryHighlightedDifferences() {
     size_t non_identical = 0;
     for (const auto& review : folder_->reviews)

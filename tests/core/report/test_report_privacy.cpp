@@ -111,8 +111,9 @@ class TestReportPrivacy : public QObject {
   void keyringKeysAreScrubbedToo() {
     // No "sk-" prefix: only knowing the key, not its look, can find it.
     const std::string keyring_key = "kr0f9e8d7c6b5a4d3c2b1a";
-    lb::plan::set_keyring_lookup([&](const std::string& lane, std::string* error) {
-      if (lane == "fp8") return std::optional<std::string>(keyring_key);
+    lb::plan::set_keyring_lookup([&](const lb::plan::KeyringItem& item, std::string* error) {
+      if (item.lane_id == "fp8" && item.host == "sim")
+        return std::optional<std::string>(keyring_key);
       if (error) error->clear();
       return std::optional<std::string>();
     });

@@ -78,6 +78,14 @@ ResponseScript FakeVllm::chat(const ServedRequest& r) {
         429,
         R"({"error":{"message":"Too many requests","type":"RateLimitError","param":null,"code":429}})",
         {{"Retry-After", "2"}});
+  if (status == 401) {
+    // As OpenAI's API does: the refusal quotes the key it was given.
+    std::string key = "(none)";
+    for (const auto& [name, value] : r.headers)
+      if (name == "authorization" && value.rfind("Bearer ", 0) == 0) key = value.substr(7);
+    return error_script(401, R"({"error":{"message":"Incorrect API key provided: )" + key +
+                                 R"(.","type":"invalid_request_error","code":"invalid_api_key"}})");
+  }
   if (status != 200)
     return error_script(
         status,

@@ -20,7 +20,8 @@ struct FakeVllmOptions {
   int64_t itl_us = 2'000;    // between content chunks
   int tokens = 8;            // content chunks of one token each
   int64_t prompt_tokens = 100;
-  // Status for the n-th chat request (1-based); 200 streams, anything else is an error body.
+  // Status for the n-th chat request (1-based); 200 streams, anything else is an error body
+  // (401's quotes the Bearer key it was sent, as OpenAI's API does).
   std::function<int(uint64_t n)> status_for;
   // The first content chunk's text for a given last message; default echo_prefix().
   std::function<std::string(const std::string& last_message)> answer;

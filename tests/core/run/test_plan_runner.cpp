@@ -232,6 +232,79 @@ class TestPlanRunner : public QObject {
     fs::remove_all(dir);
   }
 
+  // Requests that finish without a single output token have no TTFT: the context sweep's and
+  // the prefix cache's medians then say null, never -1 (which the medians held before).
+  void missingFiguresAreNullNeverMinusOne() {
+    FakeVllm server(FakeVllmOptions{.ttft_us = 1'000, .itl_us = 200, .tokens = 0});
+    const auto dir = lb::test::fresh_dir("lb-run-missing");
+    const nlohmann::json plan = {
+        {"name", "missing"},
+        {"lanes", {{{"id", "empty"}, {"base_url", server.base_url()}}}},
+        {"experiments",
+         {{{"kind", "context_sweep"}, {"prompt_tokens", {1024}}, {"output_tokens", 8}},
+          {{"kind", "prefix_cache"},
+           {"shared_prefix_tokens", 1024},
+           {"burst", 2},
+           {"output_tokens", 4}}}}};
+    lb::test::CollectingSink sink;
+    std::atomic<bool> stop{false};
+    const auto result = PlanRunner(parse(plan), {dir.string()}, sink).run(stop);
+    QVERIFY2(result.exit_code == 0 || result.exit_code == 1,
+             result.errors.empty() ? "" : result.errors.front().c_str());
+    const auto summary = lb::test::read_json(dir / "summary.json");
+    bool saw_sweep = false, saw_prefix = false;
+    for (const auto& e : summary["experiments"]) {
+      const auto& lane = e["lanes"]["empty"];
+      if (e["kind"] == "context_sweep") {
+        saw_sweep = true;
+        const auto& row = lane["context_sweep"][0];
+        QCOMPARE(row["status"], "measured");
+        QVERIFY2(row["completed"].get<int64_t>() >= 1, row.dump().c_str());
+        for (const char* key : {"ttft_ms", "e2el_ms", "decode_tok_s"})
+          QVERIFY2(row[key].is_null(), (std::string(key) + ": " + row.dump()).c_str());
+      }
+      if (e["kind"] == "prefix_cache") {
+        saw_prefix = true;
+        const auto& passes = lane["prefix_cache"]["passes"];
+        QVERIFY2(passes.is_object() && passes.contains("cold"), lane.dump().c_str());
+        for (const auto& [name, pass] : passes.items())
+          QVERIFY2(pass["median_ttft_ms"].is_null(), (name + ": " + pass.dump()).c_str());
+      }
+    }
+    QVERIFY(saw_sweep && saw_prefix);
+    fs::remove_all(dir);
+  }
+
+  // A server that quotes the refused key in its error: requests.jsonl keeps the error, not the key.
+  void serverErrorTextIsWrittenWithoutTheKey() {
+    const std::string key = "sk-quoted-back-" + std::to_string(::getpid()) + "-c0ffee";
+    ::setenv("LB_TEST_QUOTED_KEY", key.c_str(), 1);
+    FakeVllmOptions o{.ttft_us = 1'000, .itl_us = 200, .tokens = 2};
+    o.status_for = [](uint64_t n) { return n % 2 == 0 ? 401 : 200; };
+    FakeVllm server(o);
+    const auto dir = lb::test::fresh_dir("lb-run-quoted-key");
+    const nlohmann::json plan = {
+        {"name", "quoted"},
+        {"lanes",
+         {{{"id", "a"}, {"base_url", server.base_url()}, {"api_key_env", "LB_TEST_QUOTED_KEY"}}}},
+        {"experiments",
+         {{{"kind", "throughput"},
+           {"concurrency", {1}},
+           {"requests", 4},
+           {"warmups", 0},
+           {"input_tokens", 16},
+           {"output_tokens", 2}}}}};
+    lb::test::CollectingSink sink;
+    std::atomic<bool> stop{false};
+    PlanRunner(parse(plan), {dir.string()}, sink).run(stop);
+    const std::string lines = lb::test::read_text(dir / "requests.jsonl");
+    QVERIFY2(lines.find("Incorrect API key provided: [redacted]") != std::string::npos,
+             lines.substr(0, 2000).c_str());
+    QVERIFY2(lines.find(key) == std::string::npos, "the key was written to requests.jsonl");
+    ::unsetenv("LB_TEST_QUOTED_KEY");
+    fs::remove_all(dir);
+  }
+
   void unusableLanesStopTheRunBeforeMeasuring() {
     ::unsetenv("LB_TEST_MISSING_KEY");
     FakeVllm server;
