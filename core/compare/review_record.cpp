@@ -180,6 +180,12 @@ std::optional<SystemTime> parse_iso8601_utc(std::string_view text) {
       zone != 'Z' || static_cast<std::size_t>(consumed) != s.size()) {
     return std::nullopt;
   }
+  // Fields in range, and a year the clock's nanoseconds reach (1970-2261): a file from elsewhere
+  // saying year 1000 would otherwise overflow the conversion.
+  if (utc.tm_year < 1970 || utc.tm_year > 2261 || utc.tm_mon < 1 || utc.tm_mon > 12 ||
+      utc.tm_mday < 1 || utc.tm_mday > 31 || utc.tm_hour < 0 || utc.tm_hour > 23 ||
+      utc.tm_min < 0 || utc.tm_min > 59 || utc.tm_sec < 0 || utc.tm_sec > 60)
+    return std::nullopt;
   utc.tm_year -= 1900;
   utc.tm_mon -= 1;
   return std::chrono::system_clock::from_time_t(timegm(&utc));

@@ -72,6 +72,14 @@ class ReviewRecordTest : public QObject {
     QCOMPARE(format_iso8601_utc(t), std::string("2026-11-29T21:45:59Z"));
     QVERIFY(!parse_iso8601_utc("2026-11-29 21:45:59"));
     QVERIFY(!parse_iso8601_utc("2026-11-29T21:45:59+01:00"));
+    // Out-of-range fields and years the clock cannot hold are refused, not overflowed (a year
+    // 1000 in a decision.json from elsewhere did, found by fuzz_run_folder).
+    for (const char* bad : {"1000-01-01T00:00:00Z", "-999-01-01T00:00:00Z", "9999-12-31T23:59:59Z",
+                            "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z", "2026-01-32T00:00:00Z",
+                            "2026-01-01T24:00:00Z", "2026-01-01T00:60:00Z"})
+      QVERIFY2(!parse_iso8601_utc(bad), bad);
+    QCOMPARE(format_iso8601_utc(at("2261-12-31T23:59:59Z")), std::string("2261-12-31T23:59:59Z"));
+    QCOMPARE(format_iso8601_utc(at("1970-01-01T00:00:00Z")), std::string("1970-01-01T00:00:00Z"));
   }
 
   void saveIsAtomicAndRoundTrips() {
