@@ -73,6 +73,4 @@ int64_t steady_ns(std::chrono::steady_clock::time_point tp) {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(tp.time_since_epoch()).count();
 }
 
-int64_t steady_now_ns() { return steady_ns(std::chrono::steady_clock::now()); }
-
 }  // namespace lb::sim

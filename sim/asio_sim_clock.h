@@ -9,6 +9,7 @@
 #include <queue>
 #include <vector>
 
+#include "core/net/steady_clock.h"
 #include "sim_clock.h"
 
 namespace lb::sim {
@@ -46,6 +47,5 @@ class AsioSimClock final : public SimClock {
 };
 
 int64_t steady_ns(std::chrono::steady_clock::time_point tp);
-int64_t steady_now_ns();
 
 }  // namespace lb::sim

@@ -25,12 +25,6 @@ bool prior_knowledge_reuse_works() {
 
 }  // namespace
 
-int64_t steady_now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 Transfer::Transfer(uint64_t id, HttpRequest request, StreamClient::Completion done,
                    StreamClient::EventObserver observer, const ClientOptions& options)
     : request_(std::move(request)),

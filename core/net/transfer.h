@@ -7,12 +7,11 @@
 #include <memory>
 #include <string>
 
+#include "net/steady_clock.h"
 #include "net/stream_client.h"
 #include "net/stream_parser.h"
 
 namespace lb::net {
-
-int64_t steady_now_ns();
 
 class Transfer {
  public:

@@ -8,12 +8,6 @@
 
 namespace lb::run {
 
-int64_t steady_now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 namespace {
 
 constexpr int64_t kProgressEveryNs = 250'000'000;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "metrics/request_record.h"
+#include "net/steady_clock.h"
 #include "net/stream_client.h"
 #include "run/arrival_schedule.h"
 #include "run/lane_endpoint.h"
@@ -72,8 +73,5 @@ class LoadDriver {
   RunSink& sink_;
   const std::atomic<bool>& stop_;
 };
-
-// Steady-clock now in ns, the clock every timestamp in the engine uses.
-int64_t steady_now_ns();
 
 }  // namespace lb::run

@@ -2,18 +2,10 @@
 
 #include <chrono>
 
+#include "net/steady_clock.h"
 #include "run/plan_runner.h"
 
 namespace lb::ui {
-namespace {
-
-int64_t steady_now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
 
 RunController::RunController(QObject* parent) : QObject(parent) {
   qRegisterMetaType<lb::ui::RunOutcome>();

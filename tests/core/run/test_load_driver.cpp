@@ -14,6 +14,7 @@
 #include "timing_slack.h"
 
 using namespace lb::run;
+using lb::steady_now_ns;
 using lb::test::FakeVllm;
 using lb::test::FakeVllmOptions;
 
