@@ -1,14 +1,19 @@
 // The GUI's non-visual parts: the workspace folder, the staging sink across threads, the live
 // data that feeds the charts, highlight ranges from core/compare, and stale diff jobs dropped.
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QSemaphore>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
 #include <thread>
 
 #include "test_main.h"
+#include "ui/pages/lane_prober.h"
 #include "ui/review/diff_job_runner.h"
 #include "ui/review/pair_highlighter.h"
 #include "ui/run/live_run_data.h"
@@ -186,6 +191,29 @@ class UiUnitsTest : public QObject {
     QCOMPARE(ready.count(), 1);
     QCOMPARE(ready.at(0).at(0).value<uint64_t>(), last);
     QCOMPARE(runner.dropped_results(), 2);
+  }
+
+  // Probes run on their own pool: with every thread of Qt's global pool busy (a slow run load, a
+  // long report export), a probe still answers.
+  void probesDoNotWaitForTheGlobalPool() {
+    QThreadPool* global = QThreadPool::globalInstance();
+    QSemaphore release;
+    for (int i = 0; i < global->maxThreadCount(); ++i)
+      QVERIFY(global->tryStart([&release] { release.acquire(); }));
+    plan::Lane lane;
+    lane.id = "down";
+    lane.base_url = "http://127.0.0.1:9/v1";  // nothing listens: the probe fails at once
+    QFuture<ProbeOutcome> probe =
+        QtConcurrent::run(&probe_pool(), [lane] { return probe_lane_blocking(lane); });
+    QElapsedTimer waited;
+    waited.start();
+    while (!probe.isFinished() && waited.elapsed() < 10'000) QTest::qWait(10);
+    const bool finished = probe.isFinished();
+    release.release(global->maxThreadCount());
+    global->waitForDone();
+    QVERIFY2(finished, "the probe waited for the global pool");
+    QVERIFY(!probe.result().ok);
+    QVERIFY2(probe.result().text.contains("lane down"), qPrintable(probe.result().text));
   }
 };
 

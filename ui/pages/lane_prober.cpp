@@ -67,4 +67,10 @@ ProbeOutcome probe_lane_blocking(const plan::Lane& lane) {
   return out;
 }
 
+QThreadPool& probe_pool() {
+  static QThreadPool pool;
+  pool.setMaxThreadCount(4);  // several lanes probed at once; each mostly waits on the network
+  return pool;
+}
+
 }  // namespace lb::ui

@@ -3,6 +3,7 @@
 // its environment variable or the OS keyring, asking /v1/models, /version, /health and /metrics).
 // Blocking: run it on a worker thread.
 #include <QString>
+#include <QThreadPool>
 
 #include "plan/plan.h"
 
@@ -15,5 +16,9 @@ struct ProbeOutcome {
 };
 
 ProbeOutcome probe_lane_blocking(const plan::Lane& lane);
+
+// The pool probes run on: their own, so a probe waiting on a slow or silent server (up to its
+// timeouts) never holds up run loading or report export on Qt's global pool, nor they a probe.
+QThreadPool& probe_pool();
 
 }  // namespace lb::ui

@@ -206,7 +206,8 @@ void LanesPage::probe_lane() {
                     ? tr("Lane %1 answered: %2").arg(QString::fromStdString(lane.id), outcome.model)
                     : tr("Lane %1 cannot be used").arg(QString::fromStdString(lane.id)));
   });
-  watcher->setFuture(QtConcurrent::run([lane] { return probe_lane_blocking(lane); }));
+  watcher->setFuture(
+      QtConcurrent::run(&probe_pool(), [lane] { return probe_lane_blocking(lane); }));
 }
 
 }  // namespace lb::ui
