@@ -133,7 +133,7 @@ GateAttempt responses_gate(GateIo& io, int attempt) {
 
 GateAttempt session_gate(GateIo& io, int attempt) {
   const Needle n = make_needle(0x5e55 + static_cast<uint64_t>(attempt));
-  json messages = {user("Please remember this for later. " + n.sentence())};
+  json messages = json::array({user("Please remember this for later. " + n.sentence())});
   const auto first =
       io.post("/chat/completions", {{"messages", messages}, {"max_tokens", 64}}, true);
   if (auto f = call_failed(first)) return *f;
