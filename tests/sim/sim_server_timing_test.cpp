@@ -120,10 +120,9 @@ class SimServerTimingTest : public QObject {
     qInfo("prefix burst median TTFT (scale 0.5): cold %.3f s warm %.3f s", cold, warm);
     // The engine-model test holds this ratio to the seed within 10 % in virtual time (21.8).
     // Over HTTP the five requests reach the scheduler a few ms apart and the cold median comes
-    // out lower (about 20.2 at any time scale, 10 % under the seed), and the 0.2 s warm burst
-    // carries the client's and the loopback's few ms, so this end-to-end check allows 20 %
-    // (a CI run measured 19.1, 15.2 % off, with a compile running beside it).
-    expect_ratio(cold / warm, 9.179 / 0.407, "cold/warm prefix TTFT", 0.20);
+    // out lower (about 20.2 at any time scale), so this end-to-end check allows 15 %. It measures
+    // real time: a compile running beside it moved it to 15.2 % off once.
+    expect_ratio(cold / warm, 9.179 / 0.407, "cold/warm prefix TTFT", 0.15);
   }
 
   void time_scale_keeps_ratios() {
