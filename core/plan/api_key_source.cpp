@@ -133,9 +133,7 @@ std::optional<std::string> keyring_lane_of(std::string_view api_key_env) {
 
 std::string keyring_host(std::string_view base_url) {
   if (base_url.substr(0, 4) == "sim:") return "sim";
-  std::string host = url_host(base_url);
-  for (char& c : host) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return host;
+  return lowercase_host(url_host(base_url));
 }
 
 std::string keyring_reference(std::string_view lane_id) {

@@ -15,9 +15,14 @@ std::string url_host(std::string_view url) {
   return std::string(rest.substr(0, rest.find(':')));
 }
 
-bool is_loopback_host(std::string_view host) {
+std::string lowercase_host(std::string_view host) {
   std::string lower(host);
   for (char& c : lower) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  return lower;
+}
+
+bool is_loopback_host(std::string_view host) {
+  const std::string lower = lowercase_host(host);
   if (lower == "localhost" || lower == "::1" || lower == "0:0:0:0:0:0:0:1") return true;
   // 127.0.0.0/8 written as a dotted quad.
   if (lower.rfind("127.", 0) != 0) return false;

@@ -12,6 +12,8 @@ namespace lb::plan {
 
 // The host of an http(s) URL, without brackets, port or credentials; "" when there is none.
 std::string url_host(std::string_view url);
+// Host names compare without case: "GPU.example.com" is "gpu.example.com".
+std::string lowercase_host(std::string_view host);
 bool is_loopback_host(std::string_view host);
 
 // True when the lane's key would cross the network unencrypted: plain http to a host other than
