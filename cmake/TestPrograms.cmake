@@ -22,10 +22,9 @@ function(lanebench_test_program program)
   lanebench_warnings(${program})
   set_target_properties(${program} PROPERTIES AUTOMOC ON)
   target_include_directories(${program} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
-  target_link_libraries(${program} PRIVATE Qt6::Test Qt6::Core)
-  target_compile_definitions(${program} PRIVATE
-    LANEBENCH_FIXTURES_DIR="${PROJECT_SOURCE_DIR}/tests/fixtures"
-    LANEBENCH_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  # Paths come from lb_test_paths (tests/support/test_paths.h), not compile definitions, so the
+  # program's objects do not embed the checkout's path and ccache reuses them across clones.
+  target_link_libraries(${program} PRIVATE Qt6::Test Qt6::Core lb_test_paths)
 endfunction()
 
 # The class a test source registers: LANEBENCH_TEST_MAIN(Class) or LANEBENCH_TEST_GUILESS_MAIN.

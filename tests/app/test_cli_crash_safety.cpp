@@ -20,6 +20,7 @@
 #include "test_main.h"
 
 #include "cli_process.h"
+#include "test_paths.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -125,12 +126,12 @@ std::string check_reported_requests_kept(const std::string& stderr_text,
 std::string check_report(const fs::path& run, const fs::path& report_dir, bool run_ended) {
   if (!fs::exists(run / "plan.json")) {  // killed before the folder had anything to report
     const auto r = lb::test::run_program(
-        LANEBENCH_CLI_PATH,
+        lb::test::cli_path(),
         {"report", lb::test::qstr(run), "--format", "md", "--out", lb::test::qstr(report_dir)});
     return r.exit_code == 0 || r.exit_code == 2 ? std::string() : "report crashed: " + r.err;
   }
   const auto r = lb::test::run_program(
-      LANEBENCH_CLI_PATH,
+      lb::test::cli_path(),
       {"report", lb::test::qstr(run), "--format", "md,json", "--out", lb::test::qstr(report_dir)});
   if (r.exit_code != 0) return "report exited " + std::to_string(r.exit_code) + ": " + r.err;
   const bool says_incomplete = r.out.find("incomplete") != std::string::npos;
@@ -164,7 +165,8 @@ struct KilledRun {
 KilledRun run_and_kill(const std::string& plan, const fs::path& out, int64_t kill_after_ms) {
   QProcess p;
   const auto t0 = std::chrono::steady_clock::now();
-  p.start(LANEBENCH_CLI_PATH, {"run", QString::fromStdString(plan), "--out", lb::test::qstr(out)});
+  p.start(lb::test::cli_path(),
+          {"run", QString::fromStdString(plan), "--out", lb::test::qstr(out)});
   KilledRun r;
   if (!p.waitForStarted()) return r;
   r.finished_before_kill = p.waitForFinished(static_cast<int>(std::max<int64_t>(kill_after_ms, 1)));

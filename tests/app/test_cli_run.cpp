@@ -13,6 +13,7 @@
 
 #include "fake_vllm.h"
 #include "run_folder_reader.h"
+#include "test_paths.h"
 
 using lb::test::FakeVllm;
 using lb::test::FakeVllmOptions;
@@ -28,7 +29,7 @@ struct CliResult {
 
 CliResult run_cli(const QStringList& args, int timeout_ms = 60'000) {
   QProcess p;
-  p.start(LANEBENCH_CLI_PATH, args);
+  p.start(lb::test::cli_path(), args);
   if (!p.waitForFinished(timeout_ms)) {
     p.kill();
     p.waitForFinished();
@@ -64,7 +65,7 @@ size_t line_count(const fs::path& path) {
 // least MIN_LINES finished requests. False (with the reason logged) when it never gets there.
 bool start_run_until(QProcess& p, const std::string& plan, const fs::path& out, size_t min_lines,
                      int timeout_ms) {
-  p.start(LANEBENCH_CLI_PATH,
+  p.start(lb::test::cli_path(),
           {"run", QString::fromStdString(plan), "--out", QString::fromStdString(out.string())});
   if (!p.waitForStarted()) {
     qWarning("lanebench-cli did not start: %s", qPrintable(p.errorString()));

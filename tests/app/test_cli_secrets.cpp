@@ -12,6 +12,7 @@
 #include "test_main.h"
 
 #include "cli_process.h"
+#include "test_paths.h"
 
 namespace fs = std::filesystem;
 using lb::test::qstr;
@@ -74,8 +75,8 @@ std::string read_all(const fs::path& p) {
 // lanebench-sim --profile fp8 with the child key required and a trace; returns its base URL.
 std::string start_keyed_sim(QProcess& sim, const fs::path& trace) {
   sim.setProcessEnvironment(keyed_env());
-  sim.start(LANEBENCH_SIM_PATH, {"--profile", "fp8", "--time-scale", "0.01", "--trace", qstr(trace),
-                                 "--set", "api_key_env=LB_PLANTED_CHILD_KEY"});
+  sim.start(lb::test::sim_path(), {"--profile", "fp8", "--time-scale", "0.01", "--trace",
+                                   qstr(trace), "--set", "api_key_env=LB_PLANTED_CHILD_KEY"});
   if (!sim.waitForStarted()) return {};
   while (!sim.canReadLine() && sim.waitForReadyRead(10'000)) {
   }
@@ -99,14 +100,14 @@ class TestCliSecrets : public QObject {
     // Without the keys both lanes refuse: the keys are really needed and really sent.
     const auto refused_plan = lb::test::write_plan_file(dir / "nokey.json", keyed_plan(url, false));
     const auto refused = lb::test::run_program(
-        LANEBENCH_CLI_PATH,
+        lb::test::cli_path(),
         {"run", QString::fromStdString(refused_plan), "--out", qstr(dir / "nokey")}, keyed_env());
     QCOMPARE(refused.exit_code, 2);
     QVERIFY2(refused.err.find("401") != std::string::npos, refused.err.c_str());
 
     const auto plan = lb::test::write_plan_file(dir / "plan-in.json", keyed_plan(url, true));
     const fs::path run = dir / "run";
-    const auto r = lb::test::run_program(LANEBENCH_CLI_PATH,
+    const auto r = lb::test::run_program(lb::test::cli_path(),
                                          {"run", QString::fromStdString(plan), "--out", qstr(run)},
                                          keyed_env(), 90'000);
     QVERIFY2(r.exit_code == 0 || r.exit_code == 1, r.err.c_str());
@@ -116,12 +117,12 @@ class TestCliSecrets : public QObject {
 
     // Every report format (HTML, Markdown, PDF, CSV, JSON) into a folder of its own.
     const auto report = lb::test::run_program(
-        LANEBENCH_CLI_PATH, {"report", qstr(run), "--out", qstr(dir / "report")}, keyed_env());
+        lb::test::cli_path(), {"report", qstr(run), "--out", qstr(dir / "report")}, keyed_env());
     QVERIFY2(report.exit_code == 0, report.err.c_str());
     QVERIFY(fs::exists(dir / "report" / "report.md"));
     // The run's phases as vLLM bench serve result JSON.
     const auto exported = lb::test::run_program(
-        LANEBENCH_CLI_PATH,
+        lb::test::cli_path(),
         {"export", qstr(run), "--format", "vllm", "-o", qstr(dir / "export.json")}, keyed_env());
     QVERIFY2(exported.exit_code == 0, exported.err.c_str());
 
@@ -164,7 +165,7 @@ class TestCliSecrets : public QObject {
          {std::pair{"api_key", in_plan}, std::pair{"base_url", in_url}}) {
       const auto path = lb::test::write_plan_file(dir / (std::string(name) + ".json"), plan);
       const auto r = lb::test::run_program(
-          LANEBENCH_CLI_PATH,
+          lb::test::cli_path(),
           {"run", QString::fromStdString(path), "--out", qstr(dir / (std::string(name) + "-out"))});
       QCOMPARE(r.exit_code, 2);
       QVERIFY2(r.err.find(name) != std::string::npos, r.err.c_str());  // the field is named
@@ -199,7 +200,7 @@ class TestCliSecrets : public QObject {
           dir / (std::string(name) + ".json"),
           {{"name", "env"}, {"lanes", {lane}}, {"experiments", experiments}});
       const auto r = lb::test::run_program(
-          LANEBENCH_CLI_PATH,
+          lb::test::cli_path(),
           {"run", QString::fromStdString(path), "--out", qstr(dir / (std::string(name) + "-out"))},
           env);
       QCOMPARE(r.exit_code, 2);
@@ -214,7 +215,7 @@ class TestCliSecrets : public QObject {
     const auto path = lb::test::write_plan_file(
         dir / "allowed.json", {{"name", "env"}, {"lanes", {lane}}, {"experiments", experiments}});
     const auto r =
-        lb::test::run_program(LANEBENCH_CLI_PATH,
+        lb::test::run_program(lb::test::cli_path(),
                               {"run", QString::fromStdString(path), "--out",
                                qstr(dir / "allowed-out"), "--allow-env", "LB_LANE_SECRET"},
                               env, 60'000);
@@ -239,7 +240,7 @@ class TestCliSecrets : public QObject {
     const auto path = lb::test::write_plan_file(
         dir / "remote.json", {{"name", "http"}, {"lanes", {remote}}, {"experiments", experiments}});
     const auto r = lb::test::run_program(
-        LANEBENCH_CLI_PATH, {"run", QString::fromStdString(path), "--out", qstr(dir / "out")},
+        lb::test::cli_path(), {"run", QString::fromStdString(path), "--out", qstr(dir / "out")},
         keyed_env());
     QCOMPARE(r.exit_code, 2);
     QVERIFY2(r.err.find("lane remote: its API key would go over plain http to 192.0.2.1") !=

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "sim_http_client.h"
+#include "test_paths.h"
 
 using namespace lb::sim::test;
 
@@ -28,7 +29,7 @@ class SimCliTest : public QObject {
     QProcess sim;
     const QString trace = QDir::temp().filePath("lanebench_sim_cli_trace.jsonl");
     QFile::remove(trace);
-    sim.start(LANEBENCH_SIM_EXE, {"--demo", "--time-scale", "0.01", "--trace", trace});
+    sim.start(lb::test::sim_path(), {"--demo", "--time-scale", "0.01", "--trace", trace});
     QVERIFY(sim.waitForStarted());
     QStringList lines;
     while (lines.size() < 4 && sim.waitForReadyRead(5000)) {
@@ -60,12 +61,12 @@ class SimCliTest : public QObject {
 
   void bad_options_exit_2_naming_them() {
     QProcess sim;
-    sim.start(LANEBENCH_SIM_EXE, {"--profile", "fp16"});
+    sim.start(lb::test::sim_path(), {"--profile", "fp16"});
     QVERIFY(sim.waitForFinished(5000));
     QCOMPARE(sim.exitCode(), 2);
     QVERIFY(sim.readAllStandardError().contains("unknown simulator profile \"fp16\""));
     QProcess bad_set;
-    bad_set.start(LANEBENCH_SIM_EXE, {"--set", "warp=9"});
+    bad_set.start(lb::test::sim_path(), {"--set", "warp=9"});
     QVERIFY(bad_set.waitForFinished(5000));
     QCOMPARE(bad_set.exitCode(), 2);
     QVERIFY(bad_set.readAllStandardError().contains("unknown option \"warp\""));

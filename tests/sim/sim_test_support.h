@@ -15,6 +15,7 @@
 #include "sim/server.h"
 #include "sim/sim_config.h"
 #include "sim_http_client.h"
+#include "test_paths.h"
 
 namespace lb::sim::test {
 
@@ -30,7 +31,7 @@ inline std::unique_ptr<Server> start_server(const std::string& spec,
 }
 
 inline std::string read_fixture(const std::string& name) {
-  std::ifstream in(std::string(LANEBENCH_FIXTURES_DIR) + "/wire/" + name);
+  std::ifstream in(lb::test::fixtures_dir() + "/wire/" + name);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();

@@ -1,20 +1,10 @@
 #include "wire_fixture.h"
 
-#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
 namespace lb::test {
-
-std::string fixtures_dir() {
-#ifdef LANEBENCH_FIXTURES_DIR
-  return LANEBENCH_FIXTURES_DIR;
-#else
-  if (const char* env = std::getenv("LANEBENCH_FIXTURES_DIR")) return env;
-  return "tests/fixtures";
-#endif
-}
 
 std::string load_fixture(const std::string& relative) {
   const std::string path =

@@ -5,11 +5,9 @@
 #include <string>
 #include <vector>
 
-namespace lb::test {
+#include "test_paths.h"
 
-// Directory of tests/fixtures (compile-time LANEBENCH_FIXTURES_DIR when defined by the test
-// target, else the environment variable LANEBENCH_FIXTURES_DIR, else "tests/fixtures").
-std::string fixtures_dir();
+namespace lb::test {
 
 // Raw bytes of a fixture; `relative` is relative to fixtures_dir(), e.g. "wire/vllm_chat.sse".
 // Absolute paths are used as given. Throws std::runtime_error when the file cannot be read.

@@ -21,6 +21,7 @@
 #include "models/prompt_set_model.h"
 #include "plan/prompt_set.h"
 #include "test_main.h"
+#include "test_paths.h"
 #include "ui/main_window.h"
 #include "ui/pages/prompt_sets_page.h"
 #include "ui/pages/run_page.h"
@@ -34,7 +35,7 @@ using namespace lb::ui;
 namespace {
 
 QString fixture_path(const QString& name) {
-  return QDir(LANEBENCH_FIXTURES_DIR).filePath("prompts/" + name);
+  return QDir(QString::fromStdString(lb::test::fixtures_dir())).filePath("prompts/" + name);
 }
 
 // Opens `workspace` in `window`, shown and active (keyboard shortcuts need an active window), on

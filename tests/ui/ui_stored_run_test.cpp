@@ -24,6 +24,7 @@
 #include "report/report_writer.h"
 #include "report/run_folder.h"
 #include "test_main.h"
+#include "test_paths.h"
 #include "ui/history/run_folder_job.h"
 #include "ui/history/stored_charts.h"
 #include "ui/main_window.h"
@@ -346,7 +347,7 @@ class UiStoredRunTest : public QObject {
   void imported_run_opens_with_its_charts() {
     const QString dir = QDir(workspace_.path()).filePath("runs/20260101-120000-imported");
     interop::ImportOptions options;
-    options.file = LANEBENCH_FIXTURES_DIR "/interop/vllm_detailed_c2.json";
+    options.file = lb::test::fixture_path("interop/vllm_detailed_c2.json");
     options.out_dir = dir.toStdString();
     const interop::ImportOutcome outcome = interop::import_into_run(options);
     QVERIFY2(outcome.exit_code == 0, outcome.error.c_str());

@@ -12,6 +12,7 @@
 
 #include "artifacts/sha256.h"
 #include "checkpoint_fixture.h"
+#include "test_paths.h"
 
 using namespace lb::artifacts;
 namespace fs = std::filesystem;
@@ -26,7 +27,7 @@ struct CliResult {
 
 CliResult run_cli(const QStringList& args) {
   QProcess p;
-  p.start(QStringLiteral(LANEBENCH_CLI_PATH), QStringList{"verify"} + args);
+  p.start(QString(lb::test::cli_path()), QStringList{"verify"} + args);
   if (!p.waitForFinished(30000)) return {};
   return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
           QString::fromUtf8(p.readAllStandardError())};

@@ -15,13 +15,14 @@
 #include "compare/similarity.h"
 #include "compare/texts_file.h"
 #include "process_runner.h"
+#include "test_paths.h"
 
 using lb::compare::testing::ProcessResult;
 using lb::compare::testing::run_process;
 
 namespace {
-const QString kCli = LANEBENCH_CLI_PATH;
-const QString kDir = LANEBENCH_FIXTURES_DIR "/difflib/cli/";
+const QString kCli = lb::test::cli_path();
+const QString kDir = QString::fromStdString(lb::test::fixture_path("difflib/cli/"));
 
 ProcessResult cli(QStringList args) {
   args.prepend("compare");

@@ -6,6 +6,7 @@
 #include "compare/similarity.h"
 #include "generated_text.h"
 #include "golden_case.h"
+#include "test_paths.h"
 
 using namespace lb::compare;
 using lb::compare::testing::check_golden_case;
@@ -15,7 +16,7 @@ class DifflibGoldenTest : public QObject {
 
  private slots:
   void shortPairsMatchCPython() {
-    const auto file = testing::read_json_file(LANEBENCH_FIXTURES_DIR "/difflib/short_pairs.json");
+    const auto file = testing::read_json_file(lb::test::fixture_path("difflib/short_pairs.json"));
     const auto& cases = file.at("cases");
     QVERIFY2(cases.size() >= 500, "the goldens must cover at least 500 pairs");
     int failures = 0;
@@ -30,7 +31,7 @@ class DifflibGoldenTest : public QObject {
   }
 
   void similarityRatioIsDifflibRatio() {
-    const auto file = testing::read_json_file(LANEBENCH_FIXTURES_DIR "/difflib/short_pairs.json");
+    const auto file = testing::read_json_file(lb::test::fixture_path("difflib/short_pairs.json"));
     int checked = 0;
     for (const auto& c : file.at("cases")) {
       if (c.value("mode", std::string("char")) != "char" || c.contains("junk") ||
@@ -46,7 +47,7 @@ class DifflibGoldenTest : public QObject {
   }
 
   void longGeneratedPairsMatchCPython() {
-    const auto file = testing::read_json_file(LANEBENCH_FIXTURES_DIR "/difflib/long_pairs.json");
+    const auto file = testing::read_json_file(lb::test::fixture_path("difflib/long_pairs.json"));
     QVERIFY(!file.at("cases").empty());
     for (const auto& c : file.at("cases")) {
       const auto& gen = c.at("generated");

@@ -14,6 +14,7 @@
 #include "plan/builtin_prompt_sets.h"
 #include "plan/prompt_set.h"
 #include "prompt_set_test_data.h"
+#include "test_paths.h"
 
 using namespace lb::plan;
 
@@ -50,7 +51,7 @@ class PromptSetTest : public QObject {
   }
 
   void builtinMatchesTheResourceFile() {
-    std::ifstream in(LANEBENCH_SOURCE_DIR "/resources/prompts/regression-20.jsonl");
+    std::ifstream in(lb::test::source_dir() + "/resources/prompts/regression-20.jsonl");
     const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     QCOMPARE(std::string(builtin_prompt_set_text("regression-20").value()), file);
     const auto unknown = load_prompt_set("builtin:nope");

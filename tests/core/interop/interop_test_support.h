@@ -6,11 +6,12 @@
 #include <string>
 
 #include "run_folder_reader.h"
+#include "test_paths.h"
 
 namespace lb::test {
 
 inline std::string interop_fixture(const std::string& name) {
-  return std::string(LANEBENCH_FIXTURES_DIR) + "/interop/" + name;
+  return lb::test::fixtures_dir() + "/interop/" + name;
 }
 
 // The first file under `dir` whose bytes contain `needle`, or "" when none does.

@@ -6,6 +6,7 @@
 #include "test_main.h"
 
 #include "interop_test_support.h"
+#include "test_paths.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -20,7 +21,7 @@ struct CliResult {
 
 CliResult run_cli(const QStringList& args) {
   QProcess p;
-  p.start(LANEBENCH_CLI_PATH, args);
+  p.start(lb::test::cli_path(), args);
   if (!p.waitForFinished(60'000)) {
     p.kill();
     p.waitForFinished();

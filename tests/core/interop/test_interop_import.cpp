@@ -8,6 +8,7 @@
 #include "interop/import_file.h"
 #include "interop/run_import.h"
 #include "interop_test_support.h"
+#include "test_paths.h"
 
 using lb::interop::import_into_run;
 using lb::interop::ImportFormat;
@@ -323,7 +324,7 @@ class TestInteropImport : public QObject {
       QVERIFY2(r.error.find(text) != std::string::npos, r.error.c_str());
     };
     expect(import_new("/nonexistent/result.json", out), "cannot read /nonexistent/result.json");
-    expect(import_new(LANEBENCH_FIXTURES_DIR, out), "is a folder");
+    expect(import_new(lb::test::fixtures_dir(), out), "is a folder");
     expect(import_new(interop_fixture("vllm_detailed_c2.json"), out, "a/b"), "lane name 'a/b'");
     ImportOptions neither;
     neither.file = interop_fixture("vllm_detailed_c2.json");

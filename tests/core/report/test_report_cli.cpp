@@ -13,6 +13,7 @@
 #include "test_main.h"
 
 #include "run_folder_reader.h"
+#include "test_paths.h"
 
 namespace fs = std::filesystem;
 using lb::test::read_text;
@@ -34,7 +35,7 @@ Result cli(const QStringList& args) {
   env.remove("DISPLAY");
   env.remove("WAYLAND_DISPLAY");
   p.setProcessEnvironment(env);
-  p.start(LANEBENCH_CLI_PATH, args);
+  p.start(lb::test::cli_path(), args);
   Result r;
   if (!p.waitForFinished(120000)) return r;
   r.exit_code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;

@@ -13,6 +13,7 @@
 #include "run/lane_endpoint.h"
 #include "run/lane_probe.h"
 #include "run/sim_lane_registry.h"
+#include "test_paths.h"
 
 using namespace lb::run;
 
@@ -148,9 +149,9 @@ class TestRunUnits : public QObject {
         "process_cpu_seconds_total 3\n";
     QCOMPARE(metrics_families_in(prom), std::vector<std::string>{"vllm"});
     QVERIFY(metrics_families_in("notvllm:x 1\n").empty());
-    const std::string sg = read_all(LANEBENCH_FIXTURES_DIR "/wire/sglang_metrics.prom");
+    const std::string sg = read_all(lb::test::fixture_path("wire/sglang_metrics.prom"));
     QCOMPARE(metrics_families_in(sg), std::vector<std::string>{"sglang"});
-    const std::string ll = read_all(LANEBENCH_FIXTURES_DIR "/wire/llamacpp_metrics.prom");
+    const std::string ll = read_all(lb::test::fixture_path("wire/llamacpp_metrics.prom"));
     QCOMPARE(metrics_families_in(ll), std::vector<std::string>{"llamacpp"});
 
     ProbeReport r;
