@@ -28,4 +28,8 @@ if(LANEBENCH_CCACHE AND LANEBENCH_CCACHE_PROGRAM)
       ${CMAKE_COMMAND} -E env CCACHE_BASEDIR=${lanebench_checkout} CCACHE_NOHASHDIR=1
       CCACHE_SLOPPINESS=include_file_mtime,include_file_ctime,time_macros,file_macro
       ${LANEBENCH_CCACHE_PROGRAM})
+  # A unity batch includes its sources by absolute path, so __FILE__ (in every QVERIFY) would
+  # put the checkout's path into the preprocessed text and no clone elsewhere could reuse the
+  # object. Mapped to a path relative to the checkout, it is the same in every clone.
+  add_compile_options(-fmacro-prefix-map=${lanebench_checkout}/=)
 endif()
