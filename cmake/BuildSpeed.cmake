@@ -33,3 +33,35 @@ if(LANEBENCH_CCACHE AND LANEBENCH_CCACHE_PROGRAM)
   # object. Mapped to a path relative to the checkout, it is the same in every clone.
   add_compile_options(-fmacro-prefix-map=${lanebench_checkout}/=)
 endif()
+
+# AUTOMOC through a wrapper that leaves out the compiler's implicit include directories
+# (cmake/moc-without-system-includes.sh.in): moc took about 190 s of CPU per build tree before,
+# most of it reading standard-library, Boost and nlohmann/json headers.
+function(lanebench_automoc target)
+  set_target_properties(${target} PROPERTIES AUTOMOC ON)
+  if(NOT TARGET Qt6::moc)
+    return()
+  endif()
+  set(wrapper ${PROJECT_BINARY_DIR}/moc-without-system-includes.sh)
+  get_property(written GLOBAL PROPERTY LANEBENCH_MOC_WRAPPER_WRITTEN)
+  if(NOT written)
+    foreach(property IMPORTED_LOCATION IMPORTED_LOCATION_RELEASE IMPORTED_LOCATION_NOCONFIG)
+      if(NOT LANEBENCH_MOC)
+        get_target_property(LANEBENCH_MOC Qt6::moc ${property})
+      endif()
+    endforeach()
+    set(dropped "")
+    foreach(dir ${CMAKE_CXX_IMPLICIT_INCLUDE_DIRECTORIES})
+      list(APPEND dropped "-I${dir}")
+    endforeach()
+    if(NOT LANEBENCH_MOC OR NOT dropped)
+      return()  # plain AUTOMOC
+    endif()
+    list(JOIN dropped "|" LANEBENCH_MOC_DROPPED_ARGS)
+    configure_file(${PROJECT_SOURCE_DIR}/cmake/moc-without-system-includes.sh.in ${wrapper} @ONLY
+                   FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ
+                                    GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+    set_property(GLOBAL PROPERTY LANEBENCH_MOC_WRAPPER_WRITTEN TRUE)
+  endif()
+  set_target_properties(${target} PROPERTIES AUTOMOC_EXECUTABLE ${wrapper})
+endfunction()

@@ -20,7 +20,7 @@ endfunction()
 function(lanebench_test_program program)
   add_executable(${program} ${PROJECT_SOURCE_DIR}/tests/support/test_main.cpp)
   lanebench_warnings(${program})
-  set_target_properties(${program} PROPERTIES AUTOMOC ON)
+  lanebench_automoc(${program})
   target_include_directories(${program} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
   # Paths come from lb_test_paths (tests/support/test_paths.h), not compile definitions, so the
   # program's objects do not embed the checkout's path and ccache reuses them across clones.
