@@ -266,19 +266,31 @@ void MainWindow::about() {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
   // Unsaved prompt edits and decisions: saved, dropped on purpose, or the window stays open.
-  if (!prompt_sets_->confirm_discard() || !decision_->confirm_discard()) {
+  if (!close_after_stop_ && (!prompt_sets_->confirm_discard() || !decision_->confirm_discard())) {
     event->ignore();
     return;
   }
-  if (run_->controller()->running()) {
-    const auto answer = QMessageBox::question(
-        this, tr("Stop the run?"),
-        tr("A run is in progress. Quit and stop it? Finished requests are kept."));
-    if (answer != QMessageBox::Yes) {
-      event->ignore();
-      return;
+  RunController* controller = run_->controller();
+  if (controller->running()) {
+    // Never wait for the run here: stop it, keep the window (it shows "Stopping…", then "Still
+    // stopping" after a second), and close when the run reports that it has stopped.
+    if (!close_after_stop_) {
+      const auto answer = QMessageBox::question(
+          this, tr("Stop the run?"),
+          tr("A run is in progress. Quit and stop it? Finished requests are kept."));
+      if (answer != QMessageBox::Yes) {
+        event->ignore();
+        return;
+      }
+      close_after_stop_ = true;
+      connect(controller, &RunController::finished, this, &MainWindow::close,
+              static_cast<Qt::ConnectionType>(Qt::QueuedConnection | Qt::SingleShotConnection));
+      run_->stop_run();
+      show_page(Run);
     }
-    run_->stop_run();
+    statusBar()->showMessage(tr("Stopping the run; the window closes once it has stopped."));
+    event->ignore();
+    return;
   }
   event->accept();
 }

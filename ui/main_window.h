@@ -71,6 +71,8 @@ class MainWindow : public QMainWindow {
   VerifyPage* verify_ = nullptr;
   ReportExportJob* report_export_ = nullptr;
   QMenu* recent_menu_ = nullptr;
+  bool close_after_stop_ =
+      false;  // the user closed the window during a run; it closes once stopped
 };
 
 }  // namespace lb::ui

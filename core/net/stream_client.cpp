@@ -50,6 +50,8 @@ struct StreamClient::Impl {
   void read_messages();
   void check_deadlines(int64_t now_ns);
   int wait_timeout_ms(int64_t now_ns) const;
+  bool cancel_requested() const;
+  void cancel_active(const char* message);
   void complete(Transfer& transfer);
   void socket_action(curl_socket_t fd, int flags);
   static int on_socket(CURL*, curl_socket_t fd, int what, void* self, void*);
@@ -139,10 +141,21 @@ void StreamClient::Impl::socket_action(curl_socket_t fd, int flags) {
 
 int StreamClient::Impl::wait_timeout_ms(int64_t now_ns) const {
   const int64_t deadline = std::min(curl_deadline_ns, next_deadline_ns);
-  if (deadline == kNoDeadline) return -1;
+  const int cap_ms = options.cancel_when ? kCancelPollMs : INT_MAX;
+  if (deadline == kNoDeadline) return options.cancel_when ? cap_ms : -1;
   if (deadline <= now_ns) return 0;
   const int64_t ms = (deadline - now_ns + 999'999) / 1'000'000;  // round up: never spin early
-  return static_cast<int>(std::min<int64_t>(ms, INT_MAX));
+  return static_cast<int>(std::min<int64_t>(ms, cap_ms));
+}
+
+bool StreamClient::Impl::cancel_requested() const {
+  return options.cancel_when && options.cancel_when->load(std::memory_order_relaxed);
+}
+
+void StreamClient::Impl::cancel_active(const char* message) {
+  std::vector<uint64_t> ids;
+  for (const auto& [id, t] : active) ids.push_back(id);
+  for (uint64_t id : ids) abort(id, ErrorKind::Cancelled, message);
 }
 
 void StreamClient::Impl::run() {
@@ -171,6 +184,7 @@ void StreamClient::Impl::run() {
     }
     read_messages();
     check_deadlines(steady_now_ns());
+    if (!active.empty() && cancel_requested()) cancel_active("stopped");
   }
   // Submissions that raced with shutdown are completed as cancelled, never dropped.
   for (;;) {
@@ -197,8 +211,9 @@ void StreamClient::Impl::drain_commands() {
   for (auto& c : batch) {
     switch (c.kind) {
       case ClientCommand::Submit:
-        if (stopping) {
-          c.transfer->fail(ErrorKind::Cancelled, "client shut down", steady_now_ns());
+        if (stopping || cancel_requested()) {
+          c.transfer->fail(ErrorKind::Cancelled, stopping ? "client shut down" : "stopped",
+                           steady_now_ns());
           complete(*c.transfer);
         } else {
           start(std::move(c.transfer));
@@ -210,12 +225,9 @@ void StreamClient::Impl::drain_commands() {
       case ClientCommand::Stop:
         stopping = true;
         [[fallthrough]];
-      case ClientCommand::CancelAll: {
-        std::vector<uint64_t> ids;
-        for (const auto& [id, t] : active) ids.push_back(id);
-        for (uint64_t id : ids) abort(id, ErrorKind::Cancelled, "cancelled");
+      case ClientCommand::CancelAll:
+        cancel_active("cancelled");
         break;
-      }
     }
   }
 }

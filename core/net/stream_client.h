@@ -2,6 +2,7 @@
 // StreamClient owns one I/O thread with a curl multi handle and every easy handle. submit() may be
 // called from any thread; commands reach the I/O thread through a locked queue plus
 // curl_multi_wakeup. Callbacks run on the I/O thread: keep them short and hand values onwards.
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <future>
@@ -17,7 +18,13 @@ struct ClientOptions {
   size_t max_event_bytes = 8 * 1024 * 1024;
   long max_host_connections = 0;             // 0 = unlimited
   size_t receive_buffer_bytes = 512 * 1024;  // curl's buffer; small buffers throttle long contexts
+  // A stop flag (a run's Stop button). Once it reads true, every transfer in flight and every
+  // later submit completes as Cancelled within kCancelPollMs, so no blocking fetch() keeps a
+  // stopping run waiting for its timeout. It must outlive the client.
+  const std::atomic<bool>* cancel_when = nullptr;
 };
+
+constexpr int kCancelPollMs = 20;  // how often the I/O thread looks at ClientOptions::cancel_when
 
 class StreamClient {
  public:

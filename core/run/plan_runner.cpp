@@ -155,7 +155,11 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
     result.exit_code = kExitInput;
     return result;
   }
-  net::StreamClient client;
+  // Stop cancels what is in flight, probes and /metrics fetches included, so a stopping run
+  // never waits out a request's timeout.
+  net::ClientOptions client_options;
+  client_options.cancel_when = &stop;
+  net::StreamClient client(client_options);
   writer.write_json("plan.json", plan::resolved_plan_json(plan_));
   auto prep = prepare_lanes(plan_, client, sink_, stop);
   writer.write_json("environment.json", environment_json(prep.lanes, options_.client_version));

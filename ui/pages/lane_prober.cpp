@@ -1,5 +1,6 @@
 #include "ui/pages/lane_prober.h"
 
+#include <QCoreApplication>
 #include <QObject>
 #include <QStringList>
 #include <atomic>
@@ -43,16 +44,21 @@ QString describe(const run::LaneRuntime& lane) {
   return lines.join('\n');
 }
 
+// Set when the application quits: probes still waiting on a slow or silent server are
+// cancelled, so the pool's threads (joined at exit) finish at once instead of at their timeouts.
+std::atomic<bool> g_quitting{false};
+
 }  // namespace
 
 ProbeOutcome probe_lane_blocking(const plan::Lane& lane) {
   plan::Plan plan;
   plan.name = "probe";
   plan.lanes = {lane};
-  net::StreamClient client;
+  net::ClientOptions options;
+  options.cancel_when = &g_quitting;
+  net::StreamClient client(options);
   CollectingSink sink;
-  std::atomic<bool> stop{false};
-  run::LanePreparation prepared = run::prepare_lanes(plan, client, sink, stop);
+  run::LanePreparation prepared = run::prepare_lanes(plan, client, sink, g_quitting);
   ProbeOutcome out;
   if (!prepared.errors.empty() || prepared.lanes.empty()) {
     QStringList errors;
@@ -69,7 +75,13 @@ ProbeOutcome probe_lane_blocking(const plan::Lane& lane) {
 
 QThreadPool& probe_pool() {
   static QThreadPool pool;
-  pool.setMaxThreadCount(4);  // several lanes probed at once; each mostly waits on the network
+  static const bool once = [] {
+    pool.setMaxThreadCount(4);  // several lanes probed at once; each mostly waits on the network
+    if (QCoreApplication* app = QCoreApplication::instance())
+      QObject::connect(app, &QCoreApplication::aboutToQuit, [] { g_quitting.store(true); });
+    return true;
+  }();
+  (void)once;
   return pool;
 }
 

@@ -207,7 +207,9 @@ void RunPage::on_finished(const RunOutcome& outcome, const QString& run_dir) {
                                .arg(outcome.requests_written)
                                .arg(QDir(run_dir).dirName()));
   emit status(tr("%1 (%2 requests) — %3").arg(what).arg(outcome.requests_written).arg(run_dir));
-  if (!outcome.errors.empty() && outcome.requests_written == 0)
+  // A run the user stopped is not a failure to report in a dialog (its errors are in the log):
+  // a modal here would also hold up closing the window, which waits for this signal.
+  if (!outcome.interrupted && !outcome.errors.empty() && outcome.requests_written == 0)
     QMessageBox::warning(this, tr("The run could not complete"),
                          QString::fromStdString(outcome.errors.front()));
   emit run_finished(run_dir, last_kind_ == "regression" && outcome.requests_written > 0);

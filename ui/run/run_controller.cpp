@@ -38,6 +38,8 @@ bool RunController::start(plan::Plan plan, const QString& out_dir, QString* erro
   phase_text_ = tr("Preparing lanes…");
   run_dir_ = out_dir;
   stop_.store(false);
+  stop_requested_ns_ = 0;
+  still_stopping_ = false;
   sink_ = std::make_unique<StagingSink>();
   run::RunOptions options;
   options.out_dir = out_dir.toStdString();
@@ -62,8 +64,20 @@ bool RunController::start(plan::Plan plan, const QString& out_dir, QString* erro
 }
 
 void RunController::stop() {
+  if (!running() || stop_requested_ns_ != 0) return;
   stop_.store(true);
+  stop_requested_ns_ = steady_now_ns();
   phase_text_ = tr("Stopping…");
+}
+
+void RunController::note_slow_stop() {
+  if (still_stopping_ || stop_requested_ns_ == 0) return;
+  if (steady_now_ns() - stop_requested_ns_ < int64_t{kStillStoppingMs} * 1'000'000) return;
+  still_stopping_ = true;
+  phase_text_ =
+      tr("Still stopping: waiting for the lanes to finish cancelling; finished requests "
+         "are kept");
+  emit updated({});
 }
 
 double RunController::elapsed_s() const {
@@ -71,6 +85,7 @@ double RunController::elapsed_s() const {
 }
 
 void RunController::drain() {
+  note_slow_stop();
   if (!sink_ || !sink_->pending()) return;
   StagedBatch batch = sink_->take();
   ++drains_;
@@ -87,6 +102,7 @@ void RunController::drain() {
     fraction_ = batch.outcome->interrupted ? fraction_ : 1.0;
     eta_s_ = 0;
     phase_text_ = batch.outcome->interrupted ? tr("Stopped") : tr("Finished");
+    stop_requested_ns_ = 0;
     emit finished(*batch.outcome, run_dir_);
   }
 }
@@ -113,7 +129,7 @@ void RunController::apply_progress(const std::map<std::string, run::RunProgress>
   fraction_ =
       total > 0 ? std::min(1.0, static_cast<double>(done) / static_cast<double>(total)) : -1;
   eta_s_ = eta;
-  phase_text_ = phase;
+  if (stop_requested_ns_ == 0) phase_text_ = phase;  // "Stopping…" stays until the run ends
 }
 
 void RunController::refresh_stats(const std::set<QString>& changed) {

@@ -30,7 +30,12 @@ class RunController : public QObject {
   // Starts the plan writing into out_dir. Returns false (and *error) when a run is active or the
   // folder cannot take a run.
   bool start(plan::Plan plan, const QString& out_dir, QString* error);
-  void stop();  // asks the runner to stop; finished() follows
+  // Asks the runner to stop and returns at once; finished() follows. Requests in flight are
+  // cancelled (StreamClient's cancel_when), so that normally takes well under a second; after
+  // kStillStoppingMs without it, phase_text() says the run is still stopping.
+  void stop();
+  static constexpr int kStillStoppingMs = 1000;
+  bool stopping() const { return stop_requested_ns_ != 0 && running(); }
   bool running() const { return thread_.joinable(); }
   QString run_dir() const { return run_dir_; }
 
@@ -51,6 +56,7 @@ class RunController : public QObject {
 
  private:
   void drain();
+  void note_slow_stop();  // "still stopping" once a stop has taken kStillStoppingMs
   void apply_progress(const std::map<std::string, run::RunProgress>& progress);
   void refresh_stats(const std::set<QString>& changed);
 
@@ -67,6 +73,8 @@ class RunController : public QObject {
   double eta_s_ = -1;
   QString phase_text_;
   int drains_ = 0;
+  int64_t stop_requested_ns_ = 0;  // steady ns of stop(), 0 when not stopping
+  bool still_stopping_ = false;
 };
 
 }  // namespace lb::ui

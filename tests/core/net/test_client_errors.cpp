@@ -334,6 +334,32 @@ class TestClientErrors : public QObject {
     }
     QCOMPARE(cancelled.load(), 5);
   }
+
+  // A run's Stop: a blocking fetch() on a silent server (a probe, a /metrics snapshot) returns
+  // as soon as the stop flag is set, not at its 30 s timeout, and what is submitted after the stop
+  // completes at once, also as Cancelled. The client that is never stopped is not affected.
+  void stopFlagCancelsBlockingFetchAndLaterSubmits() {
+    std::atomic<bool> stop{false};
+    ClientOptions options;
+    options.cancel_when = &stop;
+    StreamClient local(options);
+    QCOMPARE(local.fetch(request(*server_, "/good")).error, ErrorKind::None);
+    auto silent = request(*server_, "/never");
+    silent.timeouts.first_byte_ms = 30'000;
+    std::thread stopper([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      stop.store(true);
+    });
+    const auto r = local.fetch(silent);
+    stopper.join();
+    QCOMPARE(r.error, ErrorKind::Cancelled);
+    const double waited = ms_between(r.t_submit_ns, r.t_done_ns);
+    QVERIFY2(waited >= 150 && waited < 1000, qPrintable(QString::number(waited)));
+    const auto after = local.fetch(request(*server_, "/good"));
+    QCOMPARE(after.error, ErrorKind::Cancelled);
+    QCOMPARE(after.error_message, std::string("stopped"));
+    QCOMPARE(local.in_flight(), size_t{0});
+  }
 };
 
 LANEBENCH_TEST_GUILESS_MAIN(TestClientErrors)
