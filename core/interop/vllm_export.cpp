@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "interop/json_fields.h"
+#include "metrics/inter_token_gaps.h"
 
 namespace lb::interop {
 namespace {
@@ -40,13 +41,10 @@ void add_request(const json& line, Detail& d) {
   d.latencies.push_back(ok ? number_or(line, "e2el_ms", 0) / 1000.0 : 0.0);
   d.start_times.push_back(number_or(line, "t_sent_ns", 0) / 1e9);
   d.queue_times.push_back(std::max(0.0, number_or(line, "queue_delay_ms", 0)) / 1000.0);
-  json gaps = json::array();
-  if (ok && line.contains("event_offsets_ns") && line["event_offsets_ns"].is_array()) {
-    const json& off = line["event_offsets_ns"];
-    for (size_t i = 1; i < off.size(); ++i)
-      if (off[i].is_number() && off[i - 1].is_number())
-        gaps.push_back((off[i].get<double>() - off[i - 1].get<double>()) / 1e9);
-  }
+  json gaps = json::array();  // vLLM's itls are in seconds
+  if (ok && line.contains("event_offsets_ns"))
+    for (double gap_ms : metrics::itl_ms_from_offsets(line["event_offsets_ns"]))
+      gaps.push_back(gap_ms / 1000.0);
   d.itls.push_back(std::move(gaps));
   if (d.model.empty() && line.contains("model") && line["model"].is_string())
     d.model = line["model"].get<std::string>();

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "metrics/inter_token_gaps.h"
+
 namespace lb::metrics {
 namespace {
 
@@ -54,11 +56,11 @@ void fill_prompt_tokens(const RequestRecord& rec, RequestMetrics& m) {
 
 void fill_event_series(const net::StreamResult& r, RequestMetrics& m) {
   const auto& ev = r.events;
-  m.itl_ms.reserve(ev.size() > 0 ? ev.size() - 1 : 0);
-  for (size_t i = 1; i < ev.size(); ++i) {
-    m.itl_ms.push_back(ms_between(ev[i - 1].arrival_ns, ev[i].arrival_ns));
-    if (ev[i].arrival_ns == ev[i - 1].arrival_ns) ++m.coalesced_events;
-  }
+  std::vector<int64_t> stamps_ns;
+  stamps_ns.reserve(ev.size());
+  for (const auto& e : ev) stamps_ns.push_back(e.arrival_ns);
+  m.itl_ms = itl_ms_from_stamps(stamps_ns);
+  for (double gap_ms : m.itl_ms) m.coalesced_events += gap_ms == 0;
   bool all_known = !ev.empty();
   for (const auto& e : ev) {
     all_known = all_known && e.tokens >= 0;

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "metrics/inter_token_gaps.h"
 #include "metrics/percentile.h"
 
 namespace lb::report {
@@ -155,15 +156,8 @@ RequestPoint request_point(const nlohmann::json& line) {
   p.prompt_tokens_provenance = string_or(line, "prompt_tokens_provenance");
   if (const auto e = line.find("error"); e != line.end() && e->is_object())
     p.error_kind = string_or(*e, "kind");
-  const auto offsets = line.find("event_offsets_ns");
-  if (offsets != line.end() && offsets->is_array()) {
-    for (size_t i = 1; i < offsets->size(); ++i) {
-      const auto& a = (*offsets)[i - 1];
-      const auto& b = (*offsets)[i];
-      if (a.is_number() && b.is_number())
-        p.itl_ms.push_back((b.get<double>() - a.get<double>()) / 1e6);
-    }
-  }
+  if (const auto offsets = line.find("event_offsets_ns"); offsets != line.end())
+    p.itl_ms = metrics::itl_ms_from_offsets(*offsets);
   if (!p.itl_ms.empty()) {
     p.itl_median_ms = metrics::percentile(p.itl_ms, 50);
     p.itl_p99_ms = metrics::percentile(p.itl_ms, 99);

@@ -76,9 +76,8 @@ void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
       lane.tokens_per_bucket[bucket] += tokens;
     }
     if (e.tokens >= 0) lane.tokens_per_event.push_back(e.tokens);
-    if (i > 0)
-      lane.itl_ms.push_back(static_cast<double>(e.arrival_ns - r.events[i - 1].arrival_ns) / 1e6);
   }
+  lane.itl_ms.insert(lane.itl_ms.end(), m.itl_ms.begin(), m.itl_ms.end());
   if (record.experiment == "prefix_cache" && m.ttft_ms >= 0) {
     const double pass = phase_x(QString::fromStdString(record.phase));
     if (!std::isnan(pass)) insert_sorted(lane.ttft_pass, QPointF(pass, m.ttft_ms));

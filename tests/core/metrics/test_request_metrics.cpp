@@ -4,6 +4,9 @@
 
 #include "test_main.h"
 
+#include <nlohmann/json.hpp>
+
+#include "metrics/inter_token_gaps.h"
 #include "metrics/request_metrics.h"
 
 using namespace lb::metrics;
@@ -117,6 +120,33 @@ class RequestMetricsTest : public QObject {
     QCOMPARE(estimate_tokens_from_bytes(6), int64_t(2));
     QCOMPARE(estimate_tokens_from_bytes(9), int64_t(2));
     QCOMPARE(estimate_tokens_from_bytes(4000), int64_t(1000));
+  }
+
+  // ITL has one definition for measured, stored and exported requests (inter_token_gaps.h):
+  // the gaps between consecutive events, and a damaged stored entry gives no gap on either side.
+  void interTokenGapsFromStampsAndStoredOffsets() {
+    const std::vector<int64_t> stamps{1'000'000, 3'500'000, 3'500'000, 10'000'000};
+    const std::vector<double> from_stamps = lb::metrics::itl_ms_from_stamps(stamps);
+    QCOMPARE(from_stamps, (std::vector<double>{2.5, 0.0, 6.5}));
+    const auto offsets = nlohmann::json::array({1000000, 3500000, 3500000, 10000000});
+    QCOMPARE(lb::metrics::itl_ms_from_offsets(offsets), from_stamps);
+    const auto damaged = nlohmann::json::array({0, 2000000, "x", 9000000, 10000000});
+    QCOMPARE(lb::metrics::itl_ms_from_offsets(damaged), (std::vector<double>{2.0, 1.0}));
+    QVERIFY(lb::metrics::itl_ms_from_offsets(nlohmann::json("not an array")).empty());
+    QVERIFY(lb::metrics::itl_ms_from_stamps({}).empty());
+    // The request's own series uses the same gaps, and counts the 0 ms one as coalesced.
+    lb::metrics::RequestRecord rec;
+    rec.result.t_sent_ns = 0;
+    rec.result.t_done_ns = 10'000'000;
+    for (int64_t t : stamps) {
+      lb::net::EventArrival e;
+      e.arrival_ns = t;
+      e.tokens = 1;
+      rec.result.events.push_back(e);
+    }
+    const lb::metrics::RequestMetrics m = lb::metrics::compute_request_metrics(rec);
+    QCOMPARE(m.itl_ms, from_stamps);
+    QCOMPARE(m.coalesced_events, int64_t{1});
   }
 };
 
