@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs the core, simulator and CLI tests under AddressSanitizer + UndefinedBehaviorSanitizer
-# (build-asan) and the engine's threading tests under ThreadSanitizer (build-tsan). GUI and
-# benchmarks are off in both. Exits non-zero on any failure or sanitizer report.
+# Runs every test (core, simulator, CLI and the GUI offscreen) under AddressSanitizer +
+# UndefinedBehaviorSanitizer (build-asan) and the engine's threading tests under ThreadSanitizer
+# (build-tsan, without the GUI). Benchmarks are off in both. Exits non-zero on any failure or
+# sanitizer report.
 # See docs/sanitizers.md.
 #   scripts/sanitizers.sh [asan] [tsan]   (default: both, ASan first)
 # LANEBENCH_ASAN_BUILD_DIR, LANEBENCH_TSAN_BUILD_DIR: build dirs. LANEBENCH_SANITIZER_JOBS:
@@ -44,7 +45,7 @@ compiler="${LANEBENCH_SANITIZER_CXX:-clang++-14}"
 configure() {  # build_dir sanitizer_flags [cmake options...]
   cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
     -DCMAKE_CXX_COMPILER="$compiler" -DLANEBENCH_WERROR=OFF \
-    -DLANEBENCH_BUILD_GUI=OFF -DLANEBENCH_BUILD_BENCH=OFF \
+    -DLANEBENCH_BUILD_BENCH=OFF \
     -DCMAKE_CXX_FLAGS="$2" -DCMAKE_EXE_LINKER_FLAGS="$2" \
     -DCMAKE_SHARED_LINKER_FLAGS="$2" "${@:3}" >/dev/null
 }
@@ -86,7 +87,7 @@ run_tsan() {
   local start=$SECONDS
   # No programs: the threading tests run none, and a test program that runs lanebench-cli would
   # otherwise have the CLI and the report libraries built under TSan for nothing.
-  configure "$build" "-fsanitize=thread" -DLANEBENCH_BUILD_APPS=OFF
+  configure "$build" "-fsanitize=thread" -DLANEBENCH_BUILD_APPS=OFF -DLANEBENCH_BUILD_GUI=OFF
   # Only the test programs that hold the threading tests, and what they need: a TSan build of
   # everything is not needed. A test's program is the first word of its ctest command.
   local programs=() targets=() t program

@@ -74,8 +74,12 @@ struct StreamClient::Impl {
   bool stopping = false;
 };
 
-StreamClient::Impl::Impl(ClientOptions opts) : options(opts) {
+void StreamClient::global_init() {
   std::call_once(g_curl_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+StreamClient::Impl::Impl(ClientOptions opts) : options(opts) {
+  StreamClient::global_init();
   multi = curl_multi_init();
   epoll_fd = epoll_create1(EPOLL_CLOEXEC);
   wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

@@ -32,6 +32,12 @@ class StreamClient {
   // Called on the I/O thread for each content/reasoning event as it arrives (optional).
   using EventObserver = std::function<void(uint64_t id, const EventArrival&)>;
 
+  // Initialises libcurl, and OpenSSL under it, once per process; the first client does it.
+  // A program that makes clients on pooled or short-lived threads calls it first on its main
+  // thread, as curl asks: OpenSSL then keeps its per-thread state on the main thread, not on a
+  // worker that may be gone or still parked at exit.
+  static void global_init();
+
   explicit StreamClient(ClientOptions options = {});
   ~StreamClient();  // cancels what is in flight, completes it as Cancelled, joins the thread
   StreamClient(const StreamClient&) = delete;

@@ -76,6 +76,7 @@ ProbeOutcome probe_lane_blocking(const plan::Lane& lane) {
 QThreadPool& probe_pool() {
   static QThreadPool pool;
   static const bool once = [] {
+    net::StreamClient::global_init();  // here, on the GUI thread, not in the first probe
     pool.setMaxThreadCount(4);  // several lanes probed at once; each mostly waits on the network
     if (QCoreApplication* app = QCoreApplication::instance())
       QObject::connect(app, &QCoreApplication::aboutToQuit, [] { g_quitting.store(true); });

@@ -62,11 +62,13 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
   grid->addWidget(right_, 1, 1);
   grid->setColumnStretch(0, 1);
   grid->setColumnStretch(1, 1);
-  for (auto [a, b] : {std::pair{left_, right_}, std::pair{right_, left_}}) {
-    connect(a->verticalScrollBar(), &QScrollBar::valueChanged, this,
-            [this, a, b] { sync_scroll(a, b, true); });
-    connect(a->horizontalScrollBar(), &QScrollBar::valueChanged, this,
-            [this, a, b] { sync_scroll(a, b, false); });
+  for (const auto& pair : {std::pair{left_, right_}, std::pair{right_, left_}}) {
+    auto* from = pair.first;
+    auto* to = pair.second;
+    connect(from->verticalScrollBar(), &QScrollBar::valueChanged, this,
+            [this, from, to] { sync_scroll(from, to, true); });
+    connect(from->horizontalScrollBar(), &QScrollBar::valueChanged, this,
+            [this, from, to] { sync_scroll(from, to, false); });
   }
 }
 
