@@ -8,7 +8,7 @@ namespace lb::test {
 
 std::string load_fixture(const std::string& relative) {
   const std::string path =
-      (!relative.empty() && relative.front() == '/') ? relative : fixtures_dir() + "/" + relative;
+      (!relative.empty() && relative.front() == '/') ? relative : fixture_path(relative);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error("cannot read fixture " + path);
   std::ostringstream out;
