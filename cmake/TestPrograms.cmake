@@ -3,11 +3,13 @@
 # the same static libraries again; a program per folder links them a dozen times
 # (docs/building.md). tests/support/test_main.h has the macros a test file ends with.
 #
-#   lanebench_add_test(NAME name SOURCES a.cpp b.cpp LIBS lib1 lib2 [LABELS l] [TIMEOUT s])
+#   lanebench_add_test(SOURCES <area>_<subject>_test.cpp b.cpp LIBS lib1 lib2 [LABELS l] [TIMEOUT s])
 #
-# adds the sources and libraries to the folder's program and registers the ctest test NAME, which
-# runs the class that the first source registers with LANEBENCH_TEST_MAIN or
-# LANEBENCH_TEST_GUILESS_MAIN. LANEBENCH_TEST_PROGRAM (set in the caller's scope) names the
+# adds the sources and libraries to the folder's program and registers a ctest test named after
+# the first source, which runs the class that source registers with LANEBENCH_TEST_MAIN or
+# LANEBENCH_TEST_GUILESS_MAIN. The naming scheme (docs/building.md) is enforced: the first
+# source is <area>_<subject>_test.cpp, where area is its folder's name (tests/core/net ->
+# net_stream_client_test.cpp), and the test has the file's name (ctest -R net_stream_client_test). LANEBENCH_TEST_PROGRAM (set in the caller's scope) names the
 # program, for the folder's own compile definitions, include dirs and dependencies.
 
 # tests/core/net -> tests_core_net
@@ -40,15 +42,28 @@ function(lanebench_test_class out source)
   set(${out} ${class} PARENT_SCOPE)
 endfunction()
 
+# <area>_<subject>_test.cpp in tests/.../<area> -> <area>_<subject>_test; anything else stops
+# the configure step.
+function(lanebench_test_name out source)
+  get_filename_component(area ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  get_filename_component(stem ${source} NAME_WE)
+  if(NOT stem MATCHES "^${area}_[a-z0-9_]+_test$")
+    message(FATAL_ERROR "${source}: a test's first source is named ${area}_<subject>_test.cpp "
+                        "(its folder's name, the subject, _test; docs/building.md)")
+  endif()
+  set(${out} ${stem} PARENT_SCOPE)
+endfunction()
+
 function(lanebench_add_test)
-  cmake_parse_arguments(T "" "NAME;TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBS;LABELS" ${ARGN})
+  list(GET T_SOURCES 0 main_source)
+  lanebench_test_name(T_NAME ${main_source})
   lanebench_test_program_name(program)
   if(NOT TARGET ${program})
     lanebench_test_program(${program})
   endif()
   target_sources(${program} PRIVATE ${T_SOURCES})
   target_link_libraries(${program} PRIVATE ${T_LIBS})
-  list(GET T_SOURCES 0 main_source)
   lanebench_test_class(class ${main_source})
   add_test(NAME ${T_NAME} COMMAND ${program} ${class})
   if(NOT T_TIMEOUT)

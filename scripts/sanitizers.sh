@@ -31,8 +31,8 @@ asan_excluded=(
 # runner, the run folder writer's thread and the parallel hasher, and the simulator's server
 # threads as the client sees them.
 tsan_tests=(
-  test_stream_client test_client_errors test_load_driver test_plan_runner test_run_units
-  test_written_first artifacts_verification_test sim_stream_client_test
+  net_stream_client_test net_client_errors_test run_load_driver_test run_plan_runner_test run_units_test
+  run_written_first_test artifacts_verification_test sim_stream_client_test
 )
 
 # clang-14 (bootstrap.sh installs it for the fuzz targets): it compiles an instrumented batch about

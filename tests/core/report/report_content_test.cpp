@@ -1,0 +1,260 @@
+// The report of a real run on simulator lanes: gate cells and figures equal summary.json's,
+// charts are well-formed SVG with titles, units and one series per lane, the HTML is one
+// self-contained file with everything escaped, and the CSV and texts match what the run
+// recorded.
+#include <QRegularExpression>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+#include <algorithm>
+#include <filesystem>
+#include "test_main.h"
+
+#include "report/decision_record.h"
+#include "report/report_writer.h"
+#include "report/sweep_summary.h"
+#include "report_run_fixture.h"
+#include "run_folder_reader.h"
+
+namespace fs = std::filesystem;
+using lb::test::read_text;
+
+namespace {
+
+const char* kHostileName = "qual <script>alert(1)</script> & \"co\"";
+
+bool well_formed_svg(const std::string& svg, QString* why) {
+  QXmlStreamReader xml(QByteArray::fromStdString(svg));
+  bool root = false;
+  while (!xml.atEnd()) {
+    xml.readNext();
+    if (xml.isStartElement() && !root) root = xml.name() == QLatin1String("svg");
+  }
+  if (xml.hasError()) *why = xml.errorString();
+  return !xml.hasError() && root;
+}
+
+size_t count_of(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+class TestReportContent : public QObject {
+  Q_OBJECT
+  fs::path run_, out_;
+  std::optional<lb::report::RunFolder> folder_;
+  lb::report::ReportModel model_;
+  std::string html_, md_;
+
+ private slots:
+  void initTestCase() {
+    auto plan = lb::test::report_test_plan("serves <b>chat</b> & tools");
+    plan["name"] = kHostileName;
+    run_ = lb::test::run_plan_into(plan, "lb-report-content");
+    lb::report::DecisionRecord decision;
+    decision.decision = lb::report::Decision::Challenger;
+    decision.rationale = "fp8 faster; quality A/B still required";
+    QVERIFY(lb::report::save_decision(run_.string(), decision, nullptr));
+    std::string error;
+    folder_ = lb::report::load_run_folder(run_.string(), &error);
+    QVERIFY2(folder_, error.c_str());
+    const auto scrubber = lb::report::PrivacyScrubber::for_run(*folder_);
+    model_ = lb::report::build_report_model(*folder_);
+    lb::report::redact_model_secrets(model_, scrubber);
+    out_ = run_ / "report";
+    const auto result = lb::report::write_report_files(*folder_, model_, scrubber, out_.string(),
+                                                       lb::report::report_format_names());
+    QVERIFY2(result.ok(), result.errors.empty() ? "" : result.errors.front().c_str());
+    html_ = read_text(out_ / "report.html");
+    md_ = read_text(out_ / "report.md");
+  }
+  void cleanupTestCase() { fs::remove_all(run_); }
+
+  void gateCellsAppearAsInTheSummary() {
+    QVERIFY(!model_.gates.empty());
+    const auto& gates = (*folder_->experiments_of_kind("gates").front())["lanes"];
+    for (const auto& row : model_.gates.rows) {
+      QVERIFY2(html_.find(row.label) != std::string::npos, row.label.c_str());
+      if (row.key.rfind("gates.", 0) != 0) continue;
+      for (size_t i = 0; i < row.cells.size(); ++i) {
+        const auto& g = gates[model_.gates.lanes[i]]["gates"][row.key.substr(6)];
+        QCOMPARE(lb::report::cell_text(row.cells[i]),
+                 g["status"].get<std::string>() + " " + g["score"].get<std::string>());
+      }
+    }
+    const auto passes = static_cast<size_t>(model_.gates.count(lb::report::GateStatus::Pass));
+    QVERIFY(count_of(html_, ">pass ") >= passes);
+    QVERIFY(count_of(md_, "| pass ") >= passes);
+    // Each cell is styled by its status's class ("not run" -> "notrun").
+    using lb::report::GateStatus;
+    for (const auto status :
+         {GateStatus::Pass, GateStatus::Fail, GateStatus::Unsupported, GateStatus::NotRun}) {
+      std::string css = lb::report::gate_status_name(status);
+      std::erase(css, ' ');
+      QCOMPARE(count_of(html_, "<td class=\"" + css + "\""),
+               static_cast<size_t>(model_.gates.count(status)));
+    }
+  }
+
+  void headlineFiguresEqualTheSummary() {
+    const auto& throughput = *folder_->experiments_of_kind("throughput").front();
+    const auto& head = model_.performance.front();
+    QCOMPARE(head.title, std::string("Headline figures"));
+    QCOMPARE(head.rows[0][0], std::string("c1 decode, median (tok/s)"));
+    for (size_t i = 0; i < 2; ++i) {
+      const std::string lane = i == 0 ? "bf16" : "fp8";
+      const auto& c1 = throughput["lanes"][lane]["phases"]["c1"];
+      const std::string decode = lb::report::format_number(c1["median_decode_tok_s"], 1);
+      QCOMPARE(head.rows[0][i + 1], decode);
+      QCOMPARE(head.rows[1][i + 1], lb::report::format_seconds(c1["p50_e2el_ms"]));
+      const auto& c4 = throughput["lanes"][lane]["phases"]["c4"];
+      QCOMPARE(head.rows[3][i + 1], "c4: " + lb::report::format_number(c4["output_throughput"], 1));
+      QVERIFY(html_.find("<td>" + decode + "</td>") != std::string::npos);
+      QVERIFY(md_.find("| " + decode + " |") != std::string::npos);
+    }
+    const auto summary = lb::test::read_json(out_ / "qualification-summary.json");
+    const auto& fp8 = summary["lanes"][1];
+    QCOMPARE(fp8["id"], "fp8");
+    QCOMPARE(fp8["performance"]["c1_decode_tok_s"]["value"].get<double>(),
+             throughput["lanes"]["fp8"]["phases"]["c1"]["median_decode_tok_s"].get<double>());
+    // The context-size TTFT rows follow the sweep.
+    QVERIFY(md_.find("TTFT at 2048 prompt tokens (s)") != std::string::npos);
+    QVERIFY(md_.find("TTFT at 8192 prompt tokens (s)") != std::string::npos);
+  }
+
+  void sweepKneeAndStopAreReported() {
+    const auto& throughput = *folder_->experiments_of_kind("throughput").front();
+    const auto table =
+        std::find_if(model_.performance.begin(), model_.performance.end(),
+                     [](const auto& t) { return t.title == "Concurrency sweep: knee and stop"; });
+    QVERIFY(table != model_.performance.end());
+    QCOMPARE(table->rows.size(), size_t(2));
+    for (const auto& row : table->rows) {
+      const auto& sweep = throughput["lanes"][row[0]]["concurrency_sweep"];
+      QCOMPARE(row[1], std::string("list"));
+      QVERIFY2(row[2].rfind(std::to_string(sweep["knee"]["concurrency"].get<int>()), 0) == 0,
+               row[2].c_str());
+      QCOMPARE(row[5], std::string("—"));  // a list sweep runs every level it was given
+    }
+    QVERIFY(md_.find("Concurrency sweep: knee and stop") != std::string::npos);
+
+    // A doubling sweep that stopped: the sentence names the knee, the stop and its reason.
+    nlohmann::json summary = {
+        {"experiments",
+         {{{"kind", "throughput"},
+           {"lanes",
+            {{"fp8",
+              {{"concurrency_sweep",
+                {{"mode", "doubling"},
+                 {"min_gain", 0.05},
+                 {"knee",
+                  {{"concurrency", 2},
+                   {"output_tok_s", {{"value", 812.24}}},
+                   {"e2el_p99_ms", {{"value", 2310.0}}},
+                   {"reached", true}}},
+                 {"stopped",
+                  {{"reason", "gain_below_min"},
+                   {"at_concurrency", 4},
+                   {"detail", "output gained 1.2 % at 4 streams, below 5 %"}}}}}}}}}}}}};
+    const auto sweeps = lb::report::sweep_summaries(summary, {"bf16", "fp8"});
+    QCOMPARE(sweeps.size(), size_t(1));
+    QCOMPARE(lb::report::describe_sweep(sweeps[0]),
+             std::string("knee at 2 streams (812.2 tok/s, E2EL p99 2.31 s); stopped at 4 "
+                         "streams: output gained 1.2 % at 4 streams, below 5 %"));
+    summary["experiments"][0]["lanes"]["fp8"]["concurrency_sweep"]["knee"]["reached"] = false;
+    summary["experiments"][0]["lanes"]["fp8"]["concurrency_sweep"].erase("stopped");
+    QVERIFY(lb::report::describe_sweep(lb::report::sweep_summaries(summary, {"fp8"})[0])
+                .find("not reached") != std::string::npos);
+    QVERIFY(lb::report::sweep_summaries(nlohmann::json::object(), {"fp8"}).empty());
+  }
+
+  void chartsAreWellFormedSvgWithLanesAndUnits() {
+    std::vector<std::string> ids;
+    for (const auto& c : model_.charts) ids.push_back(c.id);
+    for (const char* want :
+         {"ttft_vs_context", "decode_vs_context", "output_vs_concurrency", "itl_distribution"})
+      QVERIFY2(std::find(ids.begin(), ids.end(), want) != ids.end(), want);
+    for (const auto& c : model_.charts) {
+      const std::string svg = read_text(out_ / "charts" / (c.id + ".svg"));
+      QString why;
+      QVERIFY2(well_formed_svg(svg, &why), qPrintable(QString::fromStdString(c.id) + ": " + why));
+      QVERIFY(svg.find(">" + c.x_title) != std::string::npos);
+      QVERIFY(svg.find(">" + c.y_title + "<") != std::string::npos);
+      QVERIFY(c.y_title.find('(') != std::string::npos || c.x_title.find('(') != std::string::npos);
+      QCOMPARE(c.series.size(), size_t(2));
+      QCOMPARE(c.series[0].color, std::string("#0072B2"));  // the GUI's first lane colour
+      QCOMPARE(count_of(svg, "<polyline"), size_t(2));
+      QVERIFY(svg.find(">fp8</text>") != std::string::npos);  // legend
+    }
+    const auto& ttft = model_.charts.front();
+    QCOMPARE(ttft.series[1].points.size(), size_t(2));  // two context sizes
+    QVERIFY(ttft.series[1].points[0].first < ttft.series[1].points[1].first);
+    QCOMPARE(count_of(html_, "<svg "), model_.charts.size());
+  }
+
+  void htmlIsSelfContainedAndEscaped() {
+    const QString html = QString::fromStdString(html_);
+    QVERIFY(!html.contains(
+        QRegularExpression(R"((src|href)\s*=)", QRegularExpression::CaseInsensitiveOption)));
+    QVERIFY(!html.contains(QRegularExpression("<(link|script|iframe|img)\\b",
+                                              QRegularExpression::CaseInsensitiveOption)));
+    QVERIFY(!html.contains("@import"));
+    QVERIFY(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;co&quot;"));
+    QVERIFY(html.contains("serves &lt;b&gt;chat&lt;/b&gt; &amp; tools"));
+    QVERIFY(html.contains("challenger, no promotion"));
+    QVERIFY(html.contains("fp8 faster; quality A/B still required"));
+    QVERIFY(html.contains("lanebench-cli run plan.json --out"));
+    QVERIFY(html.contains("built-in simulator"));  // the caveat of sim lanes
+    // ... and of their time scale: at 0.01 every modelled delay is 100 times shorter.
+    const auto scaled = std::count_if(model_.caveats.begin(), model_.caveats.end(), [](auto& c) {
+      return c.find("time scale 0.01: every modelled delay is 100 times shorter") !=
+             std::string::npos;
+    });
+    QCOMPARE(scaled, 2);                   // bf16 and fp8
+    QVERIFY(!html.contains("127.0.0.1"));  // the report describes endpoints only
+  }
+
+  // A lane allowed to send its key over plain http (allow_key_over_http) is named in the caveats.
+  void keyOverPlainHttpIsACaveat() {
+    lb::report::RunFolder folder = *folder_;
+    const std::string lane = folder.lane_ids().front();
+    const auto has_caveat = [&] {
+      const auto caveats = lb::report::report_caveats(folder);
+      return std::any_of(caveats.begin(), caveats.end(), [&](const std::string& c) {
+        return c.find("Lane " + lane + " sent its API key over plain http to gpu.example.com") !=
+               std::string::npos;
+      });
+    };
+    QVERIFY(!has_caveat());
+    folder.environment["lanes"][lane]["key_over_plain_http_to"] = "gpu.example.com";
+    QVERIFY(has_caveat());
+  }
+
+  void reviewedPairsCarryHighlightedDifferences() {
+    size_t non_identical = 0;
+    for (const auto& review : folder_->reviews)
+      for (const auto& p : review.pairs)
+        non_identical += p.comparison.triage.triage != lb::compare::TriageClass::Identical;
+    QCOMPARE(model_.pairs.size() + model_.pairs_left_out, non_identical);
+    QVERIFY(!model_.pairs.empty());  // the fp8 profile drifts in wording on some prompts
+    QVERIFY(html_.find("<del>") != std::string::npos || html_.find("<ins>") != std::string::npos);
+    QVERIFY(md_.find("[-") != std::string::npos || md_.find("{+") != std::string::npos);
+    QVERIFY(html_.find("verdict <b>unreviewed</b>") != std::string::npos);
+  }
+
+  void csvAndTextsMatchTheRun() {
+    const std::string csv = read_text(out_ / "requests.csv");
+    QCOMPARE(count_of(csv, "\r\n"), lb::test::read_jsonl(run_ / "requests.jsonl").size() + 1);
+    QVERIFY(csv.rfind("lane,experiment,phase,index,", 0) == 0);
+    for (const char* lane : {"bf16", "fp8"}) {
+      const auto name = std::string(lane) + ".texts.json";
+      QCOMPARE(read_text(out_ / "texts" / name), read_text(run_ / "texts" / name));
+    }
+  }
+};
+
+LANEBENCH_TEST_GUILESS_MAIN(TestReportContent)
+#include "report_content_test.moc"

@@ -1,0 +1,171 @@
+// A real run folder read back: every request line, the gate table from summary.json, the
+// decision record round trip, and a folder killed mid-run (torn last line, no summary.json)
+// that still loads, marked incomplete.
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+#include "test_main.h"
+
+#include "report/decision_record.h"
+#include "report/gate_table.h"
+#include "report/run_folder.h"
+#include "report_run_fixture.h"
+#include "run_folder_reader.h"
+
+namespace fs = std::filesystem;
+using lb::report::GateStatus;
+
+class TestReportRunFolder : public QObject {
+  Q_OBJECT
+  fs::path run_;
+
+ private slots:
+  void initTestCase() { run_ = lb::test::run_plan_into(lb::test::report_test_plan(), "lb-rf"); }
+  void cleanupTestCase() { fs::remove_all(run_); }
+
+  void loadsEveryRequestOfAFinishedRun() {
+    std::string error;
+    const auto folder = lb::report::load_run_folder(run_.string(), &error);
+    QVERIFY2(folder, error.c_str());
+    QVERIFY(folder->complete);
+    QVERIFY(!folder->interrupted);
+    QCOMPARE(folder->torn_lines, int64_t(0));
+    const auto lines = lb::test::read_jsonl(run_ / "requests.jsonl");
+    QCOMPARE(folder->requests.size(), lines.size());
+    QCOMPARE(folder->lane_ids(), (std::vector<std::string>{"bf16", "fp8"}));
+    QCOMPARE(folder->reviews.size(), size_t(1));
+    QVERIFY(!folder->decision);
+    // Chart data agrees with the line it came from.
+    const auto& p = folder->requests.front();
+    QCOMPARE(p.lane, lines.front()["lane"].get<std::string>());
+    QCOMPARE(p.ttft_ms, lines.front()["ttft_ms"].get<double>());
+    size_t with_itl = 0;
+    for (const auto& r : folder->requests) with_itl += r.itl_ms.empty() ? 0 : 1;
+    QVERIFY(with_itl > folder->requests.size() / 2);
+  }
+
+  void gateTableFollowsSummary() {
+    const auto folder = lb::report::load_run_folder(run_.string(), nullptr);
+    QVERIFY(folder);
+    const auto table = lb::report::build_gate_table(folder->summary, folder->lane_ids());
+    QCOMPARE(table.lanes.size(), size_t(2));
+    const auto gates = folder->experiments_of_kind("gates");
+    QCOMPARE(gates.size(), size_t(1));
+    int functional = 0;
+    for (const auto& row : table.rows) {
+      QCOMPARE(row.cells.size(), size_t(2));
+      if (row.key.rfind("gates.", 0) != 0) continue;
+      ++functional;
+      const std::string check = row.key.substr(6);
+      for (size_t i = 0; i < 2; ++i) {
+        const auto& g = (*gates[0])["lanes"][table.lanes[i]]["gates"][check];
+        QCOMPARE(std::string(lb::report::gate_status_name(row.cells[i].status)),
+                 g["status"].get<std::string>());
+        QCOMPARE(row.cells[i].score, g["score"].get<std::string>());
+      }
+    }
+    QCOMPARE(functional, 7);
+    // Rows follow the run: the regression (first in the plan), then the gates in product order.
+    QCOMPARE(table.rows.front().key, std::string("regression"));
+    QCOMPARE(table.rows[1].label, std::string("JSON schema output"));
+    QCOMPARE(table.rows[7].key, std::string("gates.reasoning"));
+    QVERIFY(table.count(GateStatus::Pass) >= 14);
+    const auto retrieval = std::find_if(table.rows.begin(), table.rows.end(),
+                                        [](const auto& r) { return r.key == "retrieval"; });
+    QVERIFY(retrieval != table.rows.end());
+    QCOMPARE(lb::report::cell_text(retrieval->cells[1]), std::string("pass 2/2"));
+    const auto regression = std::find_if(table.rows.begin(), table.rows.end(),
+                                         [](const auto& r) { return r.key == "regression"; });
+    QVERIFY(regression != table.rows.end());
+    QCOMPARE(lb::report::cell_text(regression->cells[0]), std::string("baseline"));
+    QVERIFY(regression->cells[1].score.find("/20") != std::string::npos);
+  }
+
+  // The fp8 profile drifts in wording: its divergent pairs await verdicts until a reviewer gives
+  // them, and one blocker verdict fails the candidate.
+  void regressionRowFollowsReviewVerdicts() {
+    auto folder = lb::report::load_run_folder(run_.string(), nullptr);
+    QVERIFY(folder && folder->reviews.size() == 1);
+    auto regression = [&folder] {
+      const auto t =
+          lb::report::build_gate_table(folder->summary, folder->lane_ids(), &folder->reviews);
+      return std::find_if(t.rows.begin(), t.rows.end(),
+                          [](const auto& r) { return r.key == "regression"; })
+          ->cells[1];
+    };
+    auto& review = folder->reviews.front();
+    const size_t pending = review.outcome().unreviewed_required;
+    QVERIFY(pending > 0);
+    QCOMPARE(regression().status, GateStatus::NotRun);
+    QCOMPARE(regression().detail, "review pending: " + std::to_string(pending) + " pair(s)");
+    const auto now = std::chrono::system_clock::now();
+    for (size_t i = 0; i < review.pairs.size(); ++i)
+      if (review.pairs[i].comparison.review_required())
+        review.set_verdict(i, lb::compare::Verdict::BenignDrift, "wording only", now);
+    QCOMPARE(regression().status, GateStatus::Pass);
+    for (size_t i = 0; i < review.pairs.size(); ++i)
+      if (review.pairs[i].comparison.review_required()) {
+        review.set_verdict(i, lb::compare::Verdict::Blocker, "changed the answer", now);
+        break;
+      }
+    QCOMPARE(regression().status, GateStatus::Fail);
+    QVERIFY2(regression().detail.find("1 blocker") != std::string::npos,
+             regression().detail.c_str());
+  }
+
+  void decisionRoundTripsAndRejectsNonsense() {
+    const auto dir = lb::test::fresh_dir("lb-decision");
+    fs::create_directories(dir);
+    QVERIFY(!lb::report::load_decision(dir.string()));
+    lb::report::DecisionRecord d;
+    d.decision = lb::report::Decision::Reject;
+    d.rationale = "flipped fact on prompt 7";
+    d.gates = {{"json", "pass"}};
+    std::string error;
+    QVERIFY2(lb::report::save_decision(dir.string(), d, &error), error.c_str());
+    const auto back = lb::report::load_decision(dir.string(), &error);
+    QVERIFY2(back, error.c_str());
+    QCOMPARE(back->decision, lb::report::Decision::Reject);
+    QCOMPARE(back->rationale, d.rationale);
+    QVERIFY(back->decided_at.size() == 20 && back->decided_at.back() == 'Z');
+    QCOMPARE(back->gates, d.gates);
+    QCOMPARE(fs::directory_iterator(dir)->path().filename().string(), std::string("decision.json"));
+    std::ofstream(dir / "decision.json") << R"({"decision": "maybe", "decided_at": "x"})";
+    QVERIFY(!lb::report::load_decision(dir.string(), &error));
+    QVERIFY2(error.find("\"decision\"") != std::string::npos, error.c_str());
+    fs::remove_all(dir);
+  }
+
+  void killedRunStillLoadsAsIncomplete() {
+    const auto dir = lb::test::fresh_dir("lb-rf-torn");
+    fs::copy(run_, dir, fs::copy_options::recursive);
+    fs::remove(dir / "summary.json");
+    const auto size = fs::file_size(dir / "requests.jsonl");
+    fs::resize_file(dir / "requests.jsonl", size - 40);  // the kill cuts the last line
+    std::string error;
+    const auto folder = lb::report::load_run_folder(dir.string(), &error);
+    QVERIFY2(folder, error.c_str());
+    QVERIFY(!folder->complete);
+    QVERIFY(folder->interrupted);
+    QCOMPARE(folder->torn_lines, int64_t(1));
+    QCOMPARE(folder->requests.size(), lb::test::read_jsonl(run_ / "requests.jsonl").size() - 1);
+    QVERIFY(!folder->warnings.empty());
+    QVERIFY(lb::report::build_gate_table(folder->summary, folder->lane_ids()).empty());
+    fs::remove_all(dir);
+  }
+
+  void notARunFolderIsAClearError() {
+    std::string error;
+    QVERIFY(!lb::report::load_run_folder("/nonexistent/run", &error));
+    QVERIFY2(error.find("no such directory") != std::string::npos, error.c_str());
+    const auto empty = lb::test::fresh_dir("lb-rf-empty");
+    fs::create_directories(empty);
+    QVERIFY(!lb::report::load_run_folder(empty.string(), &error));
+    QVERIFY2(error.find("not a run folder") != std::string::npos, error.c_str());
+    fs::remove_all(empty);
+  }
+};
+
+LANEBENCH_TEST_GUILESS_MAIN(TestReportRunFolder)
+#include "report_run_folder_test.moc"

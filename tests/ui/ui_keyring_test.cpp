@@ -1,0 +1,310 @@
+// SecretStore against a real Secret Service: the test starts its own session bus and GNOME
+// Keyring (with a throw-away home), stores a lane key, reads it back, checks the key stays out
+// of the lane's saved form, removes it; and, before any service exists, checks the message a
+// user gets when no Secret Service is reachable. Then the lane dialog puts a key into the
+// keyring, the lane's reference resolves through the lookup the desktop app registers (a
+// simulator lane that demands the key answers the probe), and the saved workspace holds the
+// reference but never the key.
+#include <QComboBox>
+#include <QDir>
+#include <QDirIterator>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QProcess>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+#include "test_main.h"
+
+#include "plan/api_key_source.h"
+#include "sim_lane_starter.h"
+#include "ui/dialogs/lane_dialog.h"
+#include "ui/keyring/keyring_lookup.h"
+#include "ui/keyring/secret_store.h"
+#include "ui/pages/lane_prober.h"
+#include "ui/pages/lanes_page.h"
+#include "ui/workspace/workspace.h"
+#include "widgets/lane_palette.h"
+
+using lb::ui::SecretStore;
+
+namespace {
+
+constexpr const char* kKey = "sk-lanebench-keyring-test-7f3a9c";
+constexpr const char* kWorkspace = "workspace-test-1";
+const lb::plan::KeyringItem kFp8{"fp8", "sim"};
+
+// Reads every file under `dir` and returns the first that contains `needle` ("" when none).
+QString file_containing(const QString& dir, const QByteArray& needle) {
+  QDirIterator it(dir, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+  while (it.hasNext()) {
+    QFile f(it.next());
+    if (f.open(QIODevice::ReadOnly) && f.readAll().contains(needle)) return f.fileName();
+  }
+  return {};
+}
+
+// The simulator lane answers 401 unless requests carry the key in this variable.
+constexpr const char* kSimKeyVar = "LB_KEYRING_TEST_SIM_KEY";
+
+lb::plan::Lane keyed_sim_lane() {
+  lb::plan::Lane lane;
+  lane.id = "fp8";
+  lane.base_url = std::string("sim:fp8?time_scale=0.01&api_key_env=") + kSimKeyVar;
+  return lane;
+}
+
+// Fills the dialog's key fields the way a user would, then presses OK.
+void choose_keyring_key(lb::ui::LaneDialog& dialog, const QString& key) {
+  dialog.findChild<QComboBox*>("keySource")->setCurrentIndex(2);  // OS keyring
+  dialog.findChild<QLineEdit*>("keySecret")->setText(key);
+  dialog.accept();
+}
+
+QString shown_error(const QDialog& dialog) {
+  QString text;
+  for (const QLabel* label : dialog.findChildren<QLabel*>()) text += label->text() + "\n";
+  return text;
+}
+
+}  // namespace
+
+class KeyringTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QVERIFY(home_.isValid());
+    for (const char* tool : {"dbus-daemon", "gnome-keyring-daemon"})
+      QVERIFY2(
+          !QStandardPaths::findExecutable(tool).isEmpty(),
+          qPrintable(QString("%1 is not installed (scripts/bootstrap.sh installs it)").arg(tool)));
+    // Keyring files go to the throw-away home, never to the user's.
+    qputenv("HOME", home_.path().toUtf8());
+    qputenv("XDG_DATA_HOME", (home_.path() + "/data").toUtf8());
+    qputenv("XDG_RUNTIME_DIR", home_.path().toUtf8());
+  }
+
+  // First, while this process has never reached a bus: a clear error, no crash, no hang.
+  void clearErrorWhenNoSecretServiceIsReachable() {
+    qputenv("DBUS_SESSION_BUS_ADDRESS", ("unix:path=" + home_.path() + "/no-bus").toUtf8());
+    QElapsedTimer t;
+    t.start();
+    const SecretStore store(kWorkspace);
+    const auto r = store.store(kFp8, kKey);
+    QVERIFY(!r.ok);
+    QVERIFY2(QString::fromStdString(r.error).contains("no Secret Service is reachable"),
+             r.error.c_str());
+    QVERIFY(r.error.find(kKey) == std::string::npos);
+    std::string error;
+    QVERIFY(!store.lookup(kFp8, &error));
+    QVERIFY2(QString::fromStdString(error).contains("cannot read the key of lane fp8"),
+             error.c_str());
+    QVERIFY2(t.elapsed() < 5000, "failing takes no time when nothing listens");
+
+    // The dialog stays open and says why, rather than saving a lane whose key went nowhere.
+    lb::ui::LaneDialog dialog(keyed_sim_lane(), {});
+    choose_keyring_key(dialog, kKey);
+    QVERIFY(dialog.result() != QDialog::Accepted);
+    QVERIFY2(shown_error(dialog).contains("no Secret Service is reachable"),
+             qPrintable(shown_error(dialog)));
+  }
+
+  void storeLookupRemoveInARealSecretService() {
+    start_session_bus();
+    unlock_keyring();
+    const SecretStore store(kWorkspace);
+    auto r = store.store(kFp8, kKey);
+    QVERIFY2(r.ok, r.error.c_str());
+    std::string error;
+    auto key = store.lookup(kFp8, &error);
+    QVERIFY2(key.has_value(), error.c_str());
+    QCOMPARE(*key, std::string(kKey));
+    QVERIFY(!store.lookup({"bf16", "sim"}, &error));  // another lane has no key
+    QVERIFY2(error.empty(), error.c_str());
+    // A key is bound to its workspace and host: the same lane id in another workspace, or at
+    // another host, finds nothing.
+    QVERIFY(!SecretStore("another-workspace").lookup(kFp8, &error));
+    QVERIFY2(error.empty(), error.c_str());
+    QVERIFY(!store.lookup({"fp8", "evil.example.com"}, &error));
+    QVERIFY2(error.empty(), error.c_str());
+    // Replacing keeps one item per lane and host.
+    QVERIFY(store.store(kFp8, std::string(kKey) + "-v2").ok);
+    QCOMPARE(*store.lookup(kFp8, &error), std::string(kKey) + "-v2");
+
+    // What a workspace or plan holds is the reference, which resolves to the key.
+    const std::string ref = SecretStore::reference_for("fp8");
+    QCOMPARE(ref, std::string("keyring:fp8"));
+    QCOMPARE(*SecretStore::lane_of_reference(ref), std::string("fp8"));
+    QVERIFY(!SecretStore::lane_of_reference("FP8_KEY"));
+    QVERIFY(!SecretStore::lane_of_reference("keyring:"));
+    QCOMPARE(*store.lookup({*SecretStore::lane_of_reference(ref), "sim"}, &error),
+             std::string(kKey) + "-v2");
+    // The keyring encrypts what it writes: the key is in no file under the home either.
+    QCOMPARE(file_containing(home_.path(), kKey), QString());
+
+    QVERIFY(store.remove("fp8").ok);
+    QVERIFY(!store.lookup(kFp8, &error));
+    QVERIFY2(error.empty(), error.c_str());
+    QVERIFY(store.remove("fp8").ok);  // removing what is not there is fine
+  }
+
+  void keyringLaneResolvesThroughTheRegisteredLookup() {
+    QVERIFY2(!qgetenv("DBUS_SESSION_BUS_ADDRESS").contains("no-bus"), "needs the bus above");
+    lb::app::register_sim_lane_starter();
+    qputenv(kSimKeyVar, kKey);
+    QTemporaryDir dir;
+    lb::ui::Workspace workspace;
+    QString why;
+    QVERIFY2(workspace.open(dir.path(), &why), qPrintable(why));
+    const std::string workspace_id = workspace.id().toStdString();
+    QVERIFY(!workspace_id.empty());
+    const SecretStore store(workspace_id);
+    lb::ui::LaneDialog dialog(keyed_sim_lane(), {}, workspace.id());
+    choose_keyring_key(dialog, kKey);
+    QCOMPARE(dialog.result(), int(QDialog::Accepted));
+    lb::plan::Lane lane = dialog.lane();
+    QCOMPARE(lane.api_key_env, std::string("keyring:fp8"));
+    std::string error;
+    QCOMPARE(store.lookup(kFp8, &error).value_or(""), std::string(kKey));
+
+    // Without the desktop app's lookup (the CLI) the lane is refused with advice.
+    lb::plan::set_keyring_lookup(nullptr);
+    auto probe = lb::ui::probe_lane_blocking(lane);
+    QVERIFY(!probe.ok);
+    QVERIFY2(probe.text.contains("lane fp8: its key is in the OS keyring"), qPrintable(probe.text));
+    // With it, the key reaches the server: the simulator demands it and answers the probe.
+    lb::ui::register_keyring_lookup(workspace_id);
+    probe = lb::ui::probe_lane_blocking(lane);
+    QVERIFY2(probe.ok, qPrintable(probe.text));
+    QVERIFY(!probe.text.contains(kKey));
+    // A different key in the keyring is sent as is, and refused by the server.
+    QVERIFY(store.store(kFp8, "sk-wrong").ok);
+    QVERIFY(!lb::ui::probe_lane_blocking(lane).ok);
+    QVERIFY(store.store(kFp8, kKey).ok);
+    // The same lane opened in another workspace finds no key, and says what to do.
+    lb::ui::register_keyring_lookup("another-workspace");
+    probe = lb::ui::probe_lane_blocking(lane);
+    QVERIFY(!probe.ok);
+    QVERIFY2(probe.text.contains("no key is stored in the OS keyring for keyring:fp8 at sim in "
+                                 "this workspace"),
+             qPrintable(probe.text));
+    lb::ui::register_keyring_lookup(workspace_id);
+    // A lane may not read another lane's item.
+    lb::plan::Lane thief = lane;
+    thief.id = "bf16";
+    probe = lb::ui::probe_lane_blocking(thief);
+    QVERIFY(!probe.ok);
+    QVERIFY2(probe.text.contains("names another lane's key"), qPrintable(probe.text));
+
+    // The workspace holds the reference only.
+    QVERIFY2(workspace.set_lanes({lane}, &why), qPrintable(why));
+    QFile saved(dir.path() + "/lanes.json");
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    QVERIFY(saved.readAll().contains("\"keyring:fp8\""));
+    QCOMPARE(file_containing(dir.path(), kKey), QString());
+
+    // Editing the saved lane without retyping the key keeps the reference.
+    lb::ui::Workspace reopened;
+    QVERIFY2(reopened.open(dir.path(), &why), qPrintable(why));
+    QCOMPARE(reopened.id(), workspace.id());  // the id is kept in the folder
+    lb::ui::LaneDialog edit(reopened.lanes().at(0), {}, reopened.id());
+    QCOMPARE(edit.findChild<QComboBox*>("keySource")->currentIndex(), 2);
+    edit.accept();
+    QCOMPARE(edit.result(), int(QDialog::Accepted));
+    QCOMPARE(edit.lane().api_key_env, std::string("keyring:fp8"));
+
+    // Removing the lane on the Lanes page takes its key out of the keyring as well.
+    lb::ui::LanesPage page(reopened, std::make_shared<lb::widgets::LanePalette>());
+    page.findChild<QTableView*>()->selectRow(0);
+    QTimer::singleShot(0, [] {
+      if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+        box->button(QMessageBox::Yes)->click();
+    });
+    for (QPushButton* b : page.findChildren<QPushButton*>())
+      if (b->text() == "&Remove") b->click();
+    QVERIFY(reopened.lanes().empty());
+    QVERIFY(!store.lookup(kFp8, &error));
+    QVERIFY2(error.empty(), error.c_str());
+    qunsetenv(kSimKeyVar);
+  }
+
+  // The Add dialog stores a new lane's key before the workspace is written; when writing it
+  // fails, the key must not stay in the keyring with nothing referring to it.
+  void failedWorkspaceSaveLeavesNoKeyBehind() {
+    QVERIFY2(!qgetenv("DBUS_SESSION_BUS_ADDRESS").contains("no-bus"), "needs the bus above");
+    QTemporaryDir dir;
+    lb::ui::Workspace workspace;
+    QString why;
+    QVERIFY2(workspace.open(dir.path(), &why), qPrintable(why));
+    lb::ui::LanesPage page(workspace, std::make_shared<lb::widgets::LanePalette>());
+    // lanes.json cannot be replaced: a directory stands where the file goes (even for root).
+    QFile::remove(dir.path() + "/lanes.json");
+    QVERIFY(QDir(dir.path()).mkpath("lanes.json/blocked"));
+    QString critical;
+    QTimer driver;
+    QObject::connect(&driver, &QTimer::timeout, [&] {
+      QWidget* modal = QApplication::activeModalWidget();
+      if (auto* dialog = qobject_cast<lb::ui::LaneDialog*>(modal)) {
+        dialog->findChild<QLineEdit*>("laneId")->setText("orphan");
+        choose_keyring_key(*dialog, kKey);
+      } else if (auto* box = qobject_cast<QMessageBox*>(modal)) {
+        critical = box->text();
+        box->button(QMessageBox::Ok)->click();
+        driver.stop();
+      }
+    });
+    driver.start(20);
+    for (QPushButton* b : page.findChildren<QPushButton*>())
+      if (b->text() == "&Add…") b->click();
+    QVERIFY2(critical.contains("lanes.json"), qPrintable(critical));
+    QVERIFY(workspace.lanes().empty());
+    std::string error;
+    QVERIFY2(!SecretStore(workspace.id().toStdString()).lookup({"orphan", "sim"}, &error),
+             "the key stayed in the keyring");
+    QVERIFY2(error.empty(), error.c_str());
+  }
+
+  void cleanupTestCase() {
+    if (bus_.state() != QProcess::NotRunning) {
+      bus_.terminate();
+      if (!bus_.waitForFinished(3000)) bus_.kill();
+      bus_.waitForFinished(3000);
+    }
+  }
+
+ private:
+  // A private session bus (the session configuration activates org.freedesktop.secrets from
+  // gnome-keyring's service file); its address becomes this process's session bus.
+  void start_session_bus() {
+    bus_.start("dbus-daemon", {"--session", "--nofork", "--print-address=1"});
+    QVERIFY2(bus_.waitForStarted(5000), "dbus-daemon did not start");
+    QVERIFY2(bus_.waitForReadyRead(5000), "dbus-daemon printed no address");
+    const QByteArray address = bus_.readLine().trimmed();
+    QVERIFY2(address.startsWith("unix:"), address.constData());
+    qputenv("DBUS_SESSION_BUS_ADDRESS", address);
+  }
+
+  // gnome-keyring-daemon --unlock reads the login keyring's password from stdin, creates the
+  // keyring (the default collection) when there is none, and stays up for the bus's lifetime.
+  void unlock_keyring() {
+    QProcess keyring;
+    keyring.start("gnome-keyring-daemon", {"--unlock", "--components=secrets"});
+    QVERIFY2(keyring.waitForStarted(5000), "gnome-keyring-daemon did not start");
+    keyring.write("lanebench-test-password");
+    keyring.closeWriteChannel();
+    QVERIFY2(keyring.waitForFinished(10000), "gnome-keyring-daemon --unlock did not return");
+    QCOMPARE(keyring.exitCode(), 0);
+  }
+
+  QTemporaryDir home_;
+  QProcess bus_;
+};
+
+LANEBENCH_TEST_MAIN(KeyringTest)
+#include "ui_keyring_test.moc"

@@ -1,0 +1,166 @@
+// ChartPanel: downsampling to the pixel width, coalesced flushes (<= 30 Hz), histograms binned
+// per lane, and exports that carry the title, axis units and legend.
+#include <QChartView>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QValueAxis>
+#include <cmath>
+
+#include "test_main.h"
+#include "widgets/chart/chart_panel.h"
+#include "widgets/chart/downsample.h"
+#include "widgets/chart/histogram_bins.h"
+#include "widgets/lane_palette.h"
+
+using namespace lb::widgets;
+
+class ChartPanelTest : public QObject {
+  Q_OBJECT
+ private:
+  std::vector<QPointF> sine(int n) {
+    std::vector<QPointF> pts;
+    for (int i = 0; i < n; ++i) pts.emplace_back(i * 0.01, std::sin(i * 0.05) * 100);
+    return pts;
+  }
+
+ private slots:
+  void downsample_keeps_extremes_and_bounds_count() {
+    std::vector<QPointF> pts = sine(100'000);
+    pts[54'321].setY(1e6);  // a spike must survive
+    const auto out = downsample_min_max(pts, 500);
+    QVERIFY(out.size() <= 1000);
+    QVERIFY(out.size() >= 900);
+    bool spike = false;
+    for (size_t i = 1; i < out.size(); ++i) {
+      QVERIFY(out[i].x() >= out[i - 1].x());
+      spike = spike || out[i].y() == 1e6;
+    }
+    QVERIFY(spike);
+    QCOMPARE(downsample_min_max(sine(50), 500).size(), size_t(50));
+  }
+
+  void histogram_bins_are_shared_and_normalised() {
+    std::map<QString, std::vector<double>> samples{{"bf16", {1, 1, 1, 1}},
+                                                   {"mtp", {1, 2, 3, 4, 9}}};
+    HistogramSpec spec{HistogramSpec::Mode::Integer, 4, 0.99};
+    const BarData bars = bin_histogram(samples, {"mtp", "bf16"}, spec);
+    QCOMPARE(bars.categories, QStringList({"1", "2", "3", "4+"}));
+    QCOMPARE(bars.sets.size(), size_t(2));
+    QCOMPARE(bars.sets[0].name, QString("mtp"));
+    QCOMPARE(bars.sets[0].values[3], 40.0);  // 4 and 9 both land in "4+"
+    QCOMPARE(bars.sets[1].values[0], 100.0);
+  }
+
+  void series_are_downsampled_to_plot_width() {
+    ChartPanel panel(ChartKind::Line, std::make_shared<LanePalette>());
+    panel.set_title("Output throughput");
+    panel.set_axes({"Time", "s"}, {"Output", "tok/s"});
+    panel.resize(800, 500);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.set_series("fp8", sine(50'000));
+    panel.set_series("bf16", sine(300));
+    panel.flush();
+    const int fp8 = panel.drawn_point_count("fp8");
+    QVERIFY2(fp8 > 100 && fp8 <= 2 * 800, qPrintable(QString::number(fp8)));
+    QCOMPARE(panel.drawn_point_count("bf16"), 300);
+    QCOMPARE(panel.drawn_point_count("nope"), -1);
+  }
+
+  void updates_are_coalesced_to_30_hz() {
+    ChartPanel panel(ChartKind::Scatter, std::make_shared<LanePalette>());
+    panel.resize(600, 400);
+    panel.show();
+    QElapsedTimer clock;
+    clock.start();
+    int sets = 0;
+    // Feed far faster than the screen refresh for ~400 ms.
+    while (clock.elapsed() < 400) {
+      panel.set_series("lane", sine(10 + sets % 50));
+      ++sets;
+      QTest::qWait(1);
+    }
+    QTest::qWait(60);
+    const double seconds = clock.elapsed() / 1000.0;
+    QVERIFY(sets > 100);
+    QVERIFY2(panel.flush_count() >= 3, qPrintable(QString::number(panel.flush_count())));
+    QVERIFY2(panel.flush_count() <= std::ceil(seconds * 30) + 1,
+             qPrintable(QString("%1 flushes in %2 s").arg(panel.flush_count()).arg(seconds)));
+    QCOMPARE(panel.drawn_point_count("lane"), 10 + (sets - 1) % 50);  // the last data set won
+  }
+
+  void exports_carry_title_units_and_legend() {
+    auto palette = std::make_shared<LanePalette>();
+    ChartPanel panel(ChartKind::Line, palette);
+    panel.set_title("TTFT per request");
+    panel.set_axes({"Time", "s"}, {"TTFT", "ms"});
+    panel.set_series("bf16-lane", sine(400));
+    panel.set_series("fp8-lane", sine(200));
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    for (const char* suffix : {"png", "svg", "pdf"}) {
+      const QString path = dir.filePath(QString("chart.") + suffix);
+      QString error;
+      QVERIFY2(panel.export_to_file(path, &error), qPrintable(error));
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      QVERIFY2(f.size() > 2000, suffix);
+    }
+    QFile svg(dir.filePath("chart.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QByteArray text = svg.readAll();
+    QVERIFY(text.contains("TTFT per request"));
+    QVERIFY(text.contains("TTFT (ms)"));
+    QVERIFY(text.contains("Time (s)"));
+    QVERIFY(text.contains("bf16-lane"));  // legend
+    QVERIFY(text.contains("fp8-lane"));
+    QImage png(dir.filePath("chart.png"));
+    QCOMPARE(png.size(), panel.export_size() * 2);
+    // The lane colour appears in the image (the series was drawn, not just the frame).
+    const QRgb lane = palette->colorFor("bf16-lane").rgb();
+    bool found = false;
+    for (int y = 0; y < png.height() && !found; y += 2)
+      for (int x = 0; x < png.width() && !found; x += 2)
+        found = (png.pixel(x, y) | 0xff000000) == lane;
+    QVERIFY(found);
+    QString error;
+    QVERIFY(!panel.export_to_file(dir.filePath("chart.bmp"), &error));
+    QVERIFY(error.contains("bmp"));
+  }
+
+  void histogram_panel_draws_bars_per_lane() {
+    ChartPanel panel(ChartKind::Histogram, std::make_shared<LanePalette>());
+    panel.set_histogram_spec({HistogramSpec::Mode::Linear, 10, 0.99});
+    panel.set_samples("a", {1, 2, 3, 4, 5});
+    panel.set_samples("b", {10, 20});
+    panel.flush();
+    QCOMPARE(panel.drawn_point_count("a"), 10);
+    QCOMPARE(panel.drawn_point_count("b"), 10);
+    panel.clear();
+    QCOMPARE(panel.drawn_point_count("a"), -1);
+  }
+
+  void histogram_share_axis_near_full_scale_is_0_to_100() {
+    ChartPanel panel(ChartKind::Histogram, std::make_shared<LanePalette>());
+    panel.set_histogram_spec({HistogramSpec::Mode::Linear, 10, 0.99});
+    std::vector<double> samples(88, 5.0);  // 88 % of the samples in one bin
+    for (int i = 0; i < 12; ++i) samples.push_back(10.0 + i);
+    panel.set_samples("a", samples);
+    panel.flush();
+    auto* view = panel.findChild<QChartView*>();
+    QVERIFY(view);
+    const auto axes = view->chart()->axes(Qt::Vertical);
+    QCOMPARE(axes.size(), 1);
+    auto* y = qobject_cast<QValueAxis*>(axes.first());
+    QVERIFY(y);
+    QCOMPARE(y->max(), 100.0);
+    QCOMPARE(y->tickCount(), 6);
+  }
+};
+
+LANEBENCH_TEST_MAIN(ChartPanelTest)
+#include "widgets_chart_panel_test.moc"
