@@ -9,26 +9,34 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
-double percentile_sorted(const std::vector<double>& sorted, double q) {
-  if (sorted.empty()) {
-    return kNaN;
-  }
-  // numpy's "linear" method: virtual index (n - 1) * q/100, then its _lerp, which interpolates
-  // from the upper neighbour when the fraction is >= 0.5 (keeps results monotonic and exact at
-  // the ends).
+PercentileIndex percentile_index(size_t n, double q) {
+  // numpy's "linear" method: virtual index (n - 1) * q/100.
   const double quantile = std::clamp(q, 0.0, 100.0) / 100.0;
-  const double virtual_index = static_cast<double>(sorted.size() - 1) * quantile;
+  const double virtual_index = static_cast<double>(n - 1) * quantile;
   const double lower_index = std::floor(virtual_index);
-  const auto lo = static_cast<size_t>(std::clamp(lower_index, 0.0, double(sorted.size() - 1)));
-  const size_t hi = std::min(lo + 1, sorted.size() - 1);
-  const double gamma = virtual_index - lower_index;
-  const double a = sorted[lo];
-  const double b = sorted[hi];
+  PercentileIndex index;
+  index.lo = static_cast<size_t>(std::clamp(lower_index, 0.0, double(n - 1)));
+  index.hi = std::min(index.lo + 1, n - 1);
+  index.gamma = virtual_index - lower_index;
+  return index;
+}
+
+double interpolate_percentile(double a, double b, double gamma) {
+  // numpy's _lerp interpolates from the upper neighbour when the fraction is >= 0.5 (keeps
+  // results monotonic and exact at the ends).
   const double diff = b - a;
   if (gamma >= 0.5) {
     return b - diff * (1.0 - gamma);
   }
   return a + diff * gamma;
+}
+
+double percentile_sorted(const std::vector<double>& sorted, double q) {
+  if (sorted.empty()) {
+    return kNaN;
+  }
+  const PercentileIndex index = percentile_index(sorted.size(), q);
+  return interpolate_percentile(sorted[index.lo], sorted[index.hi], index.gamma);
 }
 
 double percentile(std::vector<double> values, double q) {

@@ -7,6 +7,16 @@
 
 namespace lb::metrics {
 
+// Where percentile q of n sorted values lies (numpy's "linear" method): between the values at
+// ranks lo and hi (0-based), gamma of the way from lo.
+struct PercentileIndex {
+  size_t lo = 0, hi = 0;
+  double gamma = 0;
+};
+PercentileIndex percentile_index(size_t n, double q);  // n > 0
+// numpy's _lerp of the values at ranks lo and hi.
+double interpolate_percentile(double at_lo, double at_hi, double gamma);
+
 // q in [0, 100]. `values` need not be sorted.
 double percentile(std::vector<double> values, double q);
 // Same on data already sorted ascending (no copy).

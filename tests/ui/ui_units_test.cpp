@@ -10,6 +10,7 @@
 #include <QTest>
 #include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
+#include <cmath>
 #include <thread>
 
 #include "test_main.h"
@@ -133,9 +134,9 @@ class UiUnitsTest : public QObject {
     QCOMPARE(data.ttft_over_time("bf16").size(), size_t(10));
     QCOMPARE(data.ttft_over_time("bf16").front().y(),
              50.0);  // 51 ms after t_sched, 50 after t_sent
-    QCOMPARE(data.itl_ms("mtp").size(), size_t(10 * 19));
-    QCOMPARE(data.itl_ms("mtp").front(), 10.0);
-    QCOMPARE(data.tokens_per_event("mtp").front(), 3.0);
+    QCOMPARE(data.itl_sample_ms("mtp").size(), size_t(10 * 19));
+    QCOMPARE(data.itl_sample_ms("mtp").front(), 10.0);
+    QCOMPARE(data.tokens_per_event_sample("mtp").front(), 3.0);
     double bf16_tokens = 0, mtp_tokens = 0;
     for (const QPointF& p : data.output_rate_over_time("bf16", 100)) bf16_tokens += p.y();
     for (const QPointF& p : data.output_rate_over_time("mtp", 100)) mtp_tokens += p.y();
@@ -145,6 +146,44 @@ class UiUnitsTest : public QObject {
     QVERIFY(data.output_rate_over_time("bf16", 0.5).empty());
     QCOMPARE(data.summary("mtp").completed, int64_t(10));
     QVERIFY(!data.has_context_points());
+  }
+
+  void live_data_stays_bounded_and_exact_on_a_long_run() {
+    LiveRunData data;
+    const int64_t t0 = 1'000'000'000;
+    data.reset(t0, {"bf16"});
+    std::vector<metrics::RequestRecord> all;
+    for (int batch = 0; batch < 100; ++batch) {
+      std::vector<metrics::RequestRecord> records;
+      for (int i = 0; i < 200; ++i) {
+        metrics::RequestRecord r = record("bf16", t0, batch * 200 + i, 2 + i % 5, 1);
+        // Spread the TTFTs and the gaps so the percentiles have something to rank.
+        for (size_t e = 0; e < r.result.events.size(); ++e)
+          r.result.events[e].arrival_ns +=
+              (i * 7919 % 200) * 100'000LL + static_cast<int64_t>(e) * (batch % 7) * 1'000'000LL;
+        r.result.t_done_ns = r.result.events.back().arrival_ns + 1'000'000;
+        records.push_back(r);
+      }
+      all.insert(all.end(), records.begin(), records.end());
+      data.add(records);
+    }
+    // 20,000 requests and 80,000 gaps: the chart data stays bounded, the table stays exact.
+    QVERIFY(data.ttft_over_time("bf16").size() <= 600);
+    QVERIFY(data.ttft_over_time("bf16").size() >= 300);
+    QCOMPARE(data.ttft_stride("bf16"), int64_t(64));
+    QCOMPARE(data.itl_sample_ms("bf16").size(), size_t(10'000));
+    QCOMPARE(data.requests("bf16"), int64_t(20'000));
+    const metrics::LaneSummary live = data.summary("bf16");
+    const metrics::LaneSummary batch = metrics::summarize(all);
+    QCOMPARE(live.completed, batch.completed);
+    QCOMPARE(live.ttft_ms.p99, batch.ttft_ms.p99);
+    QCOMPARE(live.itl_ms.p50, batch.itl_ms.p50);
+    QCOMPARE(live.itl_ms.count, size_t(batch.itl_ms.count));
+    QCOMPARE(live.output_throughput, batch.output_throughput);
+    // The ITL sample is uniform: its mean is within 2 % of the mean of every gap.
+    double sum = 0;
+    for (double v : data.itl_sample_ms("bf16")) sum += v;
+    QVERIFY(std::abs(sum / 10'000 - batch.itl_ms.mean) < 0.02 * batch.itl_ms.mean);
   }
 
   void highlight_ranges_are_utf16_and_refined() {

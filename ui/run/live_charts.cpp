@@ -22,6 +22,7 @@ LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* p
   const QString empty = tr("Waiting for finished requests…");
   output_rate_ = make_run_chart(RunChart::OutputRate, palette, empty, this);
   ttft_ = make_run_chart(RunChart::TtftPerRequest, palette, empty, this);
+  ttft_title_ = ttft_->title();
   itl_ = make_run_chart(RunChart::Itl, palette, empty, this);
   tokens_per_event_ = make_run_chart(RunChart::TokensPerEvent, palette, empty, this);
   decode_ctx_ = make_run_chart(RunChart::DecodeVsContext, palette, empty, this);
@@ -97,6 +98,7 @@ ChartPanel* LiveCharts::current_panel() const {
 
 void LiveCharts::clear() {
   for (ChartPanel* panel : panels()) panel->clear();
+  ttft_->set_title(ttft_title_);
   gate_model_->clear();
 }
 
@@ -131,9 +133,9 @@ void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& c
   // Only the series of changed lanes are rebuilt; the kind's own charts only for its kind.
   for (const QString& lane : changed) {
     ttft_->set_series(lane, data.ttft_over_time(lane));
-    itl_->set_samples(lane, data.itl_ms(lane));
-    if (!data.tokens_per_event(lane).empty())
-      tokens_per_event_->set_samples(lane, data.tokens_per_event(lane));
+    itl_->set_samples(lane, data.itl_sample_ms(lane));
+    if (!data.tokens_per_event_sample(lane).empty())
+      tokens_per_event_->set_samples(lane, data.tokens_per_event_sample(lane));
     if (kind_ == "context_sweep" && !data.ttft_vs_context(lane).empty()) {
       decode_ctx_->set_series(lane, data.decode_vs_context(lane));
       ttft_ctx_->set_series(lane, data.ttft_vs_context(lane));
@@ -146,6 +148,12 @@ void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& c
       if (!output.empty()) output_conc_->set_series(lane, output);
     }
   }
+  // A long run's scatter keeps every n-th request (LiveRunData::ttft_over_time); the title says so.
+  int64_t ttft_stride = 1;
+  for (const QString& lane : data.lanes())
+    ttft_stride = std::max(ttft_stride, data.ttft_stride(lane));
+  if (ttft_stride > 1)
+    ttft_->set_title(tr("%1 (1 in %2 requests shown)").arg(ttft_title_).arg(ttft_stride));
 }
 
 }  // namespace lb::ui

@@ -57,6 +57,7 @@ class LiveCharts : public QWidget {
   void relayout(const std::vector<QWidget*>& shown);
 
   QString kind_;
+  QString ttft_title_;
   widgets::ChartPanel* output_rate_ = nullptr;
   widgets::ChartPanel* ttft_ = nullptr;
   widgets::ChartPanel* itl_ = nullptr;

@@ -4,15 +4,6 @@
 #include <cmath>
 
 namespace lb::ui {
-namespace {
-
-void insert_sorted(std::vector<QPointF>& points, QPointF p) {
-  auto it = std::upper_bound(points.begin(), points.end(), p,
-                             [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
-  points.insert(it, p);
-}
-
-}  // namespace
 
 void LiveRunData::reset(int64_t t0_ns, QStringList lanes) {
   t0_ns_ = t0_ns;
@@ -36,7 +27,7 @@ std::set<QString> LiveRunData::add(const std::vector<metrics::RequestRecord>& re
 }
 
 void LiveRunData::refresh_phase(Lane& lane, const QString& phase) {
-  metrics::LaneSummary summary = metrics::summarize(lane.by_phase[phase]);
+  metrics::LaneSummary summary = lane.by_phase[phase].summary();
   for (PhaseStat& stat : lane.phases)
     if (stat.phase == phase) {
       stat.summary = std::move(summary);
@@ -46,17 +37,22 @@ void LiveRunData::refresh_phase(Lane& lane, const QString& phase) {
 }
 
 void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
-  lane.records.push_back(record);
-  lane.by_phase[QString::fromStdString(record.phase)].push_back(record);
   const metrics::RequestMetrics m = metrics::compute_request_metrics(record);
+  lane.all.add(record, m);
+  lane.by_phase[QString::fromStdString(record.phase)].add(record, m);
   if (!m.ok) {
     ++lane.failed;
     return;
   }
   if (record.warmup) return;  // recorded, but excluded from what the charts aggregate
+  add_points(lane, record, m);
+}
+
+void LiveRunData::add_points(Lane& lane, const metrics::RequestRecord& record,
+                             const metrics::RequestMetrics& m) const {
   const net::StreamResult& r = record.result;
   const double sent_s = static_cast<double>(r.t_sent_ns - t0_ns_) / 1e9;
-  if (m.ttft_ms >= 0) insert_sorted(lane.ttft, QPointF(sent_s, m.ttft_ms));
+  if (m.ttft_ms >= 0) lane.ttft.add(QPointF(sent_s, m.ttft_ms));
 
   // Tokens per event: the server's count when every event has one, else the request's tokens
   // spread evenly (so MTP lanes are never undercounted by counting events).
@@ -66,18 +62,16 @@ void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
       r.events.empty() || m.output_tokens <= 0
           ? 0
           : static_cast<double>(m.output_tokens) / static_cast<double>(r.events.size());
-  for (size_t i = 0; i < r.events.size(); ++i) {
-    const net::EventArrival& e = r.events[i];
-    const double tokens = exact ? e.tokens : even;
+  for (const net::EventArrival& e : r.events) {
     const double at_s = static_cast<double>(e.arrival_ns - t0_ns_) / 1e9;
     if (at_s >= 0) {
       const auto bucket = static_cast<size_t>(at_s / kRateBucketS);
       if (lane.tokens_per_bucket.size() <= bucket) lane.tokens_per_bucket.resize(bucket + 1, 0.0);
-      lane.tokens_per_bucket[bucket] += tokens;
+      lane.tokens_per_bucket[bucket] += exact ? e.tokens : even;
     }
-    if (e.tokens >= 0) lane.tokens_per_event.push_back(e.tokens);
+    if (e.tokens >= 0) lane.tokens_per_event.add(e.tokens);
   }
-  lane.itl_ms.insert(lane.itl_ms.end(), m.itl_ms.begin(), m.itl_ms.end());
+  for (double gap : m.itl_ms) lane.itl_ms.add(gap);
   if (record.experiment == "prefix_cache" && m.ttft_ms >= 0) {
     const double pass = phase_x(QString::fromStdString(record.phase));
     if (!std::isnan(pass)) insert_sorted(lane.ttft_pass, QPointF(pass, m.ttft_ms));
@@ -91,9 +85,14 @@ void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
   }
 }
 
-std::vector<QPointF> LiveRunData::ttft_over_time(const QString& lane) const {
+const std::vector<QPointF>& LiveRunData::ttft_over_time(const QString& lane) const {
   auto it = data_.find(lane);
-  return it == data_.end() ? std::vector<QPointF>{} : it->second.ttft;
+  return it == data_.end() ? no_points_ : it->second.ttft.points();
+}
+
+int64_t LiveRunData::ttft_stride(const QString& lane) const {
+  auto it = data_.find(lane);
+  return it == data_.end() ? 1 : it->second.ttft.stride();
 }
 
 std::vector<QPointF> LiveRunData::output_rate_over_time(const QString& lane, double now_s) const {
@@ -112,14 +111,14 @@ std::vector<QPointF> LiveRunData::output_rate_over_time(const QString& lane, dou
   return out;
 }
 
-const std::vector<double>& LiveRunData::itl_ms(const QString& lane) const {
+const std::vector<double>& LiveRunData::itl_sample_ms(const QString& lane) const {
   auto it = data_.find(lane);
-  return it == data_.end() ? empty_ : it->second.itl_ms;
+  return it == data_.end() ? empty_ : it->second.itl_ms.values();
 }
 
-const std::vector<double>& LiveRunData::tokens_per_event(const QString& lane) const {
+const std::vector<double>& LiveRunData::tokens_per_event_sample(const QString& lane) const {
   auto it = data_.find(lane);
-  return it == data_.end() ? empty_ : it->second.tokens_per_event;
+  return it == data_.end() ? empty_ : it->second.tokens_per_event.values();
 }
 
 std::vector<QPointF> LiveRunData::decode_vs_context(const QString& lane) const {
@@ -183,12 +182,12 @@ std::vector<QPointF> LiveRunData::ttft_per_pass(const QString& lane) const {
 metrics::LaneSummary LiveRunData::summary(const QString& lane) const {
   auto it = data_.find(lane);
   if (it == data_.end()) return {};
-  return metrics::summarize(it->second.records);
+  return it->second.all.summary();
 }
 
 int64_t LiveRunData::requests(const QString& lane) const {
   auto it = data_.find(lane);
-  return it == data_.end() ? 0 : static_cast<int64_t>(it->second.records.size());
+  return it == data_.end() ? 0 : it->second.all.requests();
 }
 
 int64_t LiveRunData::failed(const QString& lane) const {

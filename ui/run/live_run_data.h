@@ -1,7 +1,10 @@
 #pragma once
 // What the live charts and table show, accumulated on the GUI thread from drained batches of
 // finished requests: per lane, TTFT per request over time, output tokens per second over time,
-// ITL and tokens-per-event samples, context-length points, and the lane summary.
+// ITL and tokens-per-event samples, context-length points, and the lane summary. Each request is
+// folded in as it arrives and then dropped: summaries come from SummaryAccumulator, the TTFT
+// scatter and the histograms from bounded samples (bounded_samples.h), so a drain costs what it
+// brings however long the run has gone on.
 #include <QPointF>
 #include <QString>
 #include <QStringList>
@@ -11,11 +14,14 @@
 
 #include "metrics/request_metrics.h"
 #include "metrics/summary.h"
+#include "metrics/summary_accumulator.h"
+#include "ui/run/bounded_samples.h"
 
 namespace lb::ui {
 
-// One phase of one lane (a context size, a prefix-cache pass, a concurrency level), summarised
-// exactly as the run folder's summary.json summarises it (metrics::summarize over its records).
+// One phase of one lane (a context size, a prefix-cache pass, a concurrency level), summarised as
+// the run folder's summary.json summarises it (metrics::SummaryAccumulator; the peak 1-second
+// output and the most requests in flight are left at 0 while the run goes on).
 struct PhaseStat {
   QString phase;
   metrics::LaneSummary summary;
@@ -33,12 +39,16 @@ class LiveRunData {
 
   QStringList lanes() const { return lanes_; }
   int64_t t0_ns() const { return t0_ns_; }
-  // (send time since run start in s, TTFT in ms), in completion order sorted by x.
-  std::vector<QPointF> ttft_over_time(const QString& lane) const;
+  // (send time since run start in s, TTFT in ms) sorted by x: every request while there are few,
+  // then every ttft_stride()-th (at most ThinnedPoints' capacity points).
+  const std::vector<QPointF>& ttft_over_time(const QString& lane) const;
+  int64_t ttft_stride(const QString& lane) const;
   // (bucket start in s, output tokens per s); the newest bucket is left out while it is filling.
   std::vector<QPointF> output_rate_over_time(const QString& lane, double now_s) const;
-  const std::vector<double>& itl_ms(const QString& lane) const;
-  const std::vector<double>& tokens_per_event(const QString& lane) const;
+  // Uniform samples (at most ReservoirSample's capacity) of the lane's ITL gaps and per-event
+  // token counts, for the histograms; the exact percentiles are in summary().
+  const std::vector<double>& itl_sample_ms(const QString& lane) const;
+  const std::vector<double>& tokens_per_event_sample(const QString& lane) const;
   // Context sweep: (prompt tokens, decode tok/s) and (prompt tokens, TTFT in s), sorted by x.
   std::vector<QPointF> decode_vs_context(const QString& lane) const;
   std::vector<QPointF> ttft_vs_context(const QString& lane) const;
@@ -58,19 +68,21 @@ class LiveRunData {
 
  private:
   struct Lane {
-    std::vector<metrics::RequestRecord> records;  // texts stripped
-    std::vector<QPointF> ttft;
+    metrics::SummaryAccumulator all;
+    std::map<QString, metrics::SummaryAccumulator> by_phase;
+    std::vector<PhaseStat> phases;  // in the order the phases started
+    ThinnedPoints ttft;
     std::vector<double> tokens_per_bucket;
-    std::vector<double> itl_ms;
-    std::vector<double> tokens_per_event;
+    ReservoirSample itl_ms, tokens_per_event;
     std::vector<QPointF> decode_ctx, ttft_ctx, ttft_pass;
-    std::map<QString, std::vector<metrics::RequestRecord>> by_phase;
-    std::vector<PhaseStat> phases;
     int64_t failed = 0;
   };
   void add_one(Lane& lane, const metrics::RequestRecord& record);
+  void add_points(Lane& lane, const metrics::RequestRecord& record,
+                  const metrics::RequestMetrics& m) const;
   static void refresh_phase(Lane& lane, const QString& phase);
   std::vector<PhaseStat> no_phases_;
+  std::vector<QPointF> no_points_;
 
   int64_t t0_ns_ = 0;
   QStringList lanes_;

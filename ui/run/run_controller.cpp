@@ -87,6 +87,7 @@ double RunController::elapsed_s() const {
 void RunController::drain() {
   note_slow_stop();
   if (!sink_ || !sink_->pending()) return;
+  const int64_t start_ns = steady_now_ns();
   StagedBatch batch = sink_->take();
   ++drains_;
   const std::set<QString> changed = data_.add(batch.records);
@@ -96,6 +97,7 @@ void RunController::drain() {
   refresh_stats(changed);
   QStringList changed_list(changed.begin(), changed.end());
   emit updated(changed_list);
+  emit drained(steady_now_ns() - start_ns, static_cast<int>(batch.records.size()));
   if (batch.outcome) {
     timer_.stop();
     if (thread_.joinable()) thread_.join();  // the runner has returned: join is immediate

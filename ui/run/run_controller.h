@@ -51,7 +51,10 @@ class RunController : public QObject {
 
  signals:
   void updated(const QStringList& changed_lanes);  // after a batch was applied
-  void message(int level, const QString& text);    // run::MessageLevel as int
+  // After each drain: what it cost the GUI thread (taking the batch, folding it into the live
+  // data, tables and charts, and the updated() slots) and how many requests it brought.
+  void drained(qint64 cost_ns, int records);
+  void message(int level, const QString& text);  // run::MessageLevel as int
   void finished(const lb::ui::RunOutcome& outcome, const QString& run_dir);
 
  private:

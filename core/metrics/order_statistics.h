@@ -1,0 +1,36 @@
+#pragma once
+// Exact order statistics over values that keep arriving: insert one value at a time and read any
+// percentile at any moment, equal to percentile()/describe() over all values inserted so far (the
+// same numpy interpolation). Values live in sorted blocks of at most kMaxBlock, so an insert moves
+// at most one block's values and a percentile walks the block sizes, never the values: a live
+// summary's cost follows what arrived, not the size of the run.
+#include <cstddef>
+#include <vector>
+
+#include "metrics/percentile.h"
+
+namespace lb::metrics {
+
+class OrderStatistics {
+ public:
+  static constexpr size_t kMaxBlock = 1024;
+
+  void insert(double value);
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // The k-th smallest value (0-based, k < size()).
+  double at(size_t k) const;
+  // q in [0, 100]; NaN when empty. Equal to percentile(all values, q).
+  double percentile(double q) const;
+  // count, mean, std (population), min, max and p50/p90/p95/p99; all NaN when empty. The
+  // percentiles, min and max are exact; mean and std come from running sums (Welford) and agree
+  // with describe() to rounding.
+  Distribution describe() const;
+
+ private:
+  std::vector<std::vector<double>> blocks_;  // each sorted; block i's values <= block i+1's
+  size_t size_ = 0;
+  double mean_ = 0, m2_ = 0;  // Welford's running mean and sum of squared deviations
+};
+
+}  // namespace lb::metrics

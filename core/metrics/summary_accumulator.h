@@ -1,0 +1,55 @@
+#pragma once
+// A LaneSummary built one request at a time, for summaries that must stay current while a run
+// goes on (the workbench's live tables). Adding a request costs what that request brought; reading
+// the summary costs the same however many requests came before. summarize() is this accumulator
+// over all records plus the two figures that need every request at once: the peak of 1-second
+// output windows and the most requests in flight. summary() leaves those two at 0.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "metrics/order_statistics.h"
+#include "metrics/summary.h"
+
+namespace lb::metrics {
+
+class SummaryAccumulator {
+ public:
+  explicit SummaryAccumulator(SloSpec slo = {}) : slo_(slo) {}
+
+  void add(const RequestRecord& record);
+  // Same, with the record's metrics already computed (compute_request_metrics(record)).
+  void add(const RequestRecord& record, const RequestMetrics& metrics);
+  LaneSummary summary() const;
+  int64_t requests() const { return measured_ + warmups_; }  // warm-ups included
+
+ private:
+  // Provenances of per-request figures combined: any estimate makes the aggregate an estimate.
+  struct ProvenanceMix {
+    Provenance result = Provenance::None;
+    void add(Provenance p);
+  };
+  // Sums of what requests reported in their usage; a sum stays -1 until one request reports it.
+  struct UsageTotals {
+    int64_t cached = -1, prompt_with_cached = 0;
+    int64_t drafts = -1, draft_tokens = -1, accepted = -1;
+    void add(const RequestRecord& r, const RequestMetrics& m);
+    void write(LaneSummary& out) const;
+  };
+  void add_completed(const RequestRecord& record, const RequestMetrics& m);
+  void keep_common(std::string& field, const std::string& value) const;
+
+  SloSpec slo_;
+  int64_t measured_ = 0, warmups_ = 0, completed_ = 0, failed_ = 0, good_ = 0;
+  std::map<std::string, int64_t> errors_by_kind_;
+  std::string lane_id_, experiment_, phase_;
+  int64_t first_sent_ns_ = 0, last_done_ns_ = 0;
+  int64_t input_tokens_ = 0, output_tokens_ = 0;
+  ProvenanceMix input_provenance_, output_provenance_;
+  OrderStatistics ttft_, ttft_content_, ttft_sched_, tpot_, itl_, e2el_, e2el_sched_, queue_,
+      decode_, tokens_per_event_;
+  int64_t coalesced_ = 0;
+  UsageTotals usage_;
+};
+
+}  // namespace lb::metrics

@@ -1,0 +1,168 @@
+// The live summary (SummaryAccumulator) and its order statistics agree with the batch summary at
+// every point of a run: percentiles, min and max exactly, means and deviations to rounding.
+#include <QtTest>
+
+#include "test_main.h"
+
+#include <cmath>
+#include <random>
+
+#include "metrics/order_statistics.h"
+#include "metrics/summary.h"
+#include "metrics/summary_accumulator.h"
+
+using namespace lb::metrics;
+using lb::net::EventArrival;
+
+namespace {
+
+bool close_to(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
+}
+
+// Exact where the batch summary is exact (percentiles, min, max); close for mean and std.
+bool same_distribution(const Distribution& live, const Distribution& batch) {
+  const auto same = [](double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; };
+  return live.count == batch.count && same(live.p50, batch.p50) && same(live.p90, batch.p90) &&
+         same(live.p95, batch.p95) && same(live.p99, batch.p99) &&
+         same(live.median, batch.median) && same(live.min, batch.min) &&
+         same(live.max, batch.max) && close_to(live.mean, batch.mean) &&
+         close_to(live.std, batch.std);
+}
+
+// A request of a random shape: some fail, some are warm-ups, some report no usage, some stream
+// a single event (no TPOT), some carry per-event token counts.
+RequestRecord random_request(std::mt19937_64& rng, int64_t index) {
+  std::uniform_real_distribution<double> ms(1, 400);
+  std::uniform_int_distribution<int> events(0, 40), coin(0, 9);
+  RequestRecord r;
+  r.lane_id = "fp8";
+  r.experiment = "throughput";
+  r.phase = index % 3 == 0 ? "c4" : "c8";
+  r.index = index;
+  r.warmup = coin(rng) == 0;
+  const int64_t base_ns = 1'000'000'000 + index * 3'000'000;
+  r.t_sched_ns = base_ns;
+  r.result.t_sent_ns = base_ns + static_cast<int64_t>(ms(rng) * 1e3);
+  int64_t at_ns = r.result.t_sent_ns + static_cast<int64_t>(ms(rng) * 1e6);
+  const int n = events(rng);
+  const bool counted = coin(rng) < 5;
+  for (int e = 0; e < n; ++e) {
+    EventArrival event;
+    event.arrival_ns = at_ns;
+    event.tokens = counted ? 1 + coin(rng) % 3 : -1;
+    event.content_bytes = 6;
+    r.result.events.push_back(event);
+    if (coin(rng) != 0) at_ns += static_cast<int64_t>(ms(rng) * 1e5);  // some share a stamp
+  }
+  r.result.t_done_ns = at_ns + 1'000'000;
+  r.result.http_status = 200;
+  if (coin(rng) < 7) {
+    r.result.usage.prompt_tokens = 100 + index % 50;
+    r.result.usage.completion_tokens = n;
+  }
+  if (coin(rng) == 0) {
+    r.result.error = lb::net::ErrorKind::HttpStatus;
+    r.result.http_status = 503;
+  }
+  return r;
+}
+
+void compare_summaries(const LaneSummary& live, const LaneSummary& batch) {
+  QCOMPARE(live.lane_id, batch.lane_id);
+  QCOMPARE(live.phase, batch.phase);
+  QCOMPARE(live.completed, batch.completed);
+  QCOMPARE(live.failed, batch.failed);
+  QCOMPARE(live.warmups_excluded, batch.warmups_excluded);
+  QCOMPARE(live.errors_by_kind, batch.errors_by_kind);
+  QCOMPARE(live.duration_s, batch.duration_s);
+  QCOMPARE(live.total_input_tokens, batch.total_input_tokens);
+  QCOMPARE(live.total_output_tokens, batch.total_output_tokens);
+  QCOMPARE(live.output_throughput, batch.output_throughput);
+  QCOMPARE(live.good_requests, batch.good_requests);
+  QCOMPARE(live.coalesced_events, batch.coalesced_events);
+  QCOMPARE(live.coalesced_event_share, batch.coalesced_event_share);
+  QCOMPARE(live.total_cached_tokens, batch.total_cached_tokens);
+  QVERIFY(same_distribution(live.ttft_ms, batch.ttft_ms));
+  QVERIFY(same_distribution(live.ttft_content_ms, batch.ttft_content_ms));
+  QVERIFY(same_distribution(live.tpot_ms, batch.tpot_ms));
+  QVERIFY(same_distribution(live.itl_ms, batch.itl_ms));
+  QVERIFY(same_distribution(live.e2el_ms, batch.e2el_ms));
+  QVERIFY(same_distribution(live.queue_delay_ms, batch.queue_delay_ms));
+  QVERIFY(same_distribution(live.decode_tok_s, batch.decode_tok_s));
+  QVERIFY(same_distribution(live.tokens_per_event, batch.tokens_per_event));
+  QCOMPARE(live.provenance.at("output_tokens"), batch.provenance.at("output_tokens"));
+}
+
+}  // namespace
+
+class SummaryAccumulatorTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void orderStatisticsMatchPercentilesAtEverySize() {
+    std::mt19937_64 rng(7);
+    std::uniform_int_distribution<int> value(0, 999);  // many ties across block boundaries
+    OrderStatistics stats;
+    std::vector<double> all;
+    for (int i = 0; i < 5000; ++i) {
+      const double v = i % 7 == 0 ? 1e9 - i : value(rng) / 8.0;  // rising and random values
+      stats.insert(v);
+      all.push_back(v);
+      if (i % 97 != 0 && i < 4990) continue;
+      const Distribution want = describe(all);
+      QVERIFY2(same_distribution(stats.describe(), want), qPrintable(QString::number(i)));
+      for (double q : {0.0, 12.5, 33.3, 99.9, 100.0})
+        QCOMPARE(stats.percentile(q), percentile(all, q));
+    }
+    std::sort(all.begin(), all.end());
+    for (size_t k = 0; k < all.size(); k += 101) QCOMPARE(stats.at(k), all[k]);
+  }
+
+  void emptyOrderStatisticsAreNaN() {
+    const OrderStatistics stats;
+    QVERIFY(std::isnan(stats.percentile(50)));
+    const Distribution d = stats.describe();
+    QCOMPARE(d.count, size_t(0));
+    QVERIFY(std::isnan(d.p99) && std::isnan(d.mean) && std::isnan(d.min));
+  }
+
+  void liveSummaryEqualsBatchSummaryAfterEveryBatch() {
+    std::mt19937_64 rng(11);
+    std::vector<RequestRecord> so_far;
+    SloSpec slo;
+    slo.ttft_ms = 200;
+    SummaryAccumulator live(slo);
+    for (int64_t batch = 0; batch < 40; ++batch) {
+      for (int64_t i = 0; i < 1 + batch % 7; ++i) {
+        so_far.push_back(random_request(rng, static_cast<int64_t>(so_far.size())));
+        live.add(so_far.back());
+      }
+      compare_summaries(live.summary(), summarize(so_far, slo));
+      if (QTest::currentTestFailed()) {
+        qWarning("after batch %lld", static_cast<long long>(batch));
+        return;
+      }
+    }
+    QCOMPARE(live.requests(), static_cast<int64_t>(so_far.size()));
+  }
+
+  void missingValuesStayOutOfTheLiveDistributions() {
+    // A completed request with no events has no TTFT: it adds nothing to the TTFT samples.
+    RequestRecord r;
+    r.lane_id = "a";
+    r.result.t_sent_ns = 1'000;
+    r.result.t_done_ns = 2'000'000;
+    r.result.http_status = 200;
+    r.result.usage.completion_tokens = 0;
+    SummaryAccumulator live;
+    live.add(r);
+    const LaneSummary s = live.summary();
+    QCOMPARE(s.completed, int64_t(1));
+    QCOMPARE(s.ttft_ms.count, size_t(0));
+    QVERIFY(std::isnan(s.ttft_ms.median));
+  }
+};
+
+LANEBENCH_TEST_GUILESS_MAIN(SummaryAccumulatorTest)
+#include "metrics_summary_accumulator_test.moc"
