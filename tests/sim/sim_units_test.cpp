@@ -99,13 +99,15 @@ class SimUnitsTest : public QObject {
     QVERIFY(std::get<std::string>(no_value).find("needs a value") != std::string::npos);
   }
 
-  void profiles_carry_the_seed_constants() {
-    QCOMPARE(builtin_profile("bf16")->kv_tokens, int64_t(929'913));
-    QCOMPARE(builtin_profile("fp8")->kv_tokens, int64_t(1'825'809));
-    QVERIFY(!builtin_profile("fp8-nocache")->prefix_caching);
-    QCOMPARE(builtin_profile("fp8")->max_model_len, int64_t(262'144));
-    const Profile mtp = *builtin_profile("fp8-mtp3");
-    QVERIFY(mtp.expected_tokens_per_step() > 2.5 && mtp.expected_tokens_per_step() < 3.0);
+  // 1 + P(draft 1 accepted) + P(drafts 1 and 2 accepted) + ...
+  void expected_tokens_per_step_chains_the_acceptances() {
+    Profile p;
+    QCOMPARE(p.expected_tokens_per_step(), 1.0);
+    p.num_speculative_tokens = 3;
+    p.acceptance = {0.5, 0.5, 0.5};
+    QCOMPARE(p.expected_tokens_per_step(), 1.875);
+    p.num_speculative_tokens = 2;  // positions past num_speculative_tokens do not count
+    QCOMPARE(p.expected_tokens_per_step(), 1.75);
   }
 
   void schema_instance_matches_types() {
