@@ -63,6 +63,7 @@ GateAttempt streaming_gate(GateIo& io, int attempt) {
   const auto streamed = io.post("/chat/completions", body, true);
   if (auto f = call_failed(streamed)) return *f;
   if (whole.content.empty()) return fail("empty greedy answer");
+  if (streamed.finish_reason.empty()) return fail("the stream ended without a finish_reason");
   if (streamed.content != whole.content)
     return fail("streamed text differs from the non-streamed greedy text");
   return pass();
@@ -80,6 +81,19 @@ const json& weather_tools() {
   return tools;
 }
 
+// Whether some call's arguments name the city, in any case ("Paris", "paris, France").
+bool some_call_names(const std::vector<net::ToolCall>& calls, std::string city) {
+  const auto lower = [](std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return text;
+  };
+  city = lower(city);
+  return std::any_of(calls.begin(), calls.end(), [&](const net::ToolCall& call) {
+    return lower(call.arguments).find(city) != std::string::npos;
+  });
+}
+
 GateAttempt tools_gate(GateIo& io, int) {
   json body = {{"messages", {user("What is the weather in Paris and in Tokyo right now?")}},
                {"tools", weather_tools()},
@@ -95,6 +109,9 @@ GateAttempt tools_gate(GateIo& io, int) {
     if (args.is_discarded()) return fail("arguments are not JSON: " + call.arguments);
     if (auto why = json_schema_violation(args, schema); !why.empty()) return fail(why);
   }
+  // Two calls are not enough: they must ask for both cities (not Paris twice).
+  for (const char* city : {"Paris", "Tokyo"})
+    if (!some_call_names(r.tool_calls, city)) return fail(std::string("no call asks for ") + city);
   return pass();
 }
 

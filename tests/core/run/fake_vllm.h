@@ -3,15 +3,33 @@
 // It answers /v1/models, /version, /health and /metrics like vLLM, and streams chat completions
 // in vLLM's wire format (role chunk, one content chunk per token with continuous usage, a final
 // usage chunk, [DONE]) with scripted delays, so every timing the client measures is known.
+// A request that says "stream": false gets one chat.completion document instead. For the gates,
+// a test can script the whole message of each answer (reasoning, tool calls) and serve
+// /v1/responses.
 #include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 #include "replay_server.h"
 
 namespace lb::test {
+
+// The whole message of one answer, sent as vLLM sends it: streamed one delta per word
+// (reasoning as "reasoning_content", then content, then each tool call's name and arguments) or
+// as one document. /v1/responses answers send the content only.
+struct FakeMessage {
+  std::string content;
+  std::string reasoning;
+  // {"name": ..., "arguments": the arguments text as the model wrote it}
+  nlohmann::json tool_calls = nlohmann::json::array();
+  // false: a stream stops after its last delta, without its end (finish_reason, usage and [DONE]
+  // for chat, response.completed for responses).
+  bool stream_ends = true;
+};
 
 struct FakeVllmOptions {
   std::string model = "test-org/test-model-8b";
@@ -25,6 +43,10 @@ struct FakeVllmOptions {
   std::function<int(uint64_t n)> status_for;
   // The first content chunk's text for a given last message; default echo_prefix().
   std::function<std::string(const std::string& last_message)> answer;
+  // The whole message for a chat request's parsed body; unset: the token echo above.
+  std::function<FakeMessage(const nlohmann::json& request)> message;
+  // The answer to a /v1/responses request's parsed body; unset: 404, as a server without the API.
+  std::function<FakeMessage(const nlohmann::json& request)> responses;
   bool metrics = true;  // serve vllm: counters on /metrics
   int threads = 2;
 };
@@ -43,6 +65,8 @@ class FakeVllm {
  private:
   ResponseScript answer(const ServedRequest& request);
   ResponseScript chat(const ServedRequest& request);
+  ResponseScript chat_message(const FakeMessage& message, bool stream) const;
+  ResponseScript responses(const ServedRequest& request) const;
   std::string metrics_text() const;
 
   FakeVllmOptions options_;
