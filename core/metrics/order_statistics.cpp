@@ -8,6 +8,7 @@ namespace lb::metrics {
 
 void OrderStatistics::insert(double value) {
   ++size_;
+  ends_stale_ = true;
   const double delta = value - mean_;
   mean_ += delta / static_cast<double>(size_);
   m2_ += delta * (value - mean_);
@@ -29,12 +30,20 @@ void OrderStatistics::insert(double value) {
   }
 }
 
+void OrderStatistics::count_blocks() const {
+  ends_.resize(blocks_.size());
+  size_t total = 0;
+  for (size_t i = 0; i < blocks_.size(); ++i) ends_[i] = total += blocks_[i].size();
+  ends_stale_ = false;
+}
+
 double OrderStatistics::at(size_t k) const {
-  for (const std::vector<double>& block : blocks_) {
-    if (k < block.size()) return block[k];
-    k -= block.size();
-  }
-  return std::numeric_limits<double>::quiet_NaN();
+  if (k >= size_) return std::numeric_limits<double>::quiet_NaN();
+  if (ends_stale_) count_blocks();
+  const auto block =
+      static_cast<size_t>(std::upper_bound(ends_.begin(), ends_.end(), k) - ends_.begin());
+  const size_t before = block == 0 ? 0 : ends_[block - 1];
+  return blocks_[block][k - before];
 }
 
 double OrderStatistics::percentile(double q) const {

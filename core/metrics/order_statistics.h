@@ -2,8 +2,9 @@
 // Exact order statistics over values that keep arriving: insert one value at a time and read any
 // percentile at any moment, equal to percentile()/describe() over all values inserted so far (the
 // same numpy interpolation). Values live in sorted blocks of at most kMaxBlock, so an insert moves
-// at most one block's values and a percentile walks the block sizes, never the values: a live
-// summary's cost follows what arrived, not the size of the run.
+// at most one block's values; a rank is found by binary search over the blocks' running counts,
+// rebuilt once after inserts (one add per block). A live summary's cost follows what arrived, not
+// the size of the run.
 #include <cstddef>
 #include <vector>
 
@@ -28,7 +29,12 @@ class OrderStatistics {
   Distribution describe() const;
 
  private:
+  void count_blocks() const;
+
   std::vector<std::vector<double>> blocks_;  // each sorted; block i's values <= block i+1's
+  // ends_[i]: values in blocks 0..i; rebuilt by count_blocks() when stale.
+  mutable std::vector<size_t> ends_;
+  mutable bool ends_stale_ = false;
   size_t size_ = 0;
   double mean_ = 0, m2_ = 0;  // Welford's running mean and sum of squared deviations
 };

@@ -60,6 +60,8 @@ class UiStopTest : public QObject {
     QElapsedTimer waited;
     waited.start();
     while (server.served().empty() && waited.elapsed() < 5000) QTest::qWait(20);
+    if (server.served().empty()) qWarning("the run sent nothing within 5 s");
+    if (!run->controller()->running()) qWarning("the run is not running");
     return !server.served().empty() && run->controller()->running();
   }
 
@@ -74,7 +76,8 @@ class UiStopTest : public QObject {
     QElapsedTimer clock;
     clock.start();
     window.run_page()->stop_run();
-    QVERIFY(clock.elapsed() < 100);  // stop_run() itself returns at once
+    // stop_run() itself returns at once (a join would wait for the silent server's timeout).
+    QVERIFY2(clock.elapsed() < 500, qPrintable(QString::number(clock.elapsed())));
     QVERIFY(controller->stopping());
     QVERIFY(finished.wait(3000));
     QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));

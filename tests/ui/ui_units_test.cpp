@@ -168,9 +168,9 @@ class UiUnitsTest : public QObject {
       data.add(records);
     }
     // 20,000 requests and 80,000 gaps: the chart data stays bounded, the table stays exact.
-    QVERIFY(data.ttft_over_time("bf16").size() <= 600);
-    QVERIFY(data.ttft_over_time("bf16").size() >= 300);
-    QCOMPARE(data.ttft_stride("bf16"), int64_t(64));
+    QVERIFY(data.ttft_over_time("bf16").size() <= 300);
+    QVERIFY(data.ttft_over_time("bf16").size() >= 150);
+    QCOMPARE(data.ttft_stride("bf16"), int64_t(128));
     QCOMPARE(data.itl_sample_ms("bf16").size(), size_t(10'000));
     QCOMPARE(data.requests("bf16"), int64_t(20'000));
     const metrics::LaneSummary live = data.summary("bf16");

@@ -28,7 +28,7 @@ class ReservoirSample {
 
 class ThinnedPoints {
  public:
-  explicit ThinnedPoints(size_t capacity = 600) : capacity_(capacity) {}
+  explicit ThinnedPoints(size_t capacity = 300) : capacity_(capacity) {}
   void add(QPointF point);
   const std::vector<QPointF>& points() const { return points_; }
   int64_t stride() const { return stride_; }  // 1 = every point kept

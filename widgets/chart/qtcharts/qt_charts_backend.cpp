@@ -181,8 +181,10 @@ class QtChartsBackend final : public ChartBackend {
     QXYSeries* series = nullptr;
     if (kind_ == ChartKind::Scatter) {
       auto* scatter = new QScatterSeries();
+      // Filled markers without an outline: stroking each antialiased circle doubled the cost of
+      // painting a scatter of a few hundred points per lane.
       scatter->setMarkerSize(7);
-      scatter->setBorderColor(color.darker(120));
+      scatter->setPen(Qt::NoPen);
       series = scatter;
     } else {
       auto* line = new QLineSeries();
