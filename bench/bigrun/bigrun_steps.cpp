@@ -113,45 +113,74 @@ int run_step_here(const std::string& step, const std::string& dir) {
   return result.value("ok", false) ? 0 : 1;
 }
 
-StepRun run_step_in_child(const std::string& step, const std::string& dir) {
-  StepRun out;
+namespace {
+
+// The last line of a child's output as JSON (discarded when it is none).
+json last_line_json(const std::string& text) {
+  const size_t end = text.find_last_not_of('\n');
+  if (end == std::string::npos) return json::value_t::discarded;
+  const size_t newline = text.rfind('\n', end);
+  const size_t begin = newline == std::string::npos ? 0 : newline + 1;
+  return json::parse(text.substr(begin, end + 1 - begin), nullptr, false);
+}
+
+struct ChildOutput {
+  std::string text;
+  int status = -1;
+  rusage usage{};
+  bool waited = false;
+};
+
+// Forks; the child runs CHILD with its stdout on a pipe and never returns.
+ChildOutput run_child(const std::function<void()>& child) {
+  ChildOutput out;
   int fds[2];
-  if (::pipe(fds) != 0) {
-    out.error = "pipe() failed";
-    return out;
-  }
+  if (::pipe(fds) != 0) return out;
   std::cout.flush();
   const pid_t pid = ::fork();
   if (pid == 0) {
     ::dup2(fds[1], STDOUT_FILENO);
     ::close(fds[0]);
     ::close(fds[1]);
-    const char* argv[] = {"lanebench-bench-bigrun", "step", step.c_str(), dir.c_str(), nullptr};
-    ::execv("/proc/self/exe", const_cast<char* const*>(argv));
+    child();
     std::_Exit(127);
   }
   ::close(fds[1]);
-  const std::string text = pid > 0 ? read_all(fds[0]) : std::string();
+  if (pid > 0) out.text = read_all(fds[0]);
   ::close(fds[0]);
-  int status = 0;
-  rusage usage{};
-  if (pid < 0 || ::wait4(pid, &status, 0, &usage) != pid) {
+  out.waited = pid > 0 && ::wait4(pid, &out.status, 0, &out.usage) == pid;
+  return out;
+}
+
+}  // namespace
+
+json run_in_fork(const std::function<json()>& fn) {
+  const ChildOutput out = run_child([&fn] {
+    std::cout << fn().dump() << std::endl;
+    std::_Exit(0);
+  });
+  const json j = last_line_json(out.text);
+  if (out.waited && j.is_object()) return j;
+  return {{"ok", false}, {"error", "the child ended without a result"}};
+}
+
+StepRun run_step_in_child(const std::string& step, const std::string& dir) {
+  StepRun out;
+  const ChildOutput child = run_child([&] {
+    const char* argv[] = {"lanebench-bench-bigrun", "step", step.c_str(), dir.c_str(), nullptr};
+    ::execv("/proc/self/exe", const_cast<char* const*>(argv));
+  });
+  if (!child.waited) {
     out.error = "cannot run the step in a child process";
     return out;
   }
-  out.peak_rss_mb = static_cast<double>(usage.ru_maxrss) * 1024.0 / 1e6;  // ru_maxrss is KiB
-  // The result is the child's last line; anything a library printed before it is ignored.
-  const size_t end = text.find_last_not_of('\n');
-  const size_t begin = end == std::string::npos ? 0 : text.rfind('\n', end);
-  const std::string last = end == std::string::npos
-                               ? std::string()
-                               : text.substr(begin == std::string::npos ? 0 : begin + 1);
-  const json j = json::parse(last, nullptr, false);
+  out.peak_rss_mb = static_cast<double>(child.usage.ru_maxrss) * 1024.0 / 1e6;  // KiB
+  const json j = last_line_json(child.text);
   if (!j.is_object()) {
-    out.error = "the child ended without a result (status " + std::to_string(status) + ")";
+    out.error = "the child ended without a result (status " + std::to_string(child.status) + ")";
     return out;
   }
-  out.ok = j.value("ok", false) && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  out.ok = j.value("ok", false) && WIFEXITED(child.status) && WEXITSTATUS(child.status) == 0;
   out.error = j.value("error", std::string());
   out.seconds = j.value("seconds", 0.0);
   out.detail = j.value("detail", json::object());

@@ -6,6 +6,7 @@
 //   review: open_review_source, load_pair and review_rows for the run's first lane pair, what the
 //           Review page does before it shows the pairs.
 // The child reports its step's wall time and a few counts as one JSON object on stdout.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -29,5 +30,10 @@ struct StepRun {
 
 // Runs STEP on DIR in a fresh child (this program re-executed) and waits for it.
 StepRun run_step_in_child(const std::string& step, const std::string& dir);
+
+// Runs FN in a forked child and returns what it returned. A step child's ru_maxrss includes
+// what it shared with this process until exec, so the folder is made in a child too and this
+// process stays small.
+nlohmann::json run_in_fork(const std::function<nlohmann::json()>& fn);
 
 }  // namespace lb::bench

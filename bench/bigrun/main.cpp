@@ -28,6 +28,7 @@ struct Options {
   bool json_out = false;
   bool enforce = false;
   bool keep = false;
+  std::vector<std::string> steps = lb::bench::step_names();
 };
 
 double bar_seconds(const std::string& step) {
@@ -57,20 +58,22 @@ json folder_sizes(const std::string& dir) {
 
 json make_folder(const std::string& dir, const Options& o) {
   if (!o.json_out) std::cerr << "making " << dir << " ...\n";
-  const lb::bench::BigRunMade made = lb::bench::make_big_run(dir, o.config);
-  if (!made.ok) return {{"ok", false}, {"error", made.error}};
-  return {{"ok", true},
-          {"requests", made.requests_written},
-          {"failed_requests", made.failed_requests},
-          {"events", made.events_written},
-          {"make_s", made.elapsed_s},
-          {"size", folder_sizes(dir)}};
+  return lb::bench::run_in_fork([&] {
+    const lb::bench::BigRunMade made = lb::bench::make_big_run(dir, o.config);
+    if (!made.ok) return json{{"ok", false}, {"error", made.error}};
+    return json{{"ok", true},
+                {"requests", made.requests_written},
+                {"failed_requests", made.failed_requests},
+                {"events", made.events_written},
+                {"make_s", made.elapsed_s},
+                {"size", folder_sizes(dir)}};
+  });
 }
 
 // Every step RUNS times; a failed run ends the step's measurement.
 json measure(const std::string& dir, const Options& o, int64_t expected_requests) {
   json steps = json::array();
-  for (const std::string& step : lb::bench::step_names()) {
+  for (const std::string& step : o.steps) {
     std::vector<double> seconds, rss;
     json step_json = {{"step", step}, {"ok", true}, {"runs", json::array()}};
     for (int i = 0; i < o.runs; ++i) {
@@ -190,6 +193,9 @@ int main(int argc, char** argv) {
   app.add_option("--runs", o.runs, "measurements per step (medians reported)")
       ->check(CLI::Range(1, 100));
   app.add_option("--tmp", o.tmp, "where the temporary folder goes (default: the temp dir)");
+  app.add_option("--steps", o.steps, "steps to measure (default: reopen report review)")
+      ->check(CLI::IsMember(lb::bench::step_names()))
+      ->delimiter(',');
   app.add_flag("--keep", o.keep, "keep the temporary folder");
   app.add_flag("--json", o.json_out, "figures as JSON on stdout");
   app.add_flag("--enforce", o.enforce, "exit 1 when a bar fails");
