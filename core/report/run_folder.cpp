@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <string_view>
 
 #include "metrics/inter_token_gaps.h"
 #include "metrics/percentile.h"
@@ -23,14 +23,19 @@ std::string string_or(const nlohmann::json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-// Reads a whole file; false when it does not exist or cannot be read.
+// Reads a whole file; false when it does not exist or cannot be read. One allocation of the
+// file's size and one read: requests.jsonl of a long run is gigabytes, and a growing stream
+// buffer would copy it several times over and hold twice its size at the peak.
 bool read_text(const fs::path& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) return false;
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  out = buffer.str();
-  return true;
+  const std::streamoff size = in.tellg();
+  if (size < 0) return false;
+  out.resize(static_cast<size_t>(size));
+  in.seekg(0);
+  in.read(out.data(), size);
+  out.resize(static_cast<size_t>(in.gcount()));  // a file that shrank meanwhile
+  return !in.bad();
 }
 
 // A JSON file of the folder; null (with a warning) when it is missing or not JSON.
@@ -77,13 +82,16 @@ void read_requests(const fs::path& path, RunFolder& folder) {
     folder.warnings.push_back("requests.jsonl is missing");
     return;
   }
-  std::istringstream in(text);
-  std::string line;
   int64_t number = 0;
-  while (std::getline(in, line)) {
+  // Lines are parsed where they lie in the file's text, without a copy of each.
+  for (size_t begin = 0; begin < text.size();) {
+    size_t end = text.find('\n', begin);
+    if (end == std::string::npos) end = text.size();
+    const std::string_view line(text.data() + begin, end - begin);
+    begin = end + 1;
     ++number;
     if (line.empty()) continue;
-    auto json = nlohmann::json::parse(line, nullptr, false);
+    auto json = nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
     if (json.is_discarded() || !json.is_object()) {
       ++folder.torn_lines;
       folder.warnings.push_back("requests.jsonl line " + std::to_string(number) +
