@@ -14,20 +14,51 @@ void OrderStatistics::insert(double value) {
   m2_ += delta * (value - mean_);
   if (blocks_.empty()) {
     blocks_.emplace_back().push_back(value);
+    maxima_.push_back(value);
     return;
   }
   // The first block whose largest value is above `value` takes it; else the last block.
-  auto block =
-      std::upper_bound(blocks_.begin(), blocks_.end(), value,
-                       [](double v, const std::vector<double>& b) { return v < b.back(); });
-  if (block == blocks_.end()) --block;
-  block->insert(std::upper_bound(block->begin(), block->end(), value), value);
-  if (block->size() > kMaxBlock) {
-    std::vector<double> upper(block->begin() + static_cast<std::ptrdiff_t>(kMaxBlock / 2),
-                              block->end());
-    block->resize(kMaxBlock / 2);
-    blocks_.insert(block + 1, std::move(upper));
+  auto i = static_cast<size_t>(std::upper_bound(maxima_.begin(), maxima_.end(), value) -
+                               maxima_.begin());
+  if (i == blocks_.size()) --i;
+  std::vector<double>& block = blocks_[i];
+  block.insert(std::upper_bound(block.begin(), block.end(), value), value);
+  maxima_[i] = block.back();
+  if (block.size() <= kMaxBlock) return;
+  std::vector<double> upper(block.begin() + static_cast<std::ptrdiff_t>(kMaxBlock / 2),
+                            block.end());
+  block.resize(kMaxBlock / 2);
+  maxima_[i] = block.back();
+  const auto next = static_cast<std::ptrdiff_t>(i + 1);
+  maxima_.insert(maxima_.begin() + next, upper.back());
+  blocks_.insert(blocks_.begin() + next, std::move(upper));
+}
+
+bool OrderStatistics::erase(double value) {
+  const auto i = static_cast<size_t>(std::lower_bound(maxima_.begin(), maxima_.end(), value) -
+                                     maxima_.begin());
+  if (i == blocks_.size()) return false;
+  std::vector<double>& block = blocks_[i];
+  const auto at = std::lower_bound(block.begin(), block.end(), value);
+  if (at == block.end() || *at != value) return false;
+  block.erase(at);
+  --size_;
+  ends_stale_ = true;
+  if (size_ == 0) {
+    mean_ = m2_ = 0;
+  } else {  // Welford's update run backwards
+    const double n = static_cast<double>(size_);
+    const double old_mean = mean_;
+    mean_ = (old_mean * (n + 1) - value) / n;
+    m2_ = std::max(0.0, m2_ - (value - mean_) * (value - old_mean));
   }
+  if (block.empty()) {
+    blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i));
+    maxima_.erase(maxima_.begin() + static_cast<std::ptrdiff_t>(i));
+  } else {
+    maxima_[i] = block.back();
+  }
+  return true;
 }
 
 void OrderStatistics::count_blocks() const {

@@ -17,6 +17,8 @@ class OrderStatistics {
   static constexpr size_t kMaxBlock = 1024;
 
   void insert(double value);
+  // Removes one value equal to `value`; false when there is none.
+  bool erase(double value);
   size_t size() const { return size_; }
   bool empty() const { return size_ == 0; }
   // The k-th smallest value (0-based, k < size()).
@@ -32,6 +34,9 @@ class OrderStatistics {
   void count_blocks() const;
 
   std::vector<std::vector<double>> blocks_;  // each sorted; block i's values <= block i+1's
+  // maxima_[i] == blocks_[i].back(): the insert's search stays in one contiguous array instead
+  // of touching every visited block's memory.
+  std::vector<double> maxima_;
   // ends_[i]: values in blocks 0..i; rebuilt by count_blocks() when stale.
   mutable std::vector<size_t> ends_;
   mutable bool ends_stale_ = false;

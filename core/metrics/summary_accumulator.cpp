@@ -57,6 +57,9 @@ void assign_provenance(LaneSummary& out, Provenance input_tokens, Provenance out
 
 }  // namespace
 
+SummaryAccumulator::SummaryAccumulator(SloSpec slo, size_t event_sample)
+    : slo_(slo), itl_(event_sample), tokens_per_event_(event_sample) {}
+
 void SummaryAccumulator::ProvenanceMix::add(Provenance p) {
   if (p == Provenance::None) return;
   if (result == Provenance::None) {
@@ -175,7 +178,7 @@ LaneSummary SummaryAccumulator::summary() const {
   out.tpot_ms = tpot_.describe();
   out.itl_ms = itl_.describe();
   out.coalesced_events = coalesced_;
-  if (!itl_.empty())
+  if (itl_.size() > 0)
     out.coalesced_event_share = static_cast<double>(coalesced_) / static_cast<double>(itl_.size());
   out.e2el_ms = e2el_.describe();
   out.e2el_sched_ms = e2el_sched_.describe();
@@ -184,6 +187,8 @@ LaneSummary SummaryAccumulator::summary() const {
   out.tokens_per_event = tokens_per_event_.describe();
   usage_.write(out);
   assign_provenance(out, input_provenance_.result, output_provenance_.result);
+  if (itl_.estimated()) out.provenance["itl"] = Provenance::Estimated;
+  if (tokens_per_event_.estimated()) out.provenance["tokens_per_event"] = Provenance::Estimated;
   return out;
 }
 

@@ -9,13 +9,14 @@
 #include <string>
 
 #include "metrics/order_statistics.h"
+#include "metrics/sampled_statistics.h"
 #include "metrics/summary.h"
 
 namespace lb::metrics {
 
 class SummaryAccumulator {
  public:
-  explicit SummaryAccumulator(SloSpec slo = {}) : slo_(slo) {}
+  explicit SummaryAccumulator(SloSpec slo = {}, size_t event_sample = 0);
 
   void add(const RequestRecord& record);
   // Same, with the record's metrics already computed (compute_request_metrics(record)).
@@ -46,8 +47,19 @@ class SummaryAccumulator {
   int64_t first_sent_ns_ = 0, last_done_ns_ = 0;
   int64_t input_tokens_ = 0, output_tokens_ = 0;
   ProvenanceMix input_provenance_, output_provenance_;
-  OrderStatistics ttft_, ttft_content_, ttft_sched_, tpot_, itl_, e2el_, e2el_sched_, queue_,
-      decode_, tokens_per_event_;
+  OrderStatistics ttft_, ttft_content_, ttft_sched_, tpot_, e2el_, e2el_sched_, queue_, decode_;
+  // Per-event: exact (OrderStatistics) or, with an event sample size, sampled.
+  struct EventStatistics {
+    explicit EventStatistics(size_t sample) : sampled(sample), use_sample(sample > 0) {}
+    OrderStatistics exact;
+    SampledStatistics sampled;
+    bool use_sample;
+    void insert(double v) { use_sample ? sampled.insert(v) : exact.insert(v); }
+    size_t size() const { return use_sample ? sampled.size() : exact.size(); }
+    bool estimated() const { return use_sample && !sampled.exact(); }
+    Distribution describe() const { return use_sample ? sampled.describe() : exact.describe(); }
+  };
+  EventStatistics itl_, tokens_per_event_;
   int64_t coalesced_ = 0;
   UsageTotals usage_;
 };

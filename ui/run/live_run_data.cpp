@@ -27,7 +27,7 @@ std::set<QString> LiveRunData::add(const std::vector<metrics::RequestRecord>& re
 }
 
 void LiveRunData::refresh_phase(Lane& lane, const QString& phase) {
-  metrics::LaneSummary summary = lane.by_phase[phase].summary();
+  metrics::LaneSummary summary = lane.by_phase.at(phase).summary();
   for (PhaseStat& stat : lane.phases)
     if (stat.phase == phase) {
       stat.summary = std::move(summary);
@@ -39,7 +39,8 @@ void LiveRunData::refresh_phase(Lane& lane, const QString& phase) {
 void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
   const metrics::RequestMetrics m = metrics::compute_request_metrics(record);
   lane.all.add(record, m);
-  lane.by_phase[QString::fromStdString(record.phase)].add(record, m);
+  lane.by_phase.try_emplace(QString::fromStdString(record.phase), metrics::SloSpec{}, kEventSample)
+      .first->second.add(record, m);
   if (!m.ok) {
     ++lane.failed;
     return;

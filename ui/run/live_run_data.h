@@ -32,6 +32,9 @@ class LiveRunData {
   enum class PhaseMeasure { TtftP50Ms, DecodeP50TokS, OutputTokS };
 
   static constexpr double kRateBucketS = 1.0;  // output tok/s is counted per 1 s of wall time
+  // ITL and tokens-per-event percentiles of the live tables come from a uniform sample of this
+  // many values per lane and phase (SummaryAccumulator); summary.json has the exact ones.
+  static constexpr size_t kEventSample = 20'000;
 
   void reset(int64_t t0_ns, QStringList lanes);
   // Adds finished requests; returns the lanes that changed.
@@ -68,7 +71,7 @@ class LiveRunData {
 
  private:
   struct Lane {
-    metrics::SummaryAccumulator all;
+    metrics::SummaryAccumulator all{{}, kEventSample};
     std::map<QString, metrics::SummaryAccumulator> by_phase;
     std::vector<PhaseStat> phases;  // in the order the phases started
     ThinnedPoints ttft;

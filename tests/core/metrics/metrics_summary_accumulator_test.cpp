@@ -8,6 +8,7 @@
 #include <random>
 
 #include "metrics/order_statistics.h"
+#include "metrics/sampled_statistics.h"
 #include "metrics/summary.h"
 #include "metrics/summary_accumulator.h"
 
@@ -125,6 +126,73 @@ class SummaryAccumulatorTest : public QObject {
     const Distribution d = stats.describe();
     QCOMPARE(d.count, size_t(0));
     QVERIFY(std::isnan(d.p99) && std::isnan(d.mean) && std::isnan(d.min));
+  }
+
+  void erasedValuesLeaveTheRanksAndMoments() {
+    std::mt19937_64 rng(3);
+    std::uniform_int_distribution<int> value(0, 300);
+    OrderStatistics stats;
+    std::vector<double> kept;
+    for (int i = 0; i < 3000; ++i) {
+      const double v = value(rng);
+      stats.insert(v);
+      kept.push_back(v);
+    }
+    QVERIFY(!stats.erase(1000));      // never inserted
+    for (int i = 0; i < 2500; ++i) {  // erase most of them, in insertion order
+      QVERIFY(stats.erase(kept.front()));
+      kept.erase(kept.begin());
+      if (i % 250 != 0) continue;
+      QVERIFY2(same_distribution(stats.describe(), describe(kept)), qPrintable(QString::number(i)));
+    }
+    QCOMPARE(stats.size(), kept.size());
+  }
+
+  void sampledStatisticsAreExactUntilTheSampleFills() {
+    std::mt19937_64 rng(5);
+    std::lognormal_distribution<double> gap(2.5, 0.6);
+    SampledStatistics sampled(2000);
+    std::vector<double> all;
+    for (int i = 0; i < 2000; ++i) {
+      all.push_back(gap(rng));
+      sampled.insert(all.back());
+    }
+    QVERIFY(sampled.exact());
+    QVERIFY(same_distribution(sampled.describe(), describe(all)));
+    for (int i = 0; i < 198'000; ++i) {
+      all.push_back(gap(rng));
+      sampled.insert(all.back());
+    }
+    // 100x more values than the sample holds: count, mean, min and max stay exact, and the
+    // percentiles of the uniform sample land near the true ones.
+    QVERIFY(!sampled.exact());
+    QCOMPARE(sampled.sample().size(), size_t(2000));
+    const Distribution want = describe(all);
+    const Distribution got = sampled.describe();
+    QCOMPARE(got.count, want.count);
+    QVERIFY(close_to(got.mean, want.mean));
+    QVERIFY(std::abs(got.std - want.std) < 1e-6 * want.std);
+    QCOMPARE(got.min, want.min);
+    QCOMPARE(got.max, want.max);
+    QVERIFY2(std::abs(got.p50 / want.p50 - 1) < 0.05, qPrintable(QString::number(got.p50)));
+    QVERIFY2(std::abs(got.p90 / want.p90 - 1) < 0.08, qPrintable(QString::number(got.p90)));
+  }
+
+  void sampledEventDistributionsAreMarkedEstimated() {
+    std::mt19937_64 rng(13);
+    SummaryAccumulator live({}, 50);  // far fewer than the gaps of 40 requests
+    SummaryAccumulator exact;
+    for (int64_t i = 0; i < 40; ++i) {
+      const RequestRecord r = random_request(rng, i);
+      live.add(r);
+      exact.add(r);
+    }
+    const LaneSummary l = live.summary(), e = exact.summary();
+    QCOMPARE(l.provenance.at("itl"), Provenance::Estimated);
+    QCOMPARE(e.provenance.at("itl"), Provenance::Measured);
+    QCOMPARE(l.itl_ms.count, e.itl_ms.count);
+    QCOMPARE(l.itl_ms.max, e.itl_ms.max);
+    QVERIFY(same_distribution(l.ttft_ms, e.ttft_ms));  // per-request figures stay exact
   }
 
   void liveSummaryEqualsBatchSummaryAfterEveryBatch() {
