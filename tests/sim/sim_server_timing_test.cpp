@@ -140,15 +140,26 @@ class SimServerTimingTest : public QObject {
   }
 
   void warm_prefix_ttft_ratio() {
-    auto fp8 = start_server("fp8?time_scale=0.5");
-    const std::string prefix = shared_prefix(30'000);
-    const double cold = burst_ttft(fp8->port(), prefix);
-    const double warm = burst_ttft(fp8->port(), prefix);
-    qInfo("prefix burst median TTFT (scale 0.5): cold %.3f s warm %.3f s", cold, warm);
     // Over HTTP the five requests reach the scheduler a few ms apart and the cold median comes
     // out lower than in virtual time, where they arrive together (about 20.2 against 21.8 at any
-    // time scale), so this end-to-end check allows 15 %.
-    expect_ratio(cold / warm, model_prefix_ratio(30'000, 4), "cold/warm prefix TTFT", 0.15);
+    // time scale), so this end-to-end check allows 15 %. It measures real time, and a loaded
+    // machine (a CI run beside a compile measured 25.6) can move one burst that far: a second
+    // attempt on a fresh server and prefix must then land within it.
+    const double want = model_prefix_ratio(30'000, 4);
+    QStringList attempts;
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      auto fp8 = start_server("fp8?time_scale=0.5");
+      const std::string prefix =
+          "Attempt " + std::to_string(attempt) + ". " + shared_prefix(30'000);
+      const double cold = burst_ttft(fp8->port(), prefix);
+      const double warm = burst_ttft(fp8->port(), prefix);
+      qInfo("prefix burst median TTFT (scale 0.5): cold %.3f s warm %.3f s", cold, warm);
+      attempts << QString::number(cold / warm, 'f', 2);
+      if (std::abs(cold / warm / want - 1.0) <= 0.15) return;
+    }
+    QFAIL(qPrintable(QString("cold/warm prefix TTFT %1, model %2 (more than 15% off twice)")
+                         .arg(attempts.join(" and "))
+                         .arg(want, 0, 'f', 2)));
   }
 
   void time_scale_keeps_ratios() {
