@@ -86,8 +86,10 @@ ChartSpec itl_chart(const RunFolder& folder, const std::vector<std::string>& lan
   const std::set<std::string> throughput = experiment_names(folder, "throughput");
   std::map<std::string, std::vector<double>> gaps;
   for (const auto& r : folder.requests)
-    if (r.ok && !r.warmup && throughput.count(r.experiment))
-      gaps[r.lane].insert(gaps[r.lane].end(), r.itl_ms.begin(), r.itl_ms.end());
+    if (r.ok && !r.warmup && throughput.count(r.experiment)) {
+      const std::vector<double> itl = r.itl_ms();
+      gaps[r.lane].insert(gaps[r.lane].end(), itl.begin(), itl.end());
+    }
   constexpr size_t kSteps = 50;  // enough for a smooth curve, small enough for a light SVG
   for (size_t i = 0; i < lanes.size(); ++i) {
     auto& v = gaps[lanes[i]];

@@ -42,7 +42,7 @@ std::string requests_csv(const RunFolder& folder) {
                                   number(r.decode_tok_s),
                                   number(r.itl_median_ms),
                                   number(r.itl_p99_ms),
-                                  std::to_string(r.itl_ms.size() + (r.ttft_ms >= 0 ? 1 : 0)),
+                                  std::to_string(r.event_offsets_ns.size()),
                                   count(r.output_tokens),
                                   csv_field(r.output_tokens_provenance),
                                   count(r.prompt_tokens),

@@ -1,8 +1,10 @@
 #include "report/run_folder.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string_view>
 
 #include "metrics/inter_token_gaps.h"
@@ -21,6 +23,19 @@ double number_or(const nlohmann::json& j, const char* key, double fallback) {
 std::string string_or(const nlohmann::json& j, const char* key) {
   const auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// A numeric array as values, NaN for entries that are not numbers; empty when the key is absent
+// or not an array.
+template <typename T>
+std::vector<T> numbers_or_nan(const nlohmann::json& j, const char* key) {
+  std::vector<T> out;
+  const auto it = j.find(key);
+  if (it == j.end() || !it->is_array()) return out;
+  out.reserve(it->size());
+  for (const nlohmann::json& v : *it)
+    out.push_back(v.is_number() ? v.get<T>() : std::numeric_limits<T>::quiet_NaN());
+  return out;
 }
 
 // Reads a whole file; false when it does not exist or cannot be read. One allocation of the
@@ -77,18 +92,16 @@ void read_artifacts(const fs::path& root, RunFolder& folder) {
 }
 
 void read_requests(const fs::path& path, RunFolder& folder) {
-  std::string text;
-  if (!read_text(path, text)) {
+  // Line by line into one reused buffer: a long run's requests.jsonl is gigabytes, and neither
+  // the file nor its JSON stays in memory, only each line's RequestPoint.
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
     folder.warnings.push_back("requests.jsonl is missing");
     return;
   }
   int64_t number = 0;
-  // Lines are parsed where they lie in the file's text, without a copy of each.
-  for (size_t begin = 0; begin < text.size();) {
-    size_t end = text.find('\n', begin);
-    if (end == std::string::npos) end = text.size();
-    const std::string_view line(text.data() + begin, end - begin);
-    begin = end + 1;
+  std::string line;
+  while (std::getline(in, line)) {
     ++number;
     if (line.empty()) continue;
     auto json = nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
@@ -106,7 +119,6 @@ void read_requests(const fs::path& path, RunFolder& folder) {
                                 " has fields of the wrong type; skipped");
       continue;
     }
-    folder.request_lines.push_back(std::move(json));
   }
 }
 
@@ -164,13 +176,26 @@ RequestPoint request_point(const nlohmann::json& line) {
   p.prompt_tokens_provenance = string_or(line, "prompt_tokens_provenance");
   if (const auto e = line.find("error"); e != line.end() && e->is_object())
     p.error_kind = string_or(*e, "kind");
-  if (const auto offsets = line.find("event_offsets_ns"); offsets != line.end())
-    p.itl_ms = metrics::itl_ms_from_offsets(*offsets);
-  if (!p.itl_ms.empty()) {
-    p.itl_median_ms = metrics::percentile(p.itl_ms, 50);
-    p.itl_p99_ms = metrics::percentile(p.itl_ms, 99);
+  p.t_sched_ns = static_cast<int64_t>(number_or(line, "t_sched_ns", -1));
+  p.t_sent_ns = static_cast<int64_t>(number_or(line, "t_sent_ns", -1));
+  p.event_offsets_ns = numbers_or_nan<double>(line, "event_offsets_ns");
+  p.event_tokens = numbers_or_nan<float>(line, "event_tokens");
+  const std::vector<double> itl = p.itl_ms();
+  if (!itl.empty()) {
+    p.itl_median_ms = metrics::percentile(itl, 50);
+    p.itl_p99_ms = metrics::percentile(itl, 99);
   }
   return p;
+}
+
+std::vector<double> RequestPoint::itl_ms() const {
+  return metrics::itl_ms_from_offsets(event_offsets_ns);
+}
+
+bool RequestPoint::tokens_per_event_known() const {
+  return !event_tokens.empty() && event_tokens.size() == event_offsets_ns.size() &&
+         std::none_of(event_tokens.begin(), event_tokens.end(),
+                      [](float t) { return std::isnan(t); });
 }
 
 std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* error) {

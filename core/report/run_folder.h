@@ -31,10 +31,21 @@ struct RequestPoint {
   int64_t prompt_tokens = -1;
   std::string output_tokens_provenance;  // "measured", "server", "estimated", "none"
   std::string prompt_tokens_provenance;
-  std::string error_kind;      // empty when the request succeeded
-  std::vector<double> itl_ms;  // gaps between consecutive events (per chunk)
+  std::string error_kind;   // empty when the request succeeded
+  int64_t t_sched_ns = -1;  // the stored steady-clock stamps; -1 when absent
+  int64_t t_sent_ns = -1;
+  // Each event's arrival after t_sent in ns, NaN where the file's entry is not a number.
+  std::vector<double> event_offsets_ns;
+  // Tokens each event carried as the server counted them, NaN where it did not; empty when the
+  // line has no per-event counts.
+  std::vector<float> event_tokens;
   double itl_median_ms = -1;
   double itl_p99_ms = -1;
+
+  // Gaps between consecutive events (per chunk), ms: metrics::itl_ms_from_offsets.
+  std::vector<double> itl_ms() const;
+  // Whether the server counted the tokens of every event.
+  bool tokens_per_event_known() const;
 };
 
 struct RunFolder {
@@ -48,8 +59,9 @@ struct RunFolder {
   // artifacts/<lane>.verification.json (verify --attach), in file-name order; a file that is not
   // a verification document is a warning instead.
   std::vector<ArtifactRecord> artifacts;
-  std::vector<nlohmann::json> request_lines;  // every whole line of requests.jsonl
-  std::vector<RequestPoint> requests;         // the same lines, as chart data
+  // Every whole line of requests.jsonl, as chart data (the JSON itself is not kept: a long run's
+  // lines would take several times the file's size as JSON values).
+  std::vector<RequestPoint> requests;
   bool complete = false;     // summary.json has run.finished_at and the run was not interrupted
   bool interrupted = false;  // stopped early, or killed before it could say it finished
   int64_t torn_lines = 0;    // requests.jsonl lines that are not JSON (a kill cuts the last one)

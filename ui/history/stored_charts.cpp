@@ -52,8 +52,9 @@ void StoredCharts::show_run(const StoredRunSeries& series) {
     const StoredLaneSeries& s = it->second;
     if (!s.output_tok_s.empty()) output_rate_->set_series(lane, s.output_tok_s);
     if (!s.ttft_ms.empty()) ttft_->set_series(lane, s.ttft_ms);
-    if (!s.itl_ms.empty()) itl_->set_samples(lane, s.itl_ms);
-    if (!s.tokens_per_event.empty()) tokens_per_event_->set_samples(lane, s.tokens_per_event);
+    if (!s.itl_sample_ms.values().empty()) itl_->set_samples(lane, s.itl_sample_ms.values());
+    if (!s.tokens_per_event_sample.values().empty())
+      tokens_per_event_->set_samples(lane, s.tokens_per_event_sample.values());
     if (!s.ttft_vs_context.empty()) {
       decode_ctx_->set_series(lane, s.decode_vs_context);
       ttft_ctx_->set_series(lane, s.ttft_vs_context);

@@ -41,7 +41,7 @@ class TestReportRunFolder : public QObject {
     QCOMPARE(p.lane, lines.front()["lane"].get<std::string>());
     QCOMPARE(p.ttft_ms, lines.front()["ttft_ms"].get<double>());
     size_t with_itl = 0;
-    for (const auto& r : folder->requests) with_itl += r.itl_ms.empty() ? 0 : 1;
+    for (const auto& r : folder->requests) with_itl += r.itl_ms().empty() ? 0 : 1;
     QVERIFY(with_itl > folder->requests.size() / 2);
   }
 
