@@ -84,15 +84,15 @@ ChartSpec itl_chart(const RunFolder& folder, const std::vector<std::string>& lan
                                             false,
                                             {}});
   const std::set<std::string> throughput = experiment_names(folder, "throughput");
-  std::map<std::string, std::vector<double>> gaps;
-  for (const auto& r : folder.requests)
-    if (r.ok && !r.warmup && throughput.count(r.experiment)) {
-      const std::vector<double> itl = r.itl_ms();
-      gaps[r.lane].insert(gaps[r.lane].end(), itl.begin(), itl.end());
-    }
   constexpr size_t kSteps = 50;  // enough for a smooth curve, small enough for a light SVG
+  // One lane's gaps at a time: a long run has tens of millions of them.
   for (size_t i = 0; i < lanes.size(); ++i) {
-    auto& v = gaps[lanes[i]];
+    std::vector<double> v;
+    for (const auto& r : folder.requests)
+      if (r.ok && !r.warmup && r.lane == lanes[i] && throughput.count(r.experiment)) {
+        const std::vector<double> itl = r.itl_ms();
+        v.insert(v.end(), itl.begin(), itl.end());
+      }
     if (v.empty()) continue;
     std::sort(v.begin(), v.end());
     for (size_t s = 0; s <= kSteps; ++s) {
