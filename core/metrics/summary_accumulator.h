@@ -22,6 +22,12 @@ class SummaryAccumulator {
   // Same, with the record's metrics already computed (compute_request_metrics(record)).
   void add(const RequestRecord& record, const RequestMetrics& metrics);
   LaneSummary summary() const;
+  // With an event sample size: the uniform samples behind the ITL and tokens-per-event
+  // percentiles (for histograms); empty without one.
+  const std::vector<double>& itl_sample() const { return itl_.sampled.sample(); }
+  const std::vector<double>& tokens_per_event_sample() const {
+    return tokens_per_event_.sampled.sample();
+  }
   int64_t requests() const { return measured_ + warmups_; }  // warm-ups included
 
  private:

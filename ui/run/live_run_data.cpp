@@ -70,9 +70,7 @@ void LiveRunData::add_points(Lane& lane, const metrics::RequestRecord& record,
       if (lane.tokens_per_bucket.size() <= bucket) lane.tokens_per_bucket.resize(bucket + 1, 0.0);
       lane.tokens_per_bucket[bucket] += exact ? e.tokens : even;
     }
-    if (e.tokens >= 0) lane.tokens_per_event.add(e.tokens);
   }
-  for (double gap : m.itl_ms) lane.itl_ms.add(gap);
   if (record.experiment == "prefix_cache" && m.ttft_ms >= 0) {
     const double pass = phase_x(QString::fromStdString(record.phase));
     if (!std::isnan(pass)) insert_sorted(lane.ttft_pass, QPointF(pass, m.ttft_ms));
@@ -114,12 +112,12 @@ std::vector<QPointF> LiveRunData::output_rate_over_time(const QString& lane, dou
 
 const std::vector<double>& LiveRunData::itl_sample_ms(const QString& lane) const {
   auto it = data_.find(lane);
-  return it == data_.end() ? empty_ : it->second.itl_ms.values();
+  return it == data_.end() ? empty_ : it->second.all.itl_sample();
 }
 
 const std::vector<double>& LiveRunData::tokens_per_event_sample(const QString& lane) const {
   auto it = data_.find(lane);
-  return it == data_.end() ? empty_ : it->second.tokens_per_event.values();
+  return it == data_.end() ? empty_ : it->second.all.tokens_per_event_sample();
 }
 
 std::vector<QPointF> LiveRunData::decode_vs_context(const QString& lane) const {

@@ -33,8 +33,9 @@ class LiveRunData {
 
   static constexpr double kRateBucketS = 1.0;  // output tok/s is counted per 1 s of wall time
   // ITL and tokens-per-event percentiles of the live tables come from a uniform sample of this
-  // many values per lane and phase (SummaryAccumulator); summary.json has the exact ones.
-  static constexpr size_t kEventSample = 20'000;
+  // many values per lane and phase (SummaryAccumulator); summary.json has the exact ones. The
+  // histograms bin the lane's sample.
+  static constexpr size_t kEventSample = 10'000;
 
   void reset(int64_t t0_ns, QStringList lanes);
   // Adds finished requests; returns the lanes that changed.
@@ -48,8 +49,8 @@ class LiveRunData {
   int64_t ttft_stride(const QString& lane) const;
   // (bucket start in s, output tokens per s); the newest bucket is left out while it is filling.
   std::vector<QPointF> output_rate_over_time(const QString& lane, double now_s) const;
-  // Uniform samples (at most ReservoirSample's capacity) of the lane's ITL gaps and per-event
-  // token counts, for the histograms; the exact percentiles are in summary().
+  // The lane accumulator's uniform samples (at most kEventSample values) of the ITL gaps and
+  // per-event token counts, for the histograms; the exact figures are in summary.json.
   const std::vector<double>& itl_sample_ms(const QString& lane) const;
   const std::vector<double>& tokens_per_event_sample(const QString& lane) const;
   // Context sweep: (prompt tokens, decode tok/s) and (prompt tokens, TTFT in s), sorted by x.
@@ -76,7 +77,6 @@ class LiveRunData {
     std::vector<PhaseStat> phases;  // in the order the phases started
     ThinnedPoints ttft;
     std::vector<double> tokens_per_bucket;
-    ReservoirSample itl_ms, tokens_per_event;
     std::vector<QPointF> decode_ctx, ttft_ctx, ttft_pass;
     int64_t failed = 0;
   };
