@@ -161,7 +161,7 @@ json qualification_summary(const RunFolder& folder, const ReportModel& model,
   j["artifacts"] = artifacts_summary_json(model.artifacts);
   j["regression"] = regression_json(folder);
   j["caveats"] = model.caveats;
-  j["requests"] = {{"recorded", folder.requests.size()}, {"torn_lines", folder.torn_lines}};
+  j["requests"] = {{"recorded", folder.request_count}, {"torn_lines", folder.torn_lines}};
   return redact_json(j, scrubber);
 }
 

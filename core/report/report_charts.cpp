@@ -87,9 +87,16 @@ ChartSpec itl_chart(const RunFolder& folder, const std::vector<std::string>& lan
   constexpr size_t kSteps = 50;  // enough for a smooth curve, small enough for a light SVG
   // One lane's gaps at a time: a long run has tens of millions of them.
   for (size_t i = 0; i < lanes.size(); ++i) {
-    std::vector<double> v;
+    auto counted = [&](const RequestPoint& r) {
+      return r.ok && !r.warmup && r.lane == lanes[i] && throughput.count(r.experiment) > 0;
+    };
+    size_t room = 0;  // sized once: growing by doubling would hold up to twice the gaps
     for (const auto& r : folder.requests)
-      if (r.ok && !r.warmup && r.lane == lanes[i] && throughput.count(r.experiment)) {
+      if (counted(r) && !r.event_offsets_ns.empty()) room += r.event_offsets_ns.size() - 1;
+    std::vector<double> v;
+    v.reserve(room);
+    for (const auto& r : folder.requests)
+      if (counted(r)) {
         const std::vector<double> itl = r.itl_ms();
         v.insert(v.end(), itl.begin(), itl.end());
       }

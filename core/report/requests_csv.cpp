@@ -1,6 +1,9 @@
 #include "report/requests_csv.h"
 
 #include <cstdio>
+#include <vector>
+
+#include "metrics/percentile.h"
 
 namespace lb::report {
 namespace {
@@ -30,6 +33,9 @@ std::string requests_csv(const RunFolder& folder) {
       "itl_p99_ms,events,output_tokens,output_tokens_provenance,prompt_tokens,"
       "prompt_tokens_provenance,error_kind\r\n";
   for (const auto& r : folder.requests) {
+    const std::vector<double> itl = r.itl_ms();
+    const double itl_median_ms = itl.empty() ? -1 : metrics::percentile(itl, 50);
+    const double itl_p99_ms = itl.empty() ? -1 : metrics::percentile(itl, 99);
     const std::string fields[] = {csv_field(r.lane),
                                   csv_field(r.experiment),
                                   csv_field(r.phase),
@@ -40,8 +46,8 @@ std::string requests_csv(const RunFolder& folder) {
                                   number(r.e2el_ms),
                                   number(r.tpot_ms),
                                   number(r.decode_tok_s),
-                                  number(r.itl_median_ms),
-                                  number(r.itl_p99_ms),
+                                  number(itl_median_ms),
+                                  number(itl_p99_ms),
                                   std::to_string(r.event_offsets_ns.size()),
                                   count(r.output_tokens),
                                   csv_field(r.output_tokens_provenance),

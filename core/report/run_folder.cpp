@@ -4,38 +4,19 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <limits>
 #include <string_view>
 
 #include "metrics/inter_token_gaps.h"
-#include "metrics/percentile.h"
+#include "report/request_lines_reader.h"
 
 namespace lb::report {
 namespace {
 
 namespace fs = std::filesystem;
 
-double number_or(const nlohmann::json& j, const char* key, double fallback) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>() : fallback;
-}
-
 std::string string_or(const nlohmann::json& j, const char* key) {
   const auto it = j.find(key);
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// A numeric array as values, NaN for entries that are not numbers; empty when the key is absent
-// or not an array.
-template <typename T>
-std::vector<T> numbers_or_nan(const nlohmann::json& j, const char* key) {
-  std::vector<T> out;
-  const auto it = j.find(key);
-  if (it == j.end() || !it->is_array()) return out;
-  out.reserve(it->size());
-  for (const nlohmann::json& v : *it)
-    out.push_back(v.is_number() ? v.get<T>() : std::numeric_limits<T>::quiet_NaN());
-  return out;
 }
 
 // Reads a whole file; false when it does not exist or cannot be read. One allocation of the
@@ -91,35 +72,38 @@ void read_artifacts(const fs::path& root, RunFolder& folder) {
   }
 }
 
-void read_requests(const fs::path& path, RunFolder& folder) {
-  // Line by line into one reused buffer: a long run's requests.jsonl is gigabytes, and neither
-  // the file nor its JSON stays in memory, only each line's RequestPoint.
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+void read_requests(const fs::path& path, RunFolder& folder, const RequestBlockSink* sink) {
+  // The lanes in order of first appearance, noted on the way for lane_ids().
+  auto note_lanes = [&folder](const std::vector<RequestPoint>& points) {
+    for (const RequestPoint& p : points)
+      if (!p.lane.empty() &&
+          (folder.request_lanes.empty() || folder.request_lanes.back() != p.lane) &&
+          std::find(folder.request_lanes.begin(), folder.request_lanes.end(), p.lane) ==
+              folder.request_lanes.end())
+        folder.request_lanes.push_back(p.lane);
+  };
+  RequestLineCounts counts;
+  bool found = false;
+  if (sink) {
+    const RequestBlockSink pass_on = [&](std::vector<RequestPoint>& points, double share_read) {
+      note_lanes(points);
+      (*sink)(points, share_read);
+    };
+    found = read_request_lines(path, pass_on, counts);
+  } else {
+    RequestLines lines;
+    found = read_request_lines(path, lines);
+    folder.requests = std::move(lines.points);
+    counts = std::move(lines.counts);
+    note_lanes(folder.requests);
+  }
+  if (!found) {
     folder.warnings.push_back("requests.jsonl is missing");
     return;
   }
-  int64_t number = 0;
-  std::string line;
-  while (std::getline(in, line)) {
-    ++number;
-    if (line.empty()) continue;
-    auto json = nlohmann::json::parse(line.begin(), line.end(), nullptr, false);
-    if (json.is_discarded() || !json.is_object()) {
-      ++folder.torn_lines;
-      folder.warnings.push_back("requests.jsonl line " + std::to_string(number) +
-                                " is incomplete or not JSON; skipped");
-      continue;
-    }
-    try {
-      folder.requests.push_back(request_point(json));
-    } catch (const nlohmann::json::exception&) {  // a field of the wrong type: not our line
-      ++folder.torn_lines;
-      folder.warnings.push_back("requests.jsonl line " + std::to_string(number) +
-                                " has fields of the wrong type; skipped");
-      continue;
-    }
-  }
+  folder.request_count = counts.records;
+  folder.torn_lines += counts.torn_lines;
+  for (auto& w : counts.warnings) folder.warnings.push_back(std::move(w));
 }
 
 void read_reviews(const fs::path& dir, RunFolder& folder) {
@@ -158,36 +142,6 @@ void judge_completion(RunFolder& folder) {
 
 }  // namespace
 
-RequestPoint request_point(const nlohmann::json& line) {
-  RequestPoint p;
-  p.lane = string_or(line, "lane");
-  p.experiment = string_or(line, "experiment");
-  p.phase = string_or(line, "phase");
-  p.index = static_cast<int64_t>(number_or(line, "index", 0));
-  p.warmup = line.value("warmup", false);
-  p.ok = line.value("ok", false);
-  p.ttft_ms = number_or(line, "ttft_ms", -1);
-  p.e2el_ms = number_or(line, "e2el_ms", -1);
-  p.tpot_ms = number_or(line, "tpot_ms", -1);
-  p.decode_tok_s = number_or(line, "decode_tok_s", -1);
-  p.output_tokens = static_cast<int64_t>(number_or(line, "output_tokens", -1));
-  p.prompt_tokens = static_cast<int64_t>(number_or(line, "prompt_tokens", -1));
-  p.output_tokens_provenance = string_or(line, "output_tokens_provenance");
-  p.prompt_tokens_provenance = string_or(line, "prompt_tokens_provenance");
-  if (const auto e = line.find("error"); e != line.end() && e->is_object())
-    p.error_kind = string_or(*e, "kind");
-  p.t_sched_ns = static_cast<int64_t>(number_or(line, "t_sched_ns", -1));
-  p.t_sent_ns = static_cast<int64_t>(number_or(line, "t_sent_ns", -1));
-  p.event_offsets_ns = numbers_or_nan<double>(line, "event_offsets_ns");
-  p.event_tokens = numbers_or_nan<float>(line, "event_tokens");
-  const std::vector<double> itl = p.itl_ms();
-  if (!itl.empty()) {
-    p.itl_median_ms = metrics::percentile(itl, 50);
-    p.itl_p99_ms = metrics::percentile(itl, 99);
-  }
-  return p;
-}
-
 std::vector<double> RequestPoint::itl_ms() const {
   return metrics::itl_ms_from_offsets(event_offsets_ns);
 }
@@ -198,7 +152,8 @@ bool RequestPoint::tokens_per_event_known() const {
                       [](float t) { return std::isnan(t); });
 }
 
-std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* error) {
+std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* error,
+                                         const RequestBlockSink* requests) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
     if (error) *error = dir + " is not a run folder: no such directory";
@@ -216,7 +171,7 @@ std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* er
   folder.environment = read_json_file(root / "environment.json", folder, true);
   folder.summary = read_json_file(root / "summary.json", folder, false);
   folder.review = read_json_file(root / "review.json", folder, false);
-  read_requests(root / "requests.jsonl", folder);
+  read_requests(root / "requests.jsonl", folder, requests);
   read_reviews(root, folder);
   read_artifacts(root, folder);
   std::string decision_error;
@@ -236,7 +191,7 @@ std::vector<std::string> RunFolder::lane_ids() const {
       if (lane.is_object()) add(string_or(lane, "id"));
   if (environment.is_object() && environment.contains("lanes") && environment["lanes"].is_object())
     for (const auto& [id, lane] : environment["lanes"].items()) add(id);
-  for (const auto& r : requests) add(r.lane);
+  for (const auto& lane : request_lanes) add(lane);
   return ids;
 }
 

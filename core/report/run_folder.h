@@ -3,6 +3,7 @@
 // killed at any moment (summary.json missing or from an earlier experiment, the last line of
 // requests.jsonl cut short) still loads, marked incomplete, with every whole request line.
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,14 +40,16 @@ struct RequestPoint {
   // Tokens each event carried as the server counted them, NaN where it did not; empty when the
   // line has no per-event counts.
   std::vector<float> event_tokens;
-  double itl_median_ms = -1;
-  double itl_p99_ms = -1;
 
   // Gaps between consecutive events (per chunk), ms: metrics::itl_ms_from_offsets.
   std::vector<double> itl_ms() const;
   // Whether the server counted the tokens of every event.
   bool tokens_per_event_known() const;
 };
+
+// Called on the loading thread with each block of requests.jsonl's points, in file order; it may
+// move them out. `share_read` is the part of the file read so far, 0 to 1.
+using RequestBlockSink = std::function<void(std::vector<RequestPoint>& points, double share_read)>;
 
 struct RunFolder {
   std::string dir;
@@ -61,7 +64,10 @@ struct RunFolder {
   std::vector<ArtifactRecord> artifacts;
   // Every whole line of requests.jsonl, as chart data (the JSON itself is not kept: a long run's
   // lines would take several times the file's size as JSON values).
+  // Empty when the folder was loaded with a RequestBlockSink, which got them instead.
   std::vector<RequestPoint> requests;
+  int64_t request_count = 0;               // request records in requests.jsonl, kept or not
+  std::vector<std::string> request_lanes;  // their lanes, in order of first appearance
   bool complete = false;     // summary.json has run.finished_at and the run was not interrupted
   bool interrupted = false;  // stopped early, or killed before it could say it finished
   int64_t torn_lines = 0;    // requests.jsonl lines that are not JSON (a kill cuts the last one)
@@ -74,9 +80,9 @@ struct RunFolder {
 };
 
 // nullopt with error filled when DIR is not a readable directory or holds nothing of a run.
-std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* error);
-
-// One requests.jsonl line as chart data (exposed for tests).
-RequestPoint request_point(const nlohmann::json& line);
+// With REQUESTS, requests.jsonl's points go to it (and RunFolder::requests stays empty): a caller
+// that folds them as they come never holds a long run's requests at once.
+std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* error,
+                                         const RequestBlockSink* requests = nullptr);
 
 }  // namespace lb::report
