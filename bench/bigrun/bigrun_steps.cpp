@@ -39,7 +39,7 @@ json reopen(const std::string& dir) {
   return {{"ok", true},
           {"seconds", s},
           {"detail",
-           {{"requests", run->folder->requests.size()},
+           {{"requests", run->folder->request_count},
             {"torn_lines", run->folder->torn_lines},
             {"lanes", run->series.lanes.size()},
             {"ttft_points", ttft_points},

@@ -11,12 +11,19 @@ std::shared_ptr<const LoadedRun> load_run(const QString& dir) {
   run->dir = dir;
   try {
     std::string error;
-    run->folder = report::load_run_folder(dir.toStdString(), &error);
+    // The charts are folded block by block as requests.jsonl is read; the requests themselves
+    // are not kept (the report and review read what they need on their own).
+    StoredSeriesBuilder builder({});
+    const report::RequestBlockSink fold = [&builder](std::vector<report::RequestPoint>& points,
+                                                     double) { builder.add_block(points); };
+    run->folder = report::load_run_folder(dir.toStdString(), &error, &fold);
     if (!run->folder) {
       run->error = QString::fromStdString(error);
       return run;
     }
-    run->series = stored_run_series(*run->folder);
+    QStringList lanes;
+    for (const std::string& id : run->folder->lane_ids()) lanes << QString::fromStdString(id);
+    run->series = builder.finish(lanes);
     run->decision = decision_view_of(*run->folder);
   } catch (const std::exception& e) {
     run->folder.reset();

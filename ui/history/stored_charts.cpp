@@ -1,6 +1,7 @@
 #include "ui/history/stored_charts.h"
 
 #include <QGridLayout>
+#include <algorithm>
 
 #include "ui/history/stored_run_series.h"
 #include "ui/run/chart_catalog.h"
@@ -16,6 +17,7 @@ StoredCharts::StoredCharts(std::shared_ptr<widgets::LanePalette> palette, QWidge
   const QString empty = tr("No finished requests in this run");
   output_rate_ = make_run_chart(RunChart::OutputRate, palette_, empty, this);
   ttft_ = make_run_chart(RunChart::TtftPerRequest, palette_, empty, this);
+  ttft_title_ = ttft_->title();
   itl_ = make_run_chart(RunChart::Itl, palette_, empty, this);
   tokens_per_event_ = make_run_chart(RunChart::TokensPerEvent, palette_, empty, this);
   decode_ctx_ = make_run_chart(RunChart::DecodeVsContext, palette_, empty, this);
@@ -60,6 +62,11 @@ void StoredCharts::show_run(const StoredRunSeries& series) {
       ttft_ctx_->set_series(lane, s.ttft_vs_context);
     }
   }
+  int64_t ttft_stride = 1;
+  for (const auto& [lane, s] : series.by_lane) ttft_stride = std::max(ttft_stride, s.ttft_stride);
+  ttft_->set_title(ttft_stride > 1
+                       ? tr("%1 (1 in %2 requests shown)").arg(ttft_title_).arg(ttft_stride)
+                       : ttft_title_);
   decode_ctx_->setVisible(series.has_context_points());
   ttft_ctx_->setVisible(series.has_context_points());
 }

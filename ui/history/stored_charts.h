@@ -38,6 +38,7 @@ class StoredCharts : public QWidget {
   widgets::ChartPanel* tokens_per_event_ = nullptr;
   widgets::ChartPanel* decode_ctx_ = nullptr;
   widgets::ChartPanel* ttft_ctx_ = nullptr;
+  QString ttft_title_;  // the TTFT chart's own title, before any "1 in N shown"
 };
 
 }  // namespace lb::ui

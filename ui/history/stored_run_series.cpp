@@ -7,69 +7,19 @@
 namespace lb::ui {
 namespace {
 
-// The run's time origin: its earliest scheduled request, as the live charts start at run start.
-int64_t time_origin_ns(const std::vector<report::RequestPoint>& requests) {
-  int64_t t0 = std::numeric_limits<int64_t>::max();
-  for (const report::RequestPoint& p : requests) {
-    const int64_t t = p.t_sched_ns >= 0 ? p.t_sched_ns : p.t_sent_ns;
-    if (t > 0) t0 = std::min(t0, t);
-  }
-  return t0 == std::numeric_limits<int64_t>::max() ? 0 : t0;
-}
+constexpr int64_t kBucketNs = 1'000'000'000;  // StoredRunSeries::kRateBucketS
 
-// Output tokens per 1 s bucket from one request's events: the server's per-event counts when every
-// event has one, else the request's tokens spread evenly over its events.
-void add_rate_buckets(const report::RequestPoint& p, int64_t t0_ns, std::vector<double>& buckets) {
-  const std::vector<double>& offsets = p.event_offsets_ns;
-  if (offsets.empty()) return;
-  const bool exact = p.tokens_per_event_known();
-  const double output = static_cast<double>(std::max<int64_t>(p.output_tokens, 0));
-  const double even = output > 0 ? output / static_cast<double>(offsets.size()) : 0.0;
-  const int64_t sent = std::max<int64_t>(p.t_sent_ns, 0);
-  for (size_t i = 0; i < offsets.size(); ++i) {
-    if (std::isnan(offsets[i])) continue;
-    const double at_s = static_cast<double>(sent + static_cast<int64_t>(offsets[i]) - t0_ns) / 1e9;
-    if (at_s < 0) continue;
-    const auto bucket = static_cast<size_t>(at_s / StoredRunSeries::kRateBucketS);
-    if (buckets.size() <= bucket) buckets.resize(bucket + 1, 0.0);
-    buckets[bucket] += exact ? static_cast<double>(p.event_tokens[i]) : even;
-  }
-}
+int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
-std::vector<QPointF> rate_points(const std::vector<double>& buckets) {
-  std::vector<QPointF> out;
-  size_t first = 0;  // a lane that started late begins at its first token
-  while (first < buckets.size() && buckets[first] == 0) ++first;
-  for (size_t b = first; b < buckets.size(); ++b)
-    out.emplace_back((static_cast<double>(b) + 1) * StoredRunSeries::kRateBucketS,
-                     buckets[b] / StoredRunSeries::kRateBucketS);
-  return out;
+// When the request was scheduled (else sent); -1 when neither is stored.
+int64_t origin_stamp(const report::RequestPoint& p) {
+  const int64_t t = p.t_sched_ns >= 0 ? p.t_sched_ns : p.t_sent_ns;
+  return t > 0 ? t : -1;
 }
 
 void sort_by_x(std::vector<QPointF>& points) {
   std::stable_sort(points.begin(), points.end(),
                    [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
-}
-
-void add_request(const report::RequestPoint& p, int64_t t0_ns, StoredLaneSeries& lane,
-                 std::vector<double>& buckets) {
-  ++lane.requests;
-  if (!p.ok) {
-    ++lane.failed;
-    return;
-  }
-  if (p.warmup) return;
-  if (p.ttft_ms >= 0 && p.t_sent_ns > 0)
-    lane.ttft_ms.emplace_back(static_cast<double>(p.t_sent_ns - t0_ns) / 1e9, p.ttft_ms);
-  add_rate_buckets(p, t0_ns, buckets);
-  for (double gap : p.itl_ms()) lane.itl_sample_ms.add(gap);
-  for (float t : p.event_tokens)
-    if (!std::isnan(t) && t >= 0) lane.tokens_per_event_sample.add(t);
-  if (p.experiment == "context_sweep" && p.prompt_tokens > 0) {
-    const auto x = static_cast<double>(p.prompt_tokens);
-    if (p.decode_tok_s > 0) lane.decode_vs_context.emplace_back(x, p.decode_tok_s);
-    if (p.ttft_ms >= 0) lane.ttft_vs_context.emplace_back(x, p.ttft_ms / 1000.0);
-  }
 }
 
 }  // namespace
@@ -80,23 +30,167 @@ bool StoredRunSeries::has_context_points() const {
   return false;
 }
 
-StoredRunSeries stored_run_series(const report::RunFolder& folder) {
-  StoredRunSeries out;
-  for (const std::string& id : folder.lane_ids()) out.lanes << QString::fromStdString(id);
-  const int64_t t0 = time_origin_ns(folder.requests);
-  std::map<QString, std::vector<double>> buckets;
-  for (const report::RequestPoint& p : folder.requests) {
-    const QString lane = QString::fromStdString(p.lane);
-    if (!out.lanes.contains(lane)) out.lanes << lane;
-    add_request(p, t0, out.by_lane[lane], buckets[lane]);
+void RateBins::add(int64_t at_ns, double tokens) {
+  int64_t bin = floor_div(at_ns - anchor_ns_, width_ns_);
+  if (bins_.empty()) first_ = bin;
+  while (bin < first_ ? static_cast<size_t>(first_ - bin) + bins_.size() > kMaxBins
+                      : static_cast<size_t>(bin - first_) >= kMaxBins) {
+    if (width_ns_ >= kBucketNs) break;  // as wide as a bucket: grow instead
+    widen();
+    bin = floor_div(at_ns - anchor_ns_, width_ns_);
   }
-  for (auto& [id, lane] : out.by_lane) {
-    sort_by_x(lane.ttft_ms);
-    sort_by_x(lane.decode_vs_context);
-    sort_by_x(lane.ttft_vs_context);
-    lane.output_tok_s = rate_points(buckets[id]);
+  if (bin < first_) {  // room before, with slack so that a run of earlier stamps is cheap
+    const auto needed = static_cast<size_t>(first_ - bin);
+    const size_t used = needed + bins_.size();
+    const size_t room = needed + std::min(bins_.size() / 2, kMaxBins > used ? kMaxBins - used : 0);
+    bins_.insert(bins_.begin(), room, 0.0);
+    first_ -= static_cast<int64_t>(room);
   }
+  const auto at = static_cast<size_t>(bin - first_);
+  if (at >= bins_.size()) bins_.resize(at + 1, 0.0);
+  bins_[at] += tokens;
+}
+
+// The next width that divides 1 s: 1, 2, 5, 10, 20, 50 ... ms.
+void RateBins::widen() {
+  const int64_t lead = width_ns_ / 1'000'000;
+  int64_t scale = 1;
+  while (lead / scale >= 10) scale *= 10;
+  const int64_t digit = lead / scale;
+  const int64_t factor = digit == 2 ? 5 : 2;  // 1 -> 2 -> 5 -> 10
+  const int64_t wider = width_ns_ * factor / (digit == 2 ? 2 : 1);
+  std::vector<double> merged;
+  int64_t merged_first = 0;
+  for (size_t i = 0; i < bins_.size(); ++i) {
+    const int64_t start = (first_ + static_cast<int64_t>(i)) * width_ns_;
+    const int64_t bin = floor_div(start, wider);
+    if (merged.empty()) merged_first = bin;
+    const auto at = static_cast<size_t>(bin - merged_first);
+    if (at >= merged.size()) merged.resize(at + 1, 0.0);
+    merged[at] += bins_[i];
+  }
+  bins_ = std::move(merged);
+  first_ = merged_first;
+  width_ns_ = wider;
+}
+
+std::vector<QPointF> RateBins::points(int64_t t0_ns) const {
+  // A lane that started late begins at its first token; quiet seconds after it read 0.
+  int64_t first_bucket = -1;
+  std::vector<double> buckets;
+  for (size_t i = 0; i < bins_.size(); ++i) {
+    if (bins_[i] == 0) continue;
+    const int64_t start = anchor_ns_ + (first_ + static_cast<int64_t>(i)) * width_ns_;
+    const int64_t bucket = floor_div(start - t0_ns, kBucketNs);
+    if (bucket < 0) continue;
+    if (first_bucket < 0) first_bucket = bucket;
+    const auto at = static_cast<size_t>(bucket - first_bucket);
+    if (at >= buckets.size()) buckets.resize(at + 1, 0.0);
+    buckets[at] += bins_[i];
+  }
+  std::vector<QPointF> out;
+  out.reserve(buckets.size());
+  for (size_t b = 0; b < buckets.size(); ++b)
+    out.emplace_back((static_cast<double>(first_bucket + static_cast<int64_t>(b)) + 1) *
+                         StoredRunSeries::kRateBucketS,
+                     buckets[b] / StoredRunSeries::kRateBucketS);
   return out;
+}
+
+StoredSeriesBuilder::StoredSeriesBuilder(const QStringList& lanes) : lanes_(lanes) {}
+
+StoredSeriesBuilder::Lane& StoredSeriesBuilder::lane(const std::string& id) {
+  if (last_lane_ && id == last_id_) return *last_lane_;
+  const QString name = QString::fromStdString(id);
+  if (!lanes_.contains(name)) lanes_ << name;
+  last_id_ = id;
+  last_lane_ = &by_lane_[name];
+  return *last_lane_;
+}
+
+void StoredSeriesBuilder::add_block(const std::vector<report::RequestPoint>& points) {
+  for (const report::RequestPoint& p : points) {
+    const int64_t t = origin_stamp(p);
+    if (t >= 0) t0_ns_ = std::min(t0_ns_, t);
+  }
+  if (anchor_ns_ < 0 && t0_ns_ != INT64_MAX) anchor_ns_ = t0_ns_;
+  for (const report::RequestPoint& p : points) add(p);
+}
+
+// Every stride-th request of the lane, the stride doubling (and every other kept point going)
+// when the lane has more than kMaxTtftPoints.
+void StoredSeriesBuilder::thin(Lane& lane) {
+  if (lane.ttft_raw.size() <= StoredRunSeries::kMaxTtftPoints) return;
+  size_t kept = 0;
+  for (size_t i = 0; i < lane.ttft_raw.size(); i += 2) lane.ttft_raw[kept++] = lane.ttft_raw[i];
+  lane.ttft_raw.resize(kept);
+  lane.series.ttft_stride *= 2;
+}
+
+void StoredSeriesBuilder::add(const report::RequestPoint& p) {
+  Lane& lane = this->lane(p.lane);
+  StoredLaneSeries& s = lane.series;
+  ++s.requests;
+  if (!p.ok) {
+    ++s.failed;
+    return;
+  }
+  if (p.warmup) return;
+  if (p.ttft_ms >= 0 && p.t_sent_ns > 0 && lane.ttft_seen++ % s.ttft_stride == 0) {
+    lane.ttft_raw.emplace_back(static_cast<double>(p.t_sent_ns), p.ttft_ms);
+    thin(lane);
+  }
+  const std::vector<double>& offsets = p.event_offsets_ns;
+  const bool exact = p.tokens_per_event_known();
+  const double output = static_cast<double>(std::max<int64_t>(p.output_tokens, 0));
+  const double even = offsets.empty() ? 0.0 : output / static_cast<double>(offsets.size());
+  const int64_t sent = std::max<int64_t>(p.t_sent_ns, 0);
+  if (!lane.rate && anchor_ns_ >= 0) lane.rate = std::make_unique<RateBins>(anchor_ns_);
+  const bool timed = p.t_sent_ns > 0 && lane.rate;  // events without a send stamp have no time
+  for (size_t i = 0; i < offsets.size(); ++i) {
+    if (std::isnan(offsets[i])) continue;
+    if (timed)
+      lane.rate->add(sent + static_cast<int64_t>(offsets[i]),
+                     exact ? static_cast<double>(p.event_tokens[i]) : even);
+    if (i > 0 && !std::isnan(offsets[i - 1]))
+      s.itl_sample_ms.add((offsets[i] - offsets[i - 1]) / 1e6);
+  }
+  for (float t : p.event_tokens)
+    if (!std::isnan(t) && t >= 0) s.tokens_per_event_sample.add(t);
+  if (p.experiment == "context_sweep" && p.prompt_tokens > 0) {
+    const auto x = static_cast<double>(p.prompt_tokens);
+    if (p.decode_tok_s > 0) s.decode_vs_context.emplace_back(x, p.decode_tok_s);
+    if (p.ttft_ms >= 0) s.ttft_vs_context.emplace_back(x, p.ttft_ms / 1000.0);
+  }
+}
+
+StoredRunSeries StoredSeriesBuilder::finish(const QStringList& lane_order) {
+  StoredRunSeries out;
+  out.lanes = lane_order;
+  for (const QString& lane : lanes_)
+    if (!out.lanes.contains(lane)) out.lanes << lane;
+  const int64_t t0 = t0_ns_ == INT64_MAX ? 0 : t0_ns_;
+  for (auto& [id, lane] : by_lane_) {
+    StoredLaneSeries& s = lane.series;
+    s.ttft_ms.reserve(lane.ttft_raw.size());
+    for (const QPointF& raw : lane.ttft_raw)
+      s.ttft_ms.emplace_back((raw.x() - static_cast<double>(t0)) / 1e9, raw.y());
+    sort_by_x(s.ttft_ms);
+    sort_by_x(s.decode_vs_context);
+    sort_by_x(s.ttft_vs_context);
+    if (lane.rate) s.output_tok_s = lane.rate->points(t0);
+    out.by_lane.emplace(id, std::move(s));
+  }
+  last_lane_ = nullptr;
+  return out;
+}
+
+StoredRunSeries stored_run_series(const report::RunFolder& folder) {
+  QStringList lanes;
+  for (const std::string& id : folder.lane_ids()) lanes << QString::fromStdString(id);
+  StoredSeriesBuilder builder(lanes);
+  builder.add_block(folder.requests);
+  return builder.finish();
 }
 
 }  // namespace lb::ui

@@ -4,9 +4,13 @@
 // second in 1 s buckets, ITL and tokens-per-event samples (uniform, bounded: the histograms'
 // input, as live), and decode rate and TTFT against prompt length for a context sweep. Warm-ups
 // and failed requests are left out, as live.
+//
+// The series are folded one block of requests at a time (StoredSeriesBuilder), so reopening a run
+// of a million requests holds the charts, never the requests.
 #include <QPointF>
 #include <QString>
 #include <QStringList>
+#include <cstdint>
 #include <map>
 #include <vector>
 
@@ -16,23 +20,75 @@
 namespace lb::ui {
 
 struct StoredLaneSeries {
-  std::vector<QPointF> ttft_ms;             // (send time since run start in s, TTFT in ms), by x
+  // (send time since run start in s, TTFT in ms), by x: every request's, or every
+  // `ttft_stride`-th of a lane with more than kMaxTtftPoints.
+  std::vector<QPointF> ttft_ms;
+  int64_t ttft_stride = 1;
   std::vector<QPointF> output_tok_s;        // (end of 1 s bucket in s, output tokens per s)
   ReservoirSample itl_sample_ms;            // gaps between consecutive events
   ReservoirSample tokens_per_event_sample;  // when the server counted them
   std::vector<QPointF> decode_vs_context;   // (prompt tokens, decode tok/s), by x
   std::vector<QPointF> ttft_vs_context;     // (prompt tokens, TTFT in s), by x
-  int requests = 0;                         // lines of this lane, failures and warm-ups included
-  int failed = 0;
+  int64_t requests = 0;                     // lines of this lane, failures and warm-ups included
+  int64_t failed = 0;
 };
 
 struct StoredRunSeries {
   static constexpr double kRateBucketS = 1.0;
-  QStringList lanes;  // plan order
+  static constexpr size_t kMaxTtftPoints = 5'000;  // per lane; a scatter of more says no more
+  QStringList lanes;                               // plan order
   std::map<QString, StoredLaneSeries> by_lane;
   bool has_context_points() const;
 };
 
+// Output tokens over time in bins of a whole number of milliseconds that divides 1 s, anchored at
+// the first block's earliest request. Once the run's origin is known the bins fall into the 1 s
+// buckets whole: exactly when the origin is the anchor (unless a later block holds an earlier
+// request), else to within one bin. Bins widen (1, 2, 5, 10 ... 1000 ms) to stay within kMaxBins.
+class RateBins {
+ public:
+  static constexpr size_t kMaxBins = size_t{1} << 14;
+  explicit RateBins(int64_t anchor_ns) : anchor_ns_(anchor_ns) {}
+  void add(int64_t at_ns, double tokens);
+  // (end of bucket in s since t0, tokens per s), from the first non-empty bucket.
+  std::vector<QPointF> points(int64_t t0_ns) const;
+
+ private:
+  void widen();
+  int64_t anchor_ns_;
+  int64_t width_ns_ = 1'000'000;
+  int64_t first_ = 0;  // bin index of bins_[0], relative to the anchor
+  std::vector<double> bins_;
+};
+
+class StoredSeriesBuilder {
+ public:
+  explicit StoredSeriesBuilder(const QStringList& lanes);
+  // One block of requests.jsonl, in file order.
+  void add_block(const std::vector<report::RequestPoint>& points);
+  // LANE_ORDER (the plan's) first, then lanes only the requests named.
+  StoredRunSeries finish(const QStringList& lane_order = {});
+
+ private:
+  struct Lane {
+    StoredLaneSeries series;
+    std::vector<QPointF> ttft_raw;  // (send stamp in ns, TTFT in ms)
+    int64_t ttft_seen = 0;
+    std::unique_ptr<RateBins> rate;
+  };
+  void add(const report::RequestPoint& p);
+  Lane& lane(const std::string& id);
+  void thin(Lane& lane);
+
+  QStringList lanes_;
+  std::map<QString, Lane> by_lane_;
+  std::string last_id_;
+  Lane* last_lane_ = nullptr;
+  int64_t t0_ns_ = INT64_MAX;  // the earliest scheduled (or else sent) stamp seen
+  int64_t anchor_ns_ = -1;     // the first block's, for the rate bins
+};
+
+// All of a loaded folder's requests at once (RunFolder::requests).
 StoredRunSeries stored_run_series(const report::RunFolder& folder);
 
 }  // namespace lb::ui

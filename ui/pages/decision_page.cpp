@@ -143,7 +143,7 @@ void DecisionPage::set_run(std::shared_ptr<const LoadedRun> run) {
     banner_->setText(tr("Incomplete run: it was stopped or killed before it finished. The %1 "
                         "finished requests it kept are shown; gates it did not reach are "
                         "\"not run\".")
-                         .arg(folder.requests.size()));
+                         .arg(folder.request_count));
     banner_->show();
   }
   gate_summary_->setText(!view.has_gates

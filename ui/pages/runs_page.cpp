@@ -126,7 +126,7 @@ void RunsPage::on_loaded(std::shared_ptr<const LoadedRun> run) {
   charts_->show_run(run->series);
   detail_title_->setText(tr("<b>%1</b> — %2 requests%3")
                              .arg(QDir(run->dir).dirName().toHtmlEscaped())
-                             .arg(folder.requests.size())
+                             .arg(folder.request_count)
                              .arg(folder.complete ? QString() : tr(" — incomplete")));
   detail_title_->setStyleSheet(QString());
   banner_->setVisible(!folder.complete);
@@ -134,7 +134,7 @@ void RunsPage::on_loaded(std::shared_ptr<const LoadedRun> run) {
     banner_->setText(
         tr("Incomplete run: it was stopped or killed before it finished. Every finished request "
            "it kept (%1) is charted%2.")
-            .arg(folder.requests.size())
+            .arg(folder.request_count)
             .arg(folder.torn_lines > 0
                      ? tr("; %1 request line cut short by the interruption was skipped")
                            .arg(folder.torn_lines)

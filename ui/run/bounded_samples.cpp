@@ -1,18 +1,39 @@
 #include "ui/run/bounded_samples.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace lb::ui {
 
+double ReservoirSample::uniform() {
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  double x = 0;
+  while (x <= 0) x = u(rng_);
+  return x;
+}
+
+void ReservoirSample::draw_next() {
+  const auto k = static_cast<double>(capacity_);
+  w_ *= std::exp(std::log(uniform()) / k);
+  const double skip = std::floor(std::log(uniform()) / std::log1p(-w_));
+  // w_ so small that no further value would be taken in any run we could read
+  next_ = std::isfinite(skip) && skip < 4e18 ? seen_ + static_cast<int64_t>(skip)
+                                             : std::numeric_limits<int64_t>::max();
+}
+
 void ReservoirSample::add(double value) {
-  ++seen_;
+  const int64_t index = seen_++;
+  if (capacity_ == 0) return;
   if (values_.size() < capacity_) {
     values_.push_back(value);
+    if (values_.size() == capacity_) draw_next();
     return;
   }
-  std::uniform_int_distribution<int64_t> slot(0, seen_ - 1);
-  const int64_t k = slot(rng_);
-  if (k < static_cast<int64_t>(capacity_)) values_[static_cast<size_t>(k)] = value;
+  if (index < next_) return;
+  std::uniform_int_distribution<size_t> slot(0, capacity_ - 1);
+  values_[slot(rng_)] = value;
+  draw_next();
 }
 
 void ThinnedPoints::add(QPointF point) {

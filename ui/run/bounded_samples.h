@@ -1,8 +1,10 @@
 #pragma once
 // Chart data that stays the same size however long a run goes on, so a drain of the live charts
 // costs what arrived, not what came before.
-//  - ReservoirSample: a uniform random sample of at most `capacity` values (Algorithm R, fixed
-//    seed, so the same run draws the same sample). Histograms bin it.
+//  - ReservoirSample: a uniform random sample of at most `capacity` values (Li's Algorithm L:
+//    it draws how many values to skip before the next one is taken, so a value that is not taken
+//    costs a comparison, not a random number; fixed seed, so the same input draws the same
+//    sample). Histograms bin it.
 //  - ThinnedPoints: scatter points sorted by x, every stride-th one kept; when more than
 //    `capacity` are kept, every other one goes and the stride doubles.
 #include <QPointF>
@@ -20,8 +22,12 @@ class ReservoirSample {
   int64_t seen() const { return seen_; }
 
  private:
+  double uniform();  // in (0, 1)
+  void draw_next();  // the index of the next value to take
   size_t capacity_;
   int64_t seen_ = 0;
+  int64_t next_ = 0;  // once full, the value with this index (0-based) is taken next
+  double w_ = 1;      // Algorithm L's running weight
   std::vector<double> values_;
   std::mt19937_64 rng_{20261201};
 };

@@ -1,0 +1,158 @@
+// The Runs page's charts folded block by block: output rate buckets equal to a direct count,
+// however wide the bins grew; the TTFT scatter thinned to its bound with the stride said; the
+// reservoir uniform over a long input; and blocks folding to what one pass over all gives.
+#include <QTest>
+
+#include <map>
+#include <random>
+
+#include "test_main.h"
+#include "ui/history/stored_run_series.h"
+#include "ui/run/bounded_samples.h"
+
+using namespace lb;
+using report::RequestPoint;
+
+namespace {
+
+constexpr int64_t kT0 = 5'000'000'123'456;  // an arbitrary steady-clock origin, ns
+
+// Requests of one lane every `gap_ms`, each with `events` events 20 ms apart and per-event
+// token counts 1..3.
+std::vector<RequestPoint> requests(int count, double gap_ms, int events, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> tokens(1, 3);
+  std::uniform_int_distribution<int> jitter_us(0, 999);
+  std::vector<RequestPoint> out;
+  for (int i = 0; i < count; ++i) {
+    RequestPoint p;
+    p.lane = "fp8";
+    p.experiment = "throughput";
+    p.index = i;
+    p.ok = true;
+    p.t_sched_ns = kT0 + static_cast<int64_t>(i * gap_ms * 1e6);
+    p.t_sent_ns = p.t_sched_ns + jitter_us(rng) * 1000;
+    p.ttft_ms = 100 + i % 50;
+    for (int e = 0; e < events; ++e) {
+      p.event_offsets_ns.push_back(100e6 + e * 20e6 + jitter_us(rng) * 1000.0);
+      p.event_tokens.push_back(static_cast<float>(tokens(rng)));
+    }
+    p.output_tokens = 0;
+    for (float t : p.event_tokens) p.output_tokens += static_cast<int64_t>(t);
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// Tokens per 1 s bucket after t0, counted directly.
+std::map<int64_t, double> direct_buckets(const std::vector<RequestPoint>& points, int64_t t0) {
+  std::map<int64_t, double> out;
+  for (const RequestPoint& p : points)
+    for (size_t i = 0; i < p.event_offsets_ns.size(); ++i) {
+      const int64_t at = p.t_sent_ns + static_cast<int64_t>(p.event_offsets_ns[i]) - t0;
+      out[at / 1'000'000'000] += p.event_tokens[i];
+    }
+  return out;
+}
+
+void compare_rate(const std::vector<QPointF>& drawn, const std::map<int64_t, double>& direct) {
+  QVERIFY(!drawn.empty());
+  std::map<int64_t, double> by_bucket;
+  for (const QPointF& p : drawn) by_bucket[static_cast<int64_t>(p.x() + 0.5) - 1] = p.y();
+  for (const auto& [bucket, tokens] : direct) {
+    QVERIFY2(by_bucket.count(bucket), qPrintable(QString("bucket %1 missing").arg(bucket)));
+    QVERIFY2(std::abs(by_bucket[bucket] - tokens) < 1e-6,
+             qPrintable(QString("bucket %1: %2 drawn, %3 counted")
+                            .arg(bucket)
+                            .arg(by_bucket[bucket])
+                            .arg(tokens)));
+  }
+  for (const auto& [bucket, tokens] : by_bucket)
+    if (!direct.count(bucket)) QCOMPARE(tokens, 0.0);  // a quiet second between busy ones
+}
+
+}  // namespace
+
+class UiStoredSeriesTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void rateBucketsEqualADirectCount() {
+    const auto points = requests(2'000, 250, 40, 1);  // 500 s: bins stay 1 ms wide
+    ui::StoredSeriesBuilder builder({"fp8"});
+    for (size_t at = 0; at < points.size(); at += 300)
+      builder.add_block(
+          {points.begin() + static_cast<std::ptrdiff_t>(at),
+           points.begin() + static_cast<std::ptrdiff_t>(std::min(points.size(), at + 300))});
+    const ui::StoredRunSeries series = builder.finish({"fp8"});
+    compare_rate(series.by_lane.at("fp8").output_tok_s, direct_buckets(points, kT0));
+  }
+
+  // Four hours: the bins widen well past a millisecond, and still fall into whole seconds.
+  void widenedBinsStillFallIntoWholeSeconds() {
+    const auto points = requests(1'500, 10'000, 20, 2);
+    ui::StoredSeriesBuilder builder({});
+    builder.add_block(points);
+    const ui::StoredRunSeries series = builder.finish();
+    QCOMPARE(series.lanes, QStringList{"fp8"});
+    compare_rate(series.by_lane.at("fp8").output_tok_s, direct_buckets(points, kT0));
+  }
+
+  void ttftScatterIsThinnedAndSaysSo() {
+    const auto points = requests(23'000, 10, 2, 3);
+    ui::StoredSeriesBuilder builder({"fp8"});
+    builder.add_block(points);
+    const ui::StoredLaneSeries lane = builder.finish().by_lane.at("fp8");
+    QCOMPARE(lane.requests, int64_t(23'000));
+    QVERIFY(lane.ttft_ms.size() <= ui::StoredRunSeries::kMaxTtftPoints);
+    QVERIFY(lane.ttft_ms.size() > ui::StoredRunSeries::kMaxTtftPoints / 2);
+    QCOMPARE(lane.ttft_stride, int64_t(8));  // 23,000 / 8 = 2,875 points
+    for (size_t i = 1; i < lane.ttft_ms.size(); ++i)
+      QVERIFY(lane.ttft_ms[i].x() >= lane.ttft_ms[i - 1].x());
+    QVERIFY(lane.ttft_ms.front().x() < 1.0);         // seconds since the run's start
+    QVERIFY(lane.ttft_ms.back().x() > 0.9 * 230.0);  // the last requests are still there
+    QCOMPARE(lane.itl_sample_ms.seen(), int64_t(23'000));
+  }
+
+  void blocksFoldToWhatOnePassGives() {
+    report::RunFolder folder;
+    folder.requests = requests(3'000, 30, 10, 4);
+    folder.request_lanes = {"fp8"};
+    const ui::StoredRunSeries whole = ui::stored_run_series(folder);
+    ui::StoredSeriesBuilder builder({});
+    for (size_t at = 0; at < folder.requests.size(); at += 7)
+      builder.add_block({folder.requests.begin() + static_cast<std::ptrdiff_t>(at),
+                         folder.requests.begin() + static_cast<std::ptrdiff_t>(
+                                                       std::min(folder.requests.size(), at + 7))});
+    const ui::StoredRunSeries blocks = builder.finish({"fp8"});
+    const auto& a = whole.by_lane.at("fp8");
+    const auto& b = blocks.by_lane.at("fp8");
+    QCOMPARE(a.ttft_ms, b.ttft_ms);
+    QCOMPARE(a.output_tok_s, b.output_tok_s);
+    QCOMPARE(a.itl_sample_ms.values(), b.itl_sample_ms.values());
+    QCOMPARE(a.tokens_per_event_sample.values(), b.tokens_per_event_sample.values());
+  }
+
+  // Li's Algorithm L over a million values in order: every tenth of the input holds about a
+  // tenth of the sample (fixed seed, so this is one fixed draw, checked at about 4 sigma).
+  void reservoirIsUniformOverALongInput() {
+    ui::ReservoirSample sample(2'000);
+    for (int i = 0; i < 1'000'000; ++i) sample.add(i);
+    QCOMPARE(sample.seen(), int64_t(1'000'000));
+    QCOMPARE(sample.values().size(), size_t(2'000));
+    int deciles[10] = {};
+    for (double v : sample.values()) ++deciles[static_cast<int>(v) / 100'000];
+    for (int d = 0; d < 10; ++d)
+      QVERIFY2(deciles[d] > 140 && deciles[d] < 260,
+               qPrintable(QString("decile %1 holds %2 of 2000").arg(d).arg(deciles[d])));
+    ui::ReservoirSample few(10);
+    for (int i = 0; i < 7; ++i) few.add(i);
+    QCOMPARE(few.values(), (std::vector<double>{0, 1, 2, 3, 4, 5, 6}));
+    ui::ReservoirSample none(0);
+    none.add(1);
+    QVERIFY(none.values().empty());
+  }
+};
+
+LANEBENCH_TEST_MAIN(UiStoredSeriesTest)
+#include "ui_stored_series_test.moc"
