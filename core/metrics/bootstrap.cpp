@@ -141,6 +141,13 @@ uint64_t candidate_seed(uint64_t seed) { return seed ^ 0x6a09e667f3bcc909ULL; }
 
 }  // namespace
 
+size_t bootstrap_min_values(BootstrapStatistic statistic) {
+  if (statistic.kind == BootstrapStatistic::Kind::Mean) return 2;
+  const double tail = std::min(statistic.q, 100 - statistic.q);
+  if (!(tail > 0)) return std::numeric_limits<size_t>::max();
+  return std::max<size_t>(2, static_cast<size_t>(std::ceil(100 / tail - 1e-9)));
+}
+
 const char* to_string(BootstrapMethod method) {
   return method == BootstrapMethod::Bca ? "bca" : "percentile";
 }
@@ -162,7 +169,7 @@ BootstrapInterval bootstrap_interval(std::vector<double> values, BootstrapStatis
   out.level = o.level;
   out.method = o.method;
   out.n = s.values.size();
-  if (s.values.size() < 2) return out;
+  if (s.values.size() < bootstrap_min_values(statistic)) return out;
   BootstrapRng rng(o.seed);
   std::vector<double> reps = replicates(s, o.resamples, rng);
   double accel = 0;
@@ -187,7 +194,8 @@ RatioInterval bootstrap_ratio(std::vector<double> baseline, std::vector<double> 
   out.n_candidate = b.values.size();
   if (a.values.empty() || b.values.empty() || !(a.estimate > 0)) return out;
   out.ratio = b.estimate / a.estimate;
-  if (a.values.size() < 2 || b.values.size() < 2) return out;
+  const size_t min_values = bootstrap_min_values(statistic);
+  if (a.values.size() < min_values || b.values.size() < min_values) return out;
   BootstrapRng rng_a(o.seed), rng_b(candidate_seed(o.seed));
   std::vector<double> reps = replicates(a, o.resamples, rng_a);
   const std::vector<double> reps_b = replicates(b, o.resamples, rng_b);

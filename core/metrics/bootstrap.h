@@ -51,9 +51,15 @@ struct BootstrapInterval {
   BootstrapMethod method = BootstrapMethod::Bca;
   int resamples = 0;
   size_t n = 0;
-  // An interval needs at least two values; with fewer, lo and hi are NaN.
+  // With fewer than bootstrap_min_values() values, lo and hi are NaN.
   bool valid() const { return lo == lo && hi == hi; }
 };
+
+// The fewest values an interval of the statistic needs: two, and for a percentile q at least one
+// value expected beyond it on each side, n >= 100 / min(q, 100 - q) (100 for p99). With fewer,
+// no resample can reach past the sample's extreme, and the interval would look narrower than the
+// uncertainty is. The minimum and maximum (q = 0 or 100) never get one.
+size_t bootstrap_min_values(BootstrapStatistic statistic);
 
 // The interval of the statistic over `values` (any order). NaN values are not allowed.
 BootstrapInterval bootstrap_interval(std::vector<double> values, BootstrapStatistic statistic,
@@ -76,7 +82,8 @@ struct RatioInterval {
   BootstrapMethod method = BootstrapMethod::Bca;
   int resamples = 0;
   size_t n_baseline = 0, n_candidate = 0;
-  // Needs two values on each side and a positive baseline statistic in every replicate.
+  // Needs bootstrap_min_values() on each side and a positive baseline statistic in every
+  // replicate; otherwise lo and hi are NaN (the ratio itself is set when both sides have values).
   bool valid() const { return lo == lo && hi == hi; }
 };
 

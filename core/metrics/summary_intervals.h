@@ -37,7 +37,8 @@ struct HeadlineFigure {
 const std::vector<HeadlineFigure>& headline_figures();
 
 // {"median_ttft_ms": {"lo", "hi", "level", "method", "resamples", "seed", "basis": "requests",
-// "n"}, ...}: one entry per headline figure with at least two values.
+// "n"}, ...}: one entry per headline figure with enough values for an interval
+// (bootstrap_min_values: 2 for a median, 100 for a p99).
 nlohmann::json intervals_json(const RequestSamples& samples, const BootstrapOptions& options = {});
 
 // One phase of one lane, in the order the phases ran.

@@ -169,6 +169,18 @@ class BootstrapTest : public QObject {
     const auto none = bootstrap_interval({}, BootstrapStatistic::mean());
     QVERIFY(!none.valid());
     QVERIFY(std::isnan(none.estimate));
+    // A percentile needs a value expected beyond it on each side: 100 values for p99.
+    const auto p99 = BootstrapStatistic::percentile(99);
+    QCOMPARE(bootstrap_min_values(p99), size_t(100));
+    QCOMPARE(bootstrap_min_values(BootstrapStatistic::percentile(10)), size_t(10));
+    QCOMPARE(bootstrap_min_values(BootstrapStatistic::median()), size_t(2));
+    QVERIFY(!bootstrap_interval(normal_sample(1, 99, 5, 1), p99).valid());
+    QVERIFY(bootstrap_interval(normal_sample(1, 100, 5, 1), p99).valid());
+    QVERIFY(!bootstrap_interval(normal_sample(1, 5000, 5, 1), BootstrapStatistic::percentile(100))
+                 .valid());
+    const auto few = bootstrap_ratio(normal_sample(1, 99, 5, 1), normal_sample(2, 500, 5, 1), p99);
+    QVERIFY(!few.valid());
+    QVERIFY(few.ratio > 0);
     const auto flat =
         bootstrap_interval(std::vector<double>(50, 7.0), BootstrapStatistic::median());
     QVERIFY(flat.valid());

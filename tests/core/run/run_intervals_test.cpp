@@ -42,8 +42,11 @@ class TestRunIntervals : public QObject {
     for (const char* lane : {"bf16", "fp8"}) {
       const auto& c1 = lanes[lane]["phases"]["c1"];
       QCOMPARE(c1["completed"], 8);
-      for (const char* key : {"median_ttft_ms", "p99_ttft_ms", "median_tpot_ms", "median_e2el_ms",
-                              "p99_e2el_ms", "median_decode_tok_s"}) {
+      // 8 requests are too few for a p99's interval (it needs 100).
+      QVERIFY(!c1["intervals"].contains("p99_ttft_ms"));
+      QVERIFY(!c1["intervals"].contains("p99_e2el_ms"));
+      for (const char* key :
+           {"median_ttft_ms", "median_tpot_ms", "median_e2el_ms", "median_decode_tok_s"}) {
         const auto& i = c1["intervals"][key];
         QVERIFY2(i.is_object(), key);
         QCOMPARE(i["method"], "bca");
@@ -67,6 +70,11 @@ class TestRunIntervals : public QObject {
       QCOMPARE(c["baseline"], "bf16");
       QCOMPARE(c["candidate"], "fp8");
       QCOMPARE(c["phase"], "c1");
+      if (std::string(c["figure"]).rfind("p99_", 0) == 0) {
+        QVERIFY(c["lo"].is_null());
+        QCOMPARE(c["verdict"], "n/a");
+        continue;
+      }
       QVERIFY(double(c["lo"]) <= double(c["ratio"]) && double(c["ratio"]) <= double(c["hi"]));
       if (c["figure"] != "median_decode_tok_s") continue;
       found = true;
