@@ -16,7 +16,7 @@ std::string number(const nlohmann::json& j, const char* key, int decimals) {
 
 // "x [lo, hi]" when the phase has an interval for the figure (summary.json's "intervals").
 std::string with_interval(const nlohmann::json& phase, const char* key, int decimals) {
-  const std::string value = number(phase, key, decimals);
+  std::string value = number(phase, key, decimals);
   if (!phase.contains("intervals") || !phase["intervals"].contains(key)) return value;
   const auto& i = phase["intervals"][key];
   return value + " [" + number(i, "lo", decimals) + ", " + number(i, "hi", decimals) + "]";

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
+#include <utility>
 
 #include "metrics/bootstrap_random.h"
 #include "metrics/percentile.h"

@@ -42,7 +42,7 @@ std::string verdict_cell(const json& c) {
 }  // namespace
 
 std::string format_with_interval(const json& phase, const char* key, int decimals) {
-  const std::string value = format_number(number_at(phase, {key}), decimals);
+  std::string value = format_number(number_at(phase, {key}), decimals);
   double lo = 0, hi = 0;
   if (!interval_of(phase, key, lo, hi)) return value;
   return bracketed(value, format_number(lo, decimals), format_number(hi, decimals));
