@@ -4,7 +4,8 @@
 //
 // Reproducible: a fixed seed drives a generator defined here (xoshiro256**, normal and gamma
 // variates by fixed algorithms), so the same values, statistic and options give the same interval
-// on every platform and standard library.
+// with any standard library; only the math library's last-bit rounding of log, exp and erfc could
+// tell two platforms apart.
 //
 // Percentiles are resampled exactly and in constant time per resample: the k-th smallest of n
 // values drawn with replacement from the sorted sample is sorted[floor(n * U_(k))], where U_(k),

@@ -1,6 +1,7 @@
 #pragma once
 // The bootstrap's random numbers, defined here rather than by <random>'s distributions (whose
-// algorithms differ between standard libraries) so a seed gives the same resamples everywhere:
+// algorithms differ between standard libraries), so a seed gives the same resamples with any of
+// them (up to the math library's last-bit rounding of log, exp and erfc):
 // xoshiro256** seeded through splitmix64, Marsaglia's polar method for normals, Marsaglia and
 // Tsang's method for gamma variates, and the normal distribution's CDF and quantile.
 #include <cmath>
