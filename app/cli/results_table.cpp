@@ -14,6 +14,27 @@ std::string number(const nlohmann::json& j, const char* key, int decimals) {
   return buf;
 }
 
+// "x [lo, hi]" when the phase has an interval for the figure (summary.json's "intervals").
+std::string with_interval(const nlohmann::json& phase, const char* key, int decimals) {
+  std::string value = number(phase, key, decimals);
+  if (!phase.contains("intervals") || !phase["intervals"].contains(key)) return value;
+  const auto& i = phase["intervals"][key];
+  return value + " [" + number(i, "lo", decimals) + ", " + number(i, "hi", decimals) + "]";
+}
+
+// One line per lane comparison: "throughput: fp8/bf16 c1 decode p50 1.783 [1.780, 1.786]:
+// faster (95 %)".
+std::string verdict_lines(const nlohmann::json& summary) {
+  std::string out;
+  for (const auto& exp : summary["experiments"]) {
+    if (!exp.contains("comparisons")) continue;
+    for (const auto& c : exp["comparisons"])
+      if (c.contains("statement") && c["statement"].is_string())
+        out += exp.value("name", "") + ": " + c["statement"].get<std::string>() + "\n";
+  }
+  return out;
+}
+
 using Row = std::vector<std::string>;
 
 std::string render(const std::vector<Row>& rows) {
@@ -55,12 +76,13 @@ std::string format_results_table(const nlohmann::json& summary) {
         if (!lane_json["phases"].contains(phase)) continue;
         const auto& s = lane_json["phases"][phase];
         rows.push_back({name, lane, phase, number(s, "completed", 0), number(s, "failed", 0),
-                        number(s, "median_ttft_ms", 1), number(s, "median_decode_tok_s", 1),
+                        with_interval(s, "median_ttft_ms", 1),
+                        with_interval(s, "median_decode_tok_s", 1),
                         number(s, "output_throughput", 1), number(s, "p99_itl_ms", 1)});
       }
     }
   }
-  return render(rows);
+  return render(rows) + verdict_lines(summary);
 }
 
 }  // namespace lb::cli

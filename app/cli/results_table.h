@@ -7,7 +7,8 @@
 namespace lb::cli {
 
 // Columns: experiment, lane, phase, completed, errors, median TTFT ms, median decode tok/s,
-// output tok/s, p99 ITL ms ("-" where a value is not available).
+// output tok/s, p99 ITL ms ("-" where a value is not available); the two medians with their
+// intervals as "x [lo, hi]". Then one line per lane comparison with its verdict.
 std::string format_results_table(const nlohmann::json& summary);
 
 }  // namespace lb::cli

@@ -4,6 +4,7 @@
 
 #include "metrics/request_metrics.h"
 #include "metrics/summary_accumulator.h"
+#include "metrics/summary_intervals.h"
 
 namespace lb::metrics {
 namespace {
@@ -58,11 +59,23 @@ int64_t max_overlap(const std::vector<const RequestRecord*>& recs) {
   return peak;
 }
 
+// Known values only (>= 0), as the summary's distributions take them.
+void keep_samples(const RequestMetrics& m, RequestSamples& out) {
+  auto keep = [](std::vector<double>& to, double v) {
+    if (v >= 0) to.push_back(v);
+  };
+  keep(out.ttft_ms, m.ttft_ms);
+  keep(out.tpot_ms, m.tpot_ms);
+  keep(out.e2el_ms, m.e2el_ms);
+  keep(out.decode_tok_s, m.decode_tok_s);
+}
+
 }  // namespace
 
 const char* error_kind_key(net::ErrorKind kind) { return net::to_string(kind); }
 
-LaneSummary summarize(const std::vector<RequestRecord>& records, const SloSpec& slo) {
+LaneSummary summarize(const std::vector<RequestRecord>& records, const SloSpec& slo,
+                      RequestSamples* samples) {
   SummaryAccumulator accumulator(slo);
   std::vector<const RequestRecord*> measured;  // non-warm-up
   std::vector<const RequestRecord*> done;
@@ -76,6 +89,7 @@ LaneSummary summarize(const std::vector<RequestRecord>& records, const SloSpec& 
     if (r.result.t_sent_ns > 0 && (t0_ns == 0 || r.result.t_sent_ns < t0_ns))
       t0_ns = r.result.t_sent_ns;
     if (!m.ok) continue;
+    if (samples) keep_samples(m, *samples);
     done.push_back(&r);
     done_metrics.push_back(std::move(m));
   }

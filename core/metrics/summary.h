@@ -79,7 +79,10 @@ struct LaneSummary {
 // Stable snake_case key of an error kind, used in JSON ("http_status", "rate_limited", ...).
 const char* error_kind_key(net::ErrorKind kind);
 
-LaneSummary summarize(const std::vector<RequestRecord>& records, const SloSpec& slo = {});
+struct RequestSamples;  // summary_intervals.h
+// With `samples`, also the per-request values behind the headline figures, for their intervals.
+LaneSummary summarize(const std::vector<RequestRecord>& records, const SloSpec& slo = {},
+                      RequestSamples* samples = nullptr);
 
 // summary.json object: vLLM's key names (completed, duration, total_input_tokens,
 // request_throughput, output_throughput, mean_ttft_ms, median_ttft_ms, std_ttft_ms, p99_ttft_ms,

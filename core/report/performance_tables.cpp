@@ -44,17 +44,17 @@ void add_throughput_headlines(ReportTable& t, const RunFolder& folder,
   const auto throughput = folder.experiments_of_kind("throughput");
   if (throughput.empty()) return;
   const json& e = *throughput.front();
-  auto c1 = [&](const std::string& lane, const char* key) {
-    return number_at(lane_of(e, lane), {"phases", "c1", key});
+  auto c1_phase = [&](const std::string& lane) -> const json& {
+    return json_at(lane_of(e, lane), {"phases", "c1"});
   };
   t.rows.push_back(headline_row("c1 decode, median (tok/s)", lanes, [&](const std::string& l) {
-    return format_number(c1(l, "median_decode_tok_s"), 1);
+    return format_with_interval(c1_phase(l), "median_decode_tok_s", 1);
   }));
   t.rows.push_back(headline_row("c1 E2E latency, p50 (s)", lanes, [&](const std::string& l) {
-    return format_seconds(c1(l, "p50_e2el_ms"));
+    return format_seconds_with_interval(c1_phase(l), "median_e2el_ms");
   }));
   t.rows.push_back(headline_row("c1 TTFT, p50 (s)", lanes, [&](const std::string& l) {
-    return format_seconds(c1(l, "p50_ttft_ms"));
+    return format_seconds_with_interval(c1_phase(l), "median_ttft_ms");
   }));
   t.rows.push_back(
       headline_row("Max admission, aggregate output (tok/s)", lanes, [&](const std::string& l) {
@@ -98,7 +98,8 @@ ReportTable headline_table(const RunFolder& folder) {
   add_context_headlines(t, folder, lanes);
   t.note =
       "Latencies and decode rates are measured on the client clock; "
-      "decode = 1 / TPOT.";
+      "decode = 1 / TPOT. [lo, hi]: 95 % bootstrap interval over the level's requests; aggregate "
+      "output has none with one trial.";
   return t;
 }
 
@@ -108,18 +109,22 @@ ReportTable throughput_table(const json& e, const std::vector<std::string>& lane
   t.header = {"Lane",           "Level",         "Completed",         "Failed",
               "Output (tok/s)", "TTFT p50 (ms)", "TTFT p99 (ms)",     "TPOT p50 (ms)",
               "ITL p50 (ms)",   "E2EL p50 (s)",  "Decode p50 (tok/s)"};
+  t.note =
+      "[lo, hi]: 95 % bootstrap interval over the level's requests (summary.json names the "
+      "method and resamples). ITL and aggregate output have none: gaps within a request are not "
+      "independent, and aggregate output is one number per level.";
   for (const auto& lane : lanes)
     for (const auto& phase : phase_order(lane_of(e, lane))) {
       const json& p = json_at(lane_of(e, lane), {"phases", phase.c_str()});
       t.rows.push_back({lane, phase, format_number(number_at(p, {"completed"}), 0),
                         format_number(number_at(p, {"failed"}), 0),
                         format_number(number_at(p, {"output_throughput"}), 1),
-                        format_number(number_at(p, {"p50_ttft_ms"}), 1),
-                        format_number(number_at(p, {"p99_ttft_ms"}), 1),
-                        format_number(number_at(p, {"p50_tpot_ms"}), 2),
+                        format_with_interval(p, "median_ttft_ms", 1),
+                        format_with_interval(p, "p99_ttft_ms", 1),
+                        format_with_interval(p, "median_tpot_ms", 2),
                         format_number(number_at(p, {"p50_itl_ms"}), 2),
-                        format_seconds(number_at(p, {"p50_e2el_ms"})),
-                        format_number(number_at(p, {"median_decode_tok_s"}), 1)});
+                        format_seconds_with_interval(p, "median_e2el_ms"),
+                        format_with_interval(p, "median_decode_tok_s", 1)});
     }
   return t;
 }
@@ -262,17 +267,24 @@ std::vector<ReportTable> performance_tables(const RunFolder& folder) {
   std::vector<ReportTable> tables;
   ReportTable head = headline_table(folder);
   if (!head.rows.empty()) tables.push_back(std::move(head));
-  for (const json* e : folder.experiments_of_kind("throughput"))
+  for (const json* e : folder.experiments_of_kind("throughput")) {
     tables.push_back(throughput_table(*e, lanes));
+    tables.push_back(lane_comparisons_table(*e));
+  }
   tables.push_back(sweep_table(folder, lanes));
   for (const json* e : folder.experiments_of_kind("context_sweep")) {
     tables.push_back(context_table(*e, lanes));
     if (ReportTable kv = kv_table(*e, lanes); !kv.rows.empty()) tables.push_back(std::move(kv));
+    tables.push_back(lane_comparisons_table(*e));
   }
-  for (const json* e : folder.experiments_of_kind("prefix_cache"))
+  for (const json* e : folder.experiments_of_kind("prefix_cache")) {
     tables.push_back(prefix_table(*e, lanes));
-  for (const json* e : folder.experiments_of_kind("speculative"))
+    tables.push_back(lane_comparisons_table(*e));
+  }
+  for (const json* e : folder.experiments_of_kind("speculative")) {
     tables.push_back(speculative_table(*e, lanes));
+    tables.push_back(lane_comparisons_table(*e));
+  }
   std::erase_if(tables, [](const ReportTable& t) { return t.rows.empty(); });
   return tables;
 }

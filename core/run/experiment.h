@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "metrics/summary.h"
+#include "metrics/summary_intervals.h"
 #include "net/stream_client.h"
 #include "plan/plan.h"
 #include "run/lane_endpoint.h"
@@ -45,7 +46,8 @@ class ExperimentContext {
   void set_forward_events(bool on) { forward_events_ = on; }
 
   // Runs one phase: every finished request goes to requests.jsonl and the sink; the measured
-  // ones are summarised into section["lanes"][lane]["phases"][phase].
+  // ones are summarised into section["lanes"][lane]["phases"][phase], with the intervals of its
+  // headline figures, and their values are kept for the comparison of lanes.
   PhaseOutcome run_phase(const LoadPhase& phase, const metrics::SloSpec& slo = {});
   // The experiment's part of summary.json, for results beyond per-phase aggregates.
   nlohmann::json& section() { return section_; }
@@ -53,6 +55,8 @@ class ExperimentContext {
   // A finding that must fail the run (exit 1): a flipped fact, a failed gate.
   void flag_blocker(const std::string& why);
   const std::vector<std::string>& blockers() const { return blockers_; }
+  // Every phase's per-request values, in the order the phases ran.
+  const std::vector<metrics::PhaseSamples>& phase_samples() const { return phase_samples_; }
   void info(const std::string& text) { sink_.on_message(MessageLevel::Info, text); }
 
  private:
@@ -64,6 +68,7 @@ class ExperimentContext {
   std::vector<LaneRuntime*> lanes_;
   nlohmann::json& section_;
   std::vector<std::string> blockers_;
+  std::vector<metrics::PhaseSamples> phase_samples_;
   bool forward_events_ = false;
 };
 

@@ -33,11 +33,14 @@ PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metric
     warmups += record.warmup ? 1 : 0;
   });
   writer_.flush();  // the sink has heard of every request of the phase when it returns
-  metrics::LaneSummary summary = metrics::summarize(outcome.records, slo);
+  metrics::RequestSamples samples;
+  metrics::LaneSummary summary = metrics::summarize(outcome.records, slo, &samples);
   summary.warmups_excluded = warmups;
   nlohmann::json j = metrics::to_json(summary);
   j["interrupted"] = outcome.interrupted;
   j["cancelled"] = outcome.cancelled;
+  j["intervals"] = metrics::intervals_json(samples);
+  phase_samples_.push_back({phase.lane->id, phase.phase, std::move(samples)});
   auto& lane_section = section_["lanes"][phase.lane->id];
   lane_section["phases"][phase.phase] = std::move(j);
   lane_section["phase_order"].push_back(phase.phase);  // JSON objects do not keep run order

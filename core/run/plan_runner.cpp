@@ -34,6 +34,20 @@ std::vector<LaneRuntime*> lanes_for(const plan::Experiment& spec, std::vector<La
   return out;
 }
 
+// Performance experiments compare every lane with the first on each phase both ran; regression
+// and gates runs judge outputs and functions, not speed.
+bool compares_lanes(const std::string& kind) {
+  return kind == "throughput" || kind == "speculative" || kind == "context_sweep" ||
+         kind == "prefix_cache";
+}
+
+void add_lane_comparisons(const ExperimentContext& ctx, nlohmann::json& section) {
+  std::vector<std::string> ids;
+  for (const LaneRuntime* lane : ctx.lanes()) ids.push_back(lane->plan.id);
+  if (ids.size() < 2 || !compares_lanes(ctx.spec().kind)) return;
+  section["comparisons"] = metrics::lane_comparisons_json(ids, ctx.phase_samples());
+}
+
 // /metrics before and after one experiment, saved as .prom files and differenced.
 class MetricsSnapshots {
  public:
@@ -132,6 +146,7 @@ nlohmann::json run_experiment(const plan::Experiment& spec, std::vector<LaneRunt
   ExperimentContext ctx(s.client, s.sink, s.writer, s.stop, spec, selected, section);
   ctx.set_forward_events(s.forward_events);
   experiment->run(ctx);
+  add_lane_comparisons(ctx, section);
   s.blockers.insert(s.blockers.end(), ctx.blockers().begin(), ctx.blockers().end());
   s.snapshots.after(selected, name, section);
   section["finished_at"] = utc_now_iso8601();

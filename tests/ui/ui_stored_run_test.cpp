@@ -128,15 +128,25 @@ class UiStoredRunTest : public QObject {
     }
     QVERIFY(model.count("pass") >= 2);
     QVERIFY(row_of(model, "Long-context retrieval (sizes passed)") >= 0);
-    // A performance figure equals summary.json's, as shown (one decimal below 100).
+    // A performance figure equals summary.json's, as shown (one decimal below 100), followed by
+    // its interval; the cell's tooltip is the lane's verdict against the first lane.
     const int ttft_row = row_of(model, "throughput c1: TTFT median (ms)");
     QVERIFY(ttft_row >= 0);
-    double want = -1;
+    nlohmann::json c1;
     for (const auto& e : summary["experiments"])
-      if (e.value("kind", "") == "throughput")
-        want = e["lanes"]["fp8"]["phases"]["c1"]["median_ttft_ms"].get<double>();
+      if (e.value("kind", "") == "throughput") c1 = e["lanes"]["fp8"]["phases"]["c1"];
+    const double want = c1["median_ttft_ms"].get<double>();
+    const int decimals = want >= 100 ? 0 : 1;
+    const auto& interval = c1["intervals"]["median_ttft_ms"];
     QCOMPARE(model.index(ttft_row, 2).data().toString(),
-             QString::number(want, 'f', want >= 100 ? 0 : 1));
+             QString("%1 [%2, %3]")
+                 .arg(QString::number(want, 'f', decimals),
+                      QString::number(interval["lo"].get<double>(), 'f', decimals),
+                      QString::number(interval["hi"].get<double>(), 'f', decimals)));
+    const QString verdict = model.index(ttft_row, 2).data(Qt::ToolTipRole).toString();
+    QVERIFY2(verdict.startsWith("fp8/bf16 c1 TTFT p50 ") && verdict.contains("(95 %)"),
+             qPrintable(verdict));
+    QVERIFY(model.index(ttft_row, 1).data(Qt::ToolTipRole).isNull());  // the baseline
     QVERIFY(page.banner_text().isEmpty());
 
     QVERIFY(!page.save(&error));  // no choice yet

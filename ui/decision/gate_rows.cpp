@@ -46,12 +46,53 @@ QString format(double v) {
   return QString::number(v, 'f', std::abs(v) >= 100 ? 0 : 1);
 }
 
+// "412.7 [410.2, 415.0]" when the phase has the figure's bootstrap interval (its "intervals"),
+// the bounds in the figure's decimals.
+QString format_with_interval(const json* phase, const char* key, const char* interval_key) {
+  const double v = number_at(phase, key);
+  const QString text = format(v);
+  if (std::isnan(v) || !phase->contains("intervals") || !(*phase)["intervals"].is_object())
+    return text;
+  const json& intervals = (*phase)["intervals"];
+  const auto it = intervals.find(interval_key);
+  if (it == intervals.end() || !it->is_object()) return text;
+  const double lo = number_at(&*it, "lo"), hi = number_at(&*it, "hi");
+  if (std::isnan(lo) || std::isnan(hi)) return text;
+  const int decimals = std::abs(v) >= 100 ? 0 : 1;
+  return text + QStringLiteral(" [%1, %2]")
+                    .arg(QString::number(lo, 'f', decimals), QString::number(hi, 'f', decimals));
+}
+
+// This lane's verdict against the first lane on the figure, in words (the experiment's
+// "comparisons"); empty for the first lane or when there is none.
+QString verdict_of(const json& experiment, const std::string& lane, const std::string& phase,
+                   const char* interval_key) {
+  const auto c = experiment.find("comparisons");
+  if (c == experiment.end() || !c->is_array()) return {};
+  // A hand-edited summary may hold anything: a field of the wrong type matches nothing.
+  auto text = [](const json& entry, const char* key) {
+    const auto it = entry.find(key);
+    return it != entry.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  for (const json& entry : *c) {
+    if (!entry.is_object() || text(entry, "candidate") != lane || text(entry, "phase") != phase ||
+        text(entry, "figure") != interval_key)
+      continue;
+    return q(text(entry, "statement"));
+  }
+  return {};
+}
+
+// A figure of the experiment's first phase per lane, with its interval, and the lane's verdict
+// against the first lane as the cell's tooltip.
 models::GateRowView figure_row(const QString& label, const json& experiment,
                                const std::vector<std::string>& lanes, const std::string& phase,
-                               const char* key) {
+                               const char* key, const char* interval_key) {
   models::GateRowView row{label, true, {}};
   for (const std::string& lane : lanes)
-    row.cells.push_back({QString(), format(number_at(phase_of(experiment, lane, phase), key)), {}});
+    row.cells.push_back({QString(),
+                         format_with_interval(phase_of(experiment, lane, phase), key, interval_key),
+                         verdict_of(experiment, lane, phase, interval_key)});
   return row;
 }
 
@@ -107,11 +148,11 @@ std::vector<models::GateRowView> performance_rows(const json& summary,
     const std::string& first = phases.front();
     const QString at = phases.size() > 1 ? QString(" %1").arg(q(first)) : QString();
     rows.push_back(figure_row(QObject::tr("%1%2: TTFT median (ms)").arg(name, at), e, lanes, first,
-                              "median_ttft_ms"));
+                              "median_ttft_ms", "median_ttft_ms"));
     rows.push_back(figure_row(QObject::tr("%1%2: decode median (tok/s)").arg(name, at), e, lanes,
-                              first, "median_decode_tok_s"));
+                              first, "median_decode_tok_s", "median_decode_tok_s"));
     rows.push_back(figure_row(QObject::tr("%1%2: E2E latency p50 (ms)").arg(name, at), e, lanes,
-                              first, "p50_e2el_ms"));
+                              first, "p50_e2el_ms", "median_e2el_ms"));
     rows.push_back(
         peak_row(QObject::tr("%1: best output throughput (tok/s)").arg(name), e, lanes, phases));
   }

@@ -5,6 +5,7 @@
 // qualification-summary.json.
 #include <QCryptographicHash>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QtTest>
 
 #include <algorithm>
@@ -72,6 +73,14 @@ class TestReportCli : public QObject {
     const auto run = cli({"run", QString::fromStdString((dir_ / "plan.json").string()), "--out",
                           QString::fromStdString((dir_ / "run").string())});
     QVERIFY2(run.exit_code == 0, qPrintable(run.err));
+    // The end-of-run table gives medians with their intervals, then one verdict per comparison.
+    QVERIFY2(
+        run.out.contains(QRegularExpression(R"(bf16\s+c1\s+3\s+0\s+[0-9.]+ \[[0-9.]+, [0-9.]+\])")),
+        qPrintable(run.out));
+    QVERIFY2(run.out.contains(QRegularExpression(
+                 R"(\nthroughput: fp8/bf16 c1 decode p50 [0-9.]+ \[[0-9.]+, [0-9.]+\]: )")),
+             qPrintable(run.out));
+    QVERIFY(!run.out.contains("gates: "));  // gates are not compared for speed
   }
   void cleanupTestCase() { fs::remove_all(dir_); }
 

@@ -107,9 +107,15 @@ class TestReportContent : public QObject {
     for (size_t i = 0; i < 2; ++i) {
       const std::string lane = i == 0 ? "bf16" : "fp8";
       const auto& c1 = throughput["lanes"][lane]["phases"]["c1"];
-      const std::string decode = lb::report::format_number(c1["median_decode_tok_s"], 1);
+      // "x [lo, hi]": the figure and its interval, as summary.json records them.
+      const auto& ci = c1["intervals"]["median_decode_tok_s"];
+      const std::string decode = lb::report::format_number(c1["median_decode_tok_s"], 1) + " [" +
+                                 lb::report::format_number(ci["lo"], 1) + ", " +
+                                 lb::report::format_number(ci["hi"], 1) + "]";
       QCOMPARE(head.rows[0][i + 1], decode);
-      QCOMPARE(head.rows[1][i + 1], lb::report::format_seconds(c1["p50_e2el_ms"]));
+      const std::string e2el = head.rows[1][i + 1];
+      QVERIFY2(e2el.rfind(lb::report::format_seconds(c1["p50_e2el_ms"]) + " [", 0) == 0,
+               e2el.c_str());
       const auto& c4 = throughput["lanes"][lane]["phases"]["c4"];
       QCOMPARE(head.rows[3][i + 1], "c4: " + lb::report::format_number(c4["output_throughput"], 1));
       QVERIFY(html_.find("<td>" + decode + "</td>") != std::string::npos);
@@ -123,6 +129,48 @@ class TestReportContent : public QObject {
     // The context-size TTFT rows follow the sweep.
     QVERIFY(md_.find("TTFT at 2048 prompt tokens (s)") != std::string::npos);
     QVERIFY(md_.find("TTFT at 8192 prompt tokens (s)") != std::string::npos);
+  }
+
+  // The throughput table shows each level's figures with their intervals, and the lane
+  // comparisons table says each ratio, its interval and the verdict at its confidence level.
+  void intervalsAndVerdictsAreShown() {
+    const auto& throughput = *folder_->experiments_of_kind("throughput").front();
+    const auto table =
+        std::find_if(model_.performance.begin(), model_.performance.end(),
+                     [](const auto& t) { return t.title == "Throughput by concurrency"; });
+    QVERIFY(table != model_.performance.end());
+    QCOMPARE(table->header[5], std::string("TTFT p50 (ms)"));
+    for (const auto& row : table->rows) {
+      const auto& p = throughput["lanes"][row[0]]["phases"][row[1]];
+      const auto& i = p["intervals"]["median_ttft_ms"];
+      QVERIFY(double(i["lo"]) <= double(p["median_ttft_ms"]));
+      QCOMPARE(row[5], lb::report::format_number(p["median_ttft_ms"], 1) + " [" +
+                           lb::report::format_number(i["lo"], 1) + ", " +
+                           lb::report::format_number(i["hi"], 1) + "]");
+      QVERIFY(row[10].find(" [") != std::string::npos);  // decode p50
+      QVERIFY(row[8].find('[') == std::string::npos);    // ITL p50 has no interval
+    }
+    const auto verdicts =
+        std::find_if(model_.performance.begin(), model_.performance.end(),
+                     [](const auto& t) { return t.title == "Lane comparisons (throughput)"; });
+    QVERIFY(verdicts != model_.performance.end());
+    QCOMPARE(verdicts->rows.size(), throughput["comparisons"].size());
+    QVERIFY(!verdicts->rows.empty());
+    for (size_t r = 0; r < verdicts->rows.size(); ++r) {
+      const auto& c = throughput["comparisons"][r];
+      const auto& row = verdicts->rows[r];
+      QCOMPARE(row[0], std::string("fp8/bf16"));
+      QCOMPARE(row[1], c["phase"].get<std::string>());
+      QCOMPARE(row[3].substr(0, row[3].find(' ')), lb::report::format_number(c["ratio"], 3));
+      const std::string verdict = c["verdict"];
+      // With 4 requests a level's p99 has no interval (it needs 100) and so no verdict.
+      const std::string expected = verdict == "n/a" ? "n/a (too few requests" : verdict + " (95 %)";
+      QCOMPARE(verdict == "n/a", row[2].rfind("p99") != std::string::npos);
+      QVERIFY2(row[4].rfind(expected, 0) == 0, row[4].c_str());
+    }
+    QVERIFY(md_.find("### Lane comparisons (throughput)") != std::string::npos);
+    QVERIFY(md_.find("| fp8/bf16 | c1 | decode p50 | ") != std::string::npos);
+    QVERIFY(html_.find("Lane comparisons (throughput)") != std::string::npos);
   }
 
   void sweepKneeAndStopAreReported() {

@@ -1,0 +1,67 @@
+#pragma once
+// Intervals of a phase's headline figures and the comparison of lanes, for summary.json. With one
+// trial the basis of every interval is the phase's completed requests: each request's TTFT, TPOT,
+// E2EL and decode rate is one value of the resampled sample.
+//
+// Inter-token gaps are left out: the gaps of one request are not independent of each other, so a
+// bootstrap over gaps would give too narrow an interval. Aggregate output tok/s is left out: it
+// is one number per phase, and its interval needs repeated trials.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "metrics/bootstrap.h"
+
+namespace lb::metrics {
+
+// Per completed, measured request (warm-ups and failures excluded); a value the request did not
+// have (TPOT of a one-token answer) is absent, as in the summary's distributions.
+struct RequestSamples {
+  std::vector<double> ttft_ms;
+  std::vector<double> tpot_ms;
+  std::vector<double> e2el_ms;
+  std::vector<double> decode_tok_s;
+};
+
+// A headline figure: its summary.json key, its label in verdicts, the values it is a statistic
+// of, and which way it improves.
+struct HeadlineFigure {
+  const char* key;    // "median_ttft_ms", as the summary names the figure itself
+  const char* label;  // "TTFT p50"
+  std::vector<double> RequestSamples::*values;
+  BootstrapStatistic statistic;
+  Better better;
+};
+// TTFT p50 and p99, TPOT p50, E2EL p50 and p99, decode p50.
+const std::vector<HeadlineFigure>& headline_figures();
+
+// {"median_ttft_ms": {"lo", "hi", "level", "method", "resamples", "seed", "basis": "requests",
+// "n"}, ...}: one entry per headline figure with enough values for an interval
+// (bootstrap_min_values: 2 for a median, 100 for a p99).
+nlohmann::json intervals_json(const RequestSamples& samples, const BootstrapOptions& options = {});
+
+// One phase of one lane, in the order the phases ran.
+struct PhaseSamples {
+  std::string lane;
+  std::string phase;
+  RequestSamples samples;
+};
+
+// The first lane is the baseline; every other lane is compared with it on each phase both ran and
+// each headline figure both have values for. An array of {"baseline", "candidate", "phase",
+// "figure", "label", "better", "ratio", "lo", "hi", "level", "method", "resamples", "seed",
+// "basis", "n_baseline", "n_candidate", "verdict", "requests_needed", "statement"}; the ratio is
+// candidate / baseline. requests_needed (per lane) is set when the verdict is within noise and
+// the lanes differ at all, else null.
+nlohmann::json lane_comparisons_json(const std::vector<std::string>& lanes,
+                                     const std::vector<PhaseSamples>& phases,
+                                     const BootstrapOptions& options = {});
+
+// "fp8/bf16 c1 decode p50 1.780 [1.760, 1.800]: faster (95 %)", with "; about N requests per
+// lane would resolve it" when within noise.
+std::string verdict_statement(const std::string& baseline, const std::string& candidate,
+                              const std::string& phase, const std::string& label,
+                              const RatioInterval& ratio, Verdict verdict);
+
+}  // namespace lb::metrics

@@ -1,0 +1,89 @@
+// Figures with their bootstrap intervals ("x [lo, hi]") and the table of lane comparisons, both
+// read from summary.json (a phase's "intervals", an experiment's "comparisons").
+#include <cstdio>
+
+#include "report/json_access.h"
+#include "report/report_model.h"
+
+namespace lb::report {
+namespace {
+
+using nlohmann::json;
+
+// "95 %" for 0.95.
+std::string confidence_text(double level) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g %%", level * 100);
+  return buf;
+}
+
+// The interval of `key` in a phase's summary, when it has one.
+bool interval_of(const json& phase, const char* key, double& lo, double& hi) {
+  const json& i = json_at(phase, {"intervals", key});
+  lo = number_at(i, {"lo"}, -1);
+  hi = number_at(i, {"hi"}, -1);
+  return i.is_object() && lo >= 0 && hi >= 0;
+}
+
+std::string bracketed(const std::string& value, const std::string& lo, const std::string& hi) {
+  return value + " [" + lo + ", " + hi + "]";
+}
+
+std::string verdict_cell(const json& c) {
+  const std::string verdict = string_at(c, {"verdict"});
+  if (verdict.empty() || verdict == "n/a") return "n/a (too few requests for an interval)";
+  std::string text = verdict + " (" + confidence_text(number_at(c, {"level"}, 0.95)) + ")";
+  const double needed = number_at(c, {"requests_needed"});
+  if (needed > 0)
+    text += "; about " + format_number(needed, 0) + " requests per lane would resolve it";
+  return text;
+}
+
+}  // namespace
+
+std::string format_with_interval(const json& phase, const char* key, int decimals) {
+  std::string value = format_number(number_at(phase, {key}), decimals);
+  double lo = 0, hi = 0;
+  if (!interval_of(phase, key, lo, hi)) return value;
+  return bracketed(value, format_number(lo, decimals), format_number(hi, decimals));
+}
+
+std::string format_seconds_with_interval(const json& phase, const char* key) {
+  const double ms = number_at(phase, {key});
+  double lo = 0, hi = 0;
+  if (ms < 0 || !interval_of(phase, key, lo, hi)) return format_seconds(ms);
+  // The bounds in the figure's decimals, so the three numbers line up.
+  const double s = ms / 1000;
+  const int decimals = s >= 100 ? 1 : s >= 1 ? 2 : 3;
+  return bracketed(format_number(s, decimals), format_number(lo / 1000, decimals),
+                   format_number(hi / 1000, decimals));
+}
+
+ReportTable lane_comparisons_table(const json& experiment) {
+  ReportTable t;
+  const std::string name = string_at(experiment, {"name"});
+  t.title = "Lane comparisons" + (name.empty() ? std::string() : " (" + name + ")");
+  t.header = {"Lanes", "Level", "Figure", "Ratio [interval]", "Verdict"};
+  for (const json& c : json_at(experiment, {"comparisons"})) {
+    const double ratio = number_at(c, {"ratio"}), lo = number_at(c, {"lo"}),
+                 hi = number_at(c, {"hi"});
+    std::string ratio_text = format_number(ratio, 3);
+    if (ratio >= 0 && lo >= 0 && hi >= 0)
+      ratio_text = bracketed(ratio_text, format_number(lo, 3), format_number(hi, 3));
+    t.rows.push_back({string_at(c, {"candidate"}) + "/" + string_at(c, {"baseline"}),
+                      string_at(c, {"phase"}), string_at(c, {"label"}), ratio_text,
+                      verdict_cell(c)});
+  }
+  if (t.rows.empty()) return t;
+  const json& first = *json_at(experiment, {"comparisons"}).begin();
+  t.note = "Ratio = candidate / baseline (the first lane), with its " +
+           confidence_text(number_at(first, {"level"}, 0.95)) +
+           " interval: " + string_at(first, {"method"}) + " bootstrap, " +
+           format_number(number_at(first, {"resamples"}), 0) +
+           " resamples of each lane's requests with a fixed seed. faster / slower: the interval "
+           "excludes 1, read for which way the figure improves; within noise: it contains 1. "
+           "Aggregate output tok/s has no interval with one trial per level.";
+  return t;
+}
+
+}  // namespace lb::report

@@ -1,0 +1,134 @@
+// The summary's intervals and lane comparisons from per-request samples drawn with fixed seeds:
+// keys as the summary names its figures, method and resamples recorded, the first lane as the
+// baseline, and verdict sentences that say the ratio, its interval and the confidence level.
+#include <QtTest>
+
+#include "test_main.h"
+
+#include <random>
+
+#include "metrics/percentile.h"
+#include "metrics/summary_intervals.h"
+
+using namespace lb::metrics;
+using nlohmann::json;
+
+namespace {
+
+std::vector<double> lognormal_sample(uint64_t seed, size_t n, double median, double scale = 1.0) {
+  std::mt19937_64 rng(seed);
+  std::lognormal_distribution<double> dist(std::log(median), 0.2);
+  std::vector<double> v(n);
+  for (double& x : v) x = dist(rng) * scale;
+  return v;
+}
+
+RequestSamples lane_samples(uint64_t seed, size_t n, double decode_scale) {
+  RequestSamples s;
+  s.ttft_ms = lognormal_sample(seed, n, 120.0);
+  s.tpot_ms = lognormal_sample(seed + 1, n, 20.0, 1 / decode_scale);
+  s.e2el_ms = lognormal_sample(seed + 2, n, 1000.0);
+  for (double tpot : s.tpot_ms) s.decode_tok_s.push_back(1000.0 / tpot);
+  return s;
+}
+
+const json* find(const json& comparisons, const std::string& candidate, const std::string& phase,
+                 const std::string& figure) {
+  for (const auto& c : comparisons)
+    if (c["candidate"] == candidate && c["phase"] == phase && c["figure"] == figure) return &c;
+  return nullptr;
+}
+
+}  // namespace
+
+class SummaryIntervalsTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void everyHeadlineFigureGetsItsInterval() {
+    RequestSamples s = lane_samples(1, 200, 1.0);
+    s.tpot_ms.clear();  // no TPOT (one-token answers): no interval for it
+    const json j = intervals_json(s);
+    QVERIFY(!j.contains("median_tpot_ms"));
+    for (const char* key : {"median_ttft_ms", "p99_ttft_ms", "median_e2el_ms", "p99_e2el_ms",
+                            "median_decode_tok_s"}) {
+      QVERIFY2(j.contains(key), key);
+      const json& i = j[key];
+      QCOMPARE(i["method"], "bca");
+      QCOMPARE(i["resamples"], kDefaultBootstrapResamples);
+      QCOMPARE(i["level"], 0.95);
+      QCOMPARE(i["basis"], "requests");
+      QCOMPARE(i["seed"], kDefaultBootstrapSeed);
+      QCOMPARE(i["n"], 200);
+    }
+    const double median_ttft = median(s.ttft_ms);
+    QVERIFY(double(j["median_ttft_ms"]["lo"]) < median_ttft);
+    QVERIFY(double(j["median_ttft_ms"]["hi"]) > median_ttft);
+    const double p99 = percentile(s.ttft_ms, 99);
+    QVERIFY(double(j["p99_ttft_ms"]["lo"]) <= p99 && p99 <= double(j["p99_ttft_ms"]["hi"]));
+    QCOMPARE(intervals_json(s), j);  // reproducible
+
+    RequestSamples one;
+    one.ttft_ms = {100};
+    QVERIFY(intervals_json(one).empty());  // one request: no interval
+  }
+
+  void lanesAreComparedWithTheFirst() {
+    std::vector<PhaseSamples> phases = {
+        {"bf16", "c1", lane_samples(10, 300, 1.0)},
+        {"fp8", "c1", lane_samples(20, 300, 1.3)},  // decodes 30 % faster
+        {"fp8", "c5", lane_samples(30, 300, 1.0)},  // no baseline phase c5: not compared
+    };
+    // TTFT 1 % slower: far inside the noise of 300 requests, which resample independently.
+    phases[1].samples.ttft_ms = phases[0].samples.ttft_ms;
+    for (double& t : phases[1].samples.ttft_ms) t *= 1.01;
+    const json c = lane_comparisons_json({"bf16", "fp8", "mtp"}, phases);
+    QCOMPARE(c.size(), headline_figures().size());  // fp8 c1 only; mtp ran nothing
+    const json* decode = find(c, "fp8", "c1", "median_decode_tok_s");
+    QVERIFY(decode);
+    QCOMPARE((*decode)["baseline"], "bf16");
+    QCOMPARE((*decode)["verdict"], "faster");
+    QCOMPARE((*decode)["better"], "higher");
+    QCOMPARE((*decode)["basis"], "requests");
+    QVERIFY(std::abs(double((*decode)["ratio"]) - 1.3) < 0.06);
+    QVERIFY(double((*decode)["lo"]) > 1.0);
+    QVERIFY((*decode)["requests_needed"].is_null());
+    const std::string said = (*decode)["statement"];
+    qInfo("%s", said.c_str());
+    QVERIFY2(said.rfind("fp8/bf16 c1 decode p50 1.", 0) == 0, said.c_str());
+    QVERIFY2(
+        said.find(" [") != std::string::npos && said.find("]: faster (95 %)") != std::string::npos,
+        said.c_str());
+
+    const json* tpot = find(c, "fp8", "c1", "median_tpot_ms");
+    QVERIFY(tpot);
+    QCOMPARE((*tpot)["verdict"], "faster");  // lower TPOT is faster
+    QVERIFY(double((*tpot)["hi"]) < 1.0);
+
+    const json* ttft = find(c, "fp8", "c1", "median_ttft_ms");
+    QVERIFY(ttft);
+    const std::string ttft_said = (*ttft)["statement"];
+    qInfo("%s", ttft_said.c_str());
+    QCOMPARE((*ttft)["verdict"].get<std::string>(), std::string("within noise"));
+    QVERIFY(double((*ttft)["lo"]) < 1.0 && double((*ttft)["hi"]) > 1.0);
+    QVERIFY(ttft_said.find("within noise (95 %)") != std::string::npos);
+    QVERIFY(std::abs(double((*ttft)["ratio"]) - 1.01) < 1e-9);
+    QVERIFY(int64_t((*ttft)["requests_needed"]) > 300);
+    QVERIFY(ttft_said.find("requests per lane would resolve it") != std::string::npos);
+  }
+
+  void oneLaneHasNothingToCompare() {
+    const json c = lane_comparisons_json({"bf16"}, {{"bf16", "c1", lane_samples(1, 50, 1.0)}});
+    QVERIFY(c.is_array());
+    QVERIFY(c.empty());
+  }
+
+  void statementWithoutAnInterval() {
+    RatioInterval r;
+    r.ratio = 1.25;
+    const std::string s = verdict_statement("a", "b", "c1", "TTFT p50", r, Verdict::Unknown);
+    QCOMPARE(s, std::string("b/a c1 TTFT p50 1.250: n/a (too few requests for an interval)"));
+  }
+};
+
+LANEBENCH_TEST_GUILESS_MAIN(SummaryIntervalsTest)
+#include "metrics_summary_intervals_test.moc"
