@@ -92,7 +92,7 @@ json pair_to_json(const PairReview& review) {
 DifferenceKind difference_from_labels(const json& labels, const std::string& path) {
   if (!labels.is_array()) fail(path, "expected an array");
   for (auto kind : {DifferenceKind::WhitespaceOnly, DifferenceKind::CaseOnly,
-                    DifferenceKind::WhitespaceAndCase}) {
+                    DifferenceKind::WhitespaceAndCase, DifferenceKind::PunctuationOnly}) {
     for (const auto& l : labels) {
       if (l.is_string() && l.get<std::string>() == difference_kind_name(kind)) return kind;
     }

@@ -1,6 +1,7 @@
 #include "compare/triage.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include "compare/char_classes.h"
 #include "compare/code_point_text.h"
@@ -18,6 +19,24 @@ std::u32string normalized(const std::u32string& text, bool drop_space, bool lowe
     if (drop_space && is_space(cp)) continue;
     out.push_back(lower ? simple_lower(cp) : cp);
   }
+  return out;
+}
+
+// Sentence punctuation: what "differs only in punctuation" may differ in. Symbols that carry
+// meaning (% $ + = / - and the like) are not in it.
+bool is_punctuation(char32_t cp) {
+  // ASCII, then ¡ « » ¿, 、 。, and the full-width ！ ， ． ： ； ？
+  constexpr std::u32string_view kMarks =
+      U".,;:!?'\"()[]{}`\u00A1\u00AB\u00BB\u00BF\u3001\u3002\uFF01\uFF0C\uFF0E\uFF1A\uFF1B\uFF1F";
+  // U+2010-U+2027: dashes, curly quotes, bullets, the ellipsis.
+  return kMarks.find(cp) != std::u32string_view::npos || (cp >= U'\u2010' && cp <= U'\u2027');
+}
+
+std::u32string without_punctuation_or_space(const std::u32string& text) {
+  std::u32string out;
+  out.reserve(text.size());
+  for (char32_t cp : text)
+    if (!is_space(cp) && !is_punctuation(cp)) out.push_back(cp);
   return out;
 }
 
@@ -87,6 +106,8 @@ const char* difference_kind_name(DifferenceKind kind) {
       return "case_only";
     case DifferenceKind::WhitespaceAndCase:
       return "whitespace_and_case";
+    case DifferenceKind::PunctuationOnly:
+      return "punctuation_only";
   }
   return "";
 }
@@ -115,6 +136,9 @@ TriageResult triage_pair(std::string_view a_utf8, std::string_view b_utf8,
     result.difference = DifferenceKind::WhitespaceAndCase;
   }
   result.changed_numbers = number_changes(a_utf8, b_utf8);
+  if (result.difference == DifferenceKind::None && result.changed_numbers.empty() &&
+      without_punctuation_or_space(a) == without_punctuation_or_space(b))
+    result.difference = DifferenceKind::PunctuationOnly;
   return result;
 }
 

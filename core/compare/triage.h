@@ -1,7 +1,8 @@
 #pragma once
 // First two stages of the per-prompt regression check: exact equality settles a pair; otherwise
 // the difflib ratio sorts near-identical wording drift from real divergence. Differences that are
-// only whitespace or only letter case are labelled, and numbers that changed are named.
+// only whitespace, only letter case or only punctuation are labelled, and numbers that changed
+// are named.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,10 @@ enum class DifferenceKind {
   WhitespaceOnly,     // equal once all whitespace is removed
   CaseOnly,           // equal once lower-cased
   WhitespaceAndCase,  // equal once both are done
+  // Equal once sentence punctuation (. , ; : ! ? quotes, brackets, dashes, ellipses, in ASCII
+  // and Unicode) and whitespace are removed, with no number changed: "Paris." against "Paris".
+  // A hyphen-minus counts as a character, as "-5" is not "5".
+  PunctuationOnly,
 };
 const char* difference_kind_name(DifferenceKind kind);  // "", "whitespace_only", ...
 

@@ -61,6 +61,21 @@ class TriageChecksTest : public QObject {
     QCOMPARE(triage_pair("a b", "a  b").labels(), std::vector<std::string>{"whitespace_only"});
   }
 
+  void punctuationOnlyLabel() {
+    QCOMPARE(triage_pair("Paris.", "Paris").difference, DifferenceKind::PunctuationOnly);
+    QCOMPARE(triage_pair("Hello, world!", "Hello world").difference,
+             DifferenceKind::PunctuationOnly);
+    QCOMPARE(triage_pair("\u201cYes\u201d \u2014 sure\u2026", "\"Yes\" sure").difference,
+             DifferenceKind::PunctuationOnly);
+    QCOMPARE(triage_pair("Paris.", "Paris").labels(), std::vector<std::string>{"punctuation_only"});
+    // Symbols and numbers that carry meaning are differences of substance.
+    QCOMPARE(triage_pair("15%", "15").difference, DifferenceKind::None);
+    QCOMPARE(triage_pair("-5", "5").difference, DifferenceKind::None);
+    QCOMPARE(triage_pair("3.5 kg", "35 kg").difference, DifferenceKind::None);
+    QCOMPARE(triage_pair("Paris.", "paris").difference, DifferenceKind::None);
+    QCOMPARE(triage_pair("a b", "a  b").difference, DifferenceKind::WhitespaceOnly);
+  }
+
   void changedNumbersAreNamed() {
     const auto t =
         triage_pair("The answer is 42 and 1,725 tok/s.", "The answer is 24 and 1725 tok/s.");
