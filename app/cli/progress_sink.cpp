@@ -25,8 +25,16 @@ std::string format_progress(const run::RunProgress& p) {
   return buf;
 }
 
-ProgressSink::ProgressSink(bool quiet_info)
-    : tty_(::isatty(STDERR_FILENO) == 1), quiet_info_(quiet_info) {
+namespace {
+
+std::string phase_of(const run::RunProgress& p) {
+  return p.lane_id + '\n' + p.experiment + '\n' + p.phase;
+}
+
+}  // namespace
+
+ProgressSink::ProgressSink(bool quiet_info, std::chrono::milliseconds log_interval)
+    : tty_(::isatty(STDERR_FILENO) == 1), quiet_info_(quiet_info), log_interval_(log_interval) {
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -41,6 +49,7 @@ void ProgressSink::finish() {
   cv_.notify_all();
   thread_.join();
   std::lock_guard lock(mutex_);
+  print_pending_locked();
   if (changed_) print_line_locked();
   if (line_open_ && tty_) std::cerr << '\n';
   line_open_ = false;
@@ -53,6 +62,11 @@ void ProgressSink::on_request_done(const metrics::RequestRecord& /*record*/) {
 
 void ProgressSink::on_progress(const run::RunProgress& progress) {
   std::lock_guard lock(mutex_);
+  // Without a terminal, a phase's last state is kept for its own line before the next phase
+  // replaces it.
+  if (!tty_ && changed_ && phase_of(latest_) == printed_phase_ &&
+      phase_of(progress) != printed_phase_)
+    pending_.push_back(format_progress(latest_));
   latest_ = progress;
   changed_ = true;
 }
@@ -73,9 +87,17 @@ void ProgressSink::clear_line_locked() {
   line_open_ = false;
 }
 
+void ProgressSink::print_pending_locked() {
+  for (const std::string& line : pending_) std::cerr << line << '\n';
+  if (!pending_.empty()) std::cerr.flush();
+  pending_.clear();
+}
+
 void ProgressSink::print_line_locked() {
   const std::string line = format_progress(latest_);
   changed_ = false;
+  printed_phase_ = phase_of(latest_);
+  printed_at_ = std::chrono::steady_clock::now();
   if (tty_) {
     std::cerr << "\r\x1b[K" << line;
     line_open_ = true;
@@ -89,7 +111,12 @@ void ProgressSink::loop() {
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     cv_.wait_for(lock, std::chrono::milliseconds(250), [this] { return stopping_; });
-    if (!stopping_ && changed_) print_line_locked();
+    if (stopping_) break;
+    print_pending_locked();
+    if (!changed_) continue;
+    const bool due = tty_ || phase_of(latest_) != printed_phase_ ||
+                     std::chrono::steady_clock::now() - printed_at_ >= log_interval_;
+    if (due) print_line_locked();
   }
 }
 

@@ -95,6 +95,22 @@ class TestCliRun : public QObject {
     QCOMPARE(missing.exit_code, 2);
   }
 
+  // Without a terminal (a log, CI), progress is a line when a phase starts and one when it ends,
+  // not four a second: a 3-second phase gives two lines, not a dozen.
+  void progressWithoutATerminalIsALinePerPhase() {
+    FakeVllm server(FakeVllmOptions{.ttft_us = 10'000, .itl_us = 250'000, .tokens = 4});
+    const auto dir = lb::test::fresh_dir("lb-cli-log");
+    fs::create_directories(dir);
+    const auto plan = write_plan(dir / "plan-in.json", throughput_plan(server.base_url(), 3, 1));
+    auto r = run_cli({"run", QString::fromStdString(plan), "--out",
+                      QString::fromStdString((dir / "out").string())});
+    QVERIFY2(r.exit_code == 0, qPrintable(r.err));
+    const QStringList progress = r.err.split('\n').filter(" done  ");
+    QVERIFY2(!progress.isEmpty(), qPrintable(r.err));
+    QVERIFY2(progress.size() <= 4, qPrintable(progress.join('\n')));  // warm-up and c1
+    QVERIFY2(progress.last().contains("3/3 done"), qPrintable(progress.join('\n')));
+  }
+
   void runWritesAFolderAndATable() {
     FakeVllm server(FakeVllmOptions{.ttft_us = 15'000, .itl_us = 2'000, .tokens = 4});
     const auto dir = lb::test::fresh_dir("lb-cli-run");
