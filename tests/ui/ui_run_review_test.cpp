@@ -2,6 +2,7 @@
 // lanes, the live charts and table fill from the engine's thread through the <= 30 Hz drain, the
 // finished run opens for review, highlights are painted, and a verdict lands in review.json.
 #include <QElapsedTimer>
+#include <QListWidget>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -115,7 +116,8 @@ class UiRunReviewTest : public QObject {
     for (widgets::ChartPanel* panel : charts->panels()) panel->flush();
     QCOMPARE(charts->ttft()->drawn_point_count("bf16"), 20);
     QCOMPARE(charts->ttft()->drawn_point_count("mtp"), 20);
-    QCOMPARE(charts->itl()->drawn_point_count("mtp"), 10);
+    const int itl_bins = charts->itl()->drawn_point_count("mtp");  // round edges up to every p99
+    QVERIFY2(itl_bins >= 3 && itl_bins <= 17, qPrintable(QString::number(itl_bins)));
     QCOMPARE(charts->tokens_per_event()->drawn_point_count("mtp"), 5);
     QVERIFY(charts->output_rate()->drawn_point_count("bf16") >= 1);
     QVERIFY(!charts->decode_vs_context()->isVisible());  // no context sweep in this run
@@ -141,6 +143,21 @@ class UiRunReviewTest : public QObject {
     QVERIFY(!left.isEmpty() || !right.isEmpty());
     const int right_len = diff->pane(widgets::DiffView::Side::Right)->toPlainText().size();
     for (const auto& r : right) QVERIFY(r.start >= 0 && r.start + r.length <= right_len + 1);
+
+    // The review keys work wherever the focus is on the Review page, the sidebar included.
+    QListWidget* sidebar = nullptr;
+    for (QListWidget* list : window.findChildren<QListWidget*>())
+      if (list->accessibleName() == "Pages") sidebar = list;
+    QVERIFY(sidebar);
+    window.activateWindow();
+    sidebar->setFocus();
+    QTRY_VERIFY(sidebar->hasFocus());
+    const int row_before = review->table()->currentIndex().row();
+    QTest::keyClick(sidebar, Qt::Key_J);
+    QCOMPARE(review->table()->currentIndex().row(), row_before + 1);
+    QTest::keyClick(sidebar, Qt::Key_K);
+    QCOMPARE(review->table()->currentIndex().row(), row_before);
+    QVERIFY(review->isVisible());  // the sidebar did not take "j" as a page to jump to
 
     // A verdict by key is saved at once to review.json.
     QTest::keyClick(review->table(), Qt::Key_4);

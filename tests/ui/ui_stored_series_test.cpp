@@ -1,14 +1,19 @@
 // The Runs page's charts folded block by block: output rate buckets equal to a direct count,
 // however wide the bins grew; the TTFT scatter thinned to its bound with the stride said; the
 // reservoir uniform over a long input; and blocks folding to what one pass over all gives.
+#include <QCheckBox>
 #include <QTest>
 
+#include <cmath>
 #include <map>
 #include <random>
 
 #include "test_main.h"
+#include "ui/history/stored_charts.h"
 #include "ui/history/stored_run_series.h"
 #include "ui/run/bounded_samples.h"
+#include "widgets/chart/chart_panel.h"
+#include "widgets/lane_palette.h"
 
 using namespace lb;
 using report::RequestPoint;
@@ -131,6 +136,35 @@ class UiStoredSeriesTest : public QObject {
     QCOMPARE(a.output_tok_s, b.output_tok_s);
     QCOMPARE(a.itl_sample_ms.values(), b.itl_sample_ms.values());
     QCOMPARE(a.tokens_per_event_sample.values(), b.tokens_per_event_sample.values());
+  }
+
+  // A lane that ran after another overlays it on "time since the lane started", as live; the
+  // check box puts it back on wall time.
+  void storedChartsOverlayLanesOnTheirOwnClock() {
+    auto first = requests(50, 100, 5, 5);
+    auto second = requests(50, 100, 5, 6);
+    for (RequestPoint& p : second) {
+      p.lane = "bf16";
+      p.t_sched_ns += 90'000'000'000LL;  // 90 s later
+      p.t_sent_ns += 90'000'000'000LL;
+    }
+    ui::StoredSeriesBuilder builder({"fp8", "bf16"});
+    builder.add_block(first);
+    builder.add_block(second);
+    const ui::StoredRunSeries series = builder.finish({"fp8", "bf16"});
+    QCOMPARE(series.by_lane.at("bf16").start_s, 90.0);
+    ui::StoredCharts charts(std::make_shared<widgets::LanePalette>());
+    charts.show_run(series);
+    auto first_x = [&](widgets::ChartPanel* panel, const QString& lane) {
+      const auto points = panel->series(lane);
+      return points.empty() ? -1.0 : points.front().x();
+    };
+    QVERIFY(std::abs(first_x(charts.output_rate(), "bf16") - first_x(charts.output_rate(), "fp8")) <
+            1.01);  // 1 s buckets
+    QVERIFY(first_x(charts.ttft(), "bf16") < 1.0);
+    charts.lane_time_box()->click();
+    QVERIFY(first_x(charts.ttft(), "bf16") > 90.0);
+    QVERIFY(first_x(charts.output_rate(), "bf16") > 90.0);
   }
 
   // Li's Algorithm L over a million values in order: every tenth of the input holds about a

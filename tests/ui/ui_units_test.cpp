@@ -1,5 +1,6 @@
 // The GUI's non-visual parts: the workspace folder, the staging sink across threads, the live
 // data that feeds the charts, highlight ranges from core/compare, and stale diff jobs dropped.
+#include <QCheckBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -17,10 +18,13 @@
 #include "ui/pages/lane_prober.h"
 #include "ui/review/diff_job_runner.h"
 #include "ui/review/pair_highlighter.h"
+#include "ui/run/live_charts.h"
 #include "ui/run/live_run_data.h"
 #include "ui/run/staging_sink.h"
 #include "ui/workspace/lane_json.h"
 #include "ui/workspace/workspace.h"
+#include "widgets/chart/chart_panel.h"
+#include "widgets/lane_palette.h"
 
 using namespace lb;
 using namespace lb::ui;
@@ -118,6 +122,38 @@ class UiUnitsTest : public QObject {
     QCOMPARE(taken, size_t(kThreads * kPerThread));
     QVERIFY(batches < kThreads * kPerThread);  // batched, not one hand-over per record
     QVERIFY(!sink.pending());
+  }
+
+  // Lanes run one after another overlay on "time since the lane started"; clearing the box puts
+  // them back on wall time, redrawn from the data at once.
+  void live_charts_overlay_lanes_on_their_own_clock() {
+    LiveRunData data;
+    const int64_t t0 = 1'000'000'000;
+    data.reset(t0, {"bf16", "fp8"});
+    std::vector<metrics::RequestRecord> batch;
+    for (int i = 0; i < 30; ++i) {
+      batch.push_back(record("bf16", t0, i, 20, 1));
+      batch.push_back(record("fp8", t0 + 60'000'000'000LL, i, 20, 1));  // starts 60 s later
+    }
+    data.add(batch);
+    QCOMPARE(data.lane_start_s("bf16"), 0.0);
+    QCOMPARE(data.lane_start_s("fp8"), 60.0);
+    LiveCharts charts(std::make_shared<widgets::LanePalette>());
+    charts.set_kind("throughput");
+    QVERIFY(charts.lane_time());  // the default
+    charts.update_from(data, {"bf16", "fp8"}, 100);
+    auto first_x = [&](widgets::ChartPanel* panel, const QString& lane) {
+      const auto points = panel->series(lane);
+      return points.empty() ? -1.0 : points.front().x();
+    };
+    QVERIFY(std::abs(first_x(charts.ttft(), "fp8") - first_x(charts.ttft(), "bf16")) < 1e-9);
+    QVERIFY(std::abs(first_x(charts.output_rate(), "fp8") - first_x(charts.output_rate(), "bf16")) <
+            1e-9);
+    QVERIFY(charts.output_rate()->x_axis().title.contains("lane"));
+    charts.lane_time_box()->click();  // by the check box, as a user does
+    QVERIFY(!charts.lane_time());
+    QVERIFY(std::abs(first_x(charts.ttft(), "fp8") - first_x(charts.ttft(), "bf16") - 60) < 1e-9);
+    QVERIFY(!charts.output_rate()->x_axis().title.contains("lane"));
   }
 
   void live_data_counts_tokens_not_events() {

@@ -55,6 +55,30 @@ class ChartPanelTest : public QObject {
     QCOMPARE(bars.sets[1].values[0], 100.0);
   }
 
+  // A lane with few, slow gaps next to lanes with many fast ones: the range still reaches the
+  // slow lane's p99, so its distribution is drawn, not piled into the last bin; edges are round.
+  void histogram_range_covers_every_lanes_p99() {
+    std::vector<double> fast, slow;
+    for (int i = 0; i < 20'000; ++i) fast.push_back(5 + (i % 100) * 0.05);  // 5-10 ms
+    for (int i = 0; i < 500; ++i) slow.push_back(18 + (i % 100) * 0.1);     // 18-28 ms
+    const std::map<QString, std::vector<double>> samples{{"fp8", fast}, {"bf16", slow}};
+    const BarData bars =
+        bin_histogram(samples, {"bf16", "fp8"}, {HistogramSpec::Mode::Linear, 10, 0.99});
+    QCOMPARE(bars.sets[0].name, QString("bf16"));
+    const int last = static_cast<int>(bars.categories.size()) - 1;
+    QVERIFY2(bars.sets[0].values[static_cast<size_t>(last)] <= 1.0,
+             qPrintable(bars.categories.join(' ')));
+    int bf16_bins = 0;
+    for (double share : bars.sets[0].values) bf16_bins += share > 0 ? 1 : 0;
+    QVERIFY2(bf16_bins >= 3, qPrintable(QString::number(bf16_bins)));
+    QVERIFY(bars.categories.size() >= 6 && bars.categories.size() <= 12);
+    QCOMPARE(bars.categories.front(), QString("0"));
+    const double step = bars.categories[1].toDouble() - bars.categories[0].toDouble();
+    QVERIFY2(step == 1 || step == 2 || step == 5 || step == 10,
+             qPrintable(bars.categories.join(' ')));
+    QVERIFY(bars.categories.back().startsWith(QString::fromUtf8("≥")));
+  }
+
   void series_are_downsampled_to_plot_width() {
     ChartPanel panel(ChartKind::Line, std::make_shared<LanePalette>());
     panel.set_title("Output throughput");
@@ -138,8 +162,9 @@ class ChartPanelTest : public QObject {
     panel.set_samples("a", {1, 2, 3, 4, 5});
     panel.set_samples("b", {10, 20});
     panel.flush();
-    QCOMPARE(panel.drawn_point_count("a"), 10);
-    QCOMPARE(panel.drawn_point_count("b"), 10);
+    // One bar per bin for every lane: 0-20 in steps of 5 (b's p99 is 19.9), then "≥20".
+    QCOMPARE(panel.drawn_point_count("a"), 5);
+    QCOMPARE(panel.drawn_point_count("b"), 5);
     panel.clear();
     QCOMPARE(panel.drawn_point_count("a"), -1);
   }

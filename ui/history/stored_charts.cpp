@@ -1,6 +1,8 @@
 #include "ui/history/stored_charts.h"
 
+#include <QCheckBox>
 #include <QGridLayout>
+#include <QVBoxLayout>
 #include <algorithm>
 
 #include "ui/history/stored_run_series.h"
@@ -22,7 +24,18 @@ StoredCharts::StoredCharts(std::shared_ptr<widgets::LanePalette> palette, QWidge
   tokens_per_event_ = make_run_chart(RunChart::TokensPerEvent, palette_, empty, this);
   decode_ctx_ = make_run_chart(RunChart::DecodeVsContext, palette_, empty, this);
   ttft_ctx_ = make_run_chart(RunChart::TtftVsContext, palette_, empty, this);
-  auto* grid = new QGridLayout(this);
+  lane_time_ = make_lane_time_box(this);
+  connect(lane_time_, &QCheckBox::toggled, this, [this] {
+    name_time_axes(output_rate_, ttft_, lane_time_->isChecked());
+    if (shown_) show_run(StoredRunSeries(*shown_));
+  });
+  name_time_axes(output_rate_, ttft_, true);
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  outer->setSpacing(2);
+  outer->addWidget(lane_time_, 0, Qt::AlignRight);
+  auto* grid = new QGridLayout;
+  outer->addLayout(grid, 1);
   grid->setContentsMargins(0, 0, 0, 0);
   grid->setSpacing(6);
   grid->addWidget(output_rate_, 0, 0);
@@ -40,20 +53,33 @@ std::vector<ChartPanel*> StoredCharts::panels() const {
 }
 
 void StoredCharts::clear() {
+  shown_.reset();
   for (ChartPanel* panel : panels()) panel->clear();
   decode_ctx_->hide();
   ttft_ctx_->hide();
 }
 
+namespace {
+
+std::vector<QPointF> shifted(std::vector<QPointF> points, double by_s) {
+  for (QPointF& p : points) p.setX(p.x() - by_s);
+  return points;
+}
+
+}  // namespace
+
 void StoredCharts::show_run(const StoredRunSeries& series) {
   clear();
+  shown_ = std::make_unique<StoredRunSeries>(series);
+  const bool lane_time = lane_time_->isChecked();
   palette_->assign(series.lanes);  // the same lane keeps the same colour as live
   for (const QString& lane : series.lanes) {
     const auto it = series.by_lane.find(lane);
     if (it == series.by_lane.end()) continue;
     const StoredLaneSeries& s = it->second;
-    if (!s.output_tok_s.empty()) output_rate_->set_series(lane, s.output_tok_s);
-    if (!s.ttft_ms.empty()) ttft_->set_series(lane, s.ttft_ms);
+    const double start_s = lane_time ? s.start_s : 0.0;
+    if (!s.output_tok_s.empty()) output_rate_->set_series(lane, shifted(s.output_tok_s, start_s));
+    if (!s.ttft_ms.empty()) ttft_->set_series(lane, shifted(s.ttft_ms, start_s));
     if (!s.itl_sample_ms.values().empty()) itl_->set_samples(lane, s.itl_sample_ms.values());
     if (!s.tokens_per_event_sample.values().empty())
       tokens_per_event_->set_samples(lane, s.tokens_per_event_sample.values());

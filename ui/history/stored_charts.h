@@ -6,6 +6,8 @@
 #include <memory>
 #include <vector>
 
+class QCheckBox;
+
 namespace lb::widgets {
 class ChartPanel;
 class LanePalette;
@@ -22,6 +24,8 @@ class StoredCharts : public QWidget {
 
   void show_run(const StoredRunSeries& series);
   void clear();
+  // As on the Run page: time since each lane started (the default), or since the run started.
+  QCheckBox* lane_time_box() const { return lane_time_; }
   std::vector<widgets::ChartPanel*> panels() const;
   widgets::ChartPanel* ttft() const { return ttft_; }
   widgets::ChartPanel* output_rate() const { return output_rate_; }
@@ -39,6 +43,8 @@ class StoredCharts : public QWidget {
   widgets::ChartPanel* decode_ctx_ = nullptr;
   widgets::ChartPanel* ttft_ctx_ = nullptr;
   QString ttft_title_;  // the TTFT chart's own title, before any "1 in N shown"
+  QCheckBox* lane_time_ = nullptr;
+  std::unique_ptr<StoredRunSeries> shown_;  // redrawn when the time axis changes
 };
 
 }  // namespace lb::ui

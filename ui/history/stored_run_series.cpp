@@ -131,6 +131,7 @@ void StoredSeriesBuilder::add(const report::RequestPoint& p) {
   Lane& lane = this->lane(p.lane);
   StoredLaneSeries& s = lane.series;
   ++s.requests;
+  if (const int64_t t = origin_stamp(p); t >= 0) lane.start_ns = std::min(lane.start_ns, t);
   if (!p.ok) {
     ++s.failed;
     return;
@@ -179,6 +180,8 @@ StoredRunSeries StoredSeriesBuilder::finish(const QStringList& lane_order) {
     sort_by_x(s.decode_vs_context);
     sort_by_x(s.ttft_vs_context);
     if (lane.rate) s.output_tok_s = lane.rate->points(t0);
+    if (lane.start_ns != INT64_MAX)
+      s.start_s = std::max(0.0, static_cast<double>(lane.start_ns - t0) / 1e9);
     out.by_lane.emplace(id, std::move(s));
   }
   last_lane_ = nullptr;

@@ -31,6 +31,7 @@ struct StoredLaneSeries {
   std::vector<QPointF> ttft_vs_context;     // (prompt tokens, TTFT in s), by x
   int64_t requests = 0;                     // lines of this lane, failures and warm-ups included
   int64_t failed = 0;
+  double start_s = 0;  // its first request's schedule, in s since the run started
 };
 
 struct StoredRunSeries {
@@ -75,6 +76,7 @@ class StoredSeriesBuilder {
     std::vector<QPointF> ttft_raw;  // (send stamp in ns, TTFT in ms)
     int64_t ttft_seen = 0;
     std::unique_ptr<RateBins> rate;
+    int64_t start_ns = INT64_MAX;
   };
   void add(const report::RequestPoint& p);
   Lane& lane(const std::string& id);

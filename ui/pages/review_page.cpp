@@ -133,7 +133,9 @@ QWidget* ReviewPage::build_detail() {
 void ReviewPage::install_shortcuts() {
   auto add = [this](const QKeySequence& key, auto slot) {
     auto* shortcut = new QShortcut(key, this);
-    shortcut->setContext(Qt::WidgetWithChildrenShortcut);
+    // The whole window while the page is shown: the keys work with the focus in the sidebar
+    // too. A text field still takes its own letters (it accepts the shortcut override).
+    shortcut->setContext(Qt::WindowShortcut);
     connect(shortcut, &QShortcut::activated, this, slot);
   };
   add(QKeySequence(Qt::Key_J), [this] { next_pair(1); });

@@ -1,5 +1,6 @@
 #include "ui/run/chart_catalog.h"
 
+#include <QCheckBox>
 #include <QObject>
 
 #include "widgets/chart/chart_panel.h"
@@ -81,10 +82,29 @@ ChartPanel* make_run_chart(RunChart chart, std::shared_ptr<widgets::LanePalette>
   panel->set_axes(d.x, d.y);
   panel->set_empty_text(empty_text);
   panel->setFocusPolicy(Qt::ClickFocus);
-  if (chart == RunChart::Itl) panel->set_histogram_spec({HistogramSpec::Mode::Linear, 10, 0.98});
+  if (chart == RunChart::Itl) panel->set_histogram_spec({HistogramSpec::Mode::Linear, 16, 0.99});
   if (chart == RunChart::TokensPerEvent)
     panel->set_histogram_spec({HistogramSpec::Mode::Integer, 5, 1.0});
   return panel;
+}
+
+void name_time_axes(widgets::ChartPanel* output_rate, widgets::ChartPanel* ttft, bool lane_time) {
+  output_rate->set_axes(
+      {lane_time ? QObject::tr("Time since the lane started") : QObject::tr("Time since start"),
+       "s"},
+      output_rate->y_axis());
+  ttft->set_axes(
+      {lane_time ? QObject::tr("Sent at, since the lane started") : QObject::tr("Sent at"), "s"},
+      ttft->y_axis());
+}
+
+QCheckBox* make_lane_time_box(QWidget* parent) {
+  auto* box = new QCheckBox(QObject::tr("Overlay &lanes: time since each lane started"), parent);
+  box->setToolTip(
+      QObject::tr("Lanes that ran one after another are drawn over each other, each on its own "
+                  "clock. Clear it for wall time since the run started."));
+  box->setChecked(true);
+  return box;
 }
 
 }  // namespace lb::ui

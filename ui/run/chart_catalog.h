@@ -5,6 +5,7 @@
 #include <QString>
 #include <memory>
 
+class QCheckBox;
 class QWidget;
 
 namespace lb::widgets {
@@ -30,5 +31,11 @@ enum class RunChart {
 // moves between the page's controls rather than through every chart.
 widgets::ChartPanel* make_run_chart(RunChart chart, std::shared_ptr<widgets::LanePalette> palette,
                                     const QString& empty_text, QWidget* parent);
+
+// The time axes of the output-rate and TTFT-per-request charts: since each lane started (lanes
+// that ran one after another overlay), or since the run started.
+void name_time_axes(widgets::ChartPanel* output_rate, widgets::ChartPanel* ttft, bool lane_time);
+// The check box that switches between the two, checked (lane time) by default.
+QCheckBox* make_lane_time_box(QWidget* parent);
 
 }  // namespace lb::ui

@@ -1,11 +1,13 @@
 #include "ui/run/live_charts.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QCursor>
 #include <QGridLayout>
 #include <QHeaderView>
 #include <QStandardItemModel>
 #include <QTableView>
+#include <QVBoxLayout>
 
 #include "ui/run/chart_catalog.h"
 #include "ui/run/gate_scores.h"
@@ -35,10 +37,37 @@ LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* p
   gate_view_->setModel(gate_model_);
   gate_view_->setAccessibleName(tr("Gate scores"));
   gate_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-  grid_ = new QGridLayout(this);
+  lane_time_ = make_lane_time_box(this);
+  connect(lane_time_, &QCheckBox::toggled, this, [this] {
+    name_time_axes();
+    if (!data_) return;
+    const QStringList lanes = data_->lanes();
+    update_from(*data_, {lanes.begin(), lanes.end()}, now_s_);
+  });
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  outer->setSpacing(2);
+  outer->addWidget(lane_time_, 0, Qt::AlignRight);
+  grid_ = new QGridLayout;
   grid_->setContentsMargins(0, 0, 0, 0);
   grid_->setSpacing(6);
+  outer->addLayout(grid_, 1);
+  name_time_axes();
   set_kind("regression");
+}
+
+void LiveCharts::set_lane_time(bool on) { lane_time_->setChecked(on); }
+
+bool LiveCharts::lane_time() const { return lane_time_->isChecked(); }
+
+void LiveCharts::name_time_axes() { ui::name_time_axes(output_rate_, ttft_, lane_time()); }
+
+std::vector<QPointF> LiveCharts::on_time_axis(const LiveRunData& data, const QString& lane,
+                                              std::vector<QPointF> points) const {
+  if (!lane_time()) return points;
+  const double start_s = data.lane_start_s(lane);
+  for (QPointF& p : points) p.setX(p.x() - start_s);
+  return points;
 }
 
 void LiveCharts::set_kind(const QString& kind) {
@@ -97,6 +126,7 @@ ChartPanel* LiveCharts::current_panel() const {
 }
 
 void LiveCharts::clear() {
+  data_ = nullptr;
   for (ChartPanel* panel : panels()) panel->clear();
   ttft_->set_title(ttft_title_);
   gate_model_->clear();
@@ -125,14 +155,16 @@ void LiveCharts::set_gate_scores(const LiveGateScores& scores) {
 
 void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& changed,
                              double now_s) {
+  data_ = &data;
+  now_s_ = now_s;
   // The rate chart's newest bucket closes with time, not with requests: refresh every lane.
   for (const QString& lane : data.lanes()) {
-    const auto rate = data.output_rate_over_time(lane, now_s);
-    if (!rate.empty()) output_rate_->set_series(lane, rate);
+    auto rate = data.output_rate_over_time(lane, now_s);
+    if (!rate.empty()) output_rate_->set_series(lane, on_time_axis(data, lane, std::move(rate)));
   }
   // Only the series of changed lanes are rebuilt; the kind's own charts only for its kind.
   for (const QString& lane : changed) {
-    ttft_->set_series(lane, data.ttft_over_time(lane));
+    ttft_->set_series(lane, on_time_axis(data, lane, data.ttft_over_time(lane)));
     itl_->set_samples(lane, data.itl_sample_ms(lane));
     if (!data.tokens_per_event_sample(lane).empty())
       tokens_per_event_->set_samples(lane, data.tokens_per_event_sample(lane));

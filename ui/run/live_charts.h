@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+class QCheckBox;
 class QGridLayout;
 class QTableView;
 
@@ -34,7 +35,13 @@ class LiveCharts : public QWidget {
   void set_kind(const QString& kind);
   QString kind() const { return kind_; }
   // Hands every shown chart the new data of the changed lanes (the panels coalesce the redraws).
+  // DATA must outlive this widget's use of it: a change of the time axis redraws from it.
   void update_from(const LiveRunData& data, const std::set<QString>& changed, double now_s);
+  // Time charts on "since each lane started" (lanes run one after another overlay; the default)
+  // or on "since the run started" (wall time).
+  void set_lane_time(bool on);
+  bool lane_time() const;
+  QCheckBox* lane_time_box() const { return lane_time_; }
   std::vector<widgets::ChartPanel*> panels() const;
   std::vector<widgets::ChartPanel*> shown_panels() const;
   widgets::ChartPanel* output_rate() const { return output_rate_; }
@@ -55,6 +62,10 @@ class LiveCharts : public QWidget {
 
  private:
   void relayout(const std::vector<QWidget*>& shown);
+  void name_time_axes();
+  // The lane's series moved by its start, when charts are on lane time.
+  std::vector<QPointF> on_time_axis(const LiveRunData& data, const QString& lane,
+                                    std::vector<QPointF> points) const;
 
   QString kind_;
   QString ttft_title_;
@@ -70,6 +81,9 @@ class LiveCharts : public QWidget {
   QStandardItemModel* gate_model_ = nullptr;
   QTableView* gate_view_ = nullptr;
   QGridLayout* grid_ = nullptr;
+  QCheckBox* lane_time_ = nullptr;
+  const LiveRunData* data_ = nullptr;  // the last data shown, for redrawing on a new time axis
+  double now_s_ = 0;
 };
 
 }  // namespace lb::ui

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace lb::ui {
 
@@ -38,6 +39,8 @@ void LiveRunData::refresh_phase(Lane& lane, const QString& phase) {
 
 void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
   const metrics::RequestMetrics m = metrics::compute_request_metrics(record);
+  const int64_t scheduled = record.t_sched_ns > 0 ? record.t_sched_ns : record.result.t_sent_ns;
+  if (scheduled > 0) lane.start_ns = std::min(lane.start_ns, scheduled);
   lane.all.add(record, m);
   lane.by_phase.try_emplace(QString::fromStdString(record.phase), metrics::SloSpec{}, kEventSample)
       .first->second.add(record, m);
@@ -82,6 +85,12 @@ void LiveRunData::add_points(Lane& lane, const metrics::RequestRecord& record,
       insert_sorted(lane.ttft_ctx,
                     QPointF(static_cast<double>(m.prompt_tokens), m.ttft_ms / 1000.0));
   }
+}
+
+double LiveRunData::lane_start_s(const QString& lane) const {
+  auto it = data_.find(lane);
+  if (it == data_.end() || it->second.start_ns == std::numeric_limits<int64_t>::max()) return 0;
+  return std::max(0.0, static_cast<double>(it->second.start_ns - t0_ns_) / 1e9);
 }
 
 const std::vector<QPointF>& LiveRunData::ttft_over_time(const QString& lane) const {

@@ -8,6 +8,7 @@
 #include <QPointF>
 #include <QString>
 #include <QStringList>
+#include <limits>
 #include <map>
 #include <set>
 #include <vector>
@@ -67,6 +68,9 @@ class LiveRunData {
   // 1/2/3; NaN for anything else.
   static double phase_x(const QString& phase);
   metrics::LaneSummary summary(const QString& lane) const;
+  // When the lane's first request was scheduled, in s since the run started (0 when none is
+  // known): lanes that run one after another overlay once their series are shifted by it.
+  double lane_start_s(const QString& lane) const;
   int64_t requests(const QString& lane) const;
   int64_t failed(const QString& lane) const;
 
@@ -79,6 +83,7 @@ class LiveRunData {
     std::vector<double> tokens_per_bucket;
     std::vector<QPointF> decode_ctx, ttft_ctx, ttft_pass;
     int64_t failed = 0;
+    int64_t start_ns = std::numeric_limits<int64_t>::max();  // earliest scheduled stamp
   };
   void add_one(Lane& lane, const metrics::RequestRecord& record);
   void add_points(Lane& lane, const metrics::RequestRecord& record,

@@ -90,6 +90,11 @@ void ChartPanel::set_series(const QString& lane, std::vector<QPointF> points) {
   schedule_flush();
 }
 
+std::vector<QPointF> ChartPanel::series(const QString& lane) const {
+  const auto it = points_.find(lane);
+  return it == points_.end() ? std::vector<QPointF>() : it->second;
+}
+
 void ChartPanel::set_samples(const QString& lane, std::vector<double> samples) {
   if (!order_.contains(lane)) order_ << lane;
   samples_[lane] = std::move(samples);

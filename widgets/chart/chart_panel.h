@@ -49,6 +49,8 @@ class ChartPanel : public QWidget {
   int flush_count() const { return flush_count_; }
   // Points the backend currently draws for a lane after downsampling (-1 if unknown lane).
   int drawn_point_count(const QString& lane) const;
+  // The series last set for a lane, before downsampling (empty for an unknown lane).
+  std::vector<QPointF> series(const QString& lane) const;
   QStringList lanes() const;
 
   // Export: PNG is drawn at 2x; SVG and PDF are vector. Format from the file suffix.

@@ -15,9 +15,30 @@ double quantile(std::vector<double> values, double q) {
   return values[lo] + (values[hi] - values[lo]) * (pos - static_cast<double>(lo));
 }
 
+// The smallest 1, 2 or 5 times a power of ten that is at least `raw`.
+double nice_width(double raw) {
+  const double decade = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double step : {1.0, 2.0, 5.0, 10.0})
+    if (step * decade >= raw * (1 - 1e-12)) return step * decade;
+  return 10 * decade;
+}
+
+// The highest of the lanes' own clamp quantiles: every lane's distribution up to it is drawn,
+// however many more samples another lane has.
+double upper_edge(const std::map<QString, std::vector<double>>& samples, double q) {
+  double hi = 0;
+  for (const auto& [name, values] : samples)
+    if (!values.empty()) hi = std::max(hi, quantile(values, q));
+  return std::max(hi, 1e-9);
+}
+
 QString format_edge(double v) {
-  // Short labels: category axes have little room per bar group.
-  if (v >= 10 || v == 0) return QString::number(v, 'f', 0);
+  // Short labels (category axes have little room per bar group), with the decimals the edge has.
+  for (int decimals = 0; decimals < 3; ++decimals) {
+    const double scaled = v * std::pow(10.0, decimals);
+    if (std::abs(scaled - std::round(scaled)) < 1e-6 * std::max(1.0, std::abs(scaled)))
+      return QString::number(v, 'f', decimals);
+  }
   return QString::number(v, 'f', v >= 1 ? 1 : 2);
 }
 
@@ -41,17 +62,21 @@ BarData bin_histogram(const std::map<QString, std::vector<double>>& samples,
   for (const auto& [n, v] : samples) all.insert(all.end(), v.begin(), v.end());
   if (all.empty()) return out;
 
-  const int bins = std::max(spec.bins, 2);
+  int bins = std::max(spec.bins, 2);
   double lo = 0, width = 1;
   if (spec.mode == HistogramSpec::Mode::Integer) {
     lo = 1;
     for (int b = 0; b < bins; ++b)
       out.categories << (b == bins - 1 ? QString::number(b + 1) + "+" : QString::number(b + 1));
   } else {
-    const double hi = std::max(quantile(all, spec.clamp_quantile), 1e-9);
+    const double hi = upper_edge(samples, spec.clamp_quantile);
     lo = std::max(0.0, *std::min_element(all.begin(), all.end()));
     lo = lo < hi * 0.25 ? 0.0 : lo;  // anchor at 0 unless the data sits far from it
-    width = (hi - lo) / (bins - 1);  // the last bin collects everything above hi
+    // Round edges (1, 2 or 5 times a power of ten apart) from a multiple of the width; the last
+    // bin starts above hi and collects the rest.
+    width = nice_width(std::max((hi - lo) / (bins - 1), 1e-9));
+    lo = std::floor(lo / width) * width;
+    bins = static_cast<int>(std::floor((hi - lo) / width)) + 2;
     for (int b = 0; b < bins; ++b) {
       out.categories << (b == bins - 1 ? "≥" + format_edge(lo + b * width)
                                        : format_edge(lo + b * width));
