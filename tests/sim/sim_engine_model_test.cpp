@@ -62,6 +62,65 @@ class SimEngineModelTest : public QObject {
     QCOMPARE(nocache.snapshot().counters.prefix_cache_queries, int64_t(0));
   }
 
+  // Blocks of a prefill step are reusable once that step completes: a request that reaches the
+  // scheduler while the first request of its burst is still prefilling reuses the steps already
+  // finished, not the one that runs beside it; a request sent after that prefill reuses it all.
+  void finished_prefill_steps_are_reused_within_a_burst() {
+    VirtualClock clock;
+    Profile p = *builtin_profile("fp8");
+    p.checkpoint_tokens = p.block_size;  // a state at every block, so only the step rule limits
+    EngineModel engine(p, clock);
+    const int64_t shared = 9'984, step = p.max_num_batched_tokens;  // 624 blocks; 4,096 a step
+    QCOMPARE(step, int64_t(4096));
+    std::vector<RequestTiming> done;
+    // A's prefill is three steps: [0, 4096), [4096, 8192), then the rest of its 10,000 tokens.
+    submit_timed(clock, engine, SeqSpec{engine_prompt(shared + 16, 1, shared), 4, 1}, done);
+    // B is sent while A's second step runs: it is first scheduled in A's third step.
+    clock.run(1.0);
+    submit_timed(clock, engine, SeqSpec{engine_prompt(shared + 16, 2, shared), 4, 2}, done);
+    clock.run();
+    QCOMPARE(done.size(), size_t(2));
+    std::sort(done.begin(), done.end(), [](const RequestTiming& a, const RequestTiming& b) {
+      return a.submit_s < b.submit_s;
+    });
+    QCOMPARE(done[0].cached, int64_t(0));
+    // A's first two steps, finished when B was scheduled; not A's third, which B shared.
+    QCOMPARE(done[1].cached, 2 * step);
+    // C, sent once A's prefill has completed, reuses the whole shared prefix.
+    submit_timed(clock, engine, SeqSpec{engine_prompt(shared + 16, 3, shared), 4, 3}, done);
+    clock.run();
+    QCOMPARE(done.size(), size_t(3));
+    QCOMPARE(done[2].cached, shared);
+    QCOMPARE(engine.snapshot().counters.prefix_cache_hits, 2 * step + shared);
+  }
+
+  // The later requests of a cold burst reuse what the first computed (up to the last state
+  // checkpoint of its finished steps), so the cold pass is far faster than the same burst with
+  // caching off, whose every request prefills the whole prompt.
+  void cold_burst_reuses_its_own_prefix_and_the_control_does_not() {
+    auto cold_burst = [](const char* lane) {
+      VirtualClock clock;
+      EngineModel engine(*builtin_profile(lane), clock);
+      return run_burst(clock, engine, 5, 30'000, 91, 45, 100);
+    };
+    const BurstResult cold = cold_burst("fp8");
+    const BurstResult control = cold_burst("fp8-nocache");
+    int64_t fresh = 0;
+    std::vector<double> cold_ttft, control_ttft;
+    for (const auto& t : cold.requests) {
+      if (t.cached == 0) ++fresh;
+      QVERIFY2(t.cached == 0 || t.cached >= 20'000, qPrintable(QString("cached %1").arg(t.cached)));
+      cold_ttft.push_back(t.ttft_s());
+    }
+    QCOMPARE(fresh, int64_t(1));
+    for (const auto& t : control.requests) {
+      QCOMPARE(t.cached, int64_t(0));
+      control_ttft.push_back(t.ttft_s());
+    }
+    const double ratio = median_of(control_ttft) / median_of(cold_ttft);
+    QVERIFY2(ratio > 1.5, qPrintable(QString("control/cold median TTFT %1").arg(ratio)));
+  }
+
   void counters_add_up() {
     VirtualClock clock;
     EngineModel engine(*builtin_profile("fp8-mtp3"), clock);

@@ -1,7 +1,8 @@
 // Short real-time runs over HTTP deliver what the engine model decides for the same workload in
 // virtual time (sim_engine_runs.h): each lane's c1 decode rate within 10 %, and the cold/warm
-// TTFT ratio of a 30,000-token shared prefix. Decode runs at time scale 1; the prefix burst at
-// half scale (only its ratio is asserted), and the time scale itself is checked to keep ratios.
+// TTFT ratio of a 30,000-token shared prefix, and the cold burst's reuse among its own requests.
+// Decode runs at time scale 1; the prefix burst at half scale (only its ratio is asserted), and
+// the time scale itself is checked to keep ratios.
 // The model's figures against the field reports are sim_calibration_test's.
 #include <QtTest>
 
@@ -82,6 +83,26 @@ double burst_ttft(uint16_t port, const std::string& prefix) {
   return timing_median(ttfts);
 }
 
+// The usage's cached_tokens of each of a burst of 5 concurrent requests sharing a prefix.
+std::vector<int64_t> burst_cached_tokens(uint16_t port, const std::string& prefix) {
+  std::vector<int64_t> cached(5, -1);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 5; ++i) {
+    threads.emplace_back([&, i] {
+      const std::string user = prefix + "\nRequest " + std::to_string(i) + ": summarise.";
+      const HttpResult r = http_request(port, "POST", "/v1/chat/completions", stream_body(user, 2));
+      for (const auto& [ns, data] : r.chunks) {
+        const auto j = json::parse(data.substr(6), nullptr, false);
+        if (!j.is_discarded() && j.contains("usage") && j["usage"].is_object())
+          cached[static_cast<size_t>(i)] =
+              j["usage"]["prompt_tokens_details"].value("cached_tokens", int64_t(-1));
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  return cached;
+}
+
 // The model's median c1 decode rate for `output_tokens`-token answers to a short prompt (the
 // chat-templated one-line prompts below are about 16 tokens; decode barely depends on it).
 double model_decode_tok_s(const char* lane, int64_t output_tokens) {
@@ -160,6 +181,18 @@ class SimServerTimingTest : public QObject {
     QFAIL(qPrintable(QString("cold/warm prefix TTFT %1, model %2 (more than 15% off twice)")
                          .arg(attempts.join(" and "))
                          .arg(want, 0, 'f', 2)));
+  }
+
+  // Over HTTP, as in the model, the later requests of a cold burst reuse the prefix the first
+  // one computed, and say so in their usage; only the request that computed it has none cached.
+  void cold_burst_reports_reuse_among_its_requests() {
+    auto fp8 = start_server("fp8?time_scale=0.1");
+    const std::vector<int64_t> cached = burst_cached_tokens(fp8->port(), shared_prefix(30'000));
+    QString all;
+    for (int64_t c : cached) all += QString::number(c) + " ";
+    qInfo("cold burst cached_tokens: %s", qPrintable(all));
+    QCOMPARE(std::count(cached.begin(), cached.end(), int64_t(0)), std::ptrdiff_t(1));
+    for (int64_t c : cached) QVERIFY2(c == 0 || c >= 20'000, qPrintable(all));
   }
 
   void time_scale_keeps_ratios() {
