@@ -116,7 +116,8 @@ struct ParamsJson {
               {"input_tokens", e.input_tokens},
               {"output_tokens", e.output_tokens},
               {"ignore_eos", e.ignore_eos},
-              {"seed", e.seed}});
+              {"seed", e.seed},
+              {"use_tokenize", e.use_tokenize}});
     if (const json slo = slo_json(e.slo); !slo.empty()) {
       j["slo"] = slo;
     }
@@ -134,14 +135,16 @@ struct ParamsJson {
               {"shared_prefix_tokens", e.shared_prefix_tokens},
               {"suffix_tokens", e.suffix_tokens},
               {"output_tokens", e.output_tokens},
-              {"control", e.control}});
+              {"control", e.control},
+              {"use_tokenize", e.use_tokenize}});
   }
   void operator()(const SpeculativeExperiment& e) {
     j.update({{"concurrency", e.concurrency},
               {"requests", e.requests},
               {"warmups", e.warmups},
               {"input_tokens", e.input_tokens},
-              {"output_tokens", e.output_tokens}});
+              {"output_tokens", e.output_tokens},
+              {"use_tokenize", e.use_tokenize}});
   }
   void operator()(const GatesExperiment& e) {
     j.update({{"checks", e.checks}, {"repeat", e.repeat}});

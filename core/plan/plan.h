@@ -83,6 +83,7 @@ struct ThroughputExperiment {
   bool ignore_eos = true;  // so every request generates output_tokens
   uint64_t seed = 0;
   SloThresholds slo;
+  bool use_tokenize = true;  // size prompts with the server's /tokenize when it has one
 };
 
 struct ContextSweepExperiment {
@@ -101,7 +102,8 @@ struct PrefixCacheExperiment {
   int64_t shared_prefix_tokens = 4096;
   int64_t suffix_tokens = 64;
   int64_t output_tokens = 64;
-  bool control = true;  // a salted-prefix pass that nothing can reuse
+  bool control = true;       // a pass whose requests each have their own prefix: nothing reusable
+  bool use_tokenize = true;  // size prompts with the server's /tokenize when it has one
 };
 
 struct SpeculativeExperiment {
@@ -110,6 +112,7 @@ struct SpeculativeExperiment {
   int64_t warmups = 1;
   int64_t input_tokens = 512;
   int64_t output_tokens = 256;
+  bool use_tokenize = true;  // size prompts with the server's /tokenize when it has one
 };
 
 struct GatesExperiment {

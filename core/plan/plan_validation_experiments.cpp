@@ -100,6 +100,7 @@ ThroughputExperiment read_throughput(ObjectReader& r, ErrorList& errors) {
     e.seed = static_cast<uint64_t>(seed);
   }
   read_slo(r, e.slo, errors);
+  r.boolean("use_tokenize", e.use_tokenize);
   return e;
 }
 
@@ -121,6 +122,7 @@ PrefixCacheExperiment read_prefix_cache(ObjectReader& r) {
   r.integer("suffix_tokens", e.suffix_tokens, kTokens);
   r.integer("output_tokens", e.output_tokens, kTokens);
   r.boolean("control", e.control);
+  r.boolean("use_tokenize", e.use_tokenize);
   return e;
 }
 
@@ -131,6 +133,7 @@ SpeculativeExperiment read_speculative(ObjectReader& r) {
   r.integer("warmups", e.warmups, IntRange{0, 100'000});
   r.integer("input_tokens", e.input_tokens, kTokens);
   r.integer("output_tokens", e.output_tokens, kTokens);
+  r.boolean("use_tokenize", e.use_tokenize);
   return e;
 }
 

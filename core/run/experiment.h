@@ -4,6 +4,7 @@
 // by make_experiment(); the runner owns everything else (lanes, run folder, /metrics snapshots,
 // summary.json).
 #include <atomic>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +29,9 @@ struct LaneRuntime {
   LaneEndpoint endpoint;
   ProbeReport probe;
   std::shared_ptr<void> sim_handle;
+  // Synthetic prompt budgets (estimated tokens) found to make a target size as this lane's
+  // /tokenize counts it, by target (synthetic_budget()).
+  std::map<int64_t, int64_t> prompt_budgets;
 };
 
 class ExperimentContext {

@@ -1,6 +1,7 @@
 #include "run/prefix_cache_experiment.h"
 
 #include <algorithm>
+#include <cmath>
 #include <variant>
 
 #include "metrics/percentile.h"
@@ -9,6 +10,7 @@
 #include "plan/synthetic_prompt.h"
 #include "run/chat_request_body.h"
 #include "run/pass_counters.h"
+#include "run/synthetic_requests.h"
 
 namespace lb::run {
 namespace {
@@ -18,7 +20,16 @@ using Bodies = std::vector<std::shared_ptr<const std::string>>;
 // A warm pass must be this much faster than cold to count as timing evidence of reuse.
 constexpr double kReuseTimingRatio = 2.0;
 
-Bodies burst_bodies(const plan::PrefixCacheExperiment& p, const LaneRuntime& lane, uint64_t seed) {
+// The burst's requests: the same shared prefix for each (cold and warm passes), or, for the
+// control, every request's prefix its own, so that nothing is reusable even among the burst's
+// own requests, as with caching off.
+// SCALE turns the plan's token counts into the generator's budget (synthetic_budget()), so the
+// lane's tokenizer counts the sizes the plan asked for.
+Bodies burst_bodies(const plan::PrefixCacheExperiment& p, const LaneRuntime& lane, uint64_t seed,
+                    bool share_prefix, double scale) {
+  const auto scaled = [scale](int64_t tokens) {
+    return std::max<int64_t>(1, std::llround(static_cast<double>(tokens) * scale));
+  };
   ChatRequestOptions options;
   options.model = lane.endpoint.model;
   options.max_tokens = p.output_tokens;
@@ -27,8 +38,8 @@ Bodies burst_bodies(const plan::PrefixCacheExperiment& p, const LaneRuntime& lan
   Bodies bodies;
   for (int64_t i = 0; i < p.burst; ++i) {
     plan::SyntheticPromptSpec spec;
-    spec.target_tokens = p.shared_prefix_tokens + p.suffix_tokens;
-    spec.shared_prefix_tokens = p.shared_prefix_tokens;
+    spec.target_tokens = scaled(p.shared_prefix_tokens + p.suffix_tokens);
+    spec.shared_prefix_tokens = share_prefix ? scaled(p.shared_prefix_tokens) : 0;
     spec.seed = seed;
     spec.index = i;
     bodies.push_back(chat_request_body(plan::synthetic_prompt(spec), options));
@@ -172,7 +183,10 @@ void PrefixCacheExperiment::run(ExperimentContext& ctx) {
     if (ctx.stopped()) return;
     // Each lane gets the same prompts; the control's prefix is salted so nothing matches it.
     const uint64_t seed = name_seed(name);
-    const Bodies bodies = burst_bodies(p, *lane, seed);
+    const double scale =
+        static_cast<double>(synthetic_budget(ctx.client(), *lane, prompt_tokens, p.use_tokenize)) /
+        static_cast<double>(prompt_tokens);
+    const Bodies bodies = burst_bodies(p, *lane, seed, true, scale);
     nlohmann::json out = {{"burst", p.burst},
                           {"shared_prefix_tokens", p.shared_prefix_tokens},
                           {"suffix_tokens", p.suffix_tokens},
@@ -183,7 +197,8 @@ void PrefixCacheExperiment::run(ExperimentContext& ctx) {
     const PassFigures warm = run_pass(ctx, *lane, "warm", bodies, prompt_tokens);
     out["passes"]["warm"] = to_json(warm);
     if (p.control && !ctx.stopped()) {
-      const Bodies salted = burst_bodies(p, *lane, name_seed(name + "#control", 0x5a17ULL));
+      const Bodies salted =
+          burst_bodies(p, *lane, name_seed(name + "#control", 0x5a17ULL), false, scale);
       const PassFigures control = run_pass(ctx, *lane, "control", salted, prompt_tokens);
       out["passes"]["control"] = to_json(control);
       if (control.median_ttft_ms > 0 && warm.median_ttft_ms > 0)

@@ -37,6 +37,7 @@ SizedPrompt size_prompt(net::StreamClient& client, const LaneEndpoint& lane, int
   SizedPrompt out;
   int64_t budget = target_tokens;
   out.text = build(budget);
+  out.budget = budget;
   out.tokens = plan::estimate_prompt_tokens(out.text);
   if (!use_tokenize) return out;
   for (int round = 0; round < kMaxRounds; ++round) {
@@ -52,6 +53,7 @@ SizedPrompt size_prompt(net::StreamClient& client, const LaneEndpoint& lane, int
                                                                static_cast<double>(target_tokens) /
                                                                static_cast<double>(counted))));
     out.text = build(budget);
+    out.budget = budget;
   }
   out.tokens = tokenize_count(client, lane, out.text);
   out.tokenized = out.tokens > 0;

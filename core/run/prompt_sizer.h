@@ -15,6 +15,7 @@ struct SizedPrompt {
   std::string text;
   int64_t tokens = -1;  // as counted (tokenize) or estimated
   bool tokenized = false;
+  int64_t budget = 0;  // the estimated filler tokens `build` was given for `text`
 };
 
 // build(estimated_tokens) returns the user message for that many estimated filler tokens.

@@ -39,7 +39,8 @@ LoadPhase level_phase(ExperimentContext& ctx, const LaneRuntime& lane,
   options.max_tokens = p.output_tokens;
   options.ignore_eos = lane.probe.supports_ignore_eos();
   options.server = lane.probe.kind;
-  phase.request_at = synthetic_requests(p.input_tokens, seed, static_cast<int64_t>(level), options);
+  phase.request_at = synthetic_requests(p.input_tokens, seed, static_cast<int64_t>(level), options,
+                                        known_budget(lane, p.input_tokens, p.use_tokenize));
   return phase;
 }
 
@@ -98,6 +99,7 @@ void SpeculativeExperiment::run(ExperimentContext& ctx) {
   const uint64_t seed = name_seed(name);
   std::string baseline;
   for (LaneRuntime* lane : ctx.lanes()) {
+    synthetic_budget(ctx.client(), *lane, p.input_tokens, p.use_tokenize);
     nlohmann::json levels;
     bool drafted = false;
     for (size_t level = 0; level < p.concurrency.size(); ++level) {

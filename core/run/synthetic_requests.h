@@ -9,8 +9,27 @@
 #include "run/load_driver.h"
 
 namespace lb::run {
+struct LaneRuntime;
+}  // namespace lb::run
 
-std::function<PlannedRequest(int64_t n, bool warmup)> synthetic_requests(
-    int64_t input_tokens, uint64_t seed, int64_t level, ChatRequestOptions options);
+namespace lb::run {
+
+// BUDGET is the generator's size (estimated tokens, synthetic_budget()); INPUT_TOKENS is the
+// size the requests are meant to have, recorded as each one's expected prompt tokens.
+std::function<PlannedRequest(int64_t n, bool warmup)> synthetic_requests(int64_t input_tokens,
+                                                                         uint64_t seed,
+                                                                         int64_t level,
+                                                                         ChatRequestOptions options,
+                                                                         int64_t budget = -1);
+
+// The generator budget that gives a synthetic prompt of TARGET tokens as the lane's /tokenize
+// counts them (the chat template included), found once per lane and size and kept in the
+// LaneRuntime. TARGET itself when USE_TOKENIZE is false or the lane has no /tokenize: the
+// client's estimate (about 4 characters per token) then stands.
+int64_t synthetic_budget(net::StreamClient& client, LaneRuntime& lane, int64_t target_tokens,
+                         bool use_tokenize);
+// The budget synthetic_budget() found earlier for this lane and size; -1 when none was (or
+// USE_TOKENIZE is false).
+int64_t known_budget(const LaneRuntime& lane, int64_t target_tokens, bool use_tokenize);
 
 }  // namespace lb::run

@@ -36,7 +36,9 @@ LoadPhase base_phase(const plan::ThroughputExperiment& p, const ExperimentContex
   options.ignore_eos = p.ignore_eos && lane.probe.supports_ignore_eos();
   options.server = lane.probe.kind;
   const uint64_t seed = prompt_seed(p, phase.experiment);
-  phase.request_at = synthetic_requests(p.input_tokens, seed, level, options);
+  // The budget was found when the lane's first level was set up (ThroughputExperiment::run).
+  phase.request_at = synthetic_requests(p.input_tokens, seed, level, options,
+                                        known_budget(lane, p.input_tokens, p.use_tokenize));
   return phase;
 }
 
@@ -114,6 +116,7 @@ void ThroughputExperiment::run(ExperimentContext& ctx) {
                ") is not known to accept ignore_eos: requests may stop before " +
                std::to_string(p.output_tokens) + " output tokens");
     ctx.section()["lanes"][lane->plan.id]["kv_capacity"] = kv_capacity_or_why(*lane);
+    synthetic_budget(ctx.client(), *lane, p.input_tokens, p.use_tokenize);
     if (p.request_rate > 0) {
       LoadPhase phase = base_phase(p, ctx, *lane, 0);
       phase.phase = open_loop_phase_name(p.request_rate);
