@@ -4,6 +4,8 @@
 // counters say so.
 #include <QtTest>
 
+#include <cmath>
+
 #include "test_main.h"
 
 #include "sim_plan_run.h"
@@ -65,9 +67,25 @@ class TestPrefixCacheExperiment : public QObject {
     QVERIFY(double(pc["passes"]["control"]["prefix_cache_hits"]) <
             0.05 * double(pc["passes"]["warm"]["prefix_cache_hits"]));
     QVERIFY2(control > 1.3 * cold, "the control reuses nothing, the cold burst its own prefix");
+    // Prompts are sized by the lane's tokenizer: 5 x (30,000 + 64) tokens as it counts them.
+    const double sent = pc["passes"]["cold"]["prompt_tokens"];
+    QVERIFY2(std::abs(sent - 5 * 30064.0) < 0.015 * 5 * 30064.0, std::to_string(sent).c_str());
     // Each pass is also a phase with the runner's aggregates.
     for (const char* phase : {"cold", "warm", "control"})
       QCOMPARE(int(lane["phases"][phase]["completed"]), 5);
+  }
+
+  // Without /tokenize sizing the client's 4-characters-per-token estimate stands, and the
+  // simulator's tokenizer (about 3 per token on this filler) counts a third more.
+  void withoutTokenizeTheEstimateStands() {
+    nlohmann::json plan = plan_for("fp8", false);
+    plan["experiments"][0]["use_tokenize"] = false;
+    plan["experiments"][0]["control"] = false;
+    const auto run = lb::test::run_sim_plan(plan, "lb-exp-prefix-estimate");
+    QCOMPARE(run.result.exit_code, 0);
+    const auto pc = run.experiment("prefix_cache")["lanes"]["lane"]["prefix_cache"];
+    const double sent = pc["passes"]["cold"]["prompt_tokens"];
+    QVERIFY2(sent > 1.2 * 5 * 30064.0, std::to_string(sent).c_str());
   }
 
   void noSpeedUpWithoutCachingAndTheCountersSaySo() {
