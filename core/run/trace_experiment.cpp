@@ -1,6 +1,7 @@
 #include "run/trace_experiment.h"
 
 #include <cmath>
+#include <cstdio>
 #include <variant>
 
 #include "metrics/percentile.h"
@@ -44,6 +45,22 @@ LoadPhase trace_phase(const ExperimentContext& ctx, const LaneRuntime& lane,
   options.server = lane.probe.kind;
   phase.request_at = trace_requests(std::move(trace), name_seed(phase.experiment), options);
   return phase;
+}
+
+// A client that fell behind adds its own delay to every figure of the lane: say so.
+void say_whether_kept_up(ExperimentContext& ctx, const std::string& lane,
+                         const nlohmann::json& adherence) {
+  char figures[96];
+  std::snprintf(
+      figures, sizeof figures, "%.1f %% sent over %.0f ms late, lateness p99 %.2f ms",
+      100.0 * adherence["late_share"].get<double>(), kLateThresholdMs,
+      adherence["lateness_p99_ms"].is_number() ? adherence["lateness_p99_ms"].get<double>() : 0.0);
+  if (adherence["kept_up"].get<bool>()) {
+    ctx.info("lane " + lane + ": the client kept up with the trace (" + figures + ")");
+  } else {
+    ctx.warn("lane " + lane + ": the client did not keep up with the trace (" + figures +
+             "); the lane's figures include the client's own delay");
+  }
 }
 
 }  // namespace
@@ -95,8 +112,9 @@ void TraceExperiment::run(ExperimentContext& ctx) {
                ") is not known to accept ignore_eos: requests may stop before the trace's "
                "output lengths");
     const PhaseOutcome outcome = ctx.run_phase(trace_phase(ctx, *lane, p, trace, schedule_ns));
-    ctx.section()["lanes"][lane->plan.id]["schedule"] =
-        schedule_adherence_json(outcome, schedule_ns.size());
+    nlohmann::json adherence = schedule_adherence_json(outcome, schedule_ns.size());
+    say_whether_kept_up(ctx, lane->plan.id, adherence);
+    ctx.section()["lanes"][lane->plan.id]["schedule"] = std::move(adherence);
   }
 }
 

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "plan/trace_file.h"
+#include "run/trace_experiment.h"
 #include "run/trace_requests.h"
 #include "sim_plan_run.h"
 #include "test_paths.h"
@@ -78,6 +79,35 @@ class TestTraceExperiment : public QObject {
     QCOMPARE(schedule.back(), int64_t(210'000'000));  // 840 ms of trace at 4x
   }
 
+  void keptUpAllowsOnePercentLate() {
+    auto outcome_with_late = [](int late) {
+      lb::run::PhaseOutcome o;
+      for (int i = 0; i < 100; ++i) {
+        lb::metrics::RequestRecord r;
+        r.t_sched_ns = 1'000'000'000 + i * 1'000'000;
+        r.result.t_sent_ns = r.t_sched_ns + (i < late ? 25'000'000 : 1'000'000);
+        o.records.push_back(std::move(r));
+      }
+      return o;
+    };
+    const auto one = lb::run::schedule_adherence_json(outcome_with_late(1), 100);
+    QCOMPARE(one["kept_up"], true);
+    QCOMPARE(one["late_share"], 0.01);
+    QCOMPARE(one["lateness_p50_ms"], 1.0);
+    QCOMPARE(one["lateness_max_ms"], 25.0);
+    const auto two = lb::run::schedule_adherence_json(outcome_with_late(2), 100);
+    QCOMPARE(two["kept_up"], false);
+    QCOMPARE(two["late_share"], 0.02);
+    auto stopped = outcome_with_late(0);
+    stopped.interrupted = true;
+    QCOMPARE(lb::run::schedule_adherence_json(stopped, 150)["kept_up"], false);
+    // Nothing sent: no lateness to report, and not kept up.
+    const auto none = lb::run::schedule_adherence_json({}, 5);
+    QCOMPARE(none["sent"], 0);
+    QVERIFY(none["lateness_p99_ms"].is_null());
+    QCOMPARE(none["kept_up"], false);
+  }
+
   void replaysEachLaneOnTheTraceOffsets() {
     const lb::plan::Trace trace = fixture_trace("mooncake.jsonl");
     const auto run = lb::test::run_sim_plan(trace_plan("mooncake.jsonl"), "lb-exp-trace");
@@ -123,6 +153,7 @@ class TestTraceExperiment : public QObject {
     QVERIFY(fp8["total_cached_tokens"].is_number());
     QVERIFY(int64_t(fp8["total_cached_tokens"]) > 512);
     QVERIFY(section.contains("comparisons"));
+    QVERIFY(run.sink->has_message_containing("lane fp8: the client "));
   }
 
   void aTraceThatTurnedBadIsReportedAndNothingSent() {
