@@ -60,6 +60,7 @@ class TraceScanner {
       errors_.push_back(std::string(source_) + ": the trace is empty");
       return false;
     }
+    if (first.rfind("\xEF\xBB\xBF", 0) == 0) first.erase(0, 3);  // a UTF-8 byte order mark
     TraceFormat format = options_.format;
     const auto seen = detail::detect_trace_format(first);
     if (format == TraceFormat::Auto) {

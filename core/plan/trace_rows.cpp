@@ -66,8 +66,22 @@ std::string shown_field(std::string_view s) {
   return "'" + out + "'";
 }
 
-// A request must ask for at least one prompt and one output token.
+// Beyond any model's context: a count this large is a broken row, not a request to build.
+constexpr int64_t kMaxTraceTokens = 10'000'000;
+// Offsets are int64 ns: about 292 years. Timestamps stay well inside that.
+constexpr double kMaxTimestampS = 1e9;
+constexpr int64_t kMinYear = 1970;
+constexpr int64_t kMaxYear = 2200;
+
+// A request must ask for at least one prompt and one output token, and for a sane number.
 std::string check_tokens(const TraceRow& row, const char* input_name, const char* output_name) {
+  for (const auto& [count, name] :
+       {std::pair{row.input_tokens, input_name}, std::pair{row.output_tokens, output_name}}) {
+    if (count > kMaxTraceTokens) {
+      return std::string(name) + " must be <= " + std::to_string(kMaxTraceTokens) + " (got " +
+             std::to_string(count) + ")";
+    }
+  }
   if (row.input_tokens < 1) {
     return std::string(input_name) + " must be >= 1 (got " + std::to_string(row.input_tokens) + ")";
   }
@@ -88,7 +102,9 @@ class MooncakeReader : public TraceRowReader {
     if (j.is_discarded() || !j.is_object()) return "not a JSON object";
     const auto ts = j.find("timestamp");
     if (ts == j.end()) return "missing 'timestamp'";
-    if (!ts->is_number() || ts->get<double>() < 0) return "'timestamp' must be a number >= 0 (ms)";
+    if (!ts->is_number() || ts->get<double>() < 0 || ts->get<double>() > kMaxTimestampS * 1e3) {
+      return "'timestamp' must be a number of ms from 0 to 1e12";
+    }
     out.timestamp_ns = std::llround(ts->get<double>() * 1e6);
     for (const char* key : {"input_length", "output_length"}) {
       const auto v = j.find(key);
@@ -182,7 +198,9 @@ class BurstGptReader : public CsvReader {
  protected:
   std::string timestamp(std::string_view field, int64_t& ns) const override {
     const auto v = parse_number(field);
-    if (!v || *v < 0) return "must be a number of seconds >= 0: " + shown_field(field);
+    if (!v || *v < 0 || *v > kMaxTimestampS) {
+      return "must be a number of seconds from 0 to 1e9: " + shown_field(field);
+    }
     ns = std::llround(*v * 1e9);
     return "";
   }
@@ -231,7 +249,8 @@ std::optional<int64_t> parse_trace_datetime_ns(std::string_view text) {
   const auto h = fixed_digits(s, 11, 2), mi = fixed_digits(s, 14, 2), sec = fixed_digits(s, 17, 2);
   const auto frac = fraction_ns(s.substr(19));
   if (!y || !mo || !d || !h || !mi || !sec || !frac) return std::nullopt;
-  if (*mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 || *mi > 59 || *sec > 60) {
+  if (*y < kMinYear || *y > kMaxYear || *mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 ||
+      *mi > 59 || *sec > 60) {
     return std::nullopt;
   }
   const int64_t seconds = days_from_civil(*y, *mo, *d) * 86400 + *h * 3600 + *mi * 60 + *sec;

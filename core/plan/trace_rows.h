@@ -35,7 +35,7 @@ std::unique_ptr<TraceRowReader> make_trace_row_reader(TraceFormat format);
 std::optional<TraceFormat> detect_trace_format(std::string_view first_line);
 
 // "2023-11-16 18:15:46.6805900" (fraction optional, up to 9 digits; a 'T' may separate date and
-// time) as ns since 1970-01-01 on the clock the trace was written in.
+// time; years 1970 to 2200) as ns since 1970-01-01 on the clock the trace was written in.
 std::optional<int64_t> parse_trace_datetime_ns(std::string_view text);
 
 }  // namespace lb::plan::detail

@@ -206,6 +206,32 @@ class PlanTraceFileTest : public QObject {
     QVERIFY(!read("mooncake.jsonl", o).trace->truncated);
   }
 
+  void hugeNumbersAreBadRowsNotAllocations() {
+    const std::string header = "Timestamp,Model,Request tokens,Response tokens,Total tokens,x\n";
+    const auto r = read_trace_text(header + "1,m,20000000,5,0,x\n2,m,5,5,10,x\n1e300,m,5,5,10,x\n",
+                                   "huge.csv", {});
+    QCOMPARE(r.error_text(),
+             std::string("huge.csv:2: 'Request tokens' must be <= 10000000 (got 20000000)\n"
+                         "huge.csv:4: 'Timestamp' must be a number of seconds from 0 to 1e9: "
+                         "'1e300'\n"));
+    const auto m = read_trace_text(
+        "{\"timestamp\": 1e300, \"input_length\": 5, \"output_length\": 5}\n", "huge.jsonl", {});
+    QCOMPARE(m.error_text(),
+             std::string("huge.jsonl:1: 'timestamp' must be a number of ms from 0 to 1e12\n"));
+    QVERIFY(!detail::parse_trace_datetime_ns("9999-12-31 23:59:59"));
+  }
+
+  void byteOrderMarkAndCrLfAreRead() {
+    const auto r = read_trace_text(
+        "\xEF\xBB\xBFTIMESTAMP,ContextTokens,GeneratedTokens\r\n"
+        "2023-11-16 18:15:46.6805900,100,10\r\n2023-11-16 18:15:47.6805900,200,20\r\n",
+        "bom.csv", {});
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    QCOMPARE(r.trace->format, TraceFormat::Azure);
+    QCOMPARE(r.trace->requests.back().offset_ns, int64_t(1'000'000'000));
+    QCOMPARE(r.trace->requests.back().output_tokens, int64_t(20));
+  }
+
   void formatNames() {
     for (const auto& name : trace_format_names())
       QCOMPARE(std::string(to_string(*trace_format_from_string(name))), name);
