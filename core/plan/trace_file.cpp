@@ -29,11 +29,15 @@ class TraceScanner {
       : in_(in), source_(source), options_(options) {}
 
   TraceReadResult scan() {
-    if (!open_format()) return finish();
+    if (!open_format()) {
+      return finish();
+    }
     std::string line;
     while (next_line(line) && !stop_) {
       add_row(line);
-      if (errors_.size() >= kSkippedShown) break;  // enough to fix the file by
+      if (errors_.size() >= kSkippedShown) {
+        break;  // enough to fix the file by
+      }
     }
     if (errors_.empty() && trace_.requests.empty()) {
       errors_.push_back(std::string(source_) + ": the trace holds no requests" +
@@ -48,7 +52,9 @@ class TraceScanner {
   bool next_line(std::string& line) {
     while (std::getline(in_, line)) {
       ++line_no_;
-      if (line.find_first_not_of(" \t\r") != std::string::npos) return true;
+      if (line.find_first_not_of(" \t\r") != std::string::npos) {
+        return true;
+      }
     }
     return false;
   }
@@ -60,7 +66,9 @@ class TraceScanner {
       errors_.push_back(std::string(source_) + ": the trace is empty");
       return false;
     }
-    if (first.rfind("\xEF\xBB\xBF", 0) == 0) first.erase(0, 3);  // a UTF-8 byte order mark
+    if (first.rfind("\xEF\xBB\xBF", 0) == 0) {
+      first.erase(0, 3);  // a UTF-8 byte order mark
+    }
     TraceFormat format = options_.format;
     const auto seen = detail::detect_trace_format(first);
     if (format == TraceFormat::Auto) {
@@ -93,7 +101,9 @@ class TraceScanner {
       return;
     }
     ++trace_.skipped_rows;
-    if (trace_.skipped.size() < kSkippedShown) trace_.skipped.push_back(text);
+    if (trace_.skipped.size() < kSkippedShown) {
+      trace_.skipped.push_back(text);
+    }
   }
 
   void add_row(const std::string& line) {
@@ -102,8 +112,12 @@ class TraceScanner {
       bad_row(e);
       return;
     }
-    if (!trace_.requests.empty() && !in_order(row)) return;
-    if (trace_.requests.empty()) first_ns_ = row.timestamp_ns;
+    if (!trace_.requests.empty() && !in_order(row)) {
+      return;
+    }
+    if (trace_.requests.empty()) {
+      first_ns_ = row.timestamp_ns;
+    }
     const int64_t offset_ns = row.timestamp_ns - first_ns_;
     if (options_.max_offset_ns > 0 && offset_ns >= options_.max_offset_ns) {
       trace_.truncated = true;
@@ -152,7 +166,9 @@ class TraceScanner {
   TraceReadResult finish() {
     TraceReadResult result;
     result.errors = std::move(errors_);
-    if (result.errors.empty()) result.trace = std::move(trace_);
+    if (result.errors.empty()) {
+      result.trace = std::move(trace_);
+    }
     return result;
   }
 
@@ -193,14 +209,18 @@ const std::vector<std::string>& trace_format_names() {
 std::optional<TraceFormat> trace_format_from_string(std::string_view name) {
   for (TraceFormat f :
        {TraceFormat::Auto, TraceFormat::Mooncake, TraceFormat::Azure, TraceFormat::BurstGpt}) {
-    if (name == to_string(f)) return f;
+    if (name == to_string(f)) {
+      return f;
+    }
   }
   return std::nullopt;
 }
 
 std::string TraceReadResult::error_text() const {
   std::string out;
-  for (const auto& e : errors) out += e + "\n";
+  for (const auto& e : errors) {
+    out += e + "\n";
+  }
   return out;
 }
 

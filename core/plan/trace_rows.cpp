@@ -37,7 +37,9 @@ std::vector<std::string> split_csv(std::string_view line) {
       fields.back() += c;
     }
   }
-  for (auto& f : fields) f = std::string(trim_blanks(f));
+  for (auto& f : fields) {
+    f = std::string(trim_blanks(f));
+  }
   return fields;
 }
 
@@ -45,7 +47,9 @@ std::optional<int64_t> parse_whole(std::string_view s) {
   s = trim_blanks(s);
   int64_t v = 0;
   const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
+  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) {
+    return std::nullopt;
+  }
   return v;
 }
 
@@ -62,7 +66,9 @@ std::optional<double> parse_number(std::string_view s) {
 std::string shown_field(std::string_view s) {
   constexpr size_t kMaxShown = 40;
   std::string out(s.substr(0, kMaxShown));
-  if (s.size() > kMaxShown) out += "...";
+  if (s.size() > kMaxShown) {
+    out += "...";
+  }
   return "'" + out + "'";
 }
 
@@ -99,23 +105,33 @@ class MooncakeReader : public TraceRowReader {
 
   std::string row(std::string_view line, TraceRow& out) const override {
     const json j = json::parse(line.begin(), line.end(), nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return "not a JSON object";
+    if (j.is_discarded() || !j.is_object()) {
+      return "not a JSON object";
+    }
     const auto ts = j.find("timestamp");
-    if (ts == j.end()) return "missing 'timestamp'";
+    if (ts == j.end()) {
+      return "missing 'timestamp'";
+    }
     if (!ts->is_number() || ts->get<double>() < 0 || ts->get<double>() > kMaxTimestampS * 1e3) {
       return "'timestamp' must be a number of ms from 0 to 1e12";
     }
     out.timestamp_ns = std::llround(ts->get<double>() * 1e6);
     for (const char* key : {"input_length", "output_length"}) {
       const auto v = j.find(key);
-      if (v == j.end()) return std::string("missing '") + key + "'";
-      if (!v->is_number_integer()) return std::string("'") + key + "' must be an integer";
+      if (v == j.end()) {
+        return std::string("missing '") + key + "'";
+      }
+      if (!v->is_number_integer()) {
+        return std::string("'") + key + "' must be an integer";
+      }
     }
     out.input_tokens = j["input_length"].get<int64_t>();
     out.output_tokens = j["output_length"].get<int64_t>();
     out.hash_ids.clear();
     if (const auto ids = j.find("hash_ids"); ids != j.end()) {
-      if (!ids->is_array()) return "'hash_ids' must be an array of integers";
+      if (!ids->is_array()) {
+        return "'hash_ids' must be an array of integers";
+      }
       for (const auto& id : *ids) {
         if (!id.is_number_integer() || id.get<int64_t>() < 0) {
           return "'hash_ids' must hold integers >= 0 (got " + id.dump() + ")";
@@ -140,9 +156,13 @@ class CsvReader : public TraceRowReader {
     for (size_t n = 0; n < names_.size(); ++n) {
       index_[n] = fields.size();
       for (size_t i = 0; i < fields.size(); ++i) {
-        if (fields[i] == names_[n]) index_[n] = i;
+        if (fields[i] == names_[n]) {
+          index_[n] = i;
+        }
       }
-      if (index_[n] == fields.size()) return "the header has no column '" + names_[n] + "'";
+      if (index_[n] == fields.size()) {
+        return "the header has no column '" + names_[n] + "'";
+      }
     }
     return "";
   }
@@ -159,7 +179,9 @@ class CsvReader : public TraceRowReader {
     int64_t* counts[] = {&out.input_tokens, &out.output_tokens};
     for (size_t n = 1; n < names_.size(); ++n) {
       const auto v = parse_whole(fields[index_[n]]);
-      if (!v) return "'" + names_[n] + "' is not an integer: " + shown_field(fields[index_[n]]);
+      if (!v) {
+        return "'" + names_[n] + "' is not an integer: " + shown_field(fields[index_[n]]);
+      }
       *counts[n - 1] = *v;
     }
     out.hash_ids.clear();
@@ -185,7 +207,9 @@ class AzureReader : public CsvReader {
  protected:
   std::string timestamp(std::string_view field, int64_t& ns) const override {
     const auto v = parse_trace_datetime_ns(field);
-    if (!v) return "is not a date-time like 2023-11-16 18:15:46.6805900: " + shown_field(field);
+    if (!v) {
+      return "is not a date-time like 2023-11-16 18:15:46.6805900: " + shown_field(field);
+    }
     ns = *v;
     return "";
   }
@@ -217,10 +241,14 @@ int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
 }
 
 std::optional<int64_t> fixed_digits(std::string_view s, size_t pos, size_t n) {
-  if (pos + n > s.size()) return std::nullopt;
+  if (pos + n > s.size()) {
+    return std::nullopt;
+  }
   int64_t v = 0;
   for (size_t i = pos; i < pos + n; ++i) {
-    if (s[i] < '0' || s[i] > '9') return std::nullopt;
+    if (s[i] < '0' || s[i] > '9') {
+      return std::nullopt;
+    }
     v = v * 10 + (s[i] - '0');
   }
   return v;
@@ -228,12 +256,20 @@ std::optional<int64_t> fixed_digits(std::string_view s, size_t pos, size_t n) {
 
 // The fraction after the seconds, ".6805900" (1 to 9 digits), as ns.
 std::optional<int64_t> fraction_ns(std::string_view rest) {
-  if (rest.empty()) return 0;
-  if (rest.front() != '.' || rest.size() < 2 || rest.size() > 10) return std::nullopt;
+  if (rest.empty()) {
+    return 0;
+  }
+  if (rest.front() != '.' || rest.size() < 2 || rest.size() > 10) {
+    return std::nullopt;
+  }
   const auto digits = fixed_digits(rest, 1, rest.size() - 1);
-  if (!digits) return std::nullopt;
+  if (!digits) {
+    return std::nullopt;
+  }
   int64_t ns = *digits;
-  for (size_t i = rest.size() - 1; i < 9; ++i) ns *= 10;
+  for (size_t i = rest.size() - 1; i < 9; ++i) {
+    ns *= 10;
+  }
   return ns;
 }
 
@@ -248,7 +284,9 @@ std::optional<int64_t> parse_trace_datetime_ns(std::string_view text) {
   const auto y = fixed_digits(s, 0, 4), mo = fixed_digits(s, 5, 2), d = fixed_digits(s, 8, 2);
   const auto h = fixed_digits(s, 11, 2), mi = fixed_digits(s, 14, 2), sec = fixed_digits(s, 17, 2);
   const auto frac = fraction_ns(s.substr(19));
-  if (!y || !mo || !d || !h || !mi || !sec || !frac) return std::nullopt;
+  if (!y || !mo || !d || !h || !mi || !sec || !frac) {
+    return std::nullopt;
+  }
   if (*y < kMinYear || *y > kMaxYear || *mo < 1 || *mo > 12 || *d < 1 || *d > 31 || *h > 23 ||
       *mi > 59 || *sec > 60) {
     return std::nullopt;
@@ -273,16 +311,24 @@ std::unique_ptr<TraceRowReader> make_trace_row_reader(TraceFormat format) {
 
 std::optional<TraceFormat> detect_trace_format(std::string_view first_line) {
   const std::string_view line = trim_blanks(first_line);
-  if (!line.empty() && line.front() == '{') return TraceFormat::Mooncake;
+  if (!line.empty() && line.front() == '{') {
+    return TraceFormat::Mooncake;
+  }
   const auto fields = split_csv(line);
   auto has = [&](std::string_view name) {
     for (const auto& f : fields) {
-      if (f == name) return true;
+      if (f == name) {
+        return true;
+      }
     }
     return false;
   };
-  if (has("ContextTokens") && has("GeneratedTokens")) return TraceFormat::Azure;
-  if (has("Request tokens") && has("Response tokens")) return TraceFormat::BurstGpt;
+  if (has("ContextTokens") && has("GeneratedTokens")) {
+    return TraceFormat::Azure;
+  }
+  if (has("Request tokens") && has("Response tokens")) {
+    return TraceFormat::BurstGpt;
+  }
   return std::nullopt;
 }
 
