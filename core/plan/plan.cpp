@@ -1,10 +1,13 @@
 #include "plan/plan.h"
 
+#include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "plan/plan_validation.h"
+#include "plan/trace_file.h"
 
 namespace lb::plan {
 namespace {
@@ -146,12 +149,48 @@ struct ParamsJson {
               {"output_tokens", e.output_tokens},
               {"use_tokenize", e.use_tokenize}});
   }
+  void operator()(const TraceExperiment& e) {
+    j.update({{"path", e.path},
+              {"format", e.format},
+              {"speedup", e.speedup},
+              {"skip_bad_rows", e.skip_bad_rows},
+              {"ignore_eos", e.ignore_eos}});
+    if (e.max_requests > 0) j["max_requests"] = e.max_requests;
+    if (e.max_duration_s > 0) j["max_duration_s"] = e.max_duration_s;
+    if (e.max_gap_s > 0) j["max_gap_s"] = e.max_gap_s;
+  }
   void operator()(const GatesExperiment& e) {
     j.update({{"checks", e.checks}, {"repeat", e.repeat}});
   }
 };
 
+// Resolves each trace experiment's path against the plan's folder and reads the trace, so that
+// a bad trace stops the run before any lane starts.
+void check_trace_files(Plan& plan, const std::filesystem::path& plan_dir, PlanParseResult& result) {
+  for (size_t i = 0; i < plan.experiments.size(); ++i) {
+    auto* t = std::get_if<TraceExperiment>(&plan.experiments[i].params);
+    if (t == nullptr) continue;
+    const std::filesystem::path p(t->path);
+    if (p.is_relative() && !plan_dir.empty()) t->path = (plan_dir / p).lexically_normal().string();
+    const TraceReadResult read = read_trace_file(t->path, trace_read_options(*t));
+    for (const auto& e : read.errors) {
+      result.errors.push_back({"experiments[" + std::to_string(i) + "].path", e});
+    }
+  }
+  if (!result.errors.empty()) result.plan.reset();
+}
+
 }  // namespace
+
+TraceReadOptions trace_read_options(const TraceExperiment& e) {
+  TraceReadOptions o;
+  o.format = trace_format_from_string(e.format).value_or(TraceFormat::Auto);
+  o.skip_bad_rows = e.skip_bad_rows;
+  o.max_gap_s = e.max_gap_s;
+  o.max_requests = e.max_requests;
+  if (e.max_duration_s > 0) o.max_offset_ns = std::llround(e.max_duration_s * e.speedup * 1e9);
+  return o;
+}
 
 const std::vector<std::string>& all_gate_checks() {
   static const std::vector<std::string> checks = {
@@ -234,7 +273,11 @@ PlanParseResult load_plan_file(const std::string& path) {
   }
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_plan(text.str(), path);
+  PlanParseResult result = parse_plan(text.str(), path);
+  if (result.ok()) {
+    check_trace_files(*result.plan, std::filesystem::path(path).parent_path(), result);
+  }
+  return result;
 }
 
 json resolved_plan_json(const Plan& plan) {

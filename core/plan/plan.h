@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "net/http_types.h"
+#include "plan/trace_file.h"
 
 namespace lb::plan {
 
@@ -115,6 +116,22 @@ struct SpeculativeExperiment {
   bool use_tokenize = true;  // size prompts with the server's /tokenize when it has one
 };
 
+// Open-loop replay of a request trace on its own timestamps (docs/traces.md).
+struct TraceExperiment {
+  std::string path;  // the trace file; relative paths are resolved against the plan's folder
+  std::string format = "auto";  // "auto", "mooncake", "azure", "burstgpt"
+  double speedup = 1.0;         // trace offsets are divided by this
+  int64_t max_requests = 0;     // 0 = the whole trace
+  double max_duration_s = 0;    // replay time (after speedup); 0 = no bound
+  bool skip_bad_rows = false;   // skip and count malformed rows instead of failing
+  double max_gap_s = 0;         // > 0: a longer gap between rows is an error; 0 = no check
+  bool ignore_eos = true;       // so every request generates the trace's output length
+};
+
+// How to read the experiment's trace: format, bad-row rule, gap check, and the cuts
+// (max_duration_s is replay time, so the trace is cut at max_duration_s * speedup).
+TraceReadOptions trace_read_options(const TraceExperiment& e);
+
 struct GatesExperiment {
   std::vector<std::string> checks;  // default: all of all_gate_checks()
   int64_t repeat = 3;
@@ -125,7 +142,7 @@ const std::vector<std::string>& all_gate_checks();
 
 using ExperimentParams =
     std::variant<RegressionExperiment, ThroughputExperiment, ContextSweepExperiment,
-                 PrefixCacheExperiment, SpeculativeExperiment, GatesExperiment>;
+                 PrefixCacheExperiment, SpeculativeExperiment, GatesExperiment, TraceExperiment>;
 
 struct Experiment {
   std::string kind;  // "regression", "throughput", "context_sweep", "prefix_cache", ...
@@ -158,7 +175,9 @@ struct PlanParseResult {
 };
 
 PlanParseResult parse_plan(std::string_view json_text, std::string_view source_name);
-// Reads the file and parses it; an unreadable file is one error naming the path.
+// Reads the file and parses it; an unreadable file is one error naming the path. Relative trace
+// paths are resolved against the plan file's folder, and each trace is read with its
+// experiment's options, so a bad trace is a plan error naming its file and line.
 PlanParseResult load_plan_file(const std::string& path);
 
 // The plan with every default filled in, as written to a run folder's plan.json. Contains the

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "plan/plan_validation.h"
+#include "plan/trace_file.h"
 
 namespace lb::plan::detail {
 namespace {
@@ -16,8 +17,8 @@ constexpr IntRange kConcurrency{1, 100'000};
 constexpr double kMaxDouble = 1e308;
 
 const std::vector<std::string>& kinds() {
-  static const std::vector<std::string> k = {"regression",   "throughput",  "context_sweep",
-                                             "prefix_cache", "speculative", "gates"};
+  static const std::vector<std::string> k = {
+      "regression", "throughput", "context_sweep", "prefix_cache", "speculative", "gates", "trace"};
   return k;
 }
 
@@ -160,6 +161,25 @@ GatesExperiment read_gates(ObjectReader& r, ErrorList& errors) {
   return e;
 }
 
+TraceExperiment read_trace(ObjectReader& r, ErrorList& errors) {
+  TraceExperiment e;
+  if (r.string("path", e.path, true) && e.path.empty()) {
+    r.error("path", "must not be empty");
+  }
+  if (r.string("format", e.format) && !trace_format_from_string(e.format)) {
+    errors.add(key_path(r.path(), "format"), "unknown trace format '" + e.format + "'" +
+                                                 did_you_mean(e.format, trace_format_names()) +
+                                                 "; one of auto, mooncake, azure, burstgpt");
+  }
+  r.number("speedup", e.speedup, 0, 1e6, true);
+  r.integer("max_requests", e.max_requests, kCount);
+  r.number("max_duration_s", e.max_duration_s, 0, 7 * 24 * 3600.0, true);
+  r.boolean("skip_bad_rows", e.skip_bad_rows);
+  r.number("max_gap_s", e.max_gap_s, 0, kMaxDouble, true);
+  r.boolean("ignore_eos", e.ignore_eos);
+  return e;
+}
+
 ExperimentParams read_params(const std::string& kind, ObjectReader& r, ErrorList& errors) {
   if (kind == "regression") {
     return read_regression(r);
@@ -175,6 +195,9 @@ ExperimentParams read_params(const std::string& kind, ObjectReader& r, ErrorList
   }
   if (kind == "speculative") {
     return read_speculative(r);
+  }
+  if (kind == "trace") {
+    return read_trace(r, errors);
   }
   return read_gates(r, errors);
 }
@@ -213,7 +236,7 @@ std::optional<Experiment> read_experiment(const json& value, const std::string& 
   if (std::find(kinds().begin(), kinds().end(), e.kind) == kinds().end()) {
     r.error("kind", "unknown experiment kind '" + e.kind + "'" + did_you_mean(e.kind, kinds()) +
                         "; one of regression, throughput, context_sweep, prefix_cache, "
-                        "speculative, gates");
+                        "speculative, gates, trace");
     return std::nullopt;  // its other keys cannot be judged
   }
   r.string("name", e.name);

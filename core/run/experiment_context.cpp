@@ -6,6 +6,7 @@
 #include "run/regression_experiment.h"
 #include "run/speculative_experiment.h"
 #include "run/throughput_experiment.h"
+#include "run/trace_experiment.h"
 #include "run/written_first_sink.h"
 
 namespace lb::run {
@@ -60,6 +61,7 @@ std::unique_ptr<Experiment> make_experiment(const plan::Experiment& spec) {
   if (spec.kind == "prefix_cache") return std::make_unique<PrefixCacheExperiment>();
   if (spec.kind == "speculative") return std::make_unique<SpeculativeExperiment>();
   if (spec.kind == "gates") return std::make_unique<GatesExperiment>();
+  if (spec.kind == "trace") return std::make_unique<TraceExperiment>();
   return nullptr;
 }
 

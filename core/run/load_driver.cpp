@@ -36,7 +36,10 @@ class Stage {
     count_ = count;
     duration_ns_ = duration_ns;
     start_ns_ = steady_now_ns();
-    if (phase_.arrival) offsets_ = arrival_offsets_ns(*phase_.arrival, count, duration_ns);
+    if (!warmup_ && !phase_.schedule_ns.empty())
+      offsets_ = phase_.schedule_ns;
+    else if (phase_.arrival)
+      offsets_ = arrival_offsets_ns(*phase_.arrival, count, duration_ns);
     while (true) {
       const int64_t now = steady_now_ns();
       if (stop_.load() && !cancelling_) cancel_in_flight();
@@ -52,7 +55,9 @@ class Stage {
   }
 
  private:
-  bool open_loop() const { return phase_.arrival.has_value(); }
+  bool open_loop() const {
+    return phase_.arrival.has_value() || (!warmup_ && !phase_.schedule_ns.empty());
+  }
 
   bool more_to_submit(int64_t now) const {
     if (open_loop()) return next_ < static_cast<int64_t>(offsets_.size());

@@ -38,7 +38,7 @@ std::vector<LaneRuntime*> lanes_for(const plan::Experiment& spec, std::vector<La
 // and gates runs judge outputs and functions, not speed.
 bool compares_lanes(const std::string& kind) {
   return kind == "throughput" || kind == "speculative" || kind == "context_sweep" ||
-         kind == "prefix_cache";
+         kind == "prefix_cache" || kind == "trace";
 }
 
 void add_lane_comparisons(const ExperimentContext& ctx, nlohmann::json& section) {

@@ -1,7 +1,8 @@
 // lanebench-cli end to end: `run` against vLLM look-alikes on loopback (exit code, run folder,
-// results table, progress on stderr), a bad plan (exit 2, every problem named by field),
-// Ctrl-C (clean stop, exit 130, what finished kept), SIGKILL mid-run (requests.jsonl readable
-// with every request it had recorded), `probe`, and --version.
+// results table, progress on stderr), a bad plan (exit 2, every problem named by field), a bad
+// trace (exit 2, its file and line named), Ctrl-C (clean stop, exit 130, what finished kept),
+// SIGKILL mid-run (requests.jsonl readable with every request it had recorded), `probe`, and
+// --version.
 #include <signal.h>
 
 #include <QDeadlineTimer>
@@ -162,6 +163,27 @@ class TestCliRun : public QObject {
     auto broken = run_cli({"run", QString::fromStdString((dir / "broken.json").string()), "--out",
                            QString::fromStdString((dir / "out").string())});
     QCOMPARE(broken.exit_code, 2);
+    fs::remove_all(dir);
+  }
+
+  // A trace path is relative to the plan's folder; a malformed row stops the run before any lane
+  // starts, naming the trace's file and line.
+  void badTraceNamesItsFileAndLine() {
+    const auto dir = lb::test::fresh_dir("lb-cli-badtrace");
+    fs::create_directories(dir / "traces");
+    fs::copy_file(lb::test::fixture_path("traces/mooncake_bad_rows.jsonl"),
+                  dir / "traces" / "bad.jsonl");
+    nlohmann::json plan = {{"name", "trace"},
+                           {"lanes", {{{"id", "a"}, {"base_url", "http://127.0.0.1:1/v1"}}}},
+                           {"experiments", {{{"kind", "trace"}, {"path", "traces/bad.jsonl"}}}}};
+    const auto path = write_plan(dir / "plan.json", plan);
+    auto r = run_cli({"run", QString::fromStdString(path), "--out",
+                      QString::fromStdString((dir / "out").string())});
+    QCOMPARE(r.exit_code, 2);
+    QVERIFY2(r.err.contains("experiments[0].path"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("bad.jsonl:3: missing 'output_length'"), qPrintable(r.err));
+    QVERIFY2(r.err.contains("bad.jsonl:5: not a JSON object"), qPrintable(r.err));
+    QVERIFY(!fs::exists(dir / "out"));
     fs::remove_all(dir);
   }
 

@@ -1,0 +1,28 @@
+#pragma once
+// Requests of a replayed trace (plan/trace_file.h): each asks for the trace's output length and
+// sends a prompt of its input length. A Mooncake hash id always gives the same 512-token block of
+// text, so requests that share hash ids share prompt prefixes as the traced ones did and a
+// prefix cache sees the trace's real sharing; the rest of a prompt is text of its own.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "plan/trace_file.h"
+#include "run/chat_request_body.h"
+#include "run/load_driver.h"
+
+namespace lb::run {
+
+// The prompt of request `index` of a trace: about request.input_tokens tokens (4 characters per
+// token, plan/synthetic_prompt.h), the hash-id blocks first.
+std::string trace_prompt(const plan::TraceRequest& request, int64_t index, uint64_t seed);
+
+// Request n of the trace; max_tokens is each request's output length.
+std::function<PlannedRequest(int64_t n, bool warmup)> trace_requests(
+    std::shared_ptr<const plan::Trace> trace, uint64_t seed, ChatRequestOptions options);
+
+// Send offsets of the trace's requests: trace offsets divided by speedup, in ns.
+std::vector<int64_t> trace_schedule_ns(const plan::Trace& trace, double speedup);
+
+}  // namespace lb::run
