@@ -154,7 +154,8 @@ struct ParamsJson {
               {"format", e.format},
               {"speedup", e.speedup},
               {"skip_bad_rows", e.skip_bad_rows},
-              {"ignore_eos", e.ignore_eos}});
+              {"ignore_eos", e.ignore_eos},
+              {"use_tokenize", e.use_tokenize}});
     if (e.max_requests > 0) j["max_requests"] = e.max_requests;
     if (e.max_duration_s > 0) j["max_duration_s"] = e.max_duration_s;
     if (e.max_gap_s > 0) j["max_gap_s"] = e.max_gap_s;

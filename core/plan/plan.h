@@ -126,6 +126,7 @@ struct TraceExperiment {
   bool skip_bad_rows = false;   // skip and count malformed rows instead of failing
   double max_gap_s = 0;         // > 0: a longer gap between rows is an error; 0 = no check
   bool ignore_eos = true;       // so every request generates the trace's output length
+  bool use_tokenize = true;     // size prompts with the server's /tokenize when it has one
 };
 
 // How to read the experiment's trace: format, bad-row rule, gap check, and the cuts

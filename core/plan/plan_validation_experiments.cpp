@@ -177,6 +177,7 @@ TraceExperiment read_trace(ObjectReader& r, ErrorList& errors) {
   r.boolean("skip_bad_rows", e.skip_bad_rows);
   r.number("max_gap_s", e.max_gap_s, 0, kMaxDouble, true);
   r.boolean("ignore_eos", e.ignore_eos);
+  r.boolean("use_tokenize", e.use_tokenize);
   return e;
 }
 

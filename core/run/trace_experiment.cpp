@@ -7,6 +7,7 @@
 #include "metrics/percentile.h"
 #include "plan/trace_file.h"
 #include "run/pass_counters.h"
+#include "run/synthetic_requests.h"
 #include "run/trace_requests.h"
 
 namespace lb::run {
@@ -31,9 +32,12 @@ nlohmann::json trace_json(const plan::TraceExperiment& p, const plan::Trace& tra
       {"replay_span_s", schedule_ns.empty() ? 0.0 : static_cast<double>(schedule_ns.back()) / 1e9}};
 }
 
+// Tokens of the prompt sized against the lane's /tokenize to find its tokens per character.
+constexpr int64_t kSizingTokens = 4096;
+
 LoadPhase trace_phase(const ExperimentContext& ctx, const LaneRuntime& lane,
                       const plan::TraceExperiment& p, std::shared_ptr<const plan::Trace> trace,
-                      std::vector<int64_t> schedule_ns) {
+                      std::vector<int64_t> schedule_ns, double scale) {
   LoadPhase phase = lane_phase(ctx, lane, "trace");
   phase.concurrency = 0;  // open loop: the trace decides how many are in flight
   phase.count = static_cast<int64_t>(schedule_ns.size());
@@ -43,7 +47,7 @@ LoadPhase trace_phase(const ExperimentContext& ctx, const LaneRuntime& lane,
   options.temperature = 0;
   options.ignore_eos = p.ignore_eos && lane.probe.supports_ignore_eos();
   options.server = lane.probe.kind;
-  phase.request_at = trace_requests(std::move(trace), name_seed(phase.experiment), options);
+  phase.request_at = trace_requests(std::move(trace), name_seed(phase.experiment), options, scale);
   return phase;
 }
 
@@ -111,7 +115,12 @@ void TraceExperiment::run(ExperimentContext& ctx) {
       ctx.warn("lane " + lane->plan.id + " (" + to_string(lane->probe.kind) +
                ") is not known to accept ignore_eos: requests may stop before the trace's "
                "output lengths");
-    const PhaseOutcome outcome = ctx.run_phase(trace_phase(ctx, *lane, p, trace, schedule_ns));
+    // Sized before the replay starts, so no /tokenize call delays a scheduled send.
+    const double scale =
+        static_cast<double>(synthetic_budget(ctx.client(), *lane, kSizingTokens, p.use_tokenize)) /
+        static_cast<double>(kSizingTokens);
+    const PhaseOutcome outcome =
+        ctx.run_phase(trace_phase(ctx, *lane, p, trace, schedule_ns, scale));
     nlohmann::json adherence = schedule_adherence_json(outcome, schedule_ns.size());
     say_whether_kept_up(ctx, lane->plan.id, adherence);
     ctx.section()["lanes"][lane->plan.id]["schedule"] = std::move(adherence);

@@ -12,9 +12,10 @@ namespace {
 // Block texts and a request's own text come from separate index ranges of one seed.
 constexpr int64_t kOwnTextIndexBase = int64_t{1} << 60;
 
-std::string block_text(int64_t hash_id, uint64_t seed) {
+std::string block_text(int64_t hash_id, uint64_t seed, double scale) {
   plan::SyntheticPromptSpec spec;
-  spec.target_tokens = plan::kTraceBlockTokens;
+  spec.target_tokens =
+      std::max<int64_t>(1, std::llround(static_cast<double>(plan::kTraceBlockTokens) * scale));
   spec.seed = seed;
   spec.index = hash_id;
   return plan::synthetic_prompt(spec);
@@ -22,14 +23,15 @@ std::string block_text(int64_t hash_id, uint64_t seed) {
 
 }  // namespace
 
-std::string trace_prompt(const plan::TraceRequest& request, int64_t index, uint64_t seed) {
+std::string trace_prompt(const plan::TraceRequest& request, int64_t index, uint64_t seed,
+                         double scale) {
   const auto total_chars =
-      static_cast<size_t>(static_cast<double>(request.input_tokens) * plan::kCharsPerToken);
+      static_cast<size_t>(static_cast<double>(request.input_tokens) * plan::kCharsPerToken * scale);
   std::string out;
   out.reserve(total_chars);
   for (int64_t id : request.hash_ids) {
     if (out.size() >= total_chars) break;
-    out += block_text(id, seed);
+    out += block_text(id, seed, scale);
   }
   if (out.size() >= total_chars) {
     out.resize(total_chars);
@@ -47,14 +49,15 @@ std::string trace_prompt(const plan::TraceRequest& request, int64_t index, uint6
 }
 
 std::function<PlannedRequest(int64_t n, bool warmup)> trace_requests(
-    std::shared_ptr<const plan::Trace> trace, uint64_t seed, ChatRequestOptions options) {
-  return [trace = std::move(trace), seed, options = std::move(options)](int64_t n, bool) {
+    std::shared_ptr<const plan::Trace> trace, uint64_t seed, ChatRequestOptions options,
+    double scale) {
+  return [trace = std::move(trace), seed, options = std::move(options), scale](int64_t n, bool) {
     const plan::TraceRequest& request = trace->requests.at(static_cast<size_t>(n));
     ChatRequestOptions o = options;
     o.max_tokens = request.output_tokens;
     PlannedRequest r;
     r.index = n;
-    r.body = chat_request_body(trace_prompt(request, n, seed), o);
+    r.body = chat_request_body(trace_prompt(request, n, seed, scale), o);
     r.expected_prompt_tokens = request.input_tokens;
     return r;
   };

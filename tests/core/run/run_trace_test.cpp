@@ -4,6 +4,8 @@
 // tokens; the summary says how late the client sent and whether it kept up.
 #include <QtTest>
 
+#include <cmath>
+
 #include "test_main.h"
 
 #include <algorithm>
@@ -152,6 +154,13 @@ class TestTraceExperiment : public QObject {
           fp8["total_input_tokens"].dump().c_str());
     QVERIFY(fp8["total_cached_tokens"].is_number());
     QVERIFY(int64_t(fp8["total_cached_tokens"]) > 512);
+    // Prompts are sized by the lane's tokenizer: the trace's input lengths as the lane counts
+    // them (the chat template adds a few tokens per request).
+    double traced = 0;
+    for (const auto& r : trace.requests) traced += static_cast<double>(r.input_tokens);
+    const double counted = fp8["total_input_tokens"];
+    QVERIFY2(std::abs(counted - traced) < 0.03 * traced,
+             qPrintable(QString("%1 counted, %2 in the trace").arg(counted).arg(traced)));
     QVERIFY(section.contains("comparisons"));
     QVERIFY(run.sink->has_message_containing("lane fp8: the client "));
   }
