@@ -260,6 +260,36 @@ ReportTable speculative_table(const json& e, const std::vector<std::string>& lan
   return t;
 }
 
+// A trace replay per lane: what the lane did with the trace's traffic, and whether the client
+// kept to the trace's schedule (a late client adds its own delay to every figure).
+ReportTable trace_table(const json& e, const std::vector<std::string>& lanes) {
+  ReportTable t;
+  t.title = titled("Trace replay", e, "trace");
+  t.header = {"Lane",           "Sent / scheduled",  "TTFT p50 (ms)",     "TPOT p50 (ms)",
+              "Output (tok/s)", "Lateness p99 (ms)", "Sent > 10 ms late", "Client kept up"};
+  for (const auto& lane : lanes) {
+    const json& schedule = json_at(lane_of(e, lane), {"schedule"});
+    if (!schedule.is_object()) continue;
+    const json& phase = json_at(lane_of(e, lane), {"phases", "trace"});
+    const double late_share = number_at(schedule, {"late_share"});
+    t.rows.push_back({lane,
+                      format_number(number_at(schedule, {"sent"}), 0) + " / " +
+                          format_number(number_at(schedule, {"scheduled"}), 0),
+                      format_number(number_at(phase, {"median_ttft_ms"}), 1),
+                      format_number(number_at(phase, {"median_tpot_ms"}), 2),
+                      format_number(number_at(phase, {"output_throughput"}), 1),
+                      format_number(number_at(schedule, {"lateness_p99_ms"}), 2),
+                      late_share < 0 ? "n/a" : format_number(100 * late_share, 1) + " %",
+                      json_at(schedule, {"kept_up"}) == true ? "yes" : "no"});
+  }
+  const json& trace = json_at(e, {"trace"});
+  t.note = "Trace " + string_at(trace, {"path"}) + " (" + string_at(trace, {"format"}) + "), " +
+           format_number(number_at(trace, {"requests"}), 0) + " requests replayed at " +
+           format_number(number_at(trace, {"speedup"}), 2) +
+           "x. The client kept up when at most 1 % of requests were sent over 10 ms late.";
+  return t;
+}
+
 }  // namespace
 
 std::vector<ReportTable> performance_tables(const RunFolder& folder) {
@@ -283,6 +313,10 @@ std::vector<ReportTable> performance_tables(const RunFolder& folder) {
   }
   for (const json* e : folder.experiments_of_kind("speculative")) {
     tables.push_back(speculative_table(*e, lanes));
+    tables.push_back(lane_comparisons_table(*e));
+  }
+  for (const json* e : folder.experiments_of_kind("trace")) {
+    tables.push_back(trace_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
   }
   std::erase_if(tables, [](const ReportTable& t) { return t.rows.empty(); });

@@ -281,6 +281,41 @@ class TestReportContent : public QObject {
     QVERIFY(has_caveat());
   }
 
+  // A trace replay gets its own table: the lane's figures on the trace's traffic, and whether
+  // the client kept to the schedule.
+  void traceReplayHasItsTable() {
+    lb::report::RunFolder folder = *folder_;
+    const std::vector<std::string> lanes = folder.lane_ids();
+    nlohmann::json trace = {
+        {"kind", "trace"},
+        {"name", "trace"},
+        {"trace",
+         {{"path", "t.jsonl"}, {"format", "mooncake"}, {"requests", 30}, {"speedup", 2.0}}}};
+    for (size_t i = 0; i < lanes.size(); ++i)
+      trace["lanes"][lanes[i]] = {
+          {"schedule",
+           {{"scheduled", 30},
+            {"sent", 30},
+            {"lateness_p99_ms", 1.25},
+            {"late_share", i == 0 ? 0.0 : 0.05},
+            {"kept_up", i == 0}}},
+          {"phases",
+           {{"trace",
+             {{"median_ttft_ms", 12.5}, {"median_tpot_ms", 3.25}, {"output_throughput", 100.5}}}}}};
+    folder.summary["experiments"].push_back(trace);
+    const auto tables = lb::report::performance_tables(folder);
+    const auto it = std::find_if(tables.begin(), tables.end(),
+                                 [](const auto& t) { return t.title == "Trace replay"; });
+    QVERIFY(it != tables.end());
+    QCOMPARE(it->rows.size(), lanes.size());
+    QCOMPARE(it->rows[0], (std::vector<std::string>{lanes[0], "30 / 30", "12.5", "3.25", "100.5",
+                                                    "1.25", "0.0 %", "yes"}));
+    QCOMPARE(it->rows[1][6], std::string("5.0 %"));
+    QCOMPARE(it->rows[1][7], std::string("no"));
+    QVERIFY(it->note.find("t.jsonl (mooncake), 30 requests replayed at 2.00x") !=
+            std::string::npos);
+  }
+
   void reviewedPairsCarryHighlightedDifferences() {
     size_t non_identical = 0;
     for (const auto& review : folder_->reviews)
