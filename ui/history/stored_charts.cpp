@@ -59,15 +59,6 @@ void StoredCharts::clear() {
   ttft_ctx_->hide();
 }
 
-namespace {
-
-std::vector<QPointF> shifted(std::vector<QPointF> points, double by_s) {
-  for (QPointF& p : points) p.setX(p.x() - by_s);
-  return points;
-}
-
-}  // namespace
-
 void StoredCharts::show_run(const StoredRunSeries& series) {
   clear();
   shown_ = std::make_unique<StoredRunSeries>(series);
@@ -78,8 +69,9 @@ void StoredCharts::show_run(const StoredRunSeries& series) {
     if (it == series.by_lane.end()) continue;
     const StoredLaneSeries& s = it->second;
     const double start_s = lane_time ? s.start_s : 0.0;
-    if (!s.output_tok_s.empty()) output_rate_->set_series(lane, shifted(s.output_tok_s, start_s));
-    if (!s.ttft_ms.empty()) ttft_->set_series(lane, shifted(s.ttft_ms, start_s));
+    if (!s.output_tok_s.empty())
+      output_rate_->set_series(lane, since_lane_start(s.output_tok_s, start_s));
+    if (!s.ttft_ms.empty()) ttft_->set_series(lane, since_lane_start(s.ttft_ms, start_s));
     if (!s.itl_sample_ms.values().empty()) itl_->set_samples(lane, s.itl_sample_ms.values());
     if (!s.tokens_per_event_sample.values().empty())
       tokens_per_event_->set_samples(lane, s.tokens_per_event_sample.values());

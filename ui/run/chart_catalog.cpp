@@ -98,6 +98,11 @@ void name_time_axes(widgets::ChartPanel* output_rate, widgets::ChartPanel* ttft,
       ttft->y_axis());
 }
 
+std::vector<QPointF> since_lane_start(std::vector<QPointF> points, double lane_start_s) {
+  for (QPointF& p : points) p.setX(p.x() - lane_start_s);
+  return points;
+}
+
 QCheckBox* make_lane_time_box(QWidget* parent) {
   auto* box = new QCheckBox(QObject::tr("Overlay &lanes: time since each lane started"), parent);
   box->setToolTip(

@@ -2,8 +2,10 @@
 // One definition of each run chart: its kind, title, axes with units and histogram binning. The
 // Run page's live charts and a reopened run's stored charts both build their panels here, so a
 // stored run always looks like the live one did.
+#include <QPointF>
 #include <QString>
 #include <memory>
+#include <vector>
 
 class QCheckBox;
 class QWidget;
@@ -37,5 +39,7 @@ widgets::ChartPanel* make_run_chart(RunChart chart, std::shared_ptr<widgets::Lan
 void name_time_axes(widgets::ChartPanel* output_rate, widgets::ChartPanel* ttft, bool lane_time);
 // The check box that switches between the two, checked (lane time) by default.
 QCheckBox* make_lane_time_box(QWidget* parent);
+// A lane's time series on lane time: every x moved back by the lane's start (s since the run's).
+std::vector<QPointF> since_lane_start(std::vector<QPointF> points, double lane_start_s);
 
 }  // namespace lb::ui

@@ -56,19 +56,15 @@ LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* p
   set_kind("regression");
 }
 
+double LiveCharts::lane_start_s(const LiveRunData& data, const QString& lane) const {
+  return lane_time() ? data.lane_start_s(lane) : 0.0;
+}
+
 void LiveCharts::set_lane_time(bool on) { lane_time_->setChecked(on); }
 
 bool LiveCharts::lane_time() const { return lane_time_->isChecked(); }
 
 void LiveCharts::name_time_axes() { ui::name_time_axes(output_rate_, ttft_, lane_time()); }
-
-std::vector<QPointF> LiveCharts::on_time_axis(const LiveRunData& data, const QString& lane,
-                                              std::vector<QPointF> points) const {
-  if (!lane_time()) return points;
-  const double start_s = data.lane_start_s(lane);
-  for (QPointF& p : points) p.setX(p.x() - start_s);
-  return points;
-}
 
 void LiveCharts::set_kind(const QString& kind) {
   kind_ = kind;
@@ -160,11 +156,12 @@ void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& c
   // The rate chart's newest bucket closes with time, not with requests: refresh every lane.
   for (const QString& lane : data.lanes()) {
     auto rate = data.output_rate_over_time(lane, now_s);
-    if (!rate.empty()) output_rate_->set_series(lane, on_time_axis(data, lane, std::move(rate)));
+    if (!rate.empty())
+      output_rate_->set_series(lane, since_lane_start(std::move(rate), lane_start_s(data, lane)));
   }
   // Only the series of changed lanes are rebuilt; the kind's own charts only for its kind.
   for (const QString& lane : changed) {
-    ttft_->set_series(lane, on_time_axis(data, lane, data.ttft_over_time(lane)));
+    ttft_->set_series(lane, since_lane_start(data.ttft_over_time(lane), lane_start_s(data, lane)));
     itl_->set_samples(lane, data.itl_sample_ms(lane));
     if (!data.tokens_per_event_sample(lane).empty())
       tokens_per_event_->set_samples(lane, data.tokens_per_event_sample(lane));

@@ -63,9 +63,8 @@ class LiveCharts : public QWidget {
  private:
   void relayout(const std::vector<QWidget*>& shown);
   void name_time_axes();
-  // The lane's series moved by its start, when charts are on lane time.
-  std::vector<QPointF> on_time_axis(const LiveRunData& data, const QString& lane,
-                                    std::vector<QPointF> points) const;
+  // Where the lane's time axis starts: its first request on lane time, else the run's start.
+  double lane_start_s(const LiveRunData& data, const QString& lane) const;
 
   QString kind_;
   QString ttft_title_;
