@@ -1,5 +1,5 @@
-// `lanebench-cli run PLAN.json --out DIR [--json] [--allow-env NAME]...`: runs a plan and leaves a
-// run folder.
+// `lanebench-cli run PLAN.json (--out DIR | --into RUN) [--json] [--allow-env NAME]...`: runs a
+// plan and leaves a run folder, or adds the plan's experiments to an existing run.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -19,7 +19,8 @@ namespace {
 
 struct RunArgs {
   std::string plan_path;
-  std::string out_dir;
+  std::string out_dir;  // --out, or --into's run folder
+  bool append = false;  // --into
   bool json = false;
   std::vector<std::string> allowed_envs;  // api_key_env names the user vouches for
 };
@@ -53,7 +54,7 @@ int run_plan_command(const RunArgs& args) {
   }
   for (const std::string& name : args.allowed_envs) plan::allow_api_key_env(name);
   std::string why;
-  if (!run::run_folder_usable(args.out_dir, &why)) {
+  if (!args.append && !run::run_folder_usable(args.out_dir, &why)) {
     std::cerr << "lanebench-cli run: --out: " << why << '\n';
     return run::kExitInput;
   }
@@ -61,6 +62,7 @@ int run_plan_command(const RunArgs& args) {
   ProgressSink sink;
   run::RunOptions options;
   options.out_dir = args.out_dir;
+  options.append = args.append;
   options.client_version = LANEBENCH_VERSION;
   run::PlanRunner runner(std::move(*parsed.plan), options, sink);
   run::RunResult result = runner.run(stop);
@@ -75,14 +77,25 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand("run", "run a plan against its lanes and write a run folder");
   cmd->add_option("plan", args->plan_path, "plan file (JSON)")->required();
-  cmd->add_option("--out,-o", args->out_dir, "run folder to create (must be new or empty)")
-      ->required();
+  auto* out =
+      cmd->add_option("--out,-o", args->out_dir, "run folder to create (must be new or empty)");
+  auto* into = cmd->add_option("--into", args->out_dir,
+                               "add the plan's experiments to this existing run folder (lanes "
+                               "the run knows must be the same servers; a taken experiment name "
+                               "gets -2, -3, ...)");
+  out->excludes(into);
+  into->excludes(out);
   cmd->add_flag("--json", args->json, "print the result as JSON on stdout");
   cmd->add_option("--allow-env", args->allowed_envs,
                   "let a lane's api_key_env name this variable although its name does not end "
                   "in _KEY, _TOKEN or _API_KEY, or is another tool's credential (repeatable)")
       ->type_name("NAME");
-  cmd->callback([args, &exit_code] { exit_code = run_plan_command(*args); });
+  cmd->callback([args, into, out, &exit_code] {
+    if (out->count() == 0 && into->count() == 0)
+      throw CLI::RequiredError("--out (a new run folder) or --into (an existing run)");
+    args->append = into->count() > 0;
+    exit_code = run_plan_command(*args);
+  });
 }
 
 }  // namespace lb::cli

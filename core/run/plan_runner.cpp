@@ -9,6 +9,7 @@
 #include "run/environment_info.h"
 #include "run/experiment.h"
 #include "run/lane_preparation.h"
+#include "run/run_append.h"
 #include "run/run_folder_writer.h"
 
 namespace lb::run {
@@ -59,8 +60,11 @@ class MetricsSnapshots {
     for (LaneRuntime* lane : lanes) {
       std::string text;
       if (!take(*lane, experiment, "before", text)) continue;
-      if (lanes_with_before_.insert(lane->plan.id).second)
-        writer_.write_file("metrics/" + file_safe(lane->plan.id) + ".before.prom", text);
+      // A lane's first snapshot of the run; a run that gains an experiment keeps its own.
+      const std::string first = "metrics/" + file_safe(lane->plan.id) + ".before.prom";
+      if (lanes_with_before_.insert(lane->plan.id).second &&
+          !std::filesystem::exists(writer_.path(first)))
+        writer_.write_file(first, text);
       before_[lane->plan.id] = std::move(text);
     }
   }
@@ -154,16 +158,53 @@ nlohmann::json run_experiment(const plan::Experiment& spec, std::vector<LaneRunt
   return section;
 }
 
+// The out dir takes a new run (new or empty), or with options.append already holds a run the
+// plan fits into. False with result filled when neither.
+bool check_out_dir(const RunOptions& options, plan::Plan& plan, RunSink& sink,
+                   std::optional<ExistingRun>& existing, RunResult& result) {
+  std::string why;
+  std::vector<std::string> notes;
+  if (options.append) {
+    existing = read_existing_run(options.out_dir, &why);
+    if (existing && !fit_plan_into_run(plan, *existing, &notes, &why)) existing.reset();
+  }
+  if (options.append ? !existing : !run_folder_usable(options.out_dir, &why)) {
+    result.errors.push_back(why);
+    result.exit_code = kExitInput;
+    return false;
+  }
+  for (const std::string& note : notes) sink.on_message(MessageLevel::Info, note);
+  return true;
+}
+
+// summary.json as the experiments start: a new run's header, or the run being added to (then
+// also its plan and environment with the additions, and its blockers so far).
+nlohmann::json begin_summary(const std::optional<ExistingRun>& existing, const plan::Plan& plan,
+                             const nlohmann::json& environment, RunFolderWriter& writer,
+                             std::vector<std::string>& blockers) {
+  nlohmann::json summary;
+  if (existing) {
+    std::vector<std::string> names;
+    for (const auto& spec : plan.experiments) names.push_back(spec.name);
+    writer.write_json("plan.json", appended_plan_json(*existing, plan));
+    writer.write_json("environment.json", appended_environment_json(*existing, environment, names));
+    summary = existing->summary;
+    if (summary["run"].is_object() && summary["run"]["blockers"].is_array())
+      for (const auto& b : summary["run"]["blockers"])
+        if (b.is_string()) blockers.push_back(b.get<std::string>());
+  } else {
+    summary["run"] = {{"name", plan.name}, {"started_at", utc_now_iso8601()}};
+  }
+  if (!summary["experiments"].is_array()) summary["experiments"] = nlohmann::json::array();
+  return summary;
+}
+
 }  // namespace
 
 RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   RunResult result;
-  std::string why;
-  if (!run_folder_usable(options_.out_dir, &why)) {
-    result.errors.push_back(why);
-    result.exit_code = kExitInput;
-    return result;
-  }
+  std::optional<ExistingRun> existing;
+  if (!check_out_dir(options_, plan_, sink_, existing, result)) return result;
   RunFolderWriter writer(options_.out_dir);
   if (!writer.ok()) {
     result.errors.push_back(writer.open_error());
@@ -175,9 +216,10 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   net::ClientOptions client_options;
   client_options.cancel_when = &stop;
   net::StreamClient client(client_options);
-  writer.write_json("plan.json", plan::resolved_plan_json(plan_));
+  if (!existing) writer.write_json("plan.json", plan::resolved_plan_json(plan_));
   auto prep = prepare_lanes(plan_, client, sink_, stop);
-  writer.write_json("environment.json", environment_json(prep.lanes, options_.client_version));
+  const nlohmann::json environment = environment_json(prep.lanes, options_.client_version);
+  if (!existing) writer.write_json("environment.json", environment);
   if (!prep.errors.empty()) {
     result.errors = prep.errors;
     result.interrupted = stop.load();
@@ -188,9 +230,9 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   for (const auto& lane : prep.lanes)
     if (std::string key = api_key_of(lane.endpoint); !key.empty()) keys.push_back(std::move(key));
   writer.set_secrets(std::move(keys));
+  std::vector<std::string> blockers;
   nlohmann::json& summary = result.summary;
-  summary["run"] = {{"name", plan_.name}, {"started_at", utc_now_iso8601()}};
-  summary["experiments"] = nlohmann::json::array();
+  summary = begin_summary(existing, plan_, environment, writer, blockers);
   RunState state{client, writer, sink_, stop, MetricsSnapshots(client, writer)};
   state.forward_events = options_.forward_events;
   for (const auto& spec : plan_.experiments) {
@@ -201,7 +243,8 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   result.interrupted = stop.load();
   summary["run"]["finished_at"] = utc_now_iso8601();
   summary["run"]["interrupted"] = result.interrupted;
-  summary["run"]["blockers"] = state.blockers;
+  blockers.insert(blockers.end(), state.blockers.begin(), state.blockers.end());
+  summary["run"]["blockers"] = blockers;
   writer.write_json("summary.json", summary);
   writer.flush();
   for (auto& e : writer.take_errors()) {
