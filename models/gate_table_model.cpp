@@ -43,7 +43,7 @@ int GateTableModel::rowCount(const QModelIndex& parent) const {
 }
 
 int GateTableModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() || rows_.empty() ? 0 : static_cast<int>(lanes_.size()) + 1;
+  return parent.isValid() || rows_.empty() ? 0 : static_cast<int>(lanes_.size()) + kFirstLaneColumn;
 }
 
 QVariant GateTableModel::data(const QModelIndex& index, int role) const {
@@ -58,7 +58,12 @@ QVariant GateTableModel::data(const QModelIndex& index, int role) const {
     }
     return {};
   }
-  const GateCellView& cell = row.cells[static_cast<size_t>(index.column() - 1)];
+  if (index.column() == kExperimentColumn) {
+    if (role == Qt::DisplayRole) return row.experiment;
+    if (role == Qt::ForegroundRole) return QBrush(QColor(0x55, 0x55, 0x55));
+    return {};
+  }
+  const GateCellView& cell = row.cells[static_cast<size_t>(index.column() - kFirstLaneColumn)];
   switch (role) {
     case Qt::DisplayRole:
       return cell.text;
@@ -76,7 +81,7 @@ QVariant GateTableModel::data(const QModelIndex& index, int role) const {
     case GateStatusRole:
       return cell.status;
     case LaneIdRole:
-      return lanes_[index.column() - 1];
+      return lanes_[index.column() - kFirstLaneColumn];
     default:
       return {};
   }
@@ -85,7 +90,9 @@ QVariant GateTableModel::data(const QModelIndex& index, int role) const {
 QVariant GateTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   if (section == 0) return tr("Gate");
-  return section > 0 && section <= lanes_.size() ? QVariant(lanes_[section - 1]) : QVariant();
+  if (section == kExperimentColumn) return tr("Experiment");
+  const int lane = section - kFirstLaneColumn;
+  return lane >= 0 && lane < lanes_.size() ? QVariant(lanes_[lane]) : QVariant();
 }
 
 }  // namespace lb::models

@@ -1,8 +1,9 @@
 #pragma once
 // The Decision page's table: rows are gates (functional gates, retrieval, the regression review)
-// and a few performance figures, columns are lanes. A gate cell is pass / fail / unsupported /
-// not run with its n/N score and coloured by status; a performance cell is a number with its
-// unit in the row label. Filled from a value snapshot built off the model.
+// and a few performance figures, each with the experiment it comes from; columns are lanes. A gate
+// cell is pass / fail / unsupported / not run with its n/N score and coloured by status; a
+// performance cell is a number with its unit in the row label. Filled from a value snapshot built
+// off the model.
 #include <QAbstractTableModel>
 #include <QStringList>
 #include <vector>
@@ -16,15 +17,19 @@ struct GateCellView {
 };
 
 struct GateRowView {
-  QString label;  // "JSON schema output", "Decode tok/s, median (throughput c1)"
+  QString label;  // "JSON schema output", "Decode median (tok/s) at c1"
   bool performance = false;
   std::vector<GateCellView> cells;  // one per lane
+  QString experiment;  // the run's experiment the row comes from ("gates", "throughput-2", ...)
 };
 
 class GateTableModel : public QAbstractTableModel {
   Q_OBJECT
  public:
   using QAbstractTableModel::QAbstractTableModel;
+  // Columns: the gate, its experiment, then one per lane.
+  static constexpr int kExperimentColumn = 1;
+  static constexpr int kFirstLaneColumn = 2;
 
   void set_table(QStringList lanes, std::vector<GateRowView> rows);
   void clear();

@@ -23,6 +23,7 @@
 #include "ui/pages/runs_page.h"
 #include "ui/pages/verify_page.h"
 #include "ui/report/report_export_job.h"
+#include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
 #include "widgets/chart/chart_panel.h"
 #include "widgets/lane_palette.h"
@@ -84,6 +85,9 @@ MainWindow::MainWindow(QWidget* parent)
   connect(lanes_, &LanesPage::lanes_changed, run_, &RunPage::reload_lanes);
   connect(runs_, &RunsPage::open_requested, this, &MainWindow::open_run_for_review);
   connect(runs_, &RunsPage::run_loaded, decision_, &DecisionPage::set_run);
+  connect(runs_, &RunsPage::run_loaded, this, [this](std::shared_ptr<const LoadedRun> run) {
+    if (run && run->folder) run_->set_open_run(run->dir);
+  });
   connect(runs_, &RunsPage::status, this, to_status);
   connect(decision_, &DecisionPage::status, this, to_status);
   connect(decision_, &DecisionPage::saved, runs_, &RunsPage::refresh);
@@ -108,6 +112,13 @@ void MainWindow::build_menus() {
   file->addAction(tr("&Open Workspace…"), QKeySequence::Open, this, &MainWindow::choose_workspace);
   recent_menu_ = file->addMenu(tr("Open &Recent"));
   rebuild_recent_menu();
+  file->addSeparator();
+  file->addAction(tr("Open &Plan…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
+                  &MainWindow::open_plan);
+  file->addAction(tr("&Save Plan…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
+                  &MainWindow::save_plan);
+  file->addAction(tr("&Add Experiment to This Run"), this, &MainWindow::add_experiment);
+  file->addAction(tr("Open R&un…"), this, &MainWindow::open_run_folder);
   file->addSeparator();
   QMenu* export_menu = file->addMenu(tr("&Export Chart"));
   export_menu->addAction(tr("As &PNG…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
@@ -200,6 +211,58 @@ void MainWindow::export_chart(const QString& suffix) {
 
 // The Runs page shows the opened run's charts and hands it to Decision; Review loads its outputs.
 void MainWindow::open_run_for_review(const QString& run_dir) { review_->open_run(run_dir); }
+
+// A plan file runs whole into one new run, shown live on the Run page.
+void MainWindow::open_plan() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Plan"), workspace_.plans_dir(),
+                                                    tr("Plan files (*.json);;All files (*)"));
+  if (path.isEmpty()) return;
+  show_page(Run);
+  QString error;
+  if (!run_->start_plan_file(path, &error))
+    QMessageBox::warning(this, tr("Cannot run the plan"), error);
+}
+
+void MainWindow::save_plan() {
+  const QString suggested =
+      QDir(workspace_.plans_dir()).filePath(run_->experiment_form()->kind() + "-plan.json");
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Save Plan"), suggested, tr("Plan files (*.json)"));
+  if (path.isEmpty()) return;
+  QString error;
+  if (!run_->save_plan_file(path, &error))
+    QMessageBox::warning(this, tr("Cannot save the plan"), error);
+}
+
+void MainWindow::add_experiment() {
+  show_page(Run);
+  QString error;
+  if (!run_->add_experiment(&error))
+    QMessageBox::warning(this, tr("Cannot add the experiment"), error);
+}
+
+// Any run folder on disk, made by the workbench or by lanebench-cli: its charts on Runs, its
+// outputs on Review, its gates on Decision.
+void MainWindow::open_run_folder() {
+  const QString dir =
+      QFileDialog::getExistingDirectory(this, tr("Open Run Folder"), workspace_.runs_dir());
+  if (dir.isEmpty()) return;
+  QString error;
+  if (!open_run_dir(dir, &error)) QMessageBox::warning(this, tr("Cannot open the run"), error);
+}
+
+bool MainWindow::open_run_dir(const QString& dir, QString* error) {
+  const QDir run(dir);
+  if (!run.exists("summary.json") && !run.exists("requests.jsonl") && !run.exists("plan.json")) {
+    *error =
+        tr("%1 is not a run folder: it has no summary.json, plan.json or requests.jsonl.").arg(dir);
+    return false;
+  }
+  runs_->open_run(dir);
+  review_->open_run(dir);
+  show_page(Runs);
+  return true;
+}
 
 // Decision after Review, Verify last: inserted at their Page positions in the list and the stack.
 void MainWindow::add_qualification_pages() {

@@ -33,6 +33,8 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   bool open_workspace(const QString& dir, QString* error);
+  // Opens a run folder from anywhere on disk on the Runs, Review and Decision pages.
+  bool open_run_dir(const QString& dir, QString* error);
   void show_page(Page page);
   Workspace& workspace() { return workspace_; }
   LanesPage* lanes_page() const { return lanes_; }
@@ -53,6 +55,10 @@ class MainWindow : public QMainWindow {
   void export_chart(const QString& suffix);
   void about();
   void open_run_for_review(const QString& run_dir);
+  void open_plan();
+  void save_plan();
+  void open_run_folder();
+  void add_experiment();
   void add_qualification_pages();
   void export_report();
   void remember_workspace(const QString& dir);

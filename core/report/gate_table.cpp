@@ -88,7 +88,7 @@ GateCell retrieval_cell(const json& rows) {
 }
 
 void add_retrieval_row(GateTable& table, const json& experiment) {
-  GateRow row{"retrieval", "Long-context retrieval (sizes passed)", {}};
+  GateRow row{"retrieval", "Long-context retrieval (sizes passed)", {}, {}};
   bool any = false;
   for (const auto& lane : table.lanes) {
     GateCell cell = retrieval_cell(lane_section(experiment, lane).value("context_sweep", json()));
@@ -136,7 +136,7 @@ void judge_regression(GateCell& cell, const json& c, const compare::ReviewRecord
 void add_regression_row(GateTable& table, const json& experiment,
                         const std::vector<compare::ReviewRecord>* reviews) {
   if (!experiment.contains("comparisons") || !experiment["comparisons"].is_array()) return;
-  GateRow row{"regression", "Regression vs baseline (identical or similar)", {}};
+  GateRow row{"regression", "Regression vs baseline (identical or similar)", {}, {}};
   row.cells.resize(table.lanes.size());
   for (const auto& c : experiment["comparisons"]) {
     const std::string base_id = c.value("baseline", ""), cand_id = c.value("candidate", "");
@@ -155,7 +155,8 @@ void add_regression_row(GateTable& table, const json& experiment,
 
 void add_artifacts_row(GateTable& table, const std::vector<ArtifactRecord>& records) {
   if (records.empty()) return;
-  GateRow row{"artifacts", "Artifacts verified (identity, refuse list, headers)", {}};
+  GateRow row{
+      "artifacts", "Artifacts verified (identity, refuse list, headers)", "verification", {}};
   for (const auto& lane : table.lanes) {
     GateCell cell;
     const auto it = std::find_if(records.begin(), records.end(),
@@ -180,13 +181,20 @@ void add_artifacts_row(GateTable& table, const std::vector<ArtifactRecord>& reco
 void add_experiment_rows(GateTable& table, const json& summary,
                          const std::vector<compare::ReviewRecord>* reviews) {
   try {
-    int gate_experiments = 0;
-    for (const auto& e : summary["experiments"]) gate_experiments += e.value("kind", "") == "gates";
+    std::map<std::string, int> per_kind;
+    for (const auto& e : summary["experiments"]) ++per_kind[e.value("kind", "")];
     for (const auto& e : summary["experiments"]) {
       const std::string kind = e.value("kind", "");
-      if (kind == "gates") add_functional_rows(table, e, gate_experiments > 1);
+      const size_t first = table.rows.size();
+      if (kind == "gates") add_functional_rows(table, e, per_kind[kind] > 1);
       if (kind == "context_sweep") add_retrieval_row(table, e);
       if (kind == "regression") add_regression_row(table, e, reviews);
+      const std::string name = e.value("name", kind);
+      for (size_t i = first; i < table.rows.size(); ++i) {
+        GateRow& row = table.rows[i];
+        row.experiment = name;
+        if (kind != "gates" && per_kind[kind] > 1) row.key += "@" + name;
+      }
     }
   } catch (const json::exception&) {
     // A summary.json edited by hand into another shape: keep the rows read so far.
@@ -258,7 +266,10 @@ json gate_table_to_json(const GateTable& table) {
                        {"status", gate_status_name(row.cells[i].status)},
                        {"score", row.cells[i].score},
                        {"detail", row.cells[i].detail}});
-    rows.push_back({{"key", row.key}, {"label", row.label}, {"cells", std::move(cells)}});
+    rows.push_back({{"key", row.key},
+                    {"label", row.label},
+                    {"experiment", row.experiment},
+                    {"cells", std::move(cells)}});
   }
   return {{"lanes", table.lanes}, {"rows", std::move(rows)}};
 }

@@ -26,6 +26,7 @@ struct GateCell {
 struct GateRow {
   std::string key;              // stable id, e.g. "gates.json", "retrieval", "regression"
   std::string label;            // what a reader sees, e.g. "JSON schema output"
+  std::string experiment;       // the run's experiment it comes from; "verification" for artifacts
   std::vector<GateCell> cells;  // one per GateTable::lanes entry
 };
 
@@ -43,16 +44,18 @@ std::string cell_text(const GateCell& cell);
 // Human label of a gates experiment check ("tools" -> "Parallel tool calls").
 std::string gate_label(const std::string& check);
 
-// Lanes in the given order; rows in run order. A lane an experiment did not cover is "not run".
-// REVIEWS (review.json records, with verdicts given since the run) decide the regression row
-// when given; a candidate whose divergent pairs still await verdicts is "review pending".
-// ARTIFACTS (checkpoint verifications attached to the run) add an "Artifacts verified" row when
-// there is any; a lane without one is "not run" there.
+// Lanes in the given order; rows in run order, each naming its experiment (a run that holds a
+// kind twice, e.g. after an experiment was added to it, keys its rows KEY@NAME). A lane an
+// experiment did not cover is "not run". REVIEWS (review.json records, with verdicts given since
+// the run) decide the regression row when given; a candidate whose divergent pairs still await
+// verdicts is "review pending". ARTIFACTS (checkpoint verifications attached to the run) add an
+// "Artifacts verified" row when there is any; a lane without one is "not run" there.
 GateTable build_gate_table(const nlohmann::json& summary, const std::vector<std::string>& lanes,
                            const std::vector<compare::ReviewRecord>* reviews = nullptr,
                            const std::vector<ArtifactRecord>* artifacts = nullptr);
 
-// {"lanes": [...], "rows": [{"key", "label", "cells": [{"lane", "status", "score", "detail"}]}]}
+// {"lanes": [...], "rows": [{"key", "label", "experiment", "cells": [{"lane", "status", "score",
+// "detail"}]}]}
 nlohmann::json gate_table_to_json(const GateTable& table);
 
 }  // namespace lb::report

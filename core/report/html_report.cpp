@@ -122,11 +122,12 @@ void write_gates(std::ostream& out, const ReportModel& m) {
     out << "<p>No gates were run.</p>\n";
     return;
   }
-  out << "<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\">\n<tr><th>Gate</th>";
+  out << "<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\">\n<tr><th>Gate</th>"
+         "<th>Experiment</th>";
   for (const auto& lane : m.gates.lanes) out << "<th>" << esc(lane) << "</th>";
   out << "</tr>\n";
   for (const auto& row : m.gates.rows) {
-    out << "<tr><td>" << esc(row.label) << "</td>";
+    out << "<tr><td>" << esc(row.label) << "</td><td>" << esc(row.experiment) << "</td>";
     for (const auto& c : row.cells)
       out << "<td class=\"" << status_class(c.status)
           << "\" style=\"background-color:" << status_color(c.status) << "\" title=\""

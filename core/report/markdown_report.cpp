@@ -82,11 +82,11 @@ void write_markdown_gates(std::ostream& out, const ReportModel& m) {
     out << "No gates were run.\n\n";
     return;
   }
-  std::vector<std::string> header{"Gate"};
+  std::vector<std::string> header{"Gate", "Experiment"};
   header.insert(header.end(), m.gates.lanes.begin(), m.gates.lanes.end());
   std::vector<std::vector<std::string>> rows;
   for (const auto& row : m.gates.rows) {
-    std::vector<std::string> r{row.label};
+    std::vector<std::string> r{row.label, row.experiment};
     for (const auto& c : row.cells) r.push_back(cell_text(c));
     rows.push_back(std::move(r));
   }

@@ -25,33 +25,42 @@ class QualificationModelsTest : public QObject {
     std::vector<GateRowView> rows;
     rows.push_back({"JSON schema output",
                     false,
-                    {{"pass", "pass 3/3", ""}, {"fail", "fail 1/3", "missing key \"name\""}}});
-    rows.push_back({"Responses API", false, {{"unsupported", "unsupported", "404"}}});  // short
-    rows.push_back({"throughput c1: TTFT median (ms)", true, {{"", "41.2", ""}, {"", "38.0", ""}}});
+                    {{"pass", "pass 3/3", ""}, {"fail", "fail 1/3", "missing key \"name\""}},
+                    "gates"});
+    rows.push_back({"Responses API", false, {{"unsupported", "unsupported", "404"}}, "gates"});
+    rows.push_back(
+        {"TTFT median (ms) at c1", true, {{"", "41.2", ""}, {"", "38.0", ""}}, "throughput"});
     model.set_table({"bf16", "fp8"}, rows);
+    // Gate, Experiment, then a column per lane.
+    constexpr int bf16 = GateTableModel::kFirstLaneColumn, fp8 = bf16 + 1;
     QCOMPARE(model.rowCount(), 3);
-    QCOMPARE(model.columnCount(), 3);
+    QCOMPARE(model.columnCount(), 4);
     QCOMPARE(model.headerData(0, Qt::Horizontal).toString(), QString("Gate"));
-    QCOMPARE(model.headerData(2, Qt::Horizontal).toString(), QString("fp8"));
-    QCOMPARE(model.index(0, 2).data().toString(), QString("fail 1/3"));
-    QCOMPARE(model.index(0, 2).data(GateStatusRole).toString(), QString("fail"));
-    QCOMPARE(model.index(0, 2).data(Qt::ToolTipRole).toString(), QString("missing key \"name\""));
-    QCOMPARE(model.index(0, 2).data(LaneIdRole).toString(), QString("fp8"));
-    const QColor pass = model.index(0, 1).data(Qt::BackgroundRole).value<QBrush>().color();
-    const QColor fail = model.index(0, 2).data(Qt::BackgroundRole).value<QBrush>().color();
+    QCOMPARE(model.headerData(1, Qt::Horizontal).toString(), QString("Experiment"));
+    QCOMPARE(model.headerData(fp8, Qt::Horizontal).toString(), QString("fp8"));
+    QCOMPARE(model.index(2, GateTableModel::kExperimentColumn).data().toString(),
+             QString("throughput"));
+    QVERIFY(model.index(0, GateTableModel::kExperimentColumn).data(GateStatusRole).isNull());
+    QCOMPARE(model.index(0, fp8).data().toString(), QString("fail 1/3"));
+    QCOMPARE(model.index(0, fp8).data(GateStatusRole).toString(), QString("fail"));
+    QCOMPARE(model.index(0, fp8).data(Qt::ToolTipRole).toString(), QString("missing key \"name\""));
+    QCOMPARE(model.index(0, fp8).data(LaneIdRole).toString(), QString("fp8"));
+    QCOMPARE(model.index(0, bf16).data(LaneIdRole).toString(), QString("bf16"));
+    const QColor pass = model.index(0, bf16).data(Qt::BackgroundRole).value<QBrush>().color();
+    const QColor fail = model.index(0, fp8).data(Qt::BackgroundRole).value<QBrush>().color();
     QVERIFY(pass.green() > pass.red());
     QVERIFY(fail.red() > fail.green());
     // A row given fewer cells than lanes is padded with empty cells, never read past its end.
-    QCOMPARE(model.index(1, 2).data().toString(), QString());
-    QVERIFY(!model.index(2, 1).data(Qt::BackgroundRole).isValid());
-    QCOMPARE(model.index(2, 1).data(Qt::TextAlignmentRole).toInt(),
+    QCOMPARE(model.index(1, fp8).data().toString(), QString());
+    QVERIFY(!model.index(2, bf16).data(Qt::BackgroundRole).isValid());
+    QCOMPARE(model.index(2, bf16).data(Qt::TextAlignmentRole).toInt(),
              int(Qt::AlignRight | Qt::AlignVCenter));
     QCOMPARE(model.count("pass"), 1);
     QCOMPARE(model.count("fail"), 1);
     QCOMPARE(model.count("unsupported"), 1);
     QCOMPARE(model.count(""), 1);  // the padded cell only: performance rows never count
     model.set_table({"a"}, {rows[0]});
-    QCOMPARE(model.columnCount(), 2);
+    QCOMPARE(model.columnCount(), 3);
     model.clear();
     QCOMPARE(model.rowCount(), 0);
   }

@@ -50,11 +50,18 @@ QString summary_gate_status(const nlohmann::json& summary, const std::string& la
   return "?";
 }
 
-int row_of(const models::GateTableModel& model, const QString& label) {
+// The row with this label (and, when given, of this experiment).
+int row_of(const models::GateTableModel& model, const QString& label,
+           const QString& experiment = QString()) {
   for (int r = 0; r < model.rowCount(); ++r)
-    if (model.index(r, 0).data().toString() == label) return r;
+    if (model.index(r, 0).data().toString() == label &&
+        (experiment.isEmpty() ||
+         model.index(r, models::GateTableModel::kExperimentColumn).data().toString() == experiment))
+      return r;
   return -1;
 }
+
+constexpr int kLane0 = models::GateTableModel::kFirstLaneColumn;
 
 int history_row(const models::RunHistoryModel& model, const QString& dir) {
   for (int r = 0; r < model.rowCount(); ++r)
@@ -123,14 +130,14 @@ class UiStoredRunTest : public QObject {
       const int row = row_of(model, label);
       QVERIFY2(row >= 0, label);
       for (int lane = 0; lane < 2; ++lane)
-        QCOMPARE(model.index(row, lane + 1).data(models::GateStatusRole).toString(),
+        QCOMPARE(model.index(row, kLane0 + lane).data(models::GateStatusRole).toString(),
                  summary_gate_status(summary, lane == 0 ? "bf16" : "fp8", check));
     }
     QVERIFY(model.count("pass") >= 2);
     QVERIFY(row_of(model, "Long-context retrieval (sizes passed)") >= 0);
     // A performance figure equals summary.json's, as shown (one decimal below 100), followed by
     // its interval; the cell's tooltip is the lane's verdict against the first lane.
-    const int ttft_row = row_of(model, "throughput c1: TTFT median (ms)");
+    const int ttft_row = row_of(model, "TTFT median (ms) at c1", "throughput");
     QVERIFY(ttft_row >= 0);
     nlohmann::json c1;
     for (const auto& e : summary["experiments"])
@@ -138,15 +145,15 @@ class UiStoredRunTest : public QObject {
     const double want = c1["median_ttft_ms"].get<double>();
     const int decimals = want >= 100 ? 0 : 1;
     const auto& interval = c1["intervals"]["median_ttft_ms"];
-    QCOMPARE(model.index(ttft_row, 2).data().toString(),
+    QCOMPARE(model.index(ttft_row, kLane0 + 1).data().toString(),
              QString("%1 [%2, %3]")
                  .arg(QString::number(want, 'f', decimals),
                       QString::number(interval["lo"].get<double>(), 'f', decimals),
                       QString::number(interval["hi"].get<double>(), 'f', decimals)));
-    const QString verdict = model.index(ttft_row, 2).data(Qt::ToolTipRole).toString();
+    const QString verdict = model.index(ttft_row, kLane0 + 1).data(Qt::ToolTipRole).toString();
     QVERIFY2(verdict.startsWith("fp8/bf16 c1 TTFT p50 ") && verdict.contains("(95 %)"),
              qPrintable(verdict));
-    QVERIFY(model.index(ttft_row, 1).data(Qt::ToolTipRole).isNull());  // the baseline
+    QVERIFY(model.index(ttft_row, kLane0).data(Qt::ToolTipRole).isNull());  // the baseline
     QVERIFY(page.banner_text().isEmpty());
 
     QVERIFY(!page.save(&error));  // no choice yet
@@ -246,13 +253,14 @@ class UiStoredRunTest : public QObject {
     const models::GateTableModel& model = *page.model();
     const int regression = row_of(model, "Regression vs baseline (identical or similar)");
     QVERIFY(regression >= 0);
-    QCOMPARE(model.index(regression, 2).data(models::GateStatusRole).toString(), QString("pass"));
+    QCOMPARE(model.index(regression, kLane0 + 1).data(models::GateStatusRole).toString(),
+             QString("pass"));
     const int row = row_of(model, "Artifacts verified (identity, refuse list, headers)");
     QVERIFY(row >= 0);
-    QCOMPARE(model.index(row, 1).data(models::GateStatusRole).toString(), QString("not run"));
-    QCOMPARE(model.index(row, 2).data(models::GateStatusRole).toString(), QString("fail"));
-    QVERIFY2(model.index(row, 2).data().toString().contains("3/4"),
-             qPrintable(model.index(row, 2).data().toString()));
+    QCOMPARE(model.index(row, kLane0).data(models::GateStatusRole).toString(), QString("not run"));
+    QCOMPARE(model.index(row, kLane0 + 1).data(models::GateStatusRole).toString(), QString("fail"));
+    QVERIFY2(model.index(row, kLane0 + 1).data().toString().contains("3/4"),
+             qPrintable(model.index(row, kLane0 + 1).data().toString()));
   }
 
   void report_export_writes_every_format() {

@@ -88,7 +88,7 @@ QString verdict_of(const json& experiment, const std::string& lane, const std::s
 models::GateRowView figure_row(const QString& label, const json& experiment,
                                const std::vector<std::string>& lanes, const std::string& phase,
                                const char* key, const char* interval_key) {
-  models::GateRowView row{label, true, {}};
+  models::GateRowView row{label, true, {}, q(experiment.value("name", std::string()))};
   for (const std::string& lane : lanes)
     row.cells.push_back({QString(),
                          format_with_interval(phase_of(experiment, lane, phase), key, interval_key),
@@ -100,7 +100,7 @@ models::GateRowView figure_row(const QString& label, const json& experiment,
 models::GateRowView peak_row(const QString& label, const json& experiment,
                              const std::vector<std::string>& lanes,
                              const std::vector<std::string>& phases) {
-  models::GateRowView row{label, true, {}};
+  models::GateRowView row{label, true, {}, q(experiment.value("name", std::string()))};
   for (const std::string& lane : lanes) {
     double best = NAN;
     std::string at;
@@ -122,7 +122,7 @@ models::GateRowView peak_row(const QString& label, const json& experiment,
 std::vector<models::GateRowView> gate_rows(const report::GateTable& table) {
   std::vector<models::GateRowView> rows;
   for (const report::GateRow& row : table.rows) {
-    models::GateRowView view{q(row.label), false, {}};
+    models::GateRowView view{q(row.label), false, {}, q(row.experiment)};
     for (const report::GateCell& cell : row.cells) {
       QString status = QString::fromLatin1(report::gate_status_name(cell.status));
       if (cell.status == report::GateStatus::NotRun && cell.detail == "baseline")
@@ -144,17 +144,15 @@ std::vector<models::GateRowView> performance_rows(const json& summary,
     if (!e.is_object() || e.value("kind", "") == "gates") continue;
     const std::vector<std::string> phases = phase_order(e, lanes);
     if (phases.empty()) continue;
-    const QString name = q(e.value("name", e.value("kind", std::string("experiment"))));
     const std::string& first = phases.front();
-    const QString at = phases.size() > 1 ? QString(" %1").arg(q(first)) : QString();
-    rows.push_back(figure_row(QObject::tr("%1%2: TTFT median (ms)").arg(name, at), e, lanes, first,
+    const QString at = phases.size() > 1 ? QObject::tr(" at %1").arg(q(first)) : QString();
+    rows.push_back(figure_row(QObject::tr("TTFT median (ms)%1").arg(at), e, lanes, first,
                               "median_ttft_ms", "median_ttft_ms"));
-    rows.push_back(figure_row(QObject::tr("%1%2: decode median (tok/s)").arg(name, at), e, lanes,
-                              first, "median_decode_tok_s", "median_decode_tok_s"));
-    rows.push_back(figure_row(QObject::tr("%1%2: E2E latency p50 (ms)").arg(name, at), e, lanes,
-                              first, "p50_e2el_ms", "median_e2el_ms"));
-    rows.push_back(
-        peak_row(QObject::tr("%1: best output throughput (tok/s)").arg(name), e, lanes, phases));
+    rows.push_back(figure_row(QObject::tr("Decode median (tok/s)%1").arg(at), e, lanes, first,
+                              "median_decode_tok_s", "median_decode_tok_s"));
+    rows.push_back(figure_row(QObject::tr("E2E latency p50 (ms)%1").arg(at), e, lanes, first,
+                              "p50_e2el_ms", "median_e2el_ms"));
+    rows.push_back(peak_row(QObject::tr("Best output throughput (tok/s)"), e, lanes, phases));
   }
   return rows;
 }

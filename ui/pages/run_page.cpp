@@ -57,6 +57,7 @@ RunPage::RunPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> pal
   connect(&controller_, &RunController::updated, this, &RunPage::on_updated);
   connect(&controller_, &RunController::message, this, &RunPage::on_message);
   connect(&controller_, &RunController::finished, this, &RunPage::on_finished);
+  connect(&controller_, &RunController::experiment_started, this, &RunPage::on_experiment_started);
   reload_lanes();
   reload_prompt_sets();
   set_running(false);
@@ -82,6 +83,11 @@ QWidget* RunPage::build_setup_panel() {
   stop_->setToolTip(tr("Stop the run, keeping every finished request (Ctrl+.)"));
   connect(start_, &QPushButton::clicked, this, &RunPage::on_start_clicked);
   connect(stop_, &QPushButton::clicked, this, &RunPage::stop_run);
+  add_ = new QPushButton(tr("&Add to This Run"), panel);
+  add_->setAccessibleName(tr("Add Experiment to This Run"));
+  connect(add_, &QPushButton::clicked, this, &RunPage::on_add_clicked);
+  auto* add_key = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return), this);
+  connect(add_key, &QShortcut::activated, this, &RunPage::on_add_clicked);
   auto* start_key = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this);
   connect(start_key, &QShortcut::activated, this, &RunPage::on_start_clicked);
   auto* stop_key = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period), this);
@@ -98,6 +104,7 @@ QWidget* RunPage::build_setup_panel() {
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(start_);
   buttons->addWidget(stop_);
+  buttons->addWidget(add_);
   auto* layout = new QVBoxLayout(panel);
   layout->setContentsMargins(8, 8, 4, 8);
   layout->addWidget(lanes_box, 1);

@@ -3,6 +3,7 @@
 // of medians and p99 with provenance badges, errors per lane, progress with ETA.
 #include <QWidget>
 #include <memory>
+#include <nlohmann/json.hpp>
 
 #include "ui/run/gate_scores.h"
 #include "ui/run/run_controller.h"
@@ -36,6 +37,18 @@ class RunPage : public QWidget {
   void reload_prompt_sets();  // after the workspace's prompt sets changed
   bool start_run(QString* error);
   void stop_run();
+  // Runs every experiment of a plan file into one new run, on the plan's own lanes.
+  bool start_plan_file(const QString& path, QString* error);
+  // Writes what the page is set to (checked lanes, the experiment) as a plan file that
+  // `lanebench-cli run` runs unchanged.
+  bool save_plan_file(const QString& path, QString* error);
+  // Runs the experiment the page is set to into the open run (set_open_run) on the checked
+  // lanes, adding to that run (run/run_append.h).
+  bool add_experiment(QString* error);
+  // The run folder an added experiment goes into: the last finished or opened run.
+  void set_open_run(const QString& run_dir);
+  QString open_run() const { return open_run_; }
+  QPushButton* add_button() const { return add_; }
   RunController* controller() { return &controller_; }
   LiveCharts* charts() const { return charts_; }
   ExperimentForm* experiment_form() const { return form_; }
@@ -50,6 +63,12 @@ class RunPage : public QWidget {
   void run_finished(const QString& run_dir, bool has_review);
 
  private:
+  // The plan file's JSON for the checked lanes and the form's experiment, or null with *error.
+  nlohmann::json form_plan_json(QString* error) const;
+  bool run_plan(plan::Plan plan, const QString& run_dir, bool append, QString* error);
+  void on_experiment_started(int index, const QString& name, const QString& kind);
+  void on_add_clicked();
+  void update_add_button();
   bool confirm_lane_keys(const plan::Plan& plan, QString* error);
   bool ask_keyring_key(const plan::Lane& lane, QString* error);
   void on_start_clicked();
@@ -72,6 +91,11 @@ class RunPage : public QWidget {
   ExperimentForm* form_ = nullptr;
   QPushButton* start_ = nullptr;
   QPushButton* stop_ = nullptr;
+  QPushButton* add_ = nullptr;
+  QString open_run_;
+  QStringList plan_kinds_;  // the running plan's experiment kinds, in order
+  std::vector<std::vector<std::string>> plan_checks_;  // each experiment's gate checks
+  QStringList plan_lanes_;
   QProgressBar* progress_ = nullptr;
   QLabel* progress_label_ = nullptr;
   QPlainTextEdit* log_ = nullptr;

@@ -32,49 +32,70 @@ QString format_eta(double s) {
 
 }  // namespace
 
-bool RunPage::start_run(QString* error) {
+nlohmann::json RunPage::form_plan_json(QString* error) const {
   const QStringList chosen = checked_lanes();
   if (chosen.isEmpty()) {
     *error = tr("Pick at least one lane to run.");
-    return false;
+    return nullptr;
   }
   if (!form_->kind_available(form_->kind())) {
     *error = tr("The experiment \"%1\" is not available in this build.").arg(form_->kind());
-    return false;
+    return nullptr;
   }
   QString form_error;
-  const nlohmann::json experiment = form_->experiment_json(&form_error);
+  nlohmann::json experiment = form_->experiment_json(&form_error);
   if (experiment.is_null()) {
     *error = form_error;
-    return false;
+    return nullptr;
   }
   nlohmann::json lanes = nlohmann::json::array();
   for (const plan::Lane& lane : workspace_.lanes())
     if (chosen.contains(QString::fromStdString(lane.id))) lanes.push_back(lane_to_json(lane));
   const std::string name = workspace_.name().toStdString() + " " + form_->kind().toStdString();
-  const nlohmann::json plan_json = {
-      {"name", name}, {"lanes", lanes}, {"experiments", {experiment}}};
+  return {{"name", name}, {"lanes", lanes}, {"experiments", {std::move(experiment)}}};
+}
+
+bool RunPage::start_run(QString* error) {
+  const nlohmann::json plan_json = form_plan_json(error);
+  if (plan_json.is_null()) return false;
   plan::PlanParseResult parsed = plan::parse_plan(plan_json.dump(), "run settings");
   if (!parsed.ok()) {
     *error = QString::fromStdString(parsed.error_text());
     return false;
   }
-  if (!confirm_lane_keys(*parsed.plan, error)) return false;
-  charts_->clear();
-  log_->clear();
-  last_kind_ = form_->kind();
-  show_kind(last_kind_);
-  if (last_kind_ == "gates") {
-    std::vector<std::string> checks;
-    for (const plan::Experiment& e : parsed.plan->experiments)
-      if (const auto* g = std::get_if<plan::GatesExperiment>(&e.params)) checks = g->checks;
-    gate_scores_.reset(chosen, checks);
-    charts_->set_gate_scores(gate_scores_);
+  return run_plan(std::move(*parsed.plan), workspace_.new_run_dir(form_->kind()), false, error);
+}
+
+// Starts PLAN into RUN_DIR, a new run or (append) the open one; the charts follow each
+// experiment as it starts (on_experiment_started).
+bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append, QString* error) {
+  if (!confirm_lane_keys(plan, error)) return false;
+  QHash<QString, QColor> colors;
+  QStringList lanes;
+  for (const plan::Lane& lane : plan.lanes) {
+    const QString id = QString::fromStdString(lane.id);
+    colors.insert(id, palette_->colorFor(id));
+    lanes << id;
   }
-  if (!controller_.start(std::move(*parsed.plan), workspace_.new_run_dir(form_->kind()), error))
-    return false;
+  controller_.stats_model()->set_lane_colors(colors);
+  controller_.phase_model()->set_lane_colors(colors);
+  plan_kinds_.clear();
+  plan_checks_.clear();
+  plan_lanes_ = lanes;
+  for (const plan::Experiment& e : plan.experiments) {
+    plan_kinds_ << QString::fromStdString(e.kind);
+    const auto* gates = std::get_if<plan::GatesExperiment>(&e.params);
+    plan_checks_.push_back(gates ? gates->checks : std::vector<std::string>{});
+  }
+  log_->clear();
+  on_experiment_started(0, QString(), plan_kinds_.value(0));
+  const int count = static_cast<int>(plan.experiments.size());
+  if (!controller_.start(std::move(plan), run_dir, error, append)) return false;
   set_running(true);
-  emit status(tr("Running %1 on %2").arg(form_->kind(), chosen.join(", ")));
+  const QString what = count > 1 ? tr("%1 experiments").arg(count) : last_kind_;
+  emit status(append
+                  ? tr("Adding %1 to %2 on %3").arg(what, QDir(run_dir).dirName(), lanes.join(", "))
+                  : tr("Running %1 on %2").arg(what, lanes.join(", ")));
   return true;
 }
 
@@ -156,6 +177,7 @@ void RunPage::stop_run() {
 void RunPage::set_running(bool running) {
   start_->setEnabled(!running);
   stop_->setEnabled(running);
+  update_add_button();
   form_->setEnabled(!running);
   if (!running && !controller_.run_dir().isEmpty()) return;
   if (running) {
@@ -196,8 +218,8 @@ void RunPage::on_message(int level, const QString& text) {
 
 void RunPage::on_finished(const RunOutcome& outcome, const QString& run_dir) {
   set_running(false);
-  if (last_kind_ == "gates") load_gate_summary(run_dir);
-  if (last_kind_ == "throughput") report_sweeps(run_dir);
+  if (plan_kinds_.contains("gates")) load_gate_summary(run_dir);
+  if (plan_kinds_.contains("throughput")) report_sweeps(run_dir);
   for (const std::string& e : outcome.errors) on_message(2, QString::fromStdString(e));
   const QString what = outcome.interrupted ? tr("Run stopped") : tr("Run finished");
   progress_->setFormat(outcome.interrupted ? tr("Stopped") : tr("Done"));
@@ -212,7 +234,8 @@ void RunPage::on_finished(const RunOutcome& outcome, const QString& run_dir) {
   if (!outcome.interrupted && !outcome.errors.empty() && outcome.requests_written == 0)
     QMessageBox::warning(this, tr("The run could not complete"),
                          QString::fromStdString(outcome.errors.front()));
-  emit run_finished(run_dir, last_kind_ == "regression" && outcome.requests_written > 0);
+  if (outcome.requests_written > 0) set_open_run(run_dir);
+  emit run_finished(run_dir, plan_kinds_.contains("regression") && outcome.requests_written > 0);
 }
 
 namespace {

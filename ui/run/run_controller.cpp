@@ -18,19 +18,25 @@ RunController::~RunController() {
   if (thread_.joinable()) thread_.join();
 }
 
-bool RunController::start(plan::Plan plan, const QString& out_dir, QString* error) {
+bool RunController::start(plan::Plan plan, const QString& out_dir, QString* error, bool append) {
   if (running()) {
     *error = tr("A run is already in progress");
     return false;
   }
   std::string why;
-  if (!run::run_folder_usable(out_dir.toStdString(), &why)) {
+  if (!append && !run::run_folder_usable(out_dir.toStdString(), &why)) {
     *error = QString::fromStdString(why);
     return false;
   }
-  QStringList lanes;
-  for (const plan::Lane& lane : plan.lanes) lanes << QString::fromStdString(lane.id);
-  data_.reset(steady_now_ns(), lanes);
+  run_lanes_.clear();
+  for (const plan::Lane& lane : plan.lanes) run_lanes_ << QString::fromStdString(lane.id);
+  data_.reset(steady_now_ns(), run_lanes_);
+  experiments_.clear();
+  for (const plan::Experiment& e : plan.experiments)
+    experiments_.push_back(
+        {QString::fromStdString(e.name.empty() ? e.kind : e.name), QString::fromStdString(e.kind)});
+  experiment_index_ = -1;
+  experiment_.clear();
   stats_.set_rows({});
   phase_stats_.set_phase_rows({});
   progress_.clear();
@@ -43,6 +49,7 @@ bool RunController::start(plan::Plan plan, const QString& out_dir, QString* erro
   sink_ = std::make_unique<StagingSink>();
   run::RunOptions options;
   options.out_dir = out_dir.toStdString();
+  options.append = append;
 #ifdef LANEBENCH_VERSION
   options.client_version = LANEBENCH_VERSION;
 #endif
@@ -90,7 +97,7 @@ void RunController::drain() {
   const int64_t start_ns = steady_now_ns();
   StagedBatch batch = sink_->take();
   ++drains_;
-  const std::set<QString> changed = data_.add(batch.records);
+  const std::set<QString> changed = add_records(batch.records);
   apply_progress(batch.progress);
   for (const auto& [level, text] : batch.messages)
     emit message(static_cast<int>(level), QString::fromStdString(text));
@@ -109,8 +116,51 @@ void RunController::drain() {
   }
 }
 
+std::set<QString> RunController::add_records(const std::vector<metrics::RequestRecord>& records) {
+  std::set<QString> changed;
+  size_t begin = 0;
+  for (size_t i = 0; i <= records.size(); ++i) {
+    if (i < records.size() && records[i].experiment == experiment_) continue;
+    if (i > begin) {
+      const std::vector<metrics::RequestRecord> part(records.begin() + static_cast<long>(begin),
+                                                     records.begin() + static_cast<long>(i));
+      for (const QString& lane : data_.add(part)) changed.insert(lane);
+    }
+    if (i < records.size()) begin_experiment(records[i].experiment);
+    begin = i;
+  }
+  return changed;
+}
+
+// An added experiment may be renamed NAME-2 in the run (run/run_append.h): a name the plan does
+// not hold is matched by its prefix.
+void RunController::begin_experiment(const std::string& name) {
+  const QString qname = QString::fromStdString(name);
+  int index = -1;
+  for (int i = 0; i < static_cast<int>(experiments_.size()); ++i)
+    if (experiments_[i].name == qname) index = i;
+  if (index < 0)
+    for (int i = experiment_index_ + 1; i < static_cast<int>(experiments_.size()); ++i)
+      if (qname.startsWith(experiments_[i].name + "-")) {
+        index = i;
+        break;
+      }
+  if (index < 0) index = std::min(experiment_index_ + 1, static_cast<int>(experiments_.size()) - 1);
+  const bool first = experiment_.empty();
+  experiment_ = name;
+  if (index < 0) return;
+  experiment_index_ = index;
+  // The time axis stays the run's; the series, histograms and tables are this experiment's.
+  if (!first) data_.reset(data_.t0_ns(), run_lanes_);
+  progress_.clear();
+  emit experiment_started(index, qname, experiments_[static_cast<size_t>(index)].kind);
+}
+
 void RunController::apply_progress(const std::map<std::string, run::RunProgress>& progress) {
-  for (const auto& [lane, p] : progress) progress_[lane] = p;
+  for (const auto& [lane, p] : progress)
+    if (!p.experiment.empty() && p.experiment != experiment_) begin_experiment(p.experiment);
+  for (const auto& [lane, p] : progress)
+    if (p.experiment == experiment_ || p.experiment.empty()) progress_[lane] = p;
   if (progress_.empty()) return;
   int64_t done = 0, total = 0, largest_total = 0;
   double eta = -1;
@@ -123,6 +173,11 @@ void RunController::apply_progress(const std::map<std::string, run::RunProgress>
     phase = QString::fromStdString(p.experiment) +
             (p.phase.empty() ? QString() : " · " + QString::fromStdString(p.phase));
   }
+  QStringList per_lane;  // "bf16 32/32" for each lane that reported
+  for (const auto& [lane, p] : progress_)
+    if (!lane.empty() && p.total > 0)
+      per_lane << QString("%1 %2/%3").arg(QString::fromStdString(lane)).arg(p.done).arg(p.total);
+  if (per_lane.size() > 1) phase += " — " + per_lane.join(", ");
   // Lanes that have not reported yet still have their share of the work ahead (lanes of one
   // experiment get the same workload).
   const auto lanes = static_cast<int64_t>(data_.lanes().size());
@@ -131,6 +186,13 @@ void RunController::apply_progress(const std::map<std::string, run::RunProgress>
   fraction_ =
       total > 0 ? std::min(1.0, static_cast<double>(done) / static_cast<double>(total)) : -1;
   eta_s_ = eta;
+  // A plan of several experiments: the fraction is of the whole plan, the text says which one.
+  const auto count = static_cast<int>(experiments_.size());
+  if (count > 1 && experiment_index_ >= 0) {
+    if (fraction_ >= 0) fraction_ = (experiment_index_ + fraction_) / count;
+    phase = tr("Experiment %1 of %2: %3").arg(experiment_index_ + 1).arg(count).arg(phase);
+    eta_s_ = -1;  // the experiments ahead are not estimated
+  }
   if (stop_requested_ns_ == 0) phase_text_ = phase;  // "Stopping…" stays until the run ends
 }
 

@@ -27,9 +27,10 @@ class RunController : public QObject {
   explicit RunController(QObject* parent = nullptr);
   ~RunController() override;  // stops a running run and waits for its thread
 
-  // Starts the plan writing into out_dir. Returns false (and *error) when a run is active or the
-  // folder cannot take a run.
-  bool start(plan::Plan plan, const QString& out_dir, QString* error);
+  // Starts the plan writing into out_dir, a new run; with append, the plan's experiments are
+  // added to the run already there (run/run_append.h). Returns false (and *error) when a run is
+  // active or the folder cannot take the run.
+  bool start(plan::Plan plan, const QString& out_dir, QString* error, bool append = false);
   // Asks the runner to stop and returns at once; finished() follows. Requests in flight are
   // cancelled (StreamClient's cancel_when), so that normally takes well under a second; after
   // kStillStoppingMs without it, phase_text() says the run is still stopping.
@@ -48,6 +49,13 @@ class RunController : public QObject {
   QString phase_text() const { return phase_text_; }
   double elapsed_s() const;
   int drain_count() const { return drains_; }
+  // The plan's experiments in run order, and which one is running (-1 before the first).
+  struct PlannedExperiment {
+    QString name;
+    QString kind;
+  };
+  const std::vector<PlannedExperiment>& experiments() const { return experiments_; }
+  int experiment_index() const { return experiment_index_; }
 
  signals:
   void updated(const QStringList& changed_lanes);  // after a batch was applied
@@ -55,10 +63,17 @@ class RunController : public QObject {
   // data, tables and charts, and the updated() slots) and how many requests it brought.
   void drained(qint64 cost_ns, int records);
   void message(int level, const QString& text);  // run::MessageLevel as int
+  // The run moved on to experiment INDEX of the plan: the live data now holds that experiment's
+  // requests only (its own charts and tables; the run folder keeps them all).
+  void experiment_started(int index, const QString& name, const QString& kind);
   void finished(const lb::ui::RunOutcome& outcome, const QString& run_dir);
 
  private:
   void drain();
+  // Folds the batch's records into the live data, starting an experiment's data afresh where
+  // the records move on to the next one.
+  std::set<QString> add_records(const std::vector<metrics::RequestRecord>& records);
+  void begin_experiment(const std::string& name);
   void note_slow_stop();  // "still stopping" once a stop has taken kStillStoppingMs
   void apply_progress(const std::map<std::string, run::RunProgress>& progress);
   void refresh_stats(const std::set<QString>& changed);
@@ -72,6 +87,10 @@ class RunController : public QObject {
   models::PhaseStatsModel phase_stats_;
   std::map<std::string, run::RunProgress> progress_;
   QString run_dir_;
+  std::vector<PlannedExperiment> experiments_;
+  int experiment_index_ = -1;
+  std::string experiment_;  // the running experiment's name
+  QStringList run_lanes_;
   double fraction_ = -1;
   double eta_s_ = -1;
   QString phase_text_;

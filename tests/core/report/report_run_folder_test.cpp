@@ -79,11 +79,35 @@ class TestReportRunFolder : public QObject {
                                          [](const auto& r) { return r.key == "regression"; });
     QVERIFY(regression != table.rows.end());
     QCOMPARE(lb::report::cell_text(regression->cells[0]), std::string("baseline"));
+    // Each row names the experiment it comes from.
+    QCOMPARE(regression->experiment, std::string("regression"));
+    QCOMPARE(table.rows[1].experiment, std::string("gates"));
+    QCOMPARE(retrieval->experiment, std::string("context_sweep"));
     QVERIFY(regression->cells[1].score.find("/20") != std::string::npos);
   }
 
   // The fp8 profile drifts in wording: its divergent pairs await verdicts until a reviewer gives
   // them, and one blocker verdict fails the candidate.
+  // A run that holds a kind twice (an experiment added to it) keeps both rows apart: each keyed
+  // KEY@NAME and naming its experiment.
+  void repeatedKindsKeepTheirRowsApart() {
+    const auto folder = lb::report::load_run_folder(run_.string(), nullptr);
+    QVERIFY(folder);
+    nlohmann::json summary = folder->summary;
+    nlohmann::json again = *folder->experiments_of_kind("context_sweep").front();
+    again["name"] = "context_sweep-2";
+    summary["experiments"].push_back(again);
+    const auto table = lb::report::build_gate_table(summary, folder->lane_ids());
+    std::vector<std::pair<std::string, std::string>> retrieval;
+    for (const auto& row : table.rows)
+      if (row.key.rfind("retrieval", 0) == 0) retrieval.emplace_back(row.key, row.experiment);
+    QCOMPARE(retrieval, (std::vector<std::pair<std::string, std::string>>{
+                            {"retrieval@context_sweep", "context_sweep"},
+                            {"retrieval@context_sweep-2", "context_sweep-2"}}));
+    const auto json = lb::report::gate_table_to_json(table);
+    QCOMPARE(json["rows"].back()["experiment"], "context_sweep-2");
+  }
+
   void regressionRowFollowsReviewVerdicts() {
     auto folder = lb::report::load_run_folder(run_.string(), nullptr);
     QVERIFY(folder && folder->reviews.size() == 1);

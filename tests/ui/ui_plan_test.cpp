@@ -1,0 +1,216 @@
+// One qualification in the workbench, offscreen, on in-process simulator lanes: File > Open Plan
+// runs a two-experiment plan file into one run (charts following each experiment), the Decision
+// page then shows the gates of both experiments with their experiment named; Add Experiment to
+// This Run adds a throughput run to the same folder and the Decision page takes it too; Save Plan
+// writes what the Run page is set to as a plan file the CLI's parser accepts unchanged; and a run
+// folder made outside the workspace opens with File > Open Run.
+#include <QDir>
+#include <QFile>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+#include "models/gate_table_model.h"
+#include "models/item_roles.h"
+#include "plan/plan.h"
+#include "sim_lane_starter.h"
+#include "sim_test_lane.h"
+#include "test_main.h"
+#include "ui/main_window.h"
+#include "ui/pages/decision_page.h"
+#include "ui/pages/run_page.h"
+#include "ui/run/experiment_form.h"
+#include "ui/run/live_charts.h"
+#include "ui_run_fixture.h"
+
+using namespace lb;
+using namespace lb::ui;
+
+namespace {
+
+nlohmann::json read_json(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) return nullptr;
+  return nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
+}
+
+QStringList experiment_names(const nlohmann::json& summary) {
+  QStringList names;
+  for (const auto& e : summary["experiments"]) names << QString::fromStdString(e.value("name", ""));
+  return names;
+}
+
+// Experiment column of every row whose label is LABEL.
+QStringList experiments_of(const models::GateTableModel& model, const QString& label) {
+  QStringList out;
+  for (int r = 0; r < model.rowCount(); ++r)
+    if (model.index(r, 0).data().toString() == label)
+      out << model.index(r, models::GateTableModel::kExperimentColumn).data().toString();
+  return out;
+}
+
+bool wait_for_decision_of(MainWindow& window, const QString& run_dir, int experiments) {
+  return QTest::qWaitFor(
+      [&] {
+        DecisionPage* page = window.decision_page();
+        if (QDir(page->run_dir()) != QDir(run_dir)) return false;
+        QStringList seen;
+        for (const auto& row : page->model()->rows())
+          if (!seen.contains(row.experiment)) seen << row.experiment;
+        return seen.size() >= experiments;
+      },
+      30'000);
+}
+
+}  // namespace
+
+class UiPlanTest : public QObject {
+  Q_OBJECT
+  QTemporaryDir workspace_;
+  QString plan_path_;
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    app::register_sim_lane_starter();
+    QVERIFY(workspace_.isValid());
+    plan_path_ = QDir(workspace_.path()).filePath("two-experiments.json");
+    const nlohmann::json plan = {
+        {"name", "gui plan"},
+        {"lanes",
+         {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.02"}},
+          {{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.02"}}}},
+        {"experiments",
+         {{{"kind", "gates"}, {"checks", {"json", "streaming"}}, {"repeat", 1}},
+          {{"kind", "context_sweep"}, {"prompt_tokens", {1024, 2048}}, {"output_tokens", 8}}}}};
+    QFile file(plan_path_);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray::fromStdString(plan.dump(2)));
+  }
+
+  void plan_runs_into_one_run_and_grows() {
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.open_workspace(QDir(workspace_.path()).filePath("ws"), &error),
+             qPrintable(error));
+    QVERIFY(window.workspace().set_lanes(
+        {test::sim_test_lane("fp8", "fp8", "0.02"), test::sim_test_lane("mtp", "fp8-mtp3", "0.02")},
+        &error));
+    RunPage* run = window.run_page();
+    run->reload_lanes();
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QVERIFY(!run->add_button()->isEnabled());  // nothing to add to yet
+    QVERIFY(!run->add_experiment(&error));
+    QVERIFY2(error.contains("No run is open"), qPrintable(error));
+
+    // File > Open Plan: both experiments into one run, each with its own charts.
+    QSignalSpy finished(run, &RunPage::run_finished);
+    QSignalSpy started(run->controller(), &RunController::experiment_started);
+    QVERIFY2(run->start_plan_file(plan_path_, &error), qPrintable(error));
+    QVERIFY(finished.wait(120'000));
+    const QString run_dir = finished.at(0).at(0).toString();
+    QVERIFY2(
+        QDir(run_dir).absolutePath().startsWith(QDir(window.workspace().runs_dir()).absolutePath()),
+        qPrintable(run_dir));
+    QCOMPARE(experiment_names(read_json(QDir(run_dir).filePath("summary.json"))),
+             QStringList({"gates", "context_sweep"}));
+    QCOMPARE(started.count(), 2);
+    QCOMPARE(started.at(1).at(2).toString(), QString("context_sweep"));
+    QCOMPARE(run->charts()->kind(), QString("context_sweep"));
+    QVERIFY(run->log_text().contains("Experiment 2 of 2: context_sweep"));
+    // The plan's own lanes ran, not the workspace's.
+    QCOMPARE(run->controller()->data().lanes(), QStringList({"bf16", "fp8"}));
+
+    // Decision: one table with the gates of both experiments, each naming its experiment.
+    QVERIFY(wait_for_decision_of(window, run_dir, 2));
+    const models::GateTableModel& model = *window.decision_page()->model();
+    QCOMPARE(experiments_of(model, "JSON schema output"), QStringList({"gates"}));
+    QCOMPARE(experiments_of(model, "Long-context retrieval (sizes passed)"),
+             QStringList({"context_sweep"}));
+    QCOMPARE(model.headerData(models::GateTableModel::kExperimentColumn, Qt::Horizontal).toString(),
+             QString("Experiment"));
+
+    // Add Experiment to This Run: a throughput run on the plan's fp8 lane and the workspace's mtp.
+    QCOMPARE(run->open_run(), run_dir);
+    QVERIFY(run->add_button()->isEnabled());
+    QVERIFY2(run->add_button()->toolTip().contains(QDir(run_dir).dirName()),
+             qPrintable(run->add_button()->toolTip()));
+    run->experiment_form()->set_kind("throughput");
+    run->experiment_form()->set_throughput("1", 3, 8);
+    QVERIFY2(run->add_experiment(&error), qPrintable(error));
+    QVERIFY(finished.wait(120'000));
+    QCOMPARE(finished.at(1).at(0).toString(), run_dir);
+    const nlohmann::json summary = read_json(QDir(run_dir).filePath("summary.json"));
+    QCOMPARE(experiment_names(summary), QStringList({"gates", "context_sweep", "throughput"}));
+    QVERIFY(summary["experiments"][2]["lanes"].contains("mtp"));
+    const nlohmann::json plan = read_json(QDir(run_dir).filePath("plan.json"));
+    QCOMPARE(plan["lanes"].size(), size_t{3});
+    QVERIFY(plan::parse_plan(plan.dump(), "plan.json").ok());
+    QVERIFY(wait_for_decision_of(window, run_dir, 3));
+    QVERIFY(!experiments_of(model, "TTFT median (ms)").isEmpty());
+    QCOMPARE(experiments_of(model, "TTFT median (ms)"), QStringList({"throughput"}));
+  }
+
+  void bad_plan_file_is_refused_with_its_errors() {
+    MainWindow window;
+    QString error;
+    QVERIFY(window.open_workspace(QDir(workspace_.path()).filePath("ws-bad"), &error));
+    const QString bad = QDir(workspace_.path()).filePath("bad.json");
+    QFile file(bad);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write("{\"name\": \"x\", \"lanes\": [], \"experiments\": [{\"kind\": \"throughputt\"}]}");
+    file.close();
+    QVERIFY(!window.run_page()->start_plan_file(bad, &error));
+    QVERIFY2(error.contains("bad.json") && error.contains("throughputt"), qPrintable(error));
+    QVERIFY(!window.run_page()->controller()->running());
+  }
+
+  void saved_plan_runs_unchanged_in_the_cli_parser() {
+    MainWindow window;
+    QString error;
+    QVERIFY(window.open_workspace(QDir(workspace_.path()).filePath("ws-save"), &error));
+    QVERIFY(window.workspace().set_lanes(
+        {test::sim_test_lane("bf16", "bf16", "0.02"), test::sim_test_lane("fp8", "fp8", "0.02")},
+        &error));
+    RunPage* run = window.run_page();
+    run->reload_lanes();
+    run->set_checked_lanes({"fp8"});
+    run->experiment_form()->set_kind("context_sweep");
+    run->experiment_form()->set_context_sizes("512, 1024", 16);
+    const QString path = QDir(workspace_.path()).filePath("saved-plan.json");
+    QVERIFY2(run->save_plan_file(path, &error), qPrintable(error));
+    const auto parsed = plan::load_plan_file(path.toStdString());
+    QVERIFY2(parsed.ok(), parsed.error_text().c_str());
+    QCOMPARE(parsed.plan->lanes.size(), size_t{1});
+    QCOMPARE(parsed.plan->lanes[0].id, std::string("fp8"));
+    QCOMPARE(parsed.plan->experiments.size(), size_t{1});
+    QCOMPARE(parsed.plan->experiments[0].kind, std::string("context_sweep"));
+    const auto& sweep = std::get<plan::ContextSweepExperiment>(parsed.plan->experiments[0].params);
+    QCOMPARE(sweep.prompt_tokens, (std::vector<int64_t>{512, 1024}));
+    // A file that cannot be written is an error, not a silent loss.
+    QVERIFY(
+        !run->save_plan_file(QDir(workspace_.path()).filePath("no/such/dir/plan.json"), &error));
+    QVERIFY(!error.isEmpty());
+  }
+
+  void run_folder_from_anywhere_opens() {
+    const QString outside = QDir(workspace_.path()).filePath("cli-run");
+    test::run_small_plan(outside);
+    MainWindow window;
+    QString error;
+    QVERIFY(window.open_workspace(QDir(workspace_.path()).filePath("ws-open"), &error));
+    QVERIFY2(window.open_run_dir(outside, &error), qPrintable(error));
+    QVERIFY(wait_for_decision_of(window, outside, 4));
+    QCOMPARE(window.run_page()->open_run(), outside);
+    QVERIFY(!window.open_run_dir(workspace_.path(), &error));
+    QVERIFY2(error.contains("is not a run folder"), qPrintable(error));
+  }
+};
+
+LANEBENCH_TEST_MAIN(UiPlanTest)
+#include "ui_plan_test.moc"

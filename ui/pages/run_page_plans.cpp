@@ -1,0 +1,110 @@
+// RunPage: plans. A plan file runs whole into one run; the page's settings save as a plan file;
+// an experiment is added to the open run. A plan's experiments each get the charts of their kind
+// as they start.
+#include <QDir>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+
+#include "plan/plan.h"
+#include "ui/pages/run_page.h"
+#include "ui/run/experiment_form.h"
+#include "ui/run/live_charts.h"
+#include "ui/workspace/workspace.h"
+
+namespace lb::ui {
+
+bool RunPage::start_plan_file(const QString& path, QString* error) {
+  if (controller_.running()) {
+    *error = tr("A run is in progress: stop it first.");
+    return false;
+  }
+  plan::PlanParseResult parsed = plan::load_plan_file(path.toStdString());
+  if (!parsed.ok()) {
+    *error = tr("The plan %1 cannot run:\n%2")
+                 .arg(QFileInfo(path).fileName(), QString::fromStdString(parsed.error_text()));
+    return false;
+  }
+  const QString label = QString::fromStdString(parsed.plan->name);
+  return run_plan(std::move(*parsed.plan), workspace_.new_run_dir(label), false, error);
+}
+
+bool RunPage::save_plan_file(const QString& path, QString* error) {
+  const nlohmann::json plan_json = form_plan_json(error);
+  if (plan_json.is_null()) return false;
+  // What is saved must be what runs: the same parser as `lanebench-cli run` judges it first.
+  plan::PlanParseResult parsed = plan::parse_plan(plan_json.dump(), "run settings");
+  if (!parsed.ok()) {
+    *error = QString::fromStdString(parsed.error_text());
+    return false;
+  }
+  const std::string text = plan_json.dump(2) + "\n";
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly) ||
+      file.write(text.data(), static_cast<qint64>(text.size())) < 0 || !file.commit()) {
+    *error = tr("Cannot write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  emit status(tr("Plan saved to %1 (lanebench-cli run %2 --out RUN_DIR runs it)")
+                  .arg(path, QFileInfo(path).fileName()));
+  return true;
+}
+
+bool RunPage::add_experiment(QString* error) {
+  if (controller_.running()) {
+    *error = tr("A run is in progress: wait for it to finish or stop it first.");
+    return false;
+  }
+  if (open_run_.isEmpty()) {
+    *error = tr("No run is open to add to: finish a run, or open one on the Runs page.");
+    return false;
+  }
+  const nlohmann::json plan_json = form_plan_json(error);
+  if (plan_json.is_null()) return false;
+  plan::PlanParseResult parsed = plan::parse_plan(plan_json.dump(), "run settings");
+  if (!parsed.ok()) {
+    *error = QString::fromStdString(parsed.error_text());
+    return false;
+  }
+  return run_plan(std::move(*parsed.plan), open_run_, true, error);
+}
+
+void RunPage::set_open_run(const QString& run_dir) {
+  open_run_ = run_dir;
+  update_add_button();
+}
+
+void RunPage::update_add_button() {
+  add_->setEnabled(!controller_.running() && !open_run_.isEmpty());
+  add_->setToolTip(open_run_.isEmpty()
+                       ? tr("Finish a run, or open one on the Runs page, to add experiments to "
+                            "it")
+                       : tr("Run this experiment into %1, so that the run's Decision page and "
+                            "report take it with the others (Ctrl+Shift+Return)")
+                             .arg(QDir(open_run_).dirName()));
+}
+
+void RunPage::on_add_clicked() {
+  if (controller_.running()) return;
+  QString error;
+  if (!add_experiment(&error)) QMessageBox::warning(this, tr("Cannot add the experiment"), error);
+}
+
+void RunPage::on_experiment_started(int index, const QString& name, const QString& kind) {
+  charts_->clear();
+  last_kind_ = kind;
+  show_kind(kind);
+  if (kind == "gates") {
+    const auto at = static_cast<size_t>(index);
+    gate_scores_.reset(plan_lanes_,
+                       at < plan_checks_.size() ? plan_checks_[at] : std::vector<std::string>{});
+    charts_->set_gate_scores(gate_scores_);
+  }
+  if (!name.isEmpty() && plan_kinds_.size() > 1)
+    log_->appendPlainText(
+        tr("▶ Experiment %1 of %2: %3").arg(index + 1).arg(plan_kinds_.size()).arg(name));
+}
+
+}  // namespace lb::ui
