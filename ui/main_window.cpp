@@ -4,6 +4,7 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QListWidget>
 #include <QMenuBar>
@@ -25,6 +26,7 @@
 #include "ui/report/report_export_job.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
+#include "ui/workspace/demo_plan.h"
 #include "widgets/chart/chart_panel.h"
 #include "widgets/lane_palette.h"
 
@@ -158,6 +160,7 @@ bool MainWindow::open_workspace(const QString& dir, QString* error) {
   run_->reload_prompt_sets();
   runs_->refresh();
   verify_->set_runs_dir(workspace_.runs_dir());
+  offer_demo_plan();
   setWindowTitle(tr("LaneBench — %1").arg(workspace_.name()));
   remember_workspace(workspace_.dir());
   statusBar()->showMessage(tr("Workspace %1").arg(workspace_.dir()), kStatusTimeoutMs);
@@ -211,6 +214,19 @@ void MainWindow::export_chart(const QString& suffix) {
 
 // The Runs page shows the opened run's charts and hands it to Decision; Review loads its outputs.
 void MainWindow::open_run_for_review(const QString& run_dir) { review_->open_run(run_dir); }
+
+// A workspace holding the demo qualification plan offers to run it, while it has no run yet.
+void MainWindow::offer_demo_plan() {
+  const QString path = QDir(workspace_.plans_dir()).filePath(kDemoPlanFile);
+  const bool fresh = QDir(workspace_.runs_dir()).isEmpty();
+  run_->offer_plan(
+      QFileInfo::exists(path) && fresh ? path : QString(),
+      tr("<b>Demo qualification.</b> Run FP8 and FP8+MTP3 against the BF16 baseline on the "
+         "built-in simulator: regression, functional gates, context sweep, prefix cache burst and "
+         "speculative decoding, into one run with one Decision page (about 1½ minutes). The plan "
+         "is %1; File > Open Plan runs it any time.")
+          .arg(QDir::toNativeSeparators(path).toHtmlEscaped()));
+}
 
 // A plan file runs whole into one new run, shown live on the Run page.
 void MainWindow::open_plan() {

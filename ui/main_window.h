@@ -56,6 +56,7 @@ class MainWindow : public QMainWindow {
   void about();
   void open_run_for_review(const QString& run_dir);
   void open_plan();
+  void offer_demo_plan();
   void save_plan();
   void open_run_folder();
   void add_experiment();

@@ -26,7 +26,7 @@ std::set<std::string> experiment_names(const RunFolder& folder, const std::strin
 // One series per lane, in plan order, coloured like the GUI.
 ChartSpec chart_with_lanes(const std::vector<std::string>& lanes, ChartSpec spec) {
   for (size_t i = 0; i < lanes.size(); ++i)
-    spec.series.push_back(ChartSeries{lanes[i], lane_color(i), {}});
+    spec.series.push_back(ChartSeries{lanes[i], lane_color(i), {}, {}});
   return spec;
 }
 
@@ -34,9 +34,17 @@ void drop_empty(ChartSpec& spec) {
   std::erase_if(spec.series, [](const ChartSeries& s) { return s.points.empty(); });
 }
 
+// The TTFT curve carries each size's needle retrieval as a mark where the sweep had a needle.
+PointMark retrieval_mark(const json& row) {
+  const auto it = row.find("retrieval_pass");
+  if (it == row.end() || !it->is_boolean()) return PointMark::None;
+  return it->get<bool>() ? PointMark::Pass : PointMark::Fail;
+}
+
 std::vector<ChartSpec> context_charts(const json& e, const std::vector<std::string>& lanes) {
   ChartSpec ttft = chart_with_lanes(
       lanes, {"ttft_vs_context", "TTFT vs context length", "prompt tokens", "TTFT (s)", true, {}});
+  bool any_needle = false;
   ChartSpec decode = chart_with_lanes(lanes, {"decode_vs_context",
                                               "Decode rate vs context length",
                                               "prompt tokens",
@@ -48,11 +56,18 @@ std::vector<ChartSpec> context_charts(const json& e, const std::vector<std::stri
       if (row.value("status", "") != "measured") continue;
       double x = number_at(row, {"prompt_tokens"});
       if (x <= 0) x = number_at(row, {"target_tokens"});
-      if (const double t = number_at(row, {"ttft_ms"}); t >= 0)
+      if (const double t = number_at(row, {"ttft_ms"}); t >= 0) {
         ttft.series[i].points.emplace_back(x, t / 1000);
+        ttft.series[i].marks.push_back(retrieval_mark(row));
+        any_needle = any_needle || ttft.series[i].marks.back() != PointMark::None;
+      }
       if (const double d = number_at(row, {"decode_tok_s"}); d >= 0)
         decode.series[i].points.emplace_back(x, d);
     }
+  if (any_needle)
+    ttft.note = "filled dot: the needle was retrieved at that length; cross: it was not";
+  else
+    for (auto& series : ttft.series) series.marks.clear();
   return {ttft, decode};
 }
 
@@ -111,26 +126,6 @@ ChartSpec itl_chart(const RunFolder& folder, const std::vector<std::string>& lan
   return spec;
 }
 
-ChartSpec speculative_chart(const json& e, const std::vector<std::string>& lanes) {
-  ChartSpec spec = chart_with_lanes(lanes, {"spec_decode_vs_concurrency",
-                                            "Speculative decoding: decode rate vs concurrency",
-                                            "concurrent requests",
-                                            "decode p50 (tok/s)",
-                                            false,
-                                            {}});
-  for (size_t i = 0; i < lanes.size(); ++i) {
-    const json& levels = json_at(e, {"lanes", lanes[i].c_str(), "speculative"});
-    if (!levels.is_object()) continue;
-    for (const auto& [level, f] : levels.items()) {
-      const double d = number_at(f, {"decode_tok_s", "median"});
-      if (concurrency_of(level) > 0 && d >= 0)
-        spec.series[i].points.emplace_back(static_cast<double>(concurrency_of(level)), d);
-    }
-    std::sort(spec.series[i].points.begin(), spec.series[i].points.end());
-  }
-  return spec;
-}
-
 }  // namespace
 
 std::vector<ChartSpec> report_charts(const RunFolder& folder) {
@@ -141,14 +136,30 @@ std::vector<ChartSpec> report_charts(const RunFolder& folder) {
   for (const json* e : folder.experiments_of_kind("throughput"))
     charts.push_back(concurrency_chart(*e, lanes));
   charts.push_back(itl_chart(folder, lanes));
+  for (const json* e : folder.experiments_of_kind("prefix_cache"))
+    for (auto& c : prefix_cache_charts(*e, lanes)) charts.push_back(std::move(c));
   for (const json* e : folder.experiments_of_kind("speculative"))
-    charts.push_back(speculative_chart(*e, lanes));
+    for (auto& c : speculative_charts(*e, lanes)) charts.push_back(std::move(c));
   for (auto& c : charts) drop_empty(c);
   std::erase_if(charts, [](const ChartSpec& c) { return c.series.empty(); });
   // Two experiments of one kind would give two charts of one id.
   std::map<std::string, int> seen;
   for (auto& c : charts)
     if (const int n = seen[c.id]++; n > 0) c.id += "_" + std::to_string(n + 1);
+  return charts;
+}
+
+std::vector<ChartSpec> effect_charts(const RunFolder& folder) {
+  const auto lanes = folder.lane_ids();
+  std::vector<ChartSpec> charts;
+  for (const json* e : folder.experiments_of_kind("prefix_cache"))
+    for (auto& c : prefix_cache_charts(*e, lanes)) charts.push_back(std::move(c));
+  for (const json* e : folder.experiments_of_kind("speculative"))
+    for (auto& c : speculative_charts(*e, lanes)) charts.push_back(std::move(c));
+  for (const json* e : folder.experiments_of_kind("context_sweep"))
+    for (auto& c : context_charts(*e, lanes)) charts.push_back(std::move(c));
+  for (auto& c : charts) drop_empty(c);
+  std::erase_if(charts, [](const ChartSpec& c) { return c.series.empty(); });
   return charts;
 }
 

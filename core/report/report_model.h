@@ -21,10 +21,14 @@ struct ReportTable {
   std::string note;  // provenance or caveat under the table; may be empty
 };
 
+// A point's outcome where the chart marks one (the context sweep's needle retrieval).
+enum class PointMark : unsigned char { None, Pass, Fail };
+
 struct ChartSeries {
   std::string name;                               // lane id
   std::string color;                              // "#0072B2": the lane's colour in the GUI palette
   std::vector<std::pair<double, double>> points;  // (x, y) in the chart's axis units
+  std::vector<PointMark> marks;                   // per point; empty when none is marked
 };
 
 struct ChartSpec {
@@ -34,6 +38,9 @@ struct ChartSpec {
   std::string y_title;  // with units, e.g. "TTFT (s)"
   bool log_x = false;
   std::vector<ChartSeries> series;
+  // Non-empty: grouped bars, one group per category, a point's x its category's index.
+  std::vector<std::string> categories;
+  std::string note;  // one line under the legend: what the marks mean, where figures come from
 };
 
 struct LaneInfo {
@@ -80,6 +87,15 @@ ReportModel build_report_model(const RunFolder& folder);
 // Parts of the model, each from its own file.
 std::vector<ReportTable> performance_tables(const RunFolder& folder);
 std::vector<ChartSpec> report_charts(const RunFolder& folder);
+// The effects a qualification looks for, at a glance (effect_charts.cpp): prefix cache passes
+// and speculative decoding as grouped bars per lane, acceptance per draft position.
+std::vector<ChartSpec> prefix_cache_charts(const nlohmann::json& experiment,
+                                           const std::vector<std::string>& lanes);
+std::vector<ChartSpec> speculative_charts(const nlohmann::json& experiment,
+                                          const std::vector<std::string>& lanes);
+// The charts of report_charts() that show an effect: prefix cache, speculative decoding and the
+// context sweep (TTFT with needle retrieval marked); for the workbench's Effects view.
+std::vector<ChartSpec> effect_charts(const RunFolder& folder);
 // "Checkpoint verification": one row per record (lane, result, files, scan, headers, bytes,
 // manifest digest).
 ReportTable artifacts_table(const std::vector<ArtifactRecord>& records);

@@ -141,25 +141,77 @@ void write_legend(std::ostream& out, const ChartSpec& c, const Frame& f) {
         << xml_escape(s.name) << "</text>\n";
     x += 30 + 7.0 * static_cast<double>(s.name.size());
   }
+  if (!c.note.empty())
+    out << "<text x=\"" << num(f.left) << "\" y=\"58\" font-size=\"11\" fill=\"#555555\">"
+        << xml_escape(c.note) << "</text>\n";
   out << "</g>\n";
+}
+
+// A cross over a point whose outcome failed (a needle that was not retrieved).
+void write_fail_mark(std::ostream& out, double px, double py) {
+  constexpr double r = 5;
+  out << "<g stroke-linecap=\"round\"><path d=\"M" << num(px - r) << " " << num(py - r) << " L"
+      << num(px + r) << " " << num(py + r) << " M" << num(px - r) << " " << num(py + r) << " L"
+      << num(px + r) << " " << num(py - r)
+      << "\" stroke=\"#ffffff\" stroke-width=\"5\"/><path d=\"M" << num(px - r) << " "
+      << num(py - r) << " L" << num(px + r) << " " << num(py + r) << " M" << num(px - r) << " "
+      << num(py + r) << " L" << num(px + r) << " " << num(py - r)
+      << "\" stroke=\"#111111\" stroke-width=\"2\"/></g>\n";
+}
+
+// Grouped bars: a group per category, a bar per series in legend order, the value above it.
+void write_bars(std::ostream& out, const ChartSpec& c, const Frame& f, const Axis& y) {
+  const auto groups = static_cast<double>(c.categories.size());
+  const double group_w = (f.right - f.left) / groups;
+  const double bar_w = group_w * 0.8 / static_cast<double>(std::max<size_t>(1, c.series.size()));
+  out << "<g font-family=\"sans-serif\" font-size=\"11\" fill=\"#333333\">\n";
+  for (size_t g = 0; g < c.categories.size(); ++g)
+    out << "<text x=\"" << num(f.left + group_w * (static_cast<double>(g) + 0.5)) << "\" y=\""
+        << num(f.bottom + 16) << "\" text-anchor=\"middle\">" << xml_escape(c.categories[g])
+        << "</text>\n";
+  out << "</g>\n";
+  for (size_t i = 0; i < c.series.size(); ++i) {
+    const ChartSeries& s = c.series[i];
+    out << "<g fill=\"" << xml_escape(s.color) << "\">\n";
+    for (const auto& [vx, vy] : s.points) {
+      const double px = f.left + group_w * (vx + 0.1) + bar_w * static_cast<double>(i);
+      const double py = f.bottom - fraction(y, vy) * (f.bottom - f.top);
+      out << "<rect x=\"" << num(px) << "\" y=\"" << num(py) << "\" width=\"" << num(bar_w - 2)
+          << "\" height=\"" << num(std::max(0.0, f.bottom - py)) << "\"/>\n";
+      out << "<text x=\"" << num(px + (bar_w - 2) / 2) << "\" y=\"" << num(py - 3)
+          << "\" font-family=\"sans-serif\" font-size=\"10\" fill=\"#333333\" "
+             "text-anchor=\"middle\">"
+          << xml_escape(tick_label(std::round(vy * 10) / 10, false)) << "</text>\n";
+    }
+    out << "</g>\n";
+  }
 }
 
 void write_series(std::ostream& out, const ChartSeries& s, const Frame& f, const Axis& x,
                   const Axis& y) {
   std::string points;
   std::ostringstream markers;
-  for (const auto& [vx, vy] : s.points) {
+  std::ostringstream failed;
+  for (size_t k = 0; k < s.points.size(); ++k) {
+    const auto& [vx, vy] = s.points[k];
     const double px = f.left + fraction(x, vx) * (f.right - f.left);
     const double py = f.bottom - fraction(y, vy) * (f.bottom - f.top);
     points += num(px) + "," + num(py) + " ";
+    const PointMark mark = k < s.marks.size() ? s.marks[k] : PointMark::None;
+    if (mark == PointMark::Fail) {
+      write_fail_mark(failed, px, py);
+      continue;
+    }
     // Markers show where the measurements are; on a dense curve they would only hide it.
-    if (s.points.size() <= kMaxMarkedPoints)
-      markers << "<circle cx=\"" << num(px) << "\" cy=\"" << num(py) << "\" r=\"3\"/>\n";
+    if (s.points.size() <= kMaxMarkedPoints || mark == PointMark::Pass)
+      markers << "<circle cx=\"" << num(px) << "\" cy=\"" << num(py) << "\" r=\""
+              << (mark == PointMark::Pass ? 4 : 3) << "\"/>\n";
   }
   const std::string color = xml_escape(s.color);
   out << "<g>\n<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\" points=\""
       << points << "\"/>\n<g fill=\"" << color << "\">\n"
-      << markers.str() << "</g>\n</g>\n";
+      << markers.str() << "</g>\n"
+      << failed.str() << "</g>\n";
 }
 
 }  // namespace
@@ -194,9 +246,11 @@ std::string xml_escape(const std::string& text) {
 std::string render_svg_chart(const ChartSpec& chart, SvgSize size) {
   double x_lo, x_hi, y_lo, y_hi;
   bounds(chart, x_lo, x_hi, y_lo, y_hi);
+  const bool bar_chart = !chart.categories.empty();
   const Axis x = chart.log_x ? log_axis(x_lo, x_hi) : linear_axis(x_lo, x_hi, false);
-  const Axis y = linear_axis(y_lo, y_hi, true);
+  const Axis y = linear_axis(y_lo, bar_chart ? y_hi * 1.08 : y_hi, true);  // room for labels
   Frame f;
+  if (!chart.note.empty()) f.top += 12;
   f.right = size.width - 24;
   f.bottom = size.height - 44;
   std::ostringstream out;
@@ -208,8 +262,15 @@ std::string render_svg_chart(const ChartSpec& chart, SvgSize size) {
       << "\" fill=\"#ffffff\"/>\n";
   write_titles(out, chart, f, size);
   write_legend(out, chart, f);
-  write_axes(out, f, x, y);
-  for (const auto& s : chart.series) write_series(out, s, f, x, y);
+  if (bar_chart) {
+    Axis no_x;  // the categories label the x axis
+    no_x.ticks.clear();
+    write_axes(out, f, no_x, y);
+    write_bars(out, chart, f, y);
+  } else {
+    write_axes(out, f, x, y);
+    for (const auto& s : chart.series) write_series(out, s, f, x, y);
+  }
   out << "</svg>\n";
   return out.str();
 }

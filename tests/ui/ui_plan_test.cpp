@@ -20,11 +20,15 @@
 #include "sim_lane_starter.h"
 #include "sim_test_lane.h"
 #include "test_main.h"
+#include "ui/history/effects_view.h"
 #include "ui/main_window.h"
 #include "ui/pages/decision_page.h"
 #include "ui/pages/run_page.h"
+#include "ui/pages/runs_page.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
+#include "ui/workspace/demo_plan.h"
+#include "ui/workspace/workspace.h"
 #include "ui_run_fixture.h"
 
 using namespace lb;
@@ -156,6 +160,31 @@ class UiPlanTest : public QObject {
     QCOMPARE(experiments_of(model, "TTFT median (ms)"), QStringList({"throughput"}));
   }
 
+  // The demo workspace carries a qualification plan of every kind the decision needs, on its
+  // own lanes, and offers to run it while it has no run.
+  void demo_workspace_offers_its_qualification() {
+    const QString dir = QDir(workspace_.path()).filePath("demo");
+    QString error;
+    QVERIFY2(Workspace::create_demo(dir, &error), qPrintable(error));
+    const QString path = QDir(dir).filePath(QString("plans/") + kDemoPlanFile);
+    const auto parsed = plan::load_plan_file(path.toStdString());
+    QVERIFY2(parsed.ok(), parsed.error_text().c_str());
+    QStringList kinds;
+    for (const auto& e : parsed.plan->experiments) kinds << QString::fromStdString(e.kind);
+    QCOMPARE(kinds,
+             QStringList({"regression", "gates", "context_sweep", "prefix_cache", "speculative"}));
+    QCOMPARE(parsed.plan->lanes.size(), demo_lanes().size());
+    for (size_t i = 0; i < demo_lanes().size(); ++i)
+      QCOMPARE(parsed.plan->lanes[i].base_url, demo_lanes()[i].base_url);
+    MainWindow window;
+    QVERIFY(window.open_workspace(dir, &error));
+    window.show();
+    QVERIFY(window.run_page()->plan_offer()->isVisible());
+    // A workspace with runs, or without the plan, offers nothing.
+    QVERIFY(window.open_workspace(QDir(workspace_.path()).filePath("ws-plain"), &error));
+    QVERIFY(!window.run_page()->plan_offer()->isVisible());
+  }
+
   void bad_plan_file_is_refused_with_its_errors() {
     MainWindow window;
     QString error;
@@ -207,6 +236,8 @@ class UiPlanTest : public QObject {
     QVERIFY2(window.open_run_dir(outside, &error), qPrintable(error));
     QVERIFY(wait_for_decision_of(window, outside, 4));
     QCOMPARE(window.run_page()->open_run(), outside);
+    // Its effects at a glance: the context sweep's TTFT (needles marked) and decode charts.
+    QCOMPARE(window.runs_page()->effects()->chart_count(), 2);
     QVERIFY(!window.open_run_dir(workspace_.path(), &error));
     QVERIFY2(error.contains("is not a run folder"), qPrintable(error));
   }

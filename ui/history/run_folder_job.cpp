@@ -2,6 +2,9 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "report/report_model.h"
+#include "report/svg_chart.h"
+
 namespace lb::ui {
 
 // Runs on a pool thread; QFuture::result() would rethrow in the GUI's slot, so anything a damaged
@@ -25,6 +28,9 @@ std::shared_ptr<const LoadedRun> load_run(const QString& dir) {
     for (const std::string& id : run->folder->lane_ids()) lanes << QString::fromStdString(id);
     run->series = builder.finish(lanes);
     run->decision = decision_view_of(*run->folder);
+    for (const report::ChartSpec& chart : report::effect_charts(*run->folder))
+      run->effects.push_back({QString::fromStdString(chart.title),
+                              QByteArray::fromStdString(report::render_svg_chart(chart))});
   } catch (const std::exception& e) {
     run->folder.reset();
     run->series = {};

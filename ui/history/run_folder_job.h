@@ -10,6 +10,7 @@
 
 #include "report/run_folder.h"
 #include "ui/decision/decision_view.h"
+#include "ui/history/effects_view.h"
 #include "ui/history/stored_run_series.h"
 
 namespace lb::ui {
@@ -19,6 +20,7 @@ struct LoadedRun {
   std::optional<report::RunFolder> folder;  // empty when it could not be read (see error)
   StoredRunSeries series;
   DecisionView decision;  // the Decision page's table, built here rather than on the GUI thread
+  std::vector<EffectChart> effects;  // report::effect_charts as SVG, drawn here as well
   QString error;
 };
 

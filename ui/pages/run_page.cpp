@@ -53,7 +53,8 @@ RunPage::RunPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> pal
   splitter->setSizes({300, 1000});
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(splitter);
+  layout->addWidget(build_offer());
+  layout->addWidget(splitter, 1);
   connect(&controller_, &RunController::updated, this, &RunPage::on_updated);
   connect(&controller_, &RunController::message, this, &RunPage::on_message);
   connect(&controller_, &RunController::finished, this, &RunPage::on_finished);

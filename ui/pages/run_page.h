@@ -49,6 +49,10 @@ class RunPage : public QWidget {
   void set_open_run(const QString& run_dir);
   QString open_run() const { return open_run_; }
   QPushButton* add_button() const { return add_; }
+  // A banner above the setup offering to run the plan file at PATH (the demo workspace's
+  // qualification); an empty path hides it.
+  void offer_plan(const QString& path, const QString& text);
+  QWidget* plan_offer() const { return offer_; }
   RunController* controller() { return &controller_; }
   LiveCharts* charts() const { return charts_; }
   ExperimentForm* experiment_form() const { return form_; }
@@ -82,6 +86,7 @@ class RunPage : public QWidget {
   void report_sweeps(const QString& run_dir);
   QTableView* make_stats_view(QAbstractItemModel* model, QWidget* parent);
   QWidget* build_setup_panel();
+  QWidget* build_offer();
   QWidget* build_live_panel();
 
   Workspace& workspace_;
@@ -92,6 +97,9 @@ class RunPage : public QWidget {
   QPushButton* start_ = nullptr;
   QPushButton* stop_ = nullptr;
   QPushButton* add_ = nullptr;
+  QWidget* offer_ = nullptr;
+  QLabel* offer_text_ = nullptr;
+  QString offered_plan_;
   QString open_run_;
   QStringList plan_kinds_;  // the running plan's experiment kinds, in order
   std::vector<std::vector<std::string>> plan_checks_;  // each experiment's gate checks

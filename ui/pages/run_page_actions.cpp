@@ -70,6 +70,7 @@ bool RunPage::start_run(QString* error) {
 // experiment as it starts (on_experiment_started).
 bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append, QString* error) {
   if (!confirm_lane_keys(plan, error)) return false;
+  offer_->hide();
   QHash<QString, QColor> colors;
   QStringList lanes;
   for (const plan::Lane& lane : plan.lanes) {

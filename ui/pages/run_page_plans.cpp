@@ -3,6 +3,9 @@
 // as they start.
 #include <QDir>
 #include <QFileInfo>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -90,6 +93,39 @@ void RunPage::on_add_clicked() {
   if (controller_.running()) return;
   QString error;
   if (!add_experiment(&error)) QMessageBox::warning(this, tr("Cannot add the experiment"), error);
+}
+
+QWidget* RunPage::build_offer() {
+  offer_ = new QFrame(this);
+  offer_->setObjectName("planOffer");
+  offer_->setStyleSheet(
+      "#planOffer { background: #e8f1fb; border: 1px solid #9cbfe6; border-radius: 4px; }");
+  offer_text_ = new QLabel(offer_);
+  offer_text_->setWordWrap(true);
+  auto* run = new QPushButton(tr("&Run the Demo Qualification"), offer_);
+  run->setAccessibleName(tr("Run the offered plan"));
+  auto* dismiss = new QPushButton(tr("Not Now"), offer_);
+  connect(run, &QPushButton::clicked, this, [this] {
+    QString error;
+    if (start_plan_file(offered_plan_, &error))
+      offer_->hide();
+    else
+      QMessageBox::warning(this, tr("Cannot run the plan"), error);
+  });
+  connect(dismiss, &QPushButton::clicked, offer_, &QWidget::hide);
+  auto* layout = new QHBoxLayout(offer_);
+  layout->setContentsMargins(10, 6, 10, 6);
+  layout->addWidget(offer_text_, 1);
+  layout->addWidget(run);
+  layout->addWidget(dismiss);
+  offer_->hide();
+  return offer_;
+}
+
+void RunPage::offer_plan(const QString& path, const QString& text) {
+  offered_plan_ = path;
+  offer_text_->setText(text);
+  offer_->setVisible(!path.isEmpty());
 }
 
 void RunPage::on_experiment_started(int index, const QString& name, const QString& kind) {

@@ -8,10 +8,12 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QUrl>
 #include <QVBoxLayout>
 
+#include "ui/history/effects_view.h"
 #include "ui/history/stored_charts.h"
 #include "ui/pages/page_parts.h"
 #include "ui/workspace/run_folder_scanner.h"
@@ -82,14 +84,20 @@ QWidget* RunsPage::build_detail() {
   banner_->setWordWrap(true);
   banner_->setStyleSheet(kBannerStyle);
   banner_->hide();
-  charts_ = new StoredCharts(palette_, detail);
+  views_ = new QTabWidget(detail);
+  charts_ = new StoredCharts(palette_, views_);
+  effects_ = new EffectsView(views_);
+  views_->addTab(charts_, tr("&Charts"));
+  views_->addTab(effects_, tr("&Effects"));
   auto* layout = new QVBoxLayout(detail);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(detail_title_);
   layout->addWidget(banner_);
-  layout->addWidget(charts_, 1);
+  layout->addWidget(views_, 1);
   return detail;
 }
+
+void RunsPage::show_effects() { views_->setCurrentWidget(effects_); }
 
 QString RunsPage::banner_text() const { return banner_->isHidden() ? QString() : banner_->text(); }
 
@@ -116,6 +124,7 @@ void RunsPage::on_loaded(std::shared_ptr<const LoadedRun> run) {
   if (!run->folder) {
     current_.reset();
     charts_->clear();
+    effects_->show_charts({});
     banner_->hide();
     detail_title_->setText(tr("Cannot open the run: %1").arg(run->error));
     emit status(tr("Cannot open the run: %1").arg(run->error));
@@ -124,6 +133,9 @@ void RunsPage::on_loaded(std::shared_ptr<const LoadedRun> run) {
   current_ = run;
   const report::RunFolder& folder = *run->folder;
   charts_->show_run(run->series);
+  effects_->show_charts(run->effects);
+  views_->setTabText(
+      1, run->effects.empty() ? tr("&Effects") : tr("&Effects (%1)").arg(run->effects.size()));
   detail_title_->setText(tr("<b>%1</b> — %2 requests%3")
                              .arg(QDir(run->dir).dirName().toHtmlEscaped())
                              .arg(folder.request_count)

@@ -10,6 +10,7 @@
 
 class QLabel;
 class QTableView;
+class QTabWidget;
 
 namespace lb::widgets {
 class LanePalette;
@@ -17,6 +18,7 @@ class LanePalette;
 
 namespace lb::ui {
 
+class EffectsView;
 class StoredCharts;
 class Workspace;
 
@@ -31,6 +33,8 @@ class RunsPage : public QWidget {
   models::RunHistoryModel* model() { return &model_; }
   QTableView* table() const { return table_; }
   StoredCharts* charts() const { return charts_; }
+  EffectsView* effects() const { return effects_; }
+  void show_effects();  // the Effects tab of the open run
   std::shared_ptr<const LoadedRun> current_run() const { return current_; }
   QString banner_text() const;  // the incomplete-run banner; empty when hidden
 
@@ -54,6 +58,8 @@ class RunsPage : public QWidget {
   QLabel* detail_title_ = nullptr;
   QLabel* banner_ = nullptr;
   StoredCharts* charts_ = nullptr;
+  EffectsView* effects_ = nullptr;
+  QTabWidget* views_ = nullptr;
 };
 
 }  // namespace lb::ui

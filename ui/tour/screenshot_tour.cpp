@@ -15,6 +15,7 @@
 #include "ui/pages/verify_page.h"
 #include "ui/run/experiment_form.h"
 #include "ui/tour/demo_checkpoint.h"
+#include "ui/workspace/demo_plan.h"
 
 namespace lb::ui {
 
@@ -57,6 +58,7 @@ bool ScreenshotTour::grab(const QString& name) {
 
 void ScreenshotTour::on_run_finished(const QString& run_dir) {
   live_shot_.stop();
+  if (plan_started_) return show_plan_run(run_dir);
   if (sweep_started_) {
     QTimer::singleShot(600, this, [this] {
       if (grab("07-context-sweep")) finish();
@@ -173,8 +175,37 @@ void ScreenshotTour::finish() {
     qualification_shown_ = true;
     return show_decision();
   }
+  if (!plan_started_) return run_demo_plan();
   finished_ = true;
   emit done(0);
+}
+
+void ScreenshotTour::run_demo_plan() {
+  plan_started_ = true;
+  window_.show_page(MainWindow::Run);
+  QString error;
+  const QString plan = QDir(window_.workspace().plans_dir()).filePath(kDemoPlanFile);
+  if (!window_.run_page()->start_plan_file(plan, &error))
+    return fail("cannot run the demo plan: " + error);
+  QTimer::singleShot(45'000, this, [this] { grab("11-plan-live"); });
+}
+
+void ScreenshotTour::show_plan_run(const QString& run_dir) {
+  connect(
+      window_.runs_page(), &RunsPage::run_loaded, this,
+      [this] {
+        window_.show_page(MainWindow::Runs);
+        window_.runs_page()->show_effects();
+        QTimer::singleShot(600, this, [this] {
+          if (!grab("12-effects")) return;
+          window_.show_page(MainWindow::Decision);
+          QTimer::singleShot(500, this, [this] {
+            if (grab("13-qualification")) finish();
+          });
+        });
+      },
+      Qt::SingleShotConnection);
+  window_.runs_page()->open_run(run_dir);
 }
 
 }  // namespace lb::ui

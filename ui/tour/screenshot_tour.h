@@ -17,7 +17,7 @@ class MainWindow;
 class ScreenshotTour : public QObject {
   Q_OBJECT
  public:
-  static constexpr int kTimeoutMs = 240'000;
+  static constexpr int kTimeoutMs = 480'000;
   ScreenshotTour(MainWindow& window, QString out_dir, QObject* parent = nullptr);
   void start();
 
@@ -35,6 +35,9 @@ class ScreenshotTour : public QObject {
   void decide_and_grab();
   void show_verify();
   void finish();
+  // The demo qualification plan into one run: live, then its Effects and its Decision page.
+  void run_demo_plan();
+  void show_plan_run(const QString& run_dir);
 
   MainWindow& window_;
   QString out_dir_;
@@ -45,6 +48,7 @@ class ScreenshotTour : public QObject {
   bool sweep_started_ = false;
   bool finished_ = false;
   bool qualification_shown_ = false;
+  bool plan_started_ = false;
   std::unique_ptr<QTemporaryDir> checkpoint_dir_;
 };
 

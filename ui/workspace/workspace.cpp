@@ -10,6 +10,7 @@
 #include <QStandardPaths>
 #include <QUuid>
 
+#include "ui/workspace/demo_plan.h"
 #include "ui/workspace/lane_json.h"
 
 namespace lb::ui {
@@ -86,6 +87,7 @@ bool Workspace::create_demo(const QString& dir, QString* error) {
     *error = QObject::tr("Could not create the folder %1").arg(dir);
     return false;
   }
+  if (!write_demo_plan(QDir(dir).filePath("plans"), error)) return false;
   const QString lanes = QDir(dir).filePath(kLanesFile);
   if (QFileInfo::exists(lanes)) return true;
   return write_lanes(lanes, demo_lanes(), error);

@@ -15,7 +15,8 @@ class Workspace {
   // Opens (creating folders if needed) the workspace at dir; lanes.json is read if present.
   // Returns false and fills *error when the folder cannot be used.
   bool open(const QString& dir, QString* error);
-  // Writes a demo workspace (simulator lanes) into dir unless it already has lanes.json.
+  // Writes a demo workspace (simulator lanes) into dir unless it already has lanes.json, and its
+  // qualification plan (plans/demo-qualification.json) unless that is there.
   static bool create_demo(const QString& dir, QString* error);
   static QString default_dir();  // AppDataLocation/workspaces/default
 

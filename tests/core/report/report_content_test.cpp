@@ -240,7 +240,59 @@ class TestReportContent : public QObject {
     const auto& ttft = model_.charts.front();
     QCOMPARE(ttft.series[1].points.size(), size_t(2));  // two context sizes
     QVERIFY(ttft.series[1].points[0].first < ttft.series[1].points[1].first);
+    // Each size's needle retrieval marks its TTFT point, as the summary says.
+    QCOMPARE(ttft.series[1].marks.size(), size_t(2));
+    const auto sweep = folder_->experiments_of_kind("context_sweep").front();
+    for (size_t k = 0; k < 2; ++k)
+      QCOMPARE(ttft.series[1].marks[k] == lb::report::PointMark::Pass,
+               (*sweep)["lanes"]["fp8"]["context_sweep"][k]["retrieval_pass"].get<bool>());
+    QVERIFY(!ttft.note.empty());
     QCOMPARE(count_of(html_, "<svg "), model_.charts.size());
+  }
+
+  // The effects as bars: the prefix cache's passes and speculative decoding per level, read from
+  // a summary section of the shape the experiments write.
+  void effectChartsReadTheSummary() {
+    using nlohmann::json;
+    auto pass = [](double ttft_ms, double out, double cached, double prompt) {
+      return json{{"median_ttft_ms", ttft_ms},
+                  {"output_tok_s", out},
+                  {"prompt_tokens", prompt},
+                  {"cached_tokens", {{"value", cached}, {"provenance", "server"}}}};
+    };
+    json prefix = {{"name", "prefix_cache"}, {"kind", "prefix_cache"}};
+    prefix["lanes"]["bf16"]["prefix_cache"]["passes"] = {{"cold", pass(4800, 11, 0, 1000)},
+                                                         {"warm", pass(400, 140, 1000, 1000)}};
+    prefix["lanes"]["fp8"]["prefix_cache"]["passes"] = {{"cold", pass(3200, 18, 0, 1000)},
+                                                        {"warm", pass(140, 178, 500, 1000)},
+                                                        {"control", pass(6800, 7, 0, 1000)}};
+    const auto pc = lb::report::prefix_cache_charts(prefix, {"bf16", "fp8"});
+    QCOMPARE(pc.size(), size_t(2));
+    QCOMPARE(pc[0].categories, (std::vector<std::string>{"cold", "warm", "control"}));
+    QCOMPARE(pc[0].series[0].points,
+             (std::vector<std::pair<double, double>>{{0, 4.8}, {1, 0.4}}));  // no control pass
+    QCOMPARE(pc[0].series[1].points.back(), (std::pair<double, double>{2, 6.8}));
+    QCOMPARE(pc[1].series[1].points[1], (std::pair<double, double>{1, 178}));
+    QVERIFY2(pc[0].note.find("bf16 100 %, fp8 50 % (server)") != std::string::npos,
+             pc[0].note.c_str());
+
+    json spec = {{"name", "speculative"}, {"kind", "speculative"}};
+    auto level = [](double decode, double tpe, std::vector<double> per_position) {
+      json j = {{"decode_tok_s", {{"median", decode}}}, {"tokens_per_event", {{"mean", tpe}}}};
+      if (!per_position.empty()) j["acceptance"]["per_position"] = per_position;
+      return j;
+    };
+    spec["lanes"]["fp8"]["speculative"] = {{"c5", level(60, 1, {})}, {"c1", level(67, 1, {})}};
+    spec["lanes"]["mtp"]["speculative"] = {{"c1", level(233, 2.8, {0.9, 0.7, 0.4})},
+                                           {"c5", level(120, 2.7, {0.92, 0.69, 0.45})}};
+    const auto sc = lb::report::speculative_charts(spec, {"fp8", "mtp"});
+    QCOMPARE(sc.size(), size_t(3));
+    QCOMPARE(sc[0].categories, (std::vector<std::string>{"c1", "c5"}));
+    QCOMPARE(sc[0].series[0].points, (std::vector<std::pair<double, double>>{{0, 67}, {1, 60}}));
+    QCOMPARE(sc[1].series[1].points[0], (std::pair<double, double>{0, 2.8}));
+    QCOMPARE(sc[2].categories, (std::vector<std::string>{"draft 1", "draft 2", "draft 3"}));
+    QVERIFY(sc[2].series[0].points.empty());           // no acceptance without speculation
+    QCOMPARE(sc[2].series[1].points[2].second, 40.0);  // at c1, the first level
   }
 
   void htmlIsSelfContainedAndEscaped() {

@@ -4,6 +4,7 @@
 #include <QRegularExpression>
 #include <QXmlStreamReader>
 #include <QtTest>
+#include <algorithm>
 
 #include "test_main.h"
 
@@ -16,7 +17,7 @@ namespace {
 
 ChartSpec chart(bool log_x, std::vector<std::pair<double, double>> points) {
   ChartSpec c{"c", "TTFT <vs> \"context\"", "prompt tokens", "TTFT (s)", log_x, {}};
-  c.series.push_back(ChartSeries{"lane & <b>", "#0072B2", std::move(points)});
+  c.series.push_back(ChartSeries{"lane & <b>", "#0072B2", std::move(points), {}});
   return c;
 }
 
@@ -63,6 +64,55 @@ class TestReportSvg : public QObject {
         QVERIFY2(x >= 0 && x <= 720 && y >= 0 && y <= 400, qPrintable(xy));  // inside the canvas
       }
     }
+  }
+
+  // Grouped bars: one rect per point, inside the plot, tallest for the largest value, the
+  // category names on the x axis, each value above its bar, the note under the legend.
+  void barChartsDrawOneBarPerPoint() {
+    ChartSpec c{"bars",
+                "Prefix cache: TTFT per pass",
+                "pass",
+                "TTFT median (s)",
+                false,
+                {},
+                {"cold", "warm", "control"},
+                "warm pass cached"};
+    c.series.push_back(ChartSeries{"bf16", "#0072B2", {{0, 4.8}, {1, 0.4}, {2, 8.9}}, {}});
+    c.series.push_back(ChartSeries{"fp8", "#E69F00", {{0, 3.2}, {2, 6.8}}, {}});
+    const std::string svg = lb::report::render_svg_chart(c);
+    QXmlStreamReader xml(QByteArray::fromStdString(svg));
+    QStringList texts;
+    std::vector<std::pair<double, double>> bars;  // (x, height) of every data bar
+    while (!xml.atEnd()) {
+      xml.readNext();
+      if (!xml.isStartElement()) continue;
+      if (xml.name() == QLatin1String("text")) texts << xml.readElementText();
+      if (xml.name() == QLatin1String("rect") && xml.attributes().value("width").toDouble() > 14)
+        bars.emplace_back(xml.attributes().value("x").toDouble(),
+                          xml.attributes().value("height").toDouble());
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    bars.erase(bars.begin());  // the white background
+    QCOMPARE(bars.size(), size_t{5});
+    for (const char* t : {"cold", "warm", "control", "warm pass cached", "8.9", "0.4", "6.8"})
+      QVERIFY2(texts.contains(t), t);
+    const auto tallest = std::max_element(bars.begin(), bars.end(),
+                                          [](auto a, auto b) { return a.second < b.second; });
+    QCOMPARE(tallest - bars.begin(), 2);  // bf16 control, the third bar drawn
+    QVERIFY(bars[3].first < bars[4].first && bars[0].first < bars[3].first);
+  }
+
+  // A failed point (a needle not retrieved) is a cross; a passed one a filled dot.
+  void failedPointsAreCrossed() {
+    ChartSpec c = chart(true, {{1024, 0.1}, {8192, 0.7}, {32768, 2.5}});
+    c.series[0].marks = {lb::report::PointMark::Pass, lb::report::PointMark::Fail,
+                         lb::report::PointMark::Pass};
+    const std::string svg = lb::report::render_svg_chart(c);
+    QVERIFY(!check(svg).isEmpty());
+    size_t circles = 0, pos = 0;
+    while ((pos = svg.find("<circle", pos)) != std::string::npos) ++circles, ++pos;
+    QCOMPARE(circles, size_t{2});
+    QVERIFY(svg.find("<path d=\"M") != std::string::npos);
   }
 
   void logAxisLabelsPowersOfTwoAsK() {
