@@ -6,10 +6,12 @@
 // folder made outside the workspace opens with File > Open Run.
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <nlohmann/json.hpp>
@@ -23,6 +25,7 @@
 #include "ui/history/effects_view.h"
 #include "ui/main_window.h"
 #include "ui/pages/decision_page.h"
+#include "ui/pages/review_page.h"
 #include "ui/pages/run_page.h"
 #include "ui/pages/runs_page.h"
 #include "ui/run/experiment_form.h"
@@ -158,6 +161,43 @@ class UiPlanTest : public QObject {
     QVERIFY(wait_for_decision_of(window, run_dir, 3));
     QVERIFY(!experiments_of(model, "TTFT median (ms)").isEmpty());
     QCOMPARE(experiments_of(model, "TTFT median (ms)"), QStringList({"throughput"}));
+  }
+
+  // Review across runs: today's run's fp8 against another run's bf16, verdicts kept apart from
+  // the run's own review.json.
+  void review_takes_a_baseline_from_another_run() {
+    const QString last_week = QDir(workspace_.path()).filePath("last-week");
+    const QString today = QDir(workspace_.path()).filePath("today");
+    test::run_small_plan(last_week);
+    test::run_small_plan(today);
+    ReviewPage review;
+    QSignalSpy loaded(&review, &ReviewPage::pair_loaded);
+    QVERIFY(review.open_run(today));
+    QVERIFY(loaded.wait(20'000));
+    QString error;
+    QVERIFY(!review.add_baseline_run(today, &error));
+    QVERIFY2(error.contains("open run"), qPrintable(error));
+    QVERIFY(!review.add_baseline_run(workspace_.path(), &error));
+    QVERIFY2(error.contains("no regression outputs"), qPrintable(error));
+    loaded.clear();
+    QVERIFY2(review.add_baseline_run(last_week, &error), qPrintable(error));
+    QVERIFY(loaded.wait(20'000));
+    QCOMPARE(review.model()->rowCount(), 20);
+    // The other run's outputs are the baseline: identical prompts, the same simulator, so the
+    // bf16 of last week equals today's bf16 and the pairs read as today's fp8 against it.
+    const QString path = review.review_path();
+    QVERIFY2(path.endsWith("review.last-week_bf16.fp8.json"), qPrintable(path));
+    const QByteArray own_review = [&] {
+      QFile f(QDir(today).filePath("review.json"));
+      return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }();
+    review.table()->setCurrentIndex(review.proxy()->index(0, 0));
+    QVERIFY(review.set_verdict("benign_drift"));
+    QVERIFY(QFileInfo::exists(path));
+    QFile own(QDir(today).filePath("review.json"));
+    QVERIFY(own.open(QIODevice::ReadOnly));
+    QCOMPARE(own.readAll(), own_review);
+    QVERIFY(!review.add_baseline_run(last_week, &error));  // already listed
   }
 
   // The demo workspace carries a qualification plan of every kind the decision needs, on its

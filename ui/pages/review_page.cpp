@@ -79,6 +79,11 @@ QWidget* ReviewPage::build_toolbar() {
   connect(verdict_filter_, &QComboBox::activated, this,
           [this] { proxy_.set_verdict(verdict_filter_->currentData().toString()); });
   outcome_ = new QLabel(bar);
+  auto* other_run = new QPushButton(tr("Baseline from &Another Run…"), bar);
+  other_run->setToolTip(
+      tr("Compare a lane of this run with a lane of another run of the same prompt set, e.g. "
+         "today's FP8 against last week's BF16"));
+  connect(other_run, &QPushButton::clicked, this, &ReviewPage::choose_baseline_run);
   auto* layout = new QHBoxLayout(bar);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(run_label_);
@@ -87,6 +92,7 @@ QWidget* ReviewPage::build_toolbar() {
   layout->addWidget(lane_a_);
   layout->addWidget(new QLabel(tr("vs"), bar));
   layout->addWidget(lane_b_);
+  layout->addWidget(other_run);
   layout->addSpacing(12);
   layout->addWidget(non_identical_);
   layout->addWidget(category_);

@@ -30,6 +30,9 @@ class ReviewPage : public QWidget {
 
   // Opens a run folder's regression outputs; false (and the page says why) when it has none.
   bool open_run(const QString& run_dir);
+  // Lists the lanes of another run ("RUN:lane") beside this run's, and makes the first of them
+  // the baseline: today's lane against last week's. False with *error when it cannot be paired.
+  bool add_baseline_run(const QString& other_run_dir, QString* error);
   void select_lanes(const QString& a, const QString& b);
   bool set_verdict(const QString& verdict);  // for the selected pair; saves review.json
   void next_pair(int step);
@@ -52,6 +55,7 @@ class ReviewPage : public QWidget {
   QWidget* build_toolbar();
   QWidget* build_detail();
   void load_selected_pair();
+  void choose_baseline_run();
   void on_pair_loaded(uint64_t generation, bool ok, const LoadedPair& pair, const QString& error);
   void show_current();
   int current_source_row() const;

@@ -1,6 +1,8 @@
 // ReviewPage: opening a run, loading a lane pair off the GUI thread, showing a pair, verdicts.
 #include <QComboBox>
 #include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QInputDialog>
 #include <QLabel>
@@ -23,6 +25,39 @@ struct LoadResult {
 };
 
 }  // namespace
+
+bool ReviewPage::add_baseline_run(const QString& other_run_dir, QString* error) {
+  if (!source_) {
+    *error = tr("Open a run with regression outputs first.");
+    return false;
+  }
+  if (QDir(other_run_dir) == QDir(source_->run_dir)) {
+    *error = tr("That is the open run: choose another run.");
+    return false;
+  }
+  const QStringList added = add_other_run(*source_, other_run_dir, error);
+  if (added.isEmpty()) return false;
+  const QString candidate = lane_b_->currentText();
+  for (QComboBox* combo : {lane_a_, lane_b_}) {
+    combo->clear();
+    combo->addItems(source_->lanes);
+  }
+  lane_a_->setCurrentText(added.front());
+  lane_b_->setCurrentText(candidate);
+  emit status(tr("Lanes of %1 added: %2").arg(QDir(other_run_dir).dirName(), added.join(", ")));
+  load_selected_pair();
+  return true;
+}
+
+void ReviewPage::choose_baseline_run() {
+  const QString start = source_ ? QFileInfo(source_->run_dir).absolutePath() : QString();
+  const QString dir =
+      QFileDialog::getExistingDirectory(this, tr("Baseline from Another Run"), start);
+  if (dir.isEmpty()) return;
+  QString error;
+  if (!add_baseline_run(dir, &error))
+    QMessageBox::warning(this, tr("Cannot use that run as the baseline"), error);
+}
 
 bool ReviewPage::open_run(const QString& run_dir) {
   ReviewSource source;

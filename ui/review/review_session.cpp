@@ -25,6 +25,36 @@ QString check_text(const plan::PromptSpec* prompt, const compare::CheckResult& r
   return r.detail.empty() ? what : what + " — " + QString::fromStdString(r.detail);
 }
 
+// The lanes of the run's plan that have regression outputs, in plan order.
+QStringList lanes_with_texts(const QString& run_dir, const nlohmann::json& plan) {
+  QStringList lanes;
+  if (!plan.is_object()) return lanes;
+  for (const auto& lane : plan.value("lanes", nlohmann::json::array())) {
+    if (!lane.is_object() || !lane.contains("id") || !lane["id"].is_string()) continue;
+    const std::string id = lane["id"].get<std::string>();
+    if (QFileInfo::exists(
+            QString::fromStdString(compare::lane_texts_path(run_dir.toStdString(), id))))
+      lanes << QString::fromStdString(id);
+  }
+  return lanes;
+}
+
+// The prompt set the run's first regression answered ("" when it has none).
+std::string regression_prompts(const nlohmann::json& plan) {
+  if (!plan.is_object()) return {};
+  for (const auto& exp : plan.value("experiments", nlohmann::json::array()))
+    if (exp.is_object() && exp.value("kind", "") == "regression")
+      return exp.value("prompts", std::string("builtin:regression-20"));
+  return {};
+}
+
+// A file-safe name for a lane from another run ("20261201-run:bf16" -> "20261201-run_bf16").
+QString file_safe(QString name) {
+  for (QChar& c : name)
+    if (!(c.isLetterOrNumber() || c == '-' || c == '_' || c == '.')) c = '_';
+  return name;
+}
+
 }  // namespace
 
 bool open_review_source(const QString& run_dir, ReviewSource* source, QString* error) {
@@ -67,7 +97,47 @@ bool open_review_source(const QString& run_dir, ReviewSource* source, QString* e
   return true;
 }
 
+QString ReviewSource::texts_path(const QString& lane) const {
+  for (const auto& [name, path] : other_runs)
+    if (name == lane) return path;
+  return QString::fromStdString(
+      compare::lane_texts_path(run_dir.toStdString(), lane.toStdString()));
+}
+
+QStringList add_other_run(ReviewSource& source, const QString& other_run_dir, QString* error) {
+  const nlohmann::json plan = read_json(QDir(other_run_dir).filePath("plan.json"));
+  const QString run_name = QDir(other_run_dir).dirName();
+  const QStringList lanes = lanes_with_texts(other_run_dir, plan);
+  if (lanes.isEmpty()) {
+    *error = QObject::tr("%1 has no regression outputs to compare with.").arg(other_run_dir);
+    return {};
+  }
+  const std::string prompts = regression_prompts(plan);
+  if (prompts != source.prompt_set_ref) {
+    *error = QObject::tr(
+                 "%1 answered the prompt set %2, this run %3: their outputs cannot be "
+                 "paired prompt by prompt.")
+                 .arg(run_name, QString::fromStdString(prompts),
+                      QString::fromStdString(source.prompt_set_ref));
+    return {};
+  }
+  QStringList added;
+  for (const QString& lane : lanes) {
+    const QString name = run_name + ":" + lane;
+    if (source.lanes.contains(name)) continue;
+    source.other_runs.emplace_back(name, QString::fromStdString(compare::lane_texts_path(
+                                             other_run_dir.toStdString(), lane.toStdString())));
+    source.lanes << name;
+    added << name;
+  }
+  if (added.isEmpty()) *error = QObject::tr("The lanes of %1 are already listed.").arg(run_name);
+  return added;
+}
+
 QString review_path_for(const QString& run_dir, const QString& a, const QString& b) {
+  // A pair with a lane of another run keeps its verdicts apart from the run's own review.
+  if (a.contains(':') || b.contains(':'))
+    return QDir(run_dir).filePath(QString("review.%1.%2.json").arg(file_safe(a), file_safe(b)));
   const QString main = QDir(run_dir).filePath("review.json");
   std::string ignored;
   const auto existing = compare::load_review(main.toStdString(), &ignored);
@@ -78,11 +148,8 @@ QString review_path_for(const QString& run_dir, const QString& a, const QString&
 
 bool load_pair(const ReviewSource& source, const QString& a, const QString& b, LoadedPair* out,
                QString* error) {
-  const std::string dir = source.run_dir.toStdString();
-  const compare::TextsResult ta =
-      compare::load_texts_file(compare::lane_texts_path(dir, a.toStdString()));
-  const compare::TextsResult tb =
-      compare::load_texts_file(compare::lane_texts_path(dir, b.toStdString()));
+  const compare::TextsResult ta = compare::load_texts_file(source.texts_path(a).toStdString());
+  const compare::TextsResult tb = compare::load_texts_file(source.texts_path(b).toStdString());
   if (!ta.ok() || !tb.ok()) {
     *error = QString::fromStdString(!ta.ok() ? ta.error : tb.error);
     return false;

@@ -21,7 +21,15 @@ struct ReviewSource {
   std::string prompt_set_ref;  // "builtin:regression-20"
   double threshold = compare::kDefaultNearIdenticalThreshold;
   QString warning;  // e.g. the prompt set could not be loaded (checks then not shown)
+  // Lanes of other runs, named "RUN:lane" (RUN the other folder's name), and their texts files.
+  std::vector<std::pair<QString, QString>> other_runs;
+  QString texts_path(const QString& lane) const;
 };
+
+// Adds the lanes of another run that has regression outputs for the same prompt set as lanes
+// "RUN:lane", so that a lane of this run is reviewed against a baseline of that one. Returns the
+// names added; empty with *error when the run has none or answered another prompt set.
+QStringList add_other_run(ReviewSource& source, const QString& other_run_dir, QString* error);
 
 struct LoadedPair {
   QString lane_a, lane_b;
