@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "net/secret_text.h"
 #include "run/chat_request_body.h"
 
 namespace lb::run {
@@ -118,6 +119,9 @@ void RegressionExperiment::run(ExperimentContext& ctx) {
     lane_section["prompt_errors"] = error_list(texts, set);
     if (top_k > 0) {
       texts.logprobs = logprobs_in_prompt_order(outcome.records, set, top_k, unsupported);
+      // Notes quote server error messages, which may quote the key they refused.
+      const std::vector<std::string> keys = {api_key_of(lane->endpoint)};
+      for (auto& l : texts.logprobs) l.note = net::redact_secret_text(std::move(l.note), keys);
       write_logprobs(ctx, lane->plan.id, texts.logprobs, top_k, lane_section);
     }
     lane_texts.emplace_back(lane->plan.id, std::move(texts));
