@@ -51,6 +51,14 @@ class TestLogprobs : public QObject {
     QCOMPARE(r.logprobs[3].id, int64_t(-1));  // this build sends no ids
   }
 
+  void sglangChatStreamInItsKeyOrder() {
+    StreamResult r = parse_stream("sglang_chat_stream_logprobs.sse");
+    QCOMPARE(tokens_of(r.logprobs), std::string("[Yes][.]"));
+    QCOMPARE(r.logprobs[0].logprob, -0.2877);
+    QCOMPARE(r.logprobs[0].top[1].token, std::string("No"));
+    QCOMPARE(r.finish_reason, std::string("stop"));
+  }
+
   void llamacppKeepsIdsAndBytePieces() {
     StreamResult r = parse_stream("llamacpp_chat_stream_logprobs.sse");
     QCOMPARE(r.logprobs.size(), size_t(4));
