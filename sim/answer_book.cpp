@@ -147,6 +147,10 @@ AnswerPlan AnswerBook::answer(const GenRequest& request, const AnswerContext& co
              needle.asked) {
     plan.content = needle.text;
   } else if (ref) {
+    plan.reference = ref->answer;
+    if (ref->drift != ref->answer) plan.near_tie_variant = ref->drift;
+    if (ref->flipped != ref->drift && ref->flipped != ref->answer)
+      plan.confident_variant = ref->flipped;
     switch (drift_kind(ref->id, context)) {
       case DriftKind::Identical:
         plan.content = ref->answer;
@@ -161,10 +165,16 @@ AnswerPlan AnswerBook::answer(const GenRequest& request, const AnswerContext& co
   } else {
     plan.natural_stop = request.max_tokens.has_value() || request.ignore_eos ? false : true;
     plan.content = filler_text(seed, request.max_tokens.value_or(200));
-    if (context.weights_dtype == "fp8" && seed % 100 >= 60) {
-      plan.content = drift_wording(plan.content, seed);
+    const bool drifts = seed % 100 >= 60;
+    if (context.variants) {
+      plan.reference = plan.content;
+      if (drifts) plan.near_tie_variant = drift_wording(plan.content, seed);
+    }
+    if (context.weights_dtype == "fp8" && drifts) {
+      plan.content = context.variants ? plan.near_tie_variant : drift_wording(plan.content, seed);
     }
   }
+  if (context.variants && plan.reference.empty()) plan.reference = plan.content;
   const int64_t reasoning = reasoning_tokens_for(request.reasoning_effort);
   if (reasoning > 0) plan.reasoning = reasoning_text(seed, user, reasoning);
   return plan;

@@ -22,6 +22,7 @@ struct AnswerContext {
   bool flip_facts = false;             // allow the drift model to change a fact
   uint64_t seed = 0;
   int64_t retrieval_window_tokens = 262'144;  // needle found only within the last N tokens
+  bool variants = false;  // fill AnswerPlan's reference and variants (logprobs were asked for)
 };
 
 struct ReferenceAnswer {

@@ -53,6 +53,39 @@ std::optional<ParseError> parse_response_format(const json& body, GenRequest& ou
   return {};
 }
 
+// vLLM's checks: chat top_logprobs needs logprobs true; at most max_logprobs (20) alternatives.
+std::optional<ParseError> parse_logprob_options(Endpoint endpoint, const json& body,
+                                                GenRequest& out) {
+  constexpr int64_t kMaxLogprobs = 20;
+  const auto number = [&](const char* key, int64_t& n) -> std::optional<ParseError> {
+    if (!body.contains(key) || body[key].is_null()) return {};
+    if (!body[key].is_number_integer() || body[key].get<int64_t>() < 0)
+      return ParseError{std::string("`") + key + "` must be a non-negative integer", key};
+    n = body[key].get<int64_t>();
+    if (n > kMaxLogprobs)
+      return ParseError{"Requested sample logprobs of " + std::to_string(n) +
+                            ", which is greater than max allowed: " + std::to_string(kMaxLogprobs),
+                        key};
+    return {};
+  };
+  int64_t top = 0;
+  if (endpoint == Endpoint::Completions) {
+    if (auto err = number("logprobs", top)) return err;
+    out.logprobs = body.contains("logprobs") && !body["logprobs"].is_null();
+    out.echo = body.contains("echo") && body["echo"].is_boolean() && body["echo"].get<bool>();
+  } else {
+    if (body.contains("logprobs") && body["logprobs"].is_boolean()) out.logprobs = body["logprobs"];
+    if (auto err = number("top_logprobs", top)) return err;
+    if (top > 0 && !out.logprobs)
+      return ParseError{"when using `top_logprobs`, `logprobs` must be set to true.",
+                        "top_logprobs"};
+  }
+  out.top_logprobs = static_cast<int>(top);
+  const auto ids = body.find("return_tokens_as_token_ids");
+  out.tokens_as_ids = ids != body.end() && ids->is_boolean() && ids->get<bool>();
+  return {};
+}
+
 std::optional<ParseError> parse_common(const json& body, GenRequest& out) {
   if (body.contains("model") && !body["model"].is_null()) {
     if (!body["model"].is_string()) return ParseError{"model must be a string", "model"};
@@ -187,6 +220,7 @@ std::optional<ParseError> parse_gen_request(Endpoint endpoint, const json& body,
   if (!body.is_object()) return ParseError{"request body must be a JSON object", ""};
   out.endpoint = endpoint;
   if (auto err = parse_common(body, out)) return err;
+  if (auto err = parse_logprob_options(endpoint, body, out)) return err;
   std::vector<TokenId> tokens;
   if (endpoint == Endpoint::Completions) {
     if (!body.contains("prompt")) return ParseError{"Field required: prompt", "prompt"};

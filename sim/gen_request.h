@@ -42,6 +42,12 @@ struct GenRequest {
   bool json_object = false;                   // response_format json_object
   std::vector<ChatMessage> messages;          // chat and responses
   std::string prompt_text;                    // completions
+  // Logprobs as vLLM takes them: chat `logprobs` (bool) + `top_logprobs`; completions
+  // `logprobs` (int) and `echo`; `return_tokens_as_token_ids` names tokens "token_id:N".
+  bool logprobs = false;
+  int top_logprobs = 0;
+  bool echo = false;
+  bool tokens_as_ids = false;
   std::shared_ptr<const std::vector<TokenId>> prompt_tokens;
 };
 

@@ -4,6 +4,7 @@
 
 #include "server_core.h"
 #include "text_filler.h"
+#include "wire_logprobs.h"
 
 namespace lb::sim {
 
@@ -145,13 +146,23 @@ void GenerationStream::stream_tokens(int64_t begin, int64_t end, bool last) {
   ++token_events_;
   const std::string finish = last ? script_.finish_reason : "";
   if (request_.endpoint == Endpoint::Chat) {
-    write_event(chat_delta_chunk(wire_, script_.delta(begin, end), script_.tool_calls, finish,
-                                 continuous_usage()),
-                tokens, "token");
+    std::string chunk = chat_delta_chunk(wire_, script_.delta(begin, end), script_.tool_calls,
+                                         finish, continuous_usage());
+    if (logprobs_) {
+      splice_logprobs(chunk, chat_logprobs_json(*logprobs_, logprobs_->content_before(begin),
+                                                logprobs_->content_before(end), request_));
+    }
+    write_event(std::move(chunk), tokens, "token");
   } else if (request_.endpoint == Endpoint::Completions) {
-    write_event(
-        completion_chunk(wire_, script_.delta(begin, end).content, finish, continuous_usage()),
-        tokens, "token");
+    std::string chunk =
+        completion_chunk(wire_, script_.delta(begin, end).content, finish, continuous_usage());
+    if (logprobs_) {
+      const int64_t offset = static_cast<int64_t>(script_.content_text(begin).size());
+      splice_logprobs(chunk, completion_logprobs_json(*logprobs_, logprobs_->content_before(begin),
+                                                      logprobs_->content_before(end), offset,
+                                                      request_, nullptr));
+    }
+    write_event(std::move(chunk), tokens, "token");
   } else {
     write_events(responses_->tokens(begin, end), tokens, "framing");
   }
@@ -177,10 +188,25 @@ void GenerationStream::stream_finish() {
 void GenerationStream::send_whole_response() {
   const UsageSoFar u = usage();
   std::string body;
+  const int64_t content_end = logprobs_ ? logprobs_->content_tokens() : 0;
   if (request_.endpoint == Endpoint::Chat) {
     body = chat_response(wire_, script_, u);
+    if (logprobs_) splice_logprobs(body, chat_logprobs_json(*logprobs_, 0, content_end, request_));
   } else if (request_.endpoint == Endpoint::Completions) {
     body = completion_response(wire_, script_, u);
+    if (request_.echo) {
+      // vLLM's echo: the prompt's text leads the answer's.
+      const std::string quoted =
+          nlohmann::json(request_.prompt_text)
+              .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      const size_t at = body.find("\"text\":\"");
+      if (at != std::string::npos) body.insert(at + 8, quoted.substr(1, quoted.size() - 2));
+    }
+    if (logprobs_) {
+      splice_logprobs(
+          body, completion_logprobs_json(*logprobs_, 0, content_end, 0, request_,
+                                         request_.echo ? request_.prompt_tokens.get() : nullptr));
+    }
   } else {
     body = responses_->full_response(u);
   }

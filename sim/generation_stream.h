@@ -10,6 +10,7 @@
 #include "engine_model.h"
 #include "gen_request.h"
 #include "http_session.h"
+#include "logprob_model.h"
 #include "output_script.h"
 #include "sim_config.h"
 #include "wire_format.h"
@@ -24,6 +25,8 @@ class GenerationStream : public std::enable_shared_from_this<GenerationStream> {
   GenerationStream(ServerCore& core, std::shared_ptr<HttpSession> session, GenRequest request,
                    OutputScript script, WireContext wire, std::string request_id, FaultKind fault);
 
+  // Per-token logprobs for the request (it asked for them); null = none.
+  void set_logprobs(std::shared_ptr<const LogprobModel> model) { logprobs_ = std::move(model); }
   void start();
 
  private:
@@ -50,6 +53,7 @@ class GenerationStream : public std::enable_shared_from_this<GenerationStream> {
   std::string request_id_;
   FaultKind fault_;
   std::optional<ResponsesEncoder> responses_;
+  std::shared_ptr<const LogprobModel> logprobs_;
   SpecTally spec_;
   uint64_t seq_id_ = 0;
   bool engine_done_ = false;

@@ -20,6 +20,11 @@ struct AnswerPlan {
   std::string content;
   std::vector<PlannedToolCall> tool_calls;
   bool natural_stop = true;  // false: the text is filler that runs to max_tokens ("length")
+  // What the unperturbed (BF16) model says, and the variants the FP8 drift model may pick: a
+  // near-tie rewording and a confident fact change (empty = none). Drive the logprobs.
+  std::string reference;
+  std::string near_tie_variant;
+  std::string confident_variant;
 };
 
 enum class Channel { Reasoning, Content, ToolHeader, ToolArguments };

@@ -16,6 +16,8 @@
 
 namespace lb::sim {
 
+class LogprobModel;
+
 class ServerCore final : public RequestHandler {
  public:
   ServerCore(boost::asio::io_context& io, SimConfig config);
@@ -36,6 +38,8 @@ class ServerCore final : public RequestHandler {
   void handle_generation(const std::shared_ptr<HttpSession>& session, const HttpRequestMsg& request,
                          int endpoint);
   void handle_tokenize(const std::shared_ptr<HttpSession>& session, const HttpRequestMsg& request);
+  // Ground truth for tests: where this answer departs from the unperturbed model's.
+  void trace_flip(const std::string& request_id, const LogprobModel& model, uint64_t prompt_fnv);
   void handle_detokenize(const std::shared_ptr<HttpSession>& session,
                          const HttpRequestMsg& request);
   std::string models_body() const;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "generation_stream.h"
+#include "logprob_model.h"
 #include "server_core.h"
 #include "text_filler.h"
 
@@ -68,6 +69,11 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
         "BadRequestError"));
     return;
   }
+  if (config_.refuse_logprobs && (gen.logprobs || gen.top_logprobs > 0)) {
+    session->send(error_response(400, "logprobs are not supported by this server",
+                                 "BadRequestError", "logprobs"));
+    return;
+  }
   const FaultKind fault = pick_fault(request);
   if (fault == FaultKind::RateLimit) {
     HttpResponseMsg res =
@@ -88,6 +94,7 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
   actx.flip_facts = config_.flip_facts;
   actx.seed = config_.seed;
   actx.retrieval_window_tokens = config_.retrieval_window_tokens;
+  actx.variants = gen.logprobs;
   AnswerPlan plan = AnswerBook::builtin().answer(gen, actx);
   // Filler has no natural end: without max_tokens it stops at 200 tokens.
   OutputScript script = make_script(plan, gen.max_tokens, 200);
@@ -108,10 +115,40 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
   wire.prompt_tokens = prompt;
   wire.report_cached = config_.profile.prefix_caching;
   wire.report_reasoning = !gen.reasoning_effort.empty();
+  std::shared_ptr<const LogprobModel> logprobs;
+  if (gen.logprobs) {
+    const std::string user = last_user_text(gen);
+    logprobs = std::make_shared<const LogprobModel>(script, plan.reference, plan.near_tie_variant,
+                                                    plan.confident_variant, fnv1a64(user),
+                                                    config_.profile.weights_dtype == "fp8");
+    trace_flip(request_id, *logprobs, fnv1a64(user));
+  }
   auto stream =
       std::make_shared<GenerationStream>(*this, session, std::move(gen), std::move(script),
                                          std::move(wire), std::move(request_id), fault);
+  stream->set_logprobs(std::move(logprobs));
   stream->start();
+}
+
+void ServerCore::trace_flip(const std::string& request_id, const LogprobModel& model,
+                            uint64_t prompt_fnv) {
+  const FlipTruth& flip = model.flip();
+  if (flip.index < 0 || !trace_.enabled()) return;
+  TraceRecord rec;
+  rec.request_id = request_id;
+  rec.event_index = -1;
+  rec.sched_ns = steady_now_ns();
+  rec.sent_ns = rec.sched_ns;
+  rec.kind = "flip";
+  char fnv[17];
+  std::snprintf(fnv, sizeof fnv, "%016llx", static_cast<unsigned long long>(prompt_fnv));
+  rec.detail = ojson{
+      {"index", flip.index},
+      {"margin_nats", flip.baseline_margin_nats},
+      {"class", flip.cls},
+      {"prompt_fnv",
+       fnv}}.dump();
+  trace_.write(rec);
 }
 
 void ServerCore::handle_tokenize(const std::shared_ptr<HttpSession>& session,

@@ -86,6 +86,11 @@ std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_vie
     c.flip_facts = value == "1";
     return {};
   }
+  if (key == "refuse_logprobs") {
+    if (value != "0" && value != "1") return invalid(key, value);
+    c.refuse_logprobs = value == "1";
+    return {};
+  }
   if (key == "seed") return to_int(value, c.seed) ? "" : invalid(key, value);
   if (key == "retrieval_window_tokens") {
     return to_int(value, c.retrieval_window_tokens) && c.retrieval_window_tokens >= 0
@@ -121,6 +126,7 @@ std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_vie
 std::vector<std::string> sim_option_names() {
   std::vector<std::string> names = {"time_scale",
                                     "flip_facts",
+                                    "refuse_logprobs",
                                     "seed",
                                     "retrieval_window_tokens",
                                     "trace",

@@ -45,7 +45,10 @@ struct TraceRecord {
   int64_t sched_ns = 0;     // steady_clock time the model scheduled the event for
   int64_t sent_ns = 0;      // steady_clock right after the write completed
   int32_t tokens = 0;       // generated tokens the event carries (0 for framing events)
-  std::string kind;         // "role", "token", "usage", "done", "error", "framing"
+  std::string kind;         // "role", "token", "usage", "done", "error", "framing", "flip"
+  // kind "flip" (no event written): JSON {"index","margin_nats","class","prompt_fnv"}, where the
+  // lane's answer first departs from the unperturbed model's (content token index).
+  std::string detail;
 };
 
 struct SimConfig {
@@ -53,6 +56,7 @@ struct SimConfig {
   double time_scale = 1.0;  // real duration = model duration * time_scale
   FaultConfig faults;
   bool flip_facts = false;
+  bool refuse_logprobs = false;  // answer requests asking for logprobs with a 400
   uint64_t seed = 0;
   int64_t retrieval_window_tokens = 0;                 // 0 = max_model_len
   std::string trace_path;                              // JSON lines file; empty = none

@@ -12,6 +12,7 @@ std::string trace_line(const TraceRecord& r) {
   j["sent_ns"] = r.sent_ns;
   j["tokens"] = r.tokens;
   j["kind"] = r.kind;
+  if (!r.detail.empty()) j["detail"] = nlohmann::ordered_json::parse(r.detail, nullptr, false);
   return j.dump() + "\n";
 }
 

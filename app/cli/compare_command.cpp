@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -16,6 +17,8 @@
 #include "compare/pair_comparison.h"
 #include "compare/review_record.h"
 #include "compare/texts_file.h"
+#include "compare/token_divergence.h"
+#include "logprobs/logprob_lines.h"
 #include "plan/prompt_set.h"
 
 namespace lb::cli {
@@ -32,12 +35,15 @@ struct CompareArgs {
   std::string prompts;
   std::string review_path;
   bool json = false;
+  std::string logprobs_a, logprobs_b;  // empty: RUN_DIR/logprobs/LANE.jsonl when it exists
+  double near_tie_margin_nats = 0.5;
 };
 
 struct LaneTexts {
   std::string name;  // lane name (RUN_DIR:LANE) or the file's stem
   std::string path;
   std::vector<std::string> texts;
+  std::vector<logprobs::PromptLogprobs> logprobs;  // empty when none were recorded
 };
 
 [[noreturn]] void input_error(const std::string& message) { throw std::invalid_argument(message); }
@@ -54,14 +60,77 @@ std::string lane_name(const std::string& argument, const std::string& path) {
   return stem;
 }
 
-LaneTexts load_lane(const std::string& argument) {
+// A run folder keeps a lane's logprobs in logprobs/LANE.jsonl beside texts/LANE.texts.json.
+std::vector<logprobs::PromptLogprobs> load_logprobs(const std::string& explicit_path,
+                                                    const LaneTexts& lane) {
+  namespace fs = std::filesystem;
+  std::string path = explicit_path;
+  if (path.empty()) {
+    const fs::path beside =
+        fs::path(lane.path).parent_path().parent_path() / "logprobs" / (lane.name + ".jsonl");
+    if (!fs::exists(beside)) return {};
+    path = beside.string();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) input_error("cannot read logprobs file " + path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string error;
+  auto lines = logprobs::parse_lines(buffer.str(), error);
+  if (!error.empty()) input_error(path + ": " + error);
+  return lines;
+}
+
+LaneTexts load_lane(const std::string& argument, const std::string& logprobs_path) {
   LaneTexts lane;
   lane.path = compare::resolve_texts_argument(argument);
   lane.name = lane_name(argument, lane.path);
   auto loaded = compare::load_texts_file(lane.path);
   if (!loaded.ok()) input_error(loaded.error);
   lane.texts = std::move(*loaded.texts);
+  lane.logprobs = load_logprobs(logprobs_path, lane);
   return lane;
+}
+
+const logprobs::PromptLogprobs* prompt_logprobs(const LaneTexts& lane, std::size_t index) {
+  for (const auto& p : lane.logprobs)
+    if (p.index == static_cast<int64_t>(index)) return &p;
+  return nullptr;
+}
+
+std::vector<compare::TokenDivergence> token_divergences(const CompareArgs& args, const LaneTexts& a,
+                                                        const LaneTexts& b) {
+  std::vector<compare::TokenDivergence> out;
+  if (a.logprobs.empty() && b.logprobs.empty()) return out;
+  const int top_k = a.logprobs.empty() ? 0 : a.logprobs.front().top_k;
+  for (std::size_t i = 0; i < a.texts.size(); ++i) {
+    auto d =
+        compare::analyse_token_divergence(prompt_logprobs(a, i), prompt_logprobs(b, i), a.texts[i],
+                                          b.texts[i], {args.near_tie_margin_nats, top_k});
+    d.prompt_index = static_cast<int64_t>(i);
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::string nats(const std::optional<double>& v) {
+  if (!v) return "-";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.3f", *v);
+  return buffer;
+}
+
+void print_tokens(const compare::TokenDivergence& d) {
+  if (d.cls == compare::DivergenceClass::Identical) return;
+  std::cout << "  tokens: " << compare::to_string(d.cls);
+  if (d.token_index >= 0 && d.cls != compare::DivergenceClass::NoLogprobs) {
+    std::cout << " at token " << d.token_index << " (char " << d.char_offset_a
+              << "): " << logprobs::token_text_json(d.token_a).dump() << ' ' << nats(d.logprob_a)
+              << " vs " << logprobs::token_text_json(d.token_b).dump() << ' ' << nats(d.logprob_b)
+              << "; A's logprob of B's token " << nats(d.a_logprob_of_b) << ", B's of A's "
+              << nats(d.b_logprob_of_a) << "; baseline margin " << nats(d.baseline_margin_nats);
+  }
+  std::cout << " (" << d.reason << ")\n";
 }
 
 std::optional<plan::PromptSet> load_prompts(const std::string& ref, std::size_t pairs) {
@@ -193,8 +262,9 @@ int run_compare(const CompareArgs& args) {
   if (!(args.threshold >= 0.0 && args.threshold <= 1.0)) {
     input_error("--threshold must be between 0 and 1");
   }
-  const LaneTexts a = load_lane(args.a);
-  const LaneTexts b = load_lane(args.b);
+  if (!(args.near_tie_margin_nats >= 0)) input_error("--near-tie-margin must be >= 0");
+  const LaneTexts a = load_lane(args.a, args.logprobs_a);
+  const LaneTexts b = load_lane(args.b, args.logprobs_b);
   if (a.texts.size() != b.texts.size()) {
     input_error("different lengths: " + a.path + " has " + std::to_string(a.texts.size()) +
                 " texts, " + b.path + " has " + std::to_string(b.texts.size()));
@@ -205,15 +275,28 @@ int run_compare(const CompareArgs& args) {
   std::size_t blockers = 0;
   for (const auto& p : pairs) blockers += p.blocker_candidate();
   if (!args.review_path.empty()) blockers = update_review(args, a, b, pairs);
+  const auto tokens = token_divergences(args, a, b);
   if (args.json) {
     nlohmann::json out = nlohmann::json::array();
-    for (const auto& p : pairs) out.push_back(pair_json(p));
-    std::cout << out.dump(2) << '\n';
+    for (const auto& p : pairs) {
+      out.push_back(pair_json(p));
+      if (p.index < tokens.size())
+        out.back()["token_divergence"] = compare::to_json(tokens[p.index]);
+    }
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   } else {
     for (const auto& p : pairs) {
       print_pair(p, prompts ? &prompts->prompts[p.index] : nullptr, a, b);
+      if (p.index < tokens.size()) print_tokens(tokens[p.index]);
     }
     print_summary(pairs, blockers);
+    if (!tokens.empty()) {
+      std::cout << "tokens (near-tie margin " << args.near_tie_margin_nats << " nats):";
+      const nlohmann::json counts = compare::divergence_counts(tokens);
+      for (const auto& [name, n] : counts.items())
+        std::cout << ' ' << name << ' ' << n.get<int>() << ';';
+      std::cout << '\n';
+    }
   }
   return blockers > 0 ? kExitBlocker : kExitOk;
 }
@@ -228,6 +311,11 @@ divergent), whitespace/case-only labels, changed numbers and fact checks.
 a check that passes on A and fails on B is a flipped fact, a blocker candidate.
 --review FILE writes review.json, keeping verdicts already in FILE; a flipped fact that a
 reviewer has judged (benign_drift, material_difference, identical) no longer blocks.
+With logprobs (logprobs/LANE.jsonl beside the texts, or --logprobs-a/-b), each non-identical
+pair gets a "tokens:" line: the first divergent token, both tokens with their logprobs, each
+lane's logprob for the other's token, the baseline margin and the class (near_tie,
+confident_change, length_change, tokenizer_mismatch, no_logprobs); --json adds
+"token_divergence" to each pair.
 Exit: 0 no blocker candidate, 1 a blocker candidate exists, 2 bad input.)";
 
 }  // namespace
@@ -243,6 +331,12 @@ void add_compare_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--prompts", args->prompts, "prompt set with fact checks (builtin:NAME or file)");
   cmd->add_option("--review", args->review_path, "write (or update) this review.json");
   cmd->add_flag("--json", args->json, "print a JSON array with one object per pair");
+  cmd->add_option("--logprobs-a", args->logprobs_a,
+                  "lane A's logprobs (default: RUN_DIR/logprobs/LANE.jsonl when it exists)");
+  cmd->add_option("--logprobs-b", args->logprobs_b, "lane B's logprobs (same default)");
+  cmd->add_option("--near-tie-margin", args->near_tie_margin_nats,
+                  "baseline top-1/top-2 margin (nats) at or under which a divergence is a near-tie")
+      ->capture_default_str();
   cmd->footer(kFooter);
   cmd->callback([args, &exit_code] {
     try {

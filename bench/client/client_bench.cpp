@@ -31,6 +31,25 @@ std::string content_event(int i) {
          std::to_string(i % 1000) + "\"},\"logprobs\":null,\"finish_reason\":null}]}\n\n";
 }
 
+// The same chunk with vLLM's logprobs for its token and `top_k` alternatives (~190 + 60 * (K+1)
+// bytes): what a regression asking for logprobs receives.
+std::string logprob_event(int i, int top_k) {
+  const std::string token = " tok" + std::to_string(i % 1000);
+  const auto entry = [](const std::string& t, double lp) {
+    std::string bytes;
+    for (unsigned char c : t) bytes += (bytes.empty() ? "" : ",") + std::to_string(c);
+    return "{\"token\":\"" + t + "\",\"logprob\":" + std::to_string(lp) + ",\"bytes\":[" + bytes +
+           "]";
+  };
+  std::string top;
+  for (int k = 0; k < top_k; ++k)
+    top += (k ? "," : "") + entry(k ? " alt" + std::to_string(k) : token, -0.01 - 1.3 * k) + "}";
+  return "data: {\"id\":\"chatcmpl-bench\",\"object\":\"chat.completion.chunk\",\"created\":1,"
+         "\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" +
+         token + "\"},\"logprobs\":{\"content\":[" + entry(token, -0.01) + ",\"top_logprobs\":[" +
+         top + "]}]},\"finish_reason\":null}]}\n\n";
+}
+
 int64_t thread_cpu_ns() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -98,7 +117,9 @@ double percentile(std::vector<double> values, double p) {
 
 FidelityResult run_fidelity(const FidelityConfig& config) {
   std::vector<std::string> events;
-  for (int i = 0; i < config.events_per_stream; ++i) events.push_back(content_event(i));
+  for (int i = 0; i < config.events_per_stream; ++i)
+    events.push_back(config.top_logprobs > 0 ? logprob_event(i, config.top_logprobs)
+                                             : content_event(i));
   events.push_back("data: [DONE]\n\n");
   std::mt19937_64 rng(42);
   std::mutex rng_mutex;

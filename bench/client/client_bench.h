@@ -10,6 +10,7 @@ struct FidelityConfig {
   int concurrency = 1;
   int events_per_stream = 200;
   int64_t event_interval_us = 5000;  // a decoding model at 200 events/s per stream
+  int top_logprobs = 0;  // > 0: every chunk carries its token's logprobs with this top-K
 };
 
 struct FidelityResult {

@@ -29,8 +29,11 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
+int g_top_logprobs = 0;  // --logprobs
+
 lb::bench::FidelityConfig fidelity_config(int concurrency) {
   lb::bench::FidelityConfig c;
+  c.top_logprobs = g_top_logprobs;
   c.concurrency = concurrency;
   if (concurrency <= 1) {
     c.events_per_stream = 500, c.event_interval_us = 4000;
@@ -119,6 +122,8 @@ int main(int argc, char** argv) {
   app.add_option("--throughput-concurrency", throughput_concurrency,
                  "streams in the events/s run (0 skips it)");
   app.add_flag("--json", json, "print JSON instead of a table");
+  app.add_option("--logprobs", g_top_logprobs,
+                 "fidelity chunks carry per-token logprobs with this top-K (0 = none)");
   CLI11_PARSE(app, argc, argv);
   raise_file_limit();
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "logprobs/wire_logprobs.h"
 #include "net/error_message.h"
 
 namespace lb::net {
@@ -32,6 +33,11 @@ void DialectParser::on_message(std::string_view event_type, std::string_view dat
   // nlohmann's lexer rejects ill-formed UTF-8 inside strings, so invalid UTF-8 content surfaces
   // here as a Malformed error rather than being passed on (or silently replaced).
   nlohmann::json j = nlohmann::json::parse(data.begin(), data.end(), nullptr, false);
+  if (std::string quoted; j.is_discarded() && logprobs::quote_nonfinite_literals(data, quoted)) {
+    // Python servers write NaN/-Infinity logprobs bare; quoted, they reach the logprob readers
+    // as flagged values instead of failing the whole response.
+    j = nlohmann::json::parse(quoted, nullptr, false);
+  }
   if (j.is_discarded()) {
     if (legacy_error) return fail(ErrorKind::StreamError, "server error: " + excerpt(data));
     try {

@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "logprobs/token_logprobs.h"
+
 namespace lb::net {
 
 // The shape of the events a response carries. Server flavours (vLLM, SGLang, llama.cpp, TGI's
@@ -137,6 +139,9 @@ struct StreamResult {
   SpecDecodeUsage spec;
   nlohmann::json server_timings;  // llama.cpp `timings`, Ollama durations (ns), when present
   std::string model;              // the model the server said it used
+  // Per-token logprobs of the content, when the server sent any (the request asked for them).
+  logprobs::TokenSeries logprobs;
+  bool logprobs_seen = false;  // some event carried a logprobs field
 
   std::string body;  // whole body for PlainJson/PlainText and for HTTP error responses
   std::vector<std::pair<std::string, std::string>> response_headers;

@@ -1,5 +1,7 @@
 #include "net/ollama_chat_parser.h"
 
+#include "logprobs/wire_logprobs.h"
+
 namespace lb::net {
 
 void OllamaChatParser::on_json(std::string_view, const nlohmann::json& j, int64_t arrival_ns) {
@@ -24,6 +26,10 @@ void OllamaChatParser::on_json(std::string_view, const nlohmann::json& j, int64_
         tool_call_bytes += call.name.size() + call.arguments.size();
       }
     }
+  }
+  if (const auto* logprobs = find_key(j, "logprobs")) {
+    result_.logprobs_seen = true;
+    logprobs::append_ollama(*logprobs, result_.logprobs);
   }
   add_event(arrival_ns, content_bytes, reasoning_bytes, -1, tool_call_bytes);
   if (const auto* done = find_key(j, "done"); done && done->is_boolean() && done->get<bool>()) {

@@ -1,5 +1,7 @@
 #include "net/openai_parser.h"
 
+#include "logprobs/wire_logprobs.h"
+
 namespace lb::net {
 
 void OpenAiParser::on_json(std::string_view, const nlohmann::json& j, int64_t arrival_ns) {
@@ -15,6 +17,11 @@ void OpenAiParser::on_json(std::string_view, const nlohmann::json& j, int64_t ar
   if (const auto* usage = find_key(j, "usage")) usage_delta = read_openai_usage(*usage);
   if (const auto* timings = find_key(j, "timings")) read_llamacpp_timings(*timings);
   if (const auto* metrics = find_key(j, "metrics")) read_vllm_metrics(*metrics);
+  // llama.cpp's native /completion shape, when a lane points the completions dialect at it.
+  if (const auto* probs = find_key(j, "completion_probabilities")) {
+    result_.logprobs_seen = true;
+    logprobs::append_llamacpp(*probs, result_.logprobs);
+  }
 
   // Role-only and usage-only chunks carry no output. Tool-call fragments do: a stream that only
   // calls a tool still has a first token and an end.
@@ -48,9 +55,18 @@ void OpenAiParser::read_choice(const nlohmann::json& choice, Output& out) {
   if (const std::string_view reason = string_at(choice, "finish_reason"); !reason.empty()) {
     result_.finish_reason = reason;
   }
+  const auto* logprobs = find_key(choice, "logprobs");
+  if (logprobs) {
+    result_.logprobs_seen = true;
+    if (completions_) {
+      logprobs::append_openai_completions(*logprobs, result_.logprobs);
+    } else {
+      logprobs::append_openai_chat(*logprobs, result_.logprobs);
+    }
+  }
   if (const auto* ids = find_key(choice, "token_ids"); ids && ids->is_array()) {
     out.tokens = static_cast<int32_t>(ids->size());
-  } else if (const auto* logprobs = find_key(choice, "logprobs")) {
+  } else if (logprobs) {
     // chat: logprobs.content[] per token; completions: logprobs.tokens[]
     const auto* per_token = find_key(*logprobs, completions_ ? "tokens" : "content");
     if (per_token && per_token->is_array()) out.tokens = static_cast<int32_t>(per_token->size());

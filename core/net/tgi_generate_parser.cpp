@@ -1,5 +1,7 @@
 #include "net/tgi_generate_parser.h"
 
+#include "logprobs/wire_logprobs.h"
+
 namespace lb::net {
 
 void TgiGenerateParser::on_json(std::string_view, const nlohmann::json& j, int64_t arrival_ns) {
@@ -10,6 +12,11 @@ void TgiGenerateParser::on_json(std::string_view, const nlohmann::json& j, int64
     if (!special && !text.empty()) {
       result_.content.append(text);
       add_event(arrival_ns, text.size(), 0, 1);  // the native route sends one token per event
+      // logprob is always there; top_tokens only with top_n_tokens, so it alone says "asked".
+      if (const auto* top = find_key(j, "top_tokens")) {
+        result_.logprobs_seen = true;
+        logprobs::append_tgi_token(*token, top, result_.logprobs);
+      }
     }
   }
   if (const auto* details = find_key(j, "details")) {
@@ -21,6 +28,10 @@ void TgiGenerateParser::on_json(std::string_view, const nlohmann::json& j, int64
   // Non-streamed /generate: the whole text at once, no token events before it.
   const std::string_view whole = string_at(j, "generated_text");
   if (!find_key(j, "token") && result_.events.empty() && !whole.empty()) {
+    if (const auto* details = find_key(j, "details"); details && find_key(*details, "tokens")) {
+      result_.logprobs_seen = true;
+      logprobs::append_tgi_details(*details, result_.logprobs);
+    }
     result_.content.append(whole);
     const int64_t tokens = result_.usage.completion_tokens;
     add_event(arrival_ns, whole.size(), 0, tokens > 0 ? static_cast<int32_t>(tokens) : -1);

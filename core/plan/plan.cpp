@@ -94,7 +94,9 @@ struct ParamsJson {
               {"max_tokens", e.max_tokens},
               {"temperature", e.temperature},
               {"similarity_threshold", e.similarity_threshold},
-              {"concurrency", e.concurrency}});
+              {"concurrency", e.concurrency},
+              {"logprobs", e.logprobs},
+              {"near_tie_margin_nats", e.near_tie_margin_nats}});
   }
   void operator()(const ThroughputExperiment& e) {
     if (e.request_rate > 0) {

@@ -56,6 +56,10 @@ struct RegressionExperiment {
   double temperature = 0;              // greedy
   double similarity_threshold = 0.95;  // difflib ratio at or above which outputs are near-identical
   int64_t concurrency = 1;
+  // Per-token logprobs with this many alternatives (1-20; "logprobs": false or 0 = off), and
+  // the baseline top-1/top-2 margin (nats) at or under which a first divergence is a near-tie.
+  int64_t logprobs = 5;
+  double near_tie_margin_nats = 0.5;
 };
 
 // A closed-loop sweep that doubles concurrency (start, 2*start, 4*start, ... up to max) until

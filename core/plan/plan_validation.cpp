@@ -122,6 +122,12 @@ bool ObjectReader::has(std::string_view key) const {
   return object_ != nullptr && object_->contains(key);
 }
 
+bool ObjectReader::has_boolean(std::string_view key) const {
+  if (!has(key)) return false;
+  const auto it = object_->find(key);
+  return it != object_->end() && it->is_boolean();
+}
+
 void ObjectReader::error(std::string_view key, std::string message) {
   errors_.add(key_path(path_, key), std::move(message));
 }

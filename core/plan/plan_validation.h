@@ -48,6 +48,7 @@ class ObjectReader {
   bool is_object() const { return object_ != nullptr; }
   const std::string& path() const { return path_; }
   bool has(std::string_view key) const;
+  bool has_boolean(std::string_view key) const;  // present and true/false
   // Marks a key as known without reading it (read elsewhere).
   void allow(std::string_view key) { known_.emplace(key); }
 

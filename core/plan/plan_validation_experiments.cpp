@@ -31,6 +31,13 @@ RegressionExperiment read_regression(ObjectReader& r) {
   r.number("temperature", e.temperature, 0, 2, false);
   r.number("similarity_threshold", e.similarity_threshold, 0, 1, false);
   r.integer("concurrency", e.concurrency, kConcurrency);
+  if (bool on = true; r.has_boolean("logprobs")) {
+    r.boolean("logprobs", on);
+    e.logprobs = on ? 5 : 0;
+  } else {
+    r.integer("logprobs", e.logprobs, IntRange{0, 20});
+  }
+  r.number("near_tie_margin_nats", e.near_tie_margin_nats, 0, 100, false);
   return e;
 }
 

@@ -23,6 +23,12 @@ std::shared_ptr<const std::string> chat_request_body(const std::vector<plan::Cha
   if (accepts_continuous_usage(options.server)) stream_options["continuous_usage_stats"] = true;
   body["stream_options"] = std::move(stream_options);
   if (options.ignore_eos) body["ignore_eos"] = true;
+  if (options.top_logprobs > 0) {
+    body["logprobs"] = true;
+    body["top_logprobs"] = options.top_logprobs;
+    if (options.server == ServerKind::Vllm || options.server == ServerKind::LanebenchSim)
+      body["return_tokens_as_token_ids"] = true;
+  }
   return std::make_shared<const std::string>(
       body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }

@@ -18,6 +18,9 @@ struct ChatRequestOptions {
   double temperature = 0;   // 0 = greedy
   bool ignore_eos = false;  // sent only when the server is known to accept it
   ServerKind server = ServerKind::Unknown;
+  // Per-token logprobs with this many alternatives (OpenAI logprobs + top_logprobs); 0 = off.
+  // vLLM-family servers are also asked for token ids (return_tokens_as_token_ids).
+  int64_t top_logprobs = 0;
 };
 
 std::shared_ptr<const std::string> chat_request_body(const std::vector<plan::ChatMessage>& messages,

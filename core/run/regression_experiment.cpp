@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <variant>
 
+#include "net/secret_text.h"
 #include "run/chat_request_body.h"
 
 namespace lb::run {
@@ -27,10 +28,11 @@ LaneTexts texts_in_prompt_order(const std::vector<metrics::RequestRecord>& recor
 namespace {
 
 LoadPhase regression_phase(const plan::RegressionExperiment& p, const plan::PromptSet& set,
-                           const ExperimentContext& ctx, const LaneRuntime& lane) {
+                           const ExperimentContext& ctx, const LaneRuntime& lane,
+                           int64_t top_logprobs) {
   LoadPhase phase;
   phase.experiment = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
-  phase.phase = "greedy";
+  phase.phase = top_logprobs > 0 || p.logprobs == 0 ? "greedy" : "greedy-no-logprobs";
   phase.lane = &lane.endpoint;
   phase.url = lane.endpoint.api_url("/chat/completions");
   phase.count = static_cast<int64_t>(set.prompts.size());
@@ -39,6 +41,7 @@ LoadPhase regression_phase(const plan::RegressionExperiment& p, const plan::Prom
   options.model = lane.endpoint.model;
   options.temperature = p.temperature;
   options.server = lane.probe.kind;
+  options.top_logprobs = top_logprobs;
   // Prompt sets say how long each answer may be; the plan's max_tokens caps them all.
   phase.request_at = [&set, options, cap = p.max_tokens](int64_t n, bool) mutable {
     const auto& prompt = set.prompts[static_cast<size_t>(n)];
@@ -59,6 +62,29 @@ nlohmann::json error_list(const LaneTexts& texts, const plan::PromptSet& set) {
   return errors;
 }
 
+void write_logprobs(ExperimentContext& ctx, const std::string& lane_id,
+                    const std::vector<logprobs::PromptLogprobs>& lines, int top_k,
+                    nlohmann::json& lane_section) {
+  std::string file;
+  int64_t tokens = 0, with = 0;
+  std::string note;
+  for (const auto& l : lines) {
+    file += logprobs::to_line(l) + "\n";
+    tokens += static_cast<int64_t>(l.tokens.size());
+    with += l.status == "ok" ? 1 : 0;
+    if (l.status == "unsupported" && note.empty()) note = l.note;
+  }
+  const std::string path = "logprobs/" + lane_id + ".jsonl";
+  ctx.writer().write_file(path, file);
+  lane_section["logprobs"] = {{"file", path},
+                              {"top_k", top_k},
+                              {"status", with > 0 ? "ok" : "logprobs unsupported"},
+                              {"prompts_with_logprobs", with},
+                              {"tokens", tokens},
+                              {"bytes", file.size()}};
+  if (with == 0) lane_section["logprobs"]["note"] = note;
+}
+
 }  // namespace
 
 void RegressionExperiment::run(ExperimentContext& ctx) {
@@ -74,16 +100,34 @@ void RegressionExperiment::run(ExperimentContext& ctx) {
   ctx.section()["prompt_set"] = set.name;
   ctx.section()["prompt_count"] = set.prompts.size();
   std::vector<std::pair<std::string, LaneTexts>> lane_texts;
+  const int top_k = static_cast<int>(p.logprobs);
   for (LaneRuntime* lane : ctx.lanes()) {
     if (ctx.stopped()) break;
-    PhaseOutcome outcome = ctx.run_phase(regression_phase(p, set, ctx, *lane));
+    PhaseOutcome outcome = ctx.run_phase(regression_phase(p, set, ctx, *lane, top_k));
+    std::string unsupported;
+    if (top_k > 0 && refused_logprobs(outcome.records, unsupported)) {
+      // The run goes on without them: the texts still make the regression.
+      ctx.sink().on_message(MessageLevel::Warning,
+                            "regression: " + lane->plan.id + " refuses logprobs; running without");
+      unsupported = "the server refused logprobs: " + unsupported;
+      if (ctx.stopped()) break;
+      outcome = ctx.run_phase(regression_phase(p, set, ctx, *lane, 0));
+    }
     LaneTexts texts = texts_in_prompt_order(outcome.records, set.prompts.size());
     ctx.writer().write_json("texts/" + lane->plan.id + ".texts.json", texts.texts);
-    ctx.section()["lanes"][lane->plan.id]["prompt_errors"] = error_list(texts, set);
+    auto& lane_section = ctx.section()["lanes"][lane->plan.id];
+    lane_section["prompt_errors"] = error_list(texts, set);
+    if (top_k > 0) {
+      texts.logprobs = logprobs_in_prompt_order(outcome.records, set, top_k, unsupported);
+      // Notes quote server error messages, which may quote the key they refused.
+      const std::vector<std::string> keys = {api_key_of(lane->endpoint)};
+      for (auto& l : texts.logprobs) l.note = net::redact_secret_text(std::move(l.note), keys);
+      write_logprobs(ctx, lane->plan.id, texts.logprobs, top_k, lane_section);
+    }
     lane_texts.emplace_back(lane->plan.id, std::move(texts));
   }
   if (!ctx.stopped() && lane_texts.size() >= 2)
-    triage_lane_pairs(ctx, set, lane_texts, p.similarity_threshold);
+    triage_lane_pairs(ctx, set, lane_texts, p.similarity_threshold, p.near_tie_margin_nats, top_k);
 }
 
 }  // namespace lb::run

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "logprobs/logprob_lines.h"
 #include "plan/prompt_set.h"
 #include "run/experiment.h"
 
@@ -19,7 +20,17 @@ class RegressionExperiment : public Experiment {
 struct LaneTexts {
   std::vector<std::string> texts;
   std::vector<std::string> errors;  // "" where the request succeeded
+  // Per prompt, when logprobs were asked for (empty otherwise): logprobs/<lane>.jsonl.
+  std::vector<logprobs::PromptLogprobs> logprobs;
 };
+
+// Each prompt's logprobs in prompt order. `unsupported` (non-empty) marks every prompt
+// "unsupported" with that note; a prompt whose answer carried no logprobs is "unsupported" too.
+std::vector<logprobs::PromptLogprobs> logprobs_in_prompt_order(
+    const std::vector<metrics::RequestRecord>& records, const plan::PromptSet& set, int top_k,
+    const std::string& unsupported);
+// A 400 whose message mentions logprobs: the server refuses them (message set).
+bool refused_logprobs(const std::vector<metrics::RequestRecord>& records, std::string& message);
 
 LaneTexts texts_in_prompt_order(const std::vector<metrics::RequestRecord>& records,
                                 size_t prompt_count);
@@ -28,6 +39,7 @@ LaneTexts texts_in_prompt_order(const std::vector<metrics::RequestRecord>& recor
 // (review.<lane>.json with more than one candidate) and flags flipped facts as blockers.
 void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
                        const std::vector<std::pair<std::string, LaneTexts>>& lanes,
-                       double similarity_threshold);
+                       double similarity_threshold, double near_tie_margin_nats = 0.5,
+                       int top_k = 0);
 
 }  // namespace lb::run

@@ -2,6 +2,7 @@
 
 #include "compare/pair_comparison.h"
 #include "compare/review_record.h"
+#include "compare/token_divergence.h"
 #include "run/regression_experiment.h"
 
 namespace lb::run {
@@ -45,6 +46,30 @@ nlohmann::json pair_summary(const std::string& base, const std::string& cand,
           {"review_outcome", review.outcome().summary}};
 }
 
+// Token-level evidence for each pair, when both lanes recorded logprobs: written next to the
+// review file as tokens.json (tokens.<lane>.json with more than one candidate).
+nlohmann::json token_evidence(ExperimentContext& ctx, const LaneTexts& base, const LaneTexts& cand,
+                              const std::string& cand_id, bool several,
+                              const compare::DivergenceThresholds& th) {
+  if (base.logprobs.empty() || cand.logprobs.empty()) return nullptr;
+  std::vector<compare::TokenDivergence> pairs;
+  for (size_t i = 0; i < base.texts.size(); ++i) {
+    const auto* a = i < base.logprobs.size() ? &base.logprobs[i] : nullptr;
+    const auto* b = i < cand.logprobs.size() ? &cand.logprobs[i] : nullptr;
+    const std::string& tb = i < cand.texts.size() ? cand.texts[i] : base.texts[i];
+    auto d = compare::analyse_token_divergence(a, b, base.texts[i], tb, th);
+    d.prompt_index = static_cast<int64_t>(i);
+    if (a) d.prompt_id = a->prompt_id;
+    pairs.push_back(std::move(d));
+  }
+  const std::string file = several ? "tokens." + cand_id + ".json" : "tokens.json";
+  ctx.writer().write_json(file, compare::divergence_report(pairs, th));
+  return {{"file", file},
+          {"near_tie_margin_nats", th.near_tie_margin_nats},
+          {"top_k", th.top_k},
+          {"counts", compare::divergence_counts(pairs)}};
+}
+
 }  // namespace
 
 // The first lane is the baseline; each other lane is compared with it prompt by prompt. A
@@ -52,7 +77,8 @@ nlohmann::json pair_summary(const std::string& base, const std::string& cand,
 // the run reports it and exits 1 until a reviewer says otherwise.
 void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
                        const std::vector<std::pair<std::string, LaneTexts>>& lanes,
-                       double similarity_threshold) {
+                       double similarity_threshold, double near_tie_margin_nats, int top_k) {
+  const compare::DivergenceThresholds th{near_tie_margin_nats, top_k};
   const auto& [base_id, base] = lanes.front();
   nlohmann::json comparisons = nlohmann::json::array();
   for (size_t i = 1; i < lanes.size(); ++i) {
@@ -62,6 +88,9 @@ void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
     nlohmann::json summary = pair_summary(base_id, cand_id, pairs, base, cand, review);
     const std::string file = lanes.size() == 2 ? "review.json" : "review." + cand_id + ".json";
     summary["review_file"] = file;
+    if (auto tokens = token_evidence(ctx, base, cand, cand_id, lanes.size() > 2, th);
+        !tokens.is_null())
+      summary["token_divergence"] = std::move(tokens);
     ctx.writer().write_json(file, compare::review_to_json(review));
     if (!summary["flipped_facts"].empty())
       ctx.flag_blocker("regression: " + cand_id + " flips " +

@@ -8,6 +8,7 @@
 #include "test_main.h"
 
 #include <bit>
+#include <cmath>
 #include <fstream>
 
 #include <nlohmann/json.hpp>
@@ -143,6 +144,56 @@ class CompareCliTest : public QObject {
     const auto missing = cli({run.path() + ":bf16", run.path() + ":int4"});
     QCOMPARE(missing.exit_code, 2);
     QVERIFY(missing.err.contains("texts/int4.texts.json: cannot read the file"));
+  }
+
+  void readsLogprobsBesideTheTexts() {
+    using nlohmann::json;
+    QTemporaryDir run;
+    QVERIFY(QDir(run.path()).mkpath("texts") && QDir(run.path()).mkpath("logprobs"));
+    const auto write = [&](const QString& name, const std::string& text) {
+      std::ofstream(run.filePath(name).toStdString()) << text;
+    };
+    write("texts/a.texts.json", json::array({"The cat", "Same"}).dump());
+    write("texts/b.texts.json", json::array({"The dog", "Same"}).dump());
+    const json the = json::array(
+        {"The", -0.01, json::array({json::array({"The", -0.01}), json::array({" A", -5.0})})});
+    const json same = json::array({"Same", -0.1, json::array({json::array({"Same", -0.1})})});
+    const auto line = [&](int i, const json& tokens) {
+      return json{{"i", i},
+                  {"id", "p" + std::to_string(i)},
+                  {"status", "ok"},
+                  {"k", 2},
+                  {"t", tokens}}
+                 .dump() +
+             "\n";
+    };
+    const json cat = json::array(
+        {" cat", -0.6, json::array({json::array({" cat", -0.6}), json::array({" dog", -0.8})})});
+    const json dog = json::array(
+        {" dog", -0.7, json::array({json::array({" dog", -0.7}), json::array({" cat", -0.9})})});
+    write("logprobs/a.jsonl", line(0, json::array({the, cat})) + line(1, json::array({same})));
+    write("logprobs/b.jsonl", line(0, json::array({the, dog})) + line(1, json::array({same})));
+
+    const auto r = cli({run.path() + ":a", run.path() + ":b", "--json"});
+    QCOMPARE(r.exit_code, 0);
+    const json out = json::parse(r.out.toStdString());
+    const json& d = out[0]["token_divergence"];
+    QCOMPARE(d["class"].get<std::string>(), std::string("near_tie"));
+    QCOMPARE(d["token_index"].get<int>(), 1);
+    QCOMPARE(d["char_offset_baseline"].get<int>(), 3);
+    QVERIFY(std::abs(d["baseline_margin_nats"].get<double>() - 0.2) < 1e-9);
+    QCOMPARE(d["baseline_logprob_of_candidate_token"].get<double>(), -0.8);
+    QCOMPARE(out[1]["token_divergence"]["class"].get<std::string>(), std::string("identical"));
+
+    const auto text = cli({run.path() + ":a", run.path() + ":b", "--near-tie-margin", "0.1"});
+    QVERIFY2(text.out.contains("tokens: confident_change at token 1 (char 3)"),
+             qPrintable(text.out));
+    QVERIFY(text.out.contains("confident_change 1;"));
+
+    write("logprobs/b.jsonl", "{\"i\":0,\"t\":[[1]]}\n");
+    const auto bad = cli({run.path() + ":a", run.path() + ":b"});
+    QCOMPARE(bad.exit_code, 2);
+    QVERIFY2(bad.err.contains("b.jsonl: line 1"), qPrintable(bad.err));
   }
 
   void reviewFileKeepsVerdictsAndClearsJudgedBlockers() {

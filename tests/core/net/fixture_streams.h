@@ -34,6 +34,12 @@ inline const std::vector<FixtureStream>& fixture_streams() {
       {"sse_edge_error_event.sse", Dialect::OpenAiChat},
       {"sse_edge_no_space_comments_event_no_done.sse", Dialect::OpenAiChat},
       {"sse_edge_tcp_split.sse", Dialect::OpenAiChat},
+      {"llamacpp_chat_stream_logprobs.sse", Dialect::OpenAiChat},
+      {"sglang_chat_stream_logprobs.sse", Dialect::OpenAiChat},
+      {"vllm_completions_stream_logprobs.sse", Dialect::OpenAiCompletions},
+      {"ollama_api_chat_logprobs.ndjson.txt", Dialect::OllamaChat},
+      {"tgi_generate_stream_top_tokens.sse", Dialect::TgiGenerate},
+      {"logprobs_bad_values.sse", Dialect::OpenAiChat},
   };
   return all;
 }

@@ -29,6 +29,13 @@ inline std::string fingerprint(const StreamResult& r) {
        " per_pos=";
   for (auto v : r.spec.accepted_per_position) s += std::to_string(v) + ",";
   s += "\ntimings=" + r.server_timings.dump();
+  s += "\nlogprobs" + std::string(r.logprobs_seen ? "+" : "-") + "=";
+  for (const auto& t : r.logprobs) {
+    s += "[" + t.token + "|" + std::to_string(t.logprob) + "|" + std::to_string(t.id) + "|" +
+         std::to_string(t.flags);
+    for (const auto& a : t.top) s += "," + a.token + ":" + std::to_string(a.logprob);
+    s += "]";
+  }
   return s;
 }
 

@@ -75,6 +75,25 @@ class PlanParseTest : public QObject {
     QCOMPARE(reg.prompts, std::string("builtin:regression-20"));
     QCOMPARE(reg.max_tokens, int64_t(256));
     QCOMPARE(reg.temperature, 0.0);
+    QCOMPARE(reg.logprobs, int64_t(5));
+    QCOMPARE(reg.near_tie_margin_nats, 0.5);
+  }
+  void logprobsTakeACountOrAFlag() {
+    const PlanParseResult r =
+        parse_plan(with_experiment(R"({"kind": "regression", "logprobs": false},
+                           {"kind": "regression", "logprobs": true},
+                           {"kind": "regression", "logprobs": 20, "near_tie_margin_nats": 0.25})"),
+                   "p");
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    QCOMPARE(std::get<RegressionExperiment>(r.plan->experiments[0].params).logprobs, int64_t(0));
+    QCOMPARE(std::get<RegressionExperiment>(r.plan->experiments[1].params).logprobs, int64_t(5));
+    const auto& third = std::get<RegressionExperiment>(r.plan->experiments[2].params);
+    QCOMPARE(third.logprobs, int64_t(20));
+    QCOMPARE(third.near_tie_margin_nats, 0.25);
+    QCOMPARE(only_error(with_experiment(R"({"kind": "regression", "logprobs": 21})")),
+             std::string("experiments[0].logprobs: must be <= 20 (got 21)"));
+    QCOMPARE(only_error(with_experiment(R"({"kind": "regression", "logprobs": "5"})")),
+             std::string("experiments[0].logprobs: must be an integer (got string)"));
   }
   void unknownKeySuggestsTheRightOne() {
     QCOMPARE(only_error(with_experiment(R"({"kind": "throughput", "concurency": [1, 2]})")),

@@ -1,0 +1,36 @@
+#pragma once
+// Readers for every wire shape servers use for per-token logprobs. Each appends to a series and
+// never throws: a value that is missing, null, NaN/inf (or a string standing for one) or not a
+// number is kept with a flag (token_logprobs.h), so one odd token never loses the rest.
+//  - OpenAI chat (vLLM, SGLang, llama.cpp, Ollama /v1): choice.logprobs.content[] of
+//    {token, logprob, bytes, top_logprobs[]}; llama.cpp adds "id"; vLLM's
+//    return_tokens_as_token_ids sends "token_id:123" as the token (the text is then in bytes)
+//  - OpenAI completions: choice.logprobs {tokens[], token_logprobs[], top_logprobs[{tok: lp}]}
+//  - llama.cpp /completion: completion_probabilities[] of {id, token, bytes, logprob,
+//    top_logprobs[]}, or the older {content, probs[{tok_str, prob}]} (probabilities, not logs)
+//  - Ollama /api/chat and /api/generate: logprobs[] of {token, logprob, bytes, top_logprobs[]}
+//  - TGI: streamed token {id, text, logprob, special} with top_tokens[]; details.tokens[] and
+//    details.top_tokens[][] on the non-streamed answer
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "logprobs/token_logprobs.h"
+
+namespace lb::logprobs {
+
+void append_openai_chat(const nlohmann::json& choice_logprobs, TokenSeries& out);
+void append_openai_completions(const nlohmann::json& choice_logprobs, TokenSeries& out);
+void append_llamacpp(const nlohmann::json& completion_probabilities, TokenSeries& out);
+void append_ollama(const nlohmann::json& logprobs, TokenSeries& out);
+void append_tgi_token(const nlohmann::json& token, const nlohmann::json* top_tokens,
+                      TokenSeries& out);
+void append_tgi_details(const nlohmann::json& details, TokenSeries& out);
+
+// Python's json module writes NaN, Infinity and -Infinity bare, which is not JSON. This quotes
+// them (outside strings) so the message parses and the values reach the readers as strings that
+// are flagged. Returns false when there was nothing to quote.
+bool quote_nonfinite_literals(std::string_view in, std::string& out);
+
+}  // namespace lb::logprobs

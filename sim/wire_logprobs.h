@@ -1,0 +1,25 @@
+#pragma once
+// Logprobs on the wire as vLLM writes them: chat `logprobs.content[]` entries with token,
+// logprob, bytes and top_logprobs; completions `logprobs` with text_offset, token_logprobs,
+// tokens and top_logprobs ({token: logprob}); `echo` puts the prompt's tokens first (the very
+// first with a null logprob). Spliced into the chunks wire_format.h builds ("logprobs":null).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gen_request.h"
+#include "logprob_model.h"
+
+namespace lb::sim {
+
+// {"content":[...]} for content tokens [begin, end); "null" when there are none.
+std::string chat_logprobs_json(const LogprobModel& model, int64_t begin, int64_t end,
+                               const GenRequest& request);
+// text_offset starts at `offset_bytes`; `prompt` (echo) lists the prompt's tokens first.
+std::string completion_logprobs_json(const LogprobModel& model, int64_t begin, int64_t end,
+                                     int64_t offset_bytes, const GenRequest& request,
+                                     const std::vector<TokenId>* prompt);
+// Replaces the first "logprobs":null of a chunk or body.
+void splice_logprobs(std::string& chunk, const std::string& logprobs_json);
+
+}  // namespace lb::sim

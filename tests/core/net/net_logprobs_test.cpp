@@ -1,0 +1,200 @@
+// Per-token logprobs from every dialect's documented shape: the tokens, logprobs, ids and top-K
+// each fixture carries; odd values flagged, never fatal; the run-folder line format round trip.
+#include <QtTest>
+
+#include <cmath>
+
+#include "fixture_streams.h"
+#include "logprobs/logprob_lines.h"
+#include "logprobs/wire_logprobs.h"
+#include "test_main.h"
+
+using namespace lb::net;
+using namespace lb::net::testing;
+namespace lp = lb::logprobs;
+
+namespace {
+
+StreamResult parse_stream(const char* file) {
+  for (const auto& f : fixture_streams()) {
+    if (std::string(f.file) == file) return parse_split(f.dialect, fixture_wire_bytes(f), {});
+  }
+  throw std::runtime_error(std::string("unknown fixture ") + file);
+}
+
+StreamResult parse_body(const char* file, Dialect dialect) {
+  StreamResult result;
+  StreamParser parser(dialect, 8 << 20, result);
+  parser.parse_document(lb::test::load_fixture(std::string("wire/") + file), 1);
+  return result;
+}
+
+std::string tokens_of(const lp::TokenSeries& s) {
+  std::string out;
+  for (const auto& t : s) out += "[" + t.token + "]";
+  return out;
+}
+
+}  // namespace
+
+class TestLogprobs : public QObject {
+  Q_OBJECT
+ private slots:
+  void vllmChatStreamGivesEveryTokenWithItsTopK() {
+    StreamResult r = parse_stream("vllm_chat_stream_logprobs.sse");
+    QVERIFY(r.logprobs_seen);
+    QCOMPARE(tokens_of(r.logprobs), std::string("[The][ capital][ is][ Paris][.]"));
+    QCOMPARE(r.logprobs[3].logprob, -0.0003);
+    QCOMPARE(r.logprobs[3].top.size(), size_t(2));
+    QCOMPARE(r.logprobs[3].top[1].token, std::string(" paris"));
+    QCOMPARE(r.logprobs[3].top[1].logprob, -9.1);
+    QCOMPARE(r.logprobs[3].id, int64_t(-1));  // this build sends no ids
+  }
+
+  void sglangChatStreamInItsKeyOrder() {
+    StreamResult r = parse_stream("sglang_chat_stream_logprobs.sse");
+    QCOMPARE(tokens_of(r.logprobs), std::string("[Yes][.]"));
+    QCOMPARE(r.logprobs[0].logprob, -0.2877);
+    QCOMPARE(r.logprobs[0].top[1].token, std::string("No"));
+    QCOMPARE(r.finish_reason, std::string("stop"));
+  }
+
+  void llamacppKeepsIdsAndBytePieces() {
+    StreamResult r = parse_stream("llamacpp_chat_stream_logprobs.sse");
+    QCOMPARE(r.logprobs.size(), size_t(4));
+    QCOMPARE(r.logprobs[0].id, int64_t(59604));
+    QCOMPARE(r.logprobs[0].top[1].id, int64_t(791));
+    // The euro sign arrives as two byte pieces; joined they spell the content.
+    QCOMPARE(r.logprobs[2].token, std::string("\xe2\x82"));
+    QCOMPARE(r.logprobs[2].token + r.logprobs[3].token, std::string("\xe2\x82\xac"));
+    lp::normalize(r.logprobs, 2);
+    QVERIFY(r.logprobs[2].flags & lp::kInvalidUtf8);
+    QVERIFY(lp::usable(r.logprobs[2]));  // a byte piece is still a comparable token
+    QCOMPARE(r.logprobs[0].flags, uint8_t(0));
+  }
+
+  void completionsStreamReadsTheTopLogprobMaps() {
+    StreamResult r = parse_stream("vllm_completions_stream_logprobs.sse");
+    QCOMPARE(tokens_of(r.logprobs), std::string("[ Paris][,][ which]"));
+    lp::normalize(r.logprobs, 2);
+    // The sampled token need not be the best: top is sorted best first.
+    QCOMPARE(r.logprobs[2].top.size(), size_t(3));
+    QCOMPARE(r.logprobs[2].top[0].token, std::string(" and"));
+    QCOMPARE(r.logprobs[2].logprob, -2.4403);
+  }
+
+  void completionsEchoHasANullFirstPromptLogprob() {
+    StreamResult r = parse_body("vllm_completions_logprobs_echo.json", Dialect::OpenAiCompletions);
+    QCOMPARE(r.logprobs.size(), size_t(4));
+    QVERIFY(r.logprobs[0].flags & lp::kMissingLogprob);
+    QVERIFY(!lp::usable(r.logprobs[0]));
+    QCOMPARE(r.logprobs[3].logprob, -0.0871);
+  }
+
+  void ollamaNativeLogprobs() {
+    StreamResult r = parse_stream("ollama_api_chat_logprobs.ndjson.txt");
+    QCOMPARE(tokens_of(r.logprobs), std::string("[4][.]"));
+    QCOMPARE(r.logprobs[0].top[1].token, std::string("Four"));
+    QCOMPARE(r.logprobs[1].top[1].token, std::string(""));  // an empty piece (end of turn)
+  }
+
+  void tgiStreamSkipsSpecialTokensAndKeepsIds() {
+    StreamResult r = parse_stream("tgi_generate_stream_top_tokens.sse");
+    QCOMPARE(tokens_of(r.logprobs), std::string("[ a][ global]"));
+    QCOMPARE(r.logprobs[1].id, int64_t(3645));
+    QCOMPARE(r.logprobs[1].top[1].token, std::string(" large"));
+    QCOMPARE(r.content, std::string(" a global"));
+  }
+
+  void tgiDetailsOfANonStreamedAnswer() {
+    StreamResult r = parse_body("tgi_generate_details.json", Dialect::TgiGenerate);
+    QCOMPARE(tokens_of(r.logprobs), std::string("[ a][ global]"));
+    QCOMPARE(r.logprobs[0].top[1].id, int64_t(264));
+  }
+
+  void llamacppNativeCompletionProbabilitiesBothShapes() {
+    StreamResult r =
+        parse_body("llamacpp_completion_probabilities.json", Dialect::OpenAiCompletions);
+    QCOMPARE(tokens_of(r.logprobs), std::string("[ Paris][.]"));
+    QCOMPARE(r.logprobs[1].top[1].logprob, -1.2507);
+    StreamResult legacy =
+        parse_body("llamacpp_completion_probabilities_legacy.json", Dialect::OpenAiCompletions);
+    QCOMPARE(legacy.logprobs.size(), size_t(1));
+    QVERIFY(std::abs(legacy.logprobs[0].logprob - std::log(0.9596)) < 1e-9);
+    QCOMPARE(legacy.logprobs[0].top.size(), size_t(2));
+  }
+
+  void oddValuesAreFlaggedAndTheStreamGoesOn() {
+    StreamResult r = parse_stream("logprobs_bad_values.sse");
+    QCOMPARE(r.error, ErrorKind::None);
+    QCOMPARE(r.content, std::string("A b c."));
+    lp::normalize(r.logprobs, 2);
+    QCOMPARE(r.logprobs.size(), size_t(5));
+    QVERIFY(r.logprobs[0].flags & lp::kNonFiniteLogprob);   // bare NaN
+    QVERIFY(std::isinf(r.logprobs[0].top.back().logprob));  // -Infinity sorts last
+    QVERIFY(r.logprobs[1].flags & lp::kMissingLogprob);
+    QVERIFY(r.logprobs[1].flags & lp::kMissingTop);
+    QVERIFY(r.logprobs[2].flags & lp::kShortTop);
+    QVERIFY(lp::usable(r.logprobs[2]));
+    QVERIFY(r.logprobs[3].flags & lp::kInvalidUtf8);
+    QCOMPARE(r.logprobs[3].token, std::string("\xe2"));
+    QVERIFY(r.logprobs[4].flags & lp::kBadAlternative);
+    QCOMPARE(r.logprobs[4].top.size(), size_t(1));
+    QCOMPARE(lp::describe_flags(r.logprobs[1].flags), std::string("missing_logprob,missing_top_k"));
+  }
+
+  void chunksWithoutLogprobsCostNothingAndSayNone() {
+    StreamResult r = parse_stream("vllm_chat_stream.sse");
+    QVERIFY(!r.logprobs_seen);
+    QVERIFY(r.logprobs.empty());
+  }
+
+  void quotingLeavesStringsAlone() {
+    std::string out;
+    QVERIFY(!lp::quote_nonfinite_literals("{\"a\":\"NaN\"}", out));
+    QVERIFY(lp::quote_nonfinite_literals("{\"a\":NaN,\"b\":\"x\\\"NaN\",\"c\":-Infinity}", out));
+    QCOMPARE(out, std::string("{\"a\":\"NaN\",\"b\":\"x\\\"NaN\",\"c\":\"-Infinity\"}"));
+  }
+
+  void lineFormatRoundTripsAndStaysCompact() {
+    lp::PromptLogprobs p;
+    p.index = 3;
+    p.prompt_id = "math";
+    p.top_k = 5;
+    for (int i = 0; i < 100; ++i) {
+      lp::TokenLogprob t;
+      t.token = i % 10 == 9 ? std::string("\xe2\x82") : " tok" + std::to_string(i % 7);
+      t.id = 100000 + i;
+      t.logprob = -0.123456789 * (i % 4);
+      for (int k = 0; k < 5; ++k) t.top.push_back({" alt" + std::to_string(k), -1.5 * k, 2000 + k});
+      t.flags = i == 50 ? lp::kShortTop : 0;
+      p.tokens.push_back(t);
+    }
+    p.tokens[7].logprob = std::nan("");
+    p.tokens[7].flags = lp::kNonFiniteLogprob;
+    const std::string line = lp::to_line(p);
+    QVERIFY2(line.size() / p.tokens.size() < 200, qPrintable(QString::number(line.size())));
+    std::string error;
+    auto back = lp::parse_line(line, error);
+    QVERIFY2(back.has_value(), error.c_str());
+    QCOMPARE(back->tokens.size(), p.tokens.size());
+    QCOMPARE(back->tokens[9].token, std::string("\xe2\x82"));  // hex-escaped and back
+    QCOMPARE(back->tokens[1].logprob, -0.1235);                // rounded to 4 decimals
+    QCOMPARE(back->tokens[1].id, int64_t(100001));
+    QCOMPARE(back->tokens[50].flags, uint8_t(lp::kShortTop));
+    QVERIFY(std::isnan(back->tokens[7].logprob));
+    QCOMPARE(back->tokens[4].top[4].id, int64_t(2004));
+  }
+
+  void badLinesSayWhere() {
+    std::string error;
+    auto lines = lp::parse_lines("{\"i\":0,\"t\":[]}\n\n{\"i\":1,\"t\":[[\"a\"]]}\n", error);
+    QCOMPARE(lines.size(), size_t(1));
+    QVERIFY2(error.find("line 3") != std::string::npos, error.c_str());
+    QVERIFY(!lp::parse_line("[1,2]", error));
+    QVERIFY(!lp::parse_line("{\"t\":[[{\"x\":\"zz\"},1,[]]]}", error));
+  }
+};
+
+LANEBENCH_TEST_GUILESS_MAIN(TestLogprobs)
+#include "net_logprobs_test.moc"
