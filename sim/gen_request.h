@@ -43,6 +43,7 @@ struct GenRequest {
   std::vector<ChatMessage> messages;          // chat and responses
   std::string prompt_text;                    // completions
   std::shared_ptr<const std::vector<TokenId>> prompt_tokens;
+  double speed_factor = 1.0;  // from the lane's run_jitter and the x-sim-trial header
 };
 
 struct ParseError {

@@ -87,6 +87,8 @@ std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_vie
     return {};
   }
   if (key == "seed") return to_int(value, c.seed) ? "" : invalid(key, value);
+  if (key == "run_jitter")
+    return to_double(value, d, 0) && d <= 1 ? (c.run_jitter = d, "") : invalid(key, value);
   if (key == "retrieval_window_tokens") {
     return to_int(value, c.retrieval_window_tokens) && c.retrieval_window_tokens >= 0
                ? ""
@@ -122,6 +124,7 @@ std::vector<std::string> sim_option_names() {
   std::vector<std::string> names = {"time_scale",
                                     "flip_facts",
                                     "seed",
+                                    "run_jitter",
                                     "retrieval_window_tokens",
                                     "trace",
                                     "api_key_env",

@@ -53,6 +53,7 @@ struct SimConfig {
   double time_scale = 1.0;  // real duration = model duration * time_scale
   FaultConfig faults;
   bool flip_facts = false;
+  double run_jitter = 0.0;  // log-sd of a per-trial speed factor (run_jitter.h); 0 = none
   uint64_t seed = 0;
   int64_t retrieval_window_tokens = 0;                 // 0 = max_model_len
   std::string trace_path;                              // JSON lines file; empty = none
