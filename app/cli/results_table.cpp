@@ -23,6 +23,7 @@ std::string with_interval(const nlohmann::json& phase, const char* key, int deci
     return value + " [" + phase["intervals_unavailable"][key].get<std::string>() + "]";
   if (!phase.contains("intervals") || !phase["intervals"].contains(key)) return value;
   const auto& i = phase["intervals"][key];
+  if (i.contains("estimate")) value = number(i, "estimate", decimals);  // over trials: their mean
   return value + " [" + number(i, "lo", decimals) + ", " + number(i, "hi", decimals) + "]";
 }
 

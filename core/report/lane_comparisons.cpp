@@ -25,6 +25,13 @@ bool interval_of(const json& phase, const char* key, double& lo, double& hi) {
   return i.is_object() && lo >= 0 && hi >= 0;
 }
 
+// The figure an interval is about: over trials, the mean of the per-trial figures (its
+// "estimate"); otherwise the phase's figure itself.
+double figure_of(const json& phase, const char* key) {
+  const double estimate = number_at(json_at(phase, {"intervals", key}), {"estimate"}, -1);
+  return estimate >= 0 ? estimate : number_at(phase, {key});
+}
+
 std::string bracketed(const std::string& value, const std::string& lo, const std::string& hi) {
   return value + " [" + lo + ", " + hi + "]";
 }
@@ -48,7 +55,7 @@ std::string verdict_cell(const json& c) {
 }  // namespace
 
 std::string format_with_interval(const json& phase, const char* key, int decimals) {
-  std::string value = format_number(number_at(phase, {key}), decimals);
+  std::string value = format_number(figure_of(phase, key), decimals);
   double lo = 0, hi = 0;
   if (!interval_of(phase, key, lo, hi)) {
     const std::string why = string_at(phase, {"intervals_unavailable", key});
@@ -58,7 +65,7 @@ std::string format_with_interval(const json& phase, const char* key, int decimal
 }
 
 std::string format_seconds_with_interval(const json& phase, const char* key) {
-  const double ms = number_at(phase, {key});
+  const double ms = figure_of(phase, key);
   double lo = 0, hi = 0;
   if (ms < 0 || !interval_of(phase, key, lo, hi)) return format_seconds(ms);
   // The bounds in the figure's decimals, so the three numbers line up.

@@ -72,6 +72,11 @@ class TestReportTrials : public QObject {
       QCOMPARE(row[4], lb::report::format_number(p["output_throughput"], 1) + " [" +
                            lb::report::format_number(i["lo"], 1) + ", " +
                            lb::report::format_number(i["hi"], 1) + "]");
+      // A figure over trials is shown as the mean of its per-trial values, the interval's subject.
+      const json& ttft = p["intervals"]["median_ttft_ms"];
+      QCOMPARE(row[5], lb::report::format_number(ttft["estimate"], 1) + " [" +
+                           lb::report::format_number(ttft["lo"], 1) + ", " +
+                           lb::report::format_number(ttft["hi"], 1) + "]");
     }
   }
 
