@@ -73,8 +73,9 @@ double EngineModel::schedule_chunk(Seq& seq, int64_t tokens) {
   const double c0 = static_cast<double>(seq.computed);
   const double c1 = c0 + static_cast<double>(tokens);
   const double e = profile_.attention_exponent;
-  return static_cast<double>(tokens) / profile_.prefill_tok_s +
-         profile_.attention_coeff * (std::pow(c1, e) - std::pow(c0, e));
+  return (static_cast<double>(tokens) / profile_.prefill_tok_s +
+          profile_.attention_coeff * (std::pow(c1, e) - std::pow(c0, e))) /
+         seq.spec.speed_factor;
 }
 
 void EngineModel::maybe_start_prefill_step() {
@@ -180,6 +181,7 @@ void EngineModel::schedule_decode(Seq& seq) {
   step_s *= 1.0 + profile_.batch_slowdown * (n - 1.0);
   if (prefill_step_running_) step_s *= 1.0 + profile_.prefill_interference;
   step_s *= 1.0 + profile_.context_slowdown_per_100k * context / 100'000.0;
+  step_s /= seq.spec.speed_factor;
   const uint64_t id = seq.id;
   clock_.call_at(clock_.now_s() + step_s, [this, id] { decode_step(id); });
 }

@@ -25,6 +25,7 @@ struct SeqSpec {
   std::shared_ptr<const std::vector<TokenId>> prompt;
   int64_t output_tokens = 1;  // tokens to generate (>= 1)
   uint64_t seed = 0;          // selects the speculative-acceptance sequence
+  double speed_factor = 1.0;  // prefill and decode run this many times as fast (run_jitter)
 };
 
 struct StepOutput {

@@ -49,6 +49,7 @@ struct GenRequest {
   bool echo = false;
   bool tokens_as_ids = false;
   std::shared_ptr<const std::vector<TokenId>> prompt_tokens;
+  double speed_factor = 1.0;  // from the lane's run_jitter and the x-sim-trial header
 };
 
 struct ParseError {

@@ -51,6 +51,7 @@ void GenerationStream::submit() {
   spec.prompt = request_.prompt_tokens;
   spec.output_tokens = script_.size();
   spec.seed = fnv1a64(request_id_);
+  spec.speed_factor = request_.speed_factor;
   auto self = shared_from_this();
   seq_id_ = core_.engine().submit(std::move(spec),
                                   [self](const StepOutput& step) { self->on_step(step); });

@@ -4,6 +4,7 @@
 
 #include "generation_stream.h"
 #include "logprob_model.h"
+#include "run_jitter.h"
 #include "server_core.h"
 #include "text_filler.h"
 
@@ -74,6 +75,8 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
                                  "BadRequestError", "logprobs"));
     return;
   }
+  gen.speed_factor = run_jitter_factor(config_.run_jitter, config_.seed,
+                                       parse_trial_header(header_value(request, "x-sim-trial")));
   const FaultKind fault = pick_fault(request);
   if (fault == FaultKind::RateLimit) {
     HttpResponseMsg res =

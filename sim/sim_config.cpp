@@ -92,6 +92,8 @@ std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_vie
     return {};
   }
   if (key == "seed") return to_int(value, c.seed) ? "" : invalid(key, value);
+  if (key == "run_jitter")
+    return to_double(value, d, 0) && d <= 1 ? (c.run_jitter = d, "") : invalid(key, value);
   if (key == "retrieval_window_tokens") {
     return to_int(value, c.retrieval_window_tokens) && c.retrieval_window_tokens >= 0
                ? ""
@@ -128,6 +130,7 @@ std::vector<std::string> sim_option_names() {
                                     "flip_facts",
                                     "refuse_logprobs",
                                     "seed",
+                                    "run_jitter",
                                     "retrieval_window_tokens",
                                     "trace",
                                     "api_key_env",

@@ -14,11 +14,16 @@ std::string number(const nlohmann::json& j, const char* key, int decimals) {
   return buf;
 }
 
-// "x [lo, hi]" when the phase has an interval for the figure (summary.json's "intervals").
+// "x [lo, hi]" when the phase has an interval for the figure (summary.json's "intervals"); the
+// reason after the figure when the summary says why it has none ("n/a (1 trial)").
 std::string with_interval(const nlohmann::json& phase, const char* key, int decimals) {
   std::string value = number(phase, key, decimals);
+  if (phase.contains("intervals_unavailable") && phase["intervals_unavailable"].contains(key) &&
+      phase["intervals_unavailable"][key].is_string())
+    return value + " [" + phase["intervals_unavailable"][key].get<std::string>() + "]";
   if (!phase.contains("intervals") || !phase["intervals"].contains(key)) return value;
   const auto& i = phase["intervals"][key];
+  if (i.contains("estimate")) value = number(i, "estimate", decimals);  // over trials: their mean
   return value + " [" + number(i, "lo", decimals) + ", " + number(i, "hi", decimals) + "]";
 }
 
@@ -31,6 +36,10 @@ std::string verdict_lines(const nlohmann::json& summary) {
     for (const auto& c : exp["comparisons"])
       if (c.contains("statement") && c["statement"].is_string())
         out += exp.value("name", "") + ": " + c["statement"].get<std::string>() + "\n";
+    if (!exp.contains("performance_gates")) continue;
+    for (const auto& g : exp["performance_gates"])
+      if (g.contains("statement") && g["statement"].is_string())
+        out += exp.value("name", "") + ": gate " + g["statement"].get<std::string>() + "\n";
   }
   return out;
 }
@@ -78,7 +87,7 @@ std::string format_results_table(const nlohmann::json& summary) {
         rows.push_back({name, lane, phase, number(s, "completed", 0), number(s, "failed", 0),
                         with_interval(s, "median_ttft_ms", 1),
                         with_interval(s, "median_decode_tok_s", 1),
-                        number(s, "output_throughput", 1), number(s, "p99_itl_ms", 1)});
+                        with_interval(s, "output_throughput", 1), number(s, "p99_itl_ms", 1)});
       }
     }
   }

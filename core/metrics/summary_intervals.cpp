@@ -33,30 +33,70 @@ const PhaseSamples* find_phase(const std::vector<PhaseSamples>& phases, const st
   return found;
 }
 
+// What a comparison is of: the figure's names and which way it improves, and its basis.
+struct ComparedFigure {
+  const char* key;
+  const char* label;
+  Better better;
+  bool over_trials;
+};
+
 json comparison_json(const std::string& baseline, const std::string& candidate,
-                     const std::string& phase, const HeadlineFigure& figure, const RatioInterval& r,
+                     const std::string& phase, const ComparedFigure& figure, const RatioInterval& r,
                      uint64_t seed) {
   const Verdict verdict = verdict_of(r, figure.better);
   const int64_t needed = verdict == Verdict::WithinNoise ? samples_needed(r) : -1;
-  return {{"baseline", baseline},
-          {"candidate", candidate},
-          {"phase", phase},
-          {"figure", figure.key},
-          {"label", figure.label},
-          {"better", figure.better == Better::Higher ? "higher" : "lower"},
-          {"ratio", finite_or_null(r.ratio)},
-          {"lo", finite_or_null(r.lo)},
-          {"hi", finite_or_null(r.hi)},
-          {"level", r.level},
-          {"method", to_string(r.method)},
-          {"resamples", r.resamples},
-          {"seed", seed},
-          {"basis", kBasisRequests},
-          {"n_baseline", r.n_baseline},
-          {"n_candidate", r.n_candidate},
-          {"verdict", to_string(verdict)},
-          {"requests_needed", needed > 0 ? json(needed) : json(nullptr)},
-          {"statement", verdict_statement(baseline, candidate, phase, figure.label, r, verdict)}};
+  const std::string unit = figure.over_trials ? "trials" : "requests";
+  json j = {
+      {"baseline", baseline},
+      {"candidate", candidate},
+      {"phase", phase},
+      {"figure", figure.key},
+      {"label", figure.label},
+      {"better", figure.better == Better::Higher ? "higher" : "lower"},
+      {"ratio", finite_or_null(r.ratio)},
+      {"lo", finite_or_null(r.lo)},
+      {"hi", finite_or_null(r.hi)},
+      {"level", r.level},
+      {"method", figure.over_trials ? "percentile (expanded)" : to_string(r.method)},
+      {"method_name", figure.over_trials ? kMethodOverTrials : kMethodOverRequests},
+      {"resamples", r.resamples},
+      {"seed", seed},
+      {"basis", figure.over_trials ? "trials" : kBasisRequests},
+      {"n_baseline", r.n_baseline},
+      {"n_candidate", r.n_candidate},
+      {"verdict", to_string(verdict)},
+      {"requests_needed", nullptr},
+      {"statement", verdict_statement(baseline, candidate, phase, figure.label, r, verdict, unit)}};
+  j[unit + "_needed"] = needed > 0 ? json(needed) : json(nullptr);
+  return j;
+}
+
+bool over_trials(const PhaseSamples& a, const PhaseSamples& b) {
+  return a.trials.size() > 1 && b.trials.size() > 1;
+}
+
+json compare_over_trials(const std::string& baseline, const PhaseSamples& base,
+                         const std::string& candidate, const PhaseSamples& cand, size_t index,
+                         const BootstrapOptions& options) {
+  const TrialFigure& f = trial_figures()[index];
+  const auto a = figure_over_trials(base.trials, index);
+  const auto b = figure_over_trials(cand.trials, index);
+  if (a.empty() || b.empty()) return nullptr;
+  const RatioInterval r = ratio_over_trials(a, b, options);
+  return comparison_json(baseline, candidate, base.phase, {f.key, f.label, f.better, true}, r,
+                         options.seed);
+}
+
+json compare_over_requests(const std::string& baseline, const PhaseSamples& base,
+                           const std::string& candidate, const PhaseSamples& cand,
+                           const HeadlineFigure& f, const BootstrapOptions& options) {
+  const auto& a = base.samples.*f.values;
+  const auto& b = cand.samples.*f.values;
+  if (a.empty() || b.empty()) return nullptr;
+  const RatioInterval r = bootstrap_ratio(a, b, f.statistic, options);
+  return comparison_json(baseline, candidate, base.phase, {f.key, f.label, f.better, false}, r,
+                         options.seed);
 }
 
 }  // namespace
@@ -88,6 +128,7 @@ json intervals_json(const RequestSamples& samples, const BootstrapOptions& optio
                   {"hi", i.hi},
                   {"level", i.level},
                   {"method", to_string(i.method)},
+                  {"method_name", kMethodOverRequests},
                   {"resamples", i.resamples},
                   {"seed", options.seed},
                   {"basis", kBasisRequests},
@@ -107,13 +148,17 @@ json lane_comparisons_json(const std::vector<std::string>& lanes,
       if (base.lane != baseline || find_phase(phases, baseline, base.phase) != &base) continue;
       const PhaseSamples* cand = find_phase(phases, lanes[c], base.phase);
       if (!cand) continue;
-      for (const HeadlineFigure& f : headline_figures()) {
-        const auto& a = base.samples.*f.values;
-        const auto& b = cand->samples.*f.values;
-        if (a.empty() || b.empty()) continue;
-        const RatioInterval r = bootstrap_ratio(a, b, f.statistic, options);
-        out.push_back(comparison_json(baseline, lanes[c], base.phase, f, r, options.seed));
+      if (over_trials(base, *cand)) {
+        for (size_t f = 0; f < trial_figures().size(); ++f)
+          if (json j = compare_over_trials(baseline, base, lanes[c], *cand, f, options);
+              !j.is_null())
+            out.push_back(std::move(j));
+        continue;
       }
+      for (const HeadlineFigure& f : headline_figures())
+        if (json j = compare_over_requests(baseline, base, lanes[c], *cand, f, options);
+            !j.is_null())
+          out.push_back(std::move(j));
     }
   }
   return out;
@@ -121,20 +166,35 @@ json lane_comparisons_json(const std::vector<std::string>& lanes,
 
 std::string verdict_statement(const std::string& baseline, const std::string& candidate,
                               const std::string& phase, const std::string& label,
-                              const RatioInterval& r, Verdict verdict) {
+                              const RatioInterval& r, Verdict verdict, const std::string& unit) {
   std::string s = candidate + "/" + baseline + " " + phase + " " + label + " ";
   if (!std::isfinite(r.ratio)) return s + "n/a";
   s += fixed3(r.ratio);
   if (r.valid()) s += " [" + fixed3(r.lo) + ", " + fixed3(r.hi) + "]";
   s += std::string(": ") + to_string(verdict);
-  if (verdict == Verdict::Unknown) return s + " (too few requests for an interval)";
+  if (verdict == Verdict::Unknown) return s + " (too few " + unit + " for an interval)";
   s += " (" + level_text(r.level) + ")";
   if (verdict == Verdict::WithinNoise) {
     const int64_t needed = samples_needed(r);
     if (needed > 0)
-      s += "; about " + std::to_string(needed) + " requests per lane would resolve it";
+      s += "; about " + std::to_string(needed) + " " + unit + " per lane would resolve it";
   }
   return s;
+}
+
+json compare_figure(const std::string& baseline_lane, const PhaseSamples& baseline,
+                    const std::string& candidate_lane, const PhaseSamples& candidate,
+                    const std::string& figure_key, const BootstrapOptions& options) {
+  if (over_trials(baseline, candidate)) {
+    for (size_t f = 0; f < trial_figures().size(); ++f)
+      if (figure_key == trial_figures()[f].key)
+        return compare_over_trials(baseline_lane, baseline, candidate_lane, candidate, f, options);
+    return nullptr;
+  }
+  for (const HeadlineFigure& f : headline_figures())
+    if (figure_key == f.key)
+      return compare_over_requests(baseline_lane, baseline, candidate_lane, candidate, f, options);
+  return nullptr;
 }
 
 }  // namespace lb::metrics

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "metrics/bootstrap.h"
+#include "metrics/trial_intervals.h"
 
 namespace lb::metrics {
 
@@ -46,22 +47,35 @@ struct PhaseSamples {
   std::string lane;
   std::string phase;
   RequestSamples samples;
+  // With repeated trials: each trial's figures (trial_values), and `samples` pools the requests
+  // of every trial. With more than one trial on both sides, comparisons go over trials.
+  std::vector<TrialValues> trials;
 };
 
-// The first lane is the baseline; every other lane is compared with it on each phase both ran and
-// each headline figure both have values for. An array of {"baseline", "candidate", "phase",
-// "figure", "label", "better", "ratio", "lo", "hi", "level", "method", "resamples", "seed",
-// "basis", "n_baseline", "n_candidate", "verdict", "requests_needed", "statement"}; the ratio is
-// candidate / baseline. requests_needed (per lane) is set when the verdict is within noise and
-// the lanes differ at all, else null.
+// The first lane is the baseline; with more than one trial on both sides of a pair, its ratios
+// are of the per-trial figures' means, over trials (ratio_over_trials, every trial_figures()
+// entry, "basis": "trials", "trials_needed" instead of "requests_needed"). Otherwise every other
+// lane is compared with it on each phase both ran and each headline figure both have values for. An
+// array of {"baseline", "candidate", "phase", "figure", "label", "better", "ratio", "lo", "hi",
+// "level", "method", "resamples", "seed", "basis", "n_baseline", "n_candidate", "verdict",
+// "requests_needed", "statement"}; the ratio is candidate / baseline. requests_needed (per lane) is
+// set when the verdict is within noise and the lanes differ at all, else null.
 nlohmann::json lane_comparisons_json(const std::vector<std::string>& lanes,
                                      const std::vector<PhaseSamples>& phases,
                                      const BootstrapOptions& options = {});
 
 // "fp8/bf16 c1 decode p50 1.780 [1.760, 1.800]: faster (95 %)", with "; about N requests per
-// lane would resolve it" when within noise.
+// lane would resolve it" when within noise (`unit` "trials" for comparisons over trials).
 std::string verdict_statement(const std::string& baseline, const std::string& candidate,
                               const std::string& phase, const std::string& label,
-                              const RatioInterval& ratio, Verdict verdict);
+                              const RatioInterval& ratio, Verdict verdict,
+                              const std::string& unit = "requests");
+
+// One pair's comparison on one figure, as lane_comparisons_json gives it, over trials when both
+// sides have more than one, else over requests (figure_key a trial_figures() key; the request
+// basis has no interval for ITL or output tok/s). Null when either side lacks the figure.
+nlohmann::json compare_figure(const std::string& baseline_lane, const PhaseSamples& baseline,
+                              const std::string& candidate_lane, const PhaseSamples& candidate,
+                              const std::string& figure_key, const BootstrapOptions& options = {});
 
 }  // namespace lb::metrics

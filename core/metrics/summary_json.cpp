@@ -125,6 +125,7 @@ json to_json(const RequestRecord& rec, const RequestMetrics& m) {
   j["phase"] = rec.phase;
   j["index"] = rec.index;
   j["warmup"] = rec.warmup;
+  j["trial"] = rec.trial;
   j["ok"] = m.ok;
   j["t_sched_ns"] = rec.t_sched_ns;
   j["t_submit_ns"] = r.t_submit_ns;

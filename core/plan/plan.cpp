@@ -295,6 +295,7 @@ json resolved_plan_json(const Plan& plan) {
       j["lanes"] = e.lanes;
     }
     std::visit(ParamsJson{j}, e.params);
+    detail::add_trial_options_json(e, j);
     experiments.push_back(std::move(j));
   }
   json j = {{"name", plan.name}, {"lanes", lanes}, {"experiments", experiments}};

@@ -14,6 +14,7 @@
 
 #include "net/http_types.h"
 #include "plan/trace_file.h"
+#include "plan/trial_options.h"
 
 namespace lb::plan {
 
@@ -154,6 +155,11 @@ struct Experiment {
   std::string name;  // optional label; defaults to kind (or kind#N when repeated)
   std::vector<std::string> lanes;  // lane ids to run on; empty in the file = all lanes
   ExperimentParams params;
+  // Performance kinds only (plan/trial_options.h): how many times each level runs, the lanes'
+  // order (interleaved by default when trials > 1), and gates on the lanes' comparisons.
+  int64_t trials = 1;
+  LaneOrder lane_order = LaneOrder::Sequential;
+  std::vector<PerformanceGate> performance_gates;
 };
 
 struct Plan {

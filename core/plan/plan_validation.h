@@ -84,6 +84,11 @@ class ObjectReader {
 std::vector<Lane> read_lanes(const nlohmann::json& lanes, ErrorList& errors);
 std::vector<Experiment> read_experiments(const nlohmann::json& experiments,
                                          const std::vector<Lane>& lanes, ErrorList& errors);
+// trials, lane_order and performance_gates of one experiment (plan_validation_trials.cpp).
+void read_trial_options(ObjectReader& r, Experiment& e, const std::vector<Lane>& lanes,
+                        ErrorList& errors);
+// Adds them to an experiment's resolved JSON (plan.json), defaults filled in.
+void add_trial_options_json(const Experiment& e, nlohmann::json& j);
 // Reports keys that appear twice in one object (the parser would keep only the last).
 void find_duplicate_keys(std::string_view json_text, ErrorList& errors);
 // Checks a base_url; returns an error message or "" and fills the sim fields of `lane`.

@@ -250,6 +250,7 @@ std::optional<Experiment> read_experiment(const json& value, const std::string& 
   r.string("name", e.name);
   read_lane_subset(r, e, lanes, errors);
   e.params = read_params(e.kind, r, errors);
+  read_trial_options(r, e, lanes, errors);
   r.finish();
   return e;
 }

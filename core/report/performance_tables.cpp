@@ -110,15 +110,16 @@ ReportTable throughput_table(const json& e, const std::vector<std::string>& lane
               "Output (tok/s)", "TTFT p50 (ms)", "TTFT p99 (ms)",     "TPOT p50 (ms)",
               "ITL p50 (ms)",   "E2EL p50 (s)",  "Decode p50 (tok/s)"};
   t.note =
-      "[lo, hi]: 95 % bootstrap interval over the level's requests (summary.json names the "
-      "method and resamples). ITL and aggregate output have none: gaps within a request are not "
-      "independent, and aggregate output is one number per level.";
+      "[lo, hi]: 95 % interval, by bootstrap over the level's requests with one trial, over "
+      "its trials (the mean of the per-trial figures) with several (summary.json names the "
+      "method and resamples). With one trial, ITL and aggregate output have none: gaps within a "
+      "request are not independent, and aggregate output is one number per trial.";
   for (const auto& lane : lanes)
     for (const auto& phase : phase_order(lane_of(e, lane))) {
       const json& p = json_at(lane_of(e, lane), {"phases", phase.c_str()});
       t.rows.push_back({lane, phase, format_number(number_at(p, {"completed"}), 0),
                         format_number(number_at(p, {"failed"}), 0),
-                        format_number(number_at(p, {"output_throughput"}), 1),
+                        format_with_interval(p, "output_throughput", 1),
                         format_with_interval(p, "median_ttft_ms", 1),
                         format_with_interval(p, "p99_ttft_ms", 1),
                         format_with_interval(p, "median_tpot_ms", 2),
@@ -300,24 +301,29 @@ std::vector<ReportTable> performance_tables(const RunFolder& folder) {
   for (const json* e : folder.experiments_of_kind("throughput")) {
     tables.push_back(throughput_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
+    tables.push_back(performance_gates_table(*e));
   }
   tables.push_back(sweep_table(folder, lanes));
   for (const json* e : folder.experiments_of_kind("context_sweep")) {
     tables.push_back(context_table(*e, lanes));
     if (ReportTable kv = kv_table(*e, lanes); !kv.rows.empty()) tables.push_back(std::move(kv));
     tables.push_back(lane_comparisons_table(*e));
+    tables.push_back(performance_gates_table(*e));
   }
   for (const json* e : folder.experiments_of_kind("prefix_cache")) {
     tables.push_back(prefix_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
+    tables.push_back(performance_gates_table(*e));
   }
   for (const json* e : folder.experiments_of_kind("speculative")) {
     tables.push_back(speculative_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
+    tables.push_back(performance_gates_table(*e));
   }
   for (const json* e : folder.experiments_of_kind("trace")) {
     tables.push_back(trace_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
+    tables.push_back(performance_gates_table(*e));
   }
   std::erase_if(tables, [](const ReportTable& t) { return t.rows.empty(); });
   return tables;

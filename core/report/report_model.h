@@ -105,12 +105,16 @@ std::vector<ReviewedPair> reviewed_pairs(const RunFolder& folder, std::size_t ma
 std::vector<std::string> report_caveats(const RunFolder& folder);
 // "x [lo, hi]": a phase's figure (summary.json key) with its bootstrap interval (the phase's
 // "intervals"), in the figure's decimals; the figure alone when the phase has no interval for it.
+// Over trials x is the interval's estimate, the mean of the per-trial figures.
 std::string format_with_interval(const nlohmann::json& phase, const char* key, int decimals);
 // The same for a latency in ms, shown in seconds as format_seconds() shows it.
 std::string format_seconds_with_interval(const nlohmann::json& phase, const char* key);
 // "Lane comparisons": one row per entry of an experiment's "comparisons" (candidate/baseline,
 // level, figure, ratio [interval], verdict with its confidence level); no rows when it has none.
 ReportTable lane_comparisons_table(const nlohmann::json& experiment);
+// "Performance gates": one row per judged gate (lanes, level, figure, ratio [interval], rule,
+// outcome with the trials an inconclusive one needs); no rows when the experiment has none.
+ReportTable performance_gates_table(const nlohmann::json& experiment);
 
 // Number formatting shared by every writer and the tests: fixed decimals, "n/a" when negative
 // or not a number.

@@ -124,7 +124,8 @@ void ContextSweepExperiment::run(ExperimentContext& ctx) {
     for (int64_t target : sizes) {
       if (ctx.stopped()) return;
       // The same prompts on every lane, distinct per size.
-      const uint64_t seed = name_seed(name, static_cast<uint64_t>(target) * 1000);
+      const uint64_t seed =
+          name_seed(name, static_cast<uint64_t>(target) * 1000) ^ ctx.trial_salt();
       nlohmann::json row = sweep_size(ctx, *lane, p, target, seed);
       row["target_tokens"] = target;
       if (row["status"] == "skipped")

@@ -45,7 +45,11 @@ class ExperimentContext {
   RunFolderWriter& writer() { return writer_; }
   const plan::Experiment& spec() const { return spec_; }
   const std::vector<LaneRuntime*>& lanes() const { return lanes_; }
+  // Every lane of the experiment, also while a trial's turn runs on one of them (lanes()).
+  const std::vector<LaneRuntime*>& all_lanes() const { return all_lanes_; }
   bool stopped() const { return stop_.load(); }
+  const std::atomic<bool>& stop_flag() const { return stop_; }
+  bool forwards_events() const { return forward_events_; }
   // Every phase then reports each generated event to the sink (live charts).
   void set_forward_events(bool on) { forward_events_ = on; }
 
@@ -63,17 +67,42 @@ class ExperimentContext {
   const std::vector<metrics::PhaseSamples>& phase_samples() const { return phase_samples_; }
   void info(const std::string& text) { sink_.on_message(MessageLevel::Info, text); }
 
+  // Repeated trials (run/trial_runner.h): the phases that follow belong to trial `trial` (0-based)
+  // of `trials` and run on `lanes` only. With trials > 1 a phase run again in a later trial is
+  // pooled with its earlier runs: its summary covers every trial's requests, its intervals are
+  // over the per-trial figures (metrics/trial_intervals.h), and each trial's figures are kept.
+  void begin_trial(int64_t trial, int64_t trials, std::vector<LaneRuntime*> lanes);
+  int64_t trial() const { return trial_; }
+  int64_t trials() const { return trials_; }
+  // Mixed into an experiment's prompt seed, so that every trial sends prompts of its own: a
+  // later trial must not find an earlier one's prompts in the server's prefix cache. 0 for the
+  // first trial, whose prompts are those of a run without trials.
+  uint64_t trial_salt() const {
+    return trial_ == 0 ? 0 : 0x9e3779b97f4a7c15ULL * static_cast<uint64_t>(trial_);
+  }
+  // Takes in what a context run on other threads measured (lanes run in parallel): its phases'
+  // values, its blockers, and its part of summary.json.
+  void absorb(ExperimentContext& other);
+
  private:
+  struct PooledPhase;
+  void record_trial_phase(const LoadPhase& phase, const PhaseOutcome& outcome,
+                          const metrics::SloSpec& slo, int64_t warmups);
+
   net::StreamClient& client_;
   RunSink& sink_;
   RunFolderWriter& writer_;
   const std::atomic<bool>& stop_;
   const plan::Experiment& spec_;
   std::vector<LaneRuntime*> lanes_;
+  std::vector<LaneRuntime*> all_lanes_;
   nlohmann::json& section_;
   std::vector<std::string> blockers_;
   std::vector<metrics::PhaseSamples> phase_samples_;
   bool forward_events_ = false;
+  int64_t trial_ = 0;
+  int64_t trials_ = 1;
+  std::map<std::pair<std::string, std::string>, std::shared_ptr<PooledPhase>> pooled_;
 };
 
 class Experiment {

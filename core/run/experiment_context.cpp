@@ -10,6 +10,17 @@
 #include "run/written_first_sink.h"
 
 namespace lb::run {
+namespace {
+
+// The simulator takes x-sim-trial (its run_jitter draws one speed factor per trial).
+bool is_simulator(const std::vector<LaneRuntime*>& lanes, const LaneEndpoint* endpoint) {
+  for (const LaneRuntime* lane : lanes)
+    if (&lane->endpoint == endpoint)
+      return lane->plan.is_sim() || lane->probe.kind == ServerKind::LanebenchSim;
+  return false;
+}
+
+}  // namespace
 
 ExperimentContext::ExperimentContext(net::StreamClient& client, RunSink& sink,
                                      RunFolderWriter& writer, const std::atomic<bool>& stop,
@@ -21,11 +32,15 @@ ExperimentContext::ExperimentContext(net::StreamClient& client, RunSink& sink,
       stop_(stop),
       spec_(spec),
       lanes_(std::move(lanes)),
+      all_lanes_(lanes_),
       section_(section) {}
 
 PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metrics::SloSpec& slo) {
   LoadPhase phase = planned;
   phase.forward_events = phase.forward_events || forward_events_;
+  phase.trial = trial_;
+  if (trials_ > 1 && is_simulator(lanes_, phase.lane))
+    phase.extra_headers.emplace_back("x-sim-trial", std::to_string(trial_));
   WrittenFirstSink ordered(sink_, writer_);
   LoadDriver driver(client_, ordered, stop_);
   int64_t warmups = 0;
@@ -34,6 +49,10 @@ PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metric
     warmups += record.warmup ? 1 : 0;
   });
   writer_.flush();  // the sink has heard of every request of the phase when it returns
+  if (trials_ > 1) {
+    record_trial_phase(phase, outcome, slo, warmups);
+    return outcome;
+  }
   metrics::RequestSamples samples;
   metrics::LaneSummary summary = metrics::summarize(outcome.records, slo, &samples);
   summary.warmups_excluded = warmups;
@@ -41,6 +60,7 @@ PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metric
   j["interrupted"] = outcome.interrupted;
   j["cancelled"] = outcome.cancelled;
   j["intervals"] = metrics::intervals_json(samples);
+  j["intervals_unavailable"] = {{"output_throughput", "n/a (1 trial)"}};
   phase_samples_.push_back({phase.lane->id, phase.phase, std::move(samples)});
   auto& lane_section = section_["lanes"][phase.lane->id];
   lane_section["phases"][phase.phase] = std::move(j);

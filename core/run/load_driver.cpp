@@ -86,6 +86,7 @@ class Stage {
     PlannedRequest planned = phase_.request_at(n, warmup_);
     net::HttpRequest req = phase_.lane->make_request(phase_.url);
     req.headers.emplace_back("Content-Type", "application/json");
+    for (const auto& h : phase_.extra_headers) req.headers.push_back(h);
     req.body = std::move(planned.body);
     req.dialect = phase_.dialect;
     req.stream = true;
@@ -96,6 +97,7 @@ class Stage {
     meta.phase = phase_.phase;
     meta.index = planned.index;
     meta.warmup = warmup_;
+    meta.trial = phase_.trial;
     meta.t_sched_ns = t_sched;
     meta.expected_prompt_tokens = planned.expected_prompt_tokens;
     // The inbox is shared with the callback so that its last notify never touches a Stage that

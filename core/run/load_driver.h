@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "metrics/request_record.h"
@@ -48,6 +49,9 @@ struct LoadPhase {
   // Called on the scheduler thread once the warm-ups are done, before the first measured request
   // (e.g. to scrape server counters that must not include the warm-ups).
   std::function<void()> on_measured_start;
+  int64_t trial = 0;  // copied into every record (RequestRecord::trial)
+  // Sent with every request besides the lane's own headers (e.g. x-sim-trial to a simulator).
+  std::vector<std::pair<std::string, std::string>> extra_headers;
 };
 
 struct PhaseOutcome {

@@ -10,7 +10,9 @@
 #include "run/experiment.h"
 #include "run/lane_preparation.h"
 #include "run/run_append.h"
+#include "run/performance_gates.h"
 #include "run/run_folder_writer.h"
+#include "run/trial_runner.h"
 
 namespace lb::run {
 namespace {
@@ -149,8 +151,9 @@ nlohmann::json run_experiment(const plan::Experiment& spec, std::vector<LaneRunt
   s.snapshots.before(selected, name);
   ExperimentContext ctx(s.client, s.sink, s.writer, s.stop, spec, selected, section);
   ctx.set_forward_events(s.forward_events);
-  experiment->run(ctx);
+  run_trials(*experiment, ctx);
   add_lane_comparisons(ctx, section);
+  judge_performance_gates(ctx);
   s.blockers.insert(s.blockers.end(), ctx.blockers().begin(), ctx.blockers().end());
   s.snapshots.after(selected, name, section);
   section["finished_at"] = utc_now_iso8601();

@@ -182,7 +182,7 @@ void PrefixCacheExperiment::run(ExperimentContext& ctx) {
   for (LaneRuntime* lane : ctx.lanes()) {
     if (ctx.stopped()) return;
     // Each lane gets the same prompts; the control's prefix is salted so nothing matches it.
-    const uint64_t seed = name_seed(name);
+    const uint64_t seed = name_seed(name) ^ ctx.trial_salt();
     const double scale =
         static_cast<double>(synthetic_budget(ctx.client(), *lane, prompt_tokens, p.use_tokenize)) /
         static_cast<double>(prompt_tokens);
@@ -197,8 +197,8 @@ void PrefixCacheExperiment::run(ExperimentContext& ctx) {
     const PassFigures warm = run_pass(ctx, *lane, "warm", bodies, prompt_tokens);
     out["passes"]["warm"] = to_json(warm);
     if (p.control && !ctx.stopped()) {
-      const Bodies salted =
-          burst_bodies(p, *lane, name_seed(name + "#control", 0x5a17ULL), false, scale);
+      const Bodies salted = burst_bodies(
+          p, *lane, name_seed(name + "#control", 0x5a17ULL) ^ ctx.trial_salt(), false, scale);
       const PassFigures control = run_pass(ctx, *lane, "control", salted, prompt_tokens);
       out["passes"]["control"] = to_json(control);
       if (control.median_ttft_ms > 0 && warm.median_ttft_ms > 0)

@@ -96,7 +96,7 @@ void compare_with_baseline(ExperimentContext& ctx, const std::string& baseline) 
 void SpeculativeExperiment::run(ExperimentContext& ctx) {
   const auto& p = std::get<plan::SpeculativeExperiment>(ctx.spec().params);
   const std::string name = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
-  const uint64_t seed = name_seed(name);
+  const uint64_t seed = name_seed(name) ^ ctx.trial_salt();
   std::string baseline;
   for (LaneRuntime* lane : ctx.lanes()) {
     synthetic_budget(ctx.client(), *lane, p.input_tokens, p.use_tokenize);
@@ -111,6 +111,12 @@ void SpeculativeExperiment::run(ExperimentContext& ctx) {
     ctx.section()["lanes"][lane->plan.id]["speculative"] = std::move(levels);
     ctx.section()["lanes"][lane->plan.id]["drafts"] = drafted;
     if (!drafted && baseline.empty()) baseline = lane->plan.id;
+  }
+  // With trials a turn runs one lane: the baseline may have run in an earlier turn.
+  const nlohmann::json ran = ctx.section().value("lanes", nlohmann::json::object());
+  for (const LaneRuntime* lane : ctx.all_lanes()) {
+    const nlohmann::json l = ran.value(lane->plan.id, nlohmann::json::object());
+    if (baseline.empty() && !l.value("drafts", true)) baseline = lane->plan.id;
   }
   if (baseline.empty())
     ctx.info("no lane without speculative decoding: no baseline to compare with");

@@ -1,0 +1,72 @@
+#pragma once
+// Intervals over repeated trials. When an experiment runs each level N > 1 times, every trial of
+// a phase gives one value of each headline figure (its median TTFT, its aggregate output tok/s,
+// ...), and the interval of the figure is a bootstrap over those N values: trials, not requests,
+// are the independent units, so drift between trials (the machine, the server, the network)
+// widens the interval as it should.
+//
+// Few values make the plain percentile bootstrap too narrow (with 5 trials a nominal 95 %
+// interval covers about 85 %). The intervals here are expanded percentile intervals (Hesterberg,
+// "What Teachers Should Know About the Bootstrap", 2015): the replicates' quantiles are read at
+// the level whose normal quantile is sqrt(n / (n - 1)) * t(n - 1), the Student quantile of the
+// nominal level, so that with normal data the interval is as wide as the classical t interval.
+// The nominal level is the one reported. The statistic is the mean of the per-trial figures.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "metrics/bootstrap.h"
+#include "metrics/summary.h"
+
+namespace lb::metrics {
+
+// "bootstrap over trials" / "bootstrap over requests": the method as reports name it.
+inline constexpr const char* kMethodOverTrials = "bootstrap over trials";
+inline constexpr const char* kMethodOverRequests = "bootstrap over requests";
+
+// A figure one trial of a phase gives one value of.
+struct TrialFigure {
+  const char* key;    // its summary.json key: "median_ttft_ms", "output_throughput", ...
+  const char* label;  // "TTFT p50", "output tok/s"
+  double (*of)(const LaneSummary&);
+  Better better;
+};
+// TTFT p50 and p99, TPOT p50, ITL p50, E2EL p50 and p99, decode p50, aggregate output tok/s.
+const std::vector<TrialFigure>& trial_figures();
+const TrialFigure* find_trial_figure(const std::string& key);
+
+// One trial's value of each trial_figures() entry, in that order; NaN when the trial had none.
+using TrialValues = std::vector<double>;
+TrialValues trial_values(const LaneSummary& summary);
+
+// The per-trial values of figure `index`, NaN values left out.
+std::vector<double> figure_over_trials(const std::vector<TrialValues>& trials, size_t index);
+
+// The percentile-bootstrap level that expands a nominal `level` interval of n values (see above);
+// `level` itself when n < 2.
+double expanded_level(double level, size_t n);
+// The two-sided Student t quantile: P(|T| <= t) = level with `df` degrees of freedom.
+double student_t_quantile(double level, double df);
+
+// The expanded percentile bootstrap interval of the mean of `values` (reported at options.level).
+BootstrapInterval interval_over_trials(const std::vector<double>& values,
+                                       const BootstrapOptions& options = {});
+// mean(candidate) / mean(baseline), each side resampled independently, expanded for the smaller
+// side's count and the pooled degrees of freedom (n_baseline + n_candidate - 2).
+RatioInterval ratio_over_trials(const std::vector<double>& baseline,
+                                const std::vector<double>& candidate,
+                                const BootstrapOptions& options = {});
+
+// {"median_ttft_ms": {"lo", "hi", "estimate", "level", "method": "percentile (expanded)",
+// "method_name": "bootstrap over trials", "resamples", "seed", "basis": "trials", "n"}, ...},
+// one entry per figure with at least two trials' values.
+nlohmann::json intervals_over_trials_json(const std::vector<TrialValues>& trials,
+                                          const BootstrapOptions& options = {});
+
+// The per-trial figures as summary.json keeps them: [{"trial": 0, "median_ttft_ms": ..., ...}].
+nlohmann::json trial_figures_json(const std::vector<TrialValues>& trials,
+                                  const std::vector<int64_t>& trial_indexes);
+
+}  // namespace lb::metrics
