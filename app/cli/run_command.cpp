@@ -1,5 +1,5 @@
-// `lanebench-cli run PLAN.json --out DIR [--json] [--allow-env NAME]...`: runs a plan and leaves a
-// run folder.
+// `lanebench-cli run PLAN.json --out DIR [--json] [--allow-env NAME]... [--allow-launch]`: runs a
+// plan and leaves a run folder.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "plan/api_key_source.h"
 #include "plan/plan.h"
+#include "plan/sweep_expansion.h"
 #include "progress_sink.h"
 #include "results_table.h"
 #include "run/plan_runner.h"
@@ -22,7 +23,20 @@ struct RunArgs {
   std::string out_dir;
   bool json = false;
   std::vector<std::string> allowed_envs;  // api_key_env names the user vouches for
+  bool allow_launch = false;              // the plan may start the servers it names
 };
+
+// A plan that starts programs runs only with --allow-launch; without it, the refusal shows each
+// command exactly as it would run ({port} is the free loopback port picked at start).
+bool launch_allowed(const RunArgs& args, const plan::Plan& plan) {
+  if (!plan.launches_servers() || args.allow_launch) return true;
+  std::cerr << "lanebench-cli run: this plan starts servers; run it with --allow-launch if you "
+               "trust these commands:\n";
+  for (const auto& lane : plan::expand_sweep(plan).plan.lanes)
+    if (lane.launch)
+      std::cerr << "  " << lane.id << ": " << plan::display_command(*lane.launch) << '\n';
+  return false;
+}
 
 void print_outcome(const RunArgs& args, const run::RunResult& result) {
   for (const auto& e : result.errors) std::cerr << "lanebench-cli run: " << e << '\n';
@@ -51,6 +65,7 @@ int run_plan_command(const RunArgs& args) {
     std::cerr << "lanebench-cli run: the plan is not valid:\n" << parsed.error_text() << '\n';
     return run::kExitInput;
   }
+  if (!launch_allowed(args, *parsed.plan)) return run::kExitInput;
   for (const std::string& name : args.allowed_envs) plan::allow_api_key_env(name);
   std::string why;
   if (!run::run_folder_usable(args.out_dir, &why)) {
@@ -82,6 +97,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "let a lane's api_key_env name this variable although its name does not end "
                   "in _KEY, _TOKEN or _API_KEY, or is another tool's credential (repeatable)")
       ->type_name("NAME");
+  cmd->add_flag("--allow-launch", args->allow_launch,
+                "let the plan start the server commands of its lanes' launch blocks");
   cmd->callback([args, &exit_code] { exit_code = run_plan_command(*args); });
 }
 
