@@ -77,6 +77,7 @@ int run_plan_command(const RunArgs& args) {
   run::RunOptions options;
   options.out_dir = args.out_dir;
   options.client_version = LANEBENCH_VERSION;
+  options.allow_launch = args.allow_launch;
   run::PlanRunner runner(std::move(*parsed.plan), options, sink);
   run::RunResult result = runner.run(stop);
   sink.finish();

@@ -211,6 +211,13 @@ std::vector<std::string> run_managed_lanes(
 RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   RunResult result;
   std::string why;
+  if (plan_.launches_servers() && !options_.allow_launch) {
+    result.errors.push_back(
+        "this plan starts server programs (launch blocks); it runs only when starting them is "
+        "allowed (lanebench-cli run --allow-launch)");
+    result.exit_code = kExitInput;
+    return result;
+  }
   if (!run_folder_usable(options_.out_dir, &why)) {
     result.errors.push_back(why);
     result.exit_code = kExitInput;

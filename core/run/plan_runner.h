@@ -17,6 +17,9 @@ struct RunOptions {
   std::string out_dir;
   std::string client_version = "0";
   bool forward_events = false;  // RunSink::on_event for every generated event (live charts)
+  // Lanes with a launch block start programs: a plan with any runs only when the user allowed it
+  // (lanebench-cli run --allow-launch); otherwise the run does not start.
+  bool allow_launch = false;
 };
 
 // Exit codes shared with the CLI.

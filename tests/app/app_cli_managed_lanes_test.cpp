@@ -29,10 +29,6 @@ std::string whole_file(const fs::path& p) {
   return s.str();
 }
 
-bool text_has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 // Starts `lanebench-cli run` and returns once stderr shows `line` `count` times (or it ended).
 bool wait_for_output(QProcess& p, std::string& err, const std::string& line, int count) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
@@ -75,11 +71,11 @@ class CliManagedLanesTest : public QObject {
     const auto r = run_program(cli_path(), {"run", qstr(write_plan_file(dir / "p.json", plan)),
                                             "--out", qstr(dir / "run")});
     QCOMPARE(r.exit_code, 2);
-    QVERIFY2(text_has(r.err, "--allow-launch"), r.err.c_str());
+    QVERIFY2(text_contains(r.err, "--allow-launch"), r.err.c_str());
     const std::string shown = std::string("fp8: SIM_API_TOKEN=[redacted] ") + sim_path() +
                               " --profile fp8 --port {port} --time-scale 0.05";
-    QVERIFY2(text_has(r.err, shown), r.err.c_str());
-    QVERIFY(!text_has(r.err, "tok-not-for-eyes-77"));
+    QVERIFY2(text_contains(r.err, shown), r.err.c_str());
+    QVERIFY(!text_contains(r.err, "tok-not-for-eyes-77"));
     QVERIFY(!fs::exists(dir / "run"));
     fs::remove_all(dir);
   }
@@ -104,14 +100,16 @@ class CliManagedLanesTest : public QObject {
     const auto r = run_program(cli_path(), {"run", qstr(write_plan_file(dir / "p.json", plan)),
                                             "--out", qstr(dir / "run"), "--allow-launch"});
     QCOMPARE(r.exit_code, 1);
-    QVERIFY2(text_has(r.err,
-                      "lane broken: server could not start: cannot start "
-                      "/nonexistent/lanebench-server: No such file or directory"),
+    QVERIFY2(text_contains(r.err,
+                           "lane broken: server could not start: cannot start "
+                           "/nonexistent/lanebench-server: No such file or directory"),
              r.err.c_str());
-    QVERIFY2(text_has(r.err, "lane never-ready: server was not ready after 2 s"), r.err.c_str());
-    QVERIFY2(text_has(r.err, "lane early-exit: server exited before it was ready (exit code 2)"),
+    QVERIFY2(text_contains(r.err, "lane never-ready: server was not ready after 2 s"),
              r.err.c_str());
-    QVERIFY2(text_has(r.err, "unknown simulator profile"), r.err.c_str());  // the log's tail
+    QVERIFY2(
+        text_contains(r.err, "lane early-exit: server exited before it was ready (exit code 2)"),
+        r.err.c_str());
+    QVERIFY2(text_contains(r.err, "unknown simulator profile"), r.err.c_str());  // the log's tail
     const json summary = read_json(dir / "run" / "summary.json");
     const json& servers = summary["servers"];
     for (const char* lane : {"broken", "never-ready", "early-exit"})
@@ -122,12 +120,13 @@ class CliManagedLanesTest : public QObject {
     QVERIFY(servers["never-ready"]["killed_after_grace"].is_boolean());
     const json& phases = summary["experiments"][0]["lanes"]["good"]["phases"];
     QCOMPARE(phases["c4"]["completed"].get<int>(), 8);
-    QVERIFY(text_has(whole_file(dir / "run" / "servers" / "early-exit.log"),
-                     "unknown simulator profile"));
-    QVERIFY(text_has(whole_file(dir / "run" / "servers" / "good.log"), "fp8 http://127.0.0.1:"));
+    QVERIFY(text_contains(whole_file(dir / "run" / "servers" / "early-exit.log"),
+                          "unknown simulator profile"));
+    QVERIFY(
+        text_contains(whole_file(dir / "run" / "servers" / "good.log"), "fp8 http://127.0.0.1:"));
     for (pid_t pid : server_pids(summary)) QVERIFY(process_group_gone(pid));
     for (const auto& f : files_under(dir / "run"))
-      QVERIFY2(!text_has(whole_file(f), "tok-not-for-eyes-77"), f.string().c_str());
+      QVERIFY2(!text_contains(whole_file(f), "tok-not-for-eyes-77"), f.string().c_str());
     fs::remove_all(dir);
   }
 
@@ -148,9 +147,9 @@ class CliManagedLanesTest : public QObject {
     const auto r = run_program(cli_path(), {"run", qstr(write_plan_file(dir / "p.json", plan)),
                                             "--out", qstr(dir / "run"), "--allow-launch"});
     QVERIFY2(r.exit_code == 0, r.err.c_str());
-    QVERIFY2(
-        text_has(r.err, "lane stubborn: server ignored SIGTERM for 1 s; killed its process group"),
-        r.err.c_str());
+    QVERIFY2(text_contains(
+                 r.err, "lane stubborn: server ignored SIGTERM for 1 s; killed its process group"),
+             r.err.c_str());
     const json summary = read_json(dir / "run" / "summary.json");
     const json& rec = summary["servers"]["stubborn"];
     QCOMPARE(rec["killed_after_grace"].get<bool>(), true);

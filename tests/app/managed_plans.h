@@ -30,6 +30,10 @@ inline nlohmann::json small_throughput() {
           {"warmups", 1},         {"input_tokens", 512},   {"output_tokens", 32}};
 }
 
+inline bool text_contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 // Whether no process of group `pgid` is left, waiting up to `wait_ms` for it to go.
 inline bool process_group_gone(pid_t pgid, int wait_ms = 5'000) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
