@@ -118,15 +118,7 @@ std::unique_ptr<ServerProcess> ServerProcess::spawn(const ServerSpawn& spec, std
 }
 
 ServerProcess::~ServerProcess() {
-  if (pid_ > 0 && !poll().exited) {
-    ::kill(-pid_, SIGKILL);
-    int status = 0;
-    ::waitpid(pid_, &status, 0);
-  }
-  if (pid_ > 0) {
-    ::kill(-pid_, SIGKILL);  // whatever of the group outlived the leader
-    forget_server_group(pid_);
-  }
+  if (pid_ > 0 && !stopped_) stop(SIGKILL, 1.0);
   finish_output();
 }
 
@@ -143,13 +135,20 @@ ServerExit ServerProcess::poll() {
 
 StopOutcome ServerProcess::stop(int signal, double grace_s) {
   StopOutcome out;
-  if (pid_ <= 0) return out;
-  ::kill(-pid_, signal);
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::milliseconds(static_cast<int64_t>(grace_s * 1000));
-  while (!(poll().exited && group_gone(pid_)) && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  if (!(poll().exited && group_gone(pid_))) {
+  if (pid_ <= 0 || stopped_) {
+    out.exit = exit_;
+    return out;
+  }
+  // Once the leader is reaped and its group empty, the id may belong to someone else: no signal.
+  auto done = [this] { return poll().exited && group_gone(pid_); };
+  if (!done()) {
+    ::kill(-pid_, signal);
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::milliseconds(static_cast<int64_t>(grace_s * 1000));
+    while (!done() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  if (!done()) {
     out.killed_after_grace = true;
     ::kill(-pid_, SIGKILL);
     if (!exit_.exited) {
@@ -160,6 +159,7 @@ StopOutcome ServerProcess::stop(int signal, double grace_s) {
       if (WIFSIGNALED(status)) exit_.signal = WTERMSIG(status);
     }
   }
+  stopped_ = true;
   forget_server_group(pid_);
   finish_output();
   out.exit = exit_;

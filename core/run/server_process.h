@@ -37,7 +37,7 @@ class ServerProcess {
  public:
   // nullptr with `error` set when the program cannot be started (not found, not executable).
   static std::unique_ptr<ServerProcess> spawn(const ServerSpawn& spec, std::string* error);
-  ~ServerProcess();  // kills the group if it is still up
+  ~ServerProcess();  // SIGKILL to the group if stop() was not called
   ServerProcess(const ServerProcess&) = delete;
   ServerProcess& operator=(const ServerProcess&) = delete;
 
@@ -59,6 +59,7 @@ class ServerProcess {
   int log_fd_ = -1;
   std::vector<std::string> secrets_;
   ServerExit exit_;
+  bool stopped_ = false;
   std::atomic<bool> stop_reading_{false};
   mutable std::mutex tail_mutex_;
   std::string tail_;  // the last bytes of output

@@ -86,6 +86,10 @@ class CliManagedLanesTest : public QObject {
     json never_ready = sim_launch("fp8");
     never_ready["ready"] = {{"url", "http://127.0.0.1:{port}/not-here"}, {"timeout_s", 2}};
     json early_exit = sim_launch("no-such-profile");
+    // Prints its secret to its log, then dies: the log keeps the line with the value redacted.
+    json chatty = {{"command", {"/bin/sh", "-c", "echo \"my token is $SIM_API_TOKEN\"; exit 3"}},
+                   {"env", {{"SIM_API_TOKEN", "tok-not-for-eyes-77"}}},
+                   {"ready", {{"url", "http://127.0.0.1:{port}/health"}}}};
     json good = sim_launch("fp8");
     good["env"] = {{"SIM_API_TOKEN", "tok-not-for-eyes-77"}};
     const json plan = {
@@ -95,7 +99,7 @@ class CliManagedLanesTest : public QObject {
                        {{"command", {"/nonexistent/lanebench-server", "--port", "{port}"}},
                         {"ready", {{"url", "http://127.0.0.1:{port}/health"}}}}),
           managed_lane("never-ready", never_ready), managed_lane("early-exit", early_exit),
-          managed_lane("good", good)}},
+          managed_lane("chatty", chatty), managed_lane("good", good)}},
         {"experiments", {small_throughput()}}};
     const auto r = run_program(cli_path(), {"run", qstr(write_plan_file(dir / "p.json", plan)),
                                             "--out", qstr(dir / "run"), "--allow-launch"});
@@ -112,7 +116,7 @@ class CliManagedLanesTest : public QObject {
     QVERIFY2(text_contains(r.err, "unknown simulator profile"), r.err.c_str());  // the log's tail
     const json summary = read_json(dir / "run" / "summary.json");
     const json& servers = summary["servers"];
-    for (const char* lane : {"broken", "never-ready", "early-exit"})
+    for (const char* lane : {"broken", "never-ready", "early-exit", "chatty"})
       QCOMPARE(servers[lane]["status"].get<std::string>(), std::string("failed"));
     QCOMPARE(servers["good"]["status"].get<std::string>(), std::string("stopped"));
     QCOMPARE(servers["good"]["exit"]["exit_code"].get<int>(), 0);
@@ -124,6 +128,11 @@ class CliManagedLanesTest : public QObject {
                           "unknown simulator profile"));
     QVERIFY(
         text_contains(whole_file(dir / "run" / "servers" / "good.log"), "fp8 http://127.0.0.1:"));
+    QVERIFY(text_contains(whole_file(dir / "run" / "servers" / "chatty.log"),
+                          "my token is [redacted]"));
+    QVERIFY2(text_contains(r.err, "lane chatty: server exited before it was ready (exit code 3)"),
+             r.err.c_str());
+    QVERIFY(!text_contains(r.err, "tok-not-for-eyes-77"));
     for (pid_t pid : server_pids(summary)) QVERIFY(process_group_gone(pid));
     for (const auto& f : files_under(dir / "run"))
       QVERIFY2(!text_contains(whole_file(f), "tok-not-for-eyes-77"), f.string().c_str());

@@ -169,6 +169,26 @@ class PlanLaunchSweepTest : public QObject {
     const auto& cmd = g.plan.lanes[2].launch->command;
     QVERIFY(std::find(cmd.begin(), cmd.end(), "--no-enable-prefix-caching") != cmd.end());
   }
+  void resolvedPlanReadsBack() {
+    const json axes = {
+        {"mode", "grid"},
+        {"axes",
+         {{{"lane", "mtp"}, {"parameter", "max_num_seqs"}, {"values", {4, 8}}},
+          {{"lane", "mtp"}, {"parameter", "kv_cache_dtype"}, {"values", {"fp8", "auto"}}}}}};
+    const auto r = parse_json_plan(managed_plan(
+        json::array({launch_lane("mtp")}),
+        {{"sweep", axes}, {"objective", {{"minimize", "p99_tpot_ms"}, {"phase", "c1"}}}}));
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const auto again = parse_json_plan(resolved_plan_json(*r.plan));
+    QVERIFY2(again.ok(), again.error_text().c_str());
+    QCOMPARE(again.plan->sweep.mode, std::string("grid"));
+    QCOMPARE(again.plan->sweep.axes.size(), size_t(2));
+    QCOMPARE(again.plan->sweep.axes[1].values, r.plan->sweep.axes[1].values);
+    QCOMPARE(again.plan->objective.maximize, false);
+    QCOMPARE(again.plan->objective.phase, std::string("c1"));
+    QCOMPARE(again.plan->lanes[0].launch->command, r.plan->lanes[0].launch->command);
+    QCOMPARE(again.plan->lanes[0].launch->stop_grace_s, 2.0);
+  }
   void sweepMistakes() {
     json plain = {{"id", "plain"}, {"base_url", "http://127.0.0.1:8000/v1"}};
     const json axes = {{{"lane", "plain"}, {"parameter", "max_num_seqs"}, {"values", {8}}},
