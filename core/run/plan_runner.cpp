@@ -203,7 +203,15 @@ std::vector<std::string> run_managed_lanes(
     summary["servers"][id] = record;
     s.writer.write_json("summary.json", summary);
   };
-  return run_launched_lanes(plan, run_dir, s.client, s.sink, s.stop, hooks);
+  auto failures = run_launched_lanes(plan, run_dir, s.client, s.sink, s.stop, hooks);
+  for (size_t i = 0; i < plan.experiments.size(); ++i) {  // no lane of it could run
+    if (sections[i].is_null())
+      sections[i] = {{"name", experiment_name(plan.experiments[i])},
+                     {"kind", plan.experiments[i].kind}};
+    if (!sections[i].contains("status"))
+      sections[i]["status"] = s.stop.load() ? "interrupted" : "not_run";
+  }
+  return failures;
 }
 
 }  // namespace

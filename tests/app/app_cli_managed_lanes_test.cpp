@@ -134,6 +134,13 @@ class CliManagedLanesTest : public QObject {
              r.err.c_str());
     QVERIFY(!text_contains(r.err, "tok-not-for-eyes-77"));
     for (pid_t pid : server_pids(summary)) QVERIFY(process_group_gone(pid));
+    // The report lists each failed server among its caveats.
+    const auto report =
+        run_program(cli_path(), {"report", qstr(dir / "run"), "--out", qstr(dir / "report")});
+    QVERIFY2(report.exit_code == 0, report.err.c_str());
+    const std::string md = whole_file(dir / "report" / "report.md");
+    for (const char* lane : {"broken", "never-ready", "early-exit", "chatty"})
+      QVERIFY2(text_contains(md, std::string("lane ") + lane + ": server "), md.c_str());
     for (const auto& f : files_under(dir / "run"))
       QVERIFY2(!text_contains(whole_file(f), "tok-not-for-eyes-77"), f.string().c_str());
     fs::remove_all(dir);
