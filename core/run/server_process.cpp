@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstring>
 #include <map>
+#include <optional>
 
 #include "net/secret_text.h"
 #include "run/server_process_groups.h"
@@ -192,7 +193,13 @@ void ServerProcess::copy_output() {
     if (tail_.size() > kTailBytes) tail_.erase(0, tail_.size() - kTailBytes);
   };
   char buf[8192];
+  // Once the server is stopped, what is left in the pipe is drained for at most this long: a
+  // process that left the group could otherwise hold the pipe open for ever.
+  std::optional<std::chrono::steady_clock::time_point> drain_until;
   for (;;) {
+    if (stop_reading_.load() && !drain_until)
+      drain_until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    if (drain_until && std::chrono::steady_clock::now() > *drain_until) break;
     pollfd pfd{out_fd_, POLLIN, 0};
     const int ready = ::poll(&pfd, 1, 100);
     if (ready == 0) {
