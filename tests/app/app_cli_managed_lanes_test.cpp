@@ -174,6 +174,33 @@ class CliManagedLanesTest : public QObject {
     fs::remove_all(dir);
   }
 
+  void ctrlCWhileWaitingForReadiness() {
+    const auto dir = fresh_dir("lb-managed-ctrlc-wait");
+    fs::create_directories(dir);
+    json never_ready = sim_launch("fp8", 5);
+    never_ready["ready"] = {{"url", "http://127.0.0.1:{port}/not-here"}, {"timeout_s", 120}};
+    const json plan = {{"name", "ctrl-c while waiting"},
+                       {"lanes", {managed_lane("slow", never_ready)}},
+                       {"experiments", {small_throughput()}}};
+    QProcess p;
+    p.start(qstr(cli_path()), {"run", qstr(write_plan_file(dir / "p.json", plan)), "--out",
+                               qstr(dir / "run"), "--allow-launch"});
+    QVERIFY(p.waitForStarted());
+    std::string err;
+    QVERIFY2(wait_for_output(p, err, "lane slow: starting server", 1), err.c_str());
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    const auto t0 = std::chrono::steady_clock::now();
+    ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+    QVERIFY(p.waitForFinished(30'000));
+    QCOMPARE(p.exitCode(), 130);
+    QVERIFY(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(10));
+    const json summary = read_json(dir / "run" / "summary.json");
+    const json& rec = summary["servers"]["slow"];
+    QCOMPARE(rec["status"].get<std::string>(), std::string("interrupted"));
+    QVERIFY(process_group_gone(rec["pid"].get<pid_t>()));
+    fs::remove_all(dir);
+  }
+
   void ctrlCStopsTheServer_data() {
     QTest::addColumn<int>("interrupts");
     QTest::newRow("once") << 1;
