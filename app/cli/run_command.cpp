@@ -1,5 +1,6 @@
-// `lanebench-cli run PLAN.json (--out DIR | --into RUN) [--json] [--allow-env NAME]...`: runs a
-// plan and leaves a run folder, or adds the plan's experiments to an existing run.
+// `lanebench-cli run PLAN.json (--out DIR | --into RUN) [--json] [--allow-env NAME]...
+// [--allow-launch]`: runs a plan and leaves a run folder, or adds the plan's experiments to an
+// existing run.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "commands.h"
 #include "plan/api_key_source.h"
 #include "plan/plan.h"
+#include "plan/sweep_expansion.h"
 #include "progress_sink.h"
 #include "results_table.h"
 #include "run/plan_runner.h"
@@ -23,7 +25,20 @@ struct RunArgs {
   bool append = false;  // --into
   bool json = false;
   std::vector<std::string> allowed_envs;  // api_key_env names the user vouches for
+  bool allow_launch = false;              // the plan may start the servers it names
 };
+
+// A plan that starts programs runs only with --allow-launch; without it, the refusal shows each
+// command exactly as it would run ({port} is the free loopback port picked at start).
+bool launch_allowed(const RunArgs& args, const plan::Plan& plan) {
+  if (!plan.launches_servers() || args.allow_launch) return true;
+  std::cerr << "lanebench-cli run: this plan starts servers; run it with --allow-launch if you "
+               "trust these commands:\n";
+  for (const auto& lane : plan::expand_sweep(plan).plan.lanes)
+    if (lane.launch)
+      std::cerr << "  " << lane.id << ": " << plan::display_command(*lane.launch) << '\n';
+  return false;
+}
 
 void print_outcome(const RunArgs& args, const run::RunResult& result) {
   for (const auto& e : result.errors) std::cerr << "lanebench-cli run: " << e << '\n';
@@ -52,6 +67,7 @@ int run_plan_command(const RunArgs& args) {
     std::cerr << "lanebench-cli run: the plan is not valid:\n" << parsed.error_text() << '\n';
     return run::kExitInput;
   }
+  if (!launch_allowed(args, *parsed.plan)) return run::kExitInput;
   for (const std::string& name : args.allowed_envs) plan::allow_api_key_env(name);
   std::string why;
   if (!args.append && !run::run_folder_usable(args.out_dir, &why)) {
@@ -64,6 +80,7 @@ int run_plan_command(const RunArgs& args) {
   options.out_dir = args.out_dir;
   options.append = args.append;
   options.client_version = LANEBENCH_VERSION;
+  options.allow_launch = args.allow_launch;
   run::PlanRunner runner(std::move(*parsed.plan), options, sink);
   run::RunResult result = runner.run(stop);
   sink.finish();
@@ -90,6 +107,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "let a lane's api_key_env name this variable although its name does not end "
                   "in _KEY, _TOKEN or _API_KEY, or is another tool's credential (repeatable)")
       ->type_name("NAME");
+  cmd->add_flag("--allow-launch", args->allow_launch,
+                "let the plan start the server commands of its lanes' launch blocks");
   cmd->callback([args, into, out, &exit_code] {
     if (out->count() == 0 && into->count() == 0)
       throw CLI::RequiredError("--out (a new run folder) or --into (an existing run)");

@@ -4,6 +4,8 @@
 
 #include <csignal>
 
+#include "run/server_process_groups.h"
+
 namespace lb::cli {
 namespace {
 
@@ -12,7 +14,10 @@ static_assert(std::atomic<bool>::is_always_lock_free,
               "the handler may only touch lock-free atomics");
 
 void on_signal(int) {
-  if (g_stop.exchange(true)) _exit(130);
+  if (g_stop.exchange(true)) {
+    run::kill_server_groups_now();  // no managed server outlives the program
+    _exit(130);
+  }
   static const char msg[] =
       "\nstopping: cancelling in-flight requests, keeping what finished (Ctrl-C again to quit)\n";
   [[maybe_unused]] ssize_t n = ::write(STDERR_FILENO, msg, sizeof msg - 1);

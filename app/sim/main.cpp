@@ -2,6 +2,7 @@
 //   lanebench-sim --demo                      bf16, fp8, fp8-mtp3, fp8-nocache on free ports
 //   lanebench-sim --profile fp8 --port 8001   one lane
 //   lanebench-sim --lane "fp8-mtp3?time_scale=0.1" --lane bf16
+//   lanebench-sim --profile fp8-mtp3 --port 8001 --max-num-batched-tokens 8192   (vLLM flags)
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
@@ -12,6 +13,7 @@
 
 #include "sim/server.h"
 #include "sim/sim_config.h"
+#include "sim/vllm_flags.h"
 
 namespace {
 
@@ -31,7 +33,32 @@ struct Options {
   int fault_after_events = 3;
   bool flip_facts = false;
   std::vector<std::string> sets;
+  lb::sim::VllmFlags vllm;
 };
+
+// vLLM's flags that change the modelled engine (sim/vllm_flags.h).
+void add_vllm_flags(CLI::App& app, Options& o, bool& prefix_on, bool& prefix_off) {
+  auto& v = o.vllm;
+  app.add_option("--max-num-batched-tokens", v.max_num_batched_tokens,
+                 "vLLM: prefill tokens per step (TTFT against decode)");
+  app.add_option("--max-num-seqs", v.max_num_seqs, "vLLM: sequences admitted at once");
+  app.add_option("--num-speculative-tokens", v.num_speculative_tokens,
+                 "vLLM: MTP draft depth (acceptance against cost)");
+  app.add_flag("--enable-prefix-caching", prefix_on, "vLLM: prefix caching on");
+  app.add_flag("--no-enable-prefix-caching", prefix_off, "vLLM: prefix caching off");
+  app.add_option("--kv-cache-dtype", v.kv_cache_dtype, "vLLM: auto, bfloat16, fp8, ...");
+  app.add_option("--gpu-memory-utilization", v.gpu_memory_utilization,
+                 "vLLM: GPU memory share; the KV cache gets what the weights leave");
+}
+
+// Other vLLM arguments (a model name, --tensor-parallel-size 2, ...) are accepted with a
+// warning, so that a vLLM command line runs the simulator unchanged.
+void warn_unmodelled(const std::vector<std::string>& extras) {
+  if (extras.empty()) return;
+  std::string text;
+  for (const auto& e : extras) text += " " + e;
+  std::cerr << "lanebench-sim: warning: ignoring arguments it does not model:" << text << "\n";
+}
 
 // Builds the config of one lane: its spec, then the command-line flags, then --set overrides.
 std::string make_config(const Options& o, const std::string& spec, size_t lane_index,
@@ -40,6 +67,7 @@ std::string make_config(const Options& o, const std::string& spec, size_t lane_i
   if (auto* err = std::get_if<std::string>(&parsed)) return *err;
   out = std::get<lb::sim::SimConfig>(std::move(parsed));
   if (o.time_scale != 1.0) out.time_scale = o.time_scale;
+  if (std::string err = lb::sim::apply_vllm_flags(out.profile, o.vllm); !err.empty()) return err;
   if (!lb::sim::parse_fault_kind(o.fault, out.faults.kind))
     return "unknown fault \"" + o.fault + "\"";
   out.faults.rate = o.fault_rate;
@@ -105,7 +133,17 @@ int main(int argc, char** argv) {
                  "token events sent before a mid-stream fault strikes");
   app.add_flag("--flip-facts", o.flip_facts, "let the FP8 drift model flip facts");
   app.add_option("--set", o.sets, "override any option or profile field: key=value; repeatable");
+  bool prefix_on = false, prefix_off = false;
+  add_vllm_flags(app, o, prefix_on, prefix_off);
+  app.allow_extras();
   CLI11_PARSE(app, argc, argv);
+  warn_unmodelled(app.remaining());
+  if (prefix_on && prefix_off) {
+    std::cerr << "lanebench-sim: --enable-prefix-caching and --no-enable-prefix-caching "
+                 "contradict each other\n";
+    return 2;
+  }
+  if (prefix_on || prefix_off) o.vllm.enable_prefix_caching = prefix_on;
 
   std::vector<std::string> specs = o.lanes;
   if (o.demo) {

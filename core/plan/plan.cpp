@@ -1,5 +1,6 @@
 #include "plan/plan.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -70,6 +71,7 @@ json lane_json(const Lane& lane) {
     j["api_key_env"] = lane.api_key_env;  // the name, never a key
   }
   if (lane.allow_key_over_http) j["allow_key_over_http"] = true;
+  if (lane.launch) j["launch"] = launch_json(*lane.launch);  // secret env values redacted
   return j;
 }
 
@@ -210,6 +212,11 @@ const Lane* Plan::lane(std::string_view id) const {
   return nullptr;
 }
 
+bool Plan::launches_servers() const {
+  return std::any_of(lanes.begin(), lanes.end(),
+                     [](const Lane& l) { return l.launch.has_value(); });
+}
+
 std::string PlanError::to_string(std::string_view source_name) const {
   std::string out(source_name);
   if (!path.empty()) {
@@ -257,6 +264,7 @@ PlanParseResult parse_plan(std::string_view json_text, std::string_view source_n
     if (const json* exps = top.member("experiments", json::value_t::array, true)) {
       plan.experiments = detail::read_experiments(*exps, plan.lanes, errors);
     }
+    detail::read_sweep(doc, top, plan, errors);
     top.finish();
   }
   result.errors = errors.errors();
@@ -302,6 +310,8 @@ json resolved_plan_json(const Plan& plan) {
   if (!plan.description.empty()) {
     j["description"] = plan.description;
   }
+  if (!plan.sweep.axes.empty()) j["sweep"] = sweep_json(plan.sweep);
+  if (!plan.sweep.axes.empty()) j["objective"] = objective_json(plan.objective);
   return j;
 }
 

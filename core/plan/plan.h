@@ -13,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 #include "net/http_types.h"
+#include "plan/launch_spec.h"
+#include "plan/sweep_spec.h"
 #include "plan/trace_file.h"
 #include "plan/trial_options.h"
 
@@ -43,6 +45,9 @@ struct Lane {
   bool is_sim() const { return !sim_profile.empty(); }
   std::string sim_profile;
   std::map<std::string, std::string> sim_options;  // e.g. {"time_scale": "0.1"}
+
+  // Set = LaneBench starts this lane's server before its experiments and stops it after them.
+  std::optional<LaunchSpec> launch;
 };
 
 struct SloThresholds {  // <= 0 = not set
@@ -167,7 +172,10 @@ struct Plan {
   std::string description;  // optional
   std::vector<Lane> lanes;
   std::vector<Experiment> experiments;
+  SweepSpec sweep;  // launch parameters to sweep; no axes = none
+  Objective objective;
   const Lane* lane(std::string_view id) const;
+  bool launches_servers() const;  // a lane has a launch block
 };
 
 struct PlanError {

@@ -91,6 +91,10 @@ void read_trial_options(ObjectReader& r, Experiment& e, const std::vector<Lane>&
 void add_trial_options_json(const Experiment& e, nlohmann::json& j);
 // Reports keys that appear twice in one object (the parser would keep only the last).
 void find_duplicate_keys(std::string_view json_text, ErrorList& errors);
+// A lane's "launch" block (plan_validation_launch.cpp); reports {port} without one.
+void read_launch(ObjectReader& lane_reader, Lane& lane, ErrorList& errors);
+// The plan's "sweep" and "objective" (plan_validation_sweep.cpp); needs the lanes read.
+void read_sweep(const nlohmann::json& top_value, ObjectReader& top, Plan& plan, ErrorList& errors);
 // Checks a base_url; returns an error message or "" and fills the sim fields of `lane`.
 std::string check_base_url(Lane& lane);
 

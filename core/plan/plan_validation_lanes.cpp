@@ -196,7 +196,12 @@ Lane read_lane(const json& value, const std::string& path, ErrorList& errors) {
     r.error("id", "'" + lane.id + "' must be 1-64 letters, digits, '-', '_' or '.'");
   }
   if (r.string("base_url", lane.base_url, true)) {
-    const std::string problem = check_base_url(lane);
+    // "{port}" (a port LaneBench picks for a launched server) is checked as a real port.
+    Lane checked = lane;
+    checked.base_url = with_port(lane.base_url, 8000);
+    const std::string problem = check_base_url(checked);
+    lane.sim_profile = std::move(checked.sim_profile);
+    lane.sim_options = std::move(checked.sim_options);
     if (!problem.empty()) {
       r.error("base_url", "'" + without_credentials(lane.base_url) + "' " + problem);
     }
@@ -216,6 +221,7 @@ Lane read_lane(const json& value, const std::string& path, ErrorList& errors) {
   r.boolean("allow_key_over_http", lane.allow_key_over_http);
   read_http_version(r, lane);
   read_notes(r, lane.notes, errors);
+  read_launch(r, lane, errors);
   r.finish();
   return lane;
 }

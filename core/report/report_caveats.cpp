@@ -88,9 +88,14 @@ void experiment_caveats(const RunFolder& folder, std::vector<std::string>& out) 
         out.push_back("Lane " + lane + ": " + w + ".");
   if (folder.summary.is_object())
     for (const auto& e : json_at(folder.summary, {"experiments"}))
-      if (e.value("status", "") == "interrupted" || e.value("status", "") == "not_implemented")
+      if (e.value("status", "") == "interrupted" || e.value("status", "") == "not_implemented" ||
+          e.value("status", "") == "not_run")
         out.push_back("Experiment " + e.value("name", "?") + " is " + e.value("status", "") +
                       "; its figures are partial or absent.");
+  // Managed lanes whose server could not serve (docs/plan-file.md, "Managed lanes").
+  if (folder.summary.is_object())
+    for (const auto& failure : json_at(folder.summary, {"run", "server_failures"}))
+      if (failure.is_string()) out.push_back(failure.get<std::string>() + ".");
 }
 
 void review_caveats(const RunFolder& folder, std::vector<std::string>& out) {

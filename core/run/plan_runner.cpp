@@ -1,17 +1,22 @@
 #include "run/plan_runner.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <functional>
 #include <set>
 
 #include "metrics/prometheus_text.h"
 #include "metrics/server_counters.h"
 #include "net/stream_client.h"
+#include "plan/sweep_expansion.h"
 #include "run/environment_info.h"
 #include "run/experiment.h"
 #include "run/lane_preparation.h"
-#include "run/run_append.h"
+#include "run/launched_lanes.h"
 #include "run/performance_gates.h"
+#include "run/run_append.h"
 #include "run/run_folder_writer.h"
+#include "run/sweep_summary.h"
 #include "run/trial_runner.h"
 
 namespace lb::run {
@@ -44,11 +49,12 @@ bool compares_lanes(const std::string& kind) {
          kind == "prefix_cache" || kind == "trace";
 }
 
-void add_lane_comparisons(const ExperimentContext& ctx, nlohmann::json& section) {
-  std::vector<std::string> ids;
-  for (const LaneRuntime* lane : ctx.lanes()) ids.push_back(lane->plan.id);
-  if (ids.size() < 2 || !compares_lanes(ctx.spec().kind)) return;
-  section["comparisons"] = metrics::lane_comparisons_json(ids, ctx.phase_samples());
+// `ids` in plan order; `samples` of every lane the experiment ran on so far.
+void add_lane_comparisons(const std::string& kind, const std::vector<std::string>& ids,
+                          const std::vector<metrics::PhaseSamples>& samples,
+                          nlohmann::json& section) {
+  if (ids.size() < 2 || !compares_lanes(kind)) return;
+  section["comparisons"] = metrics::lane_comparisons_json(ids, samples);
 }
 
 // /metrics before and after one experiment, saved as .prom files and differenced.
@@ -132,33 +138,93 @@ struct RunState {
   MetricsSnapshots snapshots;
   std::vector<std::string> blockers;
   bool forward_events = false;
+  // A managed lane's pass runs one lane of an experiment: its performance gates, which need
+  // both lanes of a pair in one context, are judged in the plan's own pass only.
+  bool managed_pass = false;
 };
 
-nlohmann::json run_experiment(const plan::Experiment& spec, std::vector<LaneRuntime>& lanes,
-                              RunState& s) {
+// Runs the experiment on `selected` into `section`, which a managed lane's pass may extend
+// later (run/launched_lanes.h); `samples` gathers every lane's phase values for comparisons.
+void run_experiment_on(const plan::Experiment& spec, const std::vector<LaneRuntime*>& selected,
+                       RunState& s, nlohmann::json& section,
+                       std::vector<metrics::PhaseSamples>& samples) {
   const std::string name = experiment_name(spec);
-  nlohmann::json section = {{"name", name}, {"kind", spec.kind}};
+  if (section.is_null()) section = {{"name", name}, {"kind", spec.kind}};
   auto experiment = make_experiment(spec);
   if (!experiment) {
     s.sink.on_message(MessageLevel::Warning,
                       "experiment kind " + spec.kind + " is not implemented yet; skipped");
     section["status"] = "not_implemented";
-    return section;
+    return;
   }
-  auto selected = lanes_for(spec, lanes);
-  section["started_at"] = utc_now_iso8601();
+  if (!section.contains("started_at")) section["started_at"] = utc_now_iso8601();
+  if (selected.empty()) return;
   s.sink.on_message(MessageLevel::Info, "experiment " + name);
   s.snapshots.before(selected, name);
   ExperimentContext ctx(s.client, s.sink, s.writer, s.stop, spec, selected, section);
   ctx.set_forward_events(s.forward_events);
   run_trials(*experiment, ctx);
-  add_lane_comparisons(ctx, section);
-  judge_performance_gates(ctx);
+  samples.insert(samples.end(), ctx.phase_samples().begin(), ctx.phase_samples().end());
+  if (!s.managed_pass) judge_performance_gates(ctx);
   s.blockers.insert(s.blockers.end(), ctx.blockers().begin(), ctx.blockers().end());
   s.snapshots.after(selected, name, section);
   section["finished_at"] = utc_now_iso8601();
   section["status"] = s.stop.load() ? "interrupted" : "done";
+}
+
+nlohmann::json run_experiment(const plan::Experiment& spec, std::vector<LaneRuntime>& lanes,
+                              RunState& s, std::vector<metrics::PhaseSamples>& samples) {
+  nlohmann::json section;
+  const auto selected = lanes_for(spec, lanes);
+  run_experiment_on(spec, selected, s, section, samples);
+  std::vector<std::string> ids;
+  for (const LaneRuntime* lane : selected) ids.push_back(lane->plan.id);
+  add_lane_comparisons(spec.kind, ids, samples, section);
   return section;
+}
+
+// The lanes of the plan an experiment runs on, in plan order, that have phase values.
+std::vector<std::string> lanes_with_samples(const plan::Plan& plan,
+                                            const std::vector<metrics::PhaseSamples>& samples) {
+  std::vector<std::string> ids;
+  for (const auto& lane : plan.lanes)
+    if (std::any_of(samples.begin(), samples.end(),
+                    [&](const metrics::PhaseSamples& p) { return p.lane == lane.id; }))
+      ids.push_back(lane.id);
+  return ids;
+}
+
+// Runs the managed lanes after the others, each experiment extending its section.
+std::vector<std::string> run_managed_lanes(
+    const plan::Plan& plan, RunState& s, const std::string& run_dir, nlohmann::json& summary,
+    size_t first_section, std::vector<std::vector<metrics::PhaseSamples>>& samples,
+    const std::function<void(const LaneRuntime&)>& on_ready) {
+  // The plan's sections follow those of the run it was added to (first_section of them).
+  auto& sections = summary["experiments"];
+  while (sections.size() < first_section + plan.experiments.size()) sections.push_back(nullptr);
+  auto section = [&](size_t i) -> nlohmann::json& { return sections[first_section + i]; };
+  LaunchedLanesHooks hooks;
+  hooks.on_ready = on_ready;
+  hooks.run_experiment = [&](size_t i, LaneRuntime& lane) {
+    run_experiment_on(plan.experiments[i], {&lane}, s, section(i), samples[i]);
+    add_lane_comparisons(plan.experiments[i].kind, lanes_with_samples(plan, samples[i]), samples[i],
+                         section(i));
+    s.writer.write_json("summary.json", summary);
+  };
+  hooks.on_record = [&](const std::string& id, const nlohmann::json& record) {
+    summary["servers"][id] = record;
+    s.writer.write_json("summary.json", summary);
+  };
+  s.managed_pass = true;
+  auto failures = run_launched_lanes(plan, run_dir, s.client, s.sink, s.stop, hooks);
+  for (size_t i = 0; i < plan.experiments.size(); ++i) {  // no lane of it could run
+    if (section(i).is_null())
+      section(i) = {{"name", experiment_name(plan.experiments[i])},
+                    {"kind", plan.experiments[i].kind}};
+    if (!section(i).contains("status"))
+      section(i)["status"] = s.stop.load() ? "interrupted" : "not_run";
+  }
+  return failures;
 }
 
 // The out dir takes a new run (new or empty), or with options.append already holds a run the
@@ -167,6 +233,13 @@ bool check_out_dir(const RunOptions& options, plan::Plan& plan, RunSink& sink,
                    std::optional<ExistingRun>& existing, RunResult& result) {
   std::string why;
   std::vector<std::string> notes;
+  if (options.append && (plan.launches_servers() || !plan.sweep.axes.empty())) {
+    result.errors.push_back(
+        "a plan with launch blocks or a sweep runs into a new run folder only (--out), not "
+        "into an existing run");
+    result.exit_code = kExitInput;
+    return false;
+  }
   if (options.append) {
     existing = read_existing_run(options.out_dir, &why);
     if (existing && !fit_plan_into_run(plan, *existing, &notes, &why)) existing.reset();
@@ -206,6 +279,13 @@ nlohmann::json begin_summary(const std::optional<ExistingRun>& existing, const p
 
 RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   RunResult result;
+  if (plan_.launches_servers() && !options_.allow_launch) {
+    result.errors.push_back(
+        "this plan starts server programs (launch blocks); it runs only when starting them is "
+        "allowed (lanebench-cli run --allow-launch)");
+    result.exit_code = kExitInput;
+    return result;
+  }
   std::optional<ExistingRun> existing;
   if (!check_out_dir(options_, plan_, sink_, existing, result)) return result;
   RunFolderWriter writer(options_.out_dir);
@@ -220,7 +300,10 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   client_options.cancel_when = &stop;
   net::StreamClient client(client_options);
   if (!existing) writer.write_json("plan.json", plan::resolved_plan_json(plan_));
-  auto prep = prepare_lanes(plan_, client, sink_, stop);
+  // A sweep's points are lanes of their own from here on (plan/sweep_expansion.h).
+  const plan::SweptPlan swept = plan::expand_sweep(plan_);
+  const plan::Plan& plan = swept.plan;
+  auto prep = prepare_lanes(without_launched_lanes(plan), client, sink_, stop);
   const nlohmann::json environment = environment_json(prep.lanes, options_.client_version);
   if (!existing) writer.write_json("environment.json", environment);
   if (!prep.errors.empty()) {
@@ -232,17 +315,40 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   std::vector<std::string> keys;
   for (const auto& lane : prep.lanes)
     if (std::string key = api_key_of(lane.endpoint); !key.empty()) keys.push_back(std::move(key));
+  for (const auto& lane : plan.lanes)
+    if (lane.launch)
+      for (auto& secret : plan::launch_secret_values(*lane.launch)) keys.push_back(secret);
   writer.set_secrets(std::move(keys));
   std::vector<std::string> blockers;
   nlohmann::json& summary = result.summary;
   summary = begin_summary(existing, plan_, environment, writer, blockers);
+  const size_t first_section = summary["experiments"].size();
   RunState state{client, writer, sink_, stop, MetricsSnapshots(client, writer)};
   state.forward_events = options_.forward_events;
-  for (const auto& spec : plan_.experiments) {
+  std::vector<std::vector<metrics::PhaseSamples>> samples(plan.experiments.size());
+  for (size_t i = 0; i < plan.experiments.size(); ++i) {
     if (stop.load()) break;
-    summary["experiments"].push_back(run_experiment(spec, prep.lanes, state));
+    summary["experiments"].push_back(
+        run_experiment(plan.experiments[i], prep.lanes, state, samples[i]));
     writer.write_json("summary.json", summary);
   }
+  bool servers_failed = false;
+  if (plan.launches_servers()) {
+    std::vector<LaneRuntime> ready;  // copies for environment.json; the probes are kept
+    auto server_errors =
+        run_managed_lanes(plan, state, options_.out_dir, summary, first_section, samples,
+                          [&](const LaneRuntime& lane) {
+                            ready.push_back(lane);
+                            auto env = environment_json(prep.lanes, options_.client_version);
+                            for (const auto& l : ready)
+                              env["lanes"][l.plan.id] = lane_environment_json(l);
+                            writer.write_json("environment.json", env);
+                          });
+    summary["run"]["server_failures"] = server_errors;
+    servers_failed = !server_errors.empty();
+    result.errors.insert(result.errors.end(), server_errors.begin(), server_errors.end());
+  }
+  if (!swept.points.empty()) summary["sweeps"] = sweep_summary_json(swept, summary);
   result.interrupted = stop.load();
   summary["run"]["finished_at"] = utc_now_iso8601();
   summary["run"]["interrupted"] = result.interrupted;
@@ -257,7 +363,7 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   result.requests_written = writer.requests_written();
   if (result.interrupted)
     result.exit_code = kExitInterrupted;
-  else if (!state.blockers.empty())
+  else if (!state.blockers.empty() || servers_failed)
     result.exit_code = kExitFailed;
   return result;
 }

@@ -20,6 +20,9 @@ struct RunOptions {
   // Add the plan's experiments to the run already in out_dir (run/run_append.h) instead of
   // starting a new run there.
   bool append = false;
+  // Lanes with a launch block start programs: a plan with any runs only when the user allowed it
+  // (lanebench-cli run --allow-launch); otherwise the run does not start.
+  bool allow_launch = false;
 };
 
 // Exit codes shared with the CLI.

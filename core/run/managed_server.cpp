@@ -1,0 +1,191 @@
+#include "run/managed_server.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <thread>
+
+#include "net/secret_text.h"
+#include "run/environment_info.h"
+
+namespace lb::run {
+namespace {
+
+constexpr size_t kLogTailLines = 20;
+constexpr double kProgressEvery_s = 5.0;
+
+std::string path_safe(std::string s) {
+  for (char& c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_')) c = '_';
+  return s;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+plan::LaunchSpec with_port(plan::LaunchSpec launch, int port) {
+  for (auto& arg : launch.command) arg = plan::with_port(arg, port);
+  for (auto& [name, value] : launch.env) value = plan::with_port(value, port);
+  launch.ready_url = plan::with_port(launch.ready_url, port);
+  return launch;
+}
+
+nlohmann::json exit_json(const ServerExit& e) {
+  return {{"exited", e.exited},
+          {"exit_code", e.exited && e.signal == 0 ? nlohmann::json(e.exit_code) : nullptr},
+          {"signal", e.signal != 0 ? nlohmann::json(e.signal) : nullptr},
+          {"description", e.describe()}};
+}
+
+}  // namespace
+
+int pick_free_loopback_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return 0;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  int port = 0;
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0)
+    port = ntohs(addr.sin_port);
+  ::close(fd);
+  return port;
+}
+
+ManagedServer::ManagedServer(plan::Lane lane, std::string run_dir, RunSink& sink,
+                             net::StreamClient& client, const std::atomic<bool>& stop)
+    : lane_(std::move(lane)),
+      launch_(*lane_.launch),
+      run_dir_(std::move(run_dir)),
+      sink_(sink),
+      client_(client),
+      stop_(stop),
+      secrets_(plan::launch_secret_values(launch_)) {}
+
+ManagedServer::~ManagedServer() { stop(); }
+
+void ManagedServer::fail(const std::string& status, const std::string& why) {
+  std::string tail = process_ ? process_->output_tail(kLogTailLines) : std::string();
+  error_ = "lane " + lane_.id + ": server " + why;
+  if (!tail.empty())
+    error_ += "\n--- last lines of " + (log_relative_.empty() ? "its output" : log_relative_) +
+              " ---\n" + tail;
+  record_["status"] = status;
+  record_["error"] = net::redact_secret_text(error_, secrets_);
+}
+
+bool ManagedServer::start() {
+  const int port =
+      plan::uses_port_placeholder(launch_, lane_.base_url) ? pick_free_loopback_port() : 0;
+  launch_ = with_port(launch_, port);
+  lane_.base_url = plan::with_port(lane_.base_url, port);
+  if (launch_.log) {
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(run_dir_) / "servers", ec);
+    log_relative_ = "servers/" + path_safe(lane_.id) + ".log";
+  }
+  const std::string shown = net::redact_secret_text(plan::display_command(launch_), secrets_);
+  record_ = {{"lane", lane_.id},
+             {"command", shown},
+             {"base_url", lane_.base_url},
+             {"ready_url", launch_.ready_url},
+             {"port", port > 0 ? nlohmann::json(port) : nullptr},
+             {"log", log_relative_.empty() ? nullptr : nlohmann::json(log_relative_)},
+             {"started_at", utc_now_iso8601()},
+             {"status", "starting"}};
+  sink_.on_message(MessageLevel::Info, "lane " + lane_.id + ": starting server: " + shown);
+  ServerSpawn spawn;
+  spawn.argv = launch_.command;
+  spawn.env.assign(launch_.env.begin(), launch_.env.end());
+  spawn.log_path = log_relative_.empty() ? "" : run_dir_ + "/" + log_relative_;
+  spawn.secrets = secrets_;
+  std::string why;
+  process_ = ServerProcess::spawn(spawn, &why);
+  if (!process_) {
+    fail("failed", "could not start: " + why);
+    return false;
+  }
+  record_["pid"] = process_->pid();
+  return wait_until_ready();
+}
+
+bool ManagedServer::wait_until_ready() {
+  const auto t0 = std::chrono::steady_clock::now();
+  double next_progress_s = kProgressEvery_s;
+  for (;;) {
+    if (stop_.load()) {
+      fail("interrupted", "was stopped before it was ready (the run was interrupted)");
+      return false;
+    }
+    if (const ServerExit e = process_->poll(); e.exited) {
+      record_["exit"] = exit_json(e);
+      fail("failed", "exited before it was ready (" + e.describe() + ")");
+      return false;
+    }
+    net::HttpRequest req;
+    req.url = launch_.ready_url;
+    req.method = "GET";
+    req.dialect = net::Dialect::PlainText;
+    req.stream = false;
+    req.timeouts.connect_ms = 1'000;
+    req.timeouts.first_byte_ms = 2'000;
+    req.timeouts.total_ms = 3'000;
+    if (client_.fetch(req).http_status == 200) break;
+    const double waited_s = seconds_since(t0);
+    if (waited_s >= launch_.ready_timeout_s) {
+      fail("failed", "was not ready after " + std::to_string(std::lround(launch_.ready_timeout_s)) +
+                         " s (" + launch_.ready_url + " did not answer 200)");
+      return false;
+    }
+    if (waited_s >= next_progress_s) {
+      sink_.on_message(MessageLevel::Info,
+                       "lane " + lane_.id + ": waiting for " + launch_.ready_url + " (" +
+                           std::to_string(std::lround(waited_s)) + " s of " +
+                           std::to_string(std::lround(launch_.ready_timeout_s)) + " s)");
+      next_progress_s += kProgressEvery_s;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  const double ready_s = seconds_since(t0);
+  record_["status"] = "ready";
+  record_["ready_after_s"] = ready_s;
+  char line[64];
+  std::snprintf(line, sizeof line, "%.1f s", ready_s);
+  sink_.on_message(MessageLevel::Info, "lane " + lane_.id + ": server ready after " + line +
+                                           " (pid " + std::to_string(process_->pid()) + ")");
+  return true;
+}
+
+void ManagedServer::stop() {
+  if (!process_) return;
+  if (const ServerExit e = process_->poll(); e.exited && record_.value("status", "") == "ready") {
+    record_["status"] = "exited";
+    record_["error"] =
+        "lane " + lane_.id + ": server exited during its experiments (" + e.describe() + ")";
+    sink_.on_message(MessageLevel::Error, record_["error"].get<std::string>());
+  }
+  const StopOutcome out =
+      process_->stop(plan::stop_signal_number(launch_.stop_signal), launch_.stop_grace_s);
+  if (!record_.contains("exit")) record_["exit"] = exit_json(out.exit);
+  record_["killed_after_grace"] = out.killed_after_grace;
+  record_["stopped_at"] = utc_now_iso8601();
+  if (record_.value("status", "") == "ready") record_["status"] = "stopped";
+  if (out.killed_after_grace) {
+    char grace[32];
+    std::snprintf(grace, sizeof grace, "%g", launch_.stop_grace_s);
+    sink_.on_message(MessageLevel::Warning, "lane " + lane_.id + ": server ignored " +
+                                                launch_.stop_signal + " for " + grace +
+                                                " s; killed its process group");
+  }
+  process_.reset();
+}
+
+}  // namespace lb::run
