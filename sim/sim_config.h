@@ -57,7 +57,7 @@ struct SimConfig {
   FaultConfig faults;
   bool flip_facts = false;
   bool refuse_logprobs = false;  // answer requests asking for logprobs with a 400
-  double run_jitter = 0.0;  // log-sd of a per-trial speed factor (run_jitter.h); 0 = none
+  double run_jitter = 0.0;       // log-sd of a per-trial speed factor (run_jitter.h); 0 = none
   uint64_t seed = 0;
   int64_t retrieval_window_tokens = 0;                 // 0 = max_model_len
   std::string trace_path;                              // JSON lines file; empty = none

@@ -183,9 +183,8 @@ class TestReportCli : public QObject {
                         QString::fromStdString((dir_ / "with-artifacts").string())});
     QVERIFY2(r.exit_code == 0, qPrintable(r.err));
     const std::string md = read_text(dir_ / "with-artifacts" / "report.md");
-    QVERIFY(
-        md.find("| Artifacts verified (identity, refuse list, headers) | pass 2/2 | fail 1/2 |") !=
-        std::string::npos);
+    QVERIFY(md.find("| Artifacts verified (identity, refuse list, headers) | verification | pass "
+                    "2/2 | fail 1/2 |") != std::string::npos);
     QVERIFY(md.find("## Artifacts") != std::string::npos);
     QVERIFY2(r.err.contains("warning: artifacts/ghost.verification.json: not a verification "
                             "document (no totals, passed or files); ignored"),
