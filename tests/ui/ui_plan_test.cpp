@@ -23,6 +23,7 @@
 #include "sim_test_lane.h"
 #include "test_main.h"
 #include "ui/history/effects_view.h"
+#include "ui/history/run_folder_job.h"
 #include "ui/main_window.h"
 #include "ui/pages/decision_page.h"
 #include "ui/pages/review_page.h"
@@ -33,6 +34,8 @@
 #include "ui/workspace/demo_plan.h"
 #include "ui/workspace/workspace.h"
 #include "ui_run_fixture.h"
+#include "widgets/chart/chart_panel.h"
+#include "widgets/lane_palette.h"
 
 using namespace lb;
 using namespace lb::ui;
@@ -198,6 +201,34 @@ class UiPlanTest : public QObject {
     QVERIFY(own.open(QIODevice::ReadOnly));
     QCOMPARE(own.readAll(), own_review);
     QVERIFY(!review.add_baseline_run(last_week, &error));  // already listed
+  }
+
+  // A stored run overlaid on the live charts: dashed, named RUN:lane, coloured as the lane, and
+  // kept when the live charts are cleared for the next experiment.
+  void stored_run_overlays_the_live_charts() {
+    const QString stored = QDir(workspace_.path()).filePath("overlay-source");
+    test::run_small_plan(stored);
+    const auto run = load_run(stored);
+    QVERIFY2(run->folder, qPrintable(run->error));
+    auto palette = std::make_shared<widgets::LanePalette>();
+    LiveCharts charts(palette);
+    charts.set_kind("context_sweep");
+    charts.set_overlay("overlay-source", std::shared_ptr<const StoredRunSeries>(run, &run->series));
+    charts.clear();  // a new experiment starts: the overlay stays
+    for (widgets::ChartPanel* panel : charts.panels()) panel->flush();
+    const StoredLaneSeries& bf16 = run->series.by_lane.at("bf16");
+    for (widgets::ChartPanel* panel : {charts.decode_vs_context(), charts.ttft_vs_context()}) {
+      QVERIFY(panel->lanes().contains("overlay-source:bf16"));
+      QVERIFY(panel->is_reference("overlay-source:fp8"));
+    }
+    QCOMPARE(charts.ttft_vs_context()->series("overlay-source:bf16"), bf16.ttft_vs_context);
+    // On the lane-time axis the stored rate starts where its lane started.
+    const auto rate = charts.output_rate()->series("overlay-source:bf16");
+    QVERIFY(!rate.empty());
+    QCOMPARE(rate.front().x(), bf16.output_tok_s.front().x() - bf16.start_s);
+    charts.clear_overlay();
+    QVERIFY(charts.ttft_vs_context()->lanes().isEmpty());
+    QVERIFY(charts.overlay_run().isEmpty());
   }
 
   // The demo workspace carries a qualification plan of every kind the decision needs, on its

@@ -1,5 +1,7 @@
 #include "ui/pages/run_page.h"
 
+#include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -167,6 +169,8 @@ void RunPage::show_kind(const QString& kind) {
   // Kinds measured per phase show that table first; a regression has one phase per lane.
   tables_->setCurrentWidget(kind == "regression" || kind == "gates" ? stats_view_ : phase_view_);
 }
+
+void RunPage::overlay_run(const QString& run_dir) { overlay_loader_->load(run_dir); }
 
 void RunPage::reload_lanes() {
   const QStringList previously = checked_lanes();

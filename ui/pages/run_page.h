@@ -5,6 +5,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "ui/history/run_folder_job.h"
 #include "ui/run/gate_scores.h"
 #include "ui/run/run_controller.h"
 
@@ -53,6 +54,8 @@ class RunPage : public QWidget {
   // qualification); an empty path hides it.
   void offer_plan(const QString& path, const QString& text);
   QWidget* plan_offer() const { return offer_; }
+  // Loads a stored run (off the GUI thread) and overlays its series on the live charts.
+  void overlay_run(const QString& run_dir);
   RunController* controller() { return &controller_; }
   LiveCharts* charts() const { return charts_; }
   ExperimentForm* experiment_form() const { return form_; }
@@ -100,6 +103,7 @@ class RunPage : public QWidget {
   QWidget* offer_ = nullptr;
   QLabel* offer_text_ = nullptr;
   QString offered_plan_;
+  RunFolderJob* overlay_loader_ = nullptr;
   QString open_run_;
   QStringList plan_kinds_;  // the running plan's experiment kinds, in order
   std::vector<std::vector<std::string>> plan_checks_;  // each experiment's gate checks

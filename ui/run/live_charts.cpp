@@ -4,11 +4,14 @@
 #include <QCheckBox>
 #include <QCursor>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
+#include <QPushButton>
 #include <QStandardItemModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "ui/history/stored_run_series.h"
 #include "ui/run/chart_catalog.h"
 #include "ui/run/gate_scores.h"
 #include "ui/run/live_run_data.h"
@@ -40,14 +43,29 @@ LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* p
   lane_time_ = make_lane_time_box(this);
   connect(lane_time_, &QCheckBox::toggled, this, [this] {
     name_time_axes();
+    apply_overlay();
     if (!data_) return;
     const QStringList lanes = data_->lanes();
     update_from(*data_, {lanes.begin(), lanes.end()}, now_s_);
   });
+  overlay_button_ = new QPushButton(tr("Overlay a Run…"), this);
+  overlay_button_->setToolTip(
+      tr("Draw another run's output rate and context curves dashed beside this run's, named "
+         "RUN:lane"));
+  connect(overlay_button_, &QPushButton::clicked, this, [this] {
+    if (overlay_)
+      clear_overlay();
+    else
+      emit overlay_requested();
+  });
+  auto* bar = new QHBoxLayout;
+  bar->addStretch();
+  bar->addWidget(overlay_button_);
+  bar->addWidget(lane_time_);
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(0, 0, 0, 0);
   outer->setSpacing(2);
-  outer->addWidget(lane_time_, 0, Qt::AlignRight);
+  outer->addLayout(bar);
   grid_ = new QGridLayout;
   grid_->setContentsMargins(0, 0, 0, 0);
   grid_->setSpacing(6);
@@ -126,6 +144,48 @@ void LiveCharts::clear() {
   for (ChartPanel* panel : panels()) panel->clear();
   ttft_->set_title(ttft_title_);
   gate_model_->clear();
+  apply_overlay();
+}
+
+void LiveCharts::set_overlay(const QString& run_name,
+                             std::shared_ptr<const StoredRunSeries> series) {
+  clear_overlay();
+  overlay_run_ = run_name;
+  overlay_ = std::move(series);
+  overlay_button_->setText(tr("Remove Overlay (%1)").arg(run_name));
+  apply_overlay();
+}
+
+void LiveCharts::clear_overlay() {
+  if (!overlay_) return;
+  overlay_.reset();
+  overlay_run_.clear();
+  overlay_button_->setText(tr("Overlay a Run…"));
+  for (ChartPanel* panel : panels()) {
+    if (panel->kind() == widgets::ChartKind::Histogram) continue;
+    // Dropping a reference redraws the panel from its own lanes.
+    std::vector<std::pair<QString, std::vector<QPointF>>> own;
+    for (const QString& lane : panel->lanes())
+      if (!panel->is_reference(lane)) own.emplace_back(lane, panel->series(lane));
+    panel->clear();
+    for (auto& [lane, points] : own) panel->set_series(lane, std::move(points));
+  }
+}
+
+void LiveCharts::apply_overlay() {
+  if (!overlay_) return;
+  for (const QString& lane : overlay_->lanes) {
+    const auto it = overlay_->by_lane.find(lane);
+    if (it == overlay_->by_lane.end()) continue;
+    const StoredLaneSeries& s = it->second;
+    const QString name = overlay_run_ + ":" + lane;
+    if (!s.output_tok_s.empty())
+      output_rate_->set_reference_series(
+          name, since_lane_start(s.output_tok_s, lane_time() ? s.start_s : 0.0), lane);
+    if (!s.decode_vs_context.empty())
+      decode_ctx_->set_reference_series(name, s.decode_vs_context, lane);
+    if (!s.ttft_vs_context.empty()) ttft_ctx_->set_reference_series(name, s.ttft_vs_context, lane);
+  }
 }
 
 void LiveCharts::set_gate_scores(const LiveGateScores& scores) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 class QCheckBox;
+class QPushButton;
 class QGridLayout;
 class QTableView;
 
@@ -23,6 +24,7 @@ class LanePalette;
 namespace lb::ui {
 
 class LiveGateScores;
+struct StoredRunSeries;
 class LiveRunData;
 
 class LiveCharts : public QWidget {
@@ -57,6 +59,19 @@ class LiveCharts : public QWidget {
   QStandardItemModel* gate_model() const { return gate_model_; }
   // Rows gates, columns lanes; cells coloured by status, the reason in the tooltip.
   void set_gate_scores(const LiveGateScores& scores);
+  // Another run's series drawn dashed beside the live ones for comparison, named "RUN:lane" and
+  // coloured as the lane: output tok/s over time (on the lane-time axis when that is on), and a
+  // context sweep's decode and TTFT against prompt length. Kept across clear() until replaced
+  // or cleared.
+  void set_overlay(const QString& run_name, std::shared_ptr<const StoredRunSeries> series);
+  void clear_overlay();
+  QString overlay_run() const { return overlay_run_; }
+
+ signals:
+  // The user asked to overlay a run (the Overlay Run… button) or to remove it.
+  void overlay_requested();
+
+ public:
   // The panel under the keyboard focus or the mouse, else the first shown (for File > Export).
   widgets::ChartPanel* current_panel() const;
 
@@ -65,6 +80,7 @@ class LiveCharts : public QWidget {
   void name_time_axes();
   // Where the lane's time axis starts: its first request on lane time, else the run's start.
   double lane_start_s(const LiveRunData& data, const QString& lane) const;
+  void apply_overlay();
 
   QString kind_;
   QString ttft_title_;
@@ -81,8 +97,11 @@ class LiveCharts : public QWidget {
   QTableView* gate_view_ = nullptr;
   QGridLayout* grid_ = nullptr;
   QCheckBox* lane_time_ = nullptr;
+  QPushButton* overlay_button_ = nullptr;
   const LiveRunData* data_ = nullptr;  // the last data shown, for redrawing on a new time axis
   double now_s_ = 0;
+  QString overlay_run_;
+  std::shared_ptr<const StoredRunSeries> overlay_;
 };
 
 }  // namespace lb::ui

@@ -29,6 +29,8 @@ class ChartBackend {
   virtual void replace_points(const QString& name, const QColor& color,
                               const QList<QPointF>& points) = 0;
   virtual void set_range(const AxisRange& range) = 0;
+  // Draws the named line series dashed (a reference: another run's figures); no-op for scatter.
+  virtual void set_dashed(const QString& name, bool dashed) = 0;
   virtual void set_bars(const BarData& bars, const QList<QColor>& colors) = 0;
   virtual void remove_all() = 0;
   virtual void set_empty_text(const QString& text) = 0;  // shown while there is no data

@@ -90,6 +90,12 @@ void ChartPanel::set_series(const QString& lane, std::vector<QPointF> points) {
   schedule_flush();
 }
 
+void ChartPanel::set_reference_series(const QString& name, std::vector<QPointF> points,
+                                      const QString& colour_of) {
+  reference_[name] = colour_of;
+  set_series(name, std::move(points));
+}
+
 std::vector<QPointF> ChartPanel::series(const QString& lane) const {
   const auto it = points_.find(lane);
   return it == points_.end() ? std::vector<QPointF>() : it->second;
@@ -108,6 +114,7 @@ void ChartPanel::clear() {
   samples_.clear();
   drawn_.clear();
   order_.clear();
+  reference_.clear();
   dirty_ = false;
   backend_->remove_all();
 }
@@ -141,8 +148,11 @@ void ChartPanel::apply_xy() {
         kind_ == ChartKind::Line                  ? downsample_min_max(it->second, columns)
         : it->second.size() > size_t(columns) * 4 ? downsample_min_max(it->second, columns * 2)
                                                   : it->second;
-    backend_->replace_points(lane, palette_->colorFor(lane),
+    const auto reference = reference_.find(lane);
+    const bool dashed = reference != reference_.end();
+    backend_->replace_points(lane, palette_->colorFor(dashed ? reference->second : lane),
                              QList<QPointF>(drawn.begin(), drawn.end()));
+    if (dashed) backend_->set_dashed(lane, true);
     drawn_[lane] = static_cast<int>(drawn.size());
   }
   backend_->set_range(range_of(points_, x_.from_zero, y_.from_zero));

@@ -40,6 +40,11 @@ class ChartPanel : public QWidget {
 
   // Line/Scatter: the whole series for a lane (sorted by x for Line). Applied on the next flush.
   void set_series(const QString& lane, std::vector<QPointF> points);
+  // Line: a reference series (another run's figures for a lane), drawn dashed in the colour of
+  // COLOUR_OF (the lane it is compared with) under its own name, e.g. "last-week:bf16".
+  void set_reference_series(const QString& name, std::vector<QPointF> points,
+                            const QString& colour_of);
+  bool is_reference(const QString& name) const { return reference_.count(name) > 0; }
   // Histogram: raw samples for a lane, binned together with the other lanes on the next flush.
   void set_samples(const QString& lane, std::vector<double> samples);
   void clear();
@@ -83,7 +88,8 @@ class ChartPanel : public QWidget {
   std::map<QString, std::vector<QPointF>> points_;
   std::map<QString, std::vector<double>> samples_;
   std::map<QString, int> drawn_;
-  QStringList order_;  // lanes in the order they were first set (legend order)
+  QStringList order_;                     // lanes in the order they were first set (legend order)
+  std::map<QString, QString> reference_;  // reference series -> the lane whose colour it takes
 };
 
 }  // namespace lb::widgets

@@ -91,6 +91,14 @@ class QtChartsBackend final : public ChartBackend {
     update_empty(points.isEmpty() && all_empty());
   }
 
+  void set_dashed(const QString& name, bool dashed) override {
+    auto* line = qobject_cast<QLineSeries*>(series_.value(name));
+    if (!line) return;
+    QPen pen = line->pen();
+    pen.setStyle(dashed ? Qt::DashLine : Qt::SolidLine);
+    line->setPen(pen);
+  }
+
   void set_range(const AxisRange& r) override {
     if (x_axis_) x_axis_->setRange(r.x_min, r.x_max);
     y_axis_->setRange(r.y_min, r.y_max);
