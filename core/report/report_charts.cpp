@@ -126,22 +126,31 @@ ChartSpec itl_chart(const RunFolder& folder, const std::vector<std::string>& lan
   return spec;
 }
 
+// Every chart the builder makes of each experiment of KIND, appended to CHARTS.
+template <typename Builder>
+void add_charts_of(const RunFolder& folder, const char* kind, Builder build,
+                   std::vector<ChartSpec>& charts) {
+  for (const json* e : folder.experiments_of_kind(kind))
+    for (auto& c : build(*e, folder.lane_ids())) charts.push_back(std::move(c));
+}
+
+void drop_empty_charts(std::vector<ChartSpec>& charts) {
+  for (auto& c : charts) drop_empty(c);
+  std::erase_if(charts, [](const ChartSpec& c) { return c.series.empty(); });
+}
+
 }  // namespace
 
 std::vector<ChartSpec> report_charts(const RunFolder& folder) {
   const auto lanes = folder.lane_ids();
   std::vector<ChartSpec> charts;
-  for (const json* e : folder.experiments_of_kind("context_sweep"))
-    for (auto& c : context_charts(*e, lanes)) charts.push_back(std::move(c));
+  add_charts_of(folder, "context_sweep", context_charts, charts);
   for (const json* e : folder.experiments_of_kind("throughput"))
     charts.push_back(concurrency_chart(*e, lanes));
   charts.push_back(itl_chart(folder, lanes));
-  for (const json* e : folder.experiments_of_kind("prefix_cache"))
-    for (auto& c : prefix_cache_charts(*e, lanes)) charts.push_back(std::move(c));
-  for (const json* e : folder.experiments_of_kind("speculative"))
-    for (auto& c : speculative_charts(*e, lanes)) charts.push_back(std::move(c));
-  for (auto& c : charts) drop_empty(c);
-  std::erase_if(charts, [](const ChartSpec& c) { return c.series.empty(); });
+  add_charts_of(folder, "prefix_cache", prefix_cache_charts, charts);
+  add_charts_of(folder, "speculative", speculative_charts, charts);
+  drop_empty_charts(charts);
   // Two experiments of one kind would give two charts of one id.
   std::map<std::string, int> seen;
   for (auto& c : charts)
@@ -150,16 +159,11 @@ std::vector<ChartSpec> report_charts(const RunFolder& folder) {
 }
 
 std::vector<ChartSpec> effect_charts(const RunFolder& folder) {
-  const auto lanes = folder.lane_ids();
   std::vector<ChartSpec> charts;
-  for (const json* e : folder.experiments_of_kind("prefix_cache"))
-    for (auto& c : prefix_cache_charts(*e, lanes)) charts.push_back(std::move(c));
-  for (const json* e : folder.experiments_of_kind("speculative"))
-    for (auto& c : speculative_charts(*e, lanes)) charts.push_back(std::move(c));
-  for (const json* e : folder.experiments_of_kind("context_sweep"))
-    for (auto& c : context_charts(*e, lanes)) charts.push_back(std::move(c));
-  for (auto& c : charts) drop_empty(c);
-  std::erase_if(charts, [](const ChartSpec& c) { return c.series.empty(); });
+  add_charts_of(folder, "prefix_cache", prefix_cache_charts, charts);
+  add_charts_of(folder, "speculative", speculative_charts, charts);
+  add_charts_of(folder, "context_sweep", context_charts, charts);
+  drop_empty_charts(charts);
   return charts;
 }
 
