@@ -105,7 +105,7 @@ class TestRunPerformanceGates : public QObject {
   void aGateInsideTheNoiseIsInconclusive() {
     // Two lanes of one profile, each trial's speed jittered by 5 %: their ratio's interval
     // straddles 1 and the gate asks for more trials.
-    const json gates = {perf_gate("median_decode_tok_s", "min_ratio", 1.0)};
+    const json gates = json::array({perf_gate("median_decode_tok_s", "min_ratio", 1.0)});
     const auto run = lb::test::run_sim_plan(
         perf_gates_plan(gates, "sim:bf16?time_scale=0.02&run_jitter=0.05&seed=1",
                         "sim:bf16?time_scale=0.02&run_jitter=0.05&seed=2"),
