@@ -2,6 +2,8 @@
 // cold, warm and control passes and speculative decoding's gain per concurrency level as grouped
 // bars per lane, and the acceptance of each draft position.
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 #include "report/json_access.h"
 #include "report/report_model.h"
@@ -143,6 +145,97 @@ std::vector<ChartSpec> speculative_charts(const json& e, const std::vector<std::
                                                  100 * per_position[k].get<double>());
   }
   return {decode, events, acceptance};
+}
+
+namespace {
+
+// "p99_ttft_ms" -> "p99_ttft (ms)", "output_throughput" -> "output_throughput (tok/s)".
+std::string figure_title(const std::string& figure) {
+  if (figure.size() > 3 && figure.compare(figure.size() - 3, 3, "_ms") == 0)
+    return figure.substr(0, figure.size() - 3) + " (ms)";
+  if (figure == "output_throughput") return "output throughput (tok/s)";
+  if (figure == "request_throughput") return "request throughput (req/s)";
+  if (figure.find("tok_s") != std::string::npos) return figure + " (tok/s)";
+  return figure;
+}
+
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.4g", v);
+  return buf;
+}
+
+// One chart of FIGURE against the swept value: the best point a filled dot, a point that broke a
+// bound a cross.
+ChartSpec sweep_chart(const json& axis, const std::string& figure, size_t index) {
+  const std::string parameter = string_at(axis, {"parameter"});
+  const std::string lane = string_at(axis, {"lane"});
+  ChartSpec chart{"sweep_" + std::to_string(index + 1) + "_" + figure,
+                  "Sweep of " + lane + ": " + figure_title(figure) + " vs " + parameter,
+                  parameter,
+                  figure_title(figure),
+                  false,
+                  {},
+                  {},
+                  {}};
+  ChartSeries series{lane, lane_color(0), {}, {}};
+  bool powers_of_two = true;
+  const double best = number_at(axis, {"best", "value"}, std::nan(""));
+  for (const json& point : json_at(axis, {"points"})) {
+    const double x = number_at(point, {"value"}, std::nan(""));
+    const double y = number_at(point, {"figures", figure.c_str()}, std::nan(""));
+    if (std::isnan(x) || std::isnan(y)) continue;
+    powers_of_two = powers_of_two && x >= 1 && std::exp2(std::round(std::log2(x))) == x;
+    series.points.emplace_back(x, y);
+    series.marks.push_back(x == best                               ? PointMark::Pass
+                           : json_at(point, {"eligible"}) == false ? PointMark::Fail
+                                                                   : PointMark::None);
+  }
+  std::vector<size_t> order(series.points.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](size_t a, size_t b) { return series.points[a].first < series.points[b].first; });
+  ChartSeries sorted{series.name, series.color, {}, {}};
+  for (size_t i : order) {
+    sorted.points.push_back(series.points[i]);
+    sorted.marks.push_back(series.marks[i]);
+  }
+  chart.log_x = powers_of_two && sorted.points.size() > 2;
+  chart.series.push_back(std::move(sorted));
+  const std::string bound = [&] {
+    const json& subject = json_at(axis, {"objective", "subject_to"});
+    const auto it = subject.is_object() ? subject.find(figure) : subject.end();
+    return subject.is_object() && it != subject.end() && it->is_number()
+               ? "; bound " + figure + " <= " + number_text(it->get<double>())
+               : std::string();
+  }();
+  chart.note = std::isnan(best) ? "no point met every bound; cross: a point that broke a bound"
+                                : "filled dot: the best value (" + parameter + " = " +
+                                      number_text(best) + "); cross: broke a bound" + bound;
+  return chart;
+}
+
+}  // namespace
+
+std::vector<ChartSpec> sweep_charts(const json& summary) {
+  std::vector<ChartSpec> charts;
+  const json& sweeps = json_at(summary, {"sweeps"});
+  for (size_t i = 0; i < sweeps.size(); ++i) {
+    const json& axis = sweeps[i];
+    std::vector<std::string> figures;
+    const std::string maximize = string_at(axis, {"objective", "maximize"});
+    const std::string minimize = string_at(axis, {"objective", "minimize"});
+    figures.push_back(!maximize.empty()   ? maximize
+                      : !minimize.empty() ? minimize
+                                          : "output_throughput");
+    const json& subject = json_at(axis, {"objective", "subject_to"});
+    if (subject.is_object())
+      for (const auto& [figure, bound] : subject.items())
+        if (std::find(figures.begin(), figures.end(), figure) == figures.end())
+          figures.push_back(figure);
+    for (const std::string& figure : figures) charts.push_back(sweep_chart(axis, figure, i));
+  }
+  return charts;
 }
 
 }  // namespace lb::report

@@ -150,6 +150,7 @@ std::vector<ChartSpec> report_charts(const RunFolder& folder) {
   charts.push_back(itl_chart(folder, lanes));
   add_charts_of(folder, "prefix_cache", prefix_cache_charts, charts);
   add_charts_of(folder, "speculative", speculative_charts, charts);
+  for (auto& c : sweep_charts(folder.summary)) charts.push_back(std::move(c));
   drop_empty_charts(charts);
   // Two experiments of one kind would give two charts of one id.
   std::map<std::string, int> seen;
@@ -163,6 +164,7 @@ std::vector<ChartSpec> effect_charts(const RunFolder& folder) {
   add_charts_of(folder, "prefix_cache", prefix_cache_charts, charts);
   add_charts_of(folder, "speculative", speculative_charts, charts);
   add_charts_of(folder, "context_sweep", context_charts, charts);
+  for (auto& c : sweep_charts(folder.summary)) charts.push_back(std::move(c));
   drop_empty_charts(charts);
   return charts;
 }

@@ -93,6 +93,9 @@ std::vector<ChartSpec> prefix_cache_charts(const nlohmann::json& experiment,
                                            const std::vector<std::string>& lanes);
 std::vector<ChartSpec> speculative_charts(const nlohmann::json& experiment,
                                           const std::vector<std::string>& lanes);
+// A sweep's tuning curves (summary.json "sweeps"): for each axis the objective's figure and each
+// bounded figure against the swept value, the best value and the points out of bounds marked.
+std::vector<ChartSpec> sweep_charts(const nlohmann::json& summary);
 // The charts of report_charts() that show an effect: prefix cache, speculative decoding and the
 // context sweep (TTFT with needle retrieval marked); for the workbench's Effects view.
 std::vector<ChartSpec> effect_charts(const RunFolder& folder);

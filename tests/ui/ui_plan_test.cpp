@@ -4,9 +4,11 @@
 // This Run adds a throughput run to the same folder and the Decision page takes it too; Save Plan
 // writes what the Run page is set to as a plan file the CLI's parser accepts unchanged; and a run
 // folder made outside the workspace opens with File > Open Run.
+#include <QApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -14,6 +16,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <nlohmann/json.hpp>
 
 #include "models/gate_table_model.h"
@@ -247,6 +250,12 @@ class UiPlanTest : public QObject {
     QCOMPARE(parsed.plan->lanes.size(), demo_lanes().size());
     for (size_t i = 0; i < demo_lanes().size(); ++i)
       QCOMPARE(parsed.plan->lanes[i].base_url, demo_lanes()[i].base_url);
+    // ... and the MTP batch-token sweep, its servers the simulator next to this program.
+    const auto sweep =
+        plan::load_plan_file(QDir(dir).filePath(QString("plans/") + kDemoSweepFile).toStdString());
+    QVERIFY2(sweep.ok(), sweep.error_text().c_str());
+    QVERIFY(sweep.plan->launches_servers());
+    QCOMPARE(sweep.plan->sweep.axes.size(), size_t{1});
     MainWindow window;
     QVERIFY(window.open_workspace(dir, &error));
     window.show();
@@ -254,6 +263,71 @@ class UiPlanTest : public QObject {
     // A workspace with runs, or without the plan, offers nothing.
     QVERIFY(window.open_workspace(QDir(workspace_.path()).filePath("ws-plain"), &error));
     QVERIFY(!window.run_page()->plan_offer()->isVisible());
+  }
+
+  // A plan whose lanes start programs shows each command and runs only on Yes: Cancel runs
+  // nothing; Yes lets the runner start it (here a command that does not exist, reported by lane).
+  void launch_plan_needs_confirmation() {
+    MainWindow window;
+    QString error;
+    QVERIFY(window.open_workspace(QDir(workspace_.path()).filePath("ws-launch"), &error));
+    const QString path = QDir(workspace_.path()).filePath("launch.json");
+    nlohmann::json plan = demo_sweep_plan("/nonexistent/lanebench-sim");
+    plan.erase("sweep");
+    plan.erase("objective");
+    plan["lanes"].erase(1);
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray::fromStdString(plan.dump()));
+    file.close();
+    QString shown;
+    // Answers the confirmation once it is up (polled: it opens inside start_plan_file).
+    auto answer = [&shown](QMessageBox::StandardButton button) {
+      auto* poll = new QTimer;
+      QObject::connect(poll, &QTimer::timeout, [poll, &shown, button] {
+        QMessageBox* box = nullptr;
+        for (QWidget* w : QApplication::topLevelWidgets())
+          if (auto* b = qobject_cast<QMessageBox*>(w); b && b->isVisible()) box = b;
+        if (!box) return;
+        shown = box->informativeText();
+        box->button(button)->click();
+        poll->stop();
+        poll->deleteLater();
+      });
+      poll->start(20);
+    };
+    RunPage* run = window.run_page();
+    answer(QMessageBox::Cancel);
+    QVERIFY(!run->start_plan_file(path, &error));
+    QVERIFY2(shown.contains("/nonexistent/lanebench-sim --profile fp8 --port"), qPrintable(shown));
+    QVERIFY2(error.contains("not allowed"), qPrintable(error));
+    QVERIFY(!run->controller()->running());
+
+    QSignalSpy finished(run, &RunPage::run_finished);
+    QSignalSpy messages(run->controller(), &RunController::message);
+    answer(QMessageBox::Yes);
+    QVERIFY2(run->start_plan_file(path, &error), qPrintable(error));
+    // The run cannot complete (its only server did not start): the page says so in a warning.
+    QString warning;
+    QTimer dismiss;
+    connect(&dismiss, &QTimer::timeout, this, [&warning] {
+      for (QWidget* w : QApplication::topLevelWidgets())
+        if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible()) {
+          warning = box->text();
+          box->button(QMessageBox::Ok)->click();
+        }
+    });
+    dismiss.start(20);
+    QVERIFY(finished.wait(60'000));
+    QVERIFY2(warning.contains("/nonexistent/lanebench-sim"), qPrintable(warning));
+    bool reported = false;
+    for (const auto& m : messages)
+      reported = reported || (m.at(1).toString().contains("fp8") &&
+                              !m.at(1).toString().contains("--allow-launch"));
+    QVERIFY(reported);
+    const nlohmann::json summary =
+        read_json(QDir(finished.at(0).at(0).toString()).filePath("summary.json"));
+    QVERIFY2(summary["servers"]["fp8"].is_object(), summary.dump().c_str());
   }
 
   void bad_plan_file_is_refused_with_its_errors() {

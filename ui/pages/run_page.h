@@ -73,6 +73,10 @@ class RunPage : public QWidget {
   // The plan file's JSON for the checked lanes and the form's experiment, or null with *error.
   nlohmann::json form_plan_json(QString* error) const;
   bool run_plan(plan::Plan plan, const QString& run_dir, bool append, QString* error);
+  // A plan whose lanes start server programs runs only once the user has seen each command
+  // exactly as it will run and said yes.
+  bool confirm_launches(const plan::Plan& plan, QString* error);
+  bool launch_allowed_ = false;  // for the plan being started
   void on_experiment_started(int index, const QString& name, const QString& kind);
   void on_add_clicked();
   void update_add_button();

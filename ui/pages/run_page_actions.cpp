@@ -91,7 +91,7 @@ bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append, QSt
   log_->clear();
   on_experiment_started(0, QString(), plan_kinds_.value(0));
   const int count = static_cast<int>(plan.experiments.size());
-  if (!controller_.start(std::move(plan), run_dir, error, append)) return false;
+  if (!controller_.start(std::move(plan), run_dir, error, append, launch_allowed_)) return false;
   set_running(true);
   const QString what = count > 1 ? tr("%1 experiments").arg(count) : last_kind_;
   emit status(append

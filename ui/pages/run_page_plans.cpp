@@ -11,6 +11,7 @@
 #include <QPushButton>
 #include <QSaveFile>
 
+#include "plan/launch_spec.h"
 #include "plan/plan.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
@@ -30,8 +31,36 @@ bool RunPage::start_plan_file(const QString& path, QString* error) {
                  .arg(QFileInfo(path).fileName(), QString::fromStdString(parsed.error_text()));
     return false;
   }
+  if (!confirm_launches(*parsed.plan, error)) return false;
   const QString label = QString::fromStdString(parsed.plan->name);
-  return run_plan(std::move(*parsed.plan), workspace_.new_run_dir(label), false, error);
+  const bool started =
+      run_plan(std::move(*parsed.plan), workspace_.new_run_dir(label), false, error);
+  launch_allowed_ = false;
+  return started;
+}
+
+bool RunPage::confirm_launches(const plan::Plan& plan, QString* error) {
+  launch_allowed_ = false;
+  if (!plan.launches_servers()) return true;
+  QStringList commands;
+  for (const plan::Lane& lane : plan.lanes)
+    if (lane.launch)
+      commands << tr("%1:  %2").arg(QString::fromStdString(lane.id),
+                                    QString::fromStdString(plan::display_command(*lane.launch)));
+  QMessageBox box(QMessageBox::Warning, tr("Start these programs?"),
+                  tr("This plan starts a server program for each of these lanes, exactly as shown "
+                     "(no shell), and stops it after the lane's experiments. Run only commands "
+                     "you trust."),
+                  QMessageBox::Yes | QMessageBox::Cancel, this);
+  box.setDetailedText(commands.join("\n"));
+  box.setInformativeText(commands.join("\n"));
+  box.setDefaultButton(QMessageBox::Cancel);
+  if (box.exec() != QMessageBox::Yes) {
+    *error = tr("The plan starts programs and that was not allowed: nothing was run.");
+    return false;
+  }
+  launch_allowed_ = true;
+  return true;
 }
 
 bool RunPage::save_plan_file(const QString& path, QString* error) {

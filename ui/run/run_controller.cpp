@@ -18,7 +18,8 @@ RunController::~RunController() {
   if (thread_.joinable()) thread_.join();
 }
 
-bool RunController::start(plan::Plan plan, const QString& out_dir, QString* error, bool append) {
+bool RunController::start(plan::Plan plan, const QString& out_dir, QString* error, bool append,
+                          bool allow_launch) {
   if (running()) {
     *error = tr("A run is already in progress");
     return false;
@@ -50,6 +51,7 @@ bool RunController::start(plan::Plan plan, const QString& out_dir, QString* erro
   run::RunOptions options;
   options.out_dir = out_dir.toStdString();
   options.append = append;
+  options.allow_launch = allow_launch;
 #ifdef LANEBENCH_VERSION
   options.client_version = LANEBENCH_VERSION;
 #endif

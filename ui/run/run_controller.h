@@ -30,7 +30,10 @@ class RunController : public QObject {
   // Starts the plan writing into out_dir, a new run; with append, the plan's experiments are
   // added to the run already there (run/run_append.h). Returns false (and *error) when a run is
   // active or the folder cannot take the run.
-  bool start(plan::Plan plan, const QString& out_dir, QString* error, bool append = false);
+  // ALLOW_LAUNCH lets the plan's launch blocks start their server programs (the user confirmed
+  // them).
+  bool start(plan::Plan plan, const QString& out_dir, QString* error, bool append = false,
+             bool allow_launch = false);
   // Asks the runner to stop and returns at once; finished() follows. Requests in flight are
   // cancelled (StreamClient's cancel_when), so that normally takes well under a second; after
   // kStillStoppingMs without it, phase_text() says the run is still stopping.

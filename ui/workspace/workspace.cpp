@@ -87,7 +87,9 @@ bool Workspace::create_demo(const QString& dir, QString* error) {
     *error = QObject::tr("Could not create the folder %1").arg(dir);
     return false;
   }
-  if (!write_demo_plan(QDir(dir).filePath("plans"), error)) return false;
+  if (!write_demo_plan(QDir(dir).filePath("plans"), error) ||
+      !write_demo_sweep_plan(QDir(dir).filePath("plans"), error))
+    return false;
   const QString lanes = QDir(dir).filePath(kLanesFile);
   if (QFileInfo::exists(lanes)) return true;
   return write_lanes(lanes, demo_lanes(), error);

@@ -295,6 +295,40 @@ class TestReportContent : public QObject {
     QCOMPARE(sc[2].series[1].points[2].second, 40.0);  // at c1, the first level
   }
 
+  // A sweep's tuning curves: the objective's figure and each bounded one against the value, in
+  // value order, the best point marked, the points out of bounds crossed.
+  void sweepChartsMarkTheBestValue() {
+    using nlohmann::json;
+    auto point = [](double value, double tok_s, double ttft, bool eligible) {
+      return json{{"value", value},
+                  {"eligible", eligible},
+                  {"figures", {{"output_throughput", tok_s}, {"p99_ttft_ms", ttft}}}};
+    };
+    json summary;
+    summary["sweeps"] = {
+        {{"lane", "mtp"},
+         {"parameter", "max_num_batched_tokens"},
+         {"objective", {{"maximize", "output_throughput"}, {"subject_to", {{"p99_ttft_ms", 350}}}}},
+         {"best", {{"value", 2048}}},
+         {"points",
+          {point(4096, 1220, 295, true), point(1024, 1199, 409, false),
+           point(2048, 1284, 322, true), point(8192, 1151, 295, true)}}}};
+    const auto charts = lb::report::sweep_charts(summary);
+    QCOMPARE(charts.size(), size_t(2));
+    QCOMPARE(charts[0].y_title, std::string("output throughput (tok/s)"));
+    QCOMPARE(charts[1].y_title, std::string("p99_ttft (ms)"));
+    QVERIFY(charts[0].log_x);
+    const auto& s = charts[0].series.at(0);
+    QCOMPARE(s.points, (std::vector<std::pair<double, double>>{
+                           {1024, 1199}, {2048, 1284}, {4096, 1220}, {8192, 1151}}));
+    using lb::report::PointMark;
+    QCOMPARE(s.marks, (std::vector<PointMark>{PointMark::Fail, PointMark::Pass, PointMark::None,
+                                              PointMark::None}));
+    QVERIFY2(charts[1].note.find("p99_ttft_ms <= 350") != std::string::npos,
+             charts[1].note.c_str());
+    QVERIFY(lb::report::sweep_charts(json::object()).empty());
+  }
+
   void htmlIsSelfContainedAndEscaped() {
     const QString html = QString::fromStdString(html_);
     QVERIFY(!html.contains(
