@@ -153,6 +153,53 @@ void add_regression_row(GateTable& table, const json& experiment,
   table.rows.push_back(std::move(row));
 }
 
+// Token fidelity: every confident change (a token the baseline did not expect) has a verdict
+// and none is a blocker. Judged from the review record when there is one, else all pending.
+GateCell token_cell(const json& td, const compare::ReviewRecord* review) {
+  GateCell cell;
+  size_t pending = 0, blockers = 0, total = 0;
+  for (const auto& change : td.value("confident_changes", json::array())) {
+    ++total;
+    const auto index = static_cast<size_t>(change.value("index", int64_t{-1}));
+    const auto verdict = review && index < review->pairs.size() ? review->pairs[index].verdict
+                                                                : compare::Verdict::Unreviewed;
+    blockers += verdict == compare::Verdict::Blocker;
+    pending += verdict == compare::Verdict::Unreviewed;
+  }
+  cell.score = std::to_string(total - pending) + "/" + std::to_string(total);
+  if (blockers > 0) {
+    cell.status = GateStatus::Fail;
+    cell.detail = std::to_string(blockers) + " confident change(s) judged a blocker";
+  } else if (pending > 0) {
+    cell.status = GateStatus::NotRun;
+    cell.detail = "review pending: " + std::to_string(pending) + " confident change(s)";
+  } else {
+    cell.status = GateStatus::Pass;
+  }
+  return cell;
+}
+
+void add_token_row(GateTable& table, const json& experiment,
+                   const std::vector<compare::ReviewRecord>* reviews) {
+  if (!experiment.contains("comparisons") || !experiment["comparisons"].is_array()) return;
+  GateRow row{"tokens", "Token fidelity (confident changes reviewed)", {}, {}};
+  row.cells.resize(table.lanes.size());
+  bool any = false;
+  for (const auto& c : experiment["comparisons"]) {
+    if (!c.contains("token_divergence") || !c["token_divergence"].is_object()) continue;
+    const std::string base_id = c.value("baseline", ""), cand_id = c.value("candidate", "");
+    const auto base = std::find(table.lanes.begin(), table.lanes.end(), base_id);
+    const auto cand = std::find(table.lanes.begin(), table.lanes.end(), cand_id);
+    if (cand == table.lanes.end()) continue;
+    if (base != table.lanes.end())
+      row.cells[static_cast<size_t>(base - table.lanes.begin())].detail = "baseline";
+    row.cells[static_cast<size_t>(cand - table.lanes.begin())] =
+        token_cell(c["token_divergence"], review_of(reviews, base_id, cand_id));
+    any = true;
+  }
+  if (any) table.rows.push_back(std::move(row));
+}
+
 void add_artifacts_row(GateTable& table, const std::vector<ArtifactRecord>& records) {
   if (records.empty()) return;
   GateRow row{
@@ -189,6 +236,7 @@ void add_experiment_rows(GateTable& table, const json& summary,
       if (kind == "gates") add_functional_rows(table, e, per_kind[kind] > 1);
       if (kind == "context_sweep") add_retrieval_row(table, e);
       if (kind == "regression") add_regression_row(table, e, reviews);
+      if (kind == "regression") add_token_row(table, e, reviews);
       const std::string name = e.value("name", kind);
       for (size_t i = first; i < table.rows.size(); ++i) {
         GateRow& row = table.rows[i];

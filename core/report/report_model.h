@@ -87,6 +87,9 @@ ReportModel build_report_model(const RunFolder& folder);
 // Parts of the model, each from its own file.
 std::vector<ReportTable> performance_tables(const RunFolder& folder);
 std::vector<ChartSpec> report_charts(const RunFolder& folder);
+// Token fidelity of each regression candidate (counts by class) and its confident changes;
+// empty when no lane pair recorded logprobs.
+std::vector<ReportTable> token_fidelity_tables(const RunFolder& folder);
 // The effects a qualification looks for, at a glance (effect_charts.cpp): prefix cache passes
 // and speculative decoding as grouped bars per lane, acceptance per draft position.
 std::vector<ChartSpec> prefix_cache_charts(const nlohmann::json& experiment,

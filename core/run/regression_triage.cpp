@@ -63,11 +63,18 @@ nlohmann::json token_evidence(ExperimentContext& ctx, const LaneTexts& base, con
     pairs.push_back(std::move(d));
   }
   const std::string file = several ? "tokens." + cand_id + ".json" : "tokens.json";
-  ctx.writer().write_json(file, compare::divergence_report(pairs, th));
+  nlohmann::json report = compare::divergence_report(pairs, th);
+  // The confident changes travel in the summary too: the report lists them and the gate table
+  // asks for each one's review verdict.
+  nlohmann::json confident = nlohmann::json::array();
+  for (const auto& p : report["pairs"])
+    if (p.value("class", "") == "confident_change") confident.push_back(p);
+  ctx.writer().write_json(file, report);
   return {{"file", file},
           {"near_tie_margin_nats", th.near_tie_margin_nats},
           {"top_k", th.top_k},
-          {"counts", compare::divergence_counts(pairs)}};
+          {"counts", compare::divergence_counts(pairs)},
+          {"confident_changes", std::move(confident)}};
 }
 
 }  // namespace

@@ -295,6 +295,30 @@ class TestReportContent : public QObject {
     QCOMPARE(sc[2].series[1].points[2].second, 40.0);  // at c1, the first level
   }
 
+  // The regression's token-level evidence: a Token fidelity table whose counts are the
+  // summary's, each confident change listed, and a gate row that waits for their verdicts.
+  void tokenFidelityTablesAndGate() {
+    const auto regression = folder_->experiments_of_kind("regression").front();
+    const auto& td = (*regression)["comparisons"][0]["token_divergence"];
+    QVERIFY2(td.is_object(), "the fixture's lanes record logprobs");
+    const auto tables = lb::report::token_fidelity_tables(*folder_);
+    QVERIFY(!tables.empty());
+    QCOMPARE(tables[0].title, std::string("Token fidelity"));
+    QCOMPARE(tables[0].rows.at(0).at(0), std::string("fp8"));
+    QCOMPARE(tables[0].rows[0][4], std::to_string(td["counts"]["confident_change"].get<int>()));
+    const size_t confident = td["confident_changes"].size();
+    QCOMPARE(confident, size_t(td["counts"]["confident_change"].get<int>()));
+    if (confident > 0) QCOMPARE(tables.at(1).rows.size(), confident);
+    const auto gates = lb::report::build_gate_table(folder_->summary, folder_->lane_ids());
+    const auto row = std::find_if(gates.rows.begin(), gates.rows.end(),
+                                  [](const auto& r) { return r.key == "tokens"; });
+    QVERIFY(row != gates.rows.end());
+    QCOMPARE(row->cells[0].detail, std::string("baseline"));
+    QCOMPARE(row->cells[1].status,
+             confident > 0 ? lb::report::GateStatus::NotRun : lb::report::GateStatus::Pass);
+    QCOMPARE(row->cells[1].score, "0/" + std::to_string(confident));
+  }
+
   // A sweep's tuning curves: the objective's figure and each bounded one against the value, in
   // value order, the best point marked, the points out of bounds crossed.
   void sweepChartsMarkTheBestValue() {

@@ -66,10 +66,12 @@ class TestReportRunFolder : public QObject {
       }
     }
     QCOMPARE(functional, 7);
-    // Rows follow the run: the regression (first in the plan), then the gates in product order.
+    // Rows follow the run: the regression (first in the plan) and its token fidelity, then the
+    // gates in product order.
     QCOMPARE(table.rows.front().key, std::string("regression"));
-    QCOMPARE(table.rows[1].label, std::string("JSON schema output"));
-    QCOMPARE(table.rows[7].key, std::string("gates.reasoning"));
+    QCOMPARE(table.rows[1].key, std::string("tokens"));
+    QCOMPARE(table.rows[2].label, std::string("JSON schema output"));
+    QCOMPARE(table.rows[8].key, std::string("gates.reasoning"));
     QVERIFY(table.count(GateStatus::Pass) >= 14);
     const auto retrieval = std::find_if(table.rows.begin(), table.rows.end(),
                                         [](const auto& r) { return r.key == "retrieval"; });
@@ -81,7 +83,7 @@ class TestReportRunFolder : public QObject {
     QCOMPARE(lb::report::cell_text(regression->cells[0]), std::string("baseline"));
     // Each row names the experiment it comes from.
     QCOMPARE(regression->experiment, std::string("regression"));
-    QCOMPARE(table.rows[1].experiment, std::string("gates"));
+    QCOMPARE(table.rows[2].experiment, std::string("gates"));
     QCOMPARE(retrieval->experiment, std::string("context_sweep"));
     QVERIFY(regression->cells[1].score.find("/20") != std::string::npos);
   }
