@@ -10,6 +10,7 @@
 #include "plan/synthetic_prompt.h"
 #include "run/chat_request_body.h"
 #include "run/pass_counters.h"
+#include "run/prompt_sizer.h"
 #include "run/synthetic_requests.h"
 
 namespace lb::run {
@@ -20,30 +21,44 @@ using Bodies = std::vector<std::shared_ptr<const std::string>>;
 // A warm pass must be this much faster than cold to count as timing evidence of reuse.
 constexpr double kReuseTimingRatio = 2.0;
 
+// The burst's request I at generator budget BUDGET (estimated tokens for the whole prompt): the
+// shared prefix keeps its share of the budget, so every request of a pass shares the same bytes.
+std::string burst_prompt(const plan::PrefixCacheExperiment& p, uint64_t seed, bool share_prefix,
+                         int64_t budget, int64_t index) {
+  const int64_t prompt_tokens = p.shared_prefix_tokens + p.suffix_tokens;
+  plan::SyntheticPromptSpec spec;
+  spec.target_tokens = std::max<int64_t>(1, budget);
+  spec.shared_prefix_tokens =
+      share_prefix
+          ? std::llround(static_cast<double>(budget) * static_cast<double>(p.shared_prefix_tokens) /
+                         static_cast<double>(std::max<int64_t>(1, prompt_tokens)))
+          : 0;
+  spec.seed = seed;
+  spec.index = index;
+  return plan::synthetic_prompt(spec);
+}
+
 // The burst's requests: the same shared prefix for each (cold and warm passes), or, for the
 // control, every request's prefix its own, so that nothing is reusable even among the burst's
-// own requests, as with caching off.
-// SCALE turns the plan's token counts into the generator's budget (synthetic_budget()), so the
-// lane's tokenizer counts the sizes the plan asked for.
-Bodies burst_bodies(const plan::PrefixCacheExperiment& p, const LaneRuntime& lane, uint64_t seed,
-                    bool share_prefix, double scale) {
-  const auto scaled = [scale](int64_t tokens) {
-    return std::max<int64_t>(1, std::llround(static_cast<double>(tokens) * scale));
-  };
+// own requests, as with caching off. With use_tokenize the burst's own first prompt is sized by
+// the lane's /tokenize, not a stand-in of another seed: filler of another seed counts a few
+// tenths of a percent differently, and a 30,000-token burst is sensitive to 75 tokens.
+Bodies burst_bodies(ExperimentContext& ctx, const plan::PrefixCacheExperiment& p,
+                    const LaneRuntime& lane, uint64_t seed, bool share_prefix) {
+  const int64_t prompt_tokens = p.shared_prefix_tokens + p.suffix_tokens;
+  const auto build = [&](int64_t budget) { return burst_prompt(p, seed, share_prefix, budget, 0); };
+  const SizedPrompt sized =
+      size_prompt(ctx.client(), lane.endpoint, prompt_tokens, build, p.use_tokenize);
+  const int64_t budget = sized.tokenized ? sized.budget : prompt_tokens;
   ChatRequestOptions options;
   options.model = lane.endpoint.model;
   options.max_tokens = p.output_tokens;
   options.ignore_eos = lane.probe.supports_ignore_eos();
   options.server = lane.probe.kind;
   Bodies bodies;
-  for (int64_t i = 0; i < p.burst; ++i) {
-    plan::SyntheticPromptSpec spec;
-    spec.target_tokens = scaled(p.shared_prefix_tokens + p.suffix_tokens);
-    spec.shared_prefix_tokens = share_prefix ? scaled(p.shared_prefix_tokens) : 0;
-    spec.seed = seed;
-    spec.index = i;
-    bodies.push_back(chat_request_body(plan::synthetic_prompt(spec), options));
-  }
+  for (int64_t i = 0; i < p.burst; ++i)
+    bodies.push_back(chat_request_body(
+        i == 0 ? sized.text : burst_prompt(p, seed, share_prefix, budget, i), options));
   return bodies;
 }
 
@@ -183,10 +198,7 @@ void PrefixCacheExperiment::run(ExperimentContext& ctx) {
     if (ctx.stopped()) return;
     // Each lane gets the same prompts; the control's prefix is salted so nothing matches it.
     const uint64_t seed = name_seed(name) ^ ctx.trial_salt();
-    const double scale =
-        static_cast<double>(synthetic_budget(ctx.client(), *lane, prompt_tokens, p.use_tokenize)) /
-        static_cast<double>(prompt_tokens);
-    const Bodies bodies = burst_bodies(p, *lane, seed, true, scale);
+    const Bodies bodies = burst_bodies(ctx, p, *lane, seed, true);
     nlohmann::json out = {{"burst", p.burst},
                           {"shared_prefix_tokens", p.shared_prefix_tokens},
                           {"suffix_tokens", p.suffix_tokens},
@@ -198,7 +210,7 @@ void PrefixCacheExperiment::run(ExperimentContext& ctx) {
     out["passes"]["warm"] = to_json(warm);
     if (p.control && !ctx.stopped()) {
       const Bodies salted = burst_bodies(
-          p, *lane, name_seed(name + "#control", 0x5a17ULL) ^ ctx.trial_salt(), false, scale);
+          ctx, p, *lane, name_seed(name + "#control", 0x5a17ULL) ^ ctx.trial_salt(), false);
       const PassFigures control = run_pass(ctx, *lane, "control", salted, prompt_tokens);
       out["passes"]["control"] = to_json(control);
       if (control.median_ttft_ms > 0 && warm.median_ttft_ms > 0)

@@ -1,7 +1,7 @@
 #pragma once
 // Sizes a chat prompt to a target token count with the server's own tokenizer (POST /tokenize
 // with the messages, so the chat template is counted as the server charges it), iterating until
-// within 1%. Without /tokenize the client's estimate is used and said to be one.
+// within 0.1 % (or 2 tokens). Without /tokenize the client's estimate is used and said to be one.
 #include <cstdint>
 #include <functional>
 #include <string>

@@ -71,9 +71,13 @@ class TestPrefixCacheExperiment : public QObject {
     QVERIFY(double(pc["passes"]["control"]["prefix_cache_hits"]) <
             0.05 * double(pc["passes"]["warm"]["prefix_cache_hits"]));
     QVERIFY2(control > 1.3 * cold, "the control reuses nothing, the cold burst its own prefix");
-    // Prompts are sized by the lane's tokenizer: 5 x (30,000 + 64) tokens as it counts them.
-    const double sent = pc["passes"]["cold"]["prompt_tokens"];
-    QVERIFY2(std::abs(sent - 5 * 30064.0) < 0.015 * 5 * 30064.0, std::to_string(sent).c_str());
+    // Prompts are sized by the lane's tokenizer: 5 x (30,000 + 64) tokens as it counts them, to
+    // within 0.1 %. The burst's own prompt is sized, not a stand-in of another seed, whose
+    // filler counts a few tenths of a percent differently: enough to move a cold burst's median.
+    for (const char* pass : {"cold", "warm"}) {
+      const double sent = pc["passes"][pass]["prompt_tokens"];
+      QVERIFY2(std::abs(sent - 5 * 30064.0) <= 0.001 * 5 * 30064.0, std::to_string(sent).c_str());
+    }
     // Each pass is also a phase with the runner's aggregates.
     for (const char* phase : {"cold", "warm", "control"})
       QCOMPARE(int(lane["phases"][phase]["completed"]), 5);
