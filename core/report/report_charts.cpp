@@ -134,6 +134,18 @@ void add_charts_of(const RunFolder& folder, const char* kind, Builder build,
     for (auto& c : build(*e, folder.lane_ids())) charts.push_back(std::move(c));
 }
 
+// The Pareto chart of every load experiment with two levels or more (one point is no curve).
+void add_pareto_charts(const RunFolder& folder, std::vector<ChartSpec>& charts) {
+  for (const char* kind : {"throughput", "trace", "capacity"})
+    for (const json* e : folder.experiments_of_kind(kind)) {
+      ChartSpec spec = pareto_chart(*e, folder.lane_ids());
+      size_t points = 0;
+      for (const auto& s : spec.series)
+        if (s.name != "Pareto frontier") points += s.points.size();
+      if (points >= 2) charts.push_back(std::move(spec));
+    }
+}
+
 void drop_empty_charts(std::vector<ChartSpec>& charts) {
   for (auto& c : charts) drop_empty(c);
   std::erase_if(charts, [](const ChartSpec& c) { return c.series.empty(); });
@@ -147,6 +159,7 @@ std::vector<ChartSpec> report_charts(const RunFolder& folder) {
   add_charts_of(folder, "context_sweep", context_charts, charts);
   for (const json* e : folder.experiments_of_kind("throughput"))
     charts.push_back(concurrency_chart(*e, lanes));
+  add_pareto_charts(folder, charts);
   charts.push_back(itl_chart(folder, lanes));
   add_charts_of(folder, "prefix_cache", prefix_cache_charts, charts);
   add_charts_of(folder, "speculative", speculative_charts, charts);
@@ -164,6 +177,7 @@ std::vector<ChartSpec> effect_charts(const RunFolder& folder) {
   add_charts_of(folder, "prefix_cache", prefix_cache_charts, charts);
   add_charts_of(folder, "speculative", speculative_charts, charts);
   add_charts_of(folder, "context_sweep", context_charts, charts);
+  add_pareto_charts(folder, charts);
   for (auto& c : sweep_charts(folder.summary)) charts.push_back(std::move(c));
   drop_empty_charts(charts);
   return charts;

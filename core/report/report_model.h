@@ -99,6 +99,10 @@ std::vector<ChartSpec> speculative_charts(const nlohmann::json& experiment,
 // A sweep's tuning curves (summary.json "sweeps"): for each axis the objective's figure and each
 // bounded figure against the swept value, the best value and the points out of bounds marked.
 std::vector<ChartSpec> sweep_charts(const nlohmann::json& summary);
+// Per-user decode rate (median) against total output tok/s for each level of a load experiment
+// (throughput, trace, capacity): one curve per lane, the frontier of all lanes' levels as a grey
+// line and its points marked (pareto_chart.cpp).
+ChartSpec pareto_chart(const nlohmann::json& experiment, const std::vector<std::string>& lanes);
 // The charts of report_charts() that show an effect: prefix cache, speculative decoding and the
 // context sweep (TTFT with needle retrieval marked); for the workbench's Effects view.
 std::vector<ChartSpec> effect_charts(const RunFolder& folder);

@@ -156,6 +156,43 @@ class UiUnitsTest : public QObject {
     QVERIFY(!charts.output_rate()->x_axis().title.contains("lane"));
   }
 
+  // Throughput's Pareto chart: each lane's levels as (total output, per-user decode) and the
+  // frontier of all lanes' levels, dashed, as levels finish.
+  void pareto_chart_follows_the_levels() {
+    LiveRunData data;
+    const int64_t t0 = 1'000'000'000;
+    data.reset(t0, {"bf16", "mtp"});
+    std::vector<metrics::RequestRecord> batch;
+    for (int i = 0; i < 8; ++i)
+      for (const char* phase : {"c1", "c4"}) {
+        // Longer answers at c4: more total output at the same per-user rate.
+        const int events = phase[1] == '1' ? 20 : 40;
+        auto a = record("bf16", t0, i, events, 1);
+        auto b = record("mtp", t0, i, events, 3);
+        a.phase = b.phase = phase;
+        batch.push_back(a);
+        batch.push_back(b);
+      }
+    data.add(batch);
+    QCOMPARE(data.pareto_points("bf16").size(), size_t(2));
+    LiveCharts charts(std::make_shared<widgets::LanePalette>());
+    charts.set_kind("throughput");
+    const auto shown = charts.shown_panels();
+    QVERIFY(std::find(shown.begin(), shown.end(), charts.pareto()) != shown.end());
+    charts.update_from(data, {"bf16", "mtp"}, 10);
+    const auto mtp = charts.pareto()->series("mtp");
+    QCOMPARE(mtp.size(), size_t(2));
+    // Three tokens per event at the same event rate: about three times the per-user rate.
+    const auto bf16 = charts.pareto()->series("bf16");
+    QVERIFY2(mtp.front().y() > 2.5 * bf16.front().y(),
+             qPrintable(QString("%1 vs %2").arg(mtp.front().y()).arg(bf16.front().y())));
+    // mtp beats bf16 on both axes: the frontier is mtp's levels and no bf16 one.
+    const QString frontier = LiveCharts::frontier_name();
+    QVERIFY(charts.pareto()->is_reference(frontier));
+    QCOMPARE(charts.pareto()->series(frontier), mtp);
+    QVERIFY(charts.pareto()->x_axis().unit.contains("tok/s"));
+  }
+
   void live_data_counts_tokens_not_events() {
     LiveRunData data;
     const int64_t t0 = 1'000'000'000;

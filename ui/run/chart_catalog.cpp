@@ -68,6 +68,11 @@ ChartDefinition definition(RunChart chart) {
     case RunChart::OutputVsConcurrency:
       return {ChartKind::Line, QObject::tr("Aggregate output per concurrency"), concurrency,
               output};
+    case RunChart::Pareto:
+      return {ChartKind::Line,
+              QObject::tr("Per-user decode vs total output (Pareto frontier dashed)"),
+              {QObject::tr("Total output"), "tok/s"},
+              {QObject::tr("Per-user decode, median"), "tok/s"}};
   }
   return {ChartKind::Line, QString(), {}, {}};
 }

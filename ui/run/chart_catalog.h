@@ -27,6 +27,7 @@ enum class RunChart {
   TtftPerPass,          // TTFT per prefix-cache pass
   DecodeVsConcurrency,  // median decode rate per concurrency
   OutputVsConcurrency,  // aggregate output per concurrency
+  Pareto,               // per-user decode rate against aggregate output, one point per level
 };
 
 // A panel for `chart`, showing `empty_text` until it has data; focus by click only, so Tab

@@ -11,6 +11,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "metrics/pareto.h"
 #include "ui/history/stored_run_series.h"
 #include "ui/run/chart_catalog.h"
 #include "ui/run/gate_scores.h"
@@ -35,6 +36,7 @@ LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* p
   ttft_pass_ = make_run_chart(RunChart::TtftPerPass, palette, empty, this);
   decode_conc_ = make_run_chart(RunChart::DecodeVsConcurrency, palette, empty, this);
   output_conc_ = make_run_chart(RunChart::OutputVsConcurrency, palette, empty, this);
+  pareto_ = make_run_chart(RunChart::Pareto, palette, empty, this);
   gate_model_ = new QStandardItemModel(this);
   gate_view_ = new QTableView(this);
   gate_view_->setModel(gate_model_);
@@ -94,7 +96,7 @@ void LiveCharts::set_kind(const QString& kind) {
   } else if (kind == "speculative") {
     shown = {decode_conc_, tokens_per_event_, itl_, output_rate_};
   } else if (kind == "throughput") {
-    shown = {output_conc_, decode_conc_, output_rate_, ttft_};
+    shown = {output_conc_, decode_conc_, pareto_, output_rate_, ttft_, itl_};
   } else if (kind == "gates") {
     shown = {gate_view_};
   } else {
@@ -120,7 +122,7 @@ void LiveCharts::relayout(const std::vector<QWidget*>& shown) {
 
 std::vector<ChartPanel*> LiveCharts::panels() const {
   return {output_rate_, ttft_,      itl_,         tokens_per_event_, decode_ctx_,
-          ttft_ctx_,    ttft_pass_, decode_conc_, output_conc_};
+          ttft_ctx_,    ttft_pass_, decode_conc_, output_conc_,      pareto_};
 }
 
 std::vector<ChartPanel*> LiveCharts::shown_panels() const {
@@ -188,6 +190,24 @@ void LiveCharts::apply_overlay() {
   }
 }
 
+QString LiveCharts::frontier_name() { return tr("Pareto frontier"); }
+
+// Each lane's levels as (total output, per-user decode), and the frontier of every lane's levels
+// so far, dashed: it moves while a level's requests finish.
+void LiveCharts::update_pareto(const LiveRunData& data) {
+  std::vector<metrics::ParetoPoint> all;
+  for (const QString& lane : data.lanes()) {
+    std::vector<QPointF> points = data.pareto_points(lane);
+    for (const QPointF& p : points) all.push_back({p.x(), p.y()});
+    if (!points.empty()) pareto_->set_series(lane, std::move(points));
+  }
+  std::vector<QPointF> frontier;
+  for (const auto& p : metrics::frontier_points(all))
+    frontier.emplace_back(p.total_tok_s, p.per_user_tok_s);
+  if (!frontier.empty())
+    pareto_->set_reference_series(frontier_name(), std::move(frontier), frontier_name());
+}
+
 void LiveCharts::set_gate_scores(const LiveGateScores& scores) {
   static const QHash<QString, QColor> kColors = {{"pass", QColor(0xd7, 0xf2, 0xdc)},
                                                  {"fail", QColor(0xf8, 0xd4, 0xd4)},
@@ -237,6 +257,7 @@ void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& c
       if (!output.empty()) output_conc_->set_series(lane, output);
     }
   }
+  if (kind_ == "throughput" && !changed.empty()) update_pareto(data);
   // A long run's scatter keeps every n-th request (LiveRunData::ttft_over_time); the title says so.
   int64_t ttft_stride = 1;
   for (const QString& lane : data.lanes())

@@ -55,6 +55,9 @@ class LiveCharts : public QWidget {
   widgets::ChartPanel* ttft_per_pass() const { return ttft_pass_; }
   widgets::ChartPanel* decode_vs_concurrency() const { return decode_conc_; }
   widgets::ChartPanel* output_vs_concurrency() const { return output_conc_; }
+  widgets::ChartPanel* pareto() const { return pareto_; }
+  // The name of the Pareto chart's frontier series.
+  static QString frontier_name();
   QTableView* gate_view() const { return gate_view_; }
   QStandardItemModel* gate_model() const { return gate_model_; }
   // Rows gates, columns lanes; cells coloured by status, the reason in the tooltip.
@@ -81,6 +84,7 @@ class LiveCharts : public QWidget {
   // Where the lane's time axis starts: its first request on lane time, else the run's start.
   double lane_start_s(const LiveRunData& data, const QString& lane) const;
   void apply_overlay();
+  void update_pareto(const LiveRunData& data);
 
   QString kind_;
   QString ttft_title_;
@@ -93,6 +97,7 @@ class LiveCharts : public QWidget {
   widgets::ChartPanel* ttft_pass_ = nullptr;
   widgets::ChartPanel* decode_conc_ = nullptr;
   widgets::ChartPanel* output_conc_ = nullptr;
+  widgets::ChartPanel* pareto_ = nullptr;
   QStandardItemModel* gate_model_ = nullptr;
   QTableView* gate_view_ = nullptr;
   QGridLayout* grid_ = nullptr;

@@ -182,6 +182,16 @@ std::vector<QPointF> LiveRunData::phase_series(const QString& lane, PhaseMeasure
   return out;
 }
 
+std::vector<QPointF> LiveRunData::pareto_points(const QString& lane) const {
+  std::vector<QPointF> out;
+  for (const PhaseStat& stat : phases(lane)) {
+    const metrics::LaneSummary& s = stat.summary;
+    if (s.completed == 0 || s.decode_tok_s.count == 0 || !(s.output_throughput >= 0)) continue;
+    insert_sorted(out, QPointF(s.output_throughput, s.decode_tok_s.median));
+  }
+  return out;
+}
+
 std::vector<QPointF> LiveRunData::ttft_per_pass(const QString& lane) const {
   auto it = data_.find(lane);
   return it == data_.end() ? std::vector<QPointF>{} : it->second.ttft_pass;

@@ -62,6 +62,9 @@ class LiveRunData {
   const std::vector<PhaseStat>& phases(const QString& lane) const;
   // (phase position, measure) per phase, sorted by x; phases without a position are left out.
   std::vector<QPointF> phase_series(const QString& lane, PhaseMeasure measure) const;
+  // (aggregate output tok/s, median decode tok/s) of each phase with decoded requests, sorted by
+  // x: the lane's curve on the Pareto chart.
+  std::vector<QPointF> pareto_points(const QString& lane) const;
   // Prefix cache: (pass number 1 cold / 2 warm / 3 control, TTFT in ms) per request.
   std::vector<QPointF> ttft_per_pass(const QString& lane) const;
   // Where a phase sits on an x axis: "c32" -> 32, "4096" -> 4096, "cold"/"warm"/"control" ->

@@ -222,8 +222,8 @@ class TestReportContent : public QObject {
   void chartsAreWellFormedSvgWithLanesAndUnits() {
     std::vector<std::string> ids;
     for (const auto& c : model_.charts) ids.push_back(c.id);
-    for (const char* want :
-         {"ttft_vs_context", "decode_vs_context", "output_vs_concurrency", "itl_distribution"})
+    for (const char* want : {"ttft_vs_context", "decode_vs_context", "output_vs_concurrency",
+                             "pareto_frontier", "itl_distribution"})
       QVERIFY2(std::find(ids.begin(), ids.end(), want) != ids.end(), want);
     for (const auto& c : model_.charts) {
       const std::string svg = read_text(out_ / "charts" / (c.id + ".svg"));
@@ -232,9 +232,11 @@ class TestReportContent : public QObject {
       QVERIFY(svg.find(">" + c.x_title) != std::string::npos);
       QVERIFY(svg.find(">" + c.y_title + "<") != std::string::npos);
       QVERIFY(c.y_title.find('(') != std::string::npos || c.x_title.find('(') != std::string::npos);
-      QCOMPARE(c.series.size(), size_t(2));
+      // The Pareto chart adds its frontier to the lanes' curves.
+      const size_t series = c.id == "pareto_frontier" ? 3 : 2;
+      QCOMPARE(c.series.size(), series);
       QCOMPARE(c.series[0].color, std::string("#0072B2"));  // the GUI's first lane colour
-      QCOMPARE(count_of(svg, "<polyline"), size_t(2));
+      QCOMPARE(count_of(svg, "<polyline"), series);
       QVERIFY(svg.find(">fp8</text>") != std::string::npos);  // legend
     }
     const auto& ttft = model_.charts.front();
@@ -248,6 +250,38 @@ class TestReportContent : public QObject {
                (*sweep)["lanes"]["fp8"]["context_sweep"][k]["retrieval_pass"].get<bool>());
     QVERIFY(!ttft.note.empty());
     QCOMPARE(count_of(html_, "<svg "), model_.charts.size());
+  }
+
+  // Per-user decode against total output, one curve per lane in the order the levels ran; the
+  // frontier holds the levels no other beats on both axes, across lanes.
+  void paretoChartMarksTheFrontier() {
+    using nlohmann::json;
+    auto level = [](double total, double per_user) {
+      return json{{"output_throughput", total}, {"median_decode_tok_s", per_user}};
+    };
+    json e = {{"name", "throughput"}, {"kind", "throughput"}};
+    e["lanes"]["bf16"] = {
+        {"phase_order", {"c1", "c2", "c4"}},
+        {"phases", {{"c1", level(26, 26.9)}, {"c2", level(27, 13.5)}, {"c4", level(27.5, 6.9)}}}};
+    e["lanes"]["fp8"] = {
+        {"phase_order", {"c1", "c5", "c10"}},
+        {"phases", {{"c1", level(47, 47.9)}, {"c5", level(51, 13.2)}, {"c10", level(50, 6.0)}}}};
+    const auto c = lb::report::pareto_chart(e, {"bf16", "fp8"});
+    QCOMPARE(c.id, std::string("pareto_frontier"));
+    QVERIFY(c.x_title.find("tok/s") != std::string::npos);
+    QVERIFY(c.y_title.find("tok/s") != std::string::npos);
+    QCOMPARE(c.series.size(), size_t(3));
+    QCOMPARE(c.series[1].points, (std::vector<std::pair<double, double>>{
+                                     {47, 47.9}, {51, 13.2}, {50, 6.0}}));  // as the levels ran
+    using lb::report::PointMark;
+    // fp8 c1 and c5 are on the frontier; fp8 c10 is beaten by c5 on both axes, and every bf16
+    // level by fp8 c1.
+    QCOMPARE(c.series[1].marks,
+             (std::vector<PointMark>{PointMark::Pass, PointMark::Pass, PointMark::None}));
+    QCOMPARE(c.series[0].marks, std::vector<PointMark>(3, PointMark::None));
+    QCOMPARE(c.series[2].name, std::string("Pareto frontier"));
+    QCOMPARE(c.series[2].points, (std::vector<std::pair<double, double>>{{47, 47.9}, {51, 13.2}}));
+    QVERIFY(!c.note.empty());
   }
 
   // The effects as bars: the prefix cache's passes and speculative decoding per level, read from

@@ -1,0 +1,49 @@
+// The Pareto chart of a load experiment: per-user decode rate against total output, one curve per
+// lane (its levels in the order they ran), and the frontier of all lanes' points.
+#include "metrics/pareto.h"
+#include "report/json_access.h"
+#include "report/report_model.h"
+
+namespace lb::report {
+
+using nlohmann::json;
+
+ChartSpec pareto_chart(const json& experiment, const std::vector<std::string>& lanes) {
+  ChartSpec spec{"pareto_frontier",
+                 "Per-user decode rate vs total output (Pareto frontier)",
+                 "total output (tok/s)",
+                 "per-user decode, median (tok/s)",
+                 false,
+                 {}};
+  std::vector<metrics::ParetoPoint> all;
+  std::vector<std::pair<size_t, size_t>> where;  // (series, point) of each entry of `all`
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    ChartSeries series{lanes[i], lane_color(i), {}, {}};
+    const json& lane = json_at(experiment, {"lanes", lanes[i].c_str()});
+    for (const auto& phase : phase_order(lane)) {
+      const json& p = json_at(lane, {"phases", phase.c_str()});
+      const double total = number_at(p, {"output_throughput"});
+      const double per_user = number_at(p, {"median_decode_tok_s"});
+      if (total < 0 || per_user < 0) continue;
+      where.emplace_back(spec.series.size(), series.points.size());
+      series.points.emplace_back(total, per_user);
+      series.marks.push_back(PointMark::None);
+      all.push_back({total, per_user});
+    }
+    if (!series.points.empty()) spec.series.push_back(std::move(series));
+  }
+  if (all.empty()) return spec;
+  const std::vector<bool> on = metrics::pareto_frontier(all);
+  for (size_t k = 0; k < all.size(); ++k)
+    if (on[k]) spec.series[where[k].first].marks[where[k].second] = PointMark::Pass;
+  ChartSeries frontier{"Pareto frontier", "#555555", {}, {}};
+  for (const auto& p : metrics::frontier_points(all))
+    frontier.points.emplace_back(p.total_tok_s, p.per_user_tok_s);
+  spec.series.push_back(std::move(frontier));
+  spec.note =
+      "grey line: the Pareto frontier (no other level has both more total output and a faster "
+      "per-user rate); large dots lie on it";
+  return spec;
+}
+
+}  // namespace lb::report
