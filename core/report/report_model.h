@@ -100,8 +100,8 @@ std::vector<ChartSpec> speculative_charts(const nlohmann::json& experiment,
 // bounded figure against the swept value, the best value and the points out of bounds marked.
 std::vector<ChartSpec> sweep_charts(const nlohmann::json& summary);
 // Per-user decode rate (median) against total output tok/s for each level of a load experiment
-// (throughput, trace, capacity): one curve per lane, the frontier of all lanes' levels as a grey
-// line and its points marked (pareto_chart.cpp).
+// (throughput, trace, capacity): the frontier of all lanes' levels as a grey line (the first
+// series), then one curve per lane with the frontier's points marked (pareto_chart.cpp).
 ChartSpec pareto_chart(const nlohmann::json& experiment, const std::vector<std::string>& lanes);
 // The charts of report_charts() that show an effect: prefix cache, speculative decoding and the
 // context sweep (TTFT with needle retrieval marked); for the workbench's Effects view.

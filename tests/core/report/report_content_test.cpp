@@ -235,7 +235,8 @@ class TestReportContent : public QObject {
       // The Pareto chart adds its frontier to the lanes' curves.
       const size_t series = c.id == "pareto_frontier" ? 3 : 2;
       QCOMPARE(c.series.size(), series);
-      QCOMPARE(c.series[0].color, std::string("#0072B2"));  // the GUI's first lane colour
+      const size_t first_lane = series - 2;
+      QCOMPARE(c.series[first_lane].color, std::string("#0072B2"));  // the GUI's first lane colour
       QCOMPARE(count_of(svg, "<polyline"), series);
       QVERIFY(svg.find(">fp8</text>") != std::string::npos);  // legend
     }
@@ -271,16 +272,16 @@ class TestReportContent : public QObject {
     QVERIFY(c.x_title.find("tok/s") != std::string::npos);
     QVERIFY(c.y_title.find("tok/s") != std::string::npos);
     QCOMPARE(c.series.size(), size_t(3));
-    QCOMPARE(c.series[1].points, (std::vector<std::pair<double, double>>{
+    QCOMPARE(c.series[2].points, (std::vector<std::pair<double, double>>{
                                      {47, 47.9}, {51, 13.2}, {50, 6.0}}));  // as the levels ran
     using lb::report::PointMark;
     // fp8 c1 and c5 are on the frontier; fp8 c10 is beaten by c5 on both axes, and every bf16
     // level by fp8 c1.
-    QCOMPARE(c.series[1].marks,
+    QCOMPARE(c.series[2].marks,
              (std::vector<PointMark>{PointMark::Pass, PointMark::Pass, PointMark::None}));
-    QCOMPARE(c.series[0].marks, std::vector<PointMark>(3, PointMark::None));
-    QCOMPARE(c.series[2].name, std::string("Pareto frontier"));
-    QCOMPARE(c.series[2].points, (std::vector<std::pair<double, double>>{{47, 47.9}, {51, 13.2}}));
+    QCOMPARE(c.series[1].marks, std::vector<PointMark>(3, PointMark::None));
+    QCOMPARE(c.series[0].name, std::string("Pareto frontier"));  // drawn first, under the lanes
+    QCOMPARE(c.series[0].points, (std::vector<std::pair<double, double>>{{47, 47.9}, {51, 13.2}}));
     QVERIFY(!c.note.empty());
   }
 
