@@ -72,8 +72,13 @@ LaunchEditor::LaunchEditor(const plan::Lane& lane, QWidget* parent)
   auto* form = new QFormLayout(this);
   form->addRow(tr("&Command:"), build_command());
   form->addRow(tr("E&nvironment:"), build_env());
-  form->addRow(tr("&Ready when 200 from:"), ready_row);
-  form->addRow(tr("Sto&p with:"), stop_row);
+  // Rows holding a layout get labels with buddies, so their shortcuts work and show right.
+  auto* ready_label = new QLabel(tr("&Ready when 200 from:"), this);
+  ready_label->setBuddy(ready_url_);
+  auto* stop_label = new QLabel(tr("Sto&p with:"), this);
+  stop_label->setBuddy(signal_);
+  form->addRow(ready_label, ready_row);
+  form->addRow(stop_label, stop_row);
   form->addRow(QString(), log_);
   auto* hint = new QLabel(
       tr("{port} in the command, env values, ready URL or endpoint stands for a free loopback "
