@@ -157,4 +157,53 @@ std::optional<std::string> resolve_api_key(const Lane& lane, std::string* error)
   return from_environment(lane, error);
 }
 
+std::string launch_env_keyring_id(std::string_view lane_id, std::string_view name) {
+  return std::string(lane_id) + "/env/" + std::string(name);
+}
+
+std::string launch_env_keyring_reference(std::string_view lane_id, std::string_view name) {
+  return std::string(kKeyringPrefix) + launch_env_keyring_id(lane_id, name);
+}
+
+bool is_launch_env_keyring_reference(std::string_view value) {
+  return value.substr(0, kKeyringPrefix.size()) == kKeyringPrefix &&
+         value.find("/env/") != std::string_view::npos;
+}
+
+std::optional<std::map<std::string, std::string>> resolve_launch_env(
+    const Lane& lane, std::vector<std::string>* secrets, std::string* error) {
+  std::map<std::string, std::string> env = lane.launch ? lane.launch->env : decltype(env){};
+  const std::string own = lane.id.substr(0, lane.id.find('['));  // a sweep point reads its lane's
+  for (auto& [name, value] : env) {
+    if (!is_launch_env_keyring_reference(value)) continue;
+    const std::string where = "env " + name + " (" + value + ")";
+    if (value != launch_env_keyring_reference(own, name)) {
+      *error = where + " names another lane's or variable's value; a lane reads only its own (" +
+               launch_env_keyring_reference(own, name) + ")";
+      return std::nullopt;
+    }
+    KeyringLookup lookup;
+    {
+      std::lock_guard lock(lookup_mutex());
+      lookup = registered_lookup();
+    }
+    if (!lookup) {
+      *error = where + " is kept in the OS keyring, which only the LaneBench desktop app reads";
+      return std::nullopt;
+    }
+    std::string why;
+    auto stored = lookup({launch_env_keyring_id(own, name), keyring_host(lane.base_url)}, &why);
+    if (!stored || stored->empty()) {
+      *error = why.empty() ? where +
+                                 ": nothing is stored in the OS keyring for it in this "
+                                 "workspace; enter it again in the lane's dialog"
+                           : where + ": " + why;
+      return std::nullopt;
+    }
+    value = *stored;
+    if (secrets) secrets->push_back(value);
+  }
+  return env;
+}
+
 }  // namespace lb::plan

@@ -7,9 +7,11 @@
 // registers a lookup when it opens a workspace (like the simulator lane starter); without one,
 // keyring lanes fail with a message that says how to run them elsewhere.
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace lb::plan {
 
@@ -45,5 +47,19 @@ using KeyringLookup =
     std::function<std::optional<std::string>(const KeyringItem& item, std::string* error)>;
 void set_keyring_lookup(KeyringLookup lookup);  // nullptr unregisters
 bool keyring_lookup_available();
+
+// A managed lane's launch env value kept in the OS keyring (the lane dialog's "secret" mark):
+// the env holds "keyring:<lane-id>/env/<NAME>", and the value is looked up, like a lane's API
+// key, when the server starts. A lane reads only its own variables.
+std::string launch_env_keyring_reference(std::string_view lane_id, std::string_view name);
+// The KeyringItem::lane_id such a variable is stored under ("<lane-id>/env/<NAME>").
+std::string launch_env_keyring_id(std::string_view lane_id, std::string_view name);
+bool is_launch_env_keyring_reference(std::string_view value);
+
+struct Lane;
+// The lane's launch env with each keyring reference replaced by its stored value (each such
+// value appended to *secrets); nullopt with *error naming the variable when one cannot be read.
+std::optional<std::map<std::string, std::string>> resolve_launch_env(
+    const Lane& lane, std::vector<std::string>* secrets, std::string* error);
 
 }  // namespace lb::plan

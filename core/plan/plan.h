@@ -194,6 +194,10 @@ struct PlanParseResult {
 };
 
 PlanParseResult parse_plan(std::string_view json_text, std::string_view source_name);
+// Reads LANE_JSON's "launch" block into lane.launch (base_url taken from lane.base_url) exactly
+// as parse_plan does, for editors of one lane; each error's path starts at "launch". No block:
+// lane.launch is reset and only a "{port}" in base_url is an error.
+std::vector<PlanError> read_lane_launch(const nlohmann::json& lane_json, Lane& lane);
 // Reads the file and parses it; an unreadable file is one error naming the path. Relative trace
 // paths are resolved against the plan file's folder, and each trace is read with its
 // experiment's options, so a bad trace is a plan error naming its file and line.

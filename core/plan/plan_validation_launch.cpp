@@ -106,3 +106,15 @@ void read_launch(ObjectReader& lane_reader, Lane& lane, ErrorList& errors) {
 }
 
 }  // namespace lb::plan::detail
+
+namespace lb::plan {
+
+std::vector<PlanError> read_lane_launch(const nlohmann::json& lane_json, Lane& lane) {
+  detail::ErrorList errors;
+  detail::ObjectReader reader(lane_json, "", errors);
+  lane.launch.reset();
+  if (reader.is_object()) detail::read_launch(reader, lane, errors);
+  return errors.errors();
+}
+
+}  // namespace lb::plan

@@ -59,7 +59,15 @@ std::vector<std::string> run_launched_lanes(const plan::Plan& plan, const std::s
       sink.on_message(MessageLevel::Error, error);
       failures.push_back(error.substr(0, error.find('\n')));
       if (!record.contains("error")) record["error"] = error;
-      if (record.value("status", "") == "stopped") record["status"] = "failed";
+      if (record.value("status", "") == "stopped") {
+        record["status"] = "failed";  // it ran, but the lane could not be probed
+        ServerState state;
+        state.lane_id = lane.id;
+        state.phase = ServerState::Phase::Failed;
+        state.command = record.value("command", "");
+        state.error = record.value("error", "");
+        sink.on_server_state(state);
+      }
     }
     if (!stop.load() && record.value("status", "") == "exited")
       failures.push_back(record["error"].get<std::string>());

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "net/secret_text.h"
+#include "plan/api_key_source.h"
 #include "run/environment_info.h"
 
 namespace lb::run {
@@ -44,6 +45,20 @@ nlohmann::json exit_json(const ServerExit& e) {
 }
 
 }  // namespace
+
+const char* to_string(ServerState::Phase phase) {
+  switch (phase) {
+    case ServerState::Phase::Starting:
+      return "starting";
+    case ServerState::Phase::Ready:
+      return "ready";
+    case ServerState::Phase::Failed:
+      return "failed";
+    case ServerState::Phase::Stopped:
+      break;
+  }
+  return "stopped";
+}
 
 int pick_free_loopback_port() {
   const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -80,11 +95,32 @@ void ManagedServer::fail(const std::string& status, const std::string& why) {
               " ---\n" + tail;
   record_["status"] = status;
   record_["error"] = net::redact_secret_text(error_, secrets_);
+  report(ServerState::Phase::Failed);
+}
+
+void ManagedServer::report(ServerState::Phase phase, double waited_s) {
+  ServerState state;
+  state.lane_id = lane_.id;
+  state.phase = phase;
+  state.command = record_.value("command", "");
+  state.port = port_;
+  state.pid = process_ ? process_->pid() : 0;
+  state.waited_s = waited_s;
+  state.timeout_s = launch_.ready_timeout_s;
+  if (phase == ServerState::Phase::Failed) state.error = record_.value("error", "");
+  state.exit = exit_text_;
+  state.exit_code = exit_code_;
+  state.log_path = log_relative_;
+  sink_.on_server_state(state);
 }
 
 bool ManagedServer::start() {
   const int port =
       plan::uses_port_placeholder(launch_, lane_.base_url) ? pick_free_loopback_port() : 0;
+  port_ = port;
+  std::string env_error;
+  auto env = plan::resolve_launch_env(lane_, &secrets_, &env_error);
+  if (env) launch_.env = std::move(*env);
   launch_ = with_port(launch_, port);
   lane_.base_url = plan::with_port(lane_.base_url, port);
   if (launch_.log) {
@@ -102,6 +138,11 @@ bool ManagedServer::start() {
              {"started_at", utc_now_iso8601()},
              {"status", "starting"}};
   sink_.on_message(MessageLevel::Info, "lane " + lane_.id + ": starting server: " + shown);
+  report(ServerState::Phase::Starting);
+  if (!env) {
+    fail("failed", "could not start: " + env_error);
+    return false;
+  }
   ServerSpawn spawn;
   spawn.argv = launch_.command;
   spawn.env.assign(launch_.env.begin(), launch_.env.end());
@@ -120,6 +161,7 @@ bool ManagedServer::start() {
 bool ManagedServer::wait_until_ready() {
   const auto t0 = std::chrono::steady_clock::now();
   double next_progress_s = kProgressEvery_s;
+  double next_state_s = 1.0;
   for (;;) {
     if (stop_.load()) {
       fail("interrupted", "was stopped before it was ready (the run was interrupted)");
@@ -127,6 +169,8 @@ bool ManagedServer::wait_until_ready() {
     }
     if (const ServerExit e = process_->poll(); e.exited) {
       record_["exit"] = exit_json(e);
+      exit_text_ = e.describe();
+      exit_code_ = e.signal == 0 ? e.exit_code : -1;
       fail("failed", "exited before it was ready (" + e.describe() + ")");
       return false;
     }
@@ -145,6 +189,10 @@ bool ManagedServer::wait_until_ready() {
                          " s (" + launch_.ready_url + " did not answer 200)");
       return false;
     }
+    if (waited_s >= next_state_s) {  // the GUI's ready-wait progress, once a second
+      report(ServerState::Phase::Starting, waited_s);
+      next_state_s += 1.0;
+    }
     if (waited_s >= next_progress_s) {
       sink_.on_message(MessageLevel::Info,
                        "lane " + lane_.id + ": waiting for " + launch_.ready_url + " (" +
@@ -161,6 +209,7 @@ bool ManagedServer::wait_until_ready() {
   std::snprintf(line, sizeof line, "%.1f s", ready_s);
   sink_.on_message(MessageLevel::Info, "lane " + lane_.id + ": server ready after " + line +
                                            " (pid " + std::to_string(process_->pid()) + ")");
+  report(ServerState::Phase::Ready, ready_s);
   return true;
 }
 
@@ -174,7 +223,11 @@ void ManagedServer::stop() {
   }
   const StopOutcome out =
       process_->stop(plan::stop_signal_number(launch_.stop_signal), launch_.stop_grace_s);
-  if (!record_.contains("exit")) record_["exit"] = exit_json(out.exit);
+  if (!record_.contains("exit")) {
+    record_["exit"] = exit_json(out.exit);
+    exit_text_ = out.exit.describe();
+    exit_code_ = out.exit.exited && out.exit.signal == 0 ? out.exit.exit_code : -1;
+  }
   record_["killed_after_grace"] = out.killed_after_grace;
   record_["stopped_at"] = utc_now_iso8601();
   if (record_.value("status", "") == "ready") record_["status"] = "stopped";
@@ -185,6 +238,9 @@ void ManagedServer::stop() {
                                                 launch_.stop_signal + " for " + grace +
                                                 " s; killed its process group");
   }
+  const std::string status = record_.value("status", "");
+  if (status == "stopped" || status == "exited")
+    report(status == "stopped" ? ServerState::Phase::Stopped : ServerState::Phase::Failed);
   process_.reset();
 }
 

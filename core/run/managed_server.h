@@ -39,6 +39,8 @@ class ManagedServer {
  private:
   bool wait_until_ready();
   void fail(const std::string& status, const std::string& why);
+  // Tells the sink the server's state (run_sink.h's ServerState) from the record.
+  void report(ServerState::Phase phase, double waited_s = 0);
 
   plan::Lane lane_;
   plan::LaunchSpec launch_;  // with the port filled in
@@ -51,6 +53,9 @@ class ManagedServer {
   std::unique_ptr<ServerProcess> process_;
   std::string error_;
   nlohmann::json record_;
+  int port_ = 0;
+  std::string exit_text_;
+  int exit_code_ = -1;
 };
 
 }  // namespace lb::run

@@ -61,8 +61,8 @@ std::string statement(const plan::PerformanceGate& g, const std::string& phase, 
   return s;
 }
 
-json judge_one(ExperimentContext& ctx, const plan::PerformanceGate& g,
-               const metrics::PhaseSamples& base, const metrics::PhaseSamples& cand) {
+json judge_one(const plan::PerformanceGate& g, const metrics::PhaseSamples& base,
+               const metrics::PhaseSamples& cand, std::vector<std::string>& blockers) {
   const json c = metrics::compare_figure(g.baseline, base, g.candidate, cand, g.figure);
   PerfGateJudgement j;
   if (!c.is_null()) j = judge_gate(g, ratio_from(c));
@@ -78,7 +78,7 @@ json judge_one(ExperimentContext& ctx, const plan::PerformanceGate& g,
               {unit + "_needed", j.needed > 0 ? json(j.needed) : json(nullptr)},
               {"statement", statement(g, base.phase, c, j, unit)}};
   if (j.outcome != PerfGateOutcome::Pass)
-    ctx.flag_blocker("performance gate " + out["statement"].get<std::string>());
+    blockers.push_back("performance gate " + out["statement"].get<std::string>());
   return out;
 }
 
@@ -116,26 +116,34 @@ PerfGateJudgement judge_gate(const plan::PerformanceGate& g, const metrics::Rati
   return j;
 }
 
+GateJudgements judge_performance_gates(const std::vector<plan::PerformanceGate>& gates,
+                                       const std::vector<metrics::PhaseSamples>& samples,
+                                       bool stopped) {
+  GateJudgements out;
+  for (const plan::PerformanceGate& g : gates) {
+    bool judged = false;
+    for (const metrics::PhaseSamples& base : samples) {
+      if (base.lane != g.baseline || (!g.phase.empty() && base.phase != g.phase)) continue;
+      if (find(samples, g.baseline, base.phase) != &base) continue;
+      const metrics::PhaseSamples* cand = find(samples, g.candidate, base.phase);
+      if (!cand) continue;
+      out.judged.push_back(judge_one(g, base, *cand, out.blockers));
+      judged = true;
+    }
+    if (!judged && !stopped)
+      out.blockers.push_back("performance gate " + g.candidate + "/" + g.baseline + " " + g.figure +
+                             (g.phase.empty() ? "" : " " + g.phase) +
+                             ": inconclusive: no phase was measured on both lanes");
+  }
+  return out;
+}
+
 void judge_performance_gates(ExperimentContext& ctx) {
   const auto& gates = ctx.spec().performance_gates;
   if (gates.empty()) return;
-  json out = json::array();
-  for (const plan::PerformanceGate& g : gates) {
-    bool judged = false;
-    for (const metrics::PhaseSamples& base : ctx.phase_samples()) {
-      if (base.lane != g.baseline || (!g.phase.empty() && base.phase != g.phase)) continue;
-      if (find(ctx.phase_samples(), g.baseline, base.phase) != &base) continue;
-      const metrics::PhaseSamples* cand = find(ctx.phase_samples(), g.candidate, base.phase);
-      if (!cand) continue;
-      out.push_back(judge_one(ctx, g, base, *cand));
-      judged = true;
-    }
-    if (!judged && !ctx.stopped())
-      ctx.flag_blocker("performance gate " + g.candidate + "/" + g.baseline + " " + g.figure +
-                       (g.phase.empty() ? "" : " " + g.phase) +
-                       ": inconclusive: no phase was measured on both lanes");
-  }
-  ctx.section()["performance_gates"] = std::move(out);
+  GateJudgements out = judge_performance_gates(gates, ctx.phase_samples(), ctx.stopped());
+  for (const std::string& why : out.blockers) ctx.flag_blocker(why);
+  ctx.section()["performance_gates"] = std::move(out.judged);
 }
 
 }  // namespace lb::run

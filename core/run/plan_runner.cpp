@@ -138,9 +138,10 @@ struct RunState {
   MetricsSnapshots snapshots;
   std::vector<std::string> blockers;
   bool forward_events = false;
-  // A managed lane's pass runs one lane of an experiment: its performance gates, which need
-  // both lanes of a pair in one context, are judged in the plan's own pass only.
-  bool managed_pass = false;
+  // A plan with managed lanes runs each experiment in passes (its other lanes, then each
+  // managed lane alone): its performance gates, which may pair lanes of different passes, are
+  // judged once all passes are done (judge_deferred_gates).
+  bool defer_gates = false;
 };
 
 // Runs the experiment on `selected` into `section`, which a managed lane's pass may extend
@@ -165,7 +166,7 @@ void run_experiment_on(const plan::Experiment& spec, const std::vector<LaneRunti
   ctx.set_forward_events(s.forward_events);
   run_trials(*experiment, ctx);
   samples.insert(samples.end(), ctx.phase_samples().begin(), ctx.phase_samples().end());
-  if (!s.managed_pass) judge_performance_gates(ctx);
+  if (!s.defer_gates) judge_performance_gates(ctx);
   s.blockers.insert(s.blockers.end(), ctx.blockers().begin(), ctx.blockers().end());
   s.snapshots.after(selected, name, section);
   section["finished_at"] = utc_now_iso8601();
@@ -215,7 +216,6 @@ std::vector<std::string> run_managed_lanes(
     summary["servers"][id] = record;
     s.writer.write_json("summary.json", summary);
   };
-  s.managed_pass = true;
   auto failures = run_launched_lanes(plan, run_dir, s.client, s.sink, s.stop, hooks);
   for (size_t i = 0; i < plan.experiments.size(); ++i) {  // no lane of it could run
     if (section(i).is_null())
@@ -227,16 +227,30 @@ std::vector<std::string> run_managed_lanes(
   return failures;
 }
 
+// Judges each experiment's performance gates on the phase values of all its passes.
+void judge_deferred_gates(const plan::Plan& plan, RunState& s, nlohmann::json& summary,
+                          size_t first_section,
+                          const std::vector<std::vector<metrics::PhaseSamples>>& samples) {
+  for (size_t i = 0; i < plan.experiments.size(); ++i) {
+    const auto& gates = plan.experiments[i].performance_gates;
+    nlohmann::json& section = summary["experiments"][first_section + i];
+    if (gates.empty() || section.value("status", "") == "not_implemented") continue;
+    GateJudgements out = judge_performance_gates(gates, samples[i], s.stop.load());
+    section["performance_gates"] = std::move(out.judged);
+    for (const std::string& why : out.blockers) section["blockers"].push_back(why);
+    s.blockers.insert(s.blockers.end(), out.blockers.begin(), out.blockers.end());
+  }
+}
+
 // The out dir takes a new run (new or empty), or with options.append already holds a run the
 // plan fits into. False with result filled when neither.
 bool check_out_dir(const RunOptions& options, plan::Plan& plan, RunSink& sink,
                    std::optional<ExistingRun>& existing, RunResult& result) {
   std::string why;
   std::vector<std::string> notes;
-  if (options.append && (plan.launches_servers() || !plan.sweep.axes.empty())) {
+  if (options.append && !plan.sweep.axes.empty()) {
     result.errors.push_back(
-        "a plan with launch blocks or a sweep runs into a new run folder only (--out), not "
-        "into an existing run");
+        "a plan with a sweep runs into a new run folder only (--out), not into an existing run");
     result.exit_code = kExitInput;
     return false;
   }
@@ -255,15 +269,19 @@ bool check_out_dir(const RunOptions& options, plan::Plan& plan, RunSink& sink,
 
 // summary.json as the experiments start: a new run's header, or the run being added to (then
 // also its plan and environment with the additions, and its blockers so far).
+// *written_environment is environment.json as it now stands.
 nlohmann::json begin_summary(const std::optional<ExistingRun>& existing, const plan::Plan& plan,
                              const nlohmann::json& environment, RunFolderWriter& writer,
-                             std::vector<std::string>& blockers) {
+                             std::vector<std::string>& blockers,
+                             nlohmann::json* written_environment) {
   nlohmann::json summary;
+  *written_environment = environment;
   if (existing) {
     std::vector<std::string> names;
     for (const auto& spec : plan.experiments) names.push_back(spec.name);
     writer.write_json("plan.json", appended_plan_json(*existing, plan));
-    writer.write_json("environment.json", appended_environment_json(*existing, environment, names));
+    *written_environment = appended_environment_json(*existing, environment, names);
+    writer.write_json("environment.json", *written_environment);
     summary = existing->summary;
     if (summary["run"].is_object() && summary["run"]["blockers"].is_array())
       for (const auto& b : summary["run"]["blockers"])
@@ -321,10 +339,12 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   writer.set_secrets(std::move(keys));
   std::vector<std::string> blockers;
   nlohmann::json& summary = result.summary;
-  summary = begin_summary(existing, plan_, environment, writer, blockers);
+  nlohmann::json written_environment;
+  summary = begin_summary(existing, plan_, environment, writer, blockers, &written_environment);
   const size_t first_section = summary["experiments"].size();
   RunState state{client, writer, sink_, stop, MetricsSnapshots(client, writer)};
   state.forward_events = options_.forward_events;
+  state.defer_gates = plan.launches_servers();
   std::vector<std::vector<metrics::PhaseSamples>> samples(plan.experiments.size());
   for (size_t i = 0; i < plan.experiments.size(); ++i) {
     if (stop.load()) break;
@@ -334,16 +354,14 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   }
   bool servers_failed = false;
   if (plan.launches_servers()) {
-    std::vector<LaneRuntime> ready;  // copies for environment.json; the probes are kept
-    auto server_errors =
-        run_managed_lanes(plan, state, options_.out_dir, summary, first_section, samples,
-                          [&](const LaneRuntime& lane) {
-                            ready.push_back(lane);
-                            auto env = environment_json(prep.lanes, options_.client_version);
-                            for (const auto& l : ready)
-                              env["lanes"][l.plan.id] = lane_environment_json(l);
-                            writer.write_json("environment.json", env);
-                          });
+    // Each managed lane as its server answered the probe joins environment.json.
+    auto server_errors = run_managed_lanes(
+        plan, state, options_.out_dir, summary, first_section, samples,
+        [&](const LaneRuntime& lane) {
+          written_environment["lanes"][lane.plan.id] = lane_environment_json(lane);
+          writer.write_json("environment.json", written_environment);
+        });
+    judge_deferred_gates(plan, state, summary, first_section, samples);
     summary["run"]["server_failures"] = server_errors;
     servers_failed = !server_errors.empty();
     result.errors.insert(result.errors.end(), server_errors.begin(), server_errors.end());

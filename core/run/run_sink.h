@@ -22,6 +22,26 @@ struct RunProgress {
 
 enum class MessageLevel { Info, Warning, Error };
 
+// A managed lane's server (run/managed_server.h) as it moves through a run: starting (while the
+// ready URL is awaited, with the seconds waited of the timeout), ready (port and pid), failed
+// (why, with the last lines of its log) or stopped (how it exited). A plain value: the GUI
+// stages it like a progress line. Secret env values are already redacted in every text.
+struct ServerState {
+  enum class Phase { Starting, Ready, Failed, Stopped };
+  std::string lane_id;
+  Phase phase = Phase::Starting;
+  std::string command;  // as it runs, port filled in
+  int port = 0;         // 0 when the lane does not use {port}
+  int pid = 0;          // 0 before the process started
+  double waited_s = 0;  // starting: seconds since start; ready: seconds it took
+  double timeout_s = 0;
+  std::string error;     // failed: why, then the log's last lines
+  std::string exit;      // stopped or failed: "exit code 0", "signal 9", ...
+  int exit_code = -1;    // -1 when it did not exit with a code
+  std::string log_path;  // servers/<lane>.log in the run folder, "" when not kept
+};
+const char* to_string(ServerState::Phase phase);  // "starting", "ready", "failed", "stopped"
+
 class RunSink {
  public:
   virtual ~RunSink() = default;
@@ -31,6 +51,8 @@ class RunSink {
                         const net::EventArrival& /*event*/) {}
   virtual void on_progress(const RunProgress& progress) = 0;
   virtual void on_message(MessageLevel level, const std::string& text) = 0;
+  // A managed lane's server changed state, or waited another second for its ready URL.
+  virtual void on_server_state(const ServerState& /*state*/) {}
 };
 
 }  // namespace lb::run

@@ -28,6 +28,10 @@ class SerializedSink : public RunSink {
     std::lock_guard lock(mutex_);
     inner_.on_message(level, text);
   }
+  void on_server_state(const ServerState& state) override {
+    std::lock_guard lock(mutex_);
+    inner_.on_server_state(state);
+  }
 
  private:
   RunSink& inner_;

@@ -25,6 +25,7 @@ class WrittenFirstSink : public RunSink {
   void on_message(MessageLevel level, const std::string& text) override {
     inner_.on_message(level, text);
   }
+  void on_server_state(const ServerState& state) override { inner_.on_server_state(state); }
 
  private:
   RunSink& inner_;

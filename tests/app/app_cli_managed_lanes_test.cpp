@@ -146,6 +146,95 @@ class CliManagedLanesTest : public QObject {
     fs::remove_all(dir);
   }
 
+  void performanceGateAcrossPassesIsJudged() {
+    // The baseline runs in the plan's own pass, the managed candidate alone after it: the gate
+    // pairs the two passes' phase values once both are done.
+    const auto dir = fresh_dir("lb-managed-gate");
+    fs::create_directories(dir);
+    json load = small_throughput();
+    load["concurrency"] = {1};
+    load["performance_gates"] = {{{"figure", "median_decode_tok_s"},
+                                  {"candidate", "fp8"},
+                                  {"baseline", "bf16"},
+                                  {"min_ratio", 1.2}}};
+    const json plan = {{"name", "gate across passes"},
+                       {"lanes",
+                        {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.05"}},
+                         managed_lane("fp8", sim_launch("fp8"))}},
+                       {"experiments", {load}}};
+    const auto r = run_program(cli_path(), {"run", qstr(write_plan_file(dir / "p.json", plan)),
+                                            "--out", qstr(dir / "run"), "--allow-launch"});
+    const json summary = read_json(dir / "run" / "summary.json");
+    const json& experiment = summary["experiments"][0];
+    QVERIFY2(experiment.contains("performance_gates"), r.err.c_str());
+    const json& judged = experiment["performance_gates"];
+    QCOMPARE(judged.size(), size_t(1));
+    QCOMPARE(judged[0]["phase"].get<std::string>(), std::string("c1"));
+    // fp8 decodes about 1.8 times as fast as bf16 in the simulator.
+    const double ratio = judged[0]["comparison"]["ratio"].get<double>();
+    QVERIFY2(ratio > 1.2 && ratio < 2.5, std::to_string(ratio).c_str());
+    const std::string said = judged[0]["statement"];
+    QVERIFY2(said.rfind("fp8/bf16 c1 median_decode_tok_s ", 0) == 0, said.c_str());
+    for (const auto& b : summary["run"]["blockers"])
+      QVERIFY2(!text_contains(b.get<std::string>(), "no phase was measured"),
+               b.get<std::string>().c_str());
+    // A passing gate is no blocker; any other outcome makes the run exit 1.
+    QCOMPARE(r.exit_code, judged[0]["outcome"] == "pass" ? 0 : 1);
+    fs::remove_all(dir);
+  }
+
+  void managedLaneAddedIntoAnExistingRun() {
+    const auto dir = fresh_dir("lb-managed-into");
+    fs::create_directories(dir);
+    json first = small_throughput();
+    first["concurrency"] = {1};
+    first["name"] = "plain";
+    const json plain = {{"name", "plain run"},
+                        {"lanes", {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.05"}}}},
+                        {"experiments", {first}}};
+    const auto r1 = run_program(cli_path(), {"run", qstr(write_plan_file(dir / "p1.json", plain)),
+                                             "--out", qstr(dir / "run")});
+    QVERIFY2(r1.exit_code == 0, r1.err.c_str());
+    json second = small_throughput();
+    second["concurrency"] = {1};
+    second["name"] = "managed";
+    const json added = {{"name", "added"},
+                        {"lanes", {managed_lane("fp8", sim_launch("fp8"))}},
+                        {"experiments", {second}}};
+    const std::string p2 = write_plan_file(dir / "p2.json", added);
+    // Without --allow-launch nothing starts and the run is left as it was.
+    const auto refused = run_program(cli_path(), {"run", qstr(p2), "--into", qstr(dir / "run")});
+    QCOMPARE(refused.exit_code, 2);
+    QVERIFY2(text_contains(refused.err, "--allow-launch"), refused.err.c_str());
+    QCOMPARE(read_json(dir / "run" / "summary.json")["experiments"].size(), size_t(1));
+    const auto r2 =
+        run_program(cli_path(), {"run", qstr(p2), "--into", qstr(dir / "run"), "--allow-launch"});
+    QVERIFY2(r2.exit_code == 0, r2.err.c_str());
+    const json summary = read_json(dir / "run" / "summary.json");
+    QCOMPARE(summary["experiments"].size(), size_t(2));
+    QCOMPARE(summary["experiments"][1]["name"].get<std::string>(), std::string("managed"));
+    QCOMPARE(summary["experiments"][1]["lanes"]["fp8"]["phases"]["c1"]["completed"].get<int>(), 8);
+    QCOMPARE(summary["servers"]["fp8"]["status"].get<std::string>(), std::string("stopped"));
+    QVERIFY(process_group_gone(summary["servers"]["fp8"]["pid"].get<pid_t>()));
+    QVERIFY(fs::exists(dir / "run" / "servers" / "fp8.log"));
+    // environment.json keeps the first lane, gains the managed one and records the addition.
+    const json env = read_json(dir / "run" / "environment.json");
+    QVERIFY2(env["lanes"].contains("bf16") && env["lanes"].contains("fp8"), env.dump().c_str());
+    QCOMPARE(env["additions"].size(), size_t(1));
+    const json plan = read_json(dir / "run" / "plan.json");
+    QCOMPARE(plan["lanes"].size(), size_t(2));
+    QVERIFY(plan["lanes"][1].contains("launch"));
+    // A sweep still goes into a new run folder only.
+    json sweep = added;
+    sweep["sweep"] = {{"lane", "fp8"}, {"parameter", "max_num_seqs"}, {"values", {4, 8}}};
+    const auto r3 = run_program(cli_path(), {"run", qstr(write_plan_file(dir / "p3.json", sweep)),
+                                             "--into", qstr(dir / "run"), "--allow-launch"});
+    QCOMPARE(r3.exit_code, 2);
+    QVERIFY2(text_contains(r3.err, "a plan with a sweep runs into a new run folder only"),
+             r3.err.c_str());
+    fs::remove_all(dir);
+  }
+
   void serverIgnoringSigtermIsKilledWithItsGroup() {
     const auto dir = fresh_dir("lb-managed-stubborn");
     fs::create_directories(dir);

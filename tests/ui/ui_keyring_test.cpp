@@ -25,6 +25,7 @@
 #include "plan/api_key_source.h"
 #include "sim_lane_starter.h"
 #include "ui/dialogs/lane_dialog.h"
+#include "ui/dialogs/launch_editor.h"
 #include "ui/keyring/keyring_lookup.h"
 #include "ui/keyring/secret_store.h"
 #include "ui/pages/lane_prober.h"
@@ -232,6 +233,64 @@ class KeyringTest : public QObject {
     QVERIFY(!store.lookup(kFp8, &error));
     QVERIFY2(error.empty(), error.c_str());
     qunsetenv(kSimKeyVar);
+  }
+
+  // A managed lane's secret env values typed in the lane dialog go to the keyring; the lane and
+  // lanes.json hold references, which the server's start resolves through the lookup.
+  void secretLaunchEnvStaysInTheKeyring() {
+    QVERIFY2(!qgetenv("DBUS_SESSION_BUS_ADDRESS").contains("no-bus"), "needs the bus above");
+    QTemporaryDir dir;
+    lb::ui::Workspace workspace;
+    QString why;
+    QVERIFY2(workspace.open(dir.path(), &why), qPrintable(why));
+    lb::plan::Lane lane;
+    lane.id = "srv";
+    lane.base_url = "http://127.0.0.1:{port}/v1";
+    lb::plan::LaunchSpec spec;
+    spec.command = {"/bin/true"};
+    spec.ready_url = "http://127.0.0.1:{port}/health";
+    lane.launch = spec;
+    lb::ui::LaneDialog dialog(lane, {}, workspace.id());
+    dialog.launch_editor()->add_env_row("HF_TOKEN", "hf-secret-value-123", false);  // by name
+    dialog.launch_editor()->add_env_row("MODEL_PASS", "pass-secret-456", true);     // marked
+    dialog.launch_editor()->add_env_row("LOG_LEVEL", "INFO", false);
+    dialog.accept();
+    QVERIFY2(dialog.result() == QDialog::Accepted, qPrintable(dialog.error_text()));
+    const lb::plan::Lane saved = dialog.lane();
+    QCOMPARE(saved.launch->env.at("HF_TOKEN"), std::string("keyring:srv/env/HF_TOKEN"));
+    QCOMPARE(saved.launch->env.at("MODEL_PASS"), std::string("keyring:srv/env/MODEL_PASS"));
+    QCOMPARE(saved.launch->env.at("LOG_LEVEL"), std::string("INFO"));
+    QVERIFY2(workspace.set_lanes({saved}, &why), qPrintable(why));
+    for (const char* secret : {"hf-secret-value-123", "pass-secret-456"})
+      QCOMPARE(file_containing(dir.path(), secret), QString());
+
+    lb::ui::register_keyring_lookup(workspace.id().toStdString());
+    std::vector<std::string> secrets;
+    std::string error;
+    auto env = lb::plan::resolve_launch_env(saved, &secrets, &error);
+    QVERIFY2(env.has_value(), error.c_str());
+    QCOMPARE(env->at("HF_TOKEN"), std::string("hf-secret-value-123"));
+    QCOMPARE(env->at("MODEL_PASS"), std::string("pass-secret-456"));
+    QCOMPARE(env->at("LOG_LEVEL"), std::string("INFO"));
+    QCOMPARE(secrets.size(), size_t{2});
+    // Another lane cannot read them; without the desktop app's lookup nothing is read.
+    lb::plan::Lane thief = saved;
+    thief.id = "other";
+    QVERIFY(!lb::plan::resolve_launch_env(thief, nullptr, &error));
+    QVERIFY2(error.find("a lane reads only its own") != std::string::npos, error.c_str());
+    lb::plan::set_keyring_lookup(nullptr);
+    QVERIFY(!lb::plan::resolve_launch_env(saved, nullptr, &error));
+    QVERIFY2(error.find("only the LaneBench desktop app reads") != std::string::npos,
+             error.c_str());
+    lb::ui::register_keyring_lookup(workspace.id().toStdString());
+
+    // Reopened and accepted without retyping, the references stay.
+    lb::ui::Workspace reopened;
+    QVERIFY2(reopened.open(dir.path(), &why), qPrintable(why));
+    lb::ui::LaneDialog edit(reopened.lanes().at(0), {}, reopened.id());
+    edit.accept();
+    QVERIFY2(edit.result() == QDialog::Accepted, qPrintable(edit.error_text()));
+    QCOMPARE(edit.lane().launch->env.at("MODEL_PASS"), std::string("keyring:srv/env/MODEL_PASS"));
   }
 
   // The Add dialog stores a new lane's key before the workspace is written; when writing it

@@ -6,9 +6,11 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include "plan/api_key_source.h"
+#include "ui/dialogs/launch_editor.h"
 #include "ui/keyring/secret_store.h"
 #include "ui/workspace/lane_json.h"
 
@@ -78,11 +80,17 @@ LaneDialog::LaneDialog(const plan::Lane& lane, QStringList taken_ids, QString wo
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   connect(buttons, &QDialogButtonBox::accepted, this, &LaneDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &LaneDialog::reject);
+  auto* lane_page = new QWidget(this);
+  lane_page->setLayout(form);
+  launch_ = new LaunchEditor(lane, this);
+  tabs_ = new QTabWidget(this);
+  tabs_->addTab(lane_page, tr("&Lane"));
+  tabs_->addTab(launch_, tr("La&unch"));
   auto* layout = new QVBoxLayout(this);
-  layout->addLayout(form);
+  layout->addWidget(tabs_);
   layout->addWidget(error_);
   layout->addWidget(buttons);
-  setMinimumWidth(520);
+  setMinimumWidth(640);
 }
 
 plan::Lane LaneDialog::lane() const {
@@ -100,6 +108,7 @@ plan::Lane LaneDialog::lane() const {
   lane.notes.engine_version = engine_->text().trimmed().toStdString();
   lane.notes.text = notes_->text().trimmed().toStdString();
   fill_sim_fields(lane);
+  lane.launch = launch_->launch(lane.id);
   return lane;
 }
 
@@ -121,6 +130,8 @@ QString LaneDialog::validate() const {
                : tr("The API key variable must be an environment variable name, not a key.");
   if (key_source_->currentIndex() == KeyringKey && l.api_key_env.empty())
     return tr("Type the API key to keep in the OS keyring.");
+  if (const QString launch = launch_->validate(l); !launch.isEmpty())
+    return tr("Launch: %1").arg(launch);
   return {};
 }
 
@@ -134,9 +145,26 @@ void LaneDialog::accept() {
                             .store({l.id, plan::keyring_host(l.base_url)}, secret.toStdString());
     if (!stored.ok) problem = QString::fromStdString(stored.error);
   }
+  if (problem.isEmpty()) {
+    // Secret launch env values go to the keyring only now, each under this lane and host.
+    const plan::Lane l = lane();
+    const SecretStore store(workspace_id_.toStdString());
+    for (const auto& [name, value] : launch_->typed_secrets()) {
+      const auto stored = store.store(
+          {plan::launch_env_keyring_id(l.id, name), plan::keyring_host(l.base_url)}, value);
+      if (!stored.ok) {
+        problem = tr("Launch: %1: %2")
+                      .arg(QString::fromStdString(name), QString::fromStdString(stored.error));
+        break;
+      }
+    }
+  }
   error_->setText(problem);
+  if (problem.startsWith(tr("Launch:"))) tabs_->setCurrentWidget(launch_);
   if (problem.isEmpty()) QDialog::accept();
 }
+
+QString LaneDialog::error_text() const { return error_->text(); }
 
 void LaneDialog::build_key_fields(const plan::Lane& lane) {
   const bool in_keyring = plan::keyring_lane_of(lane.api_key_env).has_value();

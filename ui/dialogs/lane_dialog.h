@@ -2,6 +2,7 @@
 // Adds or edits one lane: endpoint, model, where its API key comes from (none, an environment
 // variable, or the OS keyring) and serving notes. A key typed here goes into the OS keyring when
 // the dialog is accepted; the lane itself only ever holds the reference "keyring:<lane-id>".
+// Its Launch tab edits the lane's launch block (ui/dialogs/launch_editor.h).
 #include <QDialog>
 
 #include "plan/plan.h"
@@ -10,8 +11,11 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QTabWidget;
 
 namespace lb::ui {
+
+class LaunchEditor;
 
 class LaneDialog : public QDialog {
   Q_OBJECT
@@ -23,6 +27,10 @@ class LaneDialog : public QDialog {
   plan::Lane lane() const;
 
   void accept() override;
+
+  LaunchEditor* launch_editor() const { return launch_; }
+  QTabWidget* tabs() const { return tabs_; }
+  QString error_text() const;  // the validation message shown, "" when none
 
  private:
   enum KeySource { NoKey = 0, EnvironmentKey = 1, KeyringKey = 2 };
@@ -49,6 +57,8 @@ class LaneDialog : public QDialog {
   QLineEdit* engine_ = nullptr;
   QLineEdit* notes_ = nullptr;
   QLabel* error_ = nullptr;
+  LaunchEditor* launch_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
 };
 
 }  // namespace lb::ui

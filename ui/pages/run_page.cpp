@@ -23,6 +23,7 @@
 #include "ui/prompts/prompt_set_store.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
+#include "ui/run/server_state_view.h"
 #include "ui/workspace/lane_json.h"
 #include "ui/workspace/workspace.h"
 #include "widgets/lane_palette.h"
@@ -148,6 +149,13 @@ QWidget* RunPage::build_live_panel() {
   phase_view_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
   tables_->addTab(stats_view_, tr("Per &lane"));
   tables_->addTab(phase_view_, tr("Per p&hase"));
+  servers_view_ = new ServerStateView(tables_);
+  tables_->addTab(servers_view_, tr("Ser&vers"));
+  connect(&controller_, &RunController::servers_changed, this, [this] {
+    const bool first = servers_view_->row_count() == 0 && !controller_.servers().empty();
+    servers_view_->set_servers(controller_.servers());
+    if (first) show_servers_tab();  // a plan's first server brings its state to the front
+  });
   splitter->addWidget(charts_);
   splitter->addWidget(tables_);
   splitter->setStretchFactor(0, 4);
@@ -166,9 +174,13 @@ void RunPage::show_kind(const QString& kind) {
   if (kind == "prefix_cache") phase = tr("Pass");
   if (kind == "throughput" || kind == "speculative") phase = tr("Level");
   controller_.phase_model()->set_phase_title(phase);
-  // Kinds measured per phase show that table first; a regression has one phase per lane.
+  // Kinds measured per phase show that table first; a regression has one phase per lane. While
+  // a plan's servers are shown, they stay in front.
+  if (controller_.running() && tables_->currentWidget() == servers_view_) return;
   tables_->setCurrentWidget(kind == "regression" || kind == "gates" ? stats_view_ : phase_view_);
 }
+
+void RunPage::show_servers_tab() { tables_->setCurrentWidget(servers_view_); }
 
 void RunPage::overlay_run(const QString& run_dir) { overlay_loader_->load(run_dir); }
 

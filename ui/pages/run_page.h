@@ -26,6 +26,7 @@ namespace lb::ui {
 
 class ExperimentForm;
 class LiveCharts;
+class ServerStateView;
 class Workspace;
 
 class RunPage : public QWidget {
@@ -61,6 +62,9 @@ class RunPage : public QWidget {
   ExperimentForm* experiment_form() const { return form_; }
   QTableView* stats_view() const { return stats_view_; }
   QTableView* phase_view() const { return phase_view_; }
+  // Each managed server's state in the running (or last) plan.
+  ServerStateView* servers_view() const { return servers_view_; }
+  void show_servers_tab();
   QString log_text() const;  // the Messages pane
   QStringList checked_lanes() const;
   void set_checked_lanes(const QStringList& lanes);
@@ -119,6 +123,7 @@ class RunPage : public QWidget {
   QTableView* stats_view_ = nullptr;
   QTableView* phase_view_ = nullptr;
   QTabWidget* tables_ = nullptr;
+  ServerStateView* servers_view_ = nullptr;
   LiveGateScores gate_scores_;
   QString last_kind_;
 };

@@ -41,6 +41,8 @@ bool RunController::start(plan::Plan plan, const QString& out_dir, QString* erro
   stats_.set_rows({});
   phase_stats_.set_phase_rows({});
   progress_.clear();
+  servers_.clear();
+  emit servers_changed();
   fraction_ = eta_s_ = -1;
   phase_text_ = tr("Preparing lanes…");
   run_dir_ = out_dir;
@@ -103,6 +105,10 @@ void RunController::drain() {
   apply_progress(batch.progress);
   for (const auto& [level, text] : batch.messages)
     emit message(static_cast<int>(level), QString::fromStdString(text));
+  if (!batch.servers.empty()) {
+    for (auto& [lane, state] : batch.servers) servers_[lane] = std::move(state);
+    emit servers_changed();
+  }
   refresh_stats(changed);
   QStringList changed_list(changed.begin(), changed.end());
   emit updated(changed_list);

@@ -58,6 +58,8 @@ class RunController : public QObject {
     QString kind;
   };
   const std::vector<PlannedExperiment>& experiments() const { return experiments_; }
+  // The run's managed servers as last reported (run/run_sink.h's ServerState), by lane id.
+  const std::map<std::string, run::ServerState>& servers() const { return servers_; }
   int experiment_index() const { return experiment_index_; }
 
  signals:
@@ -66,6 +68,7 @@ class RunController : public QObject {
   // data, tables and charts, and the updated() slots) and how many requests it brought.
   void drained(qint64 cost_ns, int records);
   void message(int level, const QString& text);  // run::MessageLevel as int
+  void servers_changed();                        // servers() changed (at most once a drain)
   // The run moved on to experiment INDEX of the plan: the live data now holds that experiment's
   // requests only (its own charts and tables; the run folder keeps them all).
   void experiment_started(int index, const QString& name, const QString& kind);
@@ -89,6 +92,7 @@ class RunController : public QObject {
   models::LaneStatsModel stats_;
   models::PhaseStatsModel phase_stats_;
   std::map<std::string, run::RunProgress> progress_;
+  std::map<std::string, run::ServerState> servers_;
   QString run_dir_;
   std::vector<PlannedExperiment> experiments_;
   int experiment_index_ = -1;

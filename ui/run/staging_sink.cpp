@@ -24,6 +24,12 @@ void StagingSink::on_message(run::MessageLevel level, const std::string& text) {
   pending_.store(true, std::memory_order_release);
 }
 
+void StagingSink::on_server_state(const run::ServerState& state) {
+  std::lock_guard lock(mutex_);
+  batch_.servers[state.lane_id] = state;
+  pending_.store(true, std::memory_order_release);
+}
+
 void StagingSink::finish(RunOutcome outcome) {
   std::lock_guard lock(mutex_);
   batch_.outcome = std::move(outcome);

@@ -25,8 +25,11 @@ struct StagedBatch {
   std::vector<metrics::RequestRecord> records;
   std::map<std::string, run::RunProgress> progress;  // latest per lane ("" = whole run)
   std::vector<std::pair<run::MessageLevel, std::string>> messages;
-  std::optional<RunOutcome> outcome;  // set once, when the run thread ends
-  bool empty() const { return records.empty() && progress.empty() && messages.empty() && !outcome; }
+  std::map<std::string, run::ServerState> servers;  // latest per managed lane
+  std::optional<RunOutcome> outcome;                // set once, when the run thread ends
+  bool empty() const {
+    return records.empty() && progress.empty() && messages.empty() && servers.empty() && !outcome;
+  }
 };
 
 class StagingSink final : public run::RunSink {
@@ -34,6 +37,7 @@ class StagingSink final : public run::RunSink {
   void on_request_done(const metrics::RequestRecord& record) override;
   void on_progress(const run::RunProgress& progress) override;
   void on_message(run::MessageLevel level, const std::string& text) override;
+  void on_server_state(const run::ServerState& state) override;
   void finish(RunOutcome outcome);
 
   bool pending() const { return pending_.load(std::memory_order_acquire); }

@@ -1,11 +1,18 @@
 #include "ui/tour/screenshot_tour.h"
 
+#include <QAbstractButton>
+#include <QApplication>
 #include <QDir>
+#include <QMessageBox>
 #include <QPixmap>
+#include <QTabWidget>
 #include <QTableView>
 #include <cstdio>
 
 #include "models/item_roles.h"
+#include "plan/plan.h"
+#include "ui/dialogs/lane_dialog.h"
+#include "ui/dialogs/launch_editor.h"
 #include "ui/main_window.h"
 #include "ui/pages/decision_page.h"
 #include "ui/pages/prompt_sets_page.h"
@@ -14,6 +21,7 @@
 #include "ui/pages/runs_page.h"
 #include "ui/pages/verify_page.h"
 #include "ui/run/experiment_form.h"
+#include "ui/run/server_state_view.h"
 #include "ui/tour/demo_checkpoint.h"
 #include "ui/workspace/demo_plan.h"
 
@@ -58,6 +66,7 @@ bool ScreenshotTour::grab(const QString& name) {
 
 void ScreenshotTour::on_run_finished(const QString& run_dir) {
   live_shot_.stop();
+  if (sweep_plan_started_) return show_sweep_run(run_dir);
   if (plan_started_) return show_plan_run(run_dir);
   if (sweep_started_) {
     QTimer::singleShot(600, this, [this] {
@@ -200,8 +209,70 @@ void ScreenshotTour::show_plan_run(const QString& run_dir) {
           if (!grab("12-effects")) return;
           window_.show_page(MainWindow::Decision);
           QTimer::singleShot(500, this, [this] {
-            if (grab("13-qualification")) finish();
+            if (grab("13-qualification")) show_launch_editor();
           });
+        });
+      },
+      Qt::SingleShotConnection);
+  window_.runs_page()->open_run(run_dir);
+}
+
+void ScreenshotTour::show_launch_editor() {
+  const QString path = QDir(window_.workspace().plans_dir()).filePath(kDemoSweepFile);
+  const auto parsed = plan::load_plan_file(path.toStdString());
+  if (!parsed.ok())
+    return fail("cannot read the demo sweep plan: " + QString::fromStdString(parsed.error_text()));
+  window_.show_page(MainWindow::Lanes);
+  auto* dialog = new LaneDialog(parsed.plan->lanes.back(), {}, window_.workspace().id(), &window_);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->launch_editor()->add_env_row("HF_TOKEN", "hf_not_a_real_token", true);
+  dialog->tabs()->setCurrentWidget(dialog->launch_editor());
+  dialog->resize(820, dialog->sizeHint().height());
+  dialog->show();
+  QTimer::singleShot(600, this, [this, dialog] {
+    const QString out = QDir(out_dir_).filePath("14-lane-launch.png");
+    if (!dialog->grab().save(out)) return fail("cannot write " + out);
+    std::fprintf(stderr, "screenshot: %s\n", qPrintable(out));
+    dialog->close();
+    run_demo_sweep();
+  });
+}
+
+// The sweep's servers start one after another; the Servers tab is grabbed once the second is
+// ready (the first already stopped with its exit code).
+void ScreenshotTour::run_demo_sweep() {
+  sweep_plan_started_ = true;
+  RunPage* run = window_.run_page();
+  window_.show_page(MainWindow::Run);
+  connect(run->controller(), &RunController::servers_changed, this, [this, run] {
+    if (servers_shot_ || run->servers_view()->row_count() < 2) return;
+    for (const auto& [lane, state] : run->controller()->servers())
+      if (state.phase == run::ServerState::Phase::Ready) {
+        servers_shot_ = true;
+        run->show_servers_tab();
+        QTimer::singleShot(300, this, [this] { grab("15-servers"); });
+        return;
+      }
+  });
+  // start_plan_file asks before it starts the servers: the tour says Yes.
+  QTimer::singleShot(300, this, [] {
+    for (QWidget* w : QApplication::topLevelWidgets())
+      if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible())
+        if (QAbstractButton* yes = box->button(QMessageBox::Yes)) yes->click();
+  });
+  QString error;
+  const QString plan = QDir(window_.workspace().plans_dir()).filePath(kDemoSweepFile);
+  if (!run->start_plan_file(plan, &error)) return fail("cannot run the demo sweep: " + error);
+}
+
+void ScreenshotTour::show_sweep_run(const QString& run_dir) {
+  connect(
+      window_.runs_page(), &RunsPage::run_loaded, this,
+      [this] {
+        window_.show_page(MainWindow::Runs);
+        window_.runs_page()->show_effects();
+        QTimer::singleShot(600, this, [this] {
+          if (grab("16-sweep")) finish();
         });
       },
       Qt::SingleShotConnection);

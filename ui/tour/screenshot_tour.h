@@ -1,7 +1,9 @@
 #pragma once
 // A scripted walk through the workbench for documentation: runs a short regression on the
 // window's lanes, and saves the window at each stage (lanes, live run, finished run, review,
-// runs), then the prompt sets and a short context sweep's charts, into a folder with
+// runs), then the prompt sets and a short context sweep's charts, the demo qualification plan,
+// a managed lane's launch editor and the demo sweep plan (its servers and tuning curve), into a
+// folder with
 // QWidget::grab(). Emits done(0) on success, done(1) with a message on
 // stderr otherwise. Driven by signals and timers only (no processEvents, no sleeps).
 #include <QObject>
@@ -17,7 +19,7 @@ class MainWindow;
 class ScreenshotTour : public QObject {
   Q_OBJECT
  public:
-  static constexpr int kTimeoutMs = 480'000;
+  static constexpr int kTimeoutMs = 600'000;
   ScreenshotTour(MainWindow& window, QString out_dir, QObject* parent = nullptr);
   void start();
 
@@ -38,6 +40,11 @@ class ScreenshotTour : public QObject {
   // The demo qualification plan into one run: live, then its Effects and its Decision page.
   void run_demo_plan();
   void show_plan_run(const QString& run_dir);
+  // A managed lane's Launch tab in the lane dialog, then the demo sweep plan: its servers'
+  // states on the Run page while it runs, and its tuning curve on the Runs page's Effects tab.
+  void show_launch_editor();
+  void run_demo_sweep();
+  void show_sweep_run(const QString& run_dir);
 
   MainWindow& window_;
   QString out_dir_;
@@ -49,6 +56,8 @@ class ScreenshotTour : public QObject {
   bool finished_ = false;
   bool qualification_shown_ = false;
   bool plan_started_ = false;
+  bool sweep_plan_started_ = false;
+  bool servers_shot_ = false;
   std::unique_ptr<QTemporaryDir> checkpoint_dir_;
 };
 

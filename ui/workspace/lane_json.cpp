@@ -1,5 +1,7 @@
 #include "ui/workspace/lane_json.h"
 
+#include "plan/api_key_source.h"
+
 namespace lb::ui {
 
 void fill_sim_fields(plan::Lane& lane) {
@@ -23,6 +25,20 @@ void fill_sim_fields(plan::Lane& lane) {
   }
 }
 
+nlohmann::json workspace_launch_json(const plan::LaunchSpec& launch) {
+  nlohmann::json env = nlohmann::json::object();
+  for (const auto& [name, value] : launch.env)
+    env[name] = plan::is_secret_env_name(name) && !plan::is_launch_env_keyring_reference(value)
+                    ? std::string()
+                    : value;
+  nlohmann::json j = {{"command", launch.command},
+                      {"ready", {{"url", launch.ready_url}, {"timeout_s", launch.ready_timeout_s}}},
+                      {"stop", {{"signal", launch.stop_signal}, {"grace_s", launch.stop_grace_s}}},
+                      {"log", launch.log}};
+  if (!env.empty()) j["env"] = env;
+  return j;
+}
+
 nlohmann::json lane_to_json(const plan::Lane& lane) {
   nlohmann::json j = {{"id", lane.id}, {"base_url", lane.base_url}};
   if (!lane.model.empty() && lane.model != "auto") j["model"] = lane.model;
@@ -37,6 +53,7 @@ nlohmann::json lane_to_json(const plan::Lane& lane) {
   if (!n.engine_version.empty()) notes["engine_version"] = n.engine_version;
   if (!n.text.empty()) notes["text"] = n.text;
   if (!notes.empty()) j["notes"] = notes;
+  if (lane.launch) j["launch"] = workspace_launch_json(*lane.launch);
   return j;
 }
 
@@ -72,6 +89,10 @@ bool lane_from_json(const nlohmann::json& value, plan::Lane* lane, std::string* 
       out.notes.prefix_caching = pc->get<bool>();
   }
   fill_sim_fields(out);
+  if (const auto errors = plan::read_lane_launch(value, out); !errors.empty()) {
+    *error = "lane \"" + out.id + "\": " + errors.front().path + ": " + errors.front().message;
+    return false;
+  }
   *lane = std::move(out);
   return true;
 }
