@@ -137,9 +137,8 @@ QVariant ReviewPairsModel::data(const QModelIndex& index, int role) const {
 
 QVariant ReviewPairsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* const kTitles[ColumnCount] = {"Prompt", "Ratio",         "Triage",
-                                                   "Cause",  "Margin (nats)", "Verdict",
-                                                   "Checks", "Category",      "Note"};
+  static const char* const kTitles[ColumnCount] = {
+      "Prompt", "Ratio", "Triage", "Verdict", "Cause", "Margin", "Checks", "Category", "Note"};
   return section >= 0 && section < ColumnCount ? tr(kTitles[section]) : QVariant();
 }
 

@@ -10,8 +10,8 @@ namespace lb::models {
 class ReviewPairsModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  // Ratio and verdict come first: they are what a reviewer scans for.
-  enum Column { Index, Ratio, Triage, Cause, Margin, Verdict, Checks, Category, Note, ColumnCount };
+  // Ratio and verdict come first: they are what a reviewer scans for; then the token evidence.
+  enum Column { Index, Ratio, Triage, Verdict, Cause, Margin, Checks, Category, Note, ColumnCount };
   using QAbstractTableModel::QAbstractTableModel;
 
   void set_pairs(std::vector<ReviewPair> pairs);

@@ -143,8 +143,9 @@ QWidget* ReviewPage::build_detail() {
   auto* texts = new QSplitter(Qt::Vertical, panel);
   texts->addWidget(diff_);
   texts->addWidget(build_token_panel(texts));
-  texts->setStretchFactor(0, 3);
-  texts->setStretchFactor(1, 2);
+  texts->setStretchFactor(0, 1);
+  texts->setStretchFactor(1, 1);
+  texts->setSizes({320, 420});  // the texts, and the strips with a top-5 table under them
   layout->addWidget(prompt_);
   layout->addWidget(texts, 1);
   layout->addLayout(verdicts);

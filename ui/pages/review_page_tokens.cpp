@@ -68,9 +68,9 @@ QWidget* ReviewPage::build_token_panel(QWidget* parent) {
   top_k_->verticalHeader()->hide();
   top_k_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   top_k_->setFocusPolicy(Qt::NoFocus);  // j/k stay with the pair table
-  top_k_->setMaximumHeight(170);
+  top_k_->setMinimumHeight(120);
+  top_k_->setMaximumHeight(190);
   top_k_->setAccessibleName(tr("Top-K at the clicked token"));
-  top_k_->horizontalHeader()->setStretchLastSection(true);
   top_k_->hide();
   top_k_title_->hide();
   auto* layout = new QVBoxLayout(panel);
