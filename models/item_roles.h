@@ -13,6 +13,7 @@ enum ItemRole : int {
   CategoryRole,                       // QString prompt category
   PromptIndexRole,                    // int index of the prompt in its set
   GateStatusRole,                     // QString "pass" / "fail" / "unsupported" / "not run"
+  CauseRole,                          // QString token-evidence cause ("near_tie", ...), "" if none
 };
 
 }  // namespace lb::models

@@ -23,10 +23,16 @@ void ReviewFilterProxy::set_verdict(const QString& verdict) {
   invalidateFilter();
 }
 
+void ReviewFilterProxy::set_cause(const QString& cause) {
+  cause_ = cause;
+  invalidateFilter();
+}
+
 bool ReviewFilterProxy::filterAcceptsRow(int source_row, const QModelIndex& source_parent) const {
   const QModelIndex index = sourceModel()->index(source_row, 0, source_parent);
   if (non_identical_only_ && index.data(TriageRole).toString() == "identical") return false;
   if (!category_.isEmpty() && index.data(CategoryRole).toString() != category_) return false;
+  if (!cause_.isEmpty() && index.data(CauseRole).toString() != cause_) return false;
   if (!verdict_.isEmpty()) {
     const QString verdict = index.data(VerdictRole).toString();
     if (verdict_ == kUnreviewed ? !verdict.isEmpty() : verdict != verdict_) return false;

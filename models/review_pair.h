@@ -3,6 +3,8 @@
 // checks that failed on either side, and the human verdict.
 #include <QString>
 #include <QStringList>
+#include <cstdint>
+#include <limits>
 
 namespace lb::models {
 
@@ -17,6 +19,11 @@ struct ReviewPair {
   QStringList failed_checks;  // "lane: check description"
   QString verdict;            // "", "identical", "benign_drift", "material_difference", "blocker"
   QString note;
+  // Token evidence (logprobs): why the outputs part, "" when the run has none for this pair:
+  // near_tie, confident_change, tokenizer_mismatch, no_logprobs, length_change (or identical).
+  QString cause;
+  double margin_nats = std::numeric_limits<double>::quiet_NaN();  // baseline top-1 - top-2
+  int64_t divergence_token = -1;  // first divergent token, -1 when none
 };
 
 // The four verdicts in shortcut order (keys 1-4) and how they read.

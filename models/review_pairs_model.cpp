@@ -2,6 +2,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <cmath>
 
 #include "models/item_roles.h"
 
@@ -40,6 +41,14 @@ QStringList ReviewPairsModel::categories() const {
   return out;
 }
 
+QStringList ReviewPairsModel::causes() const {
+  QStringList out;
+  for (const ReviewPair& p : pairs_)
+    if (!p.cause.isEmpty() && !out.contains(p.cause)) out << p.cause;
+  out.sort();
+  return out;
+}
+
 int ReviewPairsModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : static_cast<int>(pairs_.size());
 }
@@ -65,6 +74,12 @@ QVariant ReviewPairsModel::display(const ReviewPair& pair, int column) const {
       return pair.failed_checks.isEmpty()
                  ? QString("✓")
                  : QString::number(pair.failed_checks.size()) + tr(" failed");
+    case Cause: {
+      QString text = pair.cause;
+      return text.replace('_', ' ');
+    }
+    case Margin:
+      return std::isnan(pair.margin_nats) ? QString() : QString::number(pair.margin_nats, 'f', 3);
     case Verdict:
       return verdict_label(pair.verdict);
     case Note:
@@ -88,16 +103,28 @@ QVariant ReviewPairsModel::data(const QModelIndex& index, int role) const {
       return pair->category;
     case PromptIndexRole:
       return pair->index;
+    case CauseRole:
+      return pair->cause;
     case SortRole:
       if (index.column() == Ratio) return pair->ratio;
       if (index.column() == Index) return pair->index;
+      // Pairs without a margin sort after every pair with one.
+      if (index.column() == Margin)
+        return std::isnan(pair->margin_nats) ? 1e300 : pair->margin_nats;
       return display(*pair, index.column());
     case Qt::ToolTipRole:
       if (index.column() == Checks && !pair->failed_checks.isEmpty())
         return pair->failed_checks.join('\n');
+      if (index.column() == Cause && !pair->cause.isEmpty())
+        return tr("From the lanes' logprobs at the first divergent token (token %1)")
+            .arg(pair->divergence_token);
+      if (index.column() == Margin)
+        return tr("Baseline's top-1 minus top-2 logprob at the divergence, in nats");
       return {};
     case Qt::ForegroundRole:
       if (index.column() == Triage && (pair->flipped_fact || pair->triage == "divergent"))
+        return QBrush(QColor(0xB0, 0x20, 0x20));
+      if (index.column() == Cause && pair->cause == "confident_change")
         return QBrush(QColor(0xB0, 0x20, 0x20));
       if (index.column() == Verdict && pair->verdict == "blocker")
         return QBrush(QColor(0xB0, 0x20, 0x20));
@@ -110,8 +137,8 @@ QVariant ReviewPairsModel::data(const QModelIndex& index, int role) const {
 
 QVariant ReviewPairsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* const kTitles[ColumnCount] = {"Prompt", "Ratio",    "Triage", "Verdict",
-                                                   "Checks", "Category", "Note"};
+  static const char* const kTitles[ColumnCount] = {
+      "Prompt", "Ratio", "Triage", "Verdict", "Cause", "Margin", "Checks", "Category", "Note"};
   return section >= 0 && section < ColumnCount ? tr(kTitles[section]) : QVariant();
 }
 

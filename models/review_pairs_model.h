@@ -10,8 +10,8 @@ namespace lb::models {
 class ReviewPairsModel : public QAbstractTableModel {
   Q_OBJECT
  public:
-  // Ratio and verdict come first: they are what a reviewer scans for.
-  enum Column { Index, Ratio, Triage, Verdict, Checks, Category, Note, ColumnCount };
+  // Ratio and verdict come first: they are what a reviewer scans for; then the token evidence.
+  enum Column { Index, Ratio, Triage, Verdict, Cause, Margin, Checks, Category, Note, ColumnCount };
   using QAbstractTableModel::QAbstractTableModel;
 
   void set_pairs(std::vector<ReviewPair> pairs);
@@ -21,6 +21,7 @@ class ReviewPairsModel : public QAbstractTableModel {
   bool set_verdict(int row, const QString& verdict, const QString& note);
   int row_of_prompt(int prompt_index) const;
   QStringList categories() const;
+  QStringList causes() const;  // the token-evidence causes present, sorted
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "logprobs/raw_logprobs.h"
 #include "logprobs/wire_logprobs.h"
 #include "net/error_message.h"
 
@@ -32,8 +33,14 @@ void DialectParser::on_message(std::string_view event_type, std::string_view dat
   ++result_.total_events;
   // nlohmann's lexer rejects ill-formed UTF-8 inside strings, so invalid UTF-8 content surfaces
   // here as a Malformed error rather than being passed on (or silently replaced).
-  nlohmann::json j = nlohmann::json::parse(data.begin(), data.end(), nullptr, false);
-  if (std::string quoted; j.is_discarded() && logprobs::quote_nonfinite_literals(data, quoted)) {
+  // Logprob values are cut out here and kept as bytes (logprobs/raw_logprobs.h); the rest of the
+  // message is parsed as before. The original bytes stay in `message_` for the cut values.
+  message_ = data;
+  const bool cut = cuts_logprobs() && logprobs::cut_logprobs(data, cut_text_, cut_values_);
+  if (!cut) cut_values_.clear();
+  const std::string_view text = cut ? std::string_view(cut_text_) : data;
+  nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
+  if (std::string quoted; j.is_discarded() && logprobs::quote_nonfinite_literals(text, quoted)) {
     // Python servers write NaN/-Infinity logprobs bare; quoted, they reach the logprob readers
     // as flagged values instead of failing the whole response.
     j = nlohmann::json::parse(quoted, nullptr, false);
@@ -63,6 +70,17 @@ void DialectParser::on_message(std::string_view event_type, std::string_view dat
                                           " is not a JSON object: " + excerpt(data));
   }
   on_json(event_type, j, arrival_ns);
+}
+
+std::string_view DialectParser::cut_value(const nlohmann::json& placeholder,
+                                          int32_t& entries) const {
+  entries = -1;
+  if (!placeholder.is_number_unsigned()) return {};
+  const uint64_t k = placeholder.get<uint64_t>();
+  if (k >= cut_values_.size()) return {};
+  const logprobs::CutValue& c = cut_values_[k];
+  entries = c.entries;
+  return message_.substr(c.begin, c.end - c.begin);
 }
 
 void DialectParser::fail(ErrorKind kind, std::string message) {

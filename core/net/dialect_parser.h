@@ -7,9 +7,11 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "logprobs/raw_logprobs.h"
 #include "net/http_types.h"
 
 namespace lb::net {
@@ -34,6 +36,11 @@ class DialectParser {
   virtual void on_json(std::string_view event_type, const nlohmann::json& j,
                        int64_t arrival_ns) = 0;
 
+  // Whether on_message cuts "logprobs" values out before parsing (the OpenAI dialects): such a
+  // value then reaches on_json as the integer k, and cut_value(k) gives its bytes.
+  virtual bool cuts_logprobs() const { return false; }
+  std::string_view cut_value(const nlohmann::json& placeholder, int32_t& entries) const;
+
   void fail(ErrorKind kind, std::string message);
   // Records an output event when it carried content or reasoning (PRODUCT.md's events; a chunk
   // with only role, usage or tool-call fragments is not one); tokens -1 = unknown.
@@ -49,6 +56,11 @@ class DialectParser {
   int64_t last_completion_tokens_ = 0;
   bool cached_from_usage_ = false;  // usage's cached_tokens outranks llama.cpp's cache_n
   int64_t message_count_ = 0;
+
+ private:
+  std::string_view message_;  // the message being parsed, as it arrived
+  std::string cut_text_;
+  std::vector<logprobs::CutValue> cut_values_;
 };
 
 // A parser for the dialect; nullptr for PlainJson/PlainText (bodies are collected, not parsed).

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "logprobs/raw_logprobs.h"
 #include "logprobs/token_logprobs.h"
 
 namespace lb::net {
@@ -140,8 +141,13 @@ struct StreamResult {
   nlohmann::json server_timings;  // llama.cpp `timings`, Ollama durations (ns), when present
   std::string model;              // the model the server said it used
   // Per-token logprobs of the content, when the server sent any (the request asked for them).
+  // The OpenAI dialects keep them as bytes while the response streams (logprobs/raw_logprobs.h):
+  // `logprobs` is whole only after resolve_logprobs(), which readers call off the I/O thread
+  // (StreamClient::fetch does).
   logprobs::TokenSeries logprobs;
-  bool logprobs_seen = false;  // some event carried a logprobs field
+  bool logprobs_seen = false;          // some event carried a logprobs field
+  logprobs::RawLogprobs logprobs_raw;  // not yet read; empty after resolve_logprobs()
+  std::string logprobs_error;          // logprobs that could not be read, when some could not
 
   std::string body;  // whole body for PlainJson/PlainText and for HTTP error responses
   std::vector<std::pair<std::string, std::string>> response_headers;

@@ -56,9 +56,15 @@ void OpenAiParser::read_choice(const nlohmann::json& choice, Output& out) {
     result_.finish_reason = reason;
   }
   const auto* logprobs = find_key(choice, "logprobs");
+  int32_t cut_entries = -1;
+  const std::string_view cut = logprobs ? cut_value(*logprobs, cut_entries) : std::string_view();
   if (logprobs) {
     result_.logprobs_seen = true;
-    if (completions_) {
+    if (!cut.empty()) {
+      // Read later, off the I/O thread (resolve_logprobs), in arrival order.
+      result_.logprobs_raw.add(cut, completions_ ? logprobs::RawShape::OpenAiCompletions
+                                                 : logprobs::RawShape::OpenAiChat);
+    } else if (completions_) {
       logprobs::append_openai_completions(*logprobs, result_.logprobs);
     } else {
       logprobs::append_openai_chat(*logprobs, result_.logprobs);
@@ -66,6 +72,8 @@ void OpenAiParser::read_choice(const nlohmann::json& choice, Output& out) {
   }
   if (const auto* ids = find_key(choice, "token_ids"); ids && ids->is_array()) {
     out.tokens = static_cast<int32_t>(ids->size());
+  } else if (!cut.empty()) {
+    if (cut_entries >= 0) out.tokens = cut_entries;
   } else if (logprobs) {
     // chat: logprobs.content[] per token; completions: logprobs.tokens[]
     const auto* per_token = find_key(*logprobs, completions_ ? "tokens" : "content");

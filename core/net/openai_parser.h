@@ -21,6 +21,7 @@ class OpenAiParser : public DialectParser {
 
  protected:
   void on_json(std::string_view event_type, const nlohmann::json& j, int64_t arrival_ns) override;
+  bool cuts_logprobs() const override { return true; }
 
  private:
   struct Output {

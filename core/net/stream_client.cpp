@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "net/stream_parser.h"
 #include "net/transfer.h"
 
 // The I/O loop drives curl's multi interface with curl_multi_socket_action on an epoll set:
@@ -347,7 +348,9 @@ StreamResult StreamClient::fetch(HttpRequest request) {
   std::promise<StreamResult> promise;
   auto future = promise.get_future();
   submit(std::move(request), [&promise](StreamResult&& r) { promise.set_value(std::move(r)); });
-  return future.get();
+  StreamResult result = future.get();
+  resolve_logprobs(result);  // on the caller's thread, not the I/O thread
+  return result;
 }
 
 }  // namespace lb::net

@@ -78,4 +78,18 @@ size_t StreamParser::pending_bytes() const {
   return sse_ ? sse_->pending_bytes() : ndjson_ ? ndjson_->pending_bytes() : 0;
 }
 
+void resolve_logprobs(StreamResult& result) {
+  if (result.logprobs_raw.empty()) return;
+  logprobs::append_raw(result.logprobs_raw, result.logprobs, result.logprobs_error);
+  result.logprobs_raw = {};
+}
+
+logprobs::TokenSeries resolved_logprobs(const StreamResult& result, std::string* error) {
+  logprobs::TokenSeries series = result.logprobs;
+  std::string message = result.logprobs_error;
+  if (!result.logprobs_raw.empty()) logprobs::append_raw(result.logprobs_raw, series, message);
+  if (error) *error = std::move(message);
+  return series;
+}
+
 }  // namespace lb::net

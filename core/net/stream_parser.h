@@ -43,4 +43,11 @@ class StreamParser {
   int64_t arrival_ns_ = 0;
 };
 
+// Reads the logprobs kept as bytes (StreamResult::logprobs_raw) into result.logprobs, after any
+// already read; sets logprobs_error when some could not be read. Cheap when there are none; call
+// it where the result is used, off the client's I/O thread. Idempotent.
+void resolve_logprobs(StreamResult& result);
+// The same, for a result that cannot be changed: the whole series, and the error if any.
+logprobs::TokenSeries resolved_logprobs(const StreamResult& result, std::string* error = nullptr);
+
 }  // namespace lb::net

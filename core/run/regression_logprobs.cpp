@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "net/stream_parser.h"
 #include "run/regression_experiment.h"
 
 namespace lb::run {
@@ -43,8 +44,10 @@ std::vector<logprobs::PromptLogprobs> logprobs_in_prompt_order(
       p.status = "unsupported";
       p.note = "the server answered without logprobs";
     } else {
-      p.status = "ok";
-      p.tokens = r.result.logprobs;
+      std::string error;
+      p.tokens = net::resolved_logprobs(r.result, &error);
+      p.status = error.empty() ? "ok" : "failed";
+      p.note = error;
       logprobs::normalize(p.tokens, top_k);
     }
   }

@@ -71,6 +71,15 @@ QWidget* ReviewPage::build_toolbar() {
   category_->addItem(tr("All categories"), QString());
   connect(category_, &QComboBox::activated, this,
           [this] { proxy_.set_category(category_->currentData().toString()); });
+  cause_ = new QComboBox(bar);
+  cause_->addItem(tr("All causes"), QString());
+  cause_->setEnabled(false);
+  cause_->setAccessibleName(tr("Cause filter"));
+  cause_->setToolTip(
+      tr("Why the pair parts, from the lanes' logprobs: near tie, confident "
+         "change, length change, tokenizer mismatch, no logprobs"));
+  connect(cause_, &QComboBox::activated, this,
+          [this] { proxy_.set_cause(cause_->currentData().toString()); });
   verdict_filter_ = new QComboBox(bar);
   verdict_filter_->addItem(tr("All verdicts"), QString());
   verdict_filter_->addItem(tr("Unreviewed"), models::ReviewFilterProxy::kUnreviewed);
@@ -96,6 +105,7 @@ QWidget* ReviewPage::build_toolbar() {
   layout->addSpacing(12);
   layout->addWidget(non_identical_);
   layout->addWidget(category_);
+  layout->addWidget(cause_);
   layout->addWidget(verdict_filter_);
   layout->addStretch();
   layout->addWidget(outcome_);
@@ -130,8 +140,14 @@ QWidget* ReviewPage::build_detail() {
       new QLabel(tr("<span style='color:gray'>j / k: next / previous</span>"), panel));
   auto* layout = new QVBoxLayout(panel);
   layout->setContentsMargins(0, 0, 0, 0);
+  auto* texts = new QSplitter(Qt::Vertical, panel);
+  texts->addWidget(diff_);
+  texts->addWidget(build_token_panel(texts));
+  texts->setStretchFactor(0, 1);
+  texts->setStretchFactor(1, 1);
+  texts->setSizes({320, 420});  // the texts, and the strips with a top-5 table under them
   layout->addWidget(prompt_);
-  layout->addWidget(diff_, 1);
+  layout->addWidget(texts, 1);
   layout->addLayout(verdicts);
   return panel;
 }

@@ -1,7 +1,10 @@
 #pragma once
 // Review: the regression's prompt pairs with triage and ratio, filters, the two outputs side by
 // side with word and character highlights, the prompt and its fact checks above, and verdicts
-// given with one key (j/k next/previous, 1-4 verdicts, n note), each saved at once.
+// given with one key (j/k next/previous, 1-4 verdicts, n note), each saved at once. When the run
+// recorded logprobs: a cause column (why the pair parts) with a filter, the baseline's margin,
+// a token strip per lane shaded by logprob with the divergence marked, both lanes' top-K at a
+// clicked token, and the pair's cross-scores in its header.
 #include <QWidget>
 #include <optional>
 
@@ -15,6 +18,7 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QTableView;
+class QTableWidget;
 class QTextBrowser;
 
 namespace lb::widgets {
@@ -22,6 +26,8 @@ class DiffView;
 }
 
 namespace lb::ui {
+
+class TokenStrip;
 
 class ReviewPage : public QWidget {
   Q_OBJECT
@@ -44,6 +50,13 @@ class ReviewPage : public QWidget {
   QTableView* table() const { return table_; }
   DiffJobRunner* diff_jobs() { return &jobs_; }
   bool loading() const { return loading_; }
+  // Token evidence of the selected pair: the two strips (baseline, candidate), the top-K table a
+  // click fills, the pair header (cause, margin, cross-scores) and the cause filter.
+  TokenStrip* strip(int side) const { return side == 0 ? strip_a_ : strip_b_; }
+  QTableWidget* top_k_table() const { return top_k_; }
+  QLabel* token_header() const { return token_header_; }
+  QComboBox* cause_filter() const { return cause_; }
+  void show_top_k(int token_index);
   QString review_path() const { return pair_ ? pair_->path : QString(); }
 
  signals:
@@ -61,6 +74,9 @@ class ReviewPage : public QWidget {
   int current_source_row() const;
   void update_outcome();
   void install_shortcuts();
+  QWidget* build_token_panel(QWidget* parent);
+  void show_tokens(int prompt_index);
+  void refill_causes();
 
   std::optional<ReviewSource> source_;
   std::optional<LoadedPair> pair_;
@@ -80,6 +96,15 @@ class ReviewPage : public QWidget {
   QTextBrowser* prompt_ = nullptr;
   widgets::DiffView* diff_ = nullptr;
   QList<QPushButton*> verdict_buttons_;
+  QComboBox* cause_ = nullptr;
+  QLabel* token_header_ = nullptr;
+  QLabel* strip_label_a_ = nullptr;
+  QLabel* strip_label_b_ = nullptr;
+  TokenStrip* strip_a_ = nullptr;
+  TokenStrip* strip_b_ = nullptr;
+  QLabel* top_k_title_ = nullptr;
+  QTableWidget* top_k_ = nullptr;
+  int shown_prompt_ = -1;
 };
 
 }  // namespace lb::ui

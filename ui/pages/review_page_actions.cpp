@@ -131,6 +131,7 @@ void ReviewPage::on_pair_loaded(uint64_t generation, bool ok, const LoadedPair& 
   category_->addItem(tr("All categories"), QString());
   for (const QString& c : model_.categories()) category_->addItem(c, c);
   category_->setCurrentIndex(std::max(0, category_->findData(current)));
+  refill_causes();
   update_outcome();
   if (proxy_.rowCount() > 0) {
     table_->setCurrentIndex(proxy_.index(0, 0));
@@ -165,6 +166,7 @@ void ReviewPage::show_current() {
     html += tr("<b style='color:#b00020'>A fact check passes on %1 and fails on %2.</b>")
                 .arg(pair_->lane_a.toHtmlEscaped(), pair_->lane_b.toHtmlEscaped());
   prompt_->setHtml(html);
+  show_tokens(p->index);
   const auto index = static_cast<size_t>(p->index);
   diff_->show_message(tr("Highlighting…"));
   jobs_.request(pair_->texts_a.at(index), pair_->texts_b.at(index));

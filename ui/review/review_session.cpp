@@ -146,6 +146,24 @@ QString review_path_for(const QString& run_dir, const QString& a, const QString&
   return QDir(run_dir).filePath(QString("review.%1.%2.json").arg(a, b));
 }
 
+QString logprobs_path_for(const ReviewSource& source, const QString& lane) {
+  // texts/<lane>.texts.json and logprobs/<lane>.jsonl sit side by side in a run folder.
+  QDir run = QFileInfo(source.texts_path(lane)).dir();
+  run.cdUp();
+  const QString id = lane.contains(':') ? lane.section(':', -1) : lane;
+  return run.filePath("logprobs/" + id + ".jsonl");
+}
+
+QString tokens_json_for(const ReviewSource& source, const QString& a, const QString& b) {
+  QStringList own;
+  for (const QString& lane : source.lanes)
+    if (!lane.contains(':')) own << lane;
+  if (own.isEmpty() || a != own.front() || !own.contains(b) || a == b) return {};
+  const QString several = QDir(source.run_dir).filePath("tokens." + b + ".json");
+  if (QFileInfo::exists(several)) return several;
+  return own.size() == 2 ? QDir(source.run_dir).filePath("tokens.json") : QString();
+}
+
 bool load_pair(const ReviewSource& source, const QString& a, const QString& b, LoadedPair* out,
                QString* error) {
   const compare::TextsResult ta = compare::load_texts_file(source.texts_path(a).toStdString());
@@ -174,6 +192,8 @@ bool load_pair(const ReviewSource& source, const QString& a, const QString& b, L
     if (auto previous = compare::load_review(pair.path.toStdString(), &why))
       compare::carry_over_verdicts(pair.record, *previous);
   }
+  pair.tokens = load_token_evidence(logprobs_path_for(source, a), logprobs_path_for(source, b),
+                                    tokens_json_for(source, a, b), pair.texts_a, pair.texts_b);
   *out = std::move(pair);
   return true;
 }
@@ -210,8 +230,15 @@ models::ReviewPair review_row(const compare::PairReview& review, const ReviewSou
 
 std::vector<models::ReviewPair> review_rows(const LoadedPair& pair, const ReviewSource& source) {
   std::vector<models::ReviewPair> rows;
-  for (const compare::PairReview& review : pair.record.pairs)
-    rows.push_back(review_row(review, source));
+  for (const compare::PairReview& review : pair.record.pairs) {
+    models::ReviewPair row = review_row(review, source);
+    if (const PromptTokens* t = pair.tokens.at(static_cast<size_t>(row.index))) {
+      row.cause = t->cause;
+      row.margin_nats = t->margin_nats;
+      row.divergence_token = t->token_index;
+    }
+    rows.push_back(std::move(row));
+  }
   return rows;
 }
 

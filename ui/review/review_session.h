@@ -11,6 +11,7 @@
 #include "compare/review_record.h"
 #include "models/review_pair.h"
 #include "plan/prompt_set.h"
+#include "ui/review/token_evidence.h"
 
 namespace lb::ui {
 
@@ -35,7 +36,8 @@ struct LoadedPair {
   QString lane_a, lane_b;
   std::vector<std::string> texts_a, texts_b;
   compare::ReviewRecord record;
-  QString path;  // where verdicts are saved
+  QString path;          // where verdicts are saved
+  TokenEvidence tokens;  // per-token logprobs and why each pair parts, when the run has them
 };
 
 // Reads plan.json and the texts folder. False with *error when there is nothing to review.
@@ -46,6 +48,10 @@ bool load_pair(const ReviewSource& source, const QString& a, const QString& b, L
 // review.json for the run's first pair (what the run itself writes); other pairs get
 // review.<a>.<b>.json beside it so their verdicts never overwrite each other.
 QString review_path_for(const QString& run_dir, const QString& a, const QString& b);
+// logprobs/<lane>.jsonl of a lane ("RUN:lane" in its own run), and the run's tokens.json that
+// covers the pair (baseline = the run's first lane), "" when none does.
+QString logprobs_path_for(const ReviewSource& source, const QString& lane);
+QString tokens_json_for(const ReviewSource& source, const QString& a, const QString& b);
 
 std::vector<models::ReviewPair> review_rows(const LoadedPair& pair, const ReviewSource& source);
 models::ReviewPair review_row(const compare::PairReview& review, const ReviewSource& source);

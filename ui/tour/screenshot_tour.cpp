@@ -92,12 +92,17 @@ void ScreenshotTour::on_review_ready() {
   ReviewPage* review = window_.review_page();
   // Show the most interesting pair: the least similar one.
   review->table()->sortByColumn(models::ReviewPairsModel::Ratio, Qt::AscendingOrder);
-  int row = 0;  // a summarization pair shows word and character highlights best
-  for (int r = 0; r < review->proxy()->rowCount(); ++r)
-    if (review->proxy()->index(r, 0).data(models::CategoryRole).toString() == "summarization") {
-      row = r;
-      break;
-    }
+  // A summarization pair shows word and character highlights best; one whose lanes part at a
+  // token (a cause from the logprobs) shows the strips' framed token and its top-K too.
+  int row = 0, best = -1;
+  for (int r = 0; r < review->proxy()->rowCount(); ++r) {
+    const QModelIndex index = review->proxy()->index(r, 0);
+    const bool summary = index.data(models::CategoryRole).toString() == "summarization";
+    const QString cause = index.data(models::CauseRole).toString();
+    const int score =
+        (summary ? 1 : 0) + (cause == "near_tie" || cause == "confident_change" ? 2 : 0);
+    if (score > best) best = score, row = r;
+  }
   review->table()->setCurrentIndex(review->proxy()->index(row, 0));
   QTimer::singleShot(800, this, [this] {
     if (!grab("04-review")) return;

@@ -60,10 +60,14 @@ inline StreamResult parse_split(Dialect dialect, const std::string& bytes,
   size_t pos = 0;
   int64_t read = 0;
   for (size_t cut : cuts) {
-    if (!parser.feed(std::string_view(bytes).substr(pos, cut - pos), ++read)) return result;
+    if (!parser.feed(std::string_view(bytes).substr(pos, cut - pos), ++read)) {
+      resolve_logprobs(result);
+      return result;
+    }
     pos = cut;
   }
   if (parser.feed(std::string_view(bytes).substr(pos), ++read)) parser.finish(read);
+  resolve_logprobs(result);
   return result;
 }
 

@@ -6,6 +6,7 @@
 
 #include "fixture_streams.h"
 #include "logprobs/logprob_lines.h"
+#include "logprobs/raw_logprobs.h"
 #include "logprobs/wire_logprobs.h"
 #include "test_main.h"
 
@@ -26,12 +27,59 @@ StreamResult parse_body(const char* file, Dialect dialect) {
   StreamResult result;
   StreamParser parser(dialect, 8 << 20, result);
   parser.parse_document(lb::test::load_fixture(std::string("wire/") + file), 1);
+  resolve_logprobs(result);
   return result;
 }
 
 std::string tokens_of(const lp::TokenSeries& s) {
   std::string out;
   for (const auto& t : s) out += "[" + t.token + "]";
+  return out;
+}
+
+// The series as the readers see whole messages: every data line parsed, choice 0's logprobs
+// read (the client reads cut-out values later; both must agree).
+std::string whole_message_series(const char* file, bool completions) {
+  const std::string bytes = lb::test::load_fixture(std::string("wire/") + file);
+  lp::TokenSeries series;
+  size_t at = 0;
+  while (at < bytes.size()) {
+    size_t end = bytes.find('\n', at);
+    if (end == std::string::npos) end = bytes.size();
+    const std::string line = bytes.substr(at, end - at);
+    at = end + 1;
+    if (line.rfind("data: {", 0) != 0) continue;
+    const std::string data = line.substr(6);
+    nlohmann::json j = nlohmann::json::parse(data, nullptr, false);
+    if (std::string quoted; j.is_discarded() && lp::quote_nonfinite_literals(data, quoted))
+      j = nlohmann::json::parse(quoted, nullptr, false);
+    if (j.is_discarded() || !j.contains("choices") || j["choices"].empty()) continue;
+    const auto& choice = j["choices"][0];
+    if (!choice.contains("logprobs") || choice["logprobs"].is_null()) continue;
+    if (completions) {
+      lp::append_openai_completions(choice["logprobs"], series);
+    } else {
+      lp::append_openai_chat(choice["logprobs"], series);
+    }
+  }
+  std::string out;
+  for (const auto& t : series) {
+    out += "[" + t.token + "|" + std::to_string(t.logprob) + "|" + std::to_string(t.id) + "|" +
+           std::to_string(t.flags);
+    for (const auto& a : t.top) out += "," + a.token + ":" + std::to_string(a.logprob);
+    out += "]";
+  }
+  return out;
+}
+
+std::string series_text(const lp::TokenSeries& series) {
+  std::string out;
+  for (const auto& t : series) {
+    out += "[" + t.token + "|" + std::to_string(t.logprob) + "|" + std::to_string(t.id) + "|" +
+           std::to_string(t.flags);
+    for (const auto& a : t.top) out += "," + a.token + ":" + std::to_string(a.logprob);
+    out += "]";
+  }
   return out;
 }
 
@@ -141,6 +189,65 @@ class TestLogprobs : public QObject {
     QVERIFY(r.logprobs[4].flags & lp::kBadAlternative);
     QCOMPARE(r.logprobs[4].top.size(), size_t(1));
     QCOMPARE(lp::describe_flags(r.logprobs[1].flags), std::string("missing_logprob,missing_top_k"));
+  }
+
+  void cutsOnlyLogprobsMembersAndCountsTheirTokens() {
+    std::string out;
+    std::vector<lp::CutValue> cuts;
+    const std::string message =
+        "{\"a\":\"x\\\"logprobs\\\":{\",\"choices\":[{\"logprobs\":{\"content\":[{\"token\":"
+        "\"}\",\"top_logprobs\":[{\"token\":\"]\"}]},{\"token\":\"b\"}]},\"z\":1}]}";
+    QVERIFY(lp::cut_logprobs(message, out, cuts));
+    QCOMPARE(cuts.size(), size_t(1));
+    QCOMPARE(cuts[0].entries, 2);
+    QCOMPARE(out, std::string("{\"a\":\"x\\\"logprobs\\\":{\",\"choices\":[{\"logprobs\":0,"
+                              "\"z\":1}]}"));
+    QVERIFY(nlohmann::json::accept(out));
+    QVERIFY(lp::cut_logprobs("{\"logprobs\":{\"content\":[]}}", out, cuts));
+    QCOMPARE(cuts[0].entries, 0);
+    QVERIFY(lp::cut_logprobs("{\"logprobs\" : {\"tokens\":[\"a\",\"b\",\"c\"],\"x\":[1,2]}}", out,
+                             cuts));
+    QCOMPARE(cuts[0].entries, 3);
+    QCOMPARE(out, std::string("{\"logprobs\" : 0}"));
+    QVERIFY(!lp::cut_logprobs("{\"logprobs\":null}", out, cuts));
+    QVERIFY(!lp::cut_logprobs("{\"logprobs\":{\"content\":[", out, cuts));  // left open
+    QVERIFY(cuts.empty());
+    QVERIFY(!lp::cut_logprobs("{\"text\":\"logprobs\"}", out, cuts));
+  }
+
+  void cutValuesReadTheSameAsWholeMessages() {
+    for (const char* file : {"vllm_chat_stream_logprobs.sse", "sglang_chat_stream_logprobs.sse",
+                             "llamacpp_chat_stream_logprobs.sse", "logprobs_bad_values.sse"}) {
+      const StreamResult r = parse_stream(file);
+      QVERIFY2(r.logprobs_raw.empty(), file);  // parse_stream resolves, as fetch() does
+      QCOMPARE(series_text(r.logprobs), whole_message_series(file, false));
+      QVERIFY2(!r.logprobs.empty(), file);
+    }
+    const StreamResult c = parse_stream("vllm_completions_stream_logprobs.sse");
+    QCOMPARE(series_text(c.logprobs),
+             whole_message_series("vllm_completions_stream_logprobs.sse", true));
+    // Tokens per event still come from the logprob entries when the server sends no token_ids.
+    const StreamResult v = parse_stream("vllm_chat_stream_logprobs.sse");
+    int64_t tokens = 0;
+    for (const auto& e : v.events) tokens += e.tokens;
+    QCOMPARE(tokens, int64_t(v.logprobs.size()));
+  }
+
+  void unreadableCutValueIsReportedAndTheTextKept() {
+    const std::string bytes =
+        "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"A\"},\"logprobs\":{\"content\":"
+        "[{\"token\":\"A\",\"logprob\":-0.1,,}]}}]}\n\ndata: {\"choices\":[{\"index\":0,\"delta\":"
+        "{\"content\":\"B\"},\"logprobs\":{\"content\":[{\"token\":\"B\",\"logprob\":-0.2}]}}]}\n\n"
+        "data: [DONE]\n\n";
+    StreamResult r = parse_split(Dialect::OpenAiChat, bytes, {});
+    QCOMPARE(r.error, ErrorKind::None);
+    QCOMPARE(r.content, std::string("AB"));
+    QVERIFY(r.logprobs_seen);
+    QCOMPARE(r.logprobs.size(), size_t(1));
+    QCOMPARE(r.logprobs[0].token, std::string("B"));
+    QVERIFY2(r.logprobs_error.find("event 1") != std::string::npos, r.logprobs_error.c_str());
+    resolve_logprobs(r);  // idempotent
+    QCOMPARE(r.logprobs.size(), size_t(1));
   }
 
   void chunksWithoutLogprobsCostNothingAndSayNone() {

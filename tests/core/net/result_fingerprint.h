@@ -4,6 +4,7 @@
 #include <string>
 
 #include "net/http_types.h"
+#include "net/stream_parser.h"
 
 namespace lb::net::testing {
 
@@ -30,12 +31,14 @@ inline std::string fingerprint(const StreamResult& r) {
   for (auto v : r.spec.accepted_per_position) s += std::to_string(v) + ",";
   s += "\ntimings=" + r.server_timings.dump();
   s += "\nlogprobs" + std::string(r.logprobs_seen ? "+" : "-") + "=";
-  for (const auto& t : r.logprobs) {
+  std::string logprobs_error;
+  for (const auto& t : lb::net::resolved_logprobs(r, &logprobs_error)) {
     s += "[" + t.token + "|" + std::to_string(t.logprob) + "|" + std::to_string(t.id) + "|" +
          std::to_string(t.flags);
     for (const auto& a : t.top) s += "," + a.token + ":" + std::to_string(a.logprob);
     s += "]";
   }
+  if (!logprobs_error.empty()) s += "\nlogprobs_error=" + logprobs_error;
   return s;
 }
 

@@ -1,0 +1,151 @@
+#include "logprobs/raw_logprobs.h"
+
+#include <cstring>
+
+#include <nlohmann/json.hpp>
+
+#include "logprobs/wire_logprobs.h"
+
+namespace lb::logprobs {
+namespace {
+
+constexpr size_t kNone = std::string_view::npos;
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+size_t skip_space(std::string_view d, size_t i) {
+  while (i < d.size() && is_space(d[i])) ++i;
+  return i;
+}
+
+// `i` is at an opening quote; returns the offset of the closing quote, or kNone.
+size_t string_end(std::string_view d, size_t i) {
+  for (++i; i < d.size(); ++i) {
+    const void* q = std::memchr(d.data() + i, '"', d.size() - i);
+    if (!q) return kNone;
+    size_t end = static_cast<size_t>(static_cast<const char*>(q) - d.data());
+    size_t backslashes = 0;
+    while (end - backslashes > i && d[end - backslashes - 1] == '\\') ++backslashes;
+    if (backslashes % 2 == 0) return end;
+    i = end;  // an escaped quote: look on after it
+  }
+  return kNone;
+}
+
+// A string at [open, close] followed by ':' is a member name; returns where its value starts.
+size_t member_value(std::string_view d, size_t close) {
+  const size_t colon = skip_space(d, close + 1);
+  if (colon >= d.size() || d[colon] != ':') return kNone;
+  return skip_space(d, colon + 1);
+}
+
+bool names(std::string_view d, size_t open, size_t close, std::string_view name) {
+  return d.substr(open + 1, close - open - 1) == name;
+}
+
+// `i` is at '{' or '['; returns one past the matching bracket (kNone when it is left open) and
+// counts the elements of a "content"/"tokens" array member of the outermost object.
+size_t container_end(std::string_view d, size_t i, int32_t& entries) {
+  int depth = 0;
+  size_t counted = kNone;  // offset of the array being counted
+  int32_t commas = 0;
+  bool any = false;
+  for (; i < d.size(); ++i) {
+    const char c = d[i];
+    if (c == '"') {
+      const size_t close = string_end(d, i);
+      if (close == kNone) return kNone;
+      if (counted != kNone && depth == 2) any = true;
+      if (depth == 1 && (names(d, i, close, "content") || names(d, i, close, "tokens"))) {
+        const size_t v = member_value(d, close);
+        if (v != kNone && v < d.size() && d[v] == '[') counted = v, commas = 0, any = false;
+      }
+      i = close;
+    } else if (c == '{' || c == '[') {
+      if (counted != kNone && depth == 2) any = true;
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (counted != kNone && depth == 2) {
+        entries = any ? commas + 1 : 0;
+        counted = kNone;
+      }
+      if (--depth == 0) return i + 1;
+    } else if (counted != kNone && depth == 2) {
+      if (c == ',') {
+        ++commas;
+      } else if (!is_space(c)) {
+        any = true;
+      }
+    }
+  }
+  return kNone;
+}
+
+}  // namespace
+
+bool cut_logprobs(std::string_view message, std::string& out, std::vector<CutValue>& cuts) {
+  out.clear();
+  cuts.clear();
+  if (message.find("\"logprobs\"") == kNone) return false;
+  size_t i = 0;
+  while (i < message.size()) {
+    const void* q = std::memchr(message.data() + i, '"', message.size() - i);
+    if (!q) break;
+    const size_t open = static_cast<size_t>(static_cast<const char*>(q) - message.data());
+    const size_t close = string_end(message, open);
+    if (close == kNone) break;
+    i = close + 1;
+    if (!names(message, open, close, "logprobs")) continue;
+    const size_t v = member_value(message, close);
+    if (v == kNone || v >= message.size() || (message[v] != '{' && message[v] != '[')) continue;
+    CutValue cut;
+    cut.begin = v;
+    cut.end = container_end(message, v, cut.entries);
+    if (cut.end == kNone) {
+      cuts.clear();
+      return false;
+    }
+    cuts.push_back(cut);
+    i = cut.end;
+  }
+  if (cuts.empty()) return false;
+  out.reserve(message.size());
+  size_t from = 0;
+  for (size_t k = 0; k < cuts.size(); ++k) {
+    out.append(message.substr(from, cuts[k].begin - from));
+    out += std::to_string(k);
+    from = cuts[k].end;
+  }
+  out.append(message.substr(from));
+  return true;
+}
+
+void RawLogprobs::add(std::string_view value, RawShape shape) {
+  bytes.append(value);
+  ends.push_back(static_cast<uint32_t>(bytes.size()));
+  shapes.push_back(shape);
+}
+
+void append_raw(const RawLogprobs& raw, TokenSeries& out, std::string& error) {
+  size_t begin = 0;
+  for (size_t k = 0; k < raw.ends.size(); ++k) {
+    const std::string_view value = std::string_view(raw.bytes).substr(begin, raw.ends[k] - begin);
+    begin = raw.ends[k];
+    nlohmann::json j = nlohmann::json::parse(value.begin(), value.end(), nullptr, false);
+    if (std::string quoted; j.is_discarded() && quote_nonfinite_literals(value, quoted))
+      j = nlohmann::json::parse(quoted, nullptr, false);
+    if (j.is_discarded()) {
+      if (error.empty())
+        error = "the logprobs of output event " + std::to_string(k + 1) +
+                " are not valid JSON (or not valid UTF-8)";
+      continue;
+    }
+    if (raw.shapes[k] == RawShape::OpenAiCompletions) {
+      append_openai_completions(j, out);
+    } else {
+      append_openai_chat(j, out);
+    }
+  }
+}
+
+}  // namespace lb::logprobs

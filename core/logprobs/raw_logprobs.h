@@ -1,0 +1,48 @@
+#pragma once
+// Logprobs kept as the bytes the server sent, to be read later and elsewhere. A stream client's
+// I/O thread stamps every event of every stream; building a JSON tree for top-K alternatives
+// there (about 60 bytes per alternative, every token) delays the stamps of all other streams.
+// So the OpenAI dialects cut each choice's `logprobs` value out of the message before parsing
+// it (cut_logprobs, a single byte scan), keep the value's bytes (RawLogprobs), and the reader
+// of the result turns them into a TokenSeries with the same readers as before (append_raw).
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "logprobs/token_logprobs.h"
+
+namespace lb::logprobs {
+
+struct CutValue {
+  size_t begin = 0;  // offset of the value's '{' or '[' in the message
+  size_t end = 0;    // one past its closing bracket
+  // Elements of its "content" array (chat) or "tokens" array (completions); -1 when it has
+  // neither as an array.
+  int32_t entries = -1;
+};
+
+// Finds every member named "logprobs" whose value is an object or array and writes to `out` the
+// message with each such value replaced by its number in `cuts` (0, 1, ...), so a JSON parser
+// sees a small integer there. Returns false, leaving `out` and `cuts` empty, when the message has
+// no such value or is not well-formed enough to cut (a string or bracket left open): the caller
+// then parses the message as it is, and reports its errors as before.
+bool cut_logprobs(std::string_view message, std::string& out, std::vector<CutValue>& cuts);
+
+enum class RawShape : uint8_t { OpenAiChat, OpenAiCompletions };
+
+// The cut values of one response in arrival order, each to be read with its shape's reader.
+struct RawLogprobs {
+  std::string bytes;
+  std::vector<uint32_t> ends;  // end offset of each value in `bytes`
+  std::vector<RawShape> shapes;
+  void add(std::string_view value, RawShape shape);
+  bool empty() const { return ends.empty(); }
+};
+
+// Reads every kept value (bare NaN/Infinity quoted, as for whole messages) and appends its tokens
+// to `out`. A value that is not JSON is skipped and described in `error` (the first such one);
+// the other values are still read. Never throws.
+void append_raw(const RawLogprobs& raw, TokenSeries& out, std::string& error);
+
+}  // namespace lb::logprobs
