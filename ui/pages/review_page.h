@@ -1,7 +1,8 @@
 #pragma once
 // Review: the regression's prompt pairs with triage and ratio, filters, the two outputs side by
 // side with word and character highlights, the prompt and its fact checks above, and verdicts
-// given with one key (j/k next/previous, 1-4 verdicts, n note), each saved at once.
+// given with one key (j/k next/previous, 1-4 verdicts, n note), each saved at once. A run with a
+// sampled review gets a second tab with its distributions and sample pairs (SampledReviewView).
 #include <QWidget>
 #include <optional>
 
@@ -14,6 +15,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QTabWidget;
 class QTableView;
 class QTextBrowser;
 
@@ -23,12 +25,15 @@ class DiffView;
 
 namespace lb::ui {
 
+class SampledReviewView;
+
 class ReviewPage : public QWidget {
   Q_OBJECT
  public:
   explicit ReviewPage(QWidget* parent = nullptr);
 
-  // Opens a run folder's regression outputs; false (and the page says why) when it has none.
+  // Opens a run folder's regression outputs and its sampled review; false (and the page says
+  // why) when it has neither.
   bool open_run(const QString& run_dir);
   // Lists the lanes of another run ("RUN:lane") beside this run's, and makes the first of them
   // the baseline: today's lane against last week's. False with *error when it cannot be paired.
@@ -42,6 +47,8 @@ class ReviewPage : public QWidget {
   models::ReviewFilterProxy* proxy() { return &proxy_; }
   widgets::DiffView* diff_view() const { return diff_; }
   QTableView* table() const { return table_; }
+  SampledReviewView* sampled_view() const { return sampled_; }
+  QTabWidget* tabs() const { return tabs_; }
   DiffJobRunner* diff_jobs() { return &jobs_; }
   bool loading() const { return loading_; }
   QString review_path() const { return pair_ ? pair_->path : QString(); }
@@ -80,6 +87,8 @@ class ReviewPage : public QWidget {
   QTextBrowser* prompt_ = nullptr;
   widgets::DiffView* diff_ = nullptr;
   QList<QPushButton*> verdict_buttons_;
+  QTabWidget* tabs_ = nullptr;
+  SampledReviewView* sampled_ = nullptr;
 };
 
 }  // namespace lb::ui

@@ -167,7 +167,8 @@ void RunPage::show_kind(const QString& kind) {
   if (kind == "throughput" || kind == "speculative") phase = tr("Level");
   controller_.phase_model()->set_phase_title(phase);
   // Kinds measured per phase show that table first; a regression has one phase per lane.
-  tables_->setCurrentWidget(kind == "regression" || kind == "gates" ? stats_view_ : phase_view_);
+  const bool one_phase = kind == "regression" || kind == "sampled_regression" || kind == "gates";
+  tables_->setCurrentWidget(one_phase ? stats_view_ : phase_view_);
 }
 
 void RunPage::overlay_run(const QString& run_dir) { overlay_loader_->load(run_dir); }

@@ -28,7 +28,7 @@ struct SampledFolder {
 };
 
 SampledFolder run_sampled(const std::string& a, const std::string& b, int64_t seed,
-                   const std::string& name) {
+                          const std::string& name) {
   lb::test::register_sim_starter();
   const json exp = {{"kind", "sampled_regression"},
                     {"samples", 16},
