@@ -121,8 +121,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     lb::fuzz::invariant_failed(e.what());
   }
   try {
-    const lb::report::GateTable table =
-        lb::report::build_gate_table(folder->summary, lanes, &folder->reviews, &folder->artifacts);
+    const lb::report::GateTable table = lb::report::build_gate_table(
+        folder->summary, lanes, &folder->reviews, &folder->artifacts, &folder->sampled_reviews);
     (void)lb::report::gate_table_to_json(table);
   } catch (const std::exception&) {
   }

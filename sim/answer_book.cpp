@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "builtin_answers.h"
+#include "sampled_answer.h"
 #include "schema_instance.h"
 #include "text_filler.h"
 #include "tokenizer.h"
@@ -151,16 +152,14 @@ AnswerPlan AnswerBook::answer(const GenRequest& request, const AnswerContext& co
     if (ref->drift != ref->answer) plan.near_tie_variant = ref->drift;
     if (ref->flipped != ref->drift && ref->flipped != ref->answer)
       plan.confident_variant = ref->flipped;
-    switch (drift_kind(ref->id, context)) {
-      case DriftKind::Identical:
-        plan.content = ref->answer;
-        break;
-      case DriftKind::Wording:
-        plan.content = ref->drift;
-        break;
-      case DriftKind::FlippedFact:
-        plan.content = ref->flipped;
-        break;
+    const DriftKind kind = drift_kind(ref->id, context);
+    if (context.temperature > 0) {
+      plan.content =
+          sampled_reference(*ref, kind, {context.temperature, context.top_p, context.sample_seed});
+    } else {
+      plan.content = kind == DriftKind::Identical ? ref->answer
+                     : kind == DriftKind::Wording ? ref->drift
+                                                  : ref->flipped;
     }
   } else {
     plan.natural_stop = request.max_tokens.has_value() || request.ignore_eos ? false : true;
@@ -173,6 +172,9 @@ AnswerPlan AnswerBook::answer(const GenRequest& request, const AnswerContext& co
     if (context.weights_dtype == "fp8" && drifts) {
       plan.content = context.variants ? plan.near_tie_variant : drift_wording(plan.content, seed);
     }
+    if (context.temperature > 0)
+      plan.content =
+          sampled_filler(plan.content, {context.temperature, context.top_p, context.sample_seed});
   }
   if (context.variants && plan.reference.empty()) plan.reference = plan.content;
   const int64_t reasoning = reasoning_tokens_for(request.reasoning_effort);

@@ -5,8 +5,9 @@
 //      tool's schema, several in parallel when several tools (or several places) fit;
 //   3. json_schema / json_object response formats -> a JSON value matching the schema;
 //   4. a needle question -> the needle's value when it lies inside the retrieval window;
-//   5. a built-in regression prompt -> its reference answer, with the FP8 drift model applied;
-//   6. anything else -> deterministic filler text seeded by the prompt.
+//   5. a built-in regression prompt -> its reference answer, with the FP8 drift model applied
+//      (at temperature > 0, a sample of its distribution: sampled_answer.h);
+//   6. anything else -> deterministic filler text seeded by the prompt (sampled: reworded).
 // Reasoning text is added when reasoning_effort is set (length grows with the effort).
 #include <cstdint>
 #include <map>
@@ -23,6 +24,11 @@ struct AnswerContext {
   uint64_t seed = 0;
   int64_t retrieval_window_tokens = 262'144;  // needle found only within the last N tokens
   bool variants = false;  // fill AnswerPlan's reference and variants (logprobs were asked for)
+  // Sampling (temperature > 0): see sampled_answer.h. The sample seed comes from the request's
+  // seed and the prompt, so a sample does not depend on the lane.
+  double temperature = 0;
+  double top_p = 1;
+  uint64_t sample_seed = 0;
 };
 
 struct ReferenceAnswer {

@@ -86,6 +86,28 @@ std::optional<ParseError> parse_logprob_options(Endpoint endpoint, const json& b
   return {};
 }
 
+// temperature, top_p and seed, refused in vLLM's words when out of range.
+std::optional<ParseError> parse_sampling(const json& body, GenRequest& out) {
+  if (body.contains("temperature") && !body["temperature"].is_null()) {
+    if (!body["temperature"].is_number() || body["temperature"].get<double>() < 0)
+      return ParseError{"temperature must be non-negative, got " + body["temperature"].dump() + ".",
+                        "temperature"};
+    out.temperature = body["temperature"].get<double>();
+  }
+  if (body.contains("top_p") && !body["top_p"].is_null()) {
+    if (!body["top_p"].is_number() || body["top_p"].get<double>() <= 0 ||
+        body["top_p"].get<double>() > 1)
+      return ParseError{"top_p must be in (0, 1], got " + body["top_p"].dump() + ".", "top_p"};
+    out.top_p = body["top_p"].get<double>();
+  }
+  if (body.contains("seed") && !body["seed"].is_null()) {
+    if (!body["seed"].is_number_integer())
+      return ParseError{"seed must be an integer, got " + body["seed"].dump() + ".", "seed"};
+    out.seed = body["seed"].get<int64_t>();
+  }
+  return {};
+}
+
 std::optional<ParseError> parse_common(const json& body, GenRequest& out) {
   if (body.contains("model") && !body["model"].is_null()) {
     if (!body["model"].is_string()) return ParseError{"model must be a string", "model"};
@@ -105,6 +127,7 @@ std::optional<ParseError> parse_common(const json& body, GenRequest& out) {
     out.max_tokens = body[key].get<int64_t>();
   }
   out.ignore_eos = body.value("ignore_eos", false);
+  if (auto err = parse_sampling(body, out)) return err;
   std::string effort;
   if (body.contains("reasoning_effort") && body["reasoning_effort"].is_string()) {
     effort = body["reasoning_effort"];

@@ -49,6 +49,11 @@ struct GenRequest {
   bool echo = false;
   bool tokens_as_ids = false;
   std::shared_ptr<const std::vector<TokenId>> prompt_tokens;
+  // Sampling as vLLM takes it: temperature 0 (or none given) is greedy; seed makes a sample
+  // reproducible.
+  double temperature = 0;
+  double top_p = 1;
+  std::optional<int64_t> seed;
   double speed_factor = 1.0;  // from the lane's run_jitter and the x-sim-trial header
 };
 

@@ -55,6 +55,7 @@ class ServerCore final : public RequestHandler {
   TraceWriter trace_;
   uint64_t id_counter_ = 0;
   uint64_t fault_counter_ = 0;
+  uint64_t sample_counter_ = 0;  // draws of unseeded samples
   int64_t created_ = 0;
 };
 

@@ -98,6 +98,11 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
   actx.seed = config_.seed;
   actx.retrieval_window_tokens = config_.retrieval_window_tokens;
   actx.variants = gen.logprobs;
+  actx.temperature = gen.temperature;
+  actx.top_p = gen.top_p;
+  // A seeded sample is a function of (prompt, seed); an unseeded one takes the next draw.
+  actx.sample_seed = gen.seed ? fnv1a64(last_user_text(gen), static_cast<uint64_t>(*gen.seed))
+                              : fnv1a64(last_user_text(gen), 0x5eed0000ULL + ++sample_counter_);
   AnswerPlan plan = AnswerBook::builtin().answer(gen, actx);
   // Filler has no natural end: without max_tokens it stops at 200 tokens.
   OutputScript script = make_script(plan, gen.max_tokens, 200);

@@ -100,6 +100,17 @@ struct ParamsJson {
               {"logprobs", e.logprobs},
               {"near_tie_margin_nats", e.near_tie_margin_nats}});
   }
+  void operator()(const SampledRegressionExperiment& e) {
+    j.update({{"prompts", e.prompts},
+              {"max_tokens", e.max_tokens},
+              {"samples", e.samples},
+              {"temperature", e.temperature},
+              {"top_p", e.top_p},
+              {"seed", e.seed},
+              {"concurrency", e.concurrency},
+              {"fdr", e.fdr},
+              {"permutations", e.permutations}});
+  }
   void operator()(const ThroughputExperiment& e) {
     if (e.request_rate > 0) {
       j.update({{"request_rate", e.request_rate}, {"burstiness", e.burstiness}});

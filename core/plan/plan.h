@@ -68,6 +68,22 @@ struct RegressionExperiment {
   double near_tie_margin_nats = 0.5;
 };
 
+// The sampled review (docs/plan-file.md): `samples` sampled answers per prompt and lane at the
+// plan's temperature and top_p, sample k with seed `seed + k` where the server takes a seed; each
+// prompt's within-lane and cross-lane similarity compared by a permutation test, with
+// Benjamini–Hochberg across prompts at false discovery rate `fdr`.
+struct SampledRegressionExperiment {
+  std::string prompts = "builtin:regression-20";  // "builtin:NAME" or a prompt-set file path
+  int64_t max_tokens = 256;
+  int64_t samples = 16;  // per prompt and lane
+  double temperature = 0.8;
+  double top_p = 0.95;
+  int64_t seed = 0;
+  int64_t concurrency = 4;
+  double fdr = 0.05;
+  int64_t permutations = 1999;
+};
+
 // A closed-loop sweep that doubles concurrency (start, 2*start, 4*start, ... up to max) until
 // aggregate output tok/s gains less than min_gain over the previous level or a level has errors.
 // Plan file: "concurrency_doubling": {"start": 1, "max": 1024, "min_gain": 0.05}.
@@ -153,7 +169,8 @@ const std::vector<std::string>& all_gate_checks();
 
 using ExperimentParams =
     std::variant<RegressionExperiment, ThroughputExperiment, ContextSweepExperiment,
-                 PrefixCacheExperiment, SpeculativeExperiment, GatesExperiment, TraceExperiment>;
+                 PrefixCacheExperiment, SpeculativeExperiment, GatesExperiment, TraceExperiment,
+                 SampledRegressionExperiment>;
 
 struct Experiment {
   std::string kind;  // "regression", "throughput", "context_sweep", "prefix_cache", ...

@@ -17,8 +17,9 @@ constexpr IntRange kConcurrency{1, 100'000};
 constexpr double kMaxDouble = 1e308;
 
 const std::vector<std::string>& kinds() {
-  static const std::vector<std::string> k = {
-      "regression", "throughput", "context_sweep", "prefix_cache", "speculative", "gates", "trace"};
+  static const std::vector<std::string> k = {"regression",   "throughput",        "context_sweep",
+                                             "prefix_cache", "speculative",       "gates",
+                                             "trace",        "sampled_regression"};
   return k;
 }
 
@@ -38,6 +39,23 @@ RegressionExperiment read_regression(ObjectReader& r) {
     r.integer("logprobs", e.logprobs, IntRange{0, 20});
   }
   r.number("near_tie_margin_nats", e.near_tie_margin_nats, 0, 100, false);
+  return e;
+}
+
+SampledRegressionExperiment read_sampled_regression(ObjectReader& r) {
+  SampledRegressionExperiment e;
+  if (r.string("prompts", e.prompts) && e.prompts.empty()) {
+    r.error("prompts", "must not be empty");
+  }
+  r.integer("max_tokens", e.max_tokens, kTokens);
+  r.integer("samples", e.samples, IntRange{2, 1000});
+  // A greedy lane gives the same answer every time: there would be nothing to compare.
+  r.number("temperature", e.temperature, 0, 2, true);
+  r.number("top_p", e.top_p, 0, 1, true);
+  r.integer("seed", e.seed, IntRange{0, INT32_MAX});
+  r.integer("concurrency", e.concurrency, kConcurrency);
+  r.number("fdr", e.fdr, 0, 0.5, true);
+  r.integer("permutations", e.permutations, IntRange{99, 1'000'000});
   return e;
 }
 
@@ -207,6 +225,9 @@ ExperimentParams read_params(const std::string& kind, ObjectReader& r, ErrorList
   if (kind == "trace") {
     return read_trace(r, errors);
   }
+  if (kind == "sampled_regression") {
+    return read_sampled_regression(r);
+  }
   return read_gates(r, errors);
 }
 
@@ -244,7 +265,7 @@ std::optional<Experiment> read_experiment(const json& value, const std::string& 
   if (std::find(kinds().begin(), kinds().end(), e.kind) == kinds().end()) {
     r.error("kind", "unknown experiment kind '" + e.kind + "'" + did_you_mean(e.kind, kinds()) +
                         "; one of regression, throughput, context_sweep, prefix_cache, "
-                        "speculative, gates, trace");
+                        "speculative, gates, trace, sampled_regression");
     return std::nullopt;  // its other keys cannot be judged
   }
   r.string("name", e.name);

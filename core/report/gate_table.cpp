@@ -200,6 +200,62 @@ void add_token_row(GateTable& table, const json& experiment,
   if (any) table.rows.push_back(std::move(row));
 }
 
+const compare::SampledReviewRecord* sampled_of(
+    const std::vector<compare::SampledReviewRecord>* records, const std::string& base,
+    const std::string& cand) {
+  if (!records) return nullptr;
+  for (const auto& r : *records)
+    if (r.lane_a == base && r.lane_b == cand) return &r;
+  return nullptr;
+}
+
+// Sampled review: every `shifted` prompt has a verdict and no prompt is judged a blocker. The
+// record (verdicts given since the run) decides; without one, every shifted prompt is pending.
+GateCell sampled_cell(const json& c, const compare::SampledReviewRecord* record) {
+  GateCell cell;
+  const int64_t total = c.contains("prompts") ? static_cast<int64_t>(c["prompts"].size()) : 0;
+  int64_t shifted = c.value("shifted", int64_t{0});
+  int64_t pending = shifted, blockers = 0;
+  if (record) {
+    const auto o = record->outcome();
+    shifted = static_cast<int64_t>(o.shifted);
+    pending = static_cast<int64_t>(o.unreviewed);
+    blockers = static_cast<int64_t>(o.blockers);
+  }
+  cell.score = std::to_string(c.value("indistinguishable", int64_t{0})) + "/" +
+               std::to_string(total) + " indistinguishable";
+  if (blockers > 0) {
+    cell.status = GateStatus::Fail;
+    cell.detail = std::to_string(blockers) + " prompt(s) judged a blocker";
+  } else if (pending > 0) {
+    cell.status = GateStatus::NotRun;
+    cell.detail = "review pending: " + std::to_string(pending) + " of " + std::to_string(shifted) +
+                  " shifted prompt(s)";
+  } else {
+    cell.status = GateStatus::Pass;
+    if (shifted > 0) cell.detail = std::to_string(shifted) + " shifted prompt(s) reviewed";
+  }
+  return cell;
+}
+
+void add_sampled_row(GateTable& table, const json& experiment,
+                     const std::vector<compare::SampledReviewRecord>* records) {
+  if (!experiment.contains("comparisons") || !experiment["comparisons"].is_array()) return;
+  GateRow row{"sampled", "Sampled review (no shifted prompt unreviewed)", {}, {}};
+  row.cells.resize(table.lanes.size());
+  for (const auto& c : experiment["comparisons"]) {
+    const std::string base_id = c.value("baseline", ""), cand_id = c.value("candidate", "");
+    const auto base = std::find(table.lanes.begin(), table.lanes.end(), base_id);
+    const auto cand = std::find(table.lanes.begin(), table.lanes.end(), cand_id);
+    if (cand == table.lanes.end()) continue;
+    if (base != table.lanes.end())
+      row.cells[static_cast<size_t>(base - table.lanes.begin())].detail = "baseline";
+    row.cells[static_cast<size_t>(cand - table.lanes.begin())] =
+        sampled_cell(c, sampled_of(records, base_id, cand_id));
+  }
+  table.rows.push_back(std::move(row));
+}
+
 void add_artifacts_row(GateTable& table, const std::vector<ArtifactRecord>& records) {
   if (records.empty()) return;
   GateRow row{
@@ -226,7 +282,8 @@ void add_artifacts_row(GateTable& table, const std::vector<ArtifactRecord>& reco
 
 // The rows of the run's experiments, in run order.
 void add_experiment_rows(GateTable& table, const json& summary,
-                         const std::vector<compare::ReviewRecord>* reviews) {
+                         const std::vector<compare::ReviewRecord>* reviews,
+                         const std::vector<compare::SampledReviewRecord>* sampled) {
   try {
     std::map<std::string, int> per_kind;
     for (const auto& e : summary["experiments"]) ++per_kind[e.value("kind", "")];
@@ -237,6 +294,7 @@ void add_experiment_rows(GateTable& table, const json& summary,
       if (kind == "context_sweep") add_retrieval_row(table, e);
       if (kind == "regression") add_regression_row(table, e, reviews);
       if (kind == "regression") add_token_row(table, e, reviews);
+      if (kind == "sampled_regression") add_sampled_row(table, e, sampled);
       const std::string name = e.value("name", kind);
       for (size_t i = first; i < table.rows.size(); ++i) {
         GateRow& row = table.rows[i];
@@ -296,11 +354,12 @@ std::string gate_label(const std::string& check) {
 
 GateTable build_gate_table(const json& summary, const std::vector<std::string>& lanes,
                            const std::vector<compare::ReviewRecord>* reviews,
-                           const std::vector<ArtifactRecord>* artifacts) {
+                           const std::vector<ArtifactRecord>* artifacts,
+                           const std::vector<compare::SampledReviewRecord>* sampled) {
   GateTable table;
   table.lanes = lanes;
   if (summary.is_object() && summary.contains("experiments") && summary["experiments"].is_array())
-    add_experiment_rows(table, summary, reviews);
+    add_experiment_rows(table, summary, reviews, sampled);
   if (artifacts) add_artifacts_row(table, *artifacts);
   return table;
 }

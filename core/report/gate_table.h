@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/review_record.h"
+#include "compare/sampled_verdicts.h"
 
 namespace lb::report {
 
@@ -49,10 +50,13 @@ std::string gate_label(const std::string& check);
 // experiment did not cover is "not run". REVIEWS (review.json records, with verdicts given since
 // the run) decide the regression row when given; a candidate whose divergent pairs still await
 // verdicts is "review pending". ARTIFACTS (checkpoint verifications attached to the run) add an
-// "Artifacts verified" row when there is any; a lane without one is "not run" there.
+// "Artifacts verified" row when there is any; a lane without one is "not run" there. SAMPLED
+// (sampled-review.json records) decide the sampled review's row: no `shifted` prompt unreviewed
+// and none judged a blocker.
 GateTable build_gate_table(const nlohmann::json& summary, const std::vector<std::string>& lanes,
                            const std::vector<compare::ReviewRecord>* reviews = nullptr,
-                           const std::vector<ArtifactRecord>* artifacts = nullptr);
+                           const std::vector<ArtifactRecord>* artifacts = nullptr,
+                           const std::vector<compare::SampledReviewRecord>* sampled = nullptr);
 
 // {"lanes": [...], "rows": [{"key", "label", "experiment", "cells": [{"lane", "status", "score",
 // "detail"}]}]}

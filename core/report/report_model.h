@@ -90,6 +90,9 @@ std::vector<ChartSpec> report_charts(const RunFolder& folder);
 // Token fidelity of each regression candidate (counts by class) and its confident changes;
 // empty when no lane pair recorded logprobs.
 std::vector<ReportTable> token_fidelity_tables(const RunFolder& folder);
+// One table per sampled_regression candidate: each prompt's similarity distributions, result,
+// fact loss per lane and verdict (sampled_review_tables.cpp).
+std::vector<ReportTable> sampled_review_tables(const RunFolder& folder);
 // The effects a qualification looks for, at a glance (effect_charts.cpp): prefix cache passes
 // and speculative decoding as grouped bars per lane, acceptance per draft position.
 std::vector<ChartSpec> prefix_cache_charts(const nlohmann::json& experiment,

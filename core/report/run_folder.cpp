@@ -124,6 +124,24 @@ void read_reviews(const fs::path& dir, RunFolder& folder) {
   }
 }
 
+void read_sampled_reviews(const fs::path& dir, RunFolder& folder) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("sampled-review", 0) == 0 && entry.path().extension() == ".json")
+      files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  for (const auto& file : files) {
+    std::string error;
+    if (auto record = compare::load_sampled_review(file.string(), &error))
+      folder.sampled_reviews.push_back(std::move(*record));
+    else
+      folder.warnings.push_back(file.filename().string() + " cannot be read: " + error);
+  }
+}
+
 void judge_completion(RunFolder& folder) {
   const nlohmann::json* run = nullptr;
   if (folder.summary.is_object() && folder.summary.contains("run") &&
@@ -173,6 +191,7 @@ std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* er
   folder.review = read_json_file(root / "review.json", folder, false);
   read_requests(root / "requests.jsonl", folder, requests);
   read_reviews(root, folder);
+  read_sampled_reviews(root, folder);
   read_artifacts(root, folder);
   std::string decision_error;
   folder.decision = load_decision(dir, &decision_error);

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/review_record.h"
+#include "compare/sampled_verdicts.h"
 #include "report/artifact_records.h"
 #include "report/decision_record.h"
 
@@ -58,7 +59,9 @@ struct RunFolder {
   nlohmann::json summary;      // summary.json; null when absent
   nlohmann::json review;       // review.json (two-lane regression); null when absent
   std::vector<compare::ReviewRecord> reviews;  // review.json and review.<lane>.json
-  std::optional<DecisionRecord> decision;      // decision.json
+  // sampled-review.json and sampled-review.<lane>.json: verdicts of the sampled review.
+  std::vector<compare::SampledReviewRecord> sampled_reviews;
+  std::optional<DecisionRecord> decision;  // decision.json
   // artifacts/<lane>.verification.json (verify --attach), in file-name order; a file that is not
   // a verification document is a warning instead.
   std::vector<ArtifactRecord> artifacts;

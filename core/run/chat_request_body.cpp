@@ -9,6 +9,8 @@ bool accepts_continuous_usage(ServerKind server) {
          server == ServerKind::LanebenchSim;
 }
 
+bool accepts_seed(ServerKind server) { return server != ServerKind::Unknown; }
+
 std::shared_ptr<const std::string> chat_request_body(const std::vector<plan::ChatMessage>& messages,
                                                      const ChatRequestOptions& options) {
   nlohmann::json body;
@@ -18,6 +20,8 @@ std::shared_ptr<const std::string> chat_request_body(const std::vector<plan::Cha
   body["messages"] = std::move(msgs);
   body["max_tokens"] = options.max_tokens;
   body["temperature"] = options.temperature;
+  if (options.top_p >= 0) body["top_p"] = options.top_p;
+  if (options.seed >= 0) body["seed"] = options.seed;
   body["stream"] = true;
   nlohmann::json stream_options = {{"include_usage", true}};
   if (accepts_continuous_usage(options.server)) stream_options["continuous_usage_stats"] = true;

@@ -16,6 +16,8 @@ struct ChatRequestOptions {
   std::string model;
   int64_t max_tokens = 256;
   double temperature = 0;   // 0 = greedy
+  double top_p = -1;        // nucleus sampling; < 0 = not sent (the server's default)
+  int64_t seed = -1;        // sampling seed; < 0 = not sent
   bool ignore_eos = false;  // sent only when the server is known to accept it
   ServerKind server = ServerKind::Unknown;
   // Per-token logprobs with this many alternatives (OpenAI logprobs + top_logprobs); 0 = off.
@@ -28,6 +30,9 @@ std::shared_ptr<const std::string> chat_request_body(const std::vector<plan::Cha
 std::shared_ptr<const std::string> chat_request_body(const std::string& user_prompt,
                                                      const ChatRequestOptions& options);
 
+// Whether a server kind is known to take an OpenAI `seed` (vLLM, SGLang, llama.cpp, TGI,
+// Ollama, lanebench-sim); an unknown server is not sent one, as it may refuse unknown fields.
+bool accepts_seed(ServerKind server);
 // Whether a server kind accepts vLLM's stream_options.continuous_usage_stats.
 bool accepts_continuous_usage(ServerKind server);
 

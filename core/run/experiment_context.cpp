@@ -4,6 +4,7 @@
 #include "run/gates_experiment.h"
 #include "run/prefix_cache_experiment.h"
 #include "run/regression_experiment.h"
+#include "run/sampled_regression_experiment.h"
 #include "run/speculative_experiment.h"
 #include "run/throughput_experiment.h"
 #include "run/trace_experiment.h"
@@ -82,6 +83,7 @@ std::unique_ptr<Experiment> make_experiment(const plan::Experiment& spec) {
   if (spec.kind == "speculative") return std::make_unique<SpeculativeExperiment>();
   if (spec.kind == "gates") return std::make_unique<GatesExperiment>();
   if (spec.kind == "trace") return std::make_unique<TraceExperiment>();
+  if (spec.kind == "sampled_regression") return std::make_unique<SampledRegressionExperiment>();
   return nullptr;
 }
 

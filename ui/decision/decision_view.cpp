@@ -15,8 +15,8 @@ DecisionView decision_view_of(const report::RunFolder& folder) {
   try {
     const std::vector<std::string> lanes = folder.lane_ids();
     for (const std::string& lane : lanes) view.lanes << QString::fromStdString(lane);
-    const report::GateTable table =
-        report::build_gate_table(folder.summary, lanes, &folder.reviews, &folder.artifacts);
+    const report::GateTable table = report::build_gate_table(
+        folder.summary, lanes, &folder.reviews, &folder.artifacts, &folder.sampled_reviews);
     view.gates_snapshot = report::gate_table_to_json(table);
     view.has_gates = !table.empty();
     view.rows = gate_rows(table);

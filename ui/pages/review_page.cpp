@@ -8,11 +8,13 @@
 #include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
 #include "models/item_roles.h"
+#include "ui/review/sampled_review_view.h"
 #include "widgets/diff/diff_view.h"
 
 namespace lb::ui {
@@ -46,10 +48,19 @@ ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 3);
   splitter->setSizes({560, 840});  // wide enough for triage, ratio and verdict
+  auto* greedy = new QWidget(this);
+  auto* greedy_layout = new QVBoxLayout(greedy);
+  greedy_layout->setContentsMargins(0, 0, 0, 0);
+  greedy_layout->addWidget(build_toolbar());
+  greedy_layout->addWidget(splitter, 1);
+  sampled_ = new SampledReviewView(this);
+  connect(sampled_, &SampledReviewView::status, this, &ReviewPage::status);
+  tabs_ = new QTabWidget(this);
+  tabs_->addTab(greedy, tr("Greedy pairs"));
+  tabs_->addTab(sampled_, tr("Sampled review"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(8, 8, 8, 8);
-  layout->addWidget(build_toolbar());
-  layout->addWidget(splitter, 1);
+  layout->addWidget(tabs_, 1);
   install_shortcuts();
   diff_->show_message(tr("Open a run with a regression from the Runs page, or run one."));
 }

@@ -4,7 +4,8 @@
 // given with one key (j/k next/previous, 1-4 verdicts, n note), each saved at once. When the run
 // recorded logprobs: a cause column (why the pair parts) with a filter, the baseline's margin,
 // a token strip per lane shaded by logprob with the divergence marked, both lanes' top-K at a
-// clicked token, and the pair's cross-scores in its header.
+// clicked token, and the pair's cross-scores in its header. A run with a sampled review gets a
+// second tab with its distributions and sample pairs (SampledReviewView).
 #include <QWidget>
 #include <optional>
 
@@ -17,6 +18,7 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QTabWidget;
 class QTableView;
 class QTableWidget;
 class QTextBrowser;
@@ -27,6 +29,7 @@ class DiffView;
 
 namespace lb::ui {
 
+class SampledReviewView;
 class TokenStrip;
 
 class ReviewPage : public QWidget {
@@ -34,7 +37,8 @@ class ReviewPage : public QWidget {
  public:
   explicit ReviewPage(QWidget* parent = nullptr);
 
-  // Opens a run folder's regression outputs; false (and the page says why) when it has none.
+  // Opens a run folder's regression outputs and its sampled review; false (and the page says
+  // why) when it has neither.
   bool open_run(const QString& run_dir);
   // Lists the lanes of another run ("RUN:lane") beside this run's, and makes the first of them
   // the baseline: today's lane against last week's. False with *error when it cannot be paired.
@@ -48,6 +52,8 @@ class ReviewPage : public QWidget {
   models::ReviewFilterProxy* proxy() { return &proxy_; }
   widgets::DiffView* diff_view() const { return diff_; }
   QTableView* table() const { return table_; }
+  SampledReviewView* sampled_view() const { return sampled_; }
+  QTabWidget* tabs() const { return tabs_; }
   DiffJobRunner* diff_jobs() { return &jobs_; }
   bool loading() const { return loading_; }
   // Token evidence of the selected pair: the two strips (baseline, candidate), the top-K table a
@@ -105,6 +111,8 @@ class ReviewPage : public QWidget {
   QLabel* top_k_title_ = nullptr;
   QTableWidget* top_k_ = nullptr;
   int shown_prompt_ = -1;
+  QTabWidget* tabs_ = nullptr;
+  SampledReviewView* sampled_ = nullptr;
 };
 
 }  // namespace lb::ui

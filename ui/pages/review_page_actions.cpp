@@ -7,12 +7,15 @@
 #include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
+#include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTextBrowser>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "models/item_roles.h"
 #include "ui/pages/review_page.h"
+#include "ui/review/sampled_review_view.h"
 #include "widgets/diff/diff_view.h"
 
 namespace lb::ui {
@@ -65,15 +68,25 @@ bool ReviewPage::open_run(const QString& run_dir) {
   run_label_->setText(tr("<b>%1</b>").arg(QDir(run_dir).dirName()));
   model_.set_pairs({});
   pair_.reset();
+  QString sampled_error;
+  const bool sampled = sampled_->open_run(run_dir, &sampled_error);
+  tabs_->setTabEnabled(1, sampled);
   if (!open_review_source(run_dir, &source, &error)) {
     source_.reset();
     lane_a_->clear();
     lane_b_->clear();
     diff_->show_message(error);
     outcome_->clear();
+    tabs_->setTabEnabled(0, !sampled);
+    if (sampled) {
+      tabs_->setCurrentIndex(1);
+      return true;
+    }
     emit status(error);
     return false;
   }
+  tabs_->setTabEnabled(0, true);
+  tabs_->setCurrentIndex(0);
   source_ = std::move(source);
   for (QComboBox* combo : {lane_a_, lane_b_}) {
     combo->clear();
@@ -173,12 +186,17 @@ void ReviewPage::show_current() {
 }
 
 void ReviewPage::next_pair(int step) {
+  if (tabs_->currentWidget() == sampled_) {
+    sampled_->select_prompt(sampled_->prompt_table()->currentRow() + step);
+    return;
+  }
   if (proxy_.rowCount() == 0) return;
   const int row = table_->currentIndex().isValid() ? table_->currentIndex().row() + step : 0;
   table_->setCurrentIndex(proxy_.index(std::clamp(row, 0, proxy_.rowCount() - 1), 0));
 }
 
 bool ReviewPage::set_verdict(const QString& verdict) {
+  if (tabs_->currentWidget() == sampled_) return sampled_->set_verdict(verdict);
   const int row = current_source_row();
   const models::ReviewPair* p = model_.pair_at(row);
   const auto parsed = compare::verdict_from_name(verdict.toStdString());

@@ -177,7 +177,8 @@ void RunPage::show_kind(const QString& kind) {
   // Kinds measured per phase show that table first; a regression has one phase per lane. While
   // a plan's servers are shown, they stay in front.
   if (controller_.running() && tables_->currentWidget() == servers_view_) return;
-  tables_->setCurrentWidget(kind == "regression" || kind == "gates" ? stats_view_ : phase_view_);
+  const bool one_phase = kind == "regression" || kind == "sampled_regression" || kind == "gates";
+  tables_->setCurrentWidget(one_phase ? stats_view_ : phase_view_);
 }
 
 void RunPage::show_servers_tab() { tables_->setCurrentWidget(servers_view_); }

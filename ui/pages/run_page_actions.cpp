@@ -236,7 +236,9 @@ void RunPage::on_finished(const RunOutcome& outcome, const QString& run_dir) {
     QMessageBox::warning(this, tr("The run could not complete"),
                          QString::fromStdString(outcome.errors.front()));
   if (outcome.requests_written > 0) set_open_run(run_dir);
-  emit run_finished(run_dir, plan_kinds_.contains("regression") && outcome.requests_written > 0);
+  const bool reviewable =
+      plan_kinds_.contains("regression") || plan_kinds_.contains("sampled_regression");
+  emit run_finished(run_dir, reviewable && outcome.requests_written > 0);
 }
 
 namespace {

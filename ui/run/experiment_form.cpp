@@ -29,7 +29,8 @@ constexpr KindInfo kKinds[] = {{"regression", "Regression (outputs compared)"},
                                {"context_sweep", "Context sweep"},
                                {"prefix_cache", "Prefix cache"},
                                {"speculative", "Speculative decoding"},
-                               {"gates", "Functional gates"}};
+                               {"gates", "Functional gates"},
+                               {"sampled_regression", "Sampled review (sampled outputs compared)"}};
 
 QSpinBox* spin(int min, int max, int value, QWidget* parent, const QString& suffix = {}) {
   auto* s = new QSpinBox(parent);
@@ -87,6 +88,7 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
   stack_->addWidget(prefix_form());
   stack_->addWidget(speculative_form());
   stack_->addWidget(gates_form());
+  stack_->addWidget(sampled_form());
   unavailable_ = new QLabel(this);
   unavailable_->setWordWrap(true);
   unavailable_->setStyleSheet("color: #8a5a00");
@@ -238,6 +240,40 @@ QWidget* ExperimentForm::gates_form() {
   return page;
 }
 
+QWidget* ExperimentForm::sampled_form() {
+  QFormLayout* form = nullptr;
+  QWidget* page = form_page(form, this);
+  const plan::SampledRegressionExperiment d;
+  sm_prompts_ = new QComboBox(page);
+  sm_prompts_->setEditable(true);
+  sm_prompts_->setAccessibleName(tr("Sampled prompt set"));
+  sm_prompts_->addItem("regression-20 (built-in)", QString("builtin:regression-20"));
+  sm_samples_ = spin(2, 1000, static_cast<int>(d.samples), page);
+  sm_samples_->setToolTip(tr("Sampled answers per prompt and lane"));
+  sm_temperature_ = new QDoubleSpinBox(page);
+  sm_temperature_->setRange(0.05, 2.0);
+  sm_temperature_->setSingleStep(0.05);
+  sm_temperature_->setValue(d.temperature);
+  sm_top_p_ = new QDoubleSpinBox(page);
+  sm_top_p_->setRange(0.01, 1.0);
+  sm_top_p_->setSingleStep(0.05);
+  sm_top_p_->setValue(d.top_p);
+  sm_seed_ = spin(0, 1'000'000, static_cast<int>(d.seed), page);
+  sm_seed_->setToolTip(tr("Sample k is sent with seed + k where the server takes a seed"));
+  sm_max_tokens_ = spin(1, 32768, static_cast<int>(d.max_tokens), page);
+  form->addRow(tr("Prompts:"), sm_prompts_);
+  form->addRow(tr("Samples per prompt:"), sm_samples_);
+  form->addRow(tr("Temperature:"), sm_temperature_);
+  form->addRow(tr("top_p:"), sm_top_p_);
+  form->addRow(tr("Seed:"), sm_seed_);
+  form->addRow(tr("Max tokens:"), sm_max_tokens_);
+  return page;
+}
+
+QComboBox* ExperimentForm::prompt_combo() const {
+  return kind() == "sampled_regression" ? sm_prompts_ : prompts_;
+}
+
 QString ExperimentForm::kind() const { return kind_->currentData().toString(); }
 
 bool ExperimentForm::kind_available(const QString& kind) const {
@@ -264,29 +300,42 @@ void ExperimentForm::use_quick_defaults() {
   sp_requests_->setValue(6);
   sp_output_->setValue(64);
   gate_repeat_->setValue(1);
+  sm_samples_->setValue(8);
+  sm_max_tokens_->setValue(96);
 }
 
 void ExperimentForm::set_prompt_sets(const std::vector<std::pair<QString, QString>>& sets) {
-  const QString keep = prompt_set_ref();
-  prompts_->clear();
-  for (const auto& [ref, label] : sets) prompts_->addItem(label, ref);
-  set_prompt_set_ref(keep);
+  for (QComboBox* combo : {prompts_, sm_prompts_}) {
+    const int i = combo->currentIndex();
+    const QString keep = i >= 0 && combo->itemText(i) == combo->currentText()
+                             ? combo->itemData(i).toString()
+                             : combo->currentText().trimmed();
+    combo->clear();
+    for (const auto& [ref, label] : sets) combo->addItem(label, ref);
+    const int found = combo->findData(keep);
+    if (found >= 0) {
+      combo->setCurrentIndex(found);
+    } else if (!keep.isEmpty()) {
+      combo->setEditText(keep);
+    }
+  }
 }
 
 QString ExperimentForm::prompt_set_ref() const {
-  const int i = prompts_->currentIndex();
+  const QComboBox* combo = prompt_combo();
+  const int i = combo->currentIndex();
   // A typed path is used as typed; a listed set by its ref.
-  if (i >= 0 && prompts_->itemText(i) == prompts_->currentText())
-    return prompts_->itemData(i).toString();
-  return prompts_->currentText().trimmed();
+  if (i >= 0 && combo->itemText(i) == combo->currentText()) return combo->itemData(i).toString();
+  return combo->currentText().trimmed();
 }
 
 void ExperimentForm::set_prompt_set_ref(const QString& ref) {
-  const int i = prompts_->findData(ref);
+  QComboBox* combo = prompt_combo();
+  const int i = combo->findData(ref);
   if (i >= 0) {
-    prompts_->setCurrentIndex(i);
+    combo->setCurrentIndex(i);
   } else if (!ref.isEmpty()) {
-    prompts_->setEditText(ref);
+    combo->setEditText(ref);
   }
 }
 
@@ -357,6 +406,13 @@ nlohmann::json ExperimentForm::experiment_json(QString* error) const {
     j["concurrency"] = list;
     j["requests"] = sp_requests_->value();
     j["output_tokens"] = sp_output_->value();
+  } else if (k == "sampled_regression") {
+    j["prompts"] = prompt_set_ref().toStdString();
+    j["samples"] = sm_samples_->value();
+    j["temperature"] = sm_temperature_->value();
+    j["top_p"] = sm_top_p_->value();
+    j["seed"] = sm_seed_->value();
+    j["max_tokens"] = sm_max_tokens_->value();
   } else if (k == "gates") {
     std::vector<std::string> checks;
     for (int i = 0; i < gate_checks_->count(); ++i)

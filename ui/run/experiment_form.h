@@ -29,7 +29,8 @@ class ExperimentForm : public QWidget {
   void set_kind(const QString& kind);
   // Small parameters for quick runs (screenshots, tests): fewer requests, shorter outputs.
   void use_quick_defaults();
-  // The regression prompt-set picker: built-in sets and the workspace's own (ref, label).
+  // The prompt-set pickers (regression, sampled regression): built-in sets and the workspace's
+  // own (ref, label); the ref is the current kind's.
   void set_prompt_sets(const std::vector<std::pair<QString, QString>>& sets);
   QString prompt_set_ref() const;
   void set_prompt_set_ref(const QString& ref);
@@ -49,6 +50,8 @@ class ExperimentForm : public QWidget {
   QWidget* prefix_form();
   QWidget* speculative_form();
   QWidget* gates_form();
+  QWidget* sampled_form();
+  QComboBox* prompt_combo() const;  // the current kind's prompt-set picker
   void add_throughput_fields(QFormLayout* form, QWidget* page);
 
   QComboBox* kind_ = nullptr;
@@ -81,6 +84,13 @@ class ExperimentForm : public QWidget {
   QLineEdit* sp_concurrency_ = nullptr;
   QSpinBox* sp_requests_ = nullptr;
   QSpinBox* sp_output_ = nullptr;
+  // sampled regression
+  QComboBox* sm_prompts_ = nullptr;
+  QSpinBox* sm_samples_ = nullptr;
+  QDoubleSpinBox* sm_temperature_ = nullptr;
+  QDoubleSpinBox* sm_top_p_ = nullptr;
+  QSpinBox* sm_seed_ = nullptr;
+  QSpinBox* sm_max_tokens_ = nullptr;
   // gates
   QListWidget* gate_checks_ = nullptr;
   QSpinBox* gate_repeat_ = nullptr;
