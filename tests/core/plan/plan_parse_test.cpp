@@ -96,11 +96,10 @@ class PlanParseTest : public QObject {
              std::string("experiments[0].logprobs: must be an integer (got string)"));
   }
   void sampledRegressionDefaultsAndBadValues() {
-    const PlanParseResult r = parse_plan(
-        with_experiment(R"({"kind": "sampled_regression"},
+    const PlanParseResult r = parse_plan(with_experiment(R"({"kind": "sampled_regression"},
                            {"kind": "sampled_regression", "samples": 8, "temperature": 1.2,
                             "top_p": 0.9, "seed": 7, "fdr": 0.1, "permutations": 999})"),
-        "p");
+                                         "p");
     QVERIFY2(r.ok(), r.error_text().c_str());
     const auto& d = std::get<SampledRegressionExperiment>(r.plan->experiments[0].params);
     QCOMPARE(d.samples, int64_t(16));
