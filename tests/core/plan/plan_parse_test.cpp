@@ -95,6 +95,32 @@ class PlanParseTest : public QObject {
     QCOMPARE(only_error(with_experiment(R"({"kind": "regression", "logprobs": "5"})")),
              std::string("experiments[0].logprobs: must be an integer (got string)"));
   }
+  void sampledRegressionDefaultsAndBadValues() {
+    const PlanParseResult r = parse_plan(with_experiment(R"({"kind": "sampled_regression"},
+                           {"kind": "sampled_regression", "samples": 8, "temperature": 1.2,
+                            "top_p": 0.9, "seed": 7, "fdr": 0.1, "permutations": 999})"),
+                                         "p");
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const auto& d = std::get<SampledRegressionExperiment>(r.plan->experiments[0].params);
+    QCOMPARE(d.samples, int64_t(16));
+    QCOMPARE(d.temperature, 0.8);
+    QCOMPARE(d.fdr, 0.05);
+    QCOMPARE(d.prompts, std::string("builtin:regression-20"));
+    const auto& e = std::get<SampledRegressionExperiment>(r.plan->experiments[1].params);
+    QCOMPARE(e.samples, int64_t(8));
+    QCOMPARE(e.seed, int64_t(7));
+    QCOMPARE(e.permutations, int64_t(999));
+    QCOMPARE(resolved_plan_json(*r.plan)["experiments"][1]["top_p"].get<double>(), 0.9);
+    QCOMPARE(only_error(with_experiment(R"({"kind": "sampled_regression", "temperature": 0})")),
+             std::string("experiments[0].temperature: must be > 0 and <= 2 (got 0)"));
+    QCOMPARE(only_error(with_experiment(R"({"kind": "sampled_regression", "samples": 1})")),
+             std::string("experiments[0].samples: must be >= 2 (got 1)"));
+    QCOMPARE(only_error(with_experiment(R"({"kind": "sampled_regression", "fdr": 0.9})")),
+             std::string("experiments[0].fdr: must be > 0 and <= 0.5 (got 0.9)"));
+    QCOMPARE(only_error(with_experiment(R"({"kind": "sampled_regression", "sample": 4})")),
+             std::string("experiments[0].sample: unknown key 'sample' (did you mean "
+                         "'samples'?)"));
+  }
   void unknownKeySuggestsTheRightOne() {
     QCOMPARE(only_error(with_experiment(R"({"kind": "throughput", "concurency": [1, 2]})")),
              std::string("experiments[0].concurency: unknown key 'concurency' (did you mean "
