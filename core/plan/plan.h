@@ -143,6 +143,23 @@ struct TraceExperiment {
 // (max_duration_s is replay time, so the trace is cut at max_duration_s * speedup).
 TraceReadOptions trace_read_options(const TraceExperiment& e);
 
+// Multi-turn chat sessions (docs/sessions.md): each turn sends the whole history, the lane's own
+// earlier answers included. Synthetic sessions, or the user turns of a ShareGPT file (path).
+struct SessionsExperiment {
+  std::string path;                     // ShareGPT file; empty = synthetic sessions
+  int64_t sessions = 4;                 // sessions in flight at once
+  int64_t total_sessions = 0;           // sessions run in all; 0 = `sessions` (synthetic) or the
+                                        // whole file (ShareGPT)
+  int64_t turns = 4;                    // synthetic: turns per session
+  int64_t system_prompt_tokens = 2048;  // synthetic: each session's own system prompt
+  int64_t user_tokens_per_turn = 128;   // synthetic: each user message
+  double think_time_s = 0;              // pause between an answer and the next turn
+  int64_t output_tokens = 64;           // max_tokens of every turn
+  int64_t max_turns = 0;                // ShareGPT: cut longer conversations; 0 = no cut
+  bool ignore_eos = true;               // so every answer is output_tokens long
+  bool use_tokenize = true;             // size synthetic prompts with the server's /tokenize
+};
+
 struct GatesExperiment {
   std::vector<std::string> checks;  // default: all of all_gate_checks()
   int64_t repeat = 3;
@@ -153,7 +170,8 @@ const std::vector<std::string>& all_gate_checks();
 
 using ExperimentParams =
     std::variant<RegressionExperiment, ThroughputExperiment, ContextSweepExperiment,
-                 PrefixCacheExperiment, SpeculativeExperiment, GatesExperiment, TraceExperiment>;
+                 PrefixCacheExperiment, SpeculativeExperiment, GatesExperiment, TraceExperiment,
+                 SessionsExperiment>;
 
 struct Experiment {
   std::string kind;  // "regression", "throughput", "context_sweep", "prefix_cache", ...

@@ -17,8 +17,9 @@ constexpr IntRange kConcurrency{1, 100'000};
 constexpr double kMaxDouble = 1e308;
 
 const std::vector<std::string>& kinds() {
-  static const std::vector<std::string> k = {
-      "regression", "throughput", "context_sweep", "prefix_cache", "speculative", "gates", "trace"};
+  static const std::vector<std::string> k = {"regression",   "throughput",  "context_sweep",
+                                             "prefix_cache", "speculative", "gates",
+                                             "trace",        "sessions"};
   return k;
 }
 
@@ -188,6 +189,34 @@ TraceExperiment read_trace(ObjectReader& r, ErrorList& errors) {
   return e;
 }
 
+SessionsExperiment read_sessions(ObjectReader& r) {
+  SessionsExperiment e;
+  if (r.string("path", e.path) && e.path.empty()) {
+    r.error("path", "must not be empty (leave it out for synthetic sessions)");
+  }
+  const bool file = r.has("path");
+  for (const char* key :
+       {"turns", "system_prompt_tokens", "user_tokens_per_turn", "use_tokenize"}) {
+    if (file && r.has(key)) {
+      r.error(key, "only applies to synthetic sessions (without 'path')");
+    }
+  }
+  if (!file && r.has("max_turns")) {
+    r.error("max_turns", "only applies with 'path' (synthetic sessions take 'turns')");
+  }
+  r.integer("sessions", e.sessions, kConcurrency);
+  r.integer("total_sessions", e.total_sessions, kCount);
+  r.integer("turns", e.turns, IntRange{1, 1000});
+  r.integer("max_turns", e.max_turns, IntRange{1, 1000});
+  r.integer("system_prompt_tokens", e.system_prompt_tokens, IntRange{0, 10'000'000});
+  r.integer("user_tokens_per_turn", e.user_tokens_per_turn, kTokens);
+  r.number("think_time_s", e.think_time_s, 0, 24 * 3600.0, false);
+  r.integer("output_tokens", e.output_tokens, kTokens);
+  r.boolean("ignore_eos", e.ignore_eos);
+  r.boolean("use_tokenize", e.use_tokenize);
+  return e;
+}
+
 ExperimentParams read_params(const std::string& kind, ObjectReader& r, ErrorList& errors) {
   if (kind == "regression") {
     return read_regression(r);
@@ -206,6 +235,9 @@ ExperimentParams read_params(const std::string& kind, ObjectReader& r, ErrorList
   }
   if (kind == "trace") {
     return read_trace(r, errors);
+  }
+  if (kind == "sessions") {
+    return read_sessions(r);
   }
   return read_gates(r, errors);
 }
@@ -244,7 +276,7 @@ std::optional<Experiment> read_experiment(const json& value, const std::string& 
   if (std::find(kinds().begin(), kinds().end(), e.kind) == kinds().end()) {
     r.error("kind", "unknown experiment kind '" + e.kind + "'" + did_you_mean(e.kind, kinds()) +
                         "; one of regression, throughput, context_sweep, prefix_cache, "
-                        "speculative, gates, trace");
+                        "speculative, gates, trace, sessions");
     return std::nullopt;  // its other keys cannot be judged
   }
   r.string("name", e.name);
