@@ -181,6 +181,24 @@ struct ParamsJson {
               {"ignore_eos", e.ignore_eos}});
     if (e.total_sessions > 0) j["total_sessions"] = e.total_sessions;
   }
+  void operator()(const CapacityExperiment& e) {
+    json slo = json::object();
+    if (e.ttft_p99_ms > 0) slo["ttft_p99_ms"] = e.ttft_p99_ms;
+    if (e.tpot_p99_ms > 0) slo["tpot_p99_ms"] = e.tpot_p99_ms;
+    j.update({{"slo", slo},
+              {"load", e.load},
+              {"start", e.start},
+              {"max_load", e.effective_max_load()},
+              {"resolution", e.effective_resolution()},
+              {"max_probes", e.max_probes},
+              {"max_duration_s", e.max_duration_s},
+              {"requests", e.requests},
+              {"warmups", e.warmups},
+              {"input_tokens", e.input_tokens},
+              {"output_tokens", e.output_tokens},
+              {"ignore_eos", e.ignore_eos},
+              {"use_tokenize", e.use_tokenize}});
+  }
   void operator()(const GatesExperiment& e) {
     j.update({{"checks", e.checks}, {"repeat", e.repeat}});
   }

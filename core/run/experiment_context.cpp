@@ -1,5 +1,6 @@
 #include "run/experiment.h"
 
+#include "run/capacity_experiment.h"
 #include "run/context_sweep_experiment.h"
 #include "run/gates_experiment.h"
 #include "run/prefix_cache_experiment.h"
@@ -99,6 +100,7 @@ std::unique_ptr<Experiment> make_experiment(const plan::Experiment& spec) {
   if (spec.kind == "gates") return std::make_unique<GatesExperiment>();
   if (spec.kind == "trace") return std::make_unique<TraceExperiment>();
   if (spec.kind == "sessions") return std::make_unique<SessionsExperiment>();
+  if (spec.kind == "capacity") return std::make_unique<CapacityExperiment>();
   return nullptr;
 }
 
