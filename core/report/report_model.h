@@ -90,6 +90,10 @@ std::vector<ChartSpec> report_charts(const RunFolder& folder);
 // Token fidelity of each regression candidate (counts by class) and its confident changes;
 // empty when no lane pair recorded logprobs.
 std::vector<ReportTable> token_fidelity_tables(const RunFolder& folder);
+// Multi-turn sessions: TTFT and cached share per turn index, per lane (session_tables.cpp).
+std::vector<ReportTable> session_tables(const RunFolder& folder);
+// SLO capacity: capacity, goodput and binding SLO per lane, and every probe (capacity_tables.cpp).
+std::vector<ReportTable> capacity_tables(const RunFolder& folder);
 // The effects a qualification looks for, at a glance (effect_charts.cpp): prefix cache passes
 // and speculative decoding as grouped bars per lane, acceptance per draft position.
 std::vector<ChartSpec> prefix_cache_charts(const nlohmann::json& experiment,
