@@ -19,6 +19,9 @@ struct RequestRecord {
   int64_t index = 0;       // prompt index within the experiment (texts order)
   bool warmup = false;     // warm-ups are recorded but excluded from aggregates
   int64_t trial = 0;       // 0-based trial of a repeated experiment (0 with one trial)
+  // Multi-turn sessions: the 0-based session and turn of the request; -1 outside sessions.
+  int64_t session = -1;
+  int64_t turn = -1;
   int64_t t_sched_ns = 0;  // when the load model scheduled it (steady_clock)
   // The client's own estimate of the prompt's tokens (e.g. a synthetic prompt's size); used as
   // prompt_tokens with provenance Estimated when the server reports no usage. -1 = unknown.

@@ -126,6 +126,10 @@ json to_json(const RequestRecord& rec, const RequestMetrics& m) {
   j["index"] = rec.index;
   j["warmup"] = rec.warmup;
   j["trial"] = rec.trial;
+  if (rec.session >= 0) {
+    j["session"] = rec.session;
+    j["turn"] = rec.turn;
+  }
   j["ok"] = m.ok;
   j["t_sched_ns"] = rec.t_sched_ns;
   j["t_submit_ns"] = r.t_submit_ns;

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "plan/plan_validation.h"
+#include "plan/sharegpt_file.h"
 #include "plan/trace_file.h"
 
 namespace lb::plan {
@@ -175,13 +176,47 @@ struct ParamsJson {
     if (e.max_duration_s > 0) j["max_duration_s"] = e.max_duration_s;
     if (e.max_gap_s > 0) j["max_gap_s"] = e.max_gap_s;
   }
+  void operator()(const SessionsExperiment& e) {
+    if (!e.path.empty()) {
+      j["path"] = e.path;
+      if (e.max_turns > 0) j["max_turns"] = e.max_turns;
+    } else {
+      j.update({{"turns", e.turns},
+                {"system_prompt_tokens", e.system_prompt_tokens},
+                {"user_tokens_per_turn", e.user_tokens_per_turn},
+                {"use_tokenize", e.use_tokenize}});
+    }
+    j.update({{"sessions", e.sessions},
+              {"think_time_s", e.think_time_s},
+              {"output_tokens", e.output_tokens},
+              {"ignore_eos", e.ignore_eos}});
+    if (e.total_sessions > 0) j["total_sessions"] = e.total_sessions;
+  }
+  void operator()(const CapacityExperiment& e) {
+    json slo = json::object();
+    if (e.ttft_p99_ms > 0) slo["ttft_p99_ms"] = e.ttft_p99_ms;
+    if (e.tpot_p99_ms > 0) slo["tpot_p99_ms"] = e.tpot_p99_ms;
+    j.update({{"slo", slo},
+              {"load", e.load},
+              {"start", e.start},
+              {"max_load", e.effective_max_load()},
+              {"resolution", e.effective_resolution()},
+              {"max_probes", e.max_probes},
+              {"max_duration_s", e.max_duration_s},
+              {"requests", e.requests},
+              {"warmups", e.warmups},
+              {"input_tokens", e.input_tokens},
+              {"output_tokens", e.output_tokens},
+              {"ignore_eos", e.ignore_eos},
+              {"use_tokenize", e.use_tokenize}});
+  }
   void operator()(const GatesExperiment& e) {
     j.update({{"checks", e.checks}, {"repeat", e.repeat}});
   }
 };
 
-// Resolves each trace experiment's path against the plan's folder and reads the trace, so that
-// a bad trace stops the run before any lane starts.
+// Resolves each trace or conversation file's path against the plan's folder and reads the file,
+// so that a bad one stops the run before any lane starts.
 void check_trace_files(Plan& plan, const std::filesystem::path& plan_dir, PlanParseResult& result) {
   for (size_t i = 0; i < plan.experiments.size(); ++i) {
     auto* t = std::get_if<TraceExperiment>(&plan.experiments[i].params);
@@ -190,6 +225,15 @@ void check_trace_files(Plan& plan, const std::filesystem::path& plan_dir, PlanPa
     if (p.is_relative() && !plan_dir.empty()) t->path = (plan_dir / p).lexically_normal().string();
     const TraceReadResult read = read_trace_file(t->path, trace_read_options(*t));
     for (const auto& e : read.errors) {
+      result.errors.push_back({"experiments[" + std::to_string(i) + "].path", e});
+    }
+  }
+  for (size_t i = 0; i < plan.experiments.size(); ++i) {
+    auto* s = std::get_if<SessionsExperiment>(&plan.experiments[i].params);
+    if (s == nullptr || s->path.empty()) continue;
+    const std::filesystem::path p(s->path);
+    if (p.is_relative() && !plan_dir.empty()) s->path = (plan_dir / p).lexically_normal().string();
+    for (const auto& e : read_sharegpt_file(s->path, s->total_sessions).errors) {
       result.errors.push_back({"experiments[" + std::to_string(i) + "].path", e});
     }
   }

@@ -159,6 +159,45 @@ struct TraceExperiment {
 // (max_duration_s is replay time, so the trace is cut at max_duration_s * speedup).
 TraceReadOptions trace_read_options(const TraceExperiment& e);
 
+// Multi-turn chat sessions (docs/sessions.md): each turn sends the whole history, the lane's own
+// earlier answers included. Synthetic sessions, or the user turns of a ShareGPT file (path).
+struct SessionsExperiment {
+  std::string path;                     // ShareGPT file; empty = synthetic sessions
+  int64_t sessions = 4;                 // sessions in flight at once
+  int64_t total_sessions = 0;           // sessions run in all; 0 = `sessions` (synthetic) or the
+                                        // whole file (ShareGPT)
+  int64_t turns = 4;                    // synthetic: turns per session
+  int64_t system_prompt_tokens = 2048;  // synthetic: each session's own system prompt
+  int64_t user_tokens_per_turn = 128;   // synthetic: each user message
+  double think_time_s = 0;              // pause between an answer and the next turn
+  int64_t output_tokens = 64;           // max_tokens of every turn
+  int64_t max_turns = 0;                // ShareGPT: cut longer conversations; 0 = no cut
+  bool ignore_eos = true;               // so every answer is output_tokens long
+  bool use_tokenize = true;             // size synthetic prompts with the server's /tokenize
+};
+
+// SLO capacity (docs/capacity.md): the highest load at which every SLO percentile holds, found
+// by doubling from `start` and then bisecting to `resolution`, one probe per load.
+struct CapacityExperiment {
+  double ttft_p99_ms = -1;  // SLOs; <= 0 = not set; at least one is required
+  double tpot_p99_ms = -1;
+  std::string load = "concurrency";  // "concurrency" (closed loop) or "rate" (open loop, req/s)
+  double start = 1;                  // first probe's load
+  double max_load = 0;               // highest load probed; 0 = 1024 (concurrency), 1000 (rate)
+  double resolution = 0;             // bisection stops at this gap; 0 = 1 (conc.), 0.5 (rate)
+  int64_t max_probes = 12;
+  double max_duration_s = 600;  // the whole search on one lane
+  int64_t requests = 32;        // measured requests per probe
+  int64_t warmups = 4;          // per probe, at the probe's load, discarded
+  int64_t input_tokens = 512;
+  int64_t output_tokens = 64;
+  bool ignore_eos = true;
+  bool use_tokenize = true;
+  bool by_rate() const { return load == "rate"; }
+  double effective_max_load() const { return max_load > 0 ? max_load : by_rate() ? 1000 : 1024; }
+  double effective_resolution() const { return resolution > 0 ? resolution : by_rate() ? 0.5 : 1; }
+};
+
 struct GatesExperiment {
   std::vector<std::string> checks;  // default: all of all_gate_checks()
   int64_t repeat = 3;
@@ -170,7 +209,7 @@ const std::vector<std::string>& all_gate_checks();
 using ExperimentParams =
     std::variant<RegressionExperiment, ThroughputExperiment, ContextSweepExperiment,
                  PrefixCacheExperiment, SpeculativeExperiment, GatesExperiment, TraceExperiment,
-                 SampledRegressionExperiment>;
+                 SampledRegressionExperiment, SessionsExperiment, CapacityExperiment>;
 
 struct Experiment {
   std::string kind;  // "regression", "throughput", "context_sweep", "prefix_cache", ...

@@ -1,6 +1,7 @@
 // Experiments of a plan: kind, optional name and lane subset, and each kind's parameters with
 // PRODUCT.md's defaults.
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "plan/plan_validation.h"
@@ -17,9 +18,9 @@ constexpr IntRange kConcurrency{1, 100'000};
 constexpr double kMaxDouble = 1e308;
 
 const std::vector<std::string>& kinds() {
-  static const std::vector<std::string> k = {"regression",   "throughput",        "context_sweep",
-                                             "prefix_cache", "speculative",       "gates",
-                                             "trace",        "sampled_regression"};
+  static const std::vector<std::string> k = {
+      "regression", "throughput", "context_sweep",      "prefix_cache", "speculative",
+      "gates",      "trace",      "sampled_regression", "sessions",     "capacity"};
   return k;
 }
 
@@ -206,6 +207,81 @@ TraceExperiment read_trace(ObjectReader& r, ErrorList& errors) {
   return e;
 }
 
+SessionsExperiment read_sessions(ObjectReader& r) {
+  SessionsExperiment e;
+  if (r.string("path", e.path) && e.path.empty()) {
+    r.error("path", "must not be empty (leave it out for synthetic sessions)");
+  }
+  const bool file = r.has("path");
+  for (const char* key :
+       {"turns", "system_prompt_tokens", "user_tokens_per_turn", "use_tokenize"}) {
+    if (file && r.has(key)) {
+      r.error(key, "only applies to synthetic sessions (without 'path')");
+    }
+  }
+  if (!file && r.has("max_turns")) {
+    r.error("max_turns", "only applies with 'path' (synthetic sessions take 'turns')");
+  }
+  r.integer("sessions", e.sessions, kConcurrency);
+  r.integer("total_sessions", e.total_sessions, kCount);
+  r.integer("turns", e.turns, IntRange{1, 1000});
+  r.integer("max_turns", e.max_turns, IntRange{1, 1000});
+  r.integer("system_prompt_tokens", e.system_prompt_tokens, IntRange{0, 10'000'000});
+  r.integer("user_tokens_per_turn", e.user_tokens_per_turn, kTokens);
+  r.number("think_time_s", e.think_time_s, 0, 24 * 3600.0, false);
+  r.integer("output_tokens", e.output_tokens, kTokens);
+  r.boolean("ignore_eos", e.ignore_eos);
+  r.boolean("use_tokenize", e.use_tokenize);
+  return e;
+}
+
+void read_capacity_slo(ObjectReader& parent, CapacityExperiment& e, ErrorList& errors) {
+  const json* v = parent.member("slo", json::value_t::object, true);
+  if (v == nullptr) {
+    return;
+  }
+  ObjectReader r(*v, key_path(parent.path(), "slo"), errors);
+  r.number("ttft_p99_ms", e.ttft_p99_ms, 0, kMaxDouble, true);
+  r.number("tpot_p99_ms", e.tpot_p99_ms, 0, kMaxDouble, true);
+  if (!r.has("ttft_p99_ms") && !r.has("tpot_p99_ms")) {
+    r.error_here("must set ttft_p99_ms, tpot_p99_ms or both");
+  }
+  r.finish();
+}
+
+CapacityExperiment read_capacity(ObjectReader& r, ErrorList& errors) {
+  CapacityExperiment e;
+  read_capacity_slo(r, e, errors);
+  if (r.string("load", e.load) && e.load != "concurrency" && e.load != "rate") {
+    r.error("load", "must be 'concurrency' (closed loop) or 'rate' (open loop, req/s), got '" +
+                        e.load + "'");
+  }
+  r.number("start", e.start, 0, 1e6, true);
+  r.number("max_load", e.max_load, 0, 1e6, true);
+  r.number("resolution", e.resolution, 0, 1e6, true);
+  r.integer("max_probes", e.max_probes, IntRange{1, 1000});
+  r.number("max_duration_s", e.max_duration_s, 0, 7 * 24 * 3600.0, true);
+  r.integer("requests", e.requests, kCount);
+  r.integer("warmups", e.warmups, IntRange{0, 100'000});
+  r.integer("input_tokens", e.input_tokens, kTokens);
+  r.integer("output_tokens", e.output_tokens, kTokens);
+  r.boolean("ignore_eos", e.ignore_eos);
+  r.boolean("use_tokenize", e.use_tokenize);
+  if (!e.by_rate()) {
+    const std::pair<const char*, double> loads[] = {
+        {"start", e.start}, {"max_load", e.max_load}, {"resolution", e.resolution}};
+    for (const auto& [key, v] : loads) {
+      if (r.has(key) && v != std::floor(v)) {
+        r.error(key, "must be a whole number with load 'concurrency'");
+      }
+    }
+  }
+  if (e.effective_max_load() < e.start) {
+    r.error("max_load", "must be >= start");
+  }
+  return e;
+}
+
 ExperimentParams read_params(const std::string& kind, ObjectReader& r, ErrorList& errors) {
   if (kind == "regression") {
     return read_regression(r);
@@ -227,6 +303,12 @@ ExperimentParams read_params(const std::string& kind, ObjectReader& r, ErrorList
   }
   if (kind == "sampled_regression") {
     return read_sampled_regression(r);
+  }
+  if (kind == "sessions") {
+    return read_sessions(r);
+  }
+  if (kind == "capacity") {
+    return read_capacity(r, errors);
   }
   return read_gates(r, errors);
 }
@@ -265,7 +347,7 @@ std::optional<Experiment> read_experiment(const json& value, const std::string& 
   if (std::find(kinds().begin(), kinds().end(), e.kind) == kinds().end()) {
     r.error("kind", "unknown experiment kind '" + e.kind + "'" + did_you_mean(e.kind, kinds()) +
                         "; one of regression, throughput, context_sweep, prefix_cache, "
-                        "speculative, gates, trace, sampled_regression");
+                        "speculative, gates, trace, sampled_regression, sessions, capacity");
     return std::nullopt;  // its other keys cannot be judged
   }
   r.string("name", e.name);

@@ -93,6 +93,10 @@ std::vector<ReportTable> token_fidelity_tables(const RunFolder& folder);
 // One table per sampled_regression candidate: each prompt's similarity distributions, result,
 // fact loss per lane and verdict (sampled_review_tables.cpp).
 std::vector<ReportTable> sampled_review_tables(const RunFolder& folder);
+// Multi-turn sessions: TTFT and cached share per turn index, per lane (session_tables.cpp).
+std::vector<ReportTable> session_tables(const RunFolder& folder);
+// SLO capacity: capacity, goodput and binding SLO per lane, and every probe (capacity_tables.cpp).
+std::vector<ReportTable> capacity_tables(const RunFolder& folder);
 // The effects a qualification looks for, at a glance (effect_charts.cpp): prefix cache passes
 // and speculative decoding as grouped bars per lane, acceptance per draft position.
 std::vector<ChartSpec> prefix_cache_charts(const nlohmann::json& experiment,

@@ -4,6 +4,7 @@
 // by make_experiment(); the runner owns everything else (lanes, run folder, /metrics snapshots,
 // summary.json).
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -57,6 +58,13 @@ class ExperimentContext {
   // ones are summarised into section["lanes"][lane]["phases"][phase], with the intervals of its
   // headline figures, and their values are kept for the comparison of lanes.
   PhaseOutcome run_phase(const LoadPhase& phase, const metrics::SloSpec& slo = {});
+  // The same for a phase that another driver runs (e.g. SessionDriver): DRIVE runs the phase,
+  // reporting to the sink it is given and handing every finished request to the handler.
+  using PhaseDrive = std::function<PhaseOutcome(RunSink& sink, const LoadDriver::RecordHandler&)>;
+  PhaseOutcome run_phase_with(const LoadPhase& phase, const PhaseDrive& drive,
+                              const metrics::SloSpec& slo = {});
+  // The phase as run_phase() would send it: trial number, event forwarding, trial header.
+  LoadPhase prepared(const LoadPhase& phase) const;
   // The experiment's part of summary.json, for results beyond per-phase aggregates.
   nlohmann::json& section() { return section_; }
   void warn(const std::string& text) { sink_.on_message(MessageLevel::Warning, text); }

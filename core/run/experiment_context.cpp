@@ -1,10 +1,12 @@
 #include "run/experiment.h"
 
+#include "run/capacity_experiment.h"
 #include "run/context_sweep_experiment.h"
 #include "run/gates_experiment.h"
 #include "run/prefix_cache_experiment.h"
 #include "run/regression_experiment.h"
 #include "run/sampled_regression_experiment.h"
+#include "run/sessions_experiment.h"
 #include "run/speculative_experiment.h"
 #include "run/throughput_experiment.h"
 #include "run/trace_experiment.h"
@@ -36,16 +38,31 @@ ExperimentContext::ExperimentContext(net::StreamClient& client, RunSink& sink,
       all_lanes_(lanes_),
       section_(section) {}
 
-PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metrics::SloSpec& slo) {
+LoadPhase ExperimentContext::prepared(const LoadPhase& planned) const {
   LoadPhase phase = planned;
   phase.forward_events = phase.forward_events || forward_events_;
   phase.trial = trial_;
   if (trials_ > 1 && is_simulator(lanes_, phase.lane))
     phase.extra_headers.emplace_back("x-sim-trial", std::to_string(trial_));
+  return phase;
+}
+
+PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metrics::SloSpec& slo) {
+  const LoadPhase phase = prepared(planned);
+  return run_phase_with(
+      phase,
+      [&](RunSink& sink, const LoadDriver::RecordHandler& on_record) {
+        LoadDriver driver(client_, sink, stop_);
+        return driver.run(phase, on_record);
+      },
+      slo);
+}
+
+PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const PhaseDrive& drive,
+                                               const metrics::SloSpec& slo) {
   WrittenFirstSink ordered(sink_, writer_);
-  LoadDriver driver(client_, ordered, stop_);
   int64_t warmups = 0;
-  PhaseOutcome outcome = driver.run(phase, [&](const metrics::RequestRecord& record) {
+  PhaseOutcome outcome = drive(ordered, [&](const metrics::RequestRecord& record) {
     ordered.record(record);
     warmups += record.warmup ? 1 : 0;
   });
@@ -84,6 +101,8 @@ std::unique_ptr<Experiment> make_experiment(const plan::Experiment& spec) {
   if (spec.kind == "gates") return std::make_unique<GatesExperiment>();
   if (spec.kind == "trace") return std::make_unique<TraceExperiment>();
   if (spec.kind == "sampled_regression") return std::make_unique<SampledRegressionExperiment>();
+  if (spec.kind == "sessions") return std::make_unique<SessionsExperiment>();
+  if (spec.kind == "capacity") return std::make_unique<CapacityExperiment>();
   return nullptr;
 }
 

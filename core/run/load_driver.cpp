@@ -212,7 +212,7 @@ PhaseOutcome LoadDriver::run(const LoadPhase& phase, const RecordHandler& on_rec
   PhaseOutcome out;
   if (phase.warmups > 0 && !stop_.load()) {
     Stage warm(client_, sink_, stop_, phase, /*warmup=*/true, on_record);
-    warm.run(phase.warmups, 0, out);
+    warm.run(phase.warmups, phase.warmup_duration_ns, out);
   }
   if (!stop_.load()) {
     if (phase.on_measured_start) phase.on_measured_start();

@@ -40,7 +40,8 @@ struct LoadPhase {
   int64_t count = 0;        // measured requests; 0 = bounded by duration_ns only
   int64_t duration_ns = 0;  // no new measured request is sent after this (0 = no limit)
   int64_t warmups = 0;      // run first, at the same load, recorded but excluded from aggregates
-  int concurrency = 1;      // max requests in flight; 0 = unlimited (open loop only)
+  int64_t warmup_duration_ns = 0;         // no new warm-up is sent after this (0 = no limit)
+  int concurrency = 1;                    // max requests in flight; 0 = unlimited (open loop only)
   std::optional<ArrivalOptions> arrival;  // set = open loop at that rate
   // Non-empty = open loop at exactly these offsets from the phase start (ns, non-decreasing),
   // one measured request each, e.g. a replayed trace; count and duration_ns are then ignored.

@@ -46,7 +46,7 @@ std::vector<LaneRuntime*> lanes_for(const plan::Experiment& spec, std::vector<La
 // and gates runs judge outputs and functions, not speed.
 bool compares_lanes(const std::string& kind) {
   return kind == "throughput" || kind == "speculative" || kind == "context_sweep" ||
-         kind == "prefix_cache" || kind == "trace";
+         kind == "prefix_cache" || kind == "trace" || kind == "sessions";
 }
 
 // `ids` in plan order; `samples` of every lane the experiment ran on so far.

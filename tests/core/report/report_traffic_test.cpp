@@ -1,0 +1,88 @@
+// The report's tables of real traffic, read back from a real run on in-process simulator lanes:
+// multi-turn sessions (TTFT and cached share per turn) and SLO capacity (capacity, goodput,
+// binding SLO, and every probe by load).
+#include <QtTest>
+
+#include <filesystem>
+
+#include "test_main.h"
+
+#include "report/report_model.h"
+#include "report/run_folder.h"
+#include "report_run_fixture.h"
+
+namespace {
+
+nlohmann::json traffic_plan() {
+  return {{"name", "traffic"},
+          {"lanes",
+           {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.05"}},
+            {{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.05"}}}},
+          {"experiments",
+           {{{"kind", "sessions"},
+             {"sessions", 2},
+             {"turns", 2},
+             {"system_prompt_tokens", 4000},
+             {"user_tokens_per_turn", 32},
+             {"output_tokens", 8}},
+            {{"kind", "capacity"},
+             {"slo", {{"ttft_p99_ms", 5000}}},
+             {"max_load", 4},
+             {"requests", 6},
+             {"warmups", 1},
+             {"input_tokens", 256},
+             {"output_tokens", 8}}}}};
+}
+
+const lb::report::ReportTable* traffic_table(const std::vector<lb::report::ReportTable>& tables,
+                                             const std::string& title) {
+  for (const auto& t : tables)
+    if (t.title == title) return &t;
+  return nullptr;
+}
+
+}  // namespace
+
+class TestReportTraffic : public QObject {
+  Q_OBJECT
+ private slots:
+  void sessionsAndCapacityHaveTheirTables() {
+    const auto dir = lb::test::run_plan_into(traffic_plan(), "lb-report-traffic");
+    std::string error;
+    const auto folder = lb::report::load_run_folder(dir.string(), &error);
+    QVERIFY2(folder.has_value(), error.c_str());
+    const auto tables = lb::report::performance_tables(*folder);
+
+    const auto* sessions = traffic_table(tables, "Multi-turn sessions");
+    QVERIFY(sessions != nullptr);
+    QCOMPARE(sessions->rows.size(), size_t{4});  // 2 lanes x 2 turns
+    QCOMPARE(sessions->rows[0][0], std::string("bf16"));
+    QCOMPARE(sessions->rows[0][1], std::string("1"));
+    QCOMPARE(sessions->rows[1][1], std::string("2"));
+    QCOMPARE(sessions->rows[1][0], std::string(""));
+    QCOMPARE(sessions->rows[0][2], std::string("2"));  // one first turn per session
+    // The second turn reuses the session's history: most of its prompt is cached.
+    const std::string cached = sessions->rows[3][6];
+    QVERIFY2(cached.size() > 2 && std::stod(cached) > 80, cached.c_str());
+
+    const auto* capacity = traffic_table(tables, "SLO capacity");
+    QVERIFY(capacity != nullptr);
+    QCOMPARE(capacity->rows.size(), size_t{2});
+    // A 5 s TTFT limit holds at every load up to max_load 4.
+    QCOMPARE(capacity->rows[1],
+             (std::vector<std::string>{"fp8", ">= 4.00", "concurrent requests",
+                                       capacity->rows[1][3], "n/a", "n/a", "3", "max_load"}));
+    QVERIFY(std::stod(capacity->rows[1][3]) > 0);
+    QVERIFY(capacity->note.find("TTFT p99 <= 5000 ms") != std::string::npos);
+    const auto* probes = traffic_table(tables, "SLO capacity probes");
+    QVERIFY(probes != nullptr);
+    QCOMPARE(probes->rows.size(), size_t{6});  // loads 1, 2, 4 on each lane, by load
+    QCOMPARE(probes->rows[0][1], std::string("1.00"));
+    QCOMPARE(probes->rows[2][1], std::string("4.00"));
+    QCOMPARE(probes->rows[2][5], std::string("pass"));
+    std::filesystem::remove_all(dir);
+  }
+};
+
+LANEBENCH_TEST_GUILESS_MAIN(TestReportTraffic)
+#include "report_traffic_test.moc"
