@@ -26,7 +26,7 @@ constexpr double kReuseTimingRatio = 2.0;
 // SCALE turns the plan's token counts into the generator's budget (synthetic_budget()), so the
 // lane's tokenizer counts the sizes the plan asked for.
 Bodies burst_bodies(const plan::PrefixCacheExperiment& p, const LaneRuntime& lane, uint64_t seed,
-                    bool share_prefix, double scale) {
+                    bool share_prefix, double scale, int64_t top_logprobs) {
   const auto scaled = [scale](int64_t tokens) {
     return std::max<int64_t>(1, std::llround(static_cast<double>(tokens) * scale));
   };
@@ -35,6 +35,7 @@ Bodies burst_bodies(const plan::PrefixCacheExperiment& p, const LaneRuntime& lan
   options.max_tokens = p.output_tokens;
   options.ignore_eos = lane.probe.supports_ignore_eos();
   options.server = lane.probe.kind;
+  options.top_logprobs = top_logprobs;
   Bodies bodies;
   for (int64_t i = 0; i < p.burst; ++i) {
     plan::SyntheticPromptSpec spec;
@@ -186,7 +187,7 @@ void PrefixCacheExperiment::run(ExperimentContext& ctx) {
     const double scale =
         static_cast<double>(synthetic_budget(ctx.client(), *lane, prompt_tokens, p.use_tokenize)) /
         static_cast<double>(prompt_tokens);
-    const Bodies bodies = burst_bodies(p, *lane, seed, true, scale);
+    const Bodies bodies = burst_bodies(p, *lane, seed, true, scale, ctx.spec().logprobs);
     nlohmann::json out = {{"burst", p.burst},
                           {"shared_prefix_tokens", p.shared_prefix_tokens},
                           {"suffix_tokens", p.suffix_tokens},
@@ -197,8 +198,9 @@ void PrefixCacheExperiment::run(ExperimentContext& ctx) {
     const PassFigures warm = run_pass(ctx, *lane, "warm", bodies, prompt_tokens);
     out["passes"]["warm"] = to_json(warm);
     if (p.control && !ctx.stopped()) {
-      const Bodies salted = burst_bodies(
-          p, *lane, name_seed(name + "#control", 0x5a17ULL) ^ ctx.trial_salt(), false, scale);
+      const Bodies salted =
+          burst_bodies(p, *lane, name_seed(name + "#control", 0x5a17ULL) ^ ctx.trial_salt(), false,
+                       scale, ctx.spec().logprobs);
       const PassFigures control = run_pass(ctx, *lane, "control", salted, prompt_tokens);
       out["passes"]["control"] = to_json(control);
       if (control.median_ttft_ms > 0 && warm.median_ttft_ms > 0)
