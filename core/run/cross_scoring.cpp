@@ -1,6 +1,7 @@
 #include "run/cross_scoring.h"
 
 #include "logprobs/wire_logprobs.h"
+#include "net/secret_text.h"
 
 namespace lb::run {
 namespace {
@@ -20,8 +21,10 @@ net::StreamResult post(net::StreamClient& client, const LaneEndpoint& lane, std:
 
 bool missing_route(int status) { return status == 404 || status == 405 || status == 501; }
 
-std::string http_problem(const net::StreamResult& r) {
-  std::string msg = r.error_message.substr(0, 200);
+// The status and the server's own message, which may quote the key it refused: redacted, as
+// the reason goes into tokens.json and the summary.
+std::string http_problem(const net::StreamResult& r, const LaneEndpoint& lane) {
+  std::string msg = net::redact_secret_text(r.error_message.substr(0, 200), {api_key_of(lane)});
   return "HTTP " + std::to_string(r.http_status) + (msg.empty() ? "" : ": " + msg);
 }
 
@@ -38,12 +41,13 @@ ForcedAnswer score_answer(net::StreamClient& client, const LaneEndpoint& lane, S
   auto t = post(client, lane, lane.root_url("/tokenize"),
                 {{"model", lane.model}, {"messages", msgs}, {"add_generation_prompt", true}});
   if (t.http_status != 0 && missing_route(t.http_status))
-    return unsupported("the server has no /tokenize for chat messages (" + http_problem(t) + ")");
+    return unsupported("the server has no /tokenize for chat messages (" + http_problem(t, lane) +
+                       ")");
   if (t.error != net::ErrorKind::None || t.http_status != 200)
     return t.http_status == 400
-               ? unsupported("/tokenize refused the chat messages (" + http_problem(t) + ")")
+               ? unsupported("/tokenize refused the chat messages (" + http_problem(t, lane) + ")")
                : failed("/tokenize: " + std::string(net::to_string(t.error)) + " " +
-                        http_problem(t));
+                        http_problem(t, lane));
   const json tok = json::parse(t.body, nullptr, false);
   if (!tok.is_object() || !tok.contains("tokens") || !tok["tokens"].is_array())
     return unsupported("/tokenize answered without a token list");
@@ -56,13 +60,13 @@ ForcedAnswer score_answer(net::StreamClient& client, const LaneEndpoint& lane, S
     body["return_tokens_as_token_ids"] = true;
   auto r = post(client, lane, lane.api_url("/completions"), body);
   if (r.http_status != 0 && missing_route(r.http_status))
-    return unsupported("the server has no /v1/completions (" + http_problem(r) + ")");
+    return unsupported("the server has no /v1/completions (" + http_problem(r, lane) + ")");
   if (r.http_status == 400)
     return unsupported("/v1/completions refused a token-id prompt with echo and logprobs (" +
-                       http_problem(r) + ")");
+                       http_problem(r, lane) + ")");
   if (r.error != net::ErrorKind::None || r.http_status != 200)
     return failed("/v1/completions: " + std::string(net::to_string(r.error)) + " " +
-                  http_problem(r));
+                  http_problem(r, lane));
   std::string text = r.body, quoted;
   if (logprobs::quote_nonfinite_literals(text, quoted)) text = std::move(quoted);
   const json j = json::parse(text, nullptr, false);

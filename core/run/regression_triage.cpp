@@ -82,7 +82,10 @@ nlohmann::json token_evidence(ExperimentContext& ctx, const LaneTexts& base, con
   // asks for each one's review verdict.
   nlohmann::json confident = nlohmann::json::array();
   for (const auto& p : report["pairs"])
-    if (p.value("class", "") == "confident_change") confident.push_back(p);
+    if (p.value("class", "") == "confident_change") {
+      confident.push_back(p);
+      confident.back().erase("cross_score");  // the summary keeps the totals only
+    }
   ctx.writer().write_json(file, report);
   nlohmann::json out = {{"file", file},
                         {"near_tie_margin_nats", th.near_tie_margin_nats},

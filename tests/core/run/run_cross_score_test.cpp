@@ -7,6 +7,7 @@
 
 #include "fake_vllm.h"
 #include "net/stream_client.h"
+#include "replay_server.h"
 #include "run/cross_scoring.h"
 #include "sim_plan_run.h"
 #include "test_main.h"
@@ -97,6 +98,28 @@ class TestCrossScore : public QObject {
     QVERIFY2(r.reason.find("/tokenize") != std::string::npos, r.reason.c_str());
     QVERIFY2(r.reason.find("404") != std::string::npos, r.reason.c_str());
     QVERIFY(r.tokens.empty());
+  }
+
+  // A server that refuses the key quotes it back (as OpenAI's API does); the reason, which goes
+  // into tokens.json and the summary, does not.
+  void aRefusedKeyStaysOutOfTheReason() {
+    const std::string key = "sk-cross-score-secret-123456";
+    lb::test::ReplayServer server([](const lb::test::ServedRequest& request) {
+      const std::string auth = request.header("authorization");
+      return lb::test::error_script(401, "{\"error\":{\"message\":\"Incorrect API key provided: " +
+                                             auth.substr(auth.find(' ') + 1) + "\"}}");
+    });
+    lb::net::StreamClient client;
+    lb::run::LaneEndpoint lane =
+        lb::run::endpoint_from_base_url("refusing", server.base_url() + "/v1");
+    lane.model = "m";
+    lb::run::set_api_key(lane, key);
+    const auto r = lb::run::score_answer(client, lane, lb::run::ServerKind::Vllm,
+                                         {{"user", "What is 2+2?"}}, {1, 2, 3}, 5);
+    QCOMPARE(r.status, std::string("failed"));
+    QVERIFY2(r.reason.find("401") != std::string::npos, r.reason.c_str());
+    QVERIFY2(r.reason.find("Incorrect API key") != std::string::npos, r.reason.c_str());
+    QVERIFY2(r.reason.find(key) == std::string::npos, r.reason.c_str());
   }
 };
 
