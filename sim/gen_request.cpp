@@ -73,6 +73,14 @@ std::optional<ParseError> parse_logprob_options(Endpoint endpoint, const json& b
     if (auto err = number("logprobs", top)) return err;
     out.logprobs = body.contains("logprobs") && !body["logprobs"].is_null();
     out.echo = body.contains("echo") && body["echo"].is_boolean() && body["echo"].get<bool>();
+    if (body.contains("prompt_logprobs") && !body["prompt_logprobs"].is_null()) {
+      int64_t prompt = 0;
+      if (auto err = number("prompt_logprobs", prompt)) return err;
+      if (body.value("stream", false))
+        return ParseError{"`prompt_logprobs` are not available when `stream=True`.",
+                          "prompt_logprobs"};
+      out.prompt_logprobs = static_cast<int>(prompt);
+    }
   } else {
     if (body.contains("logprobs") && body["logprobs"].is_boolean()) out.logprobs = body["logprobs"];
     if (auto err = number("top_logprobs", top)) return err;

@@ -47,6 +47,8 @@ struct GenRequest {
   bool logprobs = false;
   int top_logprobs = 0;
   bool echo = false;
+  int prompt_logprobs =
+      -1;  // completions: vLLM's prompt_logprobs (top-k per prompt token); -1 = off
   bool tokens_as_ids = false;
   std::shared_ptr<const std::vector<TokenId>> prompt_tokens;
   // Sampling as vLLM takes it: temperature 0 (or none given) is greedy; seed makes a sample

@@ -204,10 +204,12 @@ void GenerationStream::send_whole_response() {
       if (at != std::string::npos) body.insert(at + 8, quoted.substr(1, quoted.size() - 2));
     }
     if (logprobs_) {
-      splice_logprobs(
-          body, completion_logprobs_json(*logprobs_, 0, content_end, 0, request_,
-                                         request_.echo ? request_.prompt_tokens.get() : nullptr));
+      splice_logprobs(body,
+                      completion_logprobs_json(*logprobs_, 0, content_end, 0, request_,
+                                               request_.echo ? prompt_scores_.get() : nullptr));
     }
+    if (prompt_scores_ && request_.prompt_logprobs >= 0)
+      splice_prompt_logprobs(body, prompt_logprobs_json(*prompt_scores_));
   } else {
     body = responses_->full_response(u);
   }

@@ -12,6 +12,7 @@
 #include "http_session.h"
 #include "logprob_model.h"
 #include "output_script.h"
+#include "prompt_scoring.h"
 #include "sim_config.h"
 #include "wire_format.h"
 #include "wire_responses.h"
@@ -27,6 +28,10 @@ class GenerationStream : public std::enable_shared_from_this<GenerationStream> {
 
   // Per-token logprobs for the request (it asked for them); null = none.
   void set_logprobs(std::shared_ptr<const LogprobModel> model) { logprobs_ = std::move(model); }
+  // Scores of the prompt's tokens (echo with logprobs, prompt_logprobs); null = none asked for.
+  void set_prompt_scores(std::shared_ptr<const std::vector<PromptTokenScore>> scores) {
+    prompt_scores_ = std::move(scores);
+  }
   void start();
 
  private:
@@ -54,6 +59,7 @@ class GenerationStream : public std::enable_shared_from_this<GenerationStream> {
   FaultKind fault_;
   std::optional<ResponsesEncoder> responses_;
   std::shared_ptr<const LogprobModel> logprobs_;
+  std::shared_ptr<const std::vector<PromptTokenScore>> prompt_scores_;
   SpecTally spec_;
   uint64_t seq_id_ = 0;
   bool engine_done_ = false;

@@ -63,6 +63,7 @@ LogprobModel::LogprobModel(const OutputScript& script, const std::string& refere
       confident.empty() ? -1 : real_at(first_difference(reference_, confident_), confident_);
   near_tie_margin_ = 0.08 + 0.37 * unit(seed_, 0, "tie");
 
+  ended_ = script.finish_reason != "length";
   int64_t d = first_difference(content_, reference_);
   // A lane cut at max_tokens has not departed where its text merely ends.
   if (script.finish_reason == "length" && d == content_tokens()) d = -1;
@@ -149,22 +150,80 @@ std::vector<LogprobModel::Logit> LogprobModel::logits(int64_t c) const {
                                                         {*at(reference_, c), -3.5}};
     for (auto& [t, v] : fill(seed_, c, head, {}, "flip")) z.push_back({t, v});
   } else {
-    // The lane's own context after it parted from the reference.
-    const std::string salt = "own" + (c > 0 ? *at(content_, c - 1) : std::string());
-    std::vector<std::pair<std::string, double>> head = {{*at(content_, c), 0.0}};
-    auto filled = fill(seed_, c, head, {}, salt);
-    const double shift = -(2.0 + 2.0 * unit(seed_, c, salt + "gap")) - filled[1].second;
-    for (size_t k = 1; k < filled.size(); ++k)
-      z.push_back({filled[k].first, filled[k].second + shift});
-    z.insert(z.begin(), {filled[0].first, 0.0});
+    z = own_context(content_, c);
   }
-  if (fp8_) {
-    for (size_t k = 1; k < z.size(); ++k)
-      z[k].z += 0.03 * (2 * unit(seed_, c, "fp8" + z[k].text) - 1);
-    std::stable_sort(z.begin() + 1, z.end(),
-                     [](const Logit& a, const Logit& b) { return a.z > b.z; });
-  }
+  perturb(z, c);
   return z;
+}
+
+// A context that has left the reference: the text's own token first, the runner-up 2-4 nats
+// behind (keyed on the text, so every lane reading it agrees up to its perturbation).
+std::vector<LogprobModel::Logit> LogprobModel::own_context(const std::vector<std::string>& seq,
+                                                           int64_t c) const {
+  const std::string salt = "own" + (c > 0 ? *at(seq, c - 1) : std::string());
+  std::vector<std::pair<std::string, double>> head = {{*at(seq, c), 0.0}};
+  auto filled = fill(seed_, c, head, {}, salt);
+  const double shift = -(2.0 + 2.0 * unit(seed_, c, salt + "gap")) - filled[1].second;
+  std::vector<Logit> z = {{filled[0].first, 0.0}};
+  for (size_t k = 1; k < filled.size(); ++k)
+    z.push_back({filled[k].first, filled[k].second + shift});
+  return z;
+}
+
+void LogprobModel::perturb(std::vector<Logit>& z, int64_t c) const {
+  if (!fp8_) return;
+  for (size_t k = 1; k < z.size(); ++k)
+    z[k].z += 0.03 * (2 * unit(seed_, c, "fp8" + z[k].text) - 1);
+  std::stable_sort(z.begin() + 1, z.end(),
+                   [](const Logit& a, const Logit& b) { return a.z > b.z; });
+}
+
+ForcedToken LogprobModel::forced(const std::vector<std::string>& seq, int64_t c, int k) const {
+  const auto begins_with = [&](const std::vector<std::string>& v) {
+    if (c >= static_cast<int64_t>(v.size())) return false;
+    return std::equal(seq.begin(), seq.begin() + c, v.begin());
+  };
+  std::vector<Logit> z;
+  if (begins_with(content_)) {
+    z = logits(c);  // still the lane's own text: what it said there
+  } else if (ended_ && c == content_tokens() &&
+             std::equal(seq.begin(), seq.begin() + c, content_.begin())) {
+    // The lane stopped here: its end-of-turn token first, the text's token well behind.
+    z = own_context(seq, c);
+    for (auto& l : z) l.z -= 1.5;
+    z.insert(z.begin(), {kEndOfTurn, 0.0});
+    z.pop_back();
+  } else if (begins_with(reference_)) {
+    z = unperturbed(c);
+    perturb(z, c);
+  } else {
+    z = own_context(seq, c);
+    perturb(z, c);
+  }
+  const std::string& token = *at(seq, c);
+  const double lse = log_normalizer(z);
+  ForcedToken out;
+  // An unlisted token is one of the ~50 tail tokens the normalizer counts at z.back() - 1.
+  const auto id_of = [](const std::string& text) {
+    return text == kEndOfTurn ? SimTokenizer::kImEnd : SimTokenizer::piece_id(text);
+  };
+  out.token = {token, id_of(token), z.back().z - 1.0 - lse};
+  out.rank = static_cast<int>(z.size()) + 1;
+  for (size_t i = 0; i < z.size(); ++i) {
+    if (z[i].text == token) {
+      out.token.logprob = z[i].z - lse;
+      out.rank = static_cast<int>(i) + 1;
+    }
+    if (static_cast<int>(i) < k) out.top.push_back({z[i].text, id_of(z[i].text), z[i].z - lse});
+  }
+  return out;
+}
+
+double LogprobModel::log_normalizer(const std::vector<Logit>& z) {
+  // Log-softmax over the listed logits plus one bucket for the rest of the vocabulary.
+  double sum = std::exp(z.back().z - 1.0) * 50;
+  for (const auto& l : z) sum += std::exp(l.z);
+  return std::log(sum);
 }
 
 TokenChoice LogprobModel::chosen(int64_t c) const { return top(c, 1).front(); }
@@ -172,10 +231,7 @@ TokenChoice LogprobModel::chosen(int64_t c) const { return top(c, 1).front(); }
 std::vector<TokenChoice> LogprobModel::top(int64_t c, int k) const {
   if (!at(content_, c)) return {TokenChoice{"", 0, 0}};
   const std::vector<Logit> z = logits(c);
-  // Log-softmax over the listed logits plus one bucket for the rest of the vocabulary.
-  double sum = std::exp(z.back().z - 1.0) * 50;
-  for (const auto& l : z) sum += std::exp(l.z);
-  const double lse = std::log(sum);
+  const double lse = log_normalizer(z);
   std::vector<TokenChoice> out;
   for (size_t i = 0; i < z.size() && static_cast<int>(i) < std::max(k, 1); ++i)
     out.push_back({z[i].text, SimTokenizer::piece_id(z[i].text), z[i].z - lse});

@@ -22,6 +22,13 @@ struct TokenChoice {
   double logprob = 0;  // nats
 };
 
+// A token of a given text scored under a lane (teacher forcing).
+struct ForcedToken {
+  TokenChoice token;             // the text's token with this lane's logprob for it
+  int rank = 0;                  // 1 = the lane's top-1; past the listed top-20 when unlisted
+  std::vector<TokenChoice> top;  // the lane's top-k there, best first
+};
+
 // The lane's first departure from the reference answer: ground truth for tests (traced).
 struct FlipTruth {
   int64_t index = -1;                // content token index; -1 = no departure
@@ -32,6 +39,7 @@ struct FlipTruth {
 class LogprobModel {
  public:
   static constexpr int kMaxTopK = 20;
+  static constexpr const char* kEndOfTurn = "<|im_end|>";  // what a lane that stopped says next
   // content: what this lane says; reference / near_tie / confident: the unperturbed answer and
   // the variants the drift model may choose (empty = none). prompt_seed must not depend on the
   // lane, so that lanes agree until they part. fp8: apply the logit perturbation.
@@ -46,6 +54,12 @@ class LogprobModel {
   TokenChoice chosen(int64_t c) const;
   std::vector<TokenChoice> top(int64_t c, int k) const;
   const FlipTruth& flip() const { return flip_; }
+  // Teacher forcing: this lane's distribution at position c of a text it is made to read
+  // (seq[0, c) as context; c < seq.size()). While seq is the lane's own output it is what the
+  // lane said there; once seq leaves it, the lane reads seq as the unperturbed model does (the
+  // reference while seq follows it, else seq's own wording), with this lane's perturbation.
+  // Where the lane itself stopped, its end-of-turn token (<|im_end|>) is its top-1.
+  ForcedToken forced(const std::vector<std::string>& seq, int64_t c, int k) const;
 
  private:
   struct Logit {
@@ -54,6 +68,9 @@ class LogprobModel {
   };
   std::vector<Logit> logits(int64_t c) const;  // kMaxTopK entries, chosen first
   std::vector<Logit> unperturbed(int64_t c) const;
+  std::vector<Logit> own_context(const std::vector<std::string>& seq, int64_t c) const;
+  void perturb(std::vector<Logit>& z, int64_t c) const;  // fp8: the logit perturbation
+  static double log_normalizer(const std::vector<Logit>& z);
 
   std::vector<std::string> content_, reference_, near_tie_, confident_;
   std::vector<int64_t> content_before_;  // per script index
@@ -61,6 +78,7 @@ class LogprobModel {
   double near_tie_margin_ = 0;
   uint64_t seed_ = 0;
   bool fp8_ = false;
+  bool ended_ = false;  // the lane's answer ended by itself (not cut at max_tokens)
   FlipTruth flip_;
 };
 

@@ -4,6 +4,7 @@
 
 #include "generation_stream.h"
 #include "logprob_model.h"
+#include "prompt_scoring.h"
 #include "run_jitter.h"
 #include "server_core.h"
 #include "text_filler.h"
@@ -70,7 +71,8 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
         "BadRequestError"));
     return;
   }
-  if (config_.refuse_logprobs && (gen.logprobs || gen.top_logprobs > 0)) {
+  if (config_.refuse_logprobs &&
+      (gen.logprobs || gen.top_logprobs > 0 || gen.prompt_logprobs >= 0)) {
     session->send(error_response(400, "logprobs are not supported by this server",
                                  "BadRequestError", "logprobs"));
     return;
@@ -131,10 +133,18 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
                                                     config_.profile.weights_dtype == "fp8");
     trace_flip(request_id, *logprobs, fnv1a64(user));
   }
+  std::shared_ptr<const std::vector<PromptTokenScore>> prompt_scores;
+  if (gen.endpoint == Endpoint::Completions &&
+      ((gen.echo && gen.logprobs) || gen.prompt_logprobs >= 0)) {
+    const int k = gen.prompt_logprobs >= 0 ? gen.prompt_logprobs : gen.top_logprobs;
+    prompt_scores =
+        std::make_shared<const std::vector<PromptTokenScore>>(score_prompt(gen, actx, k));
+  }
   auto stream =
       std::make_shared<GenerationStream>(*this, session, std::move(gen), std::move(script),
                                          std::move(wire), std::move(request_id), fault);
   stream->set_logprobs(std::move(logprobs));
+  stream->set_prompt_scores(std::move(prompt_scores));
   stream->start();
 }
 

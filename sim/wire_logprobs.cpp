@@ -52,26 +52,28 @@ std::string chat_logprobs_json(const LogprobModel& model, int64_t begin, int64_t
 
 std::string completion_logprobs_json(const LogprobModel& model, int64_t begin, int64_t end,
                                      int64_t offset_bytes, const GenRequest& request,
-                                     const std::vector<TokenId>* prompt) {
+                                     const std::vector<PromptTokenScore>* prompt) {
   ojson offsets = ojson::array(), values = ojson::array(), tokens = ojson::array(),
         tops = ojson::array();
   const int k = std::max(1, request.top_logprobs);
   if (prompt) {
-    // The prompt's tokens scored as vLLM's echo does: the first has no context, so no logprob.
-    const uint64_t seed = fnv1a64(request.prompt_text);
-    for (size_t i = 0; i < prompt->size(); ++i) {
-      const std::string piece = SimTokenizer::piece_text((*prompt)[i]);
-      const double lp = -(0.2 + 3.0 * static_cast<double>(fnv1a64(piece, seed + i) % 1000) / 1000);
+    // The prompt's tokens as vLLM's echo lists them: the first has no context, so no logprob;
+    // each other lists the token itself and the lane's top-k there.
+    for (const auto& p : *prompt) {
       offsets.push_back(offset_bytes);
-      offset_bytes += static_cast<int64_t>(piece.size());
-      tokens.push_back(request.tokens_as_ids ? "token_id:" + std::to_string((*prompt)[i]) : piece);
-      if (i == 0) {
+      offset_bytes += static_cast<int64_t>(p.text.size());
+      const TokenChoice self{p.text, p.id, p.logprob.value_or(0)};
+      tokens.push_back(name_of(self, request));
+      if (!p.logprob) {
         values.push_back(nullptr);
         tops.push_back(nullptr);
         continue;
       }
-      values.push_back(rounded(lp));
-      tops.push_back(ojson{{tokens.back().get<std::string>(), rounded(lp)}});
+      values.push_back(rounded(*p.logprob));
+      ojson alternatives = ojson::object();
+      for (const auto& t : p.top) alternatives[name_of(t, request)] = rounded(t.logprob);
+      alternatives[name_of(self, request)] = rounded(*p.logprob);
+      tops.push_back(std::move(alternatives));
     }
   }
   for (int64_t c = begin; c < end; ++c) {
@@ -88,6 +90,35 @@ std::string completion_logprobs_json(const LogprobModel& model, int64_t begin, i
                     {"token_logprobs", std::move(values)},
                     {"tokens", std::move(tokens)},
                     {"top_logprobs", std::move(tops)}});
+}
+
+std::string prompt_logprobs_json(const std::vector<PromptTokenScore>& prompt) {
+  ojson out = ojson::array();
+  for (const auto& p : prompt) {
+    if (!p.logprob) {
+      out.push_back(nullptr);
+      continue;
+    }
+    ojson entry = ojson::object();
+    entry[std::to_string(p.id)] = {
+        {"logprob", rounded(*p.logprob)}, {"rank", p.rank}, {"decoded_token", p.text}};
+    for (size_t r = 0; r < p.top.size(); ++r) {
+      const std::string key = std::to_string(p.top[r].id);
+      if (entry.contains(key)) continue;
+      entry[key] = {{"logprob", rounded(p.top[r].logprob)},
+                    {"rank", static_cast<int>(r) + 1},
+                    {"decoded_token", p.top[r].text}};
+    }
+    out.push_back(std::move(entry));
+  }
+  return dump(out);
+}
+
+void splice_prompt_logprobs(std::string& body, const std::string& prompt_logprobs_json) {
+  static const std::string kNull = "\"prompt_logprobs\":null";
+  const size_t at = body.find(kNull);
+  if (at == std::string::npos) return;
+  body.replace(at + kNull.size() - 4, 4, prompt_logprobs_json);
 }
 
 void splice_logprobs(std::string& chunk, const std::string& logprobs_json) {

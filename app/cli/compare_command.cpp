@@ -18,6 +18,7 @@
 #include "compare/review_record.h"
 #include "compare/texts_file.h"
 #include "compare/token_divergence.h"
+#include "compare_cross_scores.h"
 #include "logprobs/logprob_lines.h"
 #include "plan/prompt_set.h"
 
@@ -276,18 +277,24 @@ int run_compare(const CompareArgs& args) {
   for (const auto& p : pairs) blockers += p.blocker_candidate();
   if (!args.review_path.empty()) blockers = update_review(args, a, b, pairs);
   const auto tokens = token_divergences(args, a, b);
+  const auto cross = load_cross_scores(a.path, a.name, b.path, b.name);
+  const auto pair_cross = [&cross](std::size_t i) {
+    return cross && i < cross->per_pair.size() ? cross->per_pair[i] : nlohmann::json(nullptr);
+  };
   if (args.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& p : pairs) {
       out.push_back(pair_json(p));
       if (p.index < tokens.size())
         out.back()["token_divergence"] = compare::to_json(tokens[p.index]);
+      if (!pair_cross(p.index).is_null()) out.back()["cross_score"] = pair_cross(p.index);
     }
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   } else {
     for (const auto& p : pairs) {
       print_pair(p, prompts ? &prompts->prompts[p.index] : nullptr, a, b);
       if (p.index < tokens.size()) print_tokens(tokens[p.index]);
+      print_pair_cross_scores(pair_cross(p.index));
     }
     print_summary(pairs, blockers);
     if (!tokens.empty()) {
@@ -297,6 +304,7 @@ int run_compare(const CompareArgs& args) {
         std::cout << ' ' << name << ' ' << n.get<int>() << ';';
       std::cout << '\n';
     }
+    if (cross) print_cross_score_totals(cross->totals);
   }
   return blockers > 0 ? kExitBlocker : kExitOk;
 }
@@ -316,6 +324,10 @@ pair gets a "tokens:" line: the first divergent token, both tokens with their lo
 lane's logprob for the other's token, the baseline margin and the class (near_tie,
 confident_change, length_change, tokenizer_mismatch, no_logprobs); --json adds
 "token_divergence" to each pair.
+When A and B are the baseline and a candidate of one run folder that was cross-scored
+("cross_score": true), each pair gets a "cross-scores:" line (B's answer read by A and A's by
+B: top-1 agreement, mean and p95 |dlogprob|, truncated KL, the most surprising token), the run's
+totals follow the summary, and --json adds "cross_score" to each pair.
 Exit: 0 no blocker candidate, 1 a blocker candidate exists, 2 bad input.)";
 
 }  // namespace

@@ -161,6 +161,8 @@ TokenDivergence analyse_token_divergence(const PromptLogprobs* a, const PromptLo
     d.reason = "the lanes cut the same text into different tokens; compare the texts";
     return d;
   }
+  d.top_a = sa[i].top;
+  d.top_b = sb[i].top;
   classify_at(sa[i], sb[i], by_ids, th, d);
   return d;
 }
@@ -185,6 +187,19 @@ nlohmann::json to_json(const TokenDivergence& d) {
             {"baseline_logprob_of_candidate_token", opt(d.a_logprob_of_b)},
             {"candidate_logprob_of_baseline_token", opt(d.b_logprob_of_a)},
             {"baseline_margin_nats", opt(d.baseline_margin_nats)}});
+  // [[token, logprob], ...] best first: both lanes' alternatives where they part.
+  const auto top = [&opt](const std::vector<logprobs::Alternative>& list) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& alt : list)
+      out.push_back(
+          {logprobs::token_text_json(alt.token),
+           opt(std::isfinite(alt.logprob) ? std::optional<double>(alt.logprob) : std::nullopt)});
+    return out;
+  };
+  if (!d.top_a.empty() || !d.top_b.empty()) {
+    j["top_baseline"] = top(d.top_a);
+    j["top_candidate"] = top(d.top_b);
+  }
   return j;
 }
 

@@ -50,6 +50,8 @@ struct TokenDivergence {
   std::optional<double> a_logprob_of_b;        // the baseline's logprob for the candidate's token
   std::optional<double> b_logprob_of_a;        // the candidate's logprob for the baseline's token
   std::optional<double> baseline_margin_nats;  // baseline top-1 minus top-2 there
+  // Each lane's top-K at the divergence (best first), for the report's tables.
+  std::vector<logprobs::Alternative> top_a, top_b;
 };
 
 // a = baseline, b = candidate; a null pointer = no logprobs recorded for that lane.

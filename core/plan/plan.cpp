@@ -99,7 +99,9 @@ struct ParamsJson {
               {"similarity_threshold", e.similarity_threshold},
               {"concurrency", e.concurrency},
               {"logprobs", e.logprobs},
-              {"near_tie_margin_nats", e.near_tie_margin_nats}});
+              {"near_tie_margin_nats", e.near_tie_margin_nats},
+              {"cross_score", e.cross_score}});
+    if (e.min_top1_agreement >= 0) j["min_top1_agreement"] = e.min_top1_agreement;
   }
   void operator()(const SampledRegressionExperiment& e) {
     j.update({{"prompts", e.prompts},
@@ -358,6 +360,7 @@ json resolved_plan_json(const Plan& plan) {
       j["lanes"] = e.lanes;
     }
     std::visit(ParamsJson{j}, e.params);
+    if (e.logprobs > 0) j["logprobs"] = e.logprobs;
     detail::add_trial_options_json(e, j);
     experiments.push_back(std::move(j));
   }

@@ -66,6 +66,11 @@ struct RegressionExperiment {
   // the baseline top-1/top-2 margin (nats) at or under which a first divergence is a near-tie.
   int64_t logprobs = 5;
   double near_tie_margin_nats = 0.5;
+  // Teacher-forced cross-scoring of each candidate's answers under the baseline and back
+  // (needs logprobs, /tokenize and /v1/completions with echo), and the gate's least top-1
+  // agreement (0-1) over the candidate's answers read by the baseline; -1 = no such gate.
+  bool cross_score = false;
+  double min_top1_agreement = -1;
 };
 
 // The sampled review (docs/plan-file.md): `samples` sampled answers per prompt and lane at the
@@ -219,6 +224,10 @@ struct Experiment {
   // Performance kinds only (plan/trial_options.h): how many times each level runs, the lanes'
   // order (interleaved by default when trials > 1), and gates on the lanes' comparisons.
   int64_t trials = 1;
+  // Kinds other than regression (whose own "logprobs" lives in its params): per-token logprobs
+  // with this many alternatives (1-20) on every chat request, kept in logprobs/<lane>.jsonl;
+  // 0 = off. The gates kind does not take it.
+  int64_t logprobs = 0;
   LaneOrder lane_order = LaneOrder::Sequential;
   std::vector<PerformanceGate> performance_gates;
 };

@@ -40,6 +40,12 @@ RegressionExperiment read_regression(ObjectReader& r) {
     r.integer("logprobs", e.logprobs, IntRange{0, 20});
   }
   r.number("near_tie_margin_nats", e.near_tie_margin_nats, 0, 100, false);
+  r.boolean("cross_score", e.cross_score);
+  r.number("min_top1_agreement", e.min_top1_agreement, 0, 1, false);
+  if (e.cross_score && e.logprobs == 0)
+    r.error("cross_score", "needs logprobs (the answers' token ids and top-K come from them)");
+  if (e.min_top1_agreement >= 0 && !e.cross_score)
+    r.error("min_top1_agreement", "needs \"cross_score\": true (agreement is measured by it)");
   return e;
 }
 
@@ -353,6 +359,16 @@ std::optional<Experiment> read_experiment(const json& value, const std::string& 
   r.string("name", e.name);
   read_lane_subset(r, e, lanes, errors);
   e.params = read_params(e.kind, r, errors);
+  if (e.kind != "regression" && r.has("logprobs")) {
+    if (e.kind == "gates") {
+      r.error("logprobs", "the gates kind checks functional answers and takes no logprobs");
+    } else if (bool on = true; r.has_boolean("logprobs")) {
+      r.boolean("logprobs", on);
+      e.logprobs = on ? 5 : 0;
+    } else {
+      r.integer("logprobs", e.logprobs, IntRange{0, 20});
+    }
+  }
   read_trial_options(r, e, lanes, errors);
   r.finish();
   return e;

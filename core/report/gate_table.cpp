@@ -1,6 +1,7 @@
 #include "report/gate_table.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include "report/artifact_records.h"
@@ -256,6 +257,57 @@ void add_sampled_row(GateTable& table, const json& experiment,
   table.rows.push_back(std::move(row));
 }
 
+// Top-1 agreement: the share of the candidate's answer tokens that are the baseline's own top-1
+// under teacher forcing, against the plan's min_top1_agreement.
+GateCell top1_cell(const json& cross) {
+  GateCell cell;
+  const json& d = cross.value("candidate_under_baseline", json::object());
+  const double least = cross.value("min_top1_agreement", -1.0);
+  if (d.value("status", "") != "ok" || !d.contains("top1_agreement") ||
+      !d["top1_agreement"].is_number()) {
+    cell.status = GateStatus::Unsupported;
+    cell.detail = d.value("reason", std::string("cross-scoring unsupported"));
+    return cell;
+  }
+  const double agreement = d["top1_agreement"].get<double>();
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.4f", agreement);
+  cell.score = buf;
+  cell.status = agreement >= least ? GateStatus::Pass : GateStatus::Fail;
+  if (cell.status == GateStatus::Fail) {
+    std::snprintf(buf, sizeof buf, "%.4f", least);
+    cell.detail = "top-1 agreement " + cell.score + " is below " + buf;
+  }
+  return cell;
+}
+
+void add_top1_row(GateTable& table, const json& experiment) {
+  if (!experiment.contains("comparisons") || !experiment["comparisons"].is_array()) return;
+  GateRow row{"tokens.top1", "Token fidelity (top-1 agreement)", {}, {}};
+  row.cells.resize(table.lanes.size());
+  bool any = false;
+  for (const auto& c : experiment["comparisons"]) {
+    const json* cross = nullptr;
+    if (c.contains("token_divergence") && c["token_divergence"].is_object() &&
+        c["token_divergence"].contains("cross_score"))
+      cross = &c["token_divergence"]["cross_score"];
+    if (!cross || !cross->is_object() || cross->value("min_top1_agreement", -1.0) < 0) continue;
+    const std::string base_id = c.value("baseline", ""), cand_id = c.value("candidate", "");
+    const auto base = std::find(table.lanes.begin(), table.lanes.end(), base_id);
+    const auto cand = std::find(table.lanes.begin(), table.lanes.end(), cand_id);
+    if (cand == table.lanes.end()) continue;
+    if (base != table.lanes.end())
+      row.cells[static_cast<size_t>(base - table.lanes.begin())].detail = "baseline";
+    row.cells[static_cast<size_t>(cand - table.lanes.begin())] = top1_cell(*cross);
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "Token fidelity (top-1 agreement >= %.4g)",
+                  cross->value("min_top1_agreement", 0.0));
+    row.label = buf;
+    any = true;
+  }
+  if (any) table.rows.push_back(std::move(row));
+}
+
 void add_artifacts_row(GateTable& table, const std::vector<ArtifactRecord>& records) {
   if (records.empty()) return;
   GateRow row{
@@ -294,6 +346,7 @@ void add_experiment_rows(GateTable& table, const json& summary,
       if (kind == "context_sweep") add_retrieval_row(table, e);
       if (kind == "regression") add_regression_row(table, e, reviews);
       if (kind == "regression") add_token_row(table, e, reviews);
+      if (kind == "regression") add_top1_row(table, e);
       if (kind == "sampled_regression") add_sampled_row(table, e, sampled);
       const std::string name = e.value("name", kind);
       for (size_t i = first; i < table.rows.size(); ++i) {

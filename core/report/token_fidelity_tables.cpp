@@ -1,6 +1,7 @@
 // The report's "Token fidelity" tables: for each regression candidate, how its pairs with the
 // baseline part at the token level (run/regression_triage.cpp), and every confident change with
 // both tokens, their logprobs and the baseline's margin there.
+#include <algorithm>
 #include <cstdio>
 
 #include "report/json_access.h"
@@ -28,6 +29,58 @@ std::string token_text(const json& v) {
   return v.is_string() ? "\"" + v.get<std::string>() + "\"" : std::string("–");
 }
 
+std::string fixed(const json& v, const char* format) {
+  if (!v.is_number()) return "–";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, format, v.get<double>());
+  return buf;
+}
+
+// One row per direction of a pair's teacher-forced cross-scores.
+void add_cross_rows(ReportTable& table, const json& cross) {
+  for (const char* dir : {"candidate_under_baseline", "baseline_under_candidate"}) {
+    const json& d = json_at(cross, {dir});
+    if (!d.is_object()) continue;
+    const std::string reader = string_at(d, {"scorer"}), answers = string_at(d, {"answer_of"});
+    if (string_at(d, {"status"}) != "ok") {
+      table.rows.push_back({answers, reader, string_at(d, {"reason"}), "–", "–", "–", "–"});
+      continue;
+    }
+    const json& m = json_at(d, {"most_surprising"});
+    const std::string surprise =
+        m.is_object() ? token_text(json_at(m, {"token"})) + " in " + string_at(m, {"id"}) +
+                            " at token " + std::to_string(m.value("token_index", -1)) + " (" +
+                            logprob_text(json_at(m, {"scorer_logprob"})) + ")"
+                      : "–";
+    table.rows.push_back({answers, reader, fixed(json_at(d, {"top1_agreement"}), "%.4f"),
+                          fixed(json_at(d, {"mean_abs_dlogprob_nats"}), "%.4f"),
+                          fixed(json_at(d, {"p95_abs_dlogprob_nats"}), "%.4f"),
+                          fixed(json_at(d, {"mean_kl_nats"}), "%.5f"), surprise});
+  }
+}
+
+// Both lanes' top-K where a confident change parts them, rank by rank.
+ReportTable top_k_table(const std::string& cand, const json& change) {
+  ReportTable t{
+      "Top-K at " + cand + "'s confident change in " + string_at(change, {"id"}) + " (token " +
+          std::to_string(change.value("token_index", -1)) + ")",
+      {"rank", "baseline token", "baseline logprob", "candidate token", "candidate logprob"},
+      {},
+      ""};
+  const json& a = json_at(change, {"top_baseline"});
+  const json& b = json_at(change, {"top_candidate"});
+  const size_t n = std::max(a.is_array() ? a.size() : 0, b.is_array() ? b.size() : 0);
+  const auto cell = [](const json& list, size_t i, size_t part) -> std::string {
+    if (!list.is_array() || i >= list.size() || !list[i].is_array() || list[i].size() < 2)
+      return "–";
+    return part == 0 ? token_text(list[i][0]) : logprob_text(list[i][1]);
+  };
+  for (size_t i = 0; i < n; ++i)
+    t.rows.push_back(
+        {std::to_string(i + 1), cell(a, i, 0), cell(a, i, 1), cell(b, i, 0), cell(b, i, 1)});
+  return t;
+}
+
 }  // namespace
 
 std::vector<ReportTable> token_fidelity_tables(const RunFolder& folder) {
@@ -45,6 +98,16 @@ std::vector<ReportTable> token_fidelity_tables(const RunFolder& folder) {
        "baseline margin (nats)", "baseline logprob of the candidate token"},
       {},
       "Each needs a reviewer's verdict before the token-fidelity gate passes."};
+  ReportTable cross{
+      "Cross-scores (teacher forcing)",
+      {"answers of", "read by", "top-1 agreement", "mean |Δlogprob| (nats)",
+       "p95 |Δlogprob| (nats)", "truncated KL (nats/token)", "most surprising token (logprob)"},
+      {},
+      "Each lane's whole answers read by the other lane (docs/compare.md): the "
+      "share of tokens that are the reader's top-1, how far the two lanes' logprobs "
+      "of each token are apart, and KL(baseline || candidate) over the union of "
+      "both top-K lists plus one tail bucket for the remaining mass."};
+  std::vector<ReportTable> top_tables;
   for (const json* e : folder.experiments_of_kind("regression"))
     for (const json& c : json_at(*e, {"comparisons"})) {
       const json& td = json_at(c, {"token_divergence"});
@@ -56,6 +119,10 @@ std::vector<ReportTable> token_fidelity_tables(const RunFolder& folder) {
                              count_of(n, "length_change"), count_of(n, "tokenizer_mismatch"),
                              count_of(n, "no_logprobs"),
                              logprob_text(json_at(td, {"near_tie_margin_nats"}))});
+      if (json_at(td, {"cross_score"}).is_object())
+        add_cross_rows(cross, json_at(td, {"cross_score"}));
+      for (const json& p : json_at(td, {"confident_changes"}))
+        if (json_at(p, {"top_baseline"}).is_array()) top_tables.push_back(top_k_table(cand, p));
       for (const json& p : json_at(td, {"confident_changes"}))
         changes.rows.push_back({cand, string_at(p, {"id"}),
                                 std::to_string(p.value("token_index", -1)),
@@ -68,7 +135,9 @@ std::vector<ReportTable> token_fidelity_tables(const RunFolder& folder) {
     }
   std::vector<ReportTable> tables;
   if (!counts.rows.empty()) tables.push_back(std::move(counts));
+  if (!cross.rows.empty()) tables.push_back(std::move(cross));
   if (!changes.rows.empty()) tables.push_back(std::move(changes));
+  for (auto& t : top_tables) tables.push_back(std::move(t));
   return tables;
 }
 

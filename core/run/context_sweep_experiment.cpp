@@ -37,6 +37,7 @@ SizeRequest build_request(ExperimentContext& ctx, const LaneRuntime& lane,
   options.model = lane.endpoint.model;
   options.max_tokens = p.output_tokens;
   options.server = lane.probe.kind;
+  options.top_logprobs = ctx.spec().logprobs;
   r.body = chat_request_body(r.prompt.text, options);
   return r;
 }

@@ -91,8 +91,20 @@ class ExperimentContext {
   // Takes in what a context run on other threads measured (lanes run in parallel): its phases'
   // values, its blockers, and its part of summary.json.
   void absorb(ExperimentContext& other);
+  // Kinds other than the regression with "logprobs": K keep every request's per-token logprobs
+  // in logprobs/<lane>.jsonl (logprobs/<lane>.<experiment>.jsonl when an earlier experiment of
+  // the run holds that name), one line per request in finishing order: {"i": request index,
+  // "id": phase, ...} as logprobs/logprob_lines.h writes them; summary lanes.<id>.logprobs.
+  void keep_logprobs(const LoadPhase& phase, const PhaseOutcome& outcome);
 
  private:
+  struct LogprobFile {
+    std::string path;
+    std::string lines;
+    int64_t requests = 0, with_logprobs = 0, tokens = 0;
+    std::string note;  // why a request had none (the first such)
+  };
+  std::map<std::string, LogprobFile> logprob_files_;  // by lane id
   struct PooledPhase;
   void record_trial_phase(const LoadPhase& phase, const PhaseOutcome& outcome,
                           const metrics::SloSpec& slo, int64_t warmups);

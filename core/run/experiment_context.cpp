@@ -67,6 +67,7 @@ PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const Pha
     warmups += record.warmup ? 1 : 0;
   });
   writer_.flush();  // the sink has heard of every request of the phase when it returns
+  keep_logprobs(phase, outcome);
   if (trials_ > 1) {
     record_trial_phase(phase, outcome, slo, warmups);
     return outcome;

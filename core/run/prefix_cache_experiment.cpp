@@ -55,6 +55,7 @@ Bodies burst_bodies(ExperimentContext& ctx, const plan::PrefixCacheExperiment& p
   options.max_tokens = p.output_tokens;
   options.ignore_eos = lane.probe.supports_ignore_eos();
   options.server = lane.probe.kind;
+  options.top_logprobs = ctx.spec().logprobs;
   Bodies bodies;
   for (int64_t i = 0; i < p.burst; ++i)
     bodies.push_back(chat_request_body(

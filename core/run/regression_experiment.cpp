@@ -5,6 +5,7 @@
 
 #include "net/secret_text.h"
 #include "run/chat_request_body.h"
+#include "run/cross_scoring.h"
 
 namespace lb::run {
 
@@ -85,6 +86,28 @@ void write_logprobs(ExperimentContext& ctx, const std::string& lane_id,
   if (with == 0) lane_section["logprobs"]["note"] = note;
 }
 
+// Each candidate's answers read by the baseline and the baseline's by the candidate.
+std::vector<nlohmann::json> cross_scores(
+    ExperimentContext& ctx, const plan::PromptSet& set, const std::vector<const LaneRuntime*>& ran,
+    const std::vector<std::pair<std::string, LaneTexts>>& lane_texts, int top_k,
+    double min_top1_agreement) {
+  std::vector<nlohmann::json> out;
+  for (size_t i = 1; i < lane_texts.size() && !ctx.stopped(); ++i) {
+    ctx.sink().on_message(MessageLevel::Info, "regression: cross-scoring " + ran[i]->plan.id +
+                                                  " and " + ran[0]->plan.id);
+    const PairCrossScores s = cross_score_pair(ctx, set, *ran[0], lane_texts[0].second, *ran[i],
+                                               lane_texts[i].second, top_k);
+    for (const auto* d : {&s.candidate_under_baseline, &s.baseline_under_candidate})
+      if (d->status != "ok")
+        ctx.sink().on_message(MessageLevel::Warning, "regression: " + d->scorer + " reading " +
+                                                         d->producer + ": " + d->reason);
+    nlohmann::json totals = to_json(s);
+    if (min_top1_agreement >= 0) totals["min_top1_agreement"] = min_top1_agreement;
+    out.push_back({{"totals", std::move(totals)}, {"per_prompt", s.per_prompt}});
+  }
+  return out;
+}
+
 }  // namespace
 
 void RegressionExperiment::run(ExperimentContext& ctx) {
@@ -100,6 +123,7 @@ void RegressionExperiment::run(ExperimentContext& ctx) {
   ctx.section()["prompt_set"] = set.name;
   ctx.section()["prompt_count"] = set.prompts.size();
   std::vector<std::pair<std::string, LaneTexts>> lane_texts;
+  std::vector<const LaneRuntime*> ran;
   const int top_k = static_cast<int>(p.logprobs);
   for (LaneRuntime* lane : ctx.lanes()) {
     if (ctx.stopped()) break;
@@ -125,9 +149,14 @@ void RegressionExperiment::run(ExperimentContext& ctx) {
       write_logprobs(ctx, lane->plan.id, texts.logprobs, top_k, lane_section);
     }
     lane_texts.emplace_back(lane->plan.id, std::move(texts));
+    ran.push_back(lane);
   }
-  if (!ctx.stopped() && lane_texts.size() >= 2)
-    triage_lane_pairs(ctx, set, lane_texts, p.similarity_threshold, p.near_tie_margin_nats, top_k);
+  if (ctx.stopped() || lane_texts.size() < 2) return;
+  std::vector<nlohmann::json> cross;
+  if (p.cross_score && top_k > 0)
+    cross = cross_scores(ctx, set, ran, lane_texts, top_k, p.min_top1_agreement);
+  triage_lane_pairs(ctx, set, lane_texts, p.similarity_threshold, p.near_tie_margin_nats, top_k,
+                    cross.empty() ? nullptr : &cross);
 }
 
 }  // namespace lb::run

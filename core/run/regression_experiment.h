@@ -37,9 +37,11 @@ LaneTexts texts_in_prompt_order(const std::vector<metrics::RequestRecord>& recor
 
 // Triage of each lane against the first: fills section["comparisons"], writes review.json
 // (review.<lane>.json with more than one candidate) and flags flipped facts as blockers.
+// `cross` (when not null) holds each candidate's cross-scores as JSON, in candidate order:
+// {"totals": {...}, "per_prompt": [...]}; they go into tokens.json and the summary.
 void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
                        const std::vector<std::pair<std::string, LaneTexts>>& lanes,
                        double similarity_threshold, double near_tie_margin_nats = 0.5,
-                       int top_k = 0);
+                       int top_k = 0, const std::vector<nlohmann::json>* cross = nullptr);
 
 }  // namespace lb::run

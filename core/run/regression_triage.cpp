@@ -50,7 +50,8 @@ nlohmann::json pair_summary(const std::string& base, const std::string& cand,
 // review file as tokens.json (tokens.<lane>.json with more than one candidate).
 nlohmann::json token_evidence(ExperimentContext& ctx, const LaneTexts& base, const LaneTexts& cand,
                               const std::string& cand_id, bool several,
-                              const compare::DivergenceThresholds& th) {
+                              const compare::DivergenceThresholds& th,
+                              const nlohmann::json* cross) {
   if (base.logprobs.empty() || cand.logprobs.empty()) return nullptr;
   std::vector<compare::TokenDivergence> pairs;
   for (size_t i = 0; i < base.texts.size(); ++i) {
@@ -64,17 +65,35 @@ nlohmann::json token_evidence(ExperimentContext& ctx, const LaneTexts& base, con
   }
   const std::string file = several ? "tokens." + cand_id + ".json" : "tokens.json";
   nlohmann::json report = compare::divergence_report(pairs, th);
+  if (cross) {
+    // Each pair's cross-scores beside its divergence; the totals at the top.
+    report["cross_score"] = (*cross)["totals"];
+    for (const auto& entry : (*cross)["per_prompt"]) {
+      const size_t i = entry.value("index", size_t(0));
+      if (i < report["pairs"].size()) {
+        nlohmann::json both = entry;
+        both.erase("index");
+        both.erase("id");
+        report["pairs"][i]["cross_score"] = std::move(both);
+      }
+    }
+  }
   // The confident changes travel in the summary too: the report lists them and the gate table
   // asks for each one's review verdict.
   nlohmann::json confident = nlohmann::json::array();
   for (const auto& p : report["pairs"])
-    if (p.value("class", "") == "confident_change") confident.push_back(p);
+    if (p.value("class", "") == "confident_change") {
+      confident.push_back(p);
+      confident.back().erase("cross_score");  // the summary keeps the totals only
+    }
   ctx.writer().write_json(file, report);
-  return {{"file", file},
-          {"near_tie_margin_nats", th.near_tie_margin_nats},
-          {"top_k", th.top_k},
-          {"counts", compare::divergence_counts(pairs)},
-          {"confident_changes", std::move(confident)}};
+  nlohmann::json out = {{"file", file},
+                        {"near_tie_margin_nats", th.near_tie_margin_nats},
+                        {"top_k", th.top_k},
+                        {"counts", compare::divergence_counts(pairs)},
+                        {"confident_changes", std::move(confident)}};
+  if (cross) out["cross_score"] = (*cross)["totals"];
+  return out;
 }
 
 }  // namespace
@@ -84,7 +103,8 @@ nlohmann::json token_evidence(ExperimentContext& ctx, const LaneTexts& base, con
 // the run reports it and exits 1 until a reviewer says otherwise.
 void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
                        const std::vector<std::pair<std::string, LaneTexts>>& lanes,
-                       double similarity_threshold, double near_tie_margin_nats, int top_k) {
+                       double similarity_threshold, double near_tie_margin_nats, int top_k,
+                       const std::vector<nlohmann::json>* cross) {
   const compare::DivergenceThresholds th{near_tie_margin_nats, top_k};
   const auto& [base_id, base] = lanes.front();
   nlohmann::json comparisons = nlohmann::json::array();
@@ -95,7 +115,8 @@ void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
     nlohmann::json summary = pair_summary(base_id, cand_id, pairs, base, cand, review);
     const std::string file = lanes.size() == 2 ? "review.json" : "review." + cand_id + ".json";
     summary["review_file"] = file;
-    if (auto tokens = token_evidence(ctx, base, cand, cand_id, lanes.size() > 2, th);
+    if (auto tokens = token_evidence(ctx, base, cand, cand_id, lanes.size() > 2, th,
+                                     cross && i - 1 < cross->size() ? &(*cross)[i - 1] : nullptr);
         !tokens.is_null())
       summary["token_divergence"] = std::move(tokens);
     ctx.writer().write_json(file, compare::review_to_json(review));

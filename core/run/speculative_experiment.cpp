@@ -39,6 +39,7 @@ LoadPhase level_phase(ExperimentContext& ctx, const LaneRuntime& lane,
   options.max_tokens = p.output_tokens;
   options.ignore_eos = lane.probe.supports_ignore_eos();
   options.server = lane.probe.kind;
+  options.top_logprobs = ctx.spec().logprobs;
   phase.request_at = synthetic_requests(p.input_tokens, seed, static_cast<int64_t>(level), options,
                                         known_budget(lane, p.input_tokens, p.use_tokenize));
   return phase;

@@ -35,6 +35,7 @@ LoadPhase base_phase(const plan::ThroughputExperiment& p, const ExperimentContex
   options.temperature = 0;
   options.ignore_eos = p.ignore_eos && lane.probe.supports_ignore_eos();
   options.server = lane.probe.kind;
+  options.top_logprobs = ctx.spec().logprobs;
   const uint64_t seed = prompt_seed(p, phase.experiment) ^ ctx.trial_salt();
   // The budget was found when the lane's first level was set up (ThroughputExperiment::run).
   phase.request_at = synthetic_requests(p.input_tokens, seed, level, options,

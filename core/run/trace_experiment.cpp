@@ -47,6 +47,7 @@ LoadPhase trace_phase(const ExperimentContext& ctx, const LaneRuntime& lane,
   options.temperature = 0;
   options.ignore_eos = p.ignore_eos && lane.probe.supports_ignore_eos();
   options.server = lane.probe.kind;
+  options.top_logprobs = ctx.spec().logprobs;
   phase.request_at = trace_requests(std::move(trace), name_seed(phase.experiment), options, scale);
   return phase;
 }

@@ -92,6 +92,36 @@ class SimLogprobsTest : public QObject {
                                            {"return_tokens_as_token_ids", true}}));
   }
 
+  // The prompt (as /tokenize gives it for the chat) plus `answer` scored by `s` with echo:
+  // per answer token, its logprob and the alternatives listed ({token: logprob}).
+  std::vector<std::pair<double, json>> forced(Server& s, const std::string& prompt,
+                                              const std::vector<Entry>& answer) {
+    const json tok_body = {{"messages", {{{"role", "user"}, {"content", prompt}}}},
+                           {"add_generation_prompt", true}};
+    const auto t = http_request(s.port(), "POST", "/tokenize", tok_body.dump());
+    if (t.status != 200) throw std::runtime_error("tokenize: " + t.body);
+    json ids = json::parse(t.body)["tokens"];
+    const size_t prompt_len = ids.size();
+    for (const auto& e : answer) ids.push_back(SimTokenizer::piece_id(e.token));
+    const json body = {{"prompt", ids}, {"max_tokens", 1},  {"echo", true},
+                       {"logprobs", 5}, {"temperature", 0}, {"return_tokens_as_token_ids", true}};
+    const auto r = http_request(s.port(), "POST", "/v1/completions", body.dump());
+    if (r.status != 200) throw std::runtime_error("completions: " + r.body);
+    const json lp = json::parse(r.body)["choices"][0]["logprobs"];
+    std::vector<std::pair<double, json>> out;
+    for (size_t i = prompt_len; i < prompt_len + answer.size(); ++i)
+      out.emplace_back(lp["token_logprobs"][i].get<double>(), lp["top_logprobs"][i]);
+    return out;
+  }
+
+  static std::string top1(const json& alternatives) {
+    std::string best;
+    double best_lp = -1e300;
+    for (auto& [k, v] : alternatives.items())
+      if (v.get<double>() > best_lp) best = k, best_lp = v.get<double>();
+    return best;
+  }
+
  private slots:
   void initTestCase() {
     const auto sink = [this](std::vector<TraceRecord>& into) {
@@ -209,6 +239,80 @@ class SimLogprobsTest : public QObject {
     for (const auto& t : lp["tokens"]) joined += t.get<std::string>();
     QCOMPARE(joined, text);
     QCOMPARE(lp["text_offset"][1].get<int>(), 3);
+  }
+  void teacherForcingScoresAnswersAsTheLanesWroteThem() {
+    int flipped = 0;
+    for (const auto& prompt : builtin_prompts()) {
+      const auto base = streamed_entries(chat(*bf16_, prompt, true, 5));
+      const auto cand = streamed_entries(chat(*fp8_, prompt, true, 5));
+      // A lane scoring its own answer gives back what it said while generating it.
+      const auto self = forced(*fp8_, prompt, cand);
+      QCOMPARE(self.size(), cand.size());
+      for (size_t i = 0; i < cand.size(); ++i) {
+        QVERIFY(std::abs(self[i].first - cand[i].logprob) < 1e-6);
+        QCOMPARE(top1(self[i].second),
+                 "token_id:" + std::to_string(SimTokenizer::piece_id(cand[i].token)));
+      }
+      // The baseline scoring the candidate's answer disagrees at the flip and nowhere else.
+      size_t d = 0;
+      while (d < base.size() && d < cand.size() && base[d].token == cand[d].token) ++d;
+      const auto cross = forced(*bf16_, prompt, cand);
+      for (size_t i = 0; i < cand.size(); ++i) {
+        const bool agrees = top1(cross[i].second) ==
+                            "token_id:" + std::to_string(SimTokenizer::piece_id(cand[i].token));
+        if (i != d) {
+          QVERIFY2(agrees, (prompt + " at " + std::to_string(i)).c_str());
+          continue;
+        }
+        ++flipped;
+        QVERIFY(!agrees);
+        if (i >= base.size()) {
+          // The baseline stopped here: its end of turn comes first.
+          QCOMPARE(top1(cross[i].second), "token_id:" + std::to_string(SimTokenizer::kImEnd));
+          continue;
+        }
+        // The baseline's logprob of the candidate's token is what it listed for it while
+        // generating (a near-tie), or below all its top-5 (a flipped fact).
+        const std::string want = cand[i].token;
+        const auto listed = std::find_if(
+            base[i].top.begin(), base[i].top.end(),
+            [&want](const std::pair<std::string, double>& t) { return t.first == want; });
+        if (listed != base[i].top.end())
+          QVERIFY(std::abs(cross[i].first - listed->second) < 1e-6);
+        else
+          QVERIFY(cross[i].first < base[i].top.back().second);
+      }
+    }
+    QVERIFY(flipped > 0);
+  }
+
+  void promptLogprobsAgreeWithEcho() {
+    const std::string prompt = builtin_prompts().at(0);
+    const auto answer = streamed_entries(chat(*bf16_, prompt, true, 5));
+    const auto echoed = forced(*fp8_, prompt, answer);
+    const json tok_body = {{"messages", {{{"role", "user"}, {"content", prompt}}}}};
+    json ids = json::parse(
+        http_request(fp8_->port(), "POST", "/tokenize", tok_body.dump()).body)["tokens"];
+    const size_t prompt_len = ids.size();
+    for (const auto& e : answer) ids.push_back(SimTokenizer::piece_id(e.token));
+    json body = {{"prompt", ids}, {"max_tokens", 1}, {"prompt_logprobs", 5}};
+    auto r = http_request(fp8_->port(), "POST", "/v1/completions", body.dump());
+    QCOMPARE(r.status, 200);
+    const json pl = json::parse(r.body)["choices"][0]["prompt_logprobs"];
+    QCOMPARE(pl.size(), ids.size());
+    QVERIFY(pl[0].is_null());
+    for (size_t i = 0; i < answer.size(); ++i) {
+      const json& at = pl[prompt_len + i];
+      const std::string id = std::to_string(SimTokenizer::piece_id(answer[i].token));
+      QVERIFY(at.contains(id));
+      QVERIFY(std::abs(at[id]["logprob"].get<double>() - echoed[i].first) < 1e-6);
+      QCOMPARE(at[id]["decoded_token"].get<std::string>(), answer[i].token);
+      QVERIFY(at[id]["rank"].get<int>() >= 1);
+    }
+    body["stream"] = true;
+    r = http_request(fp8_->port(), "POST", "/v1/completions", body.dump());
+    QCOMPARE(r.status, 400);
+    QVERIFY(r.body.find("prompt_logprobs") != std::string::npos);
   }
 };
 

@@ -196,6 +196,56 @@ class CompareCliTest : public QObject {
     QVERIFY2(bad.err.contains("b.jsonl: line 1"), qPrintable(bad.err));
   }
 
+  // A run folder's stored cross-scores (tokens.json) for A = baseline, B = candidate: a line per
+  // pair, the totals, and "cross_score" in --json; other lanes' scores are not shown.
+  void printsStoredCrossScores() {
+    using nlohmann::json;
+    QTemporaryDir run;
+    QVERIFY(QDir(run.path()).mkpath("texts"));
+    const auto write = [&](const QString& name, const std::string& text) {
+      std::ofstream(run.filePath(name).toStdString()) << text;
+    };
+    write("texts/a.texts.json", json::array({"The cat", "Same"}).dump());
+    write("texts/b.texts.json", json::array({"The dog", "Same"}).dump());
+    const json b_by_a = {
+        {"scorer", "a"},
+        {"answer_of", "b"},
+        {"status", "ok"},
+        {"tokens", 3},
+        {"top1_agreeing", 2},
+        {"top1_agreement", 2.0 / 3},
+        {"mean_abs_dlogprob_nats", 0.3},
+        {"p95_abs_dlogprob_nats", 0.5},
+        {"mean_kl_nats", 0.01},
+        {"most_surprising",
+         {{"id", "p0"}, {"token_index", 1}, {"token", " dog"}, {"scorer_logprob", -0.8}}}};
+    const json a_by_b = {{"scorer", "b"},
+                         {"answer_of", "a"},
+                         {"status", "unsupported"},
+                         {"reason", "cross-scoring unsupported: no /tokenize"}};
+    const json both = {{"candidate_under_baseline", b_by_a}, {"baseline_under_candidate", a_by_b}};
+    write("tokens.json",
+          json{{"cross_score", both},
+               {"pairs", json::array({{{"index", 0}, {"cross_score", both}}, {{"index", 1}}})}}
+              .dump());
+    const auto r = cli({run.path() + ":a", run.path() + ":b"});
+    QCOMPARE(r.exit_code, 0);
+    QVERIFY2(r.out.contains("  cross-scores: B read by A top-1 0.6667 (2/3), |dlogprob| mean "
+                            "0.3000 p95 0.5000 nats, KL 0.01000 nats/token; most surprising "
+                            "\" dog\" at token 1 of p0 (-0.800); A read by B cross-scoring "
+                            "unsupported: no /tokenize"),
+             qPrintable(r.out));
+    QVERIFY(r.out.contains("cross-scores (B read by A): top-1 0.6667"));
+    QCOMPARE(r.out.count("  cross-scores:"), 1);
+    const auto j = cli({run.path() + ":a", run.path() + ":b", "--json"});
+    const json out = json::parse(j.out.toStdString());
+    QCOMPARE(out[0]["cross_score"]["candidate_under_baseline"]["top1_agreeing"].get<int>(), 2);
+    QVERIFY(!out[1].contains("cross_score"));
+    // Swapped lanes: the stored scores are not theirs.
+    const auto swapped = cli({run.path() + ":b", run.path() + ":a"});
+    QVERIFY(!swapped.out.contains("cross-scores"));
+  }
+
   void reviewFileKeepsVerdictsAndClearsJudgedBlockers() {
     QTemporaryDir dir;
     const QString review = dir.filePath("review.json");

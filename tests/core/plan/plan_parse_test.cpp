@@ -121,6 +121,28 @@ class PlanParseTest : public QObject {
              std::string("experiments[0].sample: unknown key 'sample' (did you mean "
                          "'samples'?)"));
   }
+
+  void crossScoreNeedsLogprobsAndAgreementNeedsCrossScore() {
+    const PlanParseResult r = parse_plan(
+        with_experiment(
+            R"({"kind": "regression", "cross_score": true, "min_top1_agreement": 0.98})"),
+        "p");
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const auto& reg = std::get<RegressionExperiment>(r.plan->experiments[0].params);
+    QVERIFY(reg.cross_score);
+    QCOMPARE(reg.min_top1_agreement, 0.98);
+    QCOMPARE(only_error(
+                 with_experiment(R"({"kind": "regression", "logprobs": 0, "cross_score": true})")),
+             std::string("experiments[0].cross_score: needs logprobs (the answers' token ids "
+                         "and top-K come from them)"));
+    QCOMPARE(only_error(with_experiment(R"({"kind": "regression", "min_top1_agreement": 0.9})")),
+             std::string("experiments[0].min_top1_agreement: needs \"cross_score\": true "
+                         "(agreement is measured by it)"));
+    QVERIFY(!parse_plan(with_experiment(R"({"kind": "regression", "cross_score": true, )"
+                                        R"("min_top1_agreement": 1.5})"),
+                        "p")
+                 .ok());
+  }
   void unknownKeySuggestsTheRightOne() {
     QCOMPARE(only_error(with_experiment(R"({"kind": "throughput", "concurency": [1, 2]})")),
              std::string("experiments[0].concurency: unknown key 'concurency' (did you mean "

@@ -354,6 +354,87 @@ class TestReportContent : public QObject {
     QCOMPARE(row->cells[1].score, "0/" + std::to_string(confident));
   }
 
+  // Cross-scores and the top-1 gate: the Cross-scores table shows both directions, each
+  // confident change with both lanes' top-K gets a Top-K table rank by rank, and the gate row
+  // passes at or above the plan's least agreement, fails below it and is unsupported when the
+  // lanes could not be cross-scored.
+  void crossScoresTopKTablesAndTopOneGate() {
+    using nlohmann::json;
+    lb::report::RunFolder folder = *folder_;
+    json* td = nullptr;
+    for (auto& e : folder.summary["experiments"])
+      if (e.value("kind", "") == "regression") td = &e["comparisons"][0]["token_divergence"];
+    QVERIFY(td != nullptr && td->is_object());
+    const json direction = {{"scorer", "bf16"},
+                            {"answer_of", "fp8"},
+                            {"status", "ok"},
+                            {"tokens", 400},
+                            {"top1_agreeing", 380},
+                            {"top1_agreement", 0.95},
+                            {"mean_abs_dlogprob_nats", 0.0123},
+                            {"p95_abs_dlogprob_nats", 0.0456},
+                            {"mean_kl_nats", 0.00321},
+                            {"most_surprising",
+                             {{"index", 3},
+                              {"id", "math-percentage"},
+                              {"token_index", 7},
+                              {"token", " 175"},
+                              {"scorer_logprob", -9.5}}}};
+    json back = direction;
+    back["scorer"] = "fp8";
+    back["answer_of"] = "bf16";
+    (*td)["cross_score"] = {{"candidate_under_baseline", direction},
+                            {"baseline_under_candidate", back},
+                            {"min_top1_agreement", 0.98}};
+    // [[token, logprob], ...] as tokens.json lists them (an initializer list of string-keyed
+    // pairs would be read as an object).
+    const json top_baseline =
+        json::array({json::array({" 165", -0.01}), json::array({" 160", -4.2})});
+    const json top_candidate = json::array({json::array({" 175", -0.02})});
+    (*td)["confident_changes"] = json::array({{{"index", 3},
+                                               {"id", "math-percentage"},
+                                               {"token_index", 7},
+                                               {"token_baseline", " 165"},
+                                               {"token_candidate", " 175"},
+                                               {"top_baseline", top_baseline},
+                                               {"top_candidate", top_candidate}}});
+    const auto tables = lb::report::token_fidelity_tables(folder);
+    const auto find = [&tables](const std::string& prefix) -> const lb::report::ReportTable* {
+      for (const auto& t : tables)
+        if (t.title.rfind(prefix, 0) == 0) return &t;
+      return nullptr;
+    };
+    const auto* cross = find("Cross-scores");
+    QVERIFY(cross != nullptr);
+    QCOMPARE(cross->rows.size(), size_t(2));
+    QCOMPARE(cross->rows[0][0], std::string("fp8"));
+    QCOMPARE(cross->rows[0][1], std::string("bf16"));
+    QCOMPARE(cross->rows[0][2], std::string("0.9500"));
+    QCOMPARE(cross->rows[0][5], std::string("0.00321"));
+    QVERIFY(cross->rows[0][6].find("\" 175\"") != std::string::npos);
+    const auto* top = find("Top-K at fp8's confident change in math-percentage");
+    QVERIFY(top != nullptr);
+    QCOMPARE(top->rows.size(), size_t(2));
+    QCOMPARE(top->rows[0][1], std::string("\" 165\""));
+    QCOMPARE(top->rows[0][3], std::string("\" 175\""));
+    QCOMPARE(top->rows[1][3], std::string("–"));  // the candidate listed one alternative
+    const auto top1_cell = [&folder]() {
+      const auto gates = lb::report::build_gate_table(folder.summary, folder.lane_ids());
+      const auto row = std::find_if(gates.rows.begin(), gates.rows.end(),
+                                    [](const auto& r) { return r.key == "tokens.top1"; });
+      if (row == gates.rows.end()) qFatal("no top-1 gate row");
+      return row->cells.at(1);
+    };
+    QCOMPARE(top1_cell().status, lb::report::GateStatus::Fail);
+    QCOMPARE(top1_cell().score, std::string("0.9500"));
+    (*td)["cross_score"]["min_top1_agreement"] = 0.95;
+    QCOMPARE(top1_cell().status, lb::report::GateStatus::Pass);
+    (*td)["cross_score"]["candidate_under_baseline"] = {
+        {"status", "unsupported"}, {"reason", "cross-scoring unsupported: no /tokenize"}};
+    QCOMPARE(top1_cell().status, lb::report::GateStatus::Unsupported);
+    QVERIFY(top1_cell().detail.find("/tokenize") != std::string::npos);
+  }
+
   // A sweep's tuning curves: the objective's figure and each bounded one against the value, in
   // value order, the best point marked, the points out of bounds crossed.
   void sweepChartsMarkTheBestValue() {

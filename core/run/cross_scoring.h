@@ -1,0 +1,46 @@
+#pragma once
+// Teacher-forced cross-scoring over HTTP, as vLLM allows it: the chat prompt is tokenized by the
+// scoring lane's POST /tokenize (messages, add_generation_prompt), the other lane's answer ids
+// are appended, and POST /v1/completions with `echo` and `logprobs` (max_tokens 1) returns the
+// scorer's logprob and top-K at every prompt position; the answer's positions are kept. A server
+// without /tokenize, or one that refuses token-id prompts or echo with logprobs, makes the
+// direction "unsupported" with the reason, and no further requests are sent to it.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "compare/cross_score.h"
+#include "logprobs/token_logprobs.h"
+#include "net/stream_client.h"
+#include "plan/prompt_set.h"
+#include "run/experiment.h"
+#include "run/regression_experiment.h"
+
+namespace lb::run {
+
+struct ForcedAnswer {
+  std::string status = "ok";  // "ok", "unsupported" (the server cannot), "failed" (this request)
+  std::string reason;
+  logprobs::TokenSeries tokens;  // the scorer's logprobs at each answer token
+};
+
+ForcedAnswer score_answer(net::StreamClient& client, const LaneEndpoint& lane, ServerKind kind,
+                          const std::vector<plan::ChatMessage>& messages,
+                          const std::vector<int64_t>& answer_ids, int top_k);
+
+struct PairCrossScores {
+  compare::CrossScore candidate_under_baseline;  // the candidate's answers read by the baseline
+  compare::CrossScore baseline_under_candidate;
+  std::vector<nlohmann::json> per_prompt;  // per prompt: both directions, or why not scored
+};
+
+// Both directions for every prompt, one request pair at a time; stops early when the run does.
+PairCrossScores cross_score_pair(ExperimentContext& ctx, const plan::PromptSet& set,
+                                 const LaneRuntime& base, const LaneTexts& base_texts,
+                                 const LaneRuntime& cand, const LaneTexts& cand_texts, int top_k);
+
+nlohmann::json to_json(const PairCrossScores& s);  // both totals and the tail rule
+
+}  // namespace lb::run

@@ -1,0 +1,66 @@
+// Per-token logprobs of the performance kinds' requests (an experiment's "logprobs": K), kept
+// per lane as the regression keeps its own: logprobs/<lane>.jsonl, one line per request.
+#include <filesystem>
+
+#include "logprobs/logprob_lines.h"
+#include "net/secret_text.h"
+#include "run/experiment.h"
+
+namespace lb::run {
+namespace {
+
+logprobs::PromptLogprobs request_line(const metrics::RequestRecord& r, const std::string& phase,
+                                      int top_k, const LaneEndpoint& lane) {
+  logprobs::PromptLogprobs p;
+  p.index = r.index;
+  p.prompt_id = phase;
+  p.top_k = top_k;
+  if (r.result.error != net::ErrorKind::None) {
+    p.status = "failed";
+    // Server messages may quote the key they refused.
+    p.note = net::redact_secret_text(
+        std::string(net::to_string(r.result.error)) + ": " + r.result.error_message,
+        {api_key_of(lane)});
+  } else if (!r.result.logprobs_seen) {
+    p.status = "unsupported";
+    p.note = "the server answered without logprobs";
+  } else {
+    p.tokens = r.result.logprobs;
+    logprobs::normalize(p.tokens, top_k);
+  }
+  return p;
+}
+
+}  // namespace
+
+void ExperimentContext::keep_logprobs(const LoadPhase& phase, const PhaseOutcome& outcome) {
+  const int top_k = static_cast<int>(spec_.logprobs);
+  if (top_k <= 0 || spec_.kind == "regression" || phase.lane == nullptr) return;
+  const std::string& lane = phase.lane->id;
+  LogprobFile& file = logprob_files_[lane];
+  if (file.path.empty()) {
+    file.path = "logprobs/" + lane + ".jsonl";
+    if (std::filesystem::exists(writer_.path(file.path)))
+      file.path = "logprobs/" + lane + "." + spec_.name + ".jsonl";
+  }
+  for (const auto& r : outcome.records) {
+    const auto line = request_line(r, phase.phase, top_k, *phase.lane);
+    file.lines += logprobs::to_line(line) + "\n";
+    ++file.requests;
+    file.with_logprobs += line.status == "ok" ? 1 : 0;
+    file.tokens += static_cast<int64_t>(line.tokens.size());
+    if (line.status == "unsupported" && file.note.empty()) file.note = line.note;
+  }
+  writer_.write_file(file.path, file.lines);
+  nlohmann::json j = {{"file", file.path},
+                      {"top_k", top_k},
+                      {"status", file.with_logprobs > 0 ? "ok" : "logprobs unsupported"},
+                      {"requests", file.requests},
+                      {"requests_with_logprobs", file.with_logprobs},
+                      {"tokens", file.tokens},
+                      {"bytes", file.lines.size()}};
+  if (file.with_logprobs == 0) j["note"] = file.note;
+  section_["lanes"][lane]["logprobs"] = std::move(j);
+}
+
+}  // namespace lb::run
