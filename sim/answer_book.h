@@ -23,7 +23,13 @@ struct AnswerContext {
   uint64_t seed = 0;
   int64_t retrieval_window_tokens = 262'144;  // needle found only within the last N tokens
   bool variants = false;  // fill AnswerPlan's reference and variants (logprobs were asked for)
+  // Chance that batching resolves the prompt's near-tie the other way (batch_flip_probability).
+  double batch_flip = 0.0;
 };
+
+// Batch variance: with `variance` v (0-1) a request joining a batch of `batch` sequences (itself
+// included) has its near-tie flipped with probability v * (1 - 1/batch); alone it never flips.
+double batch_flip_probability(double variance, int batch);
 
 struct ReferenceAnswer {
   std::string id;
@@ -48,6 +54,9 @@ class AnswerBook {
 
   // Which variant a prompt gets on a lane: seeded by the prompt id and the lane seed.
   static DriftKind drift_kind(const std::string& id, const AnswerContext& context);
+  // Whether batching flips the prompt's near-tie: a draw fixed by the prompt id and the lane
+  // seed, under context.batch_flip (so a bigger batch flips a superset of prompts).
+  static bool batch_flips(const std::string& id, const AnswerContext& context);
 
  private:
   std::map<std::string, ReferenceAnswer> by_prompt_;

@@ -98,6 +98,8 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
   actx.seed = config_.seed;
   actx.retrieval_window_tokens = config_.retrieval_window_tokens;
   actx.variants = gen.logprobs;
+  actx.batch_flip = batch_flip_probability(
+      config_.batch_variance, std::min(engine_.sequences() + 1, config_.profile.max_num_seqs));
   AnswerPlan plan = AnswerBook::builtin().answer(gen, actx);
   // Filler has no natural end: without max_tokens it stops at 200 tokens.
   OutputScript script = make_script(plan, gen.max_tokens, 200);

@@ -99,6 +99,9 @@ struct ParamsJson {
               {"concurrency", e.concurrency},
               {"logprobs", e.logprobs},
               {"near_tie_margin_nats", e.near_tie_margin_nats}});
+    if (e.load_baseline_concurrency > 0) {
+      j["load_baseline"] = {{"concurrency", e.load_baseline_concurrency}};
+    }
   }
   void operator()(const ThroughputExperiment& e) {
     if (e.request_rate > 0) {

@@ -66,6 +66,10 @@ struct RegressionExperiment {
   // the baseline top-1/top-2 margin (nats) at or under which a first divergence is a near-tie.
   int64_t logprobs = 5;
   double near_tie_margin_nats = 0.5;
+  // Greedy A/A baseline under load (plan file "load_baseline": {"concurrency": N}): each lane
+  // also answers the prompts at this concurrency, compared with its own answers at
+  // `concurrency`; 0 = not asked for.
+  int64_t load_baseline_concurrency = 0;
 };
 
 // A closed-loop sweep that doubles concurrency (start, 2*start, 4*start, ... up to max) until
