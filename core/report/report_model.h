@@ -90,6 +90,9 @@ std::vector<ChartSpec> report_charts(const RunFolder& folder);
 // Token fidelity of each regression candidate (counts by class) and its confident changes;
 // empty when no lane pair recorded logprobs.
 std::vector<ReportTable> token_fidelity_tables(const RunFolder& folder);
+// "Greedy A/A baseline under load": each lane's load mismatch rate with its interval and its
+// batch-variant prompts; no rows when no regression has a load baseline.
+ReportTable load_baseline_table(const RunFolder& folder);
 // The effects a qualification looks for, at a glance (effect_charts.cpp): prefix cache passes
 // and speculative decoding as grouped bars per lane, acceptance per draft position.
 std::vector<ChartSpec> prefix_cache_charts(const nlohmann::json& experiment,
