@@ -29,7 +29,15 @@ struct ChartSeries {
   std::string color;                              // "#0072B2": the lane's colour in the GUI palette
   std::vector<std::pair<double, double>> points;  // (x, y) in the chart's axis units
   std::vector<PointMark> marks;                   // per point; empty when none is marked
+  // Per point, the 95 % interval (lo, hi) in y units, drawn as an error bar (and a band along a
+  // line); empty when the series has none, NaN bounds where a point has none.
+  std::vector<std::pair<double, double>> intervals;
 };
+
+// The interval of `key` in a summary phase ("intervals"), times scale; NaN bounds when the phase
+// has none for it.
+std::pair<double, double> phase_interval(const nlohmann::json& phase, const char* key,
+                                         double scale = 1);
 
 struct ChartSpec {
   std::string id;  // file-safe, e.g. "ttft_vs_context"
