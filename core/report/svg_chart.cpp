@@ -217,14 +217,16 @@ void write_bars(std::ostream& out, const ChartSpec& c, const Frame& f, const Axi
       const double py = f.bottom - fraction(y, vy) * (f.bottom - f.top);
       out << "<rect x=\"" << num(px) << "\" y=\"" << num(py) << "\" width=\"" << num(bar_w - 2)
           << "\" height=\"" << num(std::max(0.0, f.bottom - py)) << "\"/>\n";
+      double label_y = py - 3;
       if (has_interval(s, k)) {
         const double lo = f.bottom - fraction(y, s.intervals[k].first) * (f.bottom - f.top);
         const double hi = f.bottom - fraction(y, s.intervals[k].second) * (f.bottom - f.top);
+        label_y = std::min(label_y, hi - 3);  // the value above its error bar, never over it
         out << "<g stroke=\"#111111\" stroke-width=\"1.2\" fill=\"none\">\n";
         write_error_bar(out, px + (bar_w - 2) / 2, lo, hi, std::min(5.0, bar_w / 4));
         out << "</g>\n";
       }
-      out << "<text x=\"" << num(px + (bar_w - 2) / 2) << "\" y=\"" << num(py - 3)
+      out << "<text x=\"" << num(px + (bar_w - 2) / 2) << "\" y=\"" << num(label_y)
           << "\" font-family=\"sans-serif\" font-size=\"10\" fill=\"#333333\" "
              "text-anchor=\"middle\">"
           << xml_escape(tick_label(std::round(vy * 10) / 10, false)) << "</text>\n";
