@@ -17,7 +17,10 @@ struct ReviewPair {
   QString triage;             // "identical", "similar", "divergent", "whitespace-only", ...
   bool flipped_fact = false;  // a check passes on the baseline and fails on the candidate
   QStringList failed_checks;  // "lane: check description"
-  QString verdict;            // "", "identical", "benign_drift", "material_difference", "blocker"
+  // Lanes whose own answer to this prompt changed under load (the regression's load baseline):
+  // batching alone moves it, so a difference here is not the configuration's.
+  QStringList batch_variant;
+  QString verdict;  // "", "identical", "benign_drift", "material_difference", "blocker"
   QString note;
   // Token evidence (logprobs): why the outputs part, "" when the run has none for this pair:
   // near_tie, confident_change, tokenizer_mismatch, no_logprobs, length_change (or identical).

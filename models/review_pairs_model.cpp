@@ -66,7 +66,9 @@ QVariant ReviewPairsModel::display(const ReviewPair& pair, int column) const {
     case Triage: {
       QString text = pair.triage;
       text.replace('_', ' ');
-      return pair.flipped_fact ? text + tr(" · fact flipped") : text;
+      if (pair.flipped_fact) text += tr(" · fact flipped");
+      if (!pair.batch_variant.isEmpty()) text += tr(" · ⚖ batch-variant");
+      return text;
     }
     case Ratio:
       return QString::number(pair.ratio, 'f', 3);
@@ -115,6 +117,10 @@ QVariant ReviewPairsModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
       if (index.column() == Checks && !pair->failed_checks.isEmpty())
         return pair->failed_checks.join('\n');
+      if (index.column() == Triage && !pair->batch_variant.isEmpty())
+        return tr("Batch-variant: the answer of %1 changes under load by itself, so batching "
+                  "alone can explain a difference here.")
+            .arg(pair->batch_variant.join(", "));
       if (index.column() == Cause && !pair->cause.isEmpty())
         return tr("From the lanes' logprobs at the first divergent token (token %1)")
             .arg(pair->divergence_token);

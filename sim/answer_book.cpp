@@ -132,6 +132,17 @@ DriftKind AnswerBook::drift_kind(const std::string& id, const AnswerContext& con
   return DriftKind::Wording;
 }
 
+double batch_flip_probability(double variance, int batch) {
+  if (variance <= 0 || batch <= 1) return 0.0;
+  return variance * (1.0 - 1.0 / static_cast<double>(batch));
+}
+
+bool AnswerBook::batch_flips(const std::string& id, const AnswerContext& context) {
+  if (context.batch_flip <= 0) return false;
+  const double u = static_cast<double>(fnv1a64(id + "#batch", context.seed) % 1'000'000) / 1e6;
+  return u < context.batch_flip;
+}
+
 AnswerPlan AnswerBook::answer(const GenRequest& request, const AnswerContext& context) const {
   const std::string user = last_user_text(request);
   const uint64_t seed = fnv1a64(user, context.seed);
@@ -152,7 +163,11 @@ AnswerPlan AnswerBook::answer(const GenRequest& request, const AnswerContext& co
     if (ref->drift != ref->answer) plan.near_tie_variant = ref->drift;
     if (ref->flipped != ref->drift && ref->flipped != ref->answer)
       plan.confident_variant = ref->flipped;
-    const DriftKind kind = drift_kind(ref->id, context);
+    DriftKind kind = drift_kind(ref->id, context);
+    // Batching moves the numerics enough to resolve the near-tie the other way.
+    if (!plan.near_tie_variant.empty() && kind != DriftKind::FlippedFact &&
+        batch_flips(ref->id, context))
+      kind = kind == DriftKind::Identical ? DriftKind::Wording : DriftKind::Identical;
     if (context.temperature > 0) {
       plan.content =
           sampled_reference(*ref, kind, {context.temperature, context.top_p, context.sample_seed});

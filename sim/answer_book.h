@@ -29,7 +29,13 @@ struct AnswerContext {
   double temperature = 0;
   double top_p = 1;
   uint64_t sample_seed = 0;
+  // Chance that batching resolves the prompt's near-tie the other way (batch_flip_probability).
+  double batch_flip = 0.0;
 };
+
+// Batch variance: with `variance` v (0-1) a request joining a batch of `batch` sequences (itself
+// included) has its near-tie flipped with probability v * (1 - 1/batch); alone it never flips.
+double batch_flip_probability(double variance, int batch);
 
 struct ReferenceAnswer {
   std::string id;
@@ -54,6 +60,9 @@ class AnswerBook {
 
   // Which variant a prompt gets on a lane: seeded by the prompt id and the lane seed.
   static DriftKind drift_kind(const std::string& id, const AnswerContext& context);
+  // Whether batching flips the prompt's near-tie: a draw fixed by the prompt id and the lane
+  // seed, under context.batch_flip (so a bigger batch flips a superset of prompts).
+  static bool batch_flips(const std::string& id, const AnswerContext& context);
 
  private:
   std::map<std::string, ReferenceAnswer> by_prompt_;

@@ -69,6 +69,8 @@ class EngineModel {
   void abort(uint64_t seq_id);
 
   EngineSnapshot snapshot() const;
+  // Sequences the engine holds (arrived and not finished), whatever their state.
+  int sequences() const { return static_cast<int>(seqs_.size()); }
   const Profile& profile() const { return profile_; }
 
  private:

@@ -105,6 +105,8 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
   // A seeded sample is a function of (prompt, seed); an unseeded one takes the next draw.
   actx.sample_seed = gen.seed ? fnv1a64(last_user_text(gen), static_cast<uint64_t>(*gen.seed))
                               : fnv1a64(last_user_text(gen), 0x5eed0000ULL + ++sample_counter_);
+  actx.batch_flip = batch_flip_probability(
+      config_.batch_variance, std::min(engine_.sequences() + 1, config_.profile.max_num_seqs));
   AnswerPlan plan = AnswerBook::builtin().answer(gen, actx);
   // Filler has no natural end: without max_tokens it stops at 200 tokens.
   OutputScript script = make_script(plan, gen.max_tokens, 200);

@@ -92,6 +92,8 @@ std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_vie
     return {};
   }
   if (key == "seed") return to_int(value, c.seed) ? "" : invalid(key, value);
+  if (key == "batch_variance")
+    return to_double(value, d, 0) && d <= 1 ? (c.batch_variance = d, "") : invalid(key, value);
   if (key == "run_jitter")
     return to_double(value, d, 0) && d <= 1 ? (c.run_jitter = d, "") : invalid(key, value);
   if (key == "retrieval_window_tokens") {
@@ -126,11 +128,22 @@ std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_vie
 }
 
 std::vector<std::string> sim_option_names() {
-  std::vector<std::string> names = {"time_scale", "flip_facts",         "refuse_logprobs",
-                                    "seed",       "run_jitter",         "retrieval_window_tokens",
-                                    "trace",      "api_key_env",        "fault",
-                                    "fault_rate", "error_rate",         "retry_after_s",
-                                    "stall_ms",   "slow_first_byte_ms", "fault_after_events"};
+  std::vector<std::string> names = {"time_scale",
+                                    "flip_facts",
+                                    "refuse_logprobs",
+                                    "seed",
+                                    "run_jitter",
+                                    "batch_variance",
+                                    "retrieval_window_tokens",
+                                    "trace",
+                                    "api_key_env",
+                                    "fault",
+                                    "fault_rate",
+                                    "error_rate",
+                                    "retry_after_s",
+                                    "stall_ms",
+                                    "slow_first_byte_ms",
+                                    "fault_after_events"};
   for (auto& n : profile_option_names()) names.push_back(n);
   return names;
 }

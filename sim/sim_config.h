@@ -58,6 +58,9 @@ struct SimConfig {
   bool flip_facts = false;
   bool refuse_logprobs = false;  // answer requests asking for logprobs with a 400
   double run_jitter = 0.0;       // log-sd of a per-trial speed factor (run_jitter.h); 0 = none
+  // Batch variance (0-1): a near-tie resolves the other way with a probability that grows with
+  // the batch a request joins (answer_book.h); 0 = batching never changes an answer.
+  double batch_variance = 0.0;
   uint64_t seed = 0;
   int64_t retrieval_window_tokens = 0;                 // 0 = max_model_len
   std::string trace_path;                              // JSON lines file; empty = none

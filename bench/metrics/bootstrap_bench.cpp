@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "metrics/bootstrap.h"
+#include "metrics/summary_intervals.h"
 
 namespace {
 
@@ -123,6 +124,17 @@ std::vector<Timing> run_all(const Settings& s) {
   }));
   out.push_back(
       time_runs("mean, BCa", s.runs, interval(BootstrapStatistic::mean(), BootstrapMethod::Bca)));
+  // What summary.json computes for one phase of that many requests: every headline figure's
+  // interval (TTFT p50 and p99, TPOT p50, E2EL p50 and p99, decode p50), BCa.
+  lb::metrics::RequestSamples phase;
+  phase.ttft_ms = a;
+  phase.tpot_ms = latencies(3, s.values);
+  phase.e2el_ms = latencies(4, s.values);
+  phase.decode_tok_s = latencies(5, s.values);
+  out.push_back(time_runs("a phase's six headline intervals (summary.json), BCa", s.runs, [&] {
+    const auto j = lb::metrics::intervals_json(phase, options(BootstrapMethod::Bca));
+    return j["median_ttft_ms"]["hi"].get<double>() - j["median_ttft_ms"]["lo"].get<double>();
+  }));
   out.push_back(time_runs("median, percentile, every resample drawn (reference)",
                           std::min(s.runs, 3), [&] { return drawn_median_width(a, s.resamples); }));
   return out;

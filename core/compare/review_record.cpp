@@ -73,20 +73,22 @@ json pair_to_json(const PairReview& review) {
   for (const auto& n : p.triage.changed_numbers) {
     numbers.push_back({{"before", n.before}, {"after", n.after}, {"label", n.label()}});
   }
-  return {{"index", p.index},
-          {"prompt_id", p.prompt_id},
-          {"ratio", p.triage.ratio},
-          {"triage", triage_name(p.triage.triage)},
-          {"labels", p.triage.labels()},
-          {"changed_numbers", numbers},
-          {"checks_a", checks_to_json(p.checks_a)},
-          {"checks_b", checks_to_json(p.checks_b)},
-          {"flipped_checks", p.flipped},
-          {"review_required", p.review_required()},
-          {"verdict", verdict_name(review.verdict)},
-          {"note", review.note},
-          {"reviewed_at",
-           review.reviewed_at ? json(format_iso8601_utc(*review.reviewed_at)) : json(nullptr)}};
+  json j = {{"index", p.index},
+            {"prompt_id", p.prompt_id},
+            {"ratio", p.triage.ratio},
+            {"triage", triage_name(p.triage.triage)},
+            {"labels", p.triage.labels()},
+            {"changed_numbers", numbers},
+            {"checks_a", checks_to_json(p.checks_a)},
+            {"checks_b", checks_to_json(p.checks_b)},
+            {"flipped_checks", p.flipped},
+            {"review_required", p.review_required()},
+            {"verdict", verdict_name(review.verdict)},
+            {"note", review.note},
+            {"reviewed_at",
+             review.reviewed_at ? json(format_iso8601_utc(*review.reviewed_at)) : json(nullptr)}};
+  if (!review.batch_variant.empty()) j["batch_variant"] = review.batch_variant;
+  return j;
 }
 
 DifferenceKind difference_from_labels(const json& labels, const std::string& path) {
@@ -131,6 +133,14 @@ PairReview pair_from_json(const json& j, const std::string& at) {
     if (!j["reviewed_at"].is_string()) fail(at + ".reviewed_at", "expected a string or null");
     review.reviewed_at = parse_iso8601_utc(j["reviewed_at"].get<std::string>());
     if (!review.reviewed_at) fail(at + ".reviewed_at", "expected ISO 8601 UTC time");
+  }
+  if (j.contains("batch_variant")) {
+    const json& lanes = j["batch_variant"];
+    if (!lanes.is_array()) fail(at + ".batch_variant", "expected an array of lane ids");
+    for (const auto& lane : lanes) {
+      if (!lane.is_string()) fail(at + ".batch_variant", "expected an array of lane ids");
+      review.batch_variant.push_back(lane.get<std::string>());
+    }
   }
   return review;
 }

@@ -31,6 +31,9 @@ struct PairReview {
   Verdict verdict = Verdict::Unreviewed;
   std::string note;
   std::optional<SystemTime> reviewed_at;  // set when a reviewer gives the verdict
+  // Lanes whose own greedy answer to this prompt changed under load (the regression's
+  // load_baseline): batching alone moves them, so a difference here is not the configuration's.
+  std::vector<std::string> batch_variant;
 };
 
 struct ReviewOutcome {

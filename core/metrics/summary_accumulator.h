@@ -29,6 +29,9 @@ class SummaryAccumulator {
     return tokens_per_event_.sampled.sample();
   }
   int64_t requests() const { return measured_ + warmups_; }  // warm-ups included
+  // Every completed request's TTFT (ms) and decode rate (tok/s) so far, for intervals.
+  const OrderStatistics& ttft_values() const { return ttft_; }
+  const OrderStatistics& decode_values() const { return decode_; }
 
  private:
   // Provenances of per-request figures combined: any estimate makes the aggregate an estimate.

@@ -102,6 +102,9 @@ struct ParamsJson {
               {"near_tie_margin_nats", e.near_tie_margin_nats},
               {"cross_score", e.cross_score}});
     if (e.min_top1_agreement >= 0) j["min_top1_agreement"] = e.min_top1_agreement;
+    if (e.load_baseline_concurrency > 0) {
+      j["load_baseline"] = {{"concurrency", e.load_baseline_concurrency}};
+    }
   }
   void operator()(const SampledRegressionExperiment& e) {
     j.update({{"prompts", e.prompts},

@@ -71,6 +71,10 @@ struct RegressionExperiment {
   // agreement (0-1) over the candidate's answers read by the baseline; -1 = no such gate.
   bool cross_score = false;
   double min_top1_agreement = -1;
+  // Greedy A/A baseline under load (plan file "load_baseline": {"concurrency": N}): each lane
+  // also answers the prompts at this concurrency, compared with its own answers at
+  // `concurrency`; 0 = not asked for.
+  int64_t load_baseline_concurrency = 0;
 };
 
 // The sampled review (docs/plan-file.md): `samples` sampled answers per prompt and lane at the

@@ -24,7 +24,20 @@ const std::vector<std::string>& kinds() {
   return k;
 }
 
-RegressionExperiment read_regression(ObjectReader& r) {
+// "load_baseline": {"concurrency": N}; {} takes the default of 32.
+int64_t read_load_baseline(ObjectReader& parent, ErrorList& errors) {
+  const json* v = parent.member("load_baseline", json::value_t::object);
+  if (v == nullptr) {
+    return 0;
+  }
+  ObjectReader r(*v, key_path(parent.path(), "load_baseline"), errors);
+  int64_t concurrency = 32;
+  r.integer("concurrency", concurrency, IntRange{2, kConcurrency.max});
+  r.finish();
+  return concurrency;
+}
+
+RegressionExperiment read_regression(ObjectReader& r, ErrorList& errors) {
   RegressionExperiment e;
   if (r.string("prompts", e.prompts) && e.prompts.empty()) {
     r.error("prompts", "must not be empty");
@@ -46,6 +59,11 @@ RegressionExperiment read_regression(ObjectReader& r) {
     r.error("cross_score", "needs logprobs (the answers' token ids and top-K come from them)");
   if (e.min_top1_agreement >= 0 && !e.cross_score)
     r.error("min_top1_agreement", "needs \"cross_score\": true (agreement is measured by it)");
+  e.load_baseline_concurrency = read_load_baseline(r, errors);
+  if (e.load_baseline_concurrency > 0 && e.load_baseline_concurrency == e.concurrency) {
+    r.error("load_baseline", "concurrency must differ from the regression's concurrency (" +
+                                 std::to_string(e.concurrency) + ")");
+  }
   return e;
 }
 
@@ -290,7 +308,7 @@ CapacityExperiment read_capacity(ObjectReader& r, ErrorList& errors) {
 
 ExperimentParams read_params(const std::string& kind, ObjectReader& r, ErrorList& errors) {
   if (kind == "regression") {
-    return read_regression(r);
+    return read_regression(r, errors);
   }
   if (kind == "throughput") {
     return read_throughput(r, errors);

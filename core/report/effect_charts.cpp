@@ -133,8 +133,12 @@ std::vector<ChartSpec> speculative_charts(const json& e, const std::vector<std::
     const json& lane = json_at(e, {"lanes", lanes[i].c_str(), "speculative"});
     for (size_t l = 0; l < levels.size(); ++l) {
       const json& f = json_at(lane, {levels[l].c_str()});
-      if (const double d = number_at(f, {"decode_tok_s", "median"}); d >= 0)
+      if (const double d = number_at(f, {"decode_tok_s", "median"}); d >= 0) {
         decode.series[i].points.emplace_back(static_cast<double>(l), d);
+        decode.series[i].intervals.push_back(
+            phase_interval(json_at(e, {"lanes", lanes[i].c_str(), "phases", levels[l].c_str()}),
+                           "median_decode_tok_s"));
+      }
       if (const double t = number_at(f, {"tokens_per_event", "mean"}); t >= 0)
         events.series[i].points.emplace_back(static_cast<double>(l), t);
     }

@@ -1,5 +1,6 @@
 // Figures with their bootstrap intervals ("x [lo, hi]") and the table of lane comparisons, both
 // read from summary.json (a phase's "intervals", an experiment's "comparisons").
+#include <cmath>
 #include <cstdio>
 
 #include "report/json_access.h"
@@ -53,6 +54,12 @@ std::string verdict_cell(const json& c) {
 }
 
 }  // namespace
+
+std::pair<double, double> phase_interval(const json& phase, const char* key, double scale) {
+  double lo = 0, hi = 0;
+  if (!interval_of(phase, key, lo, hi)) return {std::nan(""), std::nan("")};
+  return {lo * scale, hi * scale};
+}
 
 std::string format_with_interval(const json& phase, const char* key, int decimals) {
   std::string value = format_number(figure_of(phase, key), decimals);

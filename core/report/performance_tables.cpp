@@ -300,6 +300,8 @@ std::vector<ReportTable> performance_tables(const RunFolder& folder) {
   if (!head.rows.empty()) tables.push_back(std::move(head));
   for (ReportTable& t : token_fidelity_tables(folder)) tables.push_back(std::move(t));
   for (ReportTable& t : sampled_review_tables(folder)) tables.push_back(std::move(t));
+  if (ReportTable load = load_baseline_table(folder); !load.rows.empty())
+    tables.push_back(std::move(load));
   for (const json* e : folder.experiments_of_kind("throughput")) {
     tables.push_back(throughput_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));

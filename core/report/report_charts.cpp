@@ -1,6 +1,7 @@
 // The report's charts as plain data (ChartSpec), each from whatever experiments
 // the run has.
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -32,6 +33,11 @@ ChartSpec chart_with_lanes(const std::vector<std::string>& lanes, ChartSpec spec
 
 void drop_empty(ChartSpec& spec) {
   std::erase_if(spec.series, [](const ChartSeries& s) { return s.points.empty(); });
+  // A series without a single interval draws no bars: keep the SVG as it was.
+  for (auto& s : spec.series)
+    if (std::none_of(s.intervals.begin(), s.intervals.end(),
+                     [](const auto& i) { return !std::isnan(i.first); }))
+      s.intervals.clear();
 }
 
 // The TTFT curve carries each size's needle retrieval as a mark where the sweep had a needle.
@@ -82,8 +88,38 @@ ChartSpec concurrency_chart(const json& e, const std::vector<std::string>& lanes
     const json& lane = json_at(e, {"lanes", lanes[i].c_str()});
     for (const auto& phase : phase_order(lane)) {
       const long long c = concurrency_of(phase);
-      const double tok_s = number_at(lane, {"phases", phase.c_str(), "output_throughput"});
-      if (c > 0 && tok_s >= 0) spec.series[i].points.emplace_back(static_cast<double>(c), tok_s);
+      const json& p = json_at(lane, {"phases", phase.c_str()});
+      // Over trials the figure is the interval's estimate, so the bar sits around it.
+      const double estimate = number_at(p, {"intervals", "output_throughput", "estimate"});
+      const double tok_s = estimate >= 0 ? estimate : number_at(p, {"output_throughput"});
+      if (c <= 0 || tok_s < 0) continue;
+      spec.series[i].points.emplace_back(static_cast<double>(c), tok_s);
+      spec.series[i].intervals.push_back(phase_interval(p, "output_throughput"));
+    }
+  }
+  return spec;
+}
+
+// TTFT p50 at each closed-loop level, with its bootstrap interval (over requests, or over
+// trials) as error bars.
+ChartSpec ttft_concurrency_chart(const json& e, const std::vector<std::string>& lanes) {
+  ChartSpec spec = chart_with_lanes(lanes, {"ttft_vs_concurrency",
+                                            "TTFT vs concurrency",
+                                            "concurrent requests",
+                                            "TTFT p50 (s)",
+                                            false,
+                                            {}});
+  spec.note = "bars: 95 % bootstrap interval of the median";
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    const json& lane = json_at(e, {"lanes", lanes[i].c_str()});
+    for (const auto& phase : phase_order(lane)) {
+      const json& p = json_at(lane, {"phases", phase.c_str()});
+      const long long c = concurrency_of(phase);
+      const double estimate = number_at(p, {"intervals", "median_ttft_ms", "estimate"});
+      const double ms = estimate >= 0 ? estimate : number_at(p, {"median_ttft_ms"});
+      if (c <= 0 || ms < 0) continue;
+      spec.series[i].points.emplace_back(static_cast<double>(c), ms / 1000);
+      spec.series[i].intervals.push_back(phase_interval(p, "median_ttft_ms", 1.0 / 1000));
     }
   }
   return spec;
@@ -157,8 +193,10 @@ std::vector<ChartSpec> report_charts(const RunFolder& folder) {
   const auto lanes = folder.lane_ids();
   std::vector<ChartSpec> charts;
   add_charts_of(folder, "context_sweep", context_charts, charts);
-  for (const json* e : folder.experiments_of_kind("throughput"))
+  for (const json* e : folder.experiments_of_kind("throughput")) {
     charts.push_back(concurrency_chart(*e, lanes));
+    charts.push_back(ttft_concurrency_chart(*e, lanes));
+  }
   add_pareto_charts(folder, charts);
   charts.push_back(itl_chart(folder, lanes));
   add_charts_of(folder, "prefix_cache", prefix_cache_charts, charts);

@@ -29,7 +29,15 @@ struct ChartSeries {
   std::string color;                              // "#0072B2": the lane's colour in the GUI palette
   std::vector<std::pair<double, double>> points;  // (x, y) in the chart's axis units
   std::vector<PointMark> marks;                   // per point; empty when none is marked
+  // Per point, the 95 % interval (lo, hi) in y units, drawn as an error bar (and a band along a
+  // line); empty when the series has none, NaN bounds where a point has none.
+  std::vector<std::pair<double, double>> intervals;
 };
+
+// The interval of `key` in a summary phase ("intervals"), times scale; NaN bounds when the phase
+// has none for it.
+std::pair<double, double> phase_interval(const nlohmann::json& phase, const char* key,
+                                         double scale = 1);
 
 struct ChartSpec {
   std::string id;  // file-safe, e.g. "ttft_vs_context"
@@ -97,6 +105,9 @@ std::vector<ReportTable> sampled_review_tables(const RunFolder& folder);
 std::vector<ReportTable> session_tables(const RunFolder& folder);
 // SLO capacity: capacity, goodput and binding SLO per lane, and every probe (capacity_tables.cpp).
 std::vector<ReportTable> capacity_tables(const RunFolder& folder);
+// "Greedy A/A baseline under load": each lane's load mismatch rate with its interval and its
+// batch-variant prompts; no rows when no regression has a load baseline.
+ReportTable load_baseline_table(const RunFolder& folder);
 // The effects a qualification looks for, at a glance (effect_charts.cpp): prefix cache passes
 // and speculative decoding as grouped bars per lane, acceptance per draft position.
 std::vector<ChartSpec> prefix_cache_charts(const nlohmann::json& experiment,

@@ -86,11 +86,14 @@ double fraction(const Axis& a, double v) {
 void bounds(const ChartSpec& c, double& x_lo, double& x_hi, double& y_lo, double& y_hi) {
   x_lo = y_lo = std::numeric_limits<double>::max();
   x_hi = y_hi = std::numeric_limits<double>::lowest();
-  for (const auto& s : c.series)
+  for (const auto& s : c.series) {
     for (const auto& [x, y] : s.points) {
       x_lo = std::min(x_lo, x), x_hi = std::max(x_hi, x);
       y_lo = std::min(y_lo, y), y_hi = std::max(y_hi, y);
     }
+    for (const auto& [lo, hi] : s.intervals)
+      if (!std::isnan(lo) && !std::isnan(hi)) y_lo = std::min(y_lo, lo), y_hi = std::max(y_hi, hi);
+  }
   if (x_lo > x_hi) x_lo = 0, x_hi = 1, y_lo = 0, y_hi = 1;
 }
 
@@ -159,6 +162,41 @@ void write_fail_mark(std::ostream& out, double px, double py) {
       << "\" stroke=\"#111111\" stroke-width=\"2\"/></g>\n";
 }
 
+bool has_interval(const ChartSeries& s, size_t k) {
+  return k < s.intervals.size() && !std::isnan(s.intervals[k].first) &&
+         !std::isnan(s.intervals[k].second);
+}
+
+// A 95 % interval as an error bar: a vertical stroke from lo to hi with caps, centred on px.
+void write_error_bar(std::ostream& out, double px, double py_lo, double py_hi, double cap) {
+  out << "<path class=\"error-bar\" d=\"M" << num(px) << " " << num(py_lo) << " L" << num(px) << " "
+      << num(py_hi) << " M" << num(px - cap) << " " << num(py_lo) << " L" << num(px + cap) << " "
+      << num(py_lo) << " M" << num(px - cap) << " " << num(py_hi) << " L" << num(px + cap) << " "
+      << num(py_hi) << "\"/>\n";
+}
+
+// Along a line, consecutive points with intervals also get a translucent band between them.
+void write_band(std::ostream& out, const ChartSeries& s, const std::vector<double>& px,
+                const std::vector<double>& lo, const std::vector<double>& hi) {
+  size_t k = 0;
+  while (k < px.size()) {
+    if (!has_interval(s, k)) {
+      ++k;
+      continue;
+    }
+    size_t end = k;
+    while (end + 1 < px.size() && has_interval(s, end + 1)) ++end;
+    if (end > k) {
+      std::string d = "M" + num(px[k]) + " " + num(hi[k]);
+      for (size_t j = k + 1; j <= end; ++j) d += " L" + num(px[j]) + " " + num(hi[j]);
+      for (size_t j = end + 1; j-- > k;) d += " L" + num(px[j]) + " " + num(lo[j]);
+      out << "<path class=\"error-band\" d=\"" << d << " Z\" fill=\"" << xml_escape(s.color)
+          << "\" fill-opacity=\"0.15\" stroke=\"none\"/>\n";
+    }
+    k = end + 1;
+  }
+}
+
 // Grouped bars: a group per category, a bar per series in legend order, the value above it.
 void write_bars(std::ostream& out, const ChartSpec& c, const Frame& f, const Axis& y) {
   const auto groups = static_cast<double>(c.categories.size());
@@ -173,12 +211,22 @@ void write_bars(std::ostream& out, const ChartSpec& c, const Frame& f, const Axi
   for (size_t i = 0; i < c.series.size(); ++i) {
     const ChartSeries& s = c.series[i];
     out << "<g fill=\"" << xml_escape(s.color) << "\">\n";
-    for (const auto& [vx, vy] : s.points) {
+    for (size_t k = 0; k < s.points.size(); ++k) {
+      const auto& [vx, vy] = s.points[k];
       const double px = f.left + group_w * (vx + 0.1) + bar_w * static_cast<double>(i);
       const double py = f.bottom - fraction(y, vy) * (f.bottom - f.top);
       out << "<rect x=\"" << num(px) << "\" y=\"" << num(py) << "\" width=\"" << num(bar_w - 2)
           << "\" height=\"" << num(std::max(0.0, f.bottom - py)) << "\"/>\n";
-      out << "<text x=\"" << num(px + (bar_w - 2) / 2) << "\" y=\"" << num(py - 3)
+      double label_y = py - 3;
+      if (has_interval(s, k)) {
+        const double lo = f.bottom - fraction(y, s.intervals[k].first) * (f.bottom - f.top);
+        const double hi = f.bottom - fraction(y, s.intervals[k].second) * (f.bottom - f.top);
+        label_y = std::min(label_y, hi - 3);  // the value above its error bar, never over it
+        out << "<g stroke=\"#111111\" stroke-width=\"1.2\" fill=\"none\">\n";
+        write_error_bar(out, px + (bar_w - 2) / 2, lo, hi, std::min(5.0, bar_w / 4));
+        out << "</g>\n";
+      }
+      out << "<text x=\"" << num(px + (bar_w - 2) / 2) << "\" y=\"" << num(label_y)
           << "\" font-family=\"sans-serif\" font-size=\"10\" fill=\"#333333\" "
              "text-anchor=\"middle\">"
           << xml_escape(tick_label(std::round(vy * 10) / 10, false)) << "</text>\n";
@@ -192,11 +240,21 @@ void write_series(std::ostream& out, const ChartSeries& s, const Frame& f, const
   std::string points;
   std::ostringstream markers;
   std::ostringstream failed;
+  std::ostringstream bars;
+  std::vector<double> pxs, lo, hi;
   for (size_t k = 0; k < s.points.size(); ++k) {
     const auto& [vx, vy] = s.points[k];
     const double px = f.left + fraction(x, vx) * (f.right - f.left);
     const double py = f.bottom - fraction(y, vy) * (f.bottom - f.top);
     points += num(px) + "," + num(py) + " ";
+    pxs.push_back(px);
+    lo.push_back(has_interval(s, k)
+                     ? f.bottom - fraction(y, s.intervals[k].first) * (f.bottom - f.top)
+                     : py);
+    hi.push_back(has_interval(s, k)
+                     ? f.bottom - fraction(y, s.intervals[k].second) * (f.bottom - f.top)
+                     : py);
+    if (has_interval(s, k)) write_error_bar(bars, px, lo.back(), hi.back(), 4);
     const PointMark mark = k < s.marks.size() ? s.marks[k] : PointMark::None;
     if (mark == PointMark::Fail) {
       write_fail_mark(failed, px, py);
@@ -208,8 +266,14 @@ void write_series(std::ostream& out, const ChartSeries& s, const Frame& f, const
               << (mark == PointMark::Pass ? 4 : 3) << "\"/>\n";
   }
   const std::string color = xml_escape(s.color);
-  out << "<g>\n<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\" points=\""
-      << points << "\"/>\n<g fill=\"" << color << "\">\n"
+  out << "<g>\n";
+  if (!s.intervals.empty()) {
+    write_band(out, s, pxs, lo, hi);
+    out << "<g stroke=\"" << color << "\" stroke-width=\"1.2\" fill=\"none\">\n"
+        << bars.str() << "</g>\n";
+  }
+  out << "<polyline fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\" points=\"" << points
+      << "\"/>\n<g fill=\"" << color << "\">\n"
       << markers.str() << "</g>\n"
       << failed.str() << "</g>\n";
 }

@@ -30,14 +30,16 @@ namespace {
 
 LoadPhase regression_phase(const plan::RegressionExperiment& p, const plan::PromptSet& set,
                            const ExperimentContext& ctx, const LaneRuntime& lane,
-                           int64_t top_logprobs) {
+                           int64_t top_logprobs, int64_t load_concurrency = 0) {
   LoadPhase phase;
   phase.experiment = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
   phase.phase = top_logprobs > 0 || p.logprobs == 0 ? "greedy" : "greedy-no-logprobs";
+  if (load_concurrency > 0) phase.phase = "greedy-load";
   phase.lane = &lane.endpoint;
   phase.url = lane.endpoint.api_url("/chat/completions");
   phase.count = static_cast<int64_t>(set.prompts.size());
-  phase.concurrency = static_cast<int>(std::max<int64_t>(1, p.concurrency));
+  phase.concurrency = static_cast<int>(
+      std::max<int64_t>(1, load_concurrency > 0 ? load_concurrency : p.concurrency));
   ChatRequestOptions options;
   options.model = lane.endpoint.model;
   options.temperature = p.temperature;
@@ -147,6 +149,18 @@ void RegressionExperiment::run(ExperimentContext& ctx) {
       const std::vector<std::string> keys = {api_key_of(lane->endpoint)};
       for (auto& l : texts.logprobs) l.note = net::redact_secret_text(std::move(l.note), keys);
       write_logprobs(ctx, lane->plan.id, texts.logprobs, top_k, lane_section);
+    }
+    if (p.load_baseline_concurrency > 0 && !ctx.stopped()) {
+      // The same greedy prompts at the load concurrency, without logprobs (they cost arrival
+      // fidelity under load and do not change a greedy answer).
+      PhaseOutcome load =
+          ctx.run_phase(regression_phase(p, set, ctx, *lane, 0, p.load_baseline_concurrency));
+      LaneTexts under_load = texts_in_prompt_order(load.records, set.prompts.size());
+      const std::string file = "texts/" + lane->plan.id + ".load-c" +
+                               std::to_string(p.load_baseline_concurrency) + ".texts.json";
+      ctx.writer().write_json(file, under_load.texts);
+      lane_section["load_baseline"] = load_baseline_summary(set, texts, under_load, p, file);
+      texts.batch_variant = batch_variant_prompts(lane_section["load_baseline"], set);
     }
     lane_texts.emplace_back(lane->plan.id, std::move(texts));
     ran.push_back(lane);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "logprobs/logprob_lines.h"
+#include "plan/plan.h"
 #include "plan/prompt_set.h"
 #include "run/experiment.h"
 
@@ -22,7 +23,23 @@ struct LaneTexts {
   std::vector<std::string> errors;  // "" where the request succeeded
   // Per prompt, when logprobs were asked for (empty otherwise): logprobs/<lane>.jsonl.
   std::vector<logprobs::PromptLogprobs> logprobs;
+  // Per prompt, when the regression has a load baseline (empty otherwise): the lane's own answer
+  // changed under load (regression_load_baseline.cpp).
+  std::vector<bool> batch_variant;
 };
+
+// The lane's answers at the regression's concurrency against its answers at the load baseline's
+// concurrency, compared exactly as two lanes are: the section's lanes.<id>.load_baseline with
+// counts, the mismatch rate and its 95 % Wilson interval, and each batch-variant prompt.
+nlohmann::json load_baseline_summary(const plan::PromptSet& set, const LaneTexts& alone,
+                                     const LaneTexts& under_load,
+                                     const plan::RegressionExperiment& p,
+                                     const std::string& texts_file);
+// Per prompt: listed as batch-variant in a load_baseline_summary.
+std::vector<bool> batch_variant_prompts(const nlohmann::json& load_baseline,
+                                        const plan::PromptSet& set);
+// 95 % Wilson score interval of k successes in n trials ({0, 0} when n is 0).
+std::pair<double, double> wilson_interval_95(int64_t k, int64_t n);
 
 // Each prompt's logprobs in prompt order. `unsupported` (non-empty) marks every prompt
 // "unsupported" with that note; a prompt whose answer carried no logprobs is "unsupported" too.

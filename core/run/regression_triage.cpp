@@ -96,6 +96,25 @@ nlohmann::json token_evidence(ExperimentContext& ctx, const LaneTexts& base, con
   return out;
 }
 
+// Marks each pair whose prompt is batch-variant on either lane (its load baseline) and lists
+// them for the summary.
+nlohmann::json mark_batch_variant(compare::ReviewRecord& review, const std::string& base_id,
+                                  const LaneTexts& base, const std::string& cand_id,
+                                  const LaneTexts& cand) {
+  nlohmann::json marked = nlohmann::json::array();
+  for (auto& pair : review.pairs) {
+    const size_t i = pair.comparison.index;
+    if (i < base.batch_variant.size() && base.batch_variant[i])
+      pair.batch_variant.push_back(base_id);
+    if (i < cand.batch_variant.size() && cand.batch_variant[i])
+      pair.batch_variant.push_back(cand_id);
+    if (!pair.batch_variant.empty())
+      marked.push_back(
+          {{"index", i}, {"id", pair.comparison.prompt_id}, {"lanes", pair.batch_variant}});
+  }
+  return marked;
+}
+
 }  // namespace
 
 // The first lane is the baseline; each other lane is compared with it prompt by prompt. A
@@ -115,6 +134,8 @@ void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
     nlohmann::json summary = pair_summary(base_id, cand_id, pairs, base, cand, review);
     const std::string file = lanes.size() == 2 ? "review.json" : "review." + cand_id + ".json";
     summary["review_file"] = file;
+    if (!base.batch_variant.empty() || !cand.batch_variant.empty())
+      summary["batch_variant"] = mark_batch_variant(review, base_id, base, cand_id, cand);
     if (auto tokens = token_evidence(ctx, base, cand, cand_id, lanes.size() > 2, th,
                                      cross && i - 1 < cross->size() ? &(*cross)[i - 1] : nullptr);
         !tokens.is_null())

@@ -206,6 +206,49 @@ class UiPlanTest : public QObject {
     QVERIFY(!review.add_baseline_run(last_week, &error));  // already listed
   }
 
+  // A regression with a load baseline on batch-variant simulator lanes: the Review page marks
+  // exactly the prompts the summary lists as batch-variant, with the lanes in the tooltip.
+  void review_marks_batch_variant_prompts() {
+    const QString run_dir = QDir(workspace_.path()).filePath("load-baseline");
+    test::run_plan_json(
+        run_dir, {{"name", "load baseline"},
+                  {"lanes",
+                   {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.01&batch_variance=1"}},
+                    {{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.01&batch_variance=1"}}}},
+                  {"experiments",
+                   {{{"kind", "regression"},
+                     {"prompts", "builtin:regression-20"},
+                     {"max_tokens", 64},
+                     {"logprobs", 0},
+                     {"load_baseline", {{"concurrency", 16}}}}}}});
+    const nlohmann::json summary = read_json(QDir(run_dir).filePath("summary.json"));
+    std::map<int, QStringList> expected;
+    for (const char* lane : {"bf16", "fp8"})
+      for (const auto& v :
+           summary["experiments"][0]["lanes"][lane]["load_baseline"]["batch_variant"])
+        expected[v["index"].get<int>()] << lane;
+    QVERIFY2(!expected.empty(), "batch_variance=1 at concurrency 16 changes some answers");
+    ReviewPage review;
+    QSignalSpy loaded(&review, &ReviewPage::pair_loaded);
+    QVERIFY(review.open_run(run_dir));
+    QVERIFY(loaded.wait(20'000));
+    auto* model = review.model();
+    QCOMPARE(model->rowCount(), 20);
+    int marked = 0;
+    for (int row = 0; row < model->rowCount(); ++row) {
+      const auto* pair = model->pair_at(row);
+      const QModelIndex triage = model->index(row, models::ReviewPairsModel::Triage);
+      const QString text = model->data(triage, Qt::DisplayRole).toString();
+      const auto it = expected.find(pair->index);
+      QCOMPARE(text.contains("batch-variant"), it != expected.end());
+      if (it == expected.end()) continue;
+      ++marked;
+      QCOMPARE(pair->batch_variant, it->second);
+      QVERIFY(model->data(triage, Qt::ToolTipRole).toString().contains(it->second.join(", ")));
+    }
+    QCOMPARE(marked, static_cast<int>(expected.size()));
+  }
+
   // A stored run overlaid on the live charts: dashed, named RUN:lane, coloured as the lane, and
   // kept when the live charts are cleared for the next experiment.
   void stored_run_overlays_the_live_charts() {

@@ -30,6 +30,11 @@ void run_small_plan(const QString& run_dir) {
          {"output_tokens", 16}},
         {{"kind", "gates"}, {"checks", {"json", "streaming"}}, {"repeat", 1}},
         {{"kind", "context_sweep"}, {"prompt_tokens", {1024, 2048}}, {"output_tokens", 8}}}}};
+  run_plan_json(run_dir, plan);
+}
+
+void run_plan_json(const QString& run_dir, const nlohmann::json& plan) {
+  app::register_sim_lane_starter();
   auto parsed = plan::parse_plan(plan.dump(), "stored-run-test.json");
   if (!parsed.ok()) qFatal("plan rejected: %s", parsed.error_text().c_str());
   ui::StagingSink sink;

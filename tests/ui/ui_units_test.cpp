@@ -14,6 +14,8 @@
 #include <cmath>
 #include <thread>
 
+#include "metrics/bootstrap.h"
+#include "metrics/request_metrics.h"
 #include "test_main.h"
 #include "ui/pages/lane_prober.h"
 #include "ui/review/diff_job_runner.h"
@@ -191,6 +193,49 @@ class UiUnitsTest : public QObject {
     QVERIFY(charts.pareto()->is_reference(frontier));
     QCOMPARE(charts.pareto()->series(frontier), mtp);
     QVERIFY(charts.pareto()->x_axis().unit.contains("tok/s"));
+  }
+
+  // Each concurrency level's median decode rate carries its 95 % bootstrap interval (the one
+  // summary.json gives), and the decode-vs-concurrency chart draws it as the lane's band.
+  void live_levels_carry_their_intervals() {
+    LiveRunData data;
+    const int64_t t0 = 1'000'000'000;
+    data.reset(t0, {"bf16"});
+    std::vector<metrics::RequestRecord> batch;
+    std::map<QString, std::vector<double>> decode;
+    for (int i = 0; i < 60; ++i) {
+      // Requests of 10-29 events at 1-3 tokens each: decode rates that differ.
+      metrics::RequestRecord r = record("bf16", t0, i, 10 + i % 20, 1 + i % 3);
+      r.phase = i < 30 ? "c1" : "c4";
+      decode[QString::fromStdString(r.phase)].push_back(
+          metrics::compute_request_metrics(r).decode_tok_s);
+      batch.push_back(std::move(r));
+    }
+    data.add(batch);
+    using Measure = LiveRunData::PhaseMeasure;
+    const auto intervals = data.phase_intervals("bf16", Measure::DecodeP50TokS);
+    QCOMPARE(intervals.size(), size_t(2));
+    const auto medians = data.phase_series("bf16", Measure::DecodeP50TokS);
+    for (size_t k = 0; k < 2; ++k) {
+      const QString phase = k == 0 ? "c1" : "c4";
+      QCOMPARE(intervals[k].x, k == 0 ? 1.0 : 4.0);
+      const auto expected =
+          metrics::bootstrap_interval(decode[phase], metrics::BootstrapStatistic::median());
+      QCOMPARE(intervals[k].lo, expected.lo);
+      QCOMPARE(intervals[k].hi, expected.hi);
+      QVERIFY(intervals[k].lo < intervals[k].hi);
+      QVERIFY(intervals[k].lo <= medians[k].y() && medians[k].y() <= intervals[k].hi);
+    }
+    QVERIFY(data.phase_intervals("bf16", Measure::OutputTokS).empty());  // over trials only
+    LiveCharts charts(std::make_shared<widgets::LanePalette>());
+    charts.set_kind("throughput");
+    charts.update_from(data, {"bf16"}, 100);
+    const auto drawn = charts.decode_vs_concurrency()->intervals("bf16");
+    QCOMPARE(drawn.size(), size_t(2));
+    QCOMPARE(drawn[1].hi, intervals[1].hi);
+    charts.decode_vs_concurrency()->flush();  // the band reaches the backend without trouble
+    charts.clear();
+    QVERIFY(charts.decode_vs_concurrency()->intervals("bf16").empty());
   }
 
   void live_data_counts_tokens_not_events() {

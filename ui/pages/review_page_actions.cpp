@@ -178,6 +178,11 @@ void ReviewPage::show_current() {
   if (p->flipped_fact)
     html += tr("<b style='color:#b00020'>A fact check passes on %1 and fails on %2.</b>")
                 .arg(pair_->lane_a.toHtmlEscaped(), pair_->lane_b.toHtmlEscaped());
+  if (!p->batch_variant.isEmpty())
+    html += tr("<br><b style='color:#8a6d00'>⚖ Batch-variant:</b> the answer of %1 changes "
+               "under load by itself (load baseline), so batching alone can explain a "
+               "difference here.")
+                .arg(p->batch_variant.join(", ").toHtmlEscaped());
   prompt_->setHtml(html);
   show_tokens(p->index);
   const auto index = static_cast<size_t>(p->index);

@@ -55,6 +55,27 @@ QString file_safe(QString name) {
   return name;
 }
 
+// The regression's batch-variant prompts per lane, from its load baseline.
+void read_batch_variant(const nlohmann::json& summary, std::map<QString, std::set<size_t>>& out) {
+  if (!summary.is_object() || !summary.contains("experiments")) return;
+  for (const auto& exp : summary["experiments"]) {
+    if (!exp.is_object() || exp.value("kind", "") != "regression" || !exp.contains("lanes") ||
+        !exp["lanes"].is_object())
+      continue;
+    for (const auto& [lane, section] : exp["lanes"].items()) {
+      const auto* list = section.is_object() && section.contains("load_baseline")
+                             ? &section["load_baseline"]
+                             : nullptr;
+      if (!list || !list->is_object() || !list->contains("batch_variant")) continue;
+      auto& indexes = out[QString::fromStdString(lane)];
+      for (const auto& v : (*list)["batch_variant"])
+        if (v.is_object() && v.contains("index") && v["index"].is_number_unsigned())
+          indexes.insert(v["index"].get<size_t>());
+    }
+    return;
+  }
+}
+
 }  // namespace
 
 bool open_review_source(const QString& run_dir, ReviewSource* source, QString* error) {
@@ -74,6 +95,7 @@ bool open_review_source(const QString& run_dir, ReviewSource* source, QString* e
       break;
     }
   }
+  read_batch_variant(read_json(QDir(run_dir).filePath("summary.json")), out.batch_variant);
   for (const QString& lane : plan_lanes)
     if (QFileInfo::exists(QString::fromStdString(
             compare::lane_texts_path(run_dir.toStdString(), lane.toStdString()))))
@@ -187,6 +209,13 @@ bool load_pair(const ReviewSource& source, const QString& a, const QString& b, L
   pair.record = compare::make_review(
       a.toStdString(), b.toStdString(), source.prompt_set_ref, source.threshold,
       compare::compare_lanes(pair.texts_a, pair.texts_b, prompts, source.threshold));
+  for (auto& review : pair.record.pairs) {
+    for (const QString& lane : {a, b}) {
+      const auto it = source.batch_variant.find(lane);
+      if (it != source.batch_variant.end() && it->second.count(review.comparison.index))
+        review.batch_variant.push_back(lane.toStdString());
+    }
+  }
   std::string why;
   if (QFileInfo::exists(pair.path)) {
     if (auto previous = compare::load_review(pair.path.toStdString(), &why))
@@ -225,6 +254,8 @@ models::ReviewPair review_row(const compare::PairReview& review, const ReviewSou
                     ? QString()
                     : QString::fromLatin1(compare::verdict_name(review.verdict));
   row.note = QString::fromStdString(review.note);
+  for (const std::string& lane : review.batch_variant)
+    row.batch_variant << QString::fromStdString(lane);
   return row;
 }
 

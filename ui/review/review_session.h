@@ -4,7 +4,9 @@
 // files and compares every prompt, so it runs off the GUI thread (load_pair is pure).
 #include <QString>
 #include <QStringList>
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,9 @@ struct ReviewSource {
   QString warning;  // e.g. the prompt set could not be loaded (checks then not shown)
   // Lanes of other runs, named "RUN:lane" (RUN the other folder's name), and their texts files.
   std::vector<std::pair<QString, QString>> other_runs;
+  // Per lane, the prompts whose answers changed under load (summary.json's regression
+  // lanes.<id>.load_baseline.batch_variant); absent for lanes without a load baseline.
+  std::map<QString, std::set<size_t>> batch_variant;
   QString texts_path(const QString& lane) const;
 };
 

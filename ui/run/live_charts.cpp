@@ -252,7 +252,10 @@ void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& c
     if (kind_ == "prefix_cache") ttft_pass_->set_series(lane, data.ttft_per_pass(lane));
     if (kind_ == "speculative" || kind_ == "throughput") {
       const auto decode = data.phase_series(lane, Measure::DecodeP50TokS);
-      if (!decode.empty()) decode_conc_->set_series(lane, decode);
+      if (!decode.empty()) {
+        decode_conc_->set_series(lane, decode);
+        decode_conc_->set_intervals(lane, data.phase_intervals(lane, Measure::DecodeP50TokS));
+      }
       const auto output = data.phase_series(lane, Measure::OutputTokS);
       if (!output.empty()) output_conc_->set_series(lane, output);
     }

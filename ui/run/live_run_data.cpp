@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "metrics/bootstrap.h"
+
 namespace lb::ui {
 
 void LiveRunData::reset(int64_t t0_ns, QStringList lanes) {
@@ -189,6 +191,28 @@ std::vector<QPointF> LiveRunData::pareto_points(const QString& lane) const {
     if (s.completed == 0 || s.decode_tok_s.count == 0 || !(s.output_throughput >= 0)) continue;
     insert_sorted(out, QPointF(s.output_throughput, s.decode_tok_s.median));
   }
+  return out;
+}
+
+std::vector<widgets::PointInterval> LiveRunData::phase_intervals(const QString& lane,
+                                                                 PhaseMeasure measure) const {
+  std::vector<widgets::PointInterval> out;
+  const auto it = data_.find(lane);
+  if (it == data_.end() || measure == PhaseMeasure::OutputTokS) return out;
+  for (const auto& [phase, acc] : it->second.by_phase) {
+    const double x = phase_x(phase);
+    const metrics::OrderStatistics& stats =
+        measure == PhaseMeasure::TtftP50Ms ? acc.ttft_values() : acc.decode_values();
+    if (std::isnan(x) ||
+        stats.size() < metrics::bootstrap_min_values(metrics::BootstrapStatistic::median()))
+      continue;
+    std::vector<double> values(stats.size());
+    for (size_t k = 0; k < values.size(); ++k) values[k] = stats.at(k);
+    const auto i =
+        metrics::bootstrap_interval(std::move(values), metrics::BootstrapStatistic::median());
+    if (i.valid()) out.push_back({x, i.lo, i.hi});
+  }
+  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.x < b.x; });
   return out;
 }
 

@@ -17,6 +17,7 @@
 #include "metrics/summary.h"
 #include "metrics/summary_accumulator.h"
 #include "ui/run/bounded_samples.h"
+#include "widgets/chart/chart_types.h"
 
 namespace lb::ui {
 
@@ -65,6 +66,11 @@ class LiveRunData {
   // (aggregate output tok/s, median decode tok/s) of each phase with decoded requests, sorted by
   // x: the lane's curve on the Pareto chart.
   std::vector<QPointF> pareto_points(const QString& lane) const;
+  // The 95 % bootstrap interval of each phase's median (TTFT in ms or decode tok/s) over its
+  // finished requests, as summary.json computes it, at the phase_series x; phases with too few
+  // requests, and the output rate (an interval over trials only), have none.
+  std::vector<widgets::PointInterval> phase_intervals(const QString& lane,
+                                                      PhaseMeasure measure) const;
   // Prefix cache: (pass number 1 cold / 2 warm / 3 control, TTFT in ms) per request.
   std::vector<QPointF> ttft_per_pass(const QString& lane) const;
   // Where a phase sits on an x axis: "c32" -> 32, "4096" -> 4096, "cold"/"warm"/"control" ->

@@ -31,6 +31,10 @@ class ChartBackend {
   virtual void set_range(const AxisRange& range) = 0;
   // Draws the named line series dashed (a reference: another run's figures); no-op for scatter.
   virtual void set_dashed(const QString& name, bool dashed) = 0;
+  // A translucent band between LOWER and UPPER (same x, in order) in the colour, named NAME and
+  // left out of the legend; replaces an earlier band of that name; empty lists remove it.
+  virtual void replace_band(const QString& name, const QColor& color, const QList<QPointF>& lower,
+                            const QList<QPointF>& upper) = 0;
   virtual void set_bars(const BarData& bars, const QList<QColor>& colors) = 0;
   virtual void remove_all() = 0;
   virtual void set_empty_text(const QString& text) = 0;  // shown while there is no data

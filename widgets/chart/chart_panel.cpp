@@ -25,9 +25,15 @@ qint64 now_ms() {
   return clock.elapsed();
 }
 
-AxisRange range_of(const std::map<QString, std::vector<QPointF>>& series, bool x_zero,
+AxisRange range_of(const std::map<QString, std::vector<QPointF>>& series,
+                   const std::map<QString, std::vector<PointInterval>>& intervals, bool x_zero,
                    bool y_zero) {
   AxisRange r{1e300, -1e300, 1e300, -1e300};
+  for (const auto& [name, list] : intervals)
+    for (const PointInterval& i : list) {
+      r.y_min = std::min(r.y_min, i.lo);
+      r.y_max = std::max(r.y_max, i.hi);
+    }
   for (const auto& [name, pts] : series) {
     for (const QPointF& p : pts) {
       r.x_min = std::min(r.x_min, p.x());
@@ -101,6 +107,17 @@ std::vector<QPointF> ChartPanel::series(const QString& lane) const {
   return it == points_.end() ? std::vector<QPointF>() : it->second;
 }
 
+void ChartPanel::set_intervals(const QString& lane, std::vector<PointInterval> intervals) {
+  intervals_[lane] = std::move(intervals);
+  dirty_ = true;
+  schedule_flush();
+}
+
+std::vector<PointInterval> ChartPanel::intervals(const QString& lane) const {
+  const auto it = intervals_.find(lane);
+  return it == intervals_.end() ? std::vector<PointInterval>() : it->second;
+}
+
 void ChartPanel::set_samples(const QString& lane, std::vector<double> samples) {
   if (!order_.contains(lane)) order_ << lane;
   samples_[lane] = std::move(samples);
@@ -112,6 +129,7 @@ void ChartPanel::clear() {
   timer_->stop();
   points_.clear();
   samples_.clear();
+  intervals_.clear();
   drawn_.clear();
   order_.clear();
   reference_.clear();
@@ -155,7 +173,15 @@ void ChartPanel::apply_xy() {
     if (dashed) backend_->set_dashed(lane, true);
     drawn_[lane] = static_cast<int>(drawn.size());
   }
-  backend_->set_range(range_of(points_, x_.from_zero, y_.from_zero));
+  for (const auto& [lane, list] : intervals_) {
+    QList<QPointF> lower, upper;
+    for (const PointInterval& i : list) {
+      lower << QPointF(i.x, i.lo);
+      upper << QPointF(i.x, i.hi);
+    }
+    backend_->replace_band(lane + tr(" (95 % interval)"), palette_->colorFor(lane), lower, upper);
+  }
+  backend_->set_range(range_of(points_, intervals_, x_.from_zero, y_.from_zero));
 }
 
 void ChartPanel::apply_histogram() {

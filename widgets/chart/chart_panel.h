@@ -45,6 +45,10 @@ class ChartPanel : public QWidget {
   void set_reference_series(const QString& name, std::vector<QPointF> points,
                             const QString& colour_of);
   bool is_reference(const QString& name) const { return reference_.count(name) > 0; }
+  // Line: the lane's 95 % intervals (sorted by x), drawn as a band in the lane's colour along
+  // its line; the value axis takes them in. An empty list removes the band.
+  void set_intervals(const QString& lane, std::vector<PointInterval> intervals);
+  std::vector<PointInterval> intervals(const QString& lane) const;
   // Histogram: raw samples for a lane, binned together with the other lanes on the next flush.
   void set_samples(const QString& lane, std::vector<double> samples);
   void clear();
@@ -87,6 +91,7 @@ class ChartPanel : public QWidget {
   HistogramSpec histogram_;
   std::map<QString, std::vector<QPointF>> points_;
   std::map<QString, std::vector<double>> samples_;
+  std::map<QString, std::vector<PointInterval>> intervals_;
   std::map<QString, int> drawn_;
   QStringList order_;                     // lanes in the order they were first set (legend order)
   std::map<QString, QString> reference_;  // reference series -> the lane whose colour it takes

@@ -19,6 +19,13 @@ struct AxisSpec {
   QString label() const { return unit.isEmpty() ? title : title + " (" + unit + ")"; }
 };
 
+// A point's 95 % interval on a line chart: drawn as a translucent band along the lane's line.
+struct PointInterval {
+  double x = 0;
+  double lo = 0;
+  double hi = 0;
+};
+
 // How a histogram chart bins its raw samples (shared bins across lanes so bars line up).
 struct HistogramSpec {
   enum class Mode { Integer, Linear };

@@ -435,6 +435,49 @@ class TestReportContent : public QObject {
     QVERIFY(top1_cell().detail.find("/tokenize") != std::string::npos);
   }
 
+  // A regression with a load baseline on batch-variant lanes: the load table's rows are each
+  // lane's summary figures, and the Markdown report prints it.
+  void loadBaselineTable() {
+    nlohmann::json plan = {
+        {"name", "load"},
+        {"lanes",
+         {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.01&batch_variance=1"}},
+          {{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.01&batch_variance=1"}}}},
+        {"experiments",
+         {{{"kind", "regression"},
+           {"prompts", "builtin:regression-20"},
+           {"max_tokens", 96},
+           {"logprobs", 0},
+           {"load_baseline", {{"concurrency", 16}}}}}}};
+    const fs::path run = lb::test::run_plan_into(plan, "lb-report-load-baseline");
+    std::string error;
+    const auto folder = lb::report::load_run_folder(run.string(), &error);
+    QVERIFY2(folder, error.c_str());
+    const auto table = lb::report::load_baseline_table(*folder);
+    QCOMPARE(table.title, std::string("Greedy A/A baseline under load"));
+    QCOMPARE(table.rows.size(), size_t(2));
+    const auto& lanes = (*folder->experiments_of_kind("regression").front())["lanes"];
+    for (const auto& row : table.rows) {
+      const auto& load = lanes[row.at(0)]["load_baseline"];
+      QCOMPARE(row[1], std::string("1 vs 16"));
+      QCOMPARE(row[2], std::to_string(load["prompts_compared"].get<int>()));
+      QCOMPARE(row[3], std::to_string(load["mismatches"].get<int>()));
+      QVERIFY2(row[4].find(lb::report::format_number(100 * load["mismatch_rate"].get<double>(), 1) +
+                           " % [") == 0,
+               row[4].c_str());
+      if (load["mismatches"].get<int>() > 0)
+        QVERIFY(row[5].find(load["batch_variant"][0]["id"].get<std::string>()) !=
+                std::string::npos);
+    }
+    const auto model = lb::report::build_report_model(*folder);
+    const auto scrubber = lb::report::PrivacyScrubber::for_run(*folder);
+    const auto out = run / "report";
+    QVERIFY(lb::report::write_report_files(*folder, model, scrubber, out.string(), {"md"}).ok());
+    QVERIFY(read_text(out / "report.md").find("Greedy A/A baseline under load") !=
+            std::string::npos);
+    fs::remove_all(run);
+  }
+
   // A sweep's tuning curves: the objective's figure and each bounded one against the value, in
   // value order, the best point marked, the points out of bounds crossed.
   void sweepChartsMarkTheBestValue() {

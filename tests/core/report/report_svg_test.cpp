@@ -5,6 +5,7 @@
 #include <QXmlStreamReader>
 #include <QtTest>
 #include <algorithm>
+#include <cmath>
 
 #include "test_main.h"
 
@@ -100,6 +101,59 @@ class TestReportSvg : public QObject {
                                           [](auto a, auto b) { return a.second < b.second; });
     QCOMPARE(tallest - bars.begin(), 2);  // bf16 control, the third bar drawn
     QVERIFY(bars[3].first < bars[4].first && bars[0].first < bars[3].first);
+  }
+
+  // Intervals are error bars: one per point that has one, spanning lo to hi in the plot's y
+  // scale, a band between consecutive ones on a line, and nothing when a series has none.
+  void intervalsAreErrorBarsAndBands() {
+    ChartSpec c = chart(false, {{1, 10}, {2, 20}, {4, 30}, {8, 35}});
+    c.series[0].intervals = {{8, 12}, {15, 26}, {std::nan(""), std::nan("")}, {30, 50}};
+    const std::string svg = lb::report::render_svg_chart(c);
+    const QStringList coords = check(svg);
+    QCOMPARE(coords.size(), 4);
+    QXmlStreamReader xml(QByteArray::fromStdString(svg));
+    std::vector<std::vector<double>> bars;  // every error bar's path numbers
+    int bands = 0;
+    while (!xml.atEnd()) {
+      xml.readNext();
+      if (!xml.isStartElement() || xml.name() != QLatin1String("path")) continue;
+      const QString cls = xml.attributes().value("class").toString();
+      bands += cls == "error-band" ? 1 : 0;
+      if (cls != "error-bar") continue;
+      std::vector<double> v;
+      static const QRegularExpression number("-?[0-9.]+");
+      for (auto m = number.globalMatch(xml.attributes().value("d").toString()); m.hasNext();)
+        v.push_back(m.next().captured().toDouble());
+      bars.push_back(v);
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QCOMPARE(bars.size(), size_t{3});  // the third point has no interval
+    QCOMPARE(bands, 1);                // only the first two are consecutive
+    // Each bar is vertical at its point's x and brackets its point's y; the widest interval
+    // (30-50) is the longest bar, and the top of the axis reaches its hi of 50.
+    const int with[] = {0, 1, 3};
+    for (size_t b = 0; b < bars.size(); ++b) {
+      const QStringList xy = coords[with[b]].split(',');
+      QCOMPARE(bars[b][0], xy[0].toDouble());
+      QCOMPARE(bars[b][2], xy[0].toDouble());
+      QVERIFY(bars[b][1] > xy[1].toDouble() && bars[b][3] < xy[1].toDouble());
+    }
+    QVERIFY(bars[2][1] - bars[2][3] > bars[1][1] - bars[1][3]);
+    QVERIFY(bars[1][1] - bars[1][3] > bars[0][1] - bars[0][3]);
+    QVERIFY(svg.find(">50<") != std::string::npos);
+    // A series without intervals draws none.
+    QVERIFY(lb::report::render_svg_chart(chart(false, {{1, 10}, {2, 20}})).find("error-") ==
+            std::string::npos);
+    // Bars of a bar chart carry theirs too.
+    ChartSpec b{"b", "Decode per level", "level", "tok/s", false, {}, {"c1", "c5"}, ""};
+    b.series.push_back(ChartSeries{"fp8", "#E69F00", {{0, 40}, {1, 30}}, {}});
+    b.series[0].intervals = {{38, 42}, {27, 33}};
+    const std::string bar_svg = lb::report::render_svg_chart(b);
+    size_t n = 0;
+    for (size_t at = bar_svg.find("class=\"error-bar\""); at != std::string::npos;
+         at = bar_svg.find("class=\"error-bar\"", at + 1))
+      ++n;
+    QCOMPARE(n, size_t{2});
   }
 
   // A failed point (a needle not retrieved) is a cross; a passed one a filled dot.

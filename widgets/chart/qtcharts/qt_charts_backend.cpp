@@ -1,4 +1,5 @@
 // The Qt Charts implementation of ChartBackend. No other file includes a Qt Charts header.
+#include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSeries>
 #include <QBarSet>
@@ -99,6 +100,35 @@ class QtChartsBackend final : public ChartBackend {
     line->setPen(pen);
   }
 
+  void replace_band(const QString& name, const QColor& color, const QList<QPointF>& lower,
+                    const QList<QPointF>& upper) override {
+    if (!x_axis_) return;
+    QAreaSeries* band = bands_.value(name);
+    if (lower.isEmpty() || upper.isEmpty()) {
+      if (band) {
+        chart_->removeSeries(band);
+        delete band;
+        bands_.remove(name);
+      }
+      return;
+    }
+    if (!band) {
+      band = new QAreaSeries(new QLineSeries(), new QLineSeries());
+      band->setName(name);
+      QColor fill = color;
+      fill.setAlphaF(0.18);
+      band->setBrush(fill);
+      band->setPen(Qt::NoPen);
+      chart_->addSeries(band);
+      band->attachAxis(x_axis_);
+      band->attachAxis(y_axis_);
+      for (QLegendMarker* marker : chart_->legend()->markers(band)) marker->setVisible(false);
+      bands_.insert(name, band);
+    }
+    band->lowerSeries()->replace(lower);
+    band->upperSeries()->replace(upper);
+  }
+
   void set_range(const AxisRange& r) override {
     if (x_axis_) x_axis_->setRange(r.x_min, r.x_max);
     y_axis_->setRange(r.y_min, r.y_max);
@@ -146,6 +176,11 @@ class QtChartsBackend final : public ChartBackend {
       delete s;
     }
     series_.clear();
+    for (QAreaSeries* b : std::as_const(bands_)) {
+      chart_->removeSeries(b);
+      delete b;
+    }
+    bands_.clear();
     update_empty(true);
   }
 
@@ -233,6 +268,7 @@ class QtChartsBackend final : public ChartBackend {
   QBarSeries* bars_ = nullptr;
   QGraphicsSimpleTextItem* empty_ = nullptr;
   QHash<QString, QXYSeries*> series_;
+  QHash<QString, QAreaSeries*> bands_;
 };
 
 }  // namespace
