@@ -4,15 +4,12 @@
 
 #include "metrics/percentile.h"
 #include "metrics/request_metrics.h"
+#include "run/json_number.h"
 #include "run/pass_counters.h"
 #include "run/sessions_experiment.h"
 
 namespace lb::run {
 namespace {
-
-nlohmann::json number_or_null(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
 
 struct TurnTotals {
   int64_t requests = 0;

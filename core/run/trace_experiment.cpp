@@ -6,16 +6,13 @@
 
 #include "metrics/percentile.h"
 #include "plan/trace_file.h"
+#include "run/json_number.h"
 #include "run/pass_counters.h"
 #include "run/synthetic_requests.h"
 #include "run/trace_requests.h"
 
 namespace lb::run {
 namespace {
-
-nlohmann::json number_or_null(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
 
 nlohmann::json trace_json(const plan::TraceExperiment& p, const plan::Trace& trace,
                           const std::vector<int64_t>& schedule_ns) {
