@@ -4,6 +4,7 @@
 
 #include "logprobs/logprob_lines.h"
 #include "net/secret_text.h"
+#include "net/stream_parser.h"
 #include "run/experiment.h"
 
 namespace lb::run {
@@ -25,8 +26,16 @@ logprobs::PromptLogprobs request_line(const metrics::RequestRecord& r, const std
     p.status = "unsupported";
     p.note = "the server answered without logprobs";
   } else {
-    p.tokens = r.result.logprobs;
-    logprobs::normalize(p.tokens, top_k);
+    // The I/O thread keeps the logprobs' bytes; they are read here, off that thread.
+    std::string error;
+    p.tokens = net::resolved_logprobs(r.result, &error);
+    if (!error.empty()) {
+      p.status = "failed";
+      p.note = "unreadable logprobs: " + error;
+      p.tokens.clear();
+    } else {
+      logprobs::normalize(p.tokens, top_k);
+    }
   }
   return p;
 }

@@ -424,8 +424,9 @@ class UiPlanTest : public QObject {
     QVERIFY2(window.open_run_dir(outside, &error), qPrintable(error));
     QVERIFY(wait_for_decision_of(window, outside, 4));
     QCOMPARE(window.run_page()->open_run(), outside);
-    // Its effects at a glance: the context sweep's TTFT (needles marked) and decode charts.
-    QCOMPARE(window.runs_page()->effects()->chart_count(), 2);
+    // Its effects at a glance: the context sweep's TTFT (needles marked) and decode charts, and
+    // the Pareto chart of its throughput levels.
+    QCOMPARE(window.runs_page()->effects()->chart_count(), 3);
     QVERIFY(!window.open_run_dir(workspace_.path(), &error));
     QVERIFY2(error.contains("is not a run folder"), qPrintable(error));
   }
