@@ -291,6 +291,24 @@ class KeyringTest : public QObject {
     edit.accept();
     QVERIFY2(edit.result() == QDialog::Accepted, qPrintable(edit.error_text()));
     QCOMPARE(edit.lane().launch->env.at("MODEL_PASS"), std::string("keyring:srv/env/MODEL_PASS"));
+
+    // Removing the lane on the Lanes page takes its launch secrets out of the keyring too.
+    const SecretStore store(reopened.id().toStdString());
+    const std::string host = lb::plan::keyring_host(saved.base_url);
+    QVERIFY(store.lookup({"srv/env/HF_TOKEN", host}, &error).has_value());
+    lb::ui::LanesPage page(reopened, std::make_shared<lb::widgets::LanePalette>());
+    page.findChild<QTableView*>()->selectRow(0);
+    QTimer::singleShot(0, [] {
+      if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget()))
+        box->button(QMessageBox::Yes)->click();
+    });
+    for (QPushButton* b : page.findChildren<QPushButton*>())
+      if (b->text() == "&Remove") b->click();
+    QVERIFY(reopened.lanes().empty());
+    for (const char* id : {"srv/env/HF_TOKEN", "srv/env/MODEL_PASS"}) {
+      QVERIFY2(!store.lookup({id, host}, &error), id);
+      QVERIFY2(error.empty(), error.c_str());
+    }
   }
 
   // The Add dialog stores a new lane's key before the workspace is written; when writing it

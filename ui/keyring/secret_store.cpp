@@ -38,6 +38,10 @@ std::string explain(GError* error, const std::string& doing) {
 }
 
 std::string label_for(const plan::KeyringItem& item) {
+  // A launch environment's secret is stored as "<lane-id>/env/<NAME>".
+  if (const auto at = item.lane_id.find("/env/"); at != std::string::npos)
+    return "LaneBench launch secret " + item.lane_id.substr(at + 5) + " of lane " +
+           item.lane_id.substr(0, at) + " at " + item.host;
   return "LaneBench API key for lane " + item.lane_id + " at " + item.host;
 }
 

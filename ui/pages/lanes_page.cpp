@@ -24,11 +24,16 @@
 namespace lb::ui {
 namespace {
 
-// The lane ids whose keys the lanes take from the OS keyring.
+// The keyring items the lanes refer to: each lane's key ("<lane-id>") and the secret values of
+// its launch environment ("<lane-id>/env/<NAME>").
 std::set<std::string> keyring_lanes(const std::vector<plan::Lane>& lanes) {
   std::set<std::string> ids;
-  for (const auto& lane : lanes)
+  for (const auto& lane : lanes) {
     if (auto id = plan::keyring_lane_of(lane.api_key_env)) ids.insert(*id);
+    if (!lane.launch) continue;
+    for (const auto& [name, value] : lane.launch->env)
+      if (auto id = plan::keyring_lane_of(value)) ids.insert(*id);
+  }
   return ids;
 }
 
