@@ -113,7 +113,10 @@ class QtChartsBackend final : public ChartBackend {
       return;
     }
     if (!band) {
-      band = new QAreaSeries(new QLineSeries(), new QLineSeries());
+      // QAreaSeries does not own its edge series: the band is their parent, so they go with it.
+      band = new QAreaSeries();
+      band->setUpperSeries(new QLineSeries(band));
+      band->setLowerSeries(new QLineSeries(band));
       band->setName(name);
       QColor fill = color;
       fill.setAlphaF(0.18);
