@@ -318,6 +318,10 @@ std::optional<std::string> read_file(const std::string& path) {
 
 }  // namespace
 
+std::string_view media_kind_name(MediaKind kind) {
+  return kind == MediaKind::Video ? "video" : "image";
+}
+
 std::string_view check_type_name(CheckType type) {
   switch (type) {
     case CheckType::MustContain:

@@ -2,6 +2,7 @@
 // Prompt sets: the fixed workload of a regression experiment, each prompt with the fact checks
 // that every lane's output must satisfy. The format is documented in resources/prompts/README.md.
 // Loading validates everything and reports each problem with its line number and field.
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,6 +37,23 @@ struct ChatMessage {
   std::string content;
 };
 
+// An image or a video sent with a prompt (chat `image_url` / `video_url` content parts, Responses
+// `input_image`, Ollama `images`). Exactly one of `bytes` (a file's or a generated item's content,
+// sent as a data: URL) or `url` (an http(s) URL, sent as it is) is set.
+enum class MediaKind { Image, Video };
+std::string_view media_kind_name(MediaKind kind);  // "image", "video"
+
+struct MediaRef {
+  MediaKind kind = MediaKind::Image;
+  std::string mime;                          // "image/png", "image/jpeg", "video/mp4", ...
+  std::string url;                           // http(s) URL; empty when bytes are given
+  std::shared_ptr<const std::string> bytes;  // the encoded file; null when url is given
+  std::string source;                        // file path as written in the set, or generator name
+  int width_px = 0;                          // 0 = not known
+  int height_px = 0;
+  int frames = 0;  // videos: frame count; 0 = not known
+};
+
 struct PromptSpec {
   std::string id;
   std::string category;
@@ -43,6 +61,8 @@ struct PromptSpec {
   std::vector<ChatMessage> messages;  // full chat (empty when prompt is used)
   int max_tokens = 256;
   std::vector<FactCheck> checks;
+  // Media attached to the last user message, in order, before its text.
+  std::vector<MediaRef> media;
   // The request's messages either way.
   std::vector<ChatMessage> chat() const;
 };
