@@ -1,4 +1,5 @@
 #include "compare/sampled_verdicts.h"
+#include "compare/json_file.h"
 
 #include <filesystem>
 #include <fstream>
@@ -91,41 +92,14 @@ SampledReviewRecord sampled_review_from_json(const json& j) {
   return r;
 }
 
-bool save_sampled_review(const SampledReviewRecord& r, const std::string& path,
+bool save_sampled_review(const SampledReviewRecord& record, const std::string& path,
                          std::string* error) {
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << sampled_review_to_json(r).dump(2) << '\n';
-    out.flush();
-    if (!out) {
-      if (error) *error = temp + ": cannot write";
-      return false;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    if (error) *error = path + ": cannot replace (" + ec.message() + ")";
-    std::filesystem::remove(temp, ec);
-    return false;
-  }
-  return true;
+  return save_json_file(sampled_review_to_json(record), path, error);
 }
 
 std::optional<SampledReviewRecord> load_sampled_review(const std::string& path,
                                                        std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    if (error) *error = path + ": cannot read the file";
-    return std::nullopt;
-  }
-  try {
-    return sampled_review_from_json(json::parse(in));
-  } catch (const std::exception& e) {
-    if (error) *error = path + ": " + e.what();
-    return std::nullopt;
-  }
+  return load_json_file(path, error, [](const json& j) { return sampled_review_from_json(j); });
 }
 
 }  // namespace lb::compare
