@@ -418,6 +418,23 @@ void assign_names(std::vector<Experiment>& experiments, ErrorList& errors) {
   }
 }
 
+// A regression writes texts/<lane>.texts.json and review.json, a sampled regression
+// texts/<lane>.samples.json and sampled-review.json: a second one of a kind in the same run would
+// overwrite the first's.
+void refuse_repeated_regressions(const std::vector<Experiment>& experiments, ErrorList& errors) {
+  std::map<std::string, size_t> first;
+  for (size_t i = 0; i < experiments.size(); ++i) {
+    const std::string& kind = experiments[i].kind;
+    if (kind != "regression" && kind != "sampled_regression") continue;
+    const auto [it, inserted] = first.emplace(kind, i);
+    if (!inserted)
+      errors.add(key_path(index_path("experiments", i), "kind"),
+                 "a plan holds one " + kind + " (also experiments[" + std::to_string(it->second) +
+                     "]): a second one would overwrite its texts and review file; run it from "
+                     "a plan of its own");
+  }
+}
+
 }  // namespace
 
 std::vector<Experiment> read_experiments(const json& experiments, const std::vector<Lane>& lanes,
@@ -436,6 +453,7 @@ std::vector<Experiment> read_experiments(const json& experiments, const std::vec
     }
   }
   assign_names(out, errors);
+  refuse_repeated_regressions(out, errors);
   return out;
 }
 

@@ -94,6 +94,18 @@ bool fit_plan_into_run(plan::Plan& plan, const ExistingRun& run, std::vector<std
       return false;
     }
   }
+  const auto kept = run.plan.find("experiments");
+  for (const plan::Experiment& e : plan.experiments) {
+    if (e.kind != "regression" && e.kind != "sampled_regression") continue;
+    if (kept == run.plan.end() || !kept->is_array()) break;
+    for (const auto& old : *kept)
+      if (old.is_object() && string_field(old, "kind") == e.kind) {
+        *why = "the run already has a " + e.kind +
+               " experiment; a second one would overwrite its texts and review file: run it "
+               "into a new run folder";
+        return false;
+      }
+  }
   std::set<std::string> taken = experiment_names(run);
   for (plan::Experiment& e : plan.experiments) {
     std::string name = e.name.empty() ? e.kind : e.name;

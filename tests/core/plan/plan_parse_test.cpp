@@ -79,15 +79,15 @@ class PlanParseTest : public QObject {
     QCOMPARE(reg.near_tie_margin_nats, 0.5);
   }
   void logprobsTakeACountOrAFlag() {
-    const PlanParseResult r =
-        parse_plan(with_experiment(R"({"kind": "regression", "logprobs": false},
-                           {"kind": "regression", "logprobs": true},
-                           {"kind": "regression", "logprobs": 20, "near_tie_margin_nats": 0.25})"),
-                   "p");
-    QVERIFY2(r.ok(), r.error_text().c_str());
-    QCOMPARE(std::get<RegressionExperiment>(r.plan->experiments[0].params).logprobs, int64_t(0));
-    QCOMPARE(std::get<RegressionExperiment>(r.plan->experiments[1].params).logprobs, int64_t(5));
-    const auto& third = std::get<RegressionExperiment>(r.plan->experiments[2].params);
+    const auto regression = [](const char* experiment) {
+      const PlanParseResult r = parse_plan(with_experiment(experiment), "p");
+      if (!r.ok()) qFatal("%s", r.error_text().c_str());
+      return std::get<RegressionExperiment>(r.plan->experiments[0].params);
+    };
+    QCOMPARE(regression(R"({"kind": "regression", "logprobs": false})").logprobs, int64_t(0));
+    QCOMPARE(regression(R"({"kind": "regression", "logprobs": true})").logprobs, int64_t(5));
+    const auto third =
+        regression(R"({"kind": "regression", "logprobs": 20, "near_tie_margin_nats": 0.25})");
     QCOMPARE(third.logprobs, int64_t(20));
     QCOMPARE(third.near_tie_margin_nats, 0.25);
     QCOMPARE(only_error(with_experiment(R"({"kind": "regression", "logprobs": 21})")),
@@ -96,21 +96,24 @@ class PlanParseTest : public QObject {
              std::string("experiments[0].logprobs: must be an integer (got string)"));
   }
   void sampledRegressionDefaultsAndBadValues() {
-    const PlanParseResult r = parse_plan(with_experiment(R"({"kind": "sampled_regression"},
-                           {"kind": "sampled_regression", "samples": 8, "temperature": 1.2,
-                            "top_p": 0.9, "seed": 7, "fdr": 0.1, "permutations": 999})"),
-                                         "p");
+    const PlanParseResult r = parse_plan(with_experiment(R"({"kind": "sampled_regression"})"), "p");
     QVERIFY2(r.ok(), r.error_text().c_str());
     const auto& d = std::get<SampledRegressionExperiment>(r.plan->experiments[0].params);
     QCOMPARE(d.samples, int64_t(16));
     QCOMPARE(d.temperature, 0.8);
     QCOMPARE(d.fdr, 0.05);
     QCOMPARE(d.prompts, std::string("builtin:regression-20"));
-    const auto& e = std::get<SampledRegressionExperiment>(r.plan->experiments[1].params);
+    const PlanParseResult r2 =
+        parse_plan(with_experiment(R"({"kind": "sampled_regression", "samples": 8,
+                                       "temperature": 1.2, "top_p": 0.9, "seed": 7, "fdr": 0.1,
+                                       "permutations": 999})"),
+                   "p");
+    QVERIFY2(r2.ok(), r2.error_text().c_str());
+    const auto& e = std::get<SampledRegressionExperiment>(r2.plan->experiments[0].params);
     QCOMPARE(e.samples, int64_t(8));
     QCOMPARE(e.seed, int64_t(7));
     QCOMPARE(e.permutations, int64_t(999));
-    QCOMPARE(resolved_plan_json(*r.plan)["experiments"][1]["top_p"].get<double>(), 0.9);
+    QCOMPARE(resolved_plan_json(*r2.plan)["experiments"][0]["top_p"].get<double>(), 0.9);
     QCOMPARE(only_error(with_experiment(R"({"kind": "sampled_regression", "temperature": 0})")),
              std::string("experiments[0].temperature: must be > 0 and <= 2 (got 0)"));
     QCOMPARE(only_error(with_experiment(R"({"kind": "sampled_regression", "samples": 1})")),
@@ -120,6 +123,18 @@ class PlanParseTest : public QObject {
     QCOMPARE(only_error(with_experiment(R"({"kind": "sampled_regression", "sample": 4})")),
              std::string("experiments[0].sample: unknown key 'sample' (did you mean "
                          "'samples'?)"));
+  }
+
+  // Two regressions in one run would write the same texts/ files and review.json.
+  void aSecondRegressionOfAKindIsRefused() {
+    QCOMPARE(only_error(with_experiment(R"({"kind": "regression"}, {"kind": "throughput"},
+                                           {"kind": "regression", "name": "again"})")),
+             std::string("experiments[2].kind: a plan holds one regression (also experiments[0]): "
+                         "a second one would overwrite its texts and review file; run it from a "
+                         "plan of its own"));
+    const PlanParseResult both = parse_plan(
+        with_experiment(R"({"kind": "regression"}, {"kind": "sampled_regression"})"), "p");
+    QVERIFY2(both.ok(), both.error_text().c_str());
   }
 
   void crossScoreNeedsLogprobsAndAgreementNeedsCrossScore() {

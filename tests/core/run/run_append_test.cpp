@@ -128,6 +128,24 @@ class TestRunAppend : public QObject {
     std::filesystem::remove_all(dir);
     std::filesystem::remove_all(empty);
   }
+
+  // A second regression would overwrite the first's texts/ and review.json.
+  void refusesASecondRegression() {
+    lb::test::CollectingSink sink;
+    const nlohmann::json plan = {{"name", "x"},
+                                 {"lanes", {sim_lane("bf16", "bf16"), sim_lane("fp8", "fp8")}},
+                                 {"experiments", {{{"kind", "regression"}}}}};
+    const auto dir = lb::test::fresh_dir("run-append-regression");
+    QCOMPARE(run_plan(plan, dir, false, sink).exit_code, lb::run::kExitOk);
+    const std::string review_before = read_text(dir / "review.json");
+    QVERIFY(!review_before.empty());
+    const auto result = run_plan(plan, dir, true, sink);
+    QCOMPARE(result.exit_code, lb::run::kExitInput);
+    QVERIFY2(result.errors.at(0).find("already has a regression") != std::string::npos,
+             result.errors.at(0).c_str());
+    QCOMPARE(read_text(dir / "review.json"), review_before);
+    std::filesystem::remove_all(dir);
+  }
 };
 
 LANEBENCH_TEST_GUILESS_MAIN(TestRunAppend)
