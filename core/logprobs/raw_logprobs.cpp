@@ -1,5 +1,6 @@
 #include "logprobs/raw_logprobs.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include <nlohmann/json.hpp>
@@ -121,16 +122,25 @@ bool cut_logprobs(std::string_view message, std::string& out, std::vector<CutVal
 }
 
 void RawLogprobs::add(std::string_view value, RawShape shape) {
-  bytes.append(value);
-  ends.push_back(static_cast<uint32_t>(bytes.size()));
-  shapes.push_back(shape);
+  if (blocks_.empty() || blocks_.back().size() + value.size() > blocks_.back().capacity()) {
+    blocks_.emplace_back();
+    blocks_.back().reserve(std::max(kBlockBytes, value.size()));
+  }
+  std::string& block = blocks_.back();
+  const auto begin = static_cast<uint32_t>(block.size());
+  block.append(value);
+  values_.push_back({static_cast<uint32_t>(blocks_.size() - 1), begin,
+                     static_cast<uint32_t>(block.size()), shape});
+}
+
+std::string_view RawLogprobs::value(size_t k) const {
+  const Value& v = values_[k];
+  return std::string_view(blocks_[v.block]).substr(v.begin, v.end - v.begin);
 }
 
 void append_raw(const RawLogprobs& raw, TokenSeries& out, std::string& error) {
-  size_t begin = 0;
-  for (size_t k = 0; k < raw.ends.size(); ++k) {
-    const std::string_view value = std::string_view(raw.bytes).substr(begin, raw.ends[k] - begin);
-    begin = raw.ends[k];
+  for (size_t k = 0; k < raw.size(); ++k) {
+    const std::string_view value = raw.value(k);
     nlohmann::json j = nlohmann::json::parse(value.begin(), value.end(), nullptr, false);
     if (std::string quoted; j.is_discarded() && quote_nonfinite_literals(value, quoted))
       j = nlohmann::json::parse(quoted, nullptr, false);
@@ -140,7 +150,7 @@ void append_raw(const RawLogprobs& raw, TokenSeries& out, std::string& error) {
                 " are not valid JSON (or not valid UTF-8)";
       continue;
     }
-    if (raw.shapes[k] == RawShape::OpenAiCompletions) {
+    if (raw.shape(k) == RawShape::OpenAiCompletions) {
       append_openai_completions(j, out);
     } else {
       append_openai_chat(j, out);

@@ -32,12 +32,27 @@ bool cut_logprobs(std::string_view message, std::string& out, std::vector<CutVal
 enum class RawShape : uint8_t { OpenAiChat, OpenAiCompletions };
 
 // The cut values of one response in arrival order, each to be read with its shape's reader.
-struct RawLogprobs {
-  std::string bytes;
-  std::vector<uint32_t> ends;  // end offset of each value in `bytes`
-  std::vector<RawShape> shapes;
+// They are kept in blocks of kBlockBytes that are filled and never grown, so keeping a value
+// never copies the ones before it (a single growing string did, on the I/O thread, once per
+// doubling) and a long answer's bytes do not need one large allocation.
+class RawLogprobs {
+ public:
+  static constexpr size_t kBlockBytes = 32 * 1024;
   void add(std::string_view value, RawShape shape);
-  bool empty() const { return ends.empty(); }
+  bool empty() const { return values_.empty(); }
+  size_t size() const { return values_.size(); }
+  std::string_view value(size_t k) const;
+  RawShape shape(size_t k) const { return values_[k].shape; }
+
+ private:
+  struct Value {
+    uint32_t block = 0;
+    uint32_t begin = 0;
+    uint32_t end = 0;
+    RawShape shape = RawShape::OpenAiChat;
+  };
+  std::vector<std::string> blocks_;
+  std::vector<Value> values_;
 };
 
 // Reads every kept value (bare NaN/Infinity quoted, as for whole messages) and appends its tokens
