@@ -18,7 +18,7 @@ namespace {
 namespace lp = lb::logprobs;
 
 void read(uint8_t shape, const nlohmann::json& j, lp::TokenSeries& out) {
-  switch (shape % 6) {
+  switch (shape % 7) {
     case 0:
       lp::append_openai_chat(j, out);
       break;
@@ -34,6 +34,14 @@ void read(uint8_t shape, const nlohmann::json& j, lp::TokenSeries& out) {
     case 4:
       lp::append_tgi_details(j, out);
       break;
+    case 5: {
+      // vLLM's prompt_logprobs, read by ids sent: one per entry, and some the entries lack.
+      std::vector<int64_t> ids;
+      for (size_t i = 0; i < (j.is_array() ? j.size() + 2 : 3); ++i)
+        ids.push_back(static_cast<int64_t>(i * 7919));
+      lp::append_vllm_prompt_logprobs(j, ids, shape >> 3, out);
+      break;
+    }
     default:
       lp::append_tgi_token(
           j, j.is_object() && j.contains("top_tokens") ? &j["top_tokens"] : nullptr, out);

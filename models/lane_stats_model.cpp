@@ -29,23 +29,70 @@ const char* provenance_key(int column) {
   }
 }
 
-QString format_value(double v, int column) {
+// `v` in the decimals `figure` would be shown with (an interval's bounds take its figure's).
+QString format_value(double v, int column, double figure) {
   if (std::isnan(v)) return QStringLiteral("–");
   if (column == LaneStatsModel::Completed || column == LaneStatsModel::Failed)
     return QString::number(static_cast<qint64>(v));
   if (column == LaneStatsModel::TokensPerEvent) return QString::number(v, 'f', 2);
-  if (std::abs(v) >= 100) return QString::number(v, 'f', 0);
+  if (std::abs(figure) >= 100) return QString::number(v, 'f', 0);
   return QString::number(v, 'f', 1);
 }
+
+QString format_value(double v, int column) { return format_value(v, column, v); }
 
 double distribution_value(const metrics::Distribution& d, bool p99) {
   if (d.count == 0) return std::nan("");
   return p99 ? d.p99 : d.median;
 }
 
+const FigureInterval* interval_of(const LaneStatsRow& row, int column) {
+  const char* key = LaneStatsModel::interval_key(column);
+  const FigureInterval* i = *key ? row.intervals.find(key) : nullptr;
+  return i && !std::isnan(i->lo) && !std::isnan(i->hi) ? i : nullptr;
+}
+
+// "95 % interval [lo, hi]: bootstrap over 40 requests" (or over trials).
+QString interval_tooltip(const FigureIntervals& intervals, const QString& lo, const QString& hi) {
+  const QString level = QString::number(intervals.level * 100, 'g', 3);
+  const bool one = intervals.n == 1;
+  const QString basis =
+      intervals.basis == FigureIntervals::Basis::Trials
+          ? LaneStatsModel::tr("%1 trials (the figure is the mean of the trials' figures)")
+                .arg(intervals.n)
+          : LaneStatsModel::tr(one ? "%1 request" : "%1 requests").arg(intervals.n);
+  return LaneStatsModel::tr("%1 % interval [%2, %3]: bootstrap over %4").arg(level, lo, hi, basis);
+}
+
 }  // namespace
 
+const FigureInterval* FigureIntervals::find(const std::string& key) const {
+  const auto it = by_key.find(key);
+  return it == by_key.end() ? nullptr : &it->second;
+}
+
+const char* LaneStatsModel::interval_key(int column) {
+  switch (column) {
+    case TtftP50:
+      return "median_ttft_ms";
+    case TtftP99:
+      return "p99_ttft_ms";
+    case DecodeP50:
+      return "median_decode_tok_s";
+    case ItlP50:
+      return "median_itl_ms";
+    case E2elP50:
+      return "median_e2el_ms";
+    case OutputTokS:
+      return "output_throughput";
+    default:
+      return "";
+  }
+}
+
 double LaneStatsModel::value(const LaneStatsRow& row, int column) {
+  if (const FigureInterval* i = interval_of(row, column); i && !std::isnan(i->estimate))
+    return i->estimate;
   const metrics::LaneSummary& s = row.summary;
   switch (column) {
     case Completed:
@@ -111,8 +158,14 @@ QVariant LaneStatsModel::data(const QModelIndex& index, int role) const {
     return {};
   }
   const double v = value(row, column);
+  const FigureInterval* interval = std::isnan(v) ? nullptr : interval_of(row, column);
   switch (role) {
     case Qt::DisplayRole:
+      // The interval under its figure, in the figure's decimals so the three numbers line up.
+      if (interval)
+        return QString("%1\n[%2, %3]")
+            .arg(format_value(v, column), format_value(interval->lo, column, v),
+                 format_value(interval->hi, column, v));
       return format_value(v, column);
     case SortRole:
       return v;
@@ -132,8 +185,13 @@ QVariant LaneStatsModel::data(const QModelIndex& index, int role) const {
           kinds << QString("%1 × %2").arg(n).arg(QString::fromStdString(kind));
         return kinds.join('\n');
       }
+      QStringList lines;
+      if (interval)
+        lines << interval_tooltip(row.intervals, format_value(interval->lo, column, v),
+                                  format_value(interval->hi, column, v));
       const QString prov = data(index, ProvenanceRole).toString();
-      return prov.isEmpty() ? QVariant() : QVariant(tr("Source: %1").arg(prov));
+      if (!prov.isEmpty()) lines << tr("Source: %1").arg(prov);
+      return lines.isEmpty() ? QVariant() : QVariant(lines.join('\n'));
     }
     default:
       return {};

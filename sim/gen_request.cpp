@@ -262,10 +262,11 @@ std::optional<ParseError> parse_gen_request(Endpoint endpoint, const json& body,
       out.prompt_text = p[0];
     } else if (p.is_array() && !p.empty() && p[0].is_number_integer()) {
       for (const auto& id : p) {
-        if (!id.is_number_integer() || !SimTokenizer::valid_id(id.get<TokenId>())) {
+        if (!id.is_number_integer() ||
+            !SimTokenizer::valid_id(id.get<TokenId>() - out.token_id_offset)) {
           return ParseError{"prompt holds an invalid token id", "prompt"};
         }
-        tokens.push_back(id.get<TokenId>());
+        tokens.push_back(id.get<TokenId>() - out.token_id_offset);
       }
       out.prompt_text = SimTokenizer::decode(tokens);
     } else {

@@ -50,6 +50,9 @@ struct GenRequest {
   int prompt_logprobs =
       -1;  // completions: vLLM's prompt_logprobs (top-k per prompt token); -1 = off
   bool tokens_as_ids = false;
+  // The lane's vocabulary (SimConfig::token_id_offset): wire ids are the tokenizer's plus this.
+  // Set before parsing, so token-id prompts are read back.
+  int64_t token_id_offset = 0;
   std::shared_ptr<const std::vector<TokenId>> prompt_tokens;
   // Sampling as vLLM takes it: temperature 0 (or none given) is greedy; seed makes a sample
   // reproducible.

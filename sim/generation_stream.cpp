@@ -209,7 +209,7 @@ void GenerationStream::send_whole_response() {
                                                request_.echo ? prompt_scores_.get() : nullptr));
     }
     if (prompt_scores_ && request_.prompt_logprobs >= 0)
-      splice_prompt_logprobs(body, prompt_logprobs_json(*prompt_scores_));
+      splice_prompt_logprobs(body, prompt_logprobs_json(*prompt_scores_, request_.token_id_offset));
   } else {
     body = responses_->full_response(u);
   }

@@ -58,6 +58,7 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
   json body;
   if (!parse_body(session, request, body)) return;
   GenRequest gen;
+  gen.token_id_offset = config_.token_id_offset;
   if (auto err = parse_gen_request(static_cast<Endpoint>(endpoint), body, gen)) {
     session->send(error_response(400, err->message, "BadRequestError", err->param));
     return;
@@ -75,6 +76,16 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
       (gen.logprobs || gen.top_logprobs > 0 || gen.prompt_logprobs >= 0)) {
     session->send(error_response(400, "logprobs are not supported by this server",
                                  "BadRequestError", "logprobs"));
+    return;
+  }
+  if (config_.refuse_echo && gen.endpoint == Endpoint::Completions && gen.echo && gen.logprobs) {
+    session->send(error_response(400, "echo with logprobs is not supported by this server",
+                                 "BadRequestError", "echo"));
+    return;
+  }
+  if (config_.refuse_prompt_logprobs && gen.prompt_logprobs >= 0) {
+    session->send(error_response(400, "prompt_logprobs is not supported by this server",
+                                 "BadRequestError", "prompt_logprobs"));
     return;
   }
   gen.speed_factor = run_jitter_factor(config_.run_jitter, config_.seed,
@@ -195,7 +206,9 @@ void ServerCore::handle_tokenize(const std::shared_ptr<HttpSession>& session,
   ojson out;
   out["count"] = tokens.size();
   out["max_model_len"] = config_.profile.max_model_len;
-  out["tokens"] = tokens;
+  ojson wire_ids = ojson::array();
+  for (TokenId id : tokens) wire_ids.push_back(id + config_.token_id_offset);
+  out["tokens"] = std::move(wire_ids);
   if (body.value("return_token_strs", false)) {
     ojson strs = ojson::array();
     for (TokenId id : tokens) strs.push_back(SimTokenizer::piece_text(id));
@@ -217,12 +230,13 @@ void ServerCore::handle_detokenize(const std::shared_ptr<HttpSession>& session,
   }
   std::vector<TokenId> ids;
   for (const auto& t : body["tokens"]) {
-    if (!t.is_number_integer() || !SimTokenizer::valid_id(t.get<TokenId>())) {
+    if (!t.is_number_integer() ||
+        !SimTokenizer::valid_id(t.get<TokenId>() - config_.token_id_offset)) {
       session->send(error_response(400, "token id " + t.dump() + " is out of vocabulary",
                                    "BadRequestError", "tokens"));
       return;
     }
-    ids.push_back(t.get<TokenId>());
+    ids.push_back(t.get<TokenId>() - config_.token_id_offset);
   }
   session->send(
       json_response(http::status::ok, ojson{{"prompt", SimTokenizer::decode(ids)}}.dump()));

@@ -91,6 +91,16 @@ std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_vie
     c.refuse_logprobs = value == "1";
     return {};
   }
+  if (key == "refuse_echo" || key == "refuse_prompt_logprobs") {
+    if (value != "0" && value != "1") return invalid(key, value);
+    (key == "refuse_echo" ? c.refuse_echo : c.refuse_prompt_logprobs) = value == "1";
+    return {};
+  }
+  if (key == "token_id_offset")
+    return to_int(value, c.token_id_offset) && c.token_id_offset >= 0 &&
+                   c.token_id_offset <= 1'000'000'000'000
+               ? ""
+               : invalid(key, value);
   if (key == "seed") return to_int(value, c.seed) ? "" : invalid(key, value);
   if (key == "batch_variance")
     return to_double(value, d, 0) && d <= 1 ? (c.batch_variance = d, "") : invalid(key, value);
@@ -131,6 +141,9 @@ std::vector<std::string> sim_option_names() {
   std::vector<std::string> names = {"time_scale",
                                     "flip_facts",
                                     "refuse_logprobs",
+                                    "refuse_echo",
+                                    "refuse_prompt_logprobs",
+                                    "token_id_offset",
                                     "seed",
                                     "run_jitter",
                                     "batch_variance",

@@ -57,7 +57,14 @@ struct SimConfig {
   FaultConfig faults;
   bool flip_facts = false;
   bool refuse_logprobs = false;  // answer requests asking for logprobs with a 400
-  double run_jitter = 0.0;       // log-sd of a per-trial speed factor (run_jitter.h); 0 = none
+  // Cross-scoring as servers limit it: /v1/completions refuses `echo` with `logprobs`, or
+  // `prompt_logprobs`, with a 400.
+  bool refuse_echo = false;
+  bool refuse_prompt_logprobs = false;
+  // Another vocabulary, as a lane serving a different model family has: every token id on the
+  // wire (logprobs, /tokenize, token-id prompts, /detokenize) is the tokenizer's plus this.
+  int64_t token_id_offset = 0;
+  double run_jitter = 0.0;  // log-sd of a per-trial speed factor (run_jitter.h); 0 = none
   // Batch variance (0-1): a near-tie resolves the other way with a probability that grows with
   // the batch a request joins (answer_book.h); 0 = batching never changes an answer.
   double batch_variance = 0.0;

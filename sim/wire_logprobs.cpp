@@ -20,7 +20,8 @@ ojson bytes_of(const std::string& s) {
 }
 
 std::string name_of(const TokenChoice& t, const GenRequest& request) {
-  return request.tokens_as_ids ? "token_id:" + std::to_string(t.id) : t.text;
+  return request.tokens_as_ids ? "token_id:" + std::to_string(t.id + request.token_id_offset)
+                               : t.text;
 }
 
 ojson chat_entry(const TokenChoice& t, const GenRequest& request) {
@@ -92,7 +93,8 @@ std::string completion_logprobs_json(const LogprobModel& model, int64_t begin, i
                     {"top_logprobs", std::move(tops)}});
 }
 
-std::string prompt_logprobs_json(const std::vector<PromptTokenScore>& prompt) {
+std::string prompt_logprobs_json(const std::vector<PromptTokenScore>& prompt,
+                                 int64_t token_id_offset) {
   ojson out = ojson::array();
   for (const auto& p : prompt) {
     if (!p.logprob) {
@@ -100,10 +102,10 @@ std::string prompt_logprobs_json(const std::vector<PromptTokenScore>& prompt) {
       continue;
     }
     ojson entry = ojson::object();
-    entry[std::to_string(p.id)] = {
+    entry[std::to_string(p.id + token_id_offset)] = {
         {"logprob", rounded(*p.logprob)}, {"rank", p.rank}, {"decoded_token", p.text}};
     for (size_t r = 0; r < p.top.size(); ++r) {
-      const std::string key = std::to_string(p.top[r].id);
+      const std::string key = std::to_string(p.top[r].id + token_id_offset);
       if (entry.contains(key)) continue;
       entry[key] = {{"logprob", rounded(p.top[r].logprob)},
                     {"rank", static_cast<int>(r) + 1},

@@ -23,7 +23,9 @@ std::string completion_logprobs_json(const LogprobModel& model, int64_t begin, i
                                      const std::vector<PromptTokenScore>* prompt);
 // vLLM's choice.prompt_logprobs: null for the first token, then per token
 // {"<id>": {"logprob", "rank", "decoded_token"}} for the token itself and the top-k.
-std::string prompt_logprobs_json(const std::vector<PromptTokenScore>& prompt);
+// Ids are the tokenizer's plus `token_id_offset` (the lane's vocabulary).
+std::string prompt_logprobs_json(const std::vector<PromptTokenScore>& prompt,
+                                 int64_t token_id_offset = 0);
 // Replaces the first "prompt_logprobs":null of a body.
 void splice_prompt_logprobs(std::string& body, const std::string& prompt_logprobs_json);
 // Replaces the first "logprobs":null of a chunk or body.

@@ -101,12 +101,28 @@ const char* to_string(DivergenceClass c) {
 
 TokenDivergence analyse_token_divergence(const PromptLogprobs* a, const PromptLogprobs* b,
                                          const std::string& text_a, const std::string& text_b,
-                                         const DivergenceThresholds& th) {
+                                         const DivergenceThresholds& th,
+                                         const std::string& tokenizers_differ) {
   TokenDivergence d;
   if (a) d.prompt_index = a->index, d.prompt_id = a->prompt_id;
   if (text_a == text_b) {
     d.cls = DivergenceClass::Identical;
     d.reason = "the texts are identical";
+    return d;
+  }
+  if (!tokenizers_differ.empty()) {
+    // Byte alignment of the texts themselves, backed off to a whole character.
+    size_t bytes = 0;
+    while (bytes < text_a.size() && bytes < text_b.size() && text_a[bytes] == text_b[bytes])
+      ++bytes;
+    while (bytes > 0 && (static_cast<unsigned char>(text_a[bytes]) & 0xC0) == 0x80) --bytes;
+    d.cls = DivergenceClass::TokenizerMismatch;
+    d.aligned_by = "text";
+    d.char_offset_a = d.char_offset_b = code_points(text_a, bytes);
+    d.reason = "the lanes' tokenizers differ (" + tokenizers_differ +
+               "): token positions and ids cannot be compared, so the texts are; they part at "
+               "character " +
+               std::to_string(d.char_offset_a);
     return d;
   }
   const std::pair<const char*, const PromptLogprobs*> lanes[] = {{"baseline", a}, {"candidate", b}};
@@ -175,7 +191,14 @@ nlohmann::json to_json(const TokenDivergence& d) {
                       {"id", d.prompt_id},
                       {"class", to_string(d.cls)},
                       {"reason", d.reason}};
-  if (d.cls == DivergenceClass::Identical || d.token_index < 0) return j;
+  if (d.cls == DivergenceClass::Identical) return j;
+  if (d.token_index < 0) {
+    if (d.aligned_by == "text")
+      j.update({{"aligned_by", d.aligned_by},
+                {"char_offset_baseline", d.char_offset_a},
+                {"char_offset_candidate", d.char_offset_b}});
+    return j;
+  }
   j.update({{"aligned_by", d.aligned_by},
             {"token_index", d.token_index},
             {"char_offset_baseline", d.char_offset_a},

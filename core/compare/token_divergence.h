@@ -8,7 +8,8 @@
 //  - length_change: one lane stopped where the other went on (servers do not report the
 //    end-of-sequence token's logprob, so no margin can be given);
 //  - tokenizer_mismatch: the lanes cut the same text into different tokens, or give one id
-//    different bytes: token positions cannot be compared, fall back to the text comparison;
+//    different bytes, or their tokenizers are known to differ (run/tokenizer_match.h): token
+//    positions cannot be compared, so the texts are (the character where they part is given);
 //  - no_logprobs: a lane has no logprobs for the prompt, or unusable ones at the divergence.
 // Identical texts are `identical` whatever the logprobs say.
 #include <cstdint>
@@ -41,9 +42,9 @@ struct TokenDivergence {
   int64_t prompt_index = -1;
   std::string prompt_id;
   DivergenceClass cls = DivergenceClass::NoLogprobs;
-  std::string reason;                              // plain words: why this class
-  std::string aligned_by;                          // "ids", "bytes" or "" (not aligned)
-  int64_t token_index = -1;                        // first divergent token (0-based), -1 when none
+  std::string reason;        // plain words: why this class
+  std::string aligned_by;    // "ids", "bytes", "text" (tokenizers differ) or "" (not aligned)
+  int64_t token_index = -1;  // first divergent token (0-based), -1 when none
   int64_t char_offset_a = -1, char_offset_b = -1;  // code points before it in each text
   std::string token_a, token_b;                    // "" where a lane had stopped
   std::optional<double> logprob_a, logprob_b;      // each lane's own token, nats
@@ -55,10 +56,13 @@ struct TokenDivergence {
 };
 
 // a = baseline, b = candidate; a null pointer = no logprobs recorded for that lane.
+// `tokenizers_differ` (non-empty: why the lanes' tokenizers are known to differ) makes every
+// non-identical pair tokenizer_mismatch, compared by text.
 TokenDivergence analyse_token_divergence(const logprobs::PromptLogprobs* a,
                                          const logprobs::PromptLogprobs* b,
                                          const std::string& text_a, const std::string& text_b,
-                                         const DivergenceThresholds& thresholds);
+                                         const DivergenceThresholds& thresholds,
+                                         const std::string& tokenizers_differ = {});
 
 nlohmann::json to_json(const TokenDivergence& d);
 // {"thresholds":{...},"counts":{"identical":n,...},"pairs":[...]}

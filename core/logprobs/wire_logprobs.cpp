@@ -1,6 +1,7 @@
 #include "logprobs/wire_logprobs.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 
 namespace lb::logprobs {
@@ -142,6 +143,41 @@ void append_openai_completions(const json& lp, TokenSeries& out) {
         }
         t.top.push_back(std::move(a));
       }
+    }
+    out.push_back(std::move(t));
+  }
+}
+
+void append_vllm_prompt_logprobs(const json& prompt_logprobs,
+                                 const std::vector<int64_t>& prompt_ids, int top_k,
+                                 TokenSeries& out) {
+  if (!prompt_logprobs.is_array()) return;
+  for (size_t i = 0; i < prompt_ids.size(); ++i) {
+    TokenLogprob t;
+    t.id = prompt_ids[i];
+    const json* entry = i < prompt_logprobs.size() ? &prompt_logprobs[i] : nullptr;
+    const json* own =
+        entry && entry->is_object() ? key(*entry, std::to_string(t.id).c_str()) : nullptr;
+    t.logprob = read_logprob(own ? key(*own, "logprob") : nullptr, t.flags);
+    if (own && key(*own, "decoded_token") && (*own)["decoded_token"].is_string())
+      t.token = (*own)["decoded_token"].get<std::string>();
+    static const json kNoEntry = json::object();
+    const json& listed = entry && entry->is_object() ? *entry : kNoEntry;
+    for (const auto& [id_text, value] : listed.items()) {
+      const json* rank = key(value, "rank");
+      if (rank && rank->is_number() && rank->get<double>() > top_k) continue;
+      Alternative a;
+      uint8_t flags = 0;
+      a.logprob = read_logprob(key(value, "logprob"), flags);
+      char* end = nullptr;
+      a.id = std::strtoll(id_text.c_str(), &end, 10);
+      if ((flags & kMissingLogprob) || end == id_text.c_str() || *end != '\0') {
+        t.flags |= kBadAlternative;
+        continue;
+      }
+      if (key(value, "decoded_token") && value["decoded_token"].is_string())
+        a.token = value["decoded_token"].get<std::string>();
+      t.top.push_back(std::move(a));
     }
     out.push_back(std::move(t));
   }

@@ -11,8 +11,12 @@
 //  - Ollama /api/chat and /api/generate: logprobs[] of {token, logprob, bytes, top_logprobs[]}
 //  - TGI: streamed token {id, text, logprob, special} with top_tokens[]; details.tokens[] and
 //    details.top_tokens[][] on the non-streamed answer
+//  - vLLM's prompt_logprobs (completions): choice.prompt_logprobs[], one per prompt token, null
+//    for the first, else {"<id>": {logprob, rank, decoded_token}} holding the prompt's own token
+//    and the top-K there
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +31,12 @@ void append_ollama(const nlohmann::json& logprobs, TokenSeries& out);
 void append_tgi_token(const nlohmann::json& token, const nlohmann::json* top_tokens,
                       TokenSeries& out);
 void append_tgi_details(const nlohmann::json& details, TokenSeries& out);
+// vLLM's prompt_logprobs of a prompt sent as `prompt_ids`: position i's token is prompt_ids[i],
+// its logprob the entry under that id (a position without one is flagged), its alternatives the
+// entries of rank 1 to `top_k`.
+void append_vllm_prompt_logprobs(const nlohmann::json& prompt_logprobs,
+                                 const std::vector<int64_t>& prompt_ids, int top_k,
+                                 TokenSeries& out);
 
 // Python's json module writes NaN, Infinity and -Infinity bare, which is not JSON. This quotes
 // them (outside strings) so the message parses and the values reach the readers as strings that

@@ -31,6 +31,20 @@ std::string max_admission_phase(const json& lane_section) {
   return best;
 }
 
+// A context-sweep size's figure with its interval, from the size's phase in the lane's summary
+// (its phase is named for the target size: "4096"); `decimals` < 0 for a latency in seconds.
+// Without a phase (a folder an older version wrote), the size row's own median.
+std::string context_figure(const json& lane_section, const json& row, const char* phase_key,
+                           const char* row_key, int decimals) {
+  const std::string size = format_number(number_at(row, {"target_tokens"}), 0);
+  const json& phase = json_at(lane_section, {"phases", size.c_str()});
+  if (phase.is_object() && phase.contains(phase_key))
+    return decimals < 0 ? format_seconds_with_interval(phase, phase_key)
+                        : format_with_interval(phase, phase_key, decimals);
+  const double v = number_at(row, {row_key});
+  return decimals < 0 ? format_seconds(v) : format_number(v, decimals);
+}
+
 std::vector<std::string> headline_row(const std::string& label,
                                       const std::vector<std::string>& lanes,
                                       const std::function<std::string(const std::string&)>& cell) {
@@ -82,7 +96,7 @@ void add_context_headlines(ReportTable& t, const RunFolder& folder,
           for (const auto& row : json_at(lane_of(e, l), {"context_sweep"}))
             if (static_cast<long long>(number_at(row, {"target_tokens"})) == size)
               return row.value("status", "") == "measured"
-                         ? format_seconds(number_at(row, {"ttft_ms"}))
+                         ? context_figure(lane_of(e, l), row, "median_ttft_ms", "ttft_ms", -1)
                          : row.value("status", "n/a");
           return format_number(-1, 0);
         }));
@@ -179,14 +193,19 @@ ReportTable context_table(const json& e, const std::vector<std::string>& lanes) 
         retrieval = std::string(row.value("retrieval_pass", false) ? "pass " : "fail ") +
                     format_number(number_at(row, {"retrieval_passed"}), 0) + "/" +
                     format_number(number_at(row, {"retrieval_attempts"}), 0);
+      const json& section = lane_of(e, lane);
       t.rows.push_back({lane, target,
                         format_number(number_at(row, {"sized_tokens"}), 0) + " (" + prov + ")",
-                        format_seconds(number_at(row, {"ttft_ms"})),
+                        context_figure(section, row, "median_ttft_ms", "ttft_ms", -1),
                         format_number(number_at(row, {"effective_prefill_tok_s"}), 0),
-                        format_number(number_at(row, {"decode_tok_s"}), 1),
-                        format_seconds(number_at(row, {"e2el_ms"})), retrieval});
+                        context_figure(section, row, "median_decode_tok_s", "decode_tok_s", 1),
+                        context_figure(section, row, "median_e2el_ms", "e2el_ms", -1), retrieval});
     }
-  t.note = "Effective prefill = prompt tokens / TTFT, scheduling included.";
+  t.note =
+      "Medians of each size's requests. [lo, hi]: 95 % interval, by bootstrap over the size's "
+      "requests with one trial (when the plan's repeat is 2 or more), over its trials with "
+      "several. "
+      "Effective prefill = prompt tokens / TTFT, scheduling included.";
   if (estimated) t.note += " Some prompt sizes are estimated (the server has no /tokenize).";
   return t;
 }

@@ -1,6 +1,6 @@
 // What a reader must know before trusting the numbers: incomplete runs,
-// estimated figures, missing counters, failed requests, unsupported gates and
-// unreviewed pairs.
+// estimated figures, missing counters, failed requests, unsupported gates,
+// unreviewed pairs and differences that batching alone explains.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -108,7 +108,37 @@ void review_caveats(const RunFolder& folder, std::vector<std::string>& out) {
   }
 }
 
+// "p03 (fp8)" or "p11 (bf16, fp8)".
+std::string variant_pair_text(const compare::PairReview& pair) {
+  std::string lanes;
+  for (const std::string& lane : pair.batch_variant) lanes += (lanes.empty() ? "" : ", ") + lane;
+  return pair.comparison.prompt_id + " (" + lanes + ")";
+}
+
 }  // namespace
+
+std::vector<std::string> batch_variant_caveats(const RunFolder& folder) {
+  std::vector<std::string> out;
+  for (const auto& review : folder.reviews) {
+    std::vector<std::string> named;
+    for (const auto& pair : review.pairs)
+      if (!pair.batch_variant.empty() &&
+          pair.comparison.triage.triage != compare::TriageClass::Identical)
+        named.push_back(variant_pair_text(pair));
+    if (named.empty()) continue;
+    std::string ids;
+    for (const std::string& n : named) ids += (ids.empty() ? "" : ", ") + n;
+    out.push_back("Regression " + review.lane_a + " vs " + review.lane_b + ": " +
+                  std::to_string(named.size()) +
+                  " differing prompt(s) are batch-variant, their greedy answer changing under "
+                  "load on the lane(s) named: " +
+                  ids +
+                  ". Batching alone moves them, so their differences are not evidence "
+                  "against " +
+                  review.lane_b + "'s configuration.");
+  }
+  return out;
+}
 
 std::vector<std::string> report_caveats(const RunFolder& folder) {
   std::vector<std::string> out;
@@ -129,6 +159,7 @@ std::vector<std::string> report_caveats(const RunFolder& folder) {
   lane_caveats(folder, out);
   experiment_caveats(folder, out);
   review_caveats(folder, out);
+  for (std::string& c : batch_variant_caveats(folder)) out.push_back(std::move(c));
   if (!folder.decision) out.push_back("No decision has been recorded for this run yet.");
   return out;
 }

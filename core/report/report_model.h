@@ -131,6 +131,10 @@ ReportTable artifacts_table(const std::vector<ArtifactRecord>& records);
 std::vector<ReviewedPair> reviewed_pairs(const RunFolder& folder, std::size_t max_pairs,
                                          std::size_t* left_out);
 std::vector<std::string> report_caveats(const RunFolder& folder);
+// One caveat per lane pair whose differing pairs include batch-variant prompts (a lane's own
+// greedy answer changed under load, the regression's load_baseline): it names them by id and the
+// lanes they vary on, so their differences are not taken for the candidate configuration's.
+std::vector<std::string> batch_variant_caveats(const RunFolder& folder);
 // "x [lo, hi]": a phase's figure (summary.json key) with its bootstrap interval (the phase's
 // "intervals"), in the figure's decimals; the figure alone when the phase has no interval for it.
 // Over trials x is the interval's estimate, the mean of the per-trial figures.

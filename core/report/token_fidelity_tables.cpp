@@ -119,6 +119,12 @@ std::vector<ReportTable> token_fidelity_tables(const RunFolder& folder) {
                              count_of(n, "length_change"), count_of(n, "tokenizer_mismatch"),
                              count_of(n, "no_logprobs"),
                              logprob_text(json_at(td, {"near_tie_margin_nats"}))});
+      // Lanes of different tokenizers are compared as text: the reader is told so plainly.
+      if (string_at(td, {"tokenizers", "match"}) == "different")
+        counts.note += " " + cand + " and " + string_at(c, {"baseline"}) +
+                       ": the tokenizers differ (" + string_at(td, {"tokenizers", "reason"}) +
+                       "), so their pairs are compared as text, not token by token, and are not "
+                       "cross-scored.";
       if (json_at(td, {"cross_score"}).is_object())
         add_cross_rows(cross, json_at(td, {"cross_score"}));
       for (const json& p : json_at(td, {"confident_changes"}))

@@ -92,13 +92,15 @@ void write_logprobs(ExperimentContext& ctx, const std::string& lane_id,
 std::vector<nlohmann::json> cross_scores(
     ExperimentContext& ctx, const plan::PromptSet& set, const std::vector<const LaneRuntime*>& ran,
     const std::vector<std::pair<std::string, LaneTexts>>& lane_texts, int top_k,
-    double min_top1_agreement) {
+    double min_top1_agreement, const std::vector<TokenizerMatch>& tokenizers) {
   std::vector<nlohmann::json> out;
   for (size_t i = 1; i < lane_texts.size() && !ctx.stopped(); ++i) {
     ctx.sink().on_message(MessageLevel::Info, "regression: cross-scoring " + ran[i]->plan.id +
                                                   " and " + ran[0]->plan.id);
-    const PairCrossScores s = cross_score_pair(ctx, set, *ran[0], lane_texts[0].second, *ran[i],
-                                               lane_texts[i].second, top_k);
+    const TokenizerMatch& match = tokenizers[i - 1];
+    const PairCrossScores s = cross_score_pair(
+        ctx, set, *ran[0], lane_texts[0].second, *ran[i], lane_texts[i].second, top_k,
+        match.state == TokenizerMatch::State::Different ? match.reason : std::string());
     for (const auto* d : {&s.candidate_under_baseline, &s.baseline_under_candidate})
       if (d->status != "ok")
         ctx.sink().on_message(MessageLevel::Warning, "regression: " + d->scorer + " reading " +
@@ -166,11 +168,22 @@ void RegressionExperiment::run(ExperimentContext& ctx) {
     ran.push_back(lane);
   }
   if (ctx.stopped() || lane_texts.size() < 2) return;
+  // Token evidence compares token ids only between lanes whose tokenizers agree.
+  std::vector<TokenizerMatch> tokenizers;
+  for (size_t i = 1; top_k > 0 && i < ran.size(); ++i) {
+    tokenizers.push_back(compare_tokenizers(ctx.client(), ran[0]->plan.id, ran[0]->endpoint,
+                                            ran[i]->plan.id, ran[i]->endpoint));
+    if (tokenizers.back().state == TokenizerMatch::State::Different)
+      ctx.sink().on_message(MessageLevel::Warning,
+                            "regression: the tokenizers of " + ran[0]->plan.id + " and " +
+                                ran[i]->plan.id + " differ (" + tokenizers.back().reason +
+                                "): their answers are compared as text, not token by token");
+  }
   std::vector<nlohmann::json> cross;
   if (p.cross_score && top_k > 0)
-    cross = cross_scores(ctx, set, ran, lane_texts, top_k, p.min_top1_agreement);
+    cross = cross_scores(ctx, set, ran, lane_texts, top_k, p.min_top1_agreement, tokenizers);
   triage_lane_pairs(ctx, set, lane_texts, p.similarity_threshold, p.near_tie_margin_nats, top_k,
-                    cross.empty() ? nullptr : &cross);
+                    cross.empty() ? nullptr : &cross, tokenizers.empty() ? nullptr : &tokenizers);
 }
 
 }  // namespace lb::run

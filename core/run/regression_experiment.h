@@ -9,6 +9,7 @@
 #include "plan/plan.h"
 #include "plan/prompt_set.h"
 #include "run/experiment.h"
+#include "run/tokenizer_match.h"
 
 namespace lb::run {
 
@@ -56,9 +57,13 @@ LaneTexts texts_in_prompt_order(const std::vector<metrics::RequestRecord>& recor
 // (review.<lane>.json with more than one candidate) and flags flipped facts as blockers.
 // `cross` (when not null) holds each candidate's cross-scores as JSON, in candidate order:
 // {"totals": {...}, "per_prompt": [...]}; they go into tokens.json and the summary.
+// `tokenizers` (when not null) says per candidate, in candidate order, whether its tokenizer is
+// the baseline's (run/tokenizer_match.h); it goes into tokens.json and the summary, and where
+// they differ every non-identical pair is compared by text.
 void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
                        const std::vector<std::pair<std::string, LaneTexts>>& lanes,
                        double similarity_threshold, double near_tie_margin_nats = 0.5,
-                       int top_k = 0, const std::vector<nlohmann::json>* cross = nullptr);
+                       int top_k = 0, const std::vector<nlohmann::json>* cross = nullptr,
+                       const std::vector<TokenizerMatch>* tokenizers = nullptr);
 
 }  // namespace lb::run

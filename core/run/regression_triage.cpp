@@ -50,21 +50,27 @@ nlohmann::json pair_summary(const std::string& base, const std::string& cand,
 // review file as tokens.json (tokens.<lane>.json with more than one candidate).
 nlohmann::json token_evidence(ExperimentContext& ctx, const LaneTexts& base, const LaneTexts& cand,
                               const std::string& cand_id, bool several,
-                              const compare::DivergenceThresholds& th,
-                              const nlohmann::json* cross) {
+                              const compare::DivergenceThresholds& th, const nlohmann::json* cross,
+                              const TokenizerMatch* tokenizers) {
   if (base.logprobs.empty() || cand.logprobs.empty()) return nullptr;
+  const std::string differ = tokenizers && tokenizers->state == TokenizerMatch::State::Different
+                                 ? tokenizers->reason
+                                 : std::string();
   std::vector<compare::TokenDivergence> pairs;
   for (size_t i = 0; i < base.texts.size(); ++i) {
     const auto* a = i < base.logprobs.size() ? &base.logprobs[i] : nullptr;
     const auto* b = i < cand.logprobs.size() ? &cand.logprobs[i] : nullptr;
     const std::string& tb = i < cand.texts.size() ? cand.texts[i] : base.texts[i];
-    auto d = compare::analyse_token_divergence(a, b, base.texts[i], tb, th);
+    auto d = compare::analyse_token_divergence(a, b, base.texts[i], tb, th, differ);
     d.prompt_index = static_cast<int64_t>(i);
     if (a) d.prompt_id = a->prompt_id;
     pairs.push_back(std::move(d));
   }
   const std::string file = several ? "tokens." + cand_id + ".json" : "tokens.json";
   nlohmann::json report = compare::divergence_report(pairs, th);
+  if (tokenizers)
+    report["tokenizers"] = {{"match", to_string(tokenizers->state)},
+                            {"reason", tokenizers->reason}};
   if (cross) {
     // Each pair's cross-scores beside its divergence; the totals at the top.
     report["cross_score"] = (*cross)["totals"];
@@ -93,6 +99,7 @@ nlohmann::json token_evidence(ExperimentContext& ctx, const LaneTexts& base, con
                         {"counts", compare::divergence_counts(pairs)},
                         {"confident_changes", std::move(confident)}};
   if (cross) out["cross_score"] = (*cross)["totals"];
+  if (report.contains("tokenizers")) out["tokenizers"] = report["tokenizers"];
   return out;
 }
 
@@ -123,7 +130,8 @@ nlohmann::json mark_batch_variant(compare::ReviewRecord& review, const std::stri
 void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
                        const std::vector<std::pair<std::string, LaneTexts>>& lanes,
                        double similarity_threshold, double near_tie_margin_nats, int top_k,
-                       const std::vector<nlohmann::json>* cross) {
+                       const std::vector<nlohmann::json>* cross,
+                       const std::vector<TokenizerMatch>* tokenizers) {
   const compare::DivergenceThresholds th{near_tie_margin_nats, top_k};
   const auto& [base_id, base] = lanes.front();
   nlohmann::json comparisons = nlohmann::json::array();
@@ -136,8 +144,10 @@ void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
     summary["review_file"] = file;
     if (!base.batch_variant.empty() || !cand.batch_variant.empty())
       summary["batch_variant"] = mark_batch_variant(review, base_id, base, cand_id, cand);
-    if (auto tokens = token_evidence(ctx, base, cand, cand_id, lanes.size() > 2, th,
-                                     cross && i - 1 < cross->size() ? &(*cross)[i - 1] : nullptr);
+    if (auto tokens = token_evidence(
+            ctx, base, cand, cand_id, lanes.size() > 2, th,
+            cross && i - 1 < cross->size() ? &(*cross)[i - 1] : nullptr,
+            tokenizers && i - 1 < tokenizers->size() ? &(*tokenizers)[i - 1] : nullptr);
         !tokens.is_null())
       summary["token_divergence"] = std::move(tokens);
     ctx.writer().write_json(file, compare::review_to_json(review));

@@ -1,10 +1,12 @@
 // Offscreen, end to end: the Run page runs a small context sweep on two in-process simulator
-// lanes; the sweep's charts get one point per size per lane, the per-phase table shows the same
-// figures as the run's summary.json, and the run finishes. Also: every experiment kind's form
+// lanes; the sweep's charts get one point per request (three per size) per lane, the per-phase
+// table shows the same figures as the run's summary.json, each headline figure with the interval
+// summary.json gives it ("x [lo, hi]"), and the run finishes. Also: every experiment kind's form
 // writes an experiment the plan parser accepts, the live gate table follows the engine, and a
 // doubling throughput sweep's knee and stop reason reach the Messages pane.
 #include <QDir>
 #include <QFile>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -156,7 +158,7 @@ class UiContextSweepTest : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.show_page(MainWindow::Run);
     run->experiment_form()->set_kind("context_sweep");
-    run->experiment_form()->set_context_sizes("512, 2048, 6000", 16);
+    run->experiment_form()->set_context_sizes("512, 2048, 6000", 16, 3);
     const QList<int> sizes = {512, 2048, 6000};
 
     LiveCharts* charts = run->charts();
@@ -171,11 +173,11 @@ class UiContextSweepTest : public QObject {
     QVERIFY2(!finished.at(0).at(1).toBool(), "a sweep is not offered for review");
     QVERIFY(!run->controller()->running());
 
-    // One point per size per lane on both sweep charts.
+    // One point per request on both sweep charts: three per size per lane.
     for (widgets::ChartPanel* panel : charts->shown_panels()) panel->flush();
     for (const QString lane : {"bf16", "fp8"}) {
-      QCOMPARE(charts->decode_vs_context()->drawn_point_count(lane), sizes.size());
-      QCOMPARE(charts->ttft_vs_context()->drawn_point_count(lane), sizes.size());
+      QCOMPARE(charts->decode_vs_context()->drawn_point_count(lane), 3 * sizes.size());
+      QCOMPARE(charts->ttft_vs_context()->drawn_point_count(lane), 3 * sizes.size());
     }
 
     // The per-phase table holds what summary.json holds, phase by phase.
@@ -201,6 +203,28 @@ class UiContextSweepTest : public QObject {
       // The table cell shows the same figure, rounded for display.
       const double shown = phases->index(row, L::TtftP50 + 1).data(models::SortRole).toDouble();
       QVERIFY(near(shown, stored["median_ttft_ms"].get<double>()));
+      // Three requests per size: each median has its interval over them, the one summary.json
+      // gives, shown after the figure; p99 needs 100 requests and has none.
+      for (const auto& [column, key] : {std::pair{int(L::TtftP50), "median_ttft_ms"},
+                                        std::pair{int(L::DecodeP50), "median_decode_tok_s"},
+                                        std::pair{int(L::E2elP50), "median_e2el_ms"}}) {
+        const nlohmann::json& want = stored["intervals"][key];
+        QVERIFY2(want.is_object(), key);
+        const models::FigureInterval* got = stats.intervals.find(key);
+        QVERIFY2(got, key);
+        QVERIFY(near(got->lo, want["lo"].get<double>()));
+        QVERIFY(near(got->hi, want["hi"].get<double>()));
+        const QString cell = phases->index(row, column + 1).data().toString();
+        QVERIFY2(cell.contains(QRegularExpression("^[0-9.]+\n\\[[0-9.]+, [0-9.]+\\]$")),
+                 qPrintable(cell));
+        QVERIFY(phases->index(row, column + 1)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains("bootstrap over 3 requests"));
+      }
+      QVERIFY(!stats.intervals.find("p99_ttft_ms"));
+      QVERIFY(!phases->index(row, L::TtftP99 + 1).data().toString().contains('['));
+      QCOMPARE(stats.intervals.basis, models::FigureIntervals::Basis::Requests);
     }
     // And the sweep's own rows (median over repeats, one repeat here) agree with the chart.
     for (const std::string lane : {"bf16", "fp8"}) {

@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -28,6 +29,7 @@
 #include "ui/pages/review_page.h"
 #include "ui/review/token_strip.h"
 #include "ui/run/staging_sink.h"
+#include "widgets/diff/diff_view.h"
 
 using namespace lb;
 using namespace lb::ui;
@@ -138,6 +140,20 @@ class UiReviewTokensTest : public QObject {
 
     // Painted: a token before the divergence in its shade, the divergent one framed in red.
     QTRY_VERIFY(a->isVisible() && a->token_rect(token).isValid());
+    // Each strip sits inside its lane's pane: under its text, its first token where the text's
+    // first character is, and no wider than the text.
+    for (const auto& [strip, side] : {std::pair{a, widgets::DiffView::Side::Left},
+                                      std::pair{b, widgets::DiffView::Side::Right}}) {
+      QPlainTextEdit* text = page.diff_view()->pane(side);
+      QVERIFY(page.diff_view()->pane_footer(side)->isAncestorOf(strip));
+      const QRect text_rect(text->mapTo(&page, QPoint(0, 0)), text->size());
+      const QPoint strip_at = strip->mapTo(&page, QPoint(0, 0));
+      const int indent = text->frameWidth() + static_cast<int>(text->document()->documentMargin());
+      QCOMPARE(strip_at.x() + strip->token_rect(0).left(), text_rect.left() + indent);
+      QVERIFY(strip_at.y() >= text_rect.bottom());
+      QVERIFY(strip_at.x() + strip->width() <= text_rect.right() + 1);
+    }
+    QVERIFY(a->mapTo(&page, QPoint(0, 0)).x() < b->mapTo(&page, QPoint(0, 0)).x());
     const QImage image = a->grab().toImage();
     const int plain = token > 0 ? 0 : 1;
     const QRect pr = a->token_rect(plain);

@@ -1,5 +1,6 @@
 // The GUI's non-visual parts: the workspace folder, the staging sink across threads, the live
 // data that feeds the charts, highlight ranges from core/compare, and stale diff jobs dropped.
+#include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QDir>
 #include <QElapsedTimer>
@@ -16,6 +17,8 @@
 
 #include "metrics/bootstrap.h"
 #include "metrics/request_metrics.h"
+#include "metrics/trial_intervals.h"
+#include "models/lane_stats_model.h"
 #include "test_main.h"
 #include "ui/pages/lane_prober.h"
 #include "ui/review/diff_job_runner.h"
@@ -193,6 +196,83 @@ class UiUnitsTest : public QObject {
     QVERIFY(charts.pareto()->is_reference(frontier));
     QCOMPARE(charts.pareto()->series(frontier), mtp);
     QVERIFY(charts.pareto()->x_axis().unit.contains("tok/s"));
+  }
+
+  // Repeated trials: once two trials of a phase are over (a later one began, or the run ended),
+  // its figures' intervals are over trials, as summary.json computes them, and the lane table
+  // shows the mean of the per-trial figures with its interval, aggregate output included.
+  void live_trials_give_intervals_over_trials() {
+    LiveRunData data;
+    const int64_t t0 = 1'000'000'000;
+    data.reset(t0, {"bf16"});
+    std::map<int64_t, std::vector<metrics::RequestRecord>> by_trial;
+    auto add_trial = [&](int64_t trial) {
+      std::vector<metrics::RequestRecord> batch;
+      for (int i = 0; i < 8; ++i) {
+        // Each trial decodes at its own rate (1, 2 or 3 tokens per event) and starts later.
+        metrics::RequestRecord r =
+            record("bf16", t0 + trial * 10'000'000'000LL, i, 10 + i, 1 + static_cast<int>(trial));
+        r.phase = "c1";
+        r.trial = trial;
+        batch.push_back(r);
+        by_trial[trial].push_back(std::move(r));
+      }
+      data.add(batch);
+    };
+    auto expected = [&](int64_t trials) {
+      std::vector<metrics::TrialValues> values;
+      for (int64_t t = 0; t < trials; ++t)
+        values.push_back(metrics::trial_values(metrics::summarize(by_trial[t])));
+      return metrics::intervals_over_trials_json(values);
+    };
+    using Basis = models::FigureIntervals::Basis;
+    add_trial(0);
+    add_trial(1);  // trial 1 may still be running: only trial 0 is over
+    QCOMPARE(data.phases("bf16").front().intervals.basis, Basis::Requests);
+    QCOMPARE(data.phases("bf16").front().intervals.n, int64_t(16));
+    QVERIFY(!data.phases("bf16").front().intervals.find("output_throughput"));
+    add_trial(2);
+    models::FigureIntervals got = data.phases("bf16").front().intervals;
+    QCOMPARE(got.basis, Basis::Trials);
+    QCOMPARE(got.n, int64_t(2));
+    nlohmann::json want = expected(2);
+    QCOMPARE(got.find("median_decode_tok_s")->lo, want["median_decode_tok_s"]["lo"].get<double>());
+    QVERIFY(data.settle().count("bf16"));  // the run ended: trial 2 counts too
+    got = data.phases("bf16").front().intervals;
+    want = expected(3);
+    QCOMPARE(got.n, int64_t(3));
+    for (const char* key : {"median_decode_tok_s", "output_throughput", "median_e2el_ms"}) {
+      QVERIFY2(got.find(key), key);
+      QCOMPARE(got.find(key)->lo, want[key]["lo"].get<double>());
+      QCOMPARE(got.find(key)->hi, want[key]["hi"].get<double>());
+      QCOMPARE(got.find(key)->estimate, want[key]["estimate"].get<double>());
+    }
+    QVERIFY(got.find("median_decode_tok_s")->lo < got.find("median_decode_tok_s")->hi);
+    // The chart band of the level is the same interval.
+    const auto band = data.phase_intervals("bf16", LiveRunData::PhaseMeasure::DecodeP50TokS);
+    QCOMPARE(band.size(), size_t(1));
+    QCOMPARE(band[0].hi, want["median_decode_tok_s"]["hi"].get<double>());
+
+    models::LaneStatsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.set_rows({{"bf16", data.summary("bf16"), 0, data.intervals("bf16")}});
+    using L = models::LaneStatsModel;
+    const double decode = want["median_decode_tok_s"]["estimate"].get<double>();
+    QCOMPARE(L::value(model.rows()[0], L::DecodeP50), decode);  // the mean, not the pooled median
+    const QString cell = model.index(0, L::DecodeP50).data().toString();
+    QCOMPARE(cell, QString("%1\n[%2, %3]")
+                       .arg(QString::number(decode, 'f', decode >= 100 ? 0 : 1))
+                       .arg(QString::number(want["median_decode_tok_s"]["lo"].get<double>(), 'f',
+                                            decode >= 100 ? 0 : 1))
+                       .arg(QString::number(want["median_decode_tok_s"]["hi"].get<double>(), 'f',
+                                            decode >= 100 ? 0 : 1)));
+    QVERIFY(model.index(0, L::OutputTokS).data().toString().contains('['));
+    QVERIFY(model.index(0, L::DecodeP50)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains("bootstrap over 3 trials"));
+    QVERIFY(!model.index(0, L::ItlP99).data().toString().contains('['));
+    QVERIFY(!model.index(0, L::Completed).data().toString().contains('['));
   }
 
   // Each concurrency level's median decode rate carries its 95 % bootstrap interval (the one

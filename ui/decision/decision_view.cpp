@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "report/gate_table.h"
+#include "report/report_model.h"
 #include "ui/decision/gate_rows.h"
 
 namespace lb::ui {
@@ -22,6 +23,8 @@ DecisionView decision_view_of(const report::RunFolder& folder) {
     view.rows = gate_rows(table);
     for (models::GateRowView& row : performance_rows(folder.summary, lanes))
       view.rows.push_back(std::move(row));
+    for (const std::string& c : report::batch_variant_caveats(folder))
+      view.caveats << QString::fromStdString(c);
   } catch (const std::exception& e) {
     view.rows.clear();
     view.gates_snapshot = nullptr;

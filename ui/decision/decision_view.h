@@ -19,6 +19,8 @@ struct DecisionView {
   std::vector<models::GateRowView> rows;  // gate rows, then performance rows
   nlohmann::json gates_snapshot;          // report::gate_table_to_json of the gate table
   bool has_gates = false;
+  // Caveats the decision must weigh: differing prompts that batching alone moves (named by id).
+  QStringList caveats;
   QString error;  // "summary.json …: why"; empty when the view could be built
 };
 

@@ -48,12 +48,17 @@ DecisionPage::DecisionPage(QWidget* parent) : QWidget(parent) {
       tr("Rows are gates and performance figures, columns are lanes. Hover a cell "
          "for why a gate failed or is unsupported."));
   gate_summary_ = new QLabel(this);
+  caveats_ = new QLabel(this);
+  caveats_->setWordWrap(true);
+  caveats_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  caveats_->setAccessibleName(tr("Caveats"));
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(8, 8, 8, 8);
   layout->addWidget(run_label_);
   layout->addWidget(banner_);
   layout->addWidget(table_, 1);
   layout->addWidget(gate_summary_);
+  layout->addWidget(caveats_);
   layout->addWidget(build_decision_box());
   auto* save_key = new QShortcut(QKeySequence::Save, this);
   connect(save_key, &QShortcut::activated, this, &DecisionPage::on_save_clicked);
@@ -116,6 +121,8 @@ void DecisionPage::reset_view() {
          "finish a run) to record its decision.</p>"));
   banner_->hide();
   gate_summary_->clear();
+  caveats_->clear();
+  caveats_->hide();
   baseline_ = {};
   show_edit(baseline_);
   saved_status_ = tr("Saving needs an open run.");
@@ -154,6 +161,12 @@ void DecisionPage::set_run(std::shared_ptr<const LoadedRun> run) {
                                    .arg(model_.count("fail"))
                                    .arg(model_.count("unsupported"))
                                    .arg(model_.count("not run")));
+  if (!view.caveats.isEmpty()) {
+    QStringList items;
+    for (const QString& c : view.caveats) items << "<li>" + c.toHtmlEscaped() + "</li>";
+    caveats_->setText(tr("<b>Caveats</b><ul>%1</ul>").arg(items.join(QString())));
+    caveats_->show();
+  }
   if (folder.decision) {
     show_saved(*folder.decision);
   } else {

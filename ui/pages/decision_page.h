@@ -82,6 +82,7 @@ class DecisionPage : public QWidget {
   QLabel* run_label_ = nullptr;
   QLabel* banner_ = nullptr;
   QLabel* gate_summary_ = nullptr;
+  QLabel* caveats_ = nullptr;  // the run's caveats the decision must weigh; hidden when none
   QTableView* table_ = nullptr;
   QButtonGroup* choices_ = nullptr;
   QPlainTextEdit* rationale_ = nullptr;

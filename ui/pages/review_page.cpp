@@ -156,7 +156,7 @@ QWidget* ReviewPage::build_detail() {
   texts->addWidget(build_token_panel(texts));
   texts->setStretchFactor(0, 1);
   texts->setStretchFactor(1, 1);
-  texts->setSizes({320, 420});  // the texts, and the strips with a top-5 table under them
+  texts->setSizes({440, 300});  // the texts with their strips, and the top-5 table under them
   layout->addWidget(prompt_);
   layout->addWidget(texts, 1);
   layout->addLayout(verdicts);

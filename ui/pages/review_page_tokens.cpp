@@ -1,14 +1,16 @@
-// ReviewPage: the token evidence of the selected pair (strips, top-K table, header, cause filter).
+// ReviewPage: the token evidence of the selected pair (strips under each lane's text, top-K table,
+// header, cause filter).
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollArea>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <tuple>
 
 #include "ui/pages/review_page.h"
 #include "ui/review/token_strip.h"
+#include "widgets/diff/diff_view.h"
 
 namespace lb::ui {
 namespace {
@@ -18,6 +20,7 @@ QScrollArea* scrolled(TokenStrip* strip, QWidget* parent) {
   area->setWidget(strip);
   area->setWidgetResizable(true);
   area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  area->setFrameShape(QFrame::NoFrame);  // the first token starts where the text does
   area->setMinimumHeight(60);
   area->setMaximumHeight(110);
   return area;
@@ -41,13 +44,17 @@ QWidget* ReviewPage::build_token_panel(QWidget* parent) {
   strip_b_ = new TokenStrip(panel);
   strip_label_a_ = new QLabel(panel);
   strip_label_b_ = new QLabel(panel);
-  auto* strips = new QHBoxLayout;
-  for (auto [label, strip] :
-       {std::pair{strip_label_a_, strip_a_}, std::pair{strip_label_b_, strip_b_}}) {
-    auto* column = new QVBoxLayout;
-    column->addWidget(label);
-    column->addWidget(scrolled(strip, panel));
-    strips->addLayout(column, 1);
+  // Each strip sits inside its lane's pane, under the text and aligned with it.
+  for (auto [label, strip, side] :
+       {std::tuple{strip_label_a_, strip_a_, widgets::DiffView::Side::Left},
+        std::tuple{strip_label_b_, strip_b_, widgets::DiffView::Side::Right}}) {
+    auto* column = new QWidget(panel);
+    auto* column_layout = new QVBoxLayout(column);
+    column_layout->setContentsMargins(0, 2, 0, 0);
+    column_layout->setSpacing(2);
+    column_layout->addWidget(label);
+    column_layout->addWidget(scrolled(strip, column));
+    diff_->set_pane_footer(side, column);
     connect(strip, &TokenStrip::token_clicked, this, &ReviewPage::show_top_k);
   }
   auto* legend = new QLabel(
@@ -76,7 +83,6 @@ QWidget* ReviewPage::build_token_panel(QWidget* parent) {
   auto* layout = new QVBoxLayout(panel);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(token_header_);
-  layout->addLayout(strips);
   layout->addWidget(legend);
   layout->addWidget(top_k_title_);
   layout->addWidget(top_k_);

@@ -20,6 +20,7 @@
 #include <QVBoxLayout>
 
 #include "models/item_roles.h"
+#include "models/lane_stats_model.h"
 #include "ui/prompts/prompt_set_store.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
@@ -129,6 +130,8 @@ QTableView* RunPage::make_stats_view(QAbstractItemModel* model, QWidget* parent)
   view->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   view->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   view->horizontalHeader()->setMinimumHeight(40);
+  // A figure with its interval takes two lines ("x" over "[lo, hi]").
+  view->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   // Header plus three rows stay visible however the charts are sized.
   view->setMinimumHeight(40 + 3 * view->verticalHeader()->defaultSectionSize() + 6);
   view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -147,6 +150,12 @@ QWidget* RunPage::build_live_panel() {
   phase_view_ = make_stats_view(controller_.phase_model(), tables_);
   phase_view_->setAccessibleName(tr("Statistics per lane and phase"));
   phase_view_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+  // Columns whose figures carry an interval take the width it needs; the others share the rest.
+  for (int c = 0; c < models::LaneStatsModel::ColumnCount; ++c) {
+    if (!*models::LaneStatsModel::interval_key(c)) continue;
+    stats_view_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    phase_view_->horizontalHeader()->setSectionResizeMode(c + 1, QHeaderView::ResizeToContents);
+  }
   tables_->addTab(stats_view_, tr("Per &lane"));
   tables_->addTab(phase_view_, tr("Per p&hase"));
   servers_view_ = new ServerStateView(tables_);

@@ -339,9 +339,10 @@ void ExperimentForm::set_prompt_set_ref(const QString& ref) {
   }
 }
 
-void ExperimentForm::set_context_sizes(const QString& sizes, int output_tokens) {
+void ExperimentForm::set_context_sizes(const QString& sizes, int output_tokens, int repeat) {
   ctx_sizes_->setText(sizes);
   ctx_output_->setValue(output_tokens);
+  ctx_repeat_->setValue(repeat);
 }
 
 void ExperimentForm::set_throughput(const QString& concurrency, int requests, int output_tokens) {

@@ -35,7 +35,7 @@ class ExperimentForm : public QWidget {
   QString prompt_set_ref() const;
   void set_prompt_set_ref(const QString& ref);
   // Context sweep sizes and output, e.g. for quick runs ("512, 1024").
-  void set_context_sizes(const QString& sizes, int output_tokens);
+  void set_context_sizes(const QString& sizes, int output_tokens, int repeat = 1);
   // Throughput: a concurrency list ("1, 4") or doubling from 1 up to max_concurrency.
   void set_throughput(const QString& concurrency, int requests, int output_tokens);
   void set_throughput_doubling(int max_concurrency, double min_gain_percent);

@@ -4,13 +4,12 @@
 #include <cmath>
 #include <limits>
 
-#include "metrics/bootstrap.h"
-
 namespace lb::ui {
 
 void LiveRunData::reset(int64_t t0_ns, QStringList lanes) {
   t0_ns_ = t0_ns;
   lanes_ = std::move(lanes);
+  settled_ = false;
   data_.clear();
 }
 
@@ -29,14 +28,26 @@ std::set<QString> LiveRunData::add(const std::vector<metrics::RequestRecord>& re
   return changed;
 }
 
-void LiveRunData::refresh_phase(Lane& lane, const QString& phase) {
+std::set<QString> LiveRunData::settle() {
+  settled_ = true;
+  std::set<QString> lanes;
+  for (auto& [name, lane] : data_) {
+    for (PhaseStat& stat : lane.phases) refresh_phase(lane, stat.phase);
+    lanes.insert(name);
+  }
+  return lanes;
+}
+
+void LiveRunData::refresh_phase(Lane& lane, const QString& phase) const {
   metrics::LaneSummary summary = lane.by_phase.at(phase).summary();
+  models::FigureIntervals intervals = lane.phase_intervals[phase].intervals(settled_);
   for (PhaseStat& stat : lane.phases)
     if (stat.phase == phase) {
       stat.summary = std::move(summary);
+      stat.intervals = std::move(intervals);
       return;
     }
-  lane.phases.push_back({phase, std::move(summary)});
+  lane.phases.push_back({phase, std::move(summary), std::move(intervals)});
 }
 
 void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
@@ -44,8 +55,10 @@ void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
   const int64_t scheduled = record.t_sched_ns > 0 ? record.t_sched_ns : record.result.t_sent_ns;
   if (scheduled > 0) lane.start_ns = std::min(lane.start_ns, scheduled);
   lane.all.add(record, m);
-  lane.by_phase.try_emplace(QString::fromStdString(record.phase), metrics::SloSpec{}, kEventSample)
-      .first->second.add(record, m);
+  lane.all_intervals.add(record, m);
+  const QString phase = QString::fromStdString(record.phase);
+  lane.by_phase.try_emplace(phase, metrics::SloSpec{}, kEventSample).first->second.add(record, m);
+  lane.phase_intervals[phase].add(record, m);
   if (!m.ok) {
     ++lane.failed;
     return;
@@ -197,20 +210,14 @@ std::vector<QPointF> LiveRunData::pareto_points(const QString& lane) const {
 std::vector<widgets::PointInterval> LiveRunData::phase_intervals(const QString& lane,
                                                                  PhaseMeasure measure) const {
   std::vector<widgets::PointInterval> out;
-  const auto it = data_.find(lane);
-  if (it == data_.end() || measure == PhaseMeasure::OutputTokS) return out;
-  for (const auto& [phase, acc] : it->second.by_phase) {
-    const double x = phase_x(phase);
-    const metrics::OrderStatistics& stats =
-        measure == PhaseMeasure::TtftP50Ms ? acc.ttft_values() : acc.decode_values();
-    if (std::isnan(x) ||
-        stats.size() < metrics::bootstrap_min_values(metrics::BootstrapStatistic::median()))
-      continue;
-    std::vector<double> values(stats.size());
-    for (size_t k = 0; k < values.size(); ++k) values[k] = stats.at(k);
-    const auto i =
-        metrics::bootstrap_interval(std::move(values), metrics::BootstrapStatistic::median());
-    if (i.valid()) out.push_back({x, i.lo, i.hi});
+  const char* key = measure == PhaseMeasure::TtftP50Ms       ? "median_ttft_ms"
+                    : measure == PhaseMeasure::DecodeP50TokS ? "median_decode_tok_s"
+                                                             : "output_throughput";
+  for (const PhaseStat& stat : phases(lane)) {
+    const double x = phase_x(stat.phase);
+    const models::FigureInterval* i = stat.intervals.find(key);
+    if (std::isnan(x) || !i) continue;
+    out.push_back({x, i->lo, i->hi});
   }
   std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.x < b.x; });
   return out;
@@ -225,6 +232,12 @@ metrics::LaneSummary LiveRunData::summary(const QString& lane) const {
   auto it = data_.find(lane);
   if (it == data_.end()) return {};
   return it->second.all.summary();
+}
+
+models::FigureIntervals LiveRunData::intervals(const QString& lane) const {
+  auto it = data_.find(lane);
+  if (it == data_.end()) return {};
+  return it->second.all_intervals.intervals(settled_);
 }
 
 int64_t LiveRunData::requests(const QString& lane) const {

@@ -16,7 +16,9 @@
 #include "metrics/request_metrics.h"
 #include "metrics/summary.h"
 #include "metrics/summary_accumulator.h"
+#include "models/lane_stats_model.h"
 #include "ui/run/bounded_samples.h"
+#include "ui/run/live_intervals.h"
 #include "widgets/chart/chart_types.h"
 
 namespace lb::ui {
@@ -27,6 +29,7 @@ namespace lb::ui {
 struct PhaseStat {
   QString phase;
   metrics::LaneSummary summary;
+  models::FigureIntervals intervals;  // its headline figures' intervals (live_intervals.h)
 };
 
 class LiveRunData {
@@ -42,6 +45,9 @@ class LiveRunData {
   void reset(int64_t t0_ns, QStringList lanes);
   // Adds finished requests; returns the lanes that changed.
   std::set<QString> add(const std::vector<metrics::RequestRecord>& records);
+  // The run has ended: every trial is over, and every interval is made current. Returns the
+  // lanes whose figures may have changed.
+  std::set<QString> settle();
 
   QStringList lanes() const { return lanes_; }
   int64_t t0_ns() const { return t0_ns_; }
@@ -77,6 +83,8 @@ class LiveRunData {
   // 1/2/3; NaN for anything else.
   static double phase_x(const QString& phase);
   metrics::LaneSummary summary(const QString& lane) const;
+  // The intervals of the lane's headline figures over all its requests (or trials).
+  models::FigureIntervals intervals(const QString& lane) const;
   // When the lane's first request was scheduled, in s since the run started (0 when none is
   // known): lanes that run one after another overlay once their series are shifted by it.
   double lane_start_s(const QString& lane) const;
@@ -87,6 +95,8 @@ class LiveRunData {
   struct Lane {
     metrics::SummaryAccumulator all{{}, kEventSample};
     std::map<QString, metrics::SummaryAccumulator> by_phase;
+    mutable LiveIntervals all_intervals;  // a cache: made current when read
+    std::map<QString, LiveIntervals> phase_intervals;
     std::vector<PhaseStat> phases;  // in the order the phases started
     ThinnedPoints ttft;
     std::vector<double> tokens_per_bucket;
@@ -97,11 +107,12 @@ class LiveRunData {
   void add_one(Lane& lane, const metrics::RequestRecord& record);
   void add_points(Lane& lane, const metrics::RequestRecord& record,
                   const metrics::RequestMetrics& m) const;
-  static void refresh_phase(Lane& lane, const QString& phase);
+  void refresh_phase(Lane& lane, const QString& phase) const;
   std::vector<PhaseStat> no_phases_;
   std::vector<QPointF> no_points_;
 
   int64_t t0_ns_ = 0;
+  bool settled_ = false;
   QStringList lanes_;
   std::map<QString, Lane> data_;
   std::vector<double> empty_;

@@ -114,6 +114,10 @@ void RunController::drain() {
   emit updated(changed_list);
   emit drained(steady_now_ns() - start_ns, static_cast<int>(batch.records.size()));
   if (batch.outcome) {
+    // Every trial is over: the newest counts, and every interval is made current.
+    const std::set<QString> settled = data_.settle();
+    refresh_stats(settled);
+    emit updated(QStringList(settled.begin(), settled.end()));
     timer_.stop();
     if (thread_.joinable()) thread_.join();  // the runner has returned: join is immediate
     fraction_ = batch.outcome->interrupted ? fraction_ : 1.0;
@@ -219,13 +223,14 @@ void RunController::refresh_stats(const std::set<QString>& changed) {
     models::LaneStatsRow row;
     row.lane_id = lane;
     row.summary = data_.summary(lane);
+    row.intervals = data_.intervals(lane);
     rows.push_back(std::move(row));
   }
   stats_.set_rows(std::move(rows));
   std::vector<models::PhaseStatsRow> phase_rows;
   for (const QString& lane : data_.lanes())
     for (const PhaseStat& stat : data_.phases(lane))
-      phase_rows.push_back({stat.phase, {lane, stat.summary, 0}});
+      phase_rows.push_back({stat.phase, {lane, stat.summary, 0, stat.intervals}});
   phase_stats_.set_phase_rows(std::move(phase_rows));
 }
 

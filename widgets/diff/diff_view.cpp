@@ -7,6 +7,7 @@
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QTextDocument>
+#include <QVBoxLayout>
 
 namespace lb::widgets {
 namespace {
@@ -62,6 +63,7 @@ DiffView::DiffView(QWidget* parent) : QWidget(parent) {
   grid->addWidget(right_, 1, 1);
   grid->setColumnStretch(0, 1);
   grid->setColumnStretch(1, 1);
+  grid->setRowStretch(1, 1);  // the texts take the height; a footer keeps its own
   for (const auto& pair : {std::pair{left_, right_}, std::pair{right_, left_}}) {
     auto* from = pair.first;
     auto* to = pair.second;
@@ -143,5 +145,28 @@ QList<QTextLayout::FormatRange> DiffView::applied_ranges(Side side) const {
 }
 
 QPlainTextEdit* DiffView::pane(Side side) const { return side == Side::Left ? left_ : right_; }
+
+void DiffView::set_pane_footer(Side side, QWidget* footer) {
+  const int column = side == Side::Left ? 0 : 1;
+  auto* grid = static_cast<QGridLayout*>(layout());
+  if (QWidget* old = footers_[column]) {
+    grid->removeWidget(old);
+    old->deleteLater();
+  }
+  footers_[column] = nullptr;
+  if (!footer) return;
+  // A box with the text's indent, so the footer's first pixel sits under the text's first.
+  auto* box = new QWidget(this);
+  auto* inner = new QVBoxLayout(box);
+  QPlainTextEdit* text = pane(side);
+  const int indent = text->frameWidth() + static_cast<int>(text->document()->documentMargin());
+  inner->setContentsMargins(indent, 0, indent, 0);
+  inner->setSpacing(0);
+  inner->addWidget(footer);
+  grid->addWidget(box, 2, column);
+  footers_[column] = box;
+}
+
+QWidget* DiffView::pane_footer(Side side) const { return footers_[side == Side::Left ? 0 : 1]; }
 
 }  // namespace lb::widgets

@@ -1,7 +1,8 @@
 #pragma once
 // Two read-only panes side by side with synchronised scrolling. Highlights are applied as
 // QTextLayout format ranges on each block (no edits to the document), so a 150 KB output with
-// thousands of ranges renders without rebuilding the text.
+// thousands of ranges renders without rebuilding the text. Each pane can carry a footer under its
+// text (the review's token strips), in the pane's column and indented as its text is.
 #include <QList>
 #include <QTextLayout>
 #include <QWidget>
@@ -26,6 +27,10 @@ class DiffView : public QWidget {
   // The format ranges currently applied to a side, in document offsets (for tests).
   QList<QTextLayout::FormatRange> applied_ranges(Side side) const;
   QPlainTextEdit* pane(Side side) const;
+  // Puts `footer` under the side's text, reparented into this view; its left and right edges are
+  // the text's (the pane's frame and document margin). A later footer replaces the earlier one.
+  void set_pane_footer(Side side, QWidget* footer);
+  QWidget* pane_footer(Side side) const;
   static QColor background_for(DiffKind kind, bool refined);
 
  private:
@@ -36,6 +41,7 @@ class DiffView : public QWidget {
   QPlainTextEdit* right_ = nullptr;
   QLabel* left_title_ = nullptr;
   QLabel* right_title_ = nullptr;
+  QWidget* footers_[2] = {nullptr, nullptr};
   bool syncing_ = false;
 };
 

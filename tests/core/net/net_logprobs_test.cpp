@@ -139,6 +139,35 @@ class TestLogprobs : public QObject {
     QCOMPARE(r.logprobs[3].logprob, -0.0871);
   }
 
+  // vLLM's prompt_logprobs of a token-id prompt: each position's own token under its id (even
+  // far below the top-K), its alternatives those of rank 1 to K, odd values flagged.
+  void vllmPromptLogprobsReadByTheSentIds() {
+    const auto j = nlohmann::json::parse(
+        lb::test::load_fixture("wire/vllm_completions_prompt_logprobs.json"), nullptr, false);
+    QVERIFY(!j.is_discarded());
+    lp::TokenSeries s;
+    lp::append_vllm_prompt_logprobs(j["choices"][0]["prompt_logprobs"], {791, 6864, 374, 12366}, 2,
+                                    s);
+    QCOMPARE(s.size(), size_t(4));
+    QVERIFY(s[0].flags & lp::kMissingLogprob);  // the first token has no context
+    QCOMPARE(s[1].id, int64_t(6864));
+    QCOMPARE(s[1].token, std::string(" capital"));
+    QCOMPARE(s[1].logprob, -6.120397567749023);
+    QCOMPARE(s[1].top.size(), size_t(2));  // rank 812 is not in the top-2
+    lp::normalize(s, 2);
+    QCOMPARE(s[1].top[0].token, std::string(" first"));
+    QCOMPARE(s[1].top[0].id, int64_t(1176));
+    QCOMPARE(s[2].top[0].id, int64_t(315));
+    QVERIFY(s[3].flags & lp::kNonFiniteLogprob);  // "NaN" stands for a value the server lost
+    // Fewer entries than sent ids, and entries that are not objects: flagged, never a crash.
+    lp::TokenSeries short_series;
+    lp::append_vllm_prompt_logprobs(nlohmann::json::parse("[null, 3, {\"x\": {}}]"), {1, 2, 3, 4},
+                                    5, short_series);
+    QCOMPARE(short_series.size(), size_t(4));
+    for (const auto& t : short_series) QVERIFY(t.flags & lp::kMissingLogprob);
+    QVERIFY(short_series[2].flags & lp::kBadAlternative);
+  }
+
   void ollamaNativeLogprobs() {
     StreamResult r = parse_stream("ollama_api_chat_logprobs.ndjson.txt");
     QCOMPARE(tokens_of(r.logprobs), std::string("[4][.]"));

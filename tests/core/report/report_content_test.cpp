@@ -436,7 +436,8 @@ class TestReportContent : public QObject {
   }
 
   // A regression with a load baseline on batch-variant lanes: the load table's rows are each
-  // lane's summary figures, and the Markdown report prints it.
+  // lane's summary figures, and the Markdown report prints it. The caveats name by id every
+  // differing pair whose prompt is batch-variant, with the lanes it varies on, and no other.
   void loadBaselineTable() {
     nlohmann::json plan = {
         {"name", "load"},
@@ -470,11 +471,30 @@ class TestReportContent : public QObject {
                 std::string::npos);
     }
     const auto model = lb::report::build_report_model(*folder);
+    QCOMPARE(folder->reviews.size(), size_t(1));
+    std::vector<std::string> named, unnamed;
+    for (const auto& pair : folder->reviews[0].pairs) {
+      const bool differs = pair.comparison.triage.triage != lb::compare::TriageClass::Identical;
+      std::string lanes;
+      for (const auto& lane : pair.batch_variant) lanes += (lanes.empty() ? "" : ", ") + lane;
+      (differs && !pair.batch_variant.empty() ? named : unnamed)
+          .push_back(pair.comparison.prompt_id + " (" + lanes + ")");
+    }
+    QVERIFY2(!named.empty(), "batch_variance=1 makes some differing prompt batch-variant");
+    const auto caveats = lb::report::batch_variant_caveats(*folder);
+    QCOMPARE(caveats.size(), size_t(1));
+    const std::string& caveat = caveats[0];
+    QVERIFY2(caveat.rfind("Regression bf16 vs fp8: " + std::to_string(named.size()) + " ", 0) == 0,
+             caveat.c_str());
+    for (const auto& n : named) QVERIFY2(caveat.find(n) != std::string::npos, n.c_str());
+    for (const auto& n : unnamed) QVERIFY2(caveat.find(n) == std::string::npos, n.c_str());
+    QVERIFY(std::find(model.caveats.begin(), model.caveats.end(), caveat) != model.caveats.end());
     const auto scrubber = lb::report::PrivacyScrubber::for_run(*folder);
     const auto out = run / "report";
     QVERIFY(lb::report::write_report_files(*folder, model, scrubber, out.string(), {"md"}).ok());
-    QVERIFY(read_text(out / "report.md").find("Greedy A/A baseline under load") !=
-            std::string::npos);
+    const std::string md = read_text(out / "report.md");
+    QVERIFY(md.find("Greedy A/A baseline under load") != std::string::npos);
+    QVERIFY(md.find(named.front()) != std::string::npos);
     fs::remove_all(run);
   }
 

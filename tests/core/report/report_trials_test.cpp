@@ -1,6 +1,7 @@
 // The report of a run with repeated trials and performance gates: throughput cells show their
 // interval over trials (aggregate output tok/s included), the lane comparisons say they are over
-// trials, and a "Performance gates" table gives each gate's ratio, threshold and outcome.
+// trials, and a "Performance gates" table gives each gate's ratio, threshold and outcome. The
+// context sweep's rows and headline figures carry their intervals like the throughput ones.
 #include <QtTest>
 
 #include <filesystem>
@@ -28,11 +29,16 @@ json report_trials_plan() {
   const json load = {{"kind", "throughput"}, {"concurrency", {1}},        {"requests", 4},
                      {"warmups", 0},         {"input_tokens", 64},        {"output_tokens", 32},
                      {"trials", 3},          {"performance_gates", gates}};
+  const json sweep = {{"kind", "context_sweep"},
+                      {"prompt_tokens", {512, 2048}},
+                      {"output_tokens", 16},
+                      {"repeat", 2},
+                      {"trials", 2}};
   return {{"name", "report trials"},
           {"lanes",
            {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.02"}},
             {{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.02"}}}},
-          {"experiments", {load}}};
+          {"experiments", {load, sweep}}};
 }
 
 const lb::report::ReportTable* table_titled(const lb::report::ReportModel& m,
@@ -78,6 +84,40 @@ class TestReportTrials : public QObject {
                            lb::report::format_number(ttft["lo"], 1) + ", " +
                            lb::report::format_number(ttft["hi"], 1) + "]");
     }
+  }
+
+  // Each size's TTFT, decode and E2EL read "x [lo, hi]" from the size's phase: the mean of the
+  // per-trial medians and its interval over trials; effective prefill has no interval.
+  void contextSweepRowsShowIntervals() {
+    const auto* t = table_titled(model_, "Context sweep");
+    QVERIFY(t);
+    QCOMPARE(t->rows.size(), size_t(4));  // two lanes x two sizes
+    const json& e = *folder_->experiments_of_kind("context_sweep").front();
+    auto bracket = [](const json& i, double scale, int decimals) {
+      return " [" + lb::report::format_number(i["lo"].get<double>() * scale, decimals) + ", " +
+             lb::report::format_number(i["hi"].get<double>() * scale, decimals) + "]";
+    };
+    for (const auto& row : t->rows) {
+      const json& p = e["lanes"][row[0]]["phases"][row[1]];
+      QCOMPARE(p["intervals"]["median_ttft_ms"]["basis"], "trials");
+      const json& ttft = p["intervals"]["median_ttft_ms"];
+      const double s = ttft["estimate"].get<double>() / 1000;
+      const int decimals = s >= 100 ? 1 : s >= 1 ? 2 : 3;
+      QCOMPARE(row[3], lb::report::format_number(s, decimals) + bracket(ttft, 1e-3, decimals));
+      const json& decode = p["intervals"]["median_decode_tok_s"];
+      QCOMPARE(row[5], lb::report::format_number(decode["estimate"], 1) + bracket(decode, 1, 1));
+      QVERIFY2(row[6].find(" [") != std::string::npos, row[6].c_str());
+      QVERIFY2(row[4].find('[') == std::string::npos, row[4].c_str());
+    }
+    const auto* head = table_titled(model_, "Headline figures");
+    QVERIFY(head);
+    bool found = false;
+    for (const auto& row : head->rows)
+      if (row[0] == "TTFT at 2048 prompt tokens (s)") {
+        found = true;
+        QVERIFY2(row[1].find(" [") != std::string::npos, row[1].c_str());
+      }
+    QVERIFY(found);
   }
 
   void comparisonsSayTheyAreOverTrials() {

@@ -2,7 +2,11 @@
 // simulator lanes reads each lane's answers under the other (/tokenize, then /v1/completions
 // with echo and logprobs). Two lanes that answer alike agree on every token with a KL of about
 // zero; a lane that flips facts loses agreement exactly at its confident changes, and the most
-// surprising token is one of them. A server without /tokenize is "unsupported", with the reason.
+// surprising token is one of them. A server that refuses echo is read through prompt_logprobs,
+// with the very same scores; one that refuses both, or lacks /tokenize, is "unsupported", with
+// the reason. Lanes whose tokenizers differ (another vocabulary) are compared as text: every
+// differing pair is tokenizer_mismatch at the character where the texts part, and neither
+// direction is cross-scored.
 #include <QtTest>
 
 #include "fake_vllm.h"
@@ -42,6 +46,7 @@ class TestCrossScore : public QObject {
         cross_plan("sim:bf16?time_scale=0.001", "sim:bf16?time_scale=0.001"), "lb-cross-same");
     const json cross = token_section(run)["cross_score"];
     QVERIFY2(cross.is_object(), qPrintable(QString::fromStdString(token_section(run).dump())));
+    QCOMPARE(token_section(run)["tokenizers"]["match"], "same");
     QVERIFY(std::string(cross["kl_tail_rule"]).find("tail bucket") != std::string::npos);
     for (const char* dir : {"candidate_under_baseline", "baseline_under_candidate"}) {
       const json& d = cross[dir];
@@ -85,6 +90,86 @@ class TestCrossScore : public QObject {
     QVERIFY2(at_change, qPrintable(QString::fromStdString(m.dump())));
     QVERIFY(m["scorer_logprob"].get<double>() < -5);
     QVERIFY(!m["token"].get<std::string>().empty());
+  }
+
+  // The candidate's server refuses echo with logprobs: the baseline's answers are read through
+  // its prompt_logprobs, and every figure equals the one echo gives on a server that allows it.
+  void refusedEchoFallsBackToPromptLogprobs() {
+    const std::string cand = "sim:fp8?time_scale=0.001&flip_facts=1";
+    const auto echo =
+        lb::test::run_sim_plan(cross_plan("sim:bf16?time_scale=0.001", cand), "lb-cross-echo");
+    const auto fallback = lb::test::run_sim_plan(
+        cross_plan("sim:bf16?time_scale=0.001", cand + "&refuse_echo=1"), "lb-cross-prompt-lp");
+    const json a = token_section(echo)["cross_score"]["baseline_under_candidate"];
+    const json b = token_section(fallback)["cross_score"]["baseline_under_candidate"];
+    QCOMPARE(a["scored_with"], "echo");
+    QCOMPARE(b["scored_with"], "prompt_logprobs");
+    QCOMPARE(b["status"], "ok");
+    QCOMPARE(b["prompts"].get<int>(), 20);
+    QVERIFY(b["top1_agreement"].get<double>() < 1.0);  // the flipped facts are read as changes
+    for (const char* key : {"tokens", "top1_agreeing", "top1_agreement", "mean_kl_nats",
+                            "mean_abs_dlogprob_nats", "p95_abs_dlogprob_nats"})
+      QVERIFY2(a[key] == b[key], key);
+    QCOMPARE(token_section(fallback)["cross_score"]["candidate_under_baseline"]["scored_with"],
+             "echo");
+  }
+
+  void refusingEchoAndPromptLogprobsIsUnsupported() {
+    const auto run = lb::test::run_sim_plan(
+        cross_plan("sim:bf16?time_scale=0.001",
+                   "sim:bf16?time_scale=0.001&refuse_echo=1&refuse_prompt_logprobs=1"),
+        "lb-cross-refused");
+    const json cross = token_section(run)["cross_score"];
+    const json& d = cross["baseline_under_candidate"];
+    QCOMPARE(d["status"], "unsupported");
+    const std::string reason = d["reason"];
+    QVERIFY2(reason.rfind("cross-scoring unsupported: ", 0) == 0, reason.c_str());
+    QVERIFY2(reason.find("echo and logprobs") != std::string::npos, reason.c_str());
+    QVERIFY2(reason.find("prompt_logprobs is not supported") != std::string::npos, reason.c_str());
+    QCOMPARE(d["scored_with"], "prompt_logprobs");  // the last way tried
+    QCOMPARE(cross["candidate_under_baseline"]["status"], "ok");
+    QVERIFY(run.sink->has_message_containing("cross-scoring unsupported"));
+  }
+
+  void differentTokenizersAreComparedAsText() {
+    const auto run = lb::test::run_sim_plan(
+        cross_plan("sim:bf16?time_scale=0.001",
+                   "sim:fp8?time_scale=0.001&flip_facts=1&token_id_offset=1000"),
+        "lb-cross-vocab");
+    const json tokens = token_section(run);
+    QCOMPARE(tokens["tokenizers"]["match"], "different");
+    const std::string why = tokens["tokenizers"]["reason"];
+    QVERIFY2(why.find("/tokenize of the same text gave different ids") != std::string::npos,
+             why.c_str());
+    const json& counts = tokens["counts"];
+    QCOMPARE(counts["near_tie"].get<int>(), 0);
+    QCOMPARE(counts["confident_change"].get<int>(), 0);
+    QVERIFY(counts["tokenizer_mismatch"].get<int>() > 0);
+    QCOMPARE(counts["tokenizer_mismatch"].get<int>() + counts["identical"].get<int>(), 20);
+    // Every differing pair: compared by text, at the first character where the texts part.
+    const json& a = run.texts.at("bf16");
+    const json& b = run.texts.at("cand");
+    for (const json& p : run.tokens["pairs"]) {
+      const size_t i = p["index"];
+      const std::string ta = a[i], tb = b[i];
+      if (ta == tb) {
+        QCOMPARE(p["class"], "identical");
+        continue;
+      }
+      QCOMPARE(p["class"], "tokenizer_mismatch");
+      QCOMPARE(p["aligned_by"], "text");
+      size_t common = 0;
+      while (common < ta.size() && common < tb.size() && ta[common] == tb[common]) ++common;
+      const auto chars = QString::fromStdString(ta.substr(0, common)).toUcs4().size();
+      QCOMPARE(p["char_offset_baseline"].get<qsizetype>(), chars);
+      QVERIFY(std::string(p["reason"]).find("tokenizers differ") != std::string::npos);
+    }
+    for (const char* dir : {"candidate_under_baseline", "baseline_under_candidate"}) {
+      const json& d = tokens["cross_score"][dir];
+      QCOMPARE(d["status"], "unsupported");
+      QVERIFY(std::string(d["reason"]).find("tokenizers differ") != std::string::npos);
+      QVERIFY(d["scored_with"].is_null());  // no scoring request was sent
+    }
   }
 
   void aServerWithoutTokenizeIsUnsupported() {

@@ -2,6 +2,7 @@
 // Running a plan against in-process simulator lanes ("sim:PROFILE?...") and finding one
 // experiment's section of the summary, for the experiment tests.
 #include <QtTest>
+#include <map>
 #include <string>
 
 #include "collecting_sink.h"
@@ -27,8 +28,10 @@ inline void register_sim_starter() {
 
 struct SimRun {
   lb::run::RunResult result;
-  nlohmann::json summary;                // summary.json as written
-  std::vector<nlohmann::json> requests;  // requests.jsonl, one object per line
+  nlohmann::json summary;                       // summary.json as written
+  std::vector<nlohmann::json> requests;         // requests.jsonl, one object per line
+  nlohmann::json tokens;                        // tokens.json when the run wrote one, else null
+  std::map<std::string, nlohmann::json> texts;  // texts/<lane>.texts.json by lane
   std::shared_ptr<CollectingSink> sink = std::make_shared<CollectingSink>();
   // The section of the experiment with that name (or kind).
   nlohmann::json experiment(const std::string& name) const {
@@ -49,6 +52,15 @@ inline SimRun run_sim_plan(const nlohmann::json& plan_json, const std::string& d
   run.result = runner.run(stop);
   run.summary = read_json(dir / "summary.json");
   run.requests = read_jsonl(dir / "requests.jsonl");
+  if (std::filesystem::exists(dir / "tokens.json")) run.tokens = read_json(dir / "tokens.json");
+  std::error_code ec;
+  for (const auto& f : std::filesystem::directory_iterator(dir / "texts", ec)) {
+    const std::string name = f.path().filename().string();
+    const std::string suffix = ".texts.json";
+    if (name.size() > suffix.size() && name.ends_with(suffix) &&
+        name.find(".load-c") == std::string::npos)
+      run.texts[name.substr(0, name.size() - suffix.size())] = read_json(f.path());
+  }
   std::filesystem::remove_all(dir);
   return run;
 }
