@@ -132,6 +132,38 @@ class QtChartsBackend final : public ChartBackend {
     band->upperSeries()->replace(upper);
   }
 
+  void replace_marks(const QString& name, const QColor& color, const QList<QPointF>& points,
+                     MarkShape shape) override {
+    if (!x_axis_) return;
+    QXYSeries* series = series_.value(name);
+    if (!series) {
+      if (shape == MarkShape::DashedLine) {
+        auto* line = new QLineSeries();
+        QPen pen(color);
+        pen.setWidthF(1.5);
+        pen.setStyle(Qt::DashLine);
+        line->setPen(pen);
+        series = line;
+      } else {
+        auto* scatter = new QScatterSeries();
+        scatter->setMarkerShape(shape == MarkShape::Dot
+                                    ? QScatterSeries::MarkerShapeCircle
+                                    : QScatterSeries::MarkerShapeRotatedRectangle);
+        scatter->setMarkerSize(11);
+        scatter->setPen(QPen(Qt::white, 1.0));
+        series = scatter;
+      }
+      series->setName(name);
+      series->setColor(color);
+      chart_->addSeries(series);
+      series->attachAxis(x_axis_);
+      series->attachAxis(y_axis_);
+      series_.insert(name, series);
+    }
+    series->replace(points);
+    update_empty(points.isEmpty() && all_empty());
+  }
+
   void set_range(const AxisRange& r) override {
     if (x_axis_) x_axis_->setRange(r.x_min, r.x_max);
     y_axis_->setRange(r.y_min, r.y_max);
