@@ -70,7 +70,7 @@ ChartDefinition definition(RunChart chart) {
               output};
     case RunChart::Pareto:
       return {ChartKind::Line,
-              QObject::tr("Per-user decode vs total output (Pareto frontier dashed)"),
+              QObject::tr("Pareto: per-user decode vs total output"),
               {QObject::tr("Total output"), "tok/s"},
               {QObject::tr("Per-user decode, median"), "tok/s"}};
     case RunChart::TraceLateness:

@@ -32,9 +32,9 @@ constexpr KindInfo kKinds[] = {{"regression", "Regression (outputs compared)"},
                                {"speculative", "Speculative decoding"},
                                {"gates", "Functional gates"},
                                {"sampled_regression", "Sampled review (sampled outputs compared)"},
-                               {"trace", "Trace replay (open loop on a trace's timestamps)"},
+                               {"trace", "Trace replay"},
                                {"sessions", "Multi-turn sessions"},
-                               {"capacity", "SLO capacity (highest load meeting the SLOs)"}};
+                               {"capacity", "SLO capacity"}};
 
 QSpinBox* spin(int min, int max, int value, QWidget* parent, const QString& suffix = {}) {
   auto* s = new QSpinBox(parent);

@@ -66,7 +66,8 @@ class LiveCharts : public QWidget {
   // The running capacity experiment's SLOs in ms (<= 0 = not set) and whether it searches a
   // request rate: the SLO lines, the pass/fail marks and the load axes' unit.
   void set_capacity_slo(double ttft_p99_ms, double tpot_p99_ms, bool by_rate);
-  // The names of the capacity charts' marks: probes that met every SLO so far, and the others.
+  // The names of the capacity charts' marks: probes that met every SLO so far ("met SLOs"), and
+  // the others ("missed"); the SLO lines are named "SLO N ms".
   static QString slo_met_name();
   static QString slo_missed_name();
   // The name of the Pareto chart's frontier series.

@@ -20,15 +20,15 @@ const QColor kMissed(0xd6, 0x27, 0x28);
 // One SLO line across the loads probed so far, or none when the SLO is not set.
 void set_slo_line(widgets::ChartPanel* panel, double slo_ms, double max_load) {
   if (slo_ms <= 0 || max_load <= 0) return;
-  panel->set_marks(QObject::tr("SLO: p99 ≤ %1 ms").arg(slo_ms), {{0, slo_ms}, {max_load, slo_ms}},
-                   kGuide, widgets::MarkShape::DashedLine);
+  panel->set_marks(QObject::tr("SLO %1 ms").arg(slo_ms), {{0, slo_ms}, {max_load, slo_ms}}, kGuide,
+                   widgets::MarkShape::DashedLine);
 }
 
 }  // namespace
 
-QString LiveCharts::slo_met_name() { return tr("probe met the SLOs"); }
+QString LiveCharts::slo_met_name() { return tr("met SLOs"); }
 
-QString LiveCharts::slo_missed_name() { return tr("probe missed an SLO"); }
+QString LiveCharts::slo_missed_name() { return tr("missed"); }
 
 void LiveCharts::set_capacity_slo(double ttft_p99_ms, double tpot_p99_ms, bool by_rate) {
   cap_ttft_slo_ms_ = ttft_p99_ms;
@@ -61,7 +61,7 @@ void LiveCharts::update_lateness(const LiveRunData& data, const std::set<QString
   for (const QString& lane : lateness_->lanes())
     for (const QPointF& p : lateness_->series(lane)) last_s = std::max(last_s, p.x());
   if (last_s > 0)
-    lateness_->set_marks(tr("late: over %1 ms").arg(run::kLateThresholdMs),
+    lateness_->set_marks(tr("late > %1 ms").arg(run::kLateThresholdMs),
                          {{0, run::kLateThresholdMs}, {last_s, run::kLateThresholdMs}}, kGuide,
                          widgets::MarkShape::DashedLine);
 }

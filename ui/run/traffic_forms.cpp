@@ -108,7 +108,9 @@ TraceForm::TraceForm(QWidget* parent) : QWidget(parent) {
   max_requests_ = int_box(0, 10'000'000, 0, this, {}, tr("whole trace"));
   max_duration_ = number_box(0, 7 * 24 * 3600.0, 0, 1, this, tr(" s"), tr("no bound"));
   max_duration_->setToolTip(tr("Replay time after the speed-up; no request is sent past it"));
-  skip_bad_rows_ = new QCheckBox(tr("S&kip malformed rows and count them"), this);
+  skip_bad_rows_ = new QCheckBox(tr("S&kip and count them"), this);
+  skip_bad_rows_->setToolTip(
+      tr("Skip malformed rows and count them instead of refusing the trace"));
   max_gap_ = number_box(0, 1e9, 0, 1, this, tr(" s"), tr("no check"));
   max_gap_->setToolTip(tr("A longer gap between two rows is an error naming both lines"));
   form->addRow(tr("&Trace:"), path_);
@@ -154,7 +156,8 @@ SessionsForm::SessionsForm(QWidget* parent) : QWidget(parent) {
   path_ = new PathField(tr("ShareGPT file"), tr("ShareGPT (*.json);;All files (*)"), this);
   sessions_ = int_box(1, 100'000, static_cast<int>(d.sessions), this);
   sessions_->setToolTip(tr("Sessions in flight at once; when one ends the next begins"));
-  total_ = int_box(0, 10'000'000, 0, this, {}, tr("as many as at once / whole file"));
+  total_ = int_box(0, 10'000'000, 0, this, {}, tr("default"));
+  total_->setToolTip(tr("0 = as many as at once (synthetic) or the whole file (ShareGPT)"));
   turns_ = int_box(1, 1000, static_cast<int>(d.turns), this);
   max_turns_ = int_box(0, 1000, 0, this, {}, tr("no cut"));
   system_tokens_ = int_box(0, 10'000'000, static_cast<int>(d.system_prompt_tokens), this,
@@ -198,6 +201,8 @@ void SessionsForm::set_synthetic(int sessions, int turns, int system_prompt_toke
   output_->setValue(output_tokens);
 }
 
+void SessionsForm::set_total_sessions(int total) { total_->setValue(total); }
+
 void SessionsForm::set_sharegpt(const QString& path, int sessions, int max_turns) {
   source_->setCurrentIndex(source_->findData("sharegpt"));
   path_->set_path(path);
@@ -233,8 +238,11 @@ CapacityForm::CapacityForm(QWidget* parent) : QWidget(parent) {
   tpot_ = number_box(0, 1e6, 100, 1, this, tr(" ms"), tr("not set"));
   load_ = new QComboBox(this);
   load_->setAccessibleName(tr("Load to search"));
-  load_->addItem(tr("Concurrency (closed loop)"), "concurrency");
-  load_->addItem(tr("Request rate (open loop, Poisson)"), "rate");
+  load_->addItem(tr("Concurrency"), "concurrency");
+  load_->addItem(tr("Request rate"), "rate");
+  load_->setToolTip(
+      tr("Concurrency: requests in flight, closed loop. Request rate: req/s, open loop, Poisson "
+         "arrivals."));
   start_ = number_box(0, 1e6, d.start, 0, this);
   max_load_ = number_box(0, 1e6, 0, 0, this, {}, tr("default"));
   resolution_ = number_box(0, 1e6, 0, 0, this, {}, tr("default"));

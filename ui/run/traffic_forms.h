@@ -68,6 +68,7 @@ class SessionsForm : public QWidget {
   nlohmann::json experiment_json(QString* error) const;
   void set_synthetic(int sessions, int turns, int system_prompt_tokens, int output_tokens);
   void set_sharegpt(const QString& path, int sessions, int max_turns);
+  void set_total_sessions(int total);  // 0 = the default
   bool synthetic() const;
   QComboBox* source_box() const { return source_; }
 

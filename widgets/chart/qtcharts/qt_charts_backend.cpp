@@ -36,6 +36,7 @@ QString label_format(const QValueAxis* axis) {
 
 class QtChartsBackend final : public ChartBackend {
  public:
+  static constexpr int kMarkedPointsMax = 24;
   QtChartsBackend(ChartKind kind, QWidget* parent) : kind_(kind) {
     chart_ = new QChart();                             // owned by the view
     chart_->setAnimationOptions(QChart::NoAnimation);  // live data: animations only lag
@@ -88,6 +89,9 @@ class QtChartsBackend final : public ChartBackend {
                       const QList<QPointF>& points) override {
     QXYSeries* series = series_.value(name);
     if (!series) series = add_series(name, color);
+    // A few measured points (levels, turns, probes) are marked, so a lone one is seen at all; on
+    // a dense curve markers would only hide it.
+    if (kind_ == ChartKind::Line) series->setPointsVisible(points.size() <= kMarkedPointsMax);
     series->replace(points);
     update_empty(points.isEmpty() && all_empty());
   }
