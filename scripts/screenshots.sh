@@ -18,6 +18,13 @@ XDG_DATA_HOME="$scratch/data" XDG_CONFIG_HOME="$scratch/config" XDG_RUNTIME_DIR=
   QT_QPA_PLATFORMTHEME="" \
   xvfb-run -a -s "-screen 0 1600x1000x24" \
   "$build/app/gui/lanebench" --demo --screenshot-tour "$out"
+# The traffic kinds (trace replay, sessions, capacity, a throughput sweep's Pareto chart), in a
+# fresh demo workspace of their own.
+rm -rf "$scratch/data" "$scratch/config"
+XDG_DATA_HOME="$scratch/data" XDG_CONFIG_HOME="$scratch/config" XDG_RUNTIME_DIR="$scratch" \
+  QT_QPA_PLATFORMTHEME="" \
+  xvfb-run -a -s "-screen 0 1600x1000x24" \
+  "$build/app/gui/lanebench" --demo --screenshot-traffic "$out"
 
 # The PDF report of a short throughput and regression run on two simulator lanes, with a
 # checkpoint verification attached: its first three pages side by side. Rendering a PDF needs pdftoppm (Debian: poppler-utils).

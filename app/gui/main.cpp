@@ -3,6 +3,7 @@
 //   lanebench --demo               opens the demo workspace (simulator lanes, ready to run)
 //   lanebench --workspace DIR      opens DIR
 //   lanebench --screenshot-tour D  runs a short demo experiment and saves each page into D
+//   lanebench --screenshot-traffic D  runs the traffic kinds on the demo lanes, saves their charts
 //   lanebench --quit-when-shown    quits once the window is on screen (install checks)
 //   lanebench --version / --help   print and exit, with no display needed
 #include <QApplication>
@@ -19,6 +20,7 @@
 #include "sim_lane_starter.h"
 #include "ui/main_window.h"
 #include "ui/tour/screenshot_tour.h"
+#include "ui/tour/traffic_tour.h"
 #include "ui/workspace/workspace.h"
 
 namespace {
@@ -30,7 +32,7 @@ QString demo_dir() {
 
 // Which folder to open: --workspace, else --demo, else the last one, else a first-start demo.
 QString workspace_to_open(const QCommandLineParser& args, bool* demo) {
-  *demo = args.isSet("demo") || args.isSet("screenshot-tour");
+  *demo = args.isSet("demo") || args.isSet("screenshot-tour") || args.isSet("screenshot-traffic");
   if (args.isSet("workspace")) return args.value("workspace");
   if (*demo) return demo_dir();
   const QStringList recent = QSettings().value("recent_workspaces").toStringList();
@@ -53,6 +55,10 @@ void add_options(QCommandLineParser& args) {
   args.addOption({"workspace", "Open the workspace folder DIR.", "DIR"});
   args.addOption({"screenshot-tour",
                   "Run a short demo experiment, save a screenshot of every page into DIR, quit.",
+                  "DIR"});
+  args.addOption({"screenshot-traffic",
+                  "Run a trace replay, sessions, a capacity search and a throughput sweep on the "
+                  "demo lanes, save the Run page with each one's charts into DIR, quit.",
                   "DIR"});
   args.addOption({"quit-when-shown",
                   "Quit as soon as the main window is on screen (exit 0), or after 60 s (exit 1); "
@@ -125,6 +131,12 @@ int main(int argc, char** argv) {
   if (args.isSet("screenshot-tour")) {
     auto* tour = new lb::ui::ScreenshotTour(window, args.value("screenshot-tour"), &window);
     QObject::connect(tour, &lb::ui::ScreenshotTour::done, &app,
+                     [](int code) { QApplication::exit(code); });
+    tour->start();
+  }
+  if (args.isSet("screenshot-traffic")) {
+    auto* tour = new lb::ui::TrafficTour(window, args.value("screenshot-traffic"), &window);
+    QObject::connect(tour, &lb::ui::TrafficTour::done, &app,
                      [](int code) { QApplication::exit(code); });
     tour->start();
   }

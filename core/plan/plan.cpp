@@ -220,9 +220,11 @@ struct ParamsJson {
   }
 };
 
-// Resolves each trace or conversation file's path against the plan's folder and reads the file,
-// so that a bad one stops the run before any lane starts.
-void check_trace_files(Plan& plan, const std::filesystem::path& plan_dir, PlanParseResult& result) {
+}  // namespace
+
+std::vector<PlanError> check_plan_files(Plan& plan, const std::string& plan_folder) {
+  const std::filesystem::path plan_dir(plan_folder);
+  std::vector<PlanError> errors;
   for (size_t i = 0; i < plan.experiments.size(); ++i) {
     auto* t = std::get_if<TraceExperiment>(&plan.experiments[i].params);
     if (t == nullptr) continue;
@@ -230,7 +232,7 @@ void check_trace_files(Plan& plan, const std::filesystem::path& plan_dir, PlanPa
     if (p.is_relative() && !plan_dir.empty()) t->path = (plan_dir / p).lexically_normal().string();
     const TraceReadResult read = read_trace_file(t->path, trace_read_options(*t));
     for (const auto& e : read.errors) {
-      result.errors.push_back({"experiments[" + std::to_string(i) + "].path", e});
+      errors.push_back({"experiments[" + std::to_string(i) + "].path", e});
     }
   }
   for (size_t i = 0; i < plan.experiments.size(); ++i) {
@@ -239,13 +241,11 @@ void check_trace_files(Plan& plan, const std::filesystem::path& plan_dir, PlanPa
     const std::filesystem::path p(s->path);
     if (p.is_relative() && !plan_dir.empty()) s->path = (plan_dir / p).lexically_normal().string();
     for (const auto& e : read_sharegpt_file(s->path, s->total_sessions).errors) {
-      result.errors.push_back({"experiments[" + std::to_string(i) + "].path", e});
+      errors.push_back({"experiments[" + std::to_string(i) + "].path", e});
     }
   }
-  if (!result.errors.empty()) result.plan.reset();
+  return errors;
 }
-
-}  // namespace
 
 TraceReadOptions trace_read_options(const TraceExperiment& e) {
   TraceReadOptions o;
@@ -346,7 +346,8 @@ PlanParseResult load_plan_file(const std::string& path) {
   text << in.rdbuf();
   PlanParseResult result = parse_plan(text.str(), path);
   if (result.ok()) {
-    check_trace_files(*result.plan, std::filesystem::path(path).parent_path(), result);
+    result.errors = check_plan_files(*result.plan, std::filesystem::path(path).parent_path());
+    if (!result.errors.empty()) result.plan.reset();
   }
   return result;
 }

@@ -271,6 +271,10 @@ std::vector<PlanError> read_lane_launch(const nlohmann::json& lane_json, Lane& l
 // paths are resolved against the plan file's folder, and each trace is read with its
 // experiment's options, so a bad trace is a plan error naming its file and line.
 PlanParseResult load_plan_file(const std::string& path);
+// Resolves each trace and ShareGPT file's relative path against PLAN_FOLDER ("" = as given) and
+// reads the file with its experiment's options: the errors name the experiment's "path" field
+// and the file's line. What load_plan_file does after parsing, for plans given as text.
+std::vector<PlanError> check_plan_files(Plan& plan, const std::string& plan_folder);
 
 // The plan with every default filled in, as written to a run folder's plan.json. Contains the
 // name of each lane's API-key variable, never a key.

@@ -198,6 +198,7 @@ std::vector<ChartSpec> report_charts(const RunFolder& folder) {
     charts.push_back(ttft_concurrency_chart(*e, lanes));
   }
   add_pareto_charts(folder, charts);
+  add_charts_of(folder, "capacity", capacity_charts, charts);
   charts.push_back(itl_chart(folder, lanes));
   add_charts_of(folder, "prefix_cache", prefix_cache_charts, charts);
   add_charts_of(folder, "speculative", speculative_charts, charts);

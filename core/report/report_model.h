@@ -121,6 +121,10 @@ std::vector<ChartSpec> sweep_charts(const nlohmann::json& summary);
 // (throughput, trace, capacity): the frontier of all lanes' levels as a grey line (the first
 // series), then one curve per lane with the frontier's points marked (pareto_chart.cpp).
 ChartSpec pareto_chart(const nlohmann::json& experiment, const std::vector<std::string>& lanes);
+// SLO capacity: each set SLO's p99 figure against the probe load, one curve per lane with each
+// probe marked met or missed, and the SLO as a grey line (capacity_chart.cpp).
+std::vector<ChartSpec> capacity_charts(const nlohmann::json& experiment,
+                                       const std::vector<std::string>& lanes);
 // The charts of report_charts() that show an effect: prefix cache, speculative decoding and the
 // context sweep (TTFT with needle retrieval marked); for the workbench's Effects view.
 std::vector<ChartSpec> effect_charts(const RunFolder& folder);

@@ -114,7 +114,8 @@ class RunPage : public QWidget {
   RunFolderJob* overlay_loader_ = nullptr;
   QString open_run_;
   QStringList plan_kinds_;  // the running plan's experiment kinds, in order
-  std::vector<std::vector<std::string>> plan_checks_;  // each experiment's gate checks
+  std::vector<std::vector<std::string>> plan_checks_;    // each experiment's gate checks
+  std::vector<plan::CapacityExperiment> plan_capacity_;  // each experiment's SLOs (capacity)
   QStringList plan_lanes_;
   QProgressBar* progress_ = nullptr;
   QLabel* progress_label_ = nullptr;

@@ -63,6 +63,13 @@ bool RunPage::start_run(QString* error) {
     *error = QString::fromStdString(parsed.error_text());
     return false;
   }
+  // A trace or ShareGPT file is read now, so a bad one is refused (file and line) before any
+  // lane starts.
+  parsed.errors = plan::check_plan_files(*parsed.plan, std::string());
+  if (!parsed.errors.empty()) {
+    *error = QString::fromStdString(parsed.error_text());
+    return false;
+  }
   return run_plan(std::move(*parsed.plan), workspace_.new_run_dir(form_->kind()), false, error);
 }
 
@@ -82,11 +89,14 @@ bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append, QSt
   controller_.phase_model()->set_lane_colors(colors);
   plan_kinds_.clear();
   plan_checks_.clear();
+  plan_capacity_.clear();
   plan_lanes_ = lanes;
   for (const plan::Experiment& e : plan.experiments) {
     plan_kinds_ << QString::fromStdString(e.kind);
     const auto* gates = std::get_if<plan::GatesExperiment>(&e.params);
     plan_checks_.push_back(gates ? gates->checks : std::vector<std::string>{});
+    const auto* capacity = std::get_if<plan::CapacityExperiment>(&e.params);
+    plan_capacity_.push_back(capacity ? *capacity : plan::CapacityExperiment{});
   }
   log_->clear();
   on_experiment_started(0, QString(), plan_kinds_.value(0));

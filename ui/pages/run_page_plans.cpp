@@ -167,6 +167,10 @@ void RunPage::on_experiment_started(int index, const QString& name, const QStrin
                        at < plan_checks_.size() ? plan_checks_[at] : std::vector<std::string>{});
     charts_->set_gate_scores(gate_scores_);
   }
+  if (kind == "capacity" && static_cast<size_t>(index) < plan_capacity_.size()) {
+    const plan::CapacityExperiment& c = plan_capacity_[static_cast<size_t>(index)];
+    charts_->set_capacity_slo(c.ttft_p99_ms, c.tpot_p99_ms, c.by_rate());
+  }
   if (!name.isEmpty() && plan_kinds_.size() > 1)
     log_->appendPlainText(
         tr("▶ Experiment %1 of %2: %3").arg(index + 1).arg(plan_kinds_.size()).arg(name));

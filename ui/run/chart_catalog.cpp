@@ -70,9 +70,34 @@ ChartDefinition definition(RunChart chart) {
               output};
     case RunChart::Pareto:
       return {ChartKind::Line,
-              QObject::tr("Per-user decode vs total output (Pareto frontier dashed)"),
+              QObject::tr("Pareto: per-user decode vs total output"),
               {QObject::tr("Total output"), "tok/s"},
               {QObject::tr("Per-user decode, median"), "tok/s"}};
+    case RunChart::TraceLateness:
+      return {ChartKind::Scatter,
+              QObject::tr("Send lateness against the trace schedule"),
+              {QObject::tr("Scheduled at, since the lane started"), "s"},
+              {QObject::tr("Sent − scheduled"), "ms"}};
+    case RunChart::TtftByTurn:
+      return {ChartKind::Line,
+              QObject::tr("TTFT by turn (median)"),
+              {QObject::tr("Turn of the session"), ""},
+              ttft_ms};
+    case RunChart::CapacityProbes:
+      return {ChartKind::Line,
+              QObject::tr("Capacity search: load of each probe"),
+              {QObject::tr("Probe"), ""},
+              {QObject::tr("Load"), "streams"}};
+    case RunChart::CapacityTtft:
+      return {ChartKind::Line,
+              QObject::tr("Capacity search: TTFT p99 by load"),
+              {QObject::tr("Probe load"), "streams"},
+              {QObject::tr("TTFT p99"), "ms"}};
+    case RunChart::CapacityTpot:
+      return {ChartKind::Line,
+              QObject::tr("Capacity search: TPOT p99 by load"),
+              {QObject::tr("Probe load"), "streams"},
+              {QObject::tr("TPOT p99"), "ms"}};
   }
   return {ChartKind::Line, QString(), {}, {}};
 }

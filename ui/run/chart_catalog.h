@@ -28,6 +28,11 @@ enum class RunChart {
   DecodeVsConcurrency,  // median decode rate per concurrency
   OutputVsConcurrency,  // aggregate output per concurrency
   Pareto,               // per-user decode rate against aggregate output, one point per level
+  TraceLateness,        // send lateness of each trace request against its scheduled time
+  TtftByTurn,           // median TTFT per turn of multi-turn sessions
+  CapacityProbes,       // the load of each capacity probe in turn: the search narrowing
+  CapacityTtft,         // p99 TTFT of each capacity probe against its load, with the SLO
+  CapacityTpot,         // p99 TPOT of each capacity probe against its load, with the SLO
 };
 
 // A panel for `chart`, showing `empty_text` until it has data; focus by click only, so Tab

@@ -16,6 +16,7 @@
 
 #include "plan/plan.h"
 #include "run/experiment.h"
+#include "ui/run/traffic_forms.h"
 
 namespace lb::ui {
 namespace {
@@ -30,7 +31,10 @@ constexpr KindInfo kKinds[] = {{"regression", "Regression (outputs compared)"},
                                {"prefix_cache", "Prefix cache"},
                                {"speculative", "Speculative decoding"},
                                {"gates", "Functional gates"},
-                               {"sampled_regression", "Sampled review (sampled outputs compared)"}};
+                               {"sampled_regression", "Sampled review (sampled outputs compared)"},
+                               {"trace", "Trace replay"},
+                               {"sessions", "Multi-turn sessions"},
+                               {"capacity", "SLO capacity"}};
 
 QSpinBox* spin(int min, int max, int value, QWidget* parent, const QString& suffix = {}) {
   auto* s = new QSpinBox(parent);
@@ -89,6 +93,19 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
   stack_->addWidget(speculative_form());
   stack_->addWidget(gates_form());
   stack_->addWidget(sampled_form());
+  trace_ = new TraceForm(this);
+  sessions_ = new SessionsForm(this);
+  capacity_ = new CapacityForm(this);
+  for (QWidget* page : std::initializer_list<QWidget*>{trace_, sessions_, capacity_})
+    stack_->addWidget(page);
+  connect(trace_, &TraceForm::changed, this, &ExperimentForm::check_experiment);
+  connect(sessions_, &SessionsForm::changed, this, &ExperimentForm::check_experiment);
+  connect(capacity_, &CapacityForm::changed, this, &ExperimentForm::check_experiment);
+  problems_ = new QLabel(this);
+  problems_->setWordWrap(true);
+  problems_->setStyleSheet("color: #b00020");
+  problems_->setAccessibleName(tr("Problems with these settings"));
+  problems_->hide();
   unavailable_ = new QLabel(this);
   unavailable_->setWordWrap(true);
   unavailable_->setStyleSheet("color: #8a5a00");
@@ -97,13 +114,40 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
     unavailable_->setText(kind_available(kind()) ? QString()
                                                  : tr("This experiment kind is not available in "
                                                       "this build of the engine."));
+    check_experiment();
     emit kind_changed(kind());
   });
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(kind_);
   layout->addWidget(stack_);
+  layout->addWidget(problems_);
   layout->addWidget(unavailable_);
+}
+
+// The traffic kinds' settings as the plan parser reads them: its messages (path stripped to
+// the field) under the form while they are edited, so a bad value shows before Start.
+void ExperimentForm::check_experiment() {
+  const QString k = kind();
+  problems_->setText(k == "trace" || k == "sessions" || k == "capacity" ? problems() : QString());
+  problems_->setVisible(!problems_->text().isEmpty());
+}
+
+QString ExperimentForm::problems() const {
+  QString error;
+  nlohmann::json e = experiment_json(&error);
+  if (e.is_null()) return error;
+  const nlohmann::json lane = {{"id", "lane"}, {"base_url", "sim:fp8"}};
+  const nlohmann::json plan = {{"name", "form"}, {"lanes", {lane}}, {"experiments", {e}}};
+  const plan::PlanParseResult parsed = plan::parse_plan(plan.dump(), "form");
+  QStringList lines;
+  const std::string prefix = "experiments[0]";
+  for (const plan::PlanError& err : parsed.errors) {
+    std::string field = err.path.rfind(prefix, 0) == 0 ? err.path.substr(prefix.size()) : err.path;
+    if (!field.empty() && field.front() == '.') field.erase(0, 1);
+    lines << QString::fromStdString(field.empty() ? err.message : field + ": " + err.message);
+  }
+  return lines.join('\n');
 }
 
 QWidget* ExperimentForm::regression_form() {
@@ -302,6 +346,10 @@ void ExperimentForm::use_quick_defaults() {
   gate_repeat_->setValue(1);
   sm_samples_->setValue(8);
   sm_max_tokens_->setValue(96);
+  trace_->set_trace(QString(), 1.0, 200);
+  sessions_->set_synthetic(2, 3, 512, 24);
+  capacity_->set_probe(8, 1, 256, 24);
+  capacity_->set_bounds(6, 120);
 }
 
 void ExperimentForm::set_prompt_sets(const std::vector<std::pair<QString, QString>>& sets) {
@@ -414,6 +462,12 @@ nlohmann::json ExperimentForm::experiment_json(QString* error) const {
     j["top_p"] = sm_top_p_->value();
     j["seed"] = sm_seed_->value();
     j["max_tokens"] = sm_max_tokens_->value();
+  } else if (k == "trace") {
+    return trace_->experiment_json(error);
+  } else if (k == "sessions") {
+    return sessions_->experiment_json(error);
+  } else if (k == "capacity") {
+    return capacity_->experiment_json(error);
   } else if (k == "gates") {
     std::vector<std::string> checks;
     for (int i = 0; i < gate_checks_->count(); ++i)

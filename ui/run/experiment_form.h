@@ -17,6 +17,10 @@ class QStackedWidget;
 
 namespace lb::ui {
 
+class CapacityForm;
+class SessionsForm;
+class TraceForm;
+
 class ExperimentForm : public QWidget {
   Q_OBJECT
  public:
@@ -39,6 +43,13 @@ class ExperimentForm : public QWidget {
   // Throughput: a concurrency list ("1, 4") or doubling from 1 up to max_concurrency.
   void set_throughput(const QString& concurrency, int requests, int output_tokens);
   void set_throughput_doubling(int max_concurrency, double min_gain_percent);
+  // The traffic kinds' own forms (trace replay, sessions, SLO capacity).
+  TraceForm* trace_form() const { return trace_; }
+  SessionsForm* sessions_form() const { return sessions_; }
+  CapacityForm* capacity_form() const { return capacity_; }
+  // What the plan parser says of the current settings, one problem a line ("" = none); shown
+  // under the traffic kinds' forms as they are edited.
+  QString problems() const;
 
  signals:
   void kind_changed(const QString& kind);
@@ -53,10 +64,15 @@ class ExperimentForm : public QWidget {
   QWidget* sampled_form();
   QComboBox* prompt_combo() const;  // the current kind's prompt-set picker
   void add_throughput_fields(QFormLayout* form, QWidget* page);
+  void check_experiment();
 
   QComboBox* kind_ = nullptr;
   QStackedWidget* stack_ = nullptr;
   QLabel* unavailable_ = nullptr;
+  QLabel* problems_ = nullptr;
+  TraceForm* trace_ = nullptr;
+  SessionsForm* sessions_ = nullptr;
+  CapacityForm* capacity_ = nullptr;
   // regression
   QComboBox* prompts_ = nullptr;
   QSpinBox* reg_max_tokens_ = nullptr;

@@ -37,6 +37,11 @@ LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* p
   decode_conc_ = make_run_chart(RunChart::DecodeVsConcurrency, palette, empty, this);
   output_conc_ = make_run_chart(RunChart::OutputVsConcurrency, palette, empty, this);
   pareto_ = make_run_chart(RunChart::Pareto, palette, empty, this);
+  lateness_ = make_run_chart(RunChart::TraceLateness, palette, empty, this);
+  turn_ttft_ = make_run_chart(RunChart::TtftByTurn, palette, empty, this);
+  cap_probes_ = make_run_chart(RunChart::CapacityProbes, palette, empty, this);
+  cap_ttft_ = make_run_chart(RunChart::CapacityTtft, palette, empty, this);
+  cap_tpot_ = make_run_chart(RunChart::CapacityTpot, palette, empty, this);
   gate_model_ = new QStandardItemModel(this);
   gate_view_ = new QTableView(this);
   gate_view_->setModel(gate_model_);
@@ -84,7 +89,13 @@ void LiveCharts::set_lane_time(bool on) { lane_time_->setChecked(on); }
 
 bool LiveCharts::lane_time() const { return lane_time_->isChecked(); }
 
-void LiveCharts::name_time_axes() { ui::name_time_axes(output_rate_, ttft_, lane_time()); }
+void LiveCharts::name_time_axes() {
+  ui::name_time_axes(output_rate_, ttft_, lane_time());
+  lateness_->set_axes({lane_time() ? tr("Scheduled at, since the lane started")
+                                   : tr("Scheduled at, since the run started"),
+                       "s"},
+                      lateness_->y_axis());
+}
 
 void LiveCharts::set_kind(const QString& kind) {
   kind_ = kind;
@@ -97,6 +108,12 @@ void LiveCharts::set_kind(const QString& kind) {
     shown = {decode_conc_, tokens_per_event_, itl_, output_rate_};
   } else if (kind == "throughput") {
     shown = {output_conc_, decode_conc_, pareto_, output_rate_, ttft_, itl_};
+  } else if (kind == "trace") {
+    shown = {lateness_, output_rate_, ttft_, pareto_};
+  } else if (kind == "sessions") {
+    shown = {turn_ttft_, ttft_, output_rate_, itl_};
+  } else if (kind == "capacity") {
+    shown = {cap_probes_, cap_ttft_, cap_tpot_, pareto_};
   } else if (kind == "gates") {
     shown = {gate_view_};
   } else {
@@ -122,7 +139,8 @@ void LiveCharts::relayout(const std::vector<QWidget*>& shown) {
 
 std::vector<ChartPanel*> LiveCharts::panels() const {
   return {output_rate_, ttft_,      itl_,         tokens_per_event_, decode_ctx_,
-          ttft_ctx_,    ttft_pass_, decode_conc_, output_conc_,      pareto_};
+          ttft_ctx_,    ttft_pass_, decode_conc_, output_conc_,      pareto_,
+          lateness_,    turn_ttft_, cap_probes_,  cap_ttft_,         cap_tpot_};
 }
 
 std::vector<ChartPanel*> LiveCharts::shown_panels() const {
@@ -260,7 +278,9 @@ void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& c
       if (!output.empty()) output_conc_->set_series(lane, output);
     }
   }
-  if (kind_ == "throughput" && !changed.empty()) update_pareto(data);
+  if ((kind_ == "throughput" || kind_ == "trace" || kind_ == "capacity") && !changed.empty())
+    update_pareto(data);
+  if (!changed.empty()) update_traffic(data, changed);
   // A long run's scatter keeps every n-th request (LiveRunData::ttft_over_time); the title says so.
   int64_t ttft_stride = 1;
   for (const QString& lane : data.lanes())

@@ -79,6 +79,25 @@ class LiveRunData {
                                                       PhaseMeasure measure) const;
   // Prefix cache: (pass number 1 cold / 2 warm / 3 control, TTFT in ms) per request.
   std::vector<QPointF> ttft_per_pass(const QString& lane) const;
+  // Trace replay: (scheduled time in s since the run started, send lateness t_sent - t_sched in
+  // ms) per sent request, sorted by x; every lateness_stride()-th once there are many.
+  const std::vector<QPointF>& lateness_over_schedule(const QString& lane) const;
+  int64_t lateness_stride(const QString& lane) const;
+  // Sessions: (turn number, 1 = the first, median TTFT in ms over that turn's finished
+  // requests) per turn index, sorted by turn.
+  std::vector<QPointF> ttft_by_turn(const QString& lane) const;
+  // SLO capacity: one entry per probe phase ("c8", "r2.5") in the order the probes started,
+  // with its load and measured p99 figures so far (not judged: see run::judge_probe).
+  struct ProbeFigures {
+    double load = 0;
+    double ttft_p99_ms = -1;
+    double tpot_p99_ms = -1;
+    int64_t completed = 0;
+    int64_t errors = 0;
+  };
+  std::vector<ProbeFigures> capacity_probes(const QString& lane) const;
+  // "c8" -> 8, "r2.5" -> 2.5; NaN for anything else.
+  static double probe_load(const QString& phase);
   // Where a phase sits on an x axis: "c32" -> 32, "4096" -> 4096, "cold"/"warm"/"control" ->
   // 1/2/3; NaN for anything else.
   static double phase_x(const QString& phase);
@@ -101,6 +120,8 @@ class LiveRunData {
     ThinnedPoints ttft;
     std::vector<double> tokens_per_bucket;
     std::vector<QPointF> decode_ctx, ttft_ctx, ttft_pass;
+    ThinnedPoints lateness{600};
+    std::vector<std::vector<double>> turn_ttft_ms;  // per turn index
     int64_t failed = 0;
     int64_t start_ns = std::numeric_limits<int64_t>::max();  // earliest scheduled stamp
   };

@@ -35,6 +35,10 @@ class ChartBackend {
   // left out of the legend; replaces an earlier band of that name; empty lists remove it.
   virtual void replace_band(const QString& name, const QColor& color, const QList<QPointF>& lower,
                             const QList<QPointF>& upper) = 0;
+  // A series in a fixed colour drawn as a dashed line or as large markers on any x/y chart,
+  // above the series before it; replaces an earlier one of that name (created on first use).
+  virtual void replace_marks(const QString& name, const QColor& color, const QList<QPointF>& points,
+                             MarkShape shape) = 0;
   virtual void set_bars(const BarData& bars, const QList<QColor>& colors) = 0;
   virtual void remove_all() = 0;
   virtual void set_empty_text(const QString& text) = 0;  // shown while there is no data

@@ -104,7 +104,16 @@ void ChartPanel::set_reference_series(const QString& name, std::vector<QPointF> 
 
 std::vector<QPointF> ChartPanel::series(const QString& lane) const {
   const auto it = points_.find(lane);
-  return it == points_.end() ? std::vector<QPointF>() : it->second;
+  if (it != points_.end()) return it->second;
+  const auto marks = marks_.find(lane);
+  return marks == marks_.end() ? std::vector<QPointF>() : marks->second.points;
+}
+
+void ChartPanel::set_marks(const QString& name, std::vector<QPointF> points, const QColor& color,
+                           MarkShape shape) {
+  marks_[name] = Marks{std::move(points), color, shape};
+  dirty_ = true;
+  schedule_flush();
 }
 
 void ChartPanel::set_intervals(const QString& lane, std::vector<PointInterval> intervals) {
@@ -128,6 +137,7 @@ void ChartPanel::set_samples(const QString& lane, std::vector<double> samples) {
 void ChartPanel::clear() {
   timer_->stop();
   points_.clear();
+  marks_.clear();
   samples_.clear();
   intervals_.clear();
   drawn_.clear();
@@ -181,7 +191,14 @@ void ChartPanel::apply_xy() {
     }
     backend_->replace_band(lane + tr(" (95 % interval)"), palette_->colorFor(lane), lower, upper);
   }
-  backend_->set_range(range_of(points_, intervals_, x_.from_zero, y_.from_zero));
+  std::map<QString, std::vector<QPointF>> ranged = points_;
+  for (const auto& [name, marks] : marks_) {
+    backend_->replace_marks(name, marks.color,
+                            QList<QPointF>(marks.points.begin(), marks.points.end()), marks.shape);
+    drawn_[name] = static_cast<int>(marks.points.size());
+    ranged[name + QStringLiteral("\n")] = marks.points;  // a key no lane has
+  }
+  backend_->set_range(range_of(ranged, intervals_, x_.from_zero, y_.from_zero));
 }
 
 void ChartPanel::apply_histogram() {

@@ -4,6 +4,7 @@
 // and applied together at most 30 times a second (one replace() per series, downsampled to about
 // two points per pixel column), whatever rate the caller sets data at. No drawing-library type
 // appears here: the backend lives in chart/qtcharts/.
+#include <QColor>
 #include <QPointF>
 #include <QSize>
 #include <QString>
@@ -45,6 +46,11 @@ class ChartPanel : public QWidget {
   void set_reference_series(const QString& name, std::vector<QPointF> points,
                             const QString& colour_of);
   bool is_reference(const QString& name) const { return reference_.count(name) > 0; }
+  // Line/Scatter: a series of its own colour, not a lane's: a dashed guide line (an SLO, a
+  // threshold; two points span it) or markers over the lanes' points (pass/fail), named NAME in
+  // the legend. The axes take its points in.
+  void set_marks(const QString& name, std::vector<QPointF> points, const QColor& color,
+                 MarkShape shape);
   // Line: the lane's 95 % intervals (sorted by x), drawn as a band in the lane's colour along
   // its line; the value axis takes them in. An empty list removes the band.
   void set_intervals(const QString& lane, std::vector<PointInterval> intervals);
@@ -92,6 +98,12 @@ class ChartPanel : public QWidget {
   std::map<QString, std::vector<QPointF>> points_;
   std::map<QString, std::vector<double>> samples_;
   std::map<QString, std::vector<PointInterval>> intervals_;
+  struct Marks {
+    std::vector<QPointF> points;
+    QColor color;
+    MarkShape shape = MarkShape::Dot;
+  };
+  std::map<QString, Marks> marks_;
   std::map<QString, int> drawn_;
   QStringList order_;                     // lanes in the order they were first set (legend order)
   std::map<QString, QString> reference_;  // reference series -> the lane whose colour it takes

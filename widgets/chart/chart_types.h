@@ -19,6 +19,10 @@ struct AxisSpec {
   QString label() const { return unit.isEmpty() ? title : title + " (" + unit + ")"; }
 };
 
+// How a series that belongs to no lane is drawn (ChartPanel::set_marks): a guide line (an SLO, a
+// threshold) or markers over the lanes' points (pass or fail of a probe).
+enum class MarkShape { DashedLine, Dot, Diamond };
+
 // A point's 95 % interval on a line chart: drawn as a translucent band along the lane's line.
 struct PointInterval {
   double x = 0;

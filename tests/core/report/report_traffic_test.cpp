@@ -3,6 +3,7 @@
 // binding SLO, and every probe by load).
 #include <QtTest>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "test_main.h"
@@ -80,7 +81,51 @@ class TestReportTraffic : public QObject {
     QCOMPARE(probes->rows[0][1], std::string("1.00"));
     QCOMPARE(probes->rows[2][1], std::string("4.00"));
     QCOMPARE(probes->rows[2][5], std::string("pass"));
+
+    // The report charts TTFT p99 against load (the only SLO set), with the SLO line.
+    const auto charts = lb::report::report_charts(*folder);
+    const auto chart = std::find_if(charts.begin(), charts.end(),
+                                    [](const auto& c) { return c.id == "capacity_ttft_p99"; });
+    QVERIFY(chart != charts.end());
+    QVERIFY(std::none_of(charts.begin(), charts.end(),
+                         [](const auto& c) { return c.id == "capacity_tpot_p99"; }));
+    QCOMPARE(chart->x_title, std::string("probe load (concurrent requests)"));
+    QCOMPARE(chart->series.size(), size_t{3});
+    QCOMPARE(chart->series[0].points,
+             (std::vector<std::pair<double, double>>{{1, 5000}, {4, 5000}}));
+    QCOMPARE(chart->series[2].name, std::string("fp8"));
+    QCOMPARE(chart->series[2].points.size(), size_t{3});
+    for (const auto mark : chart->series[2].marks) QVERIFY(mark == lb::report::PointMark::Pass);
     std::filesystem::remove_all(dir);
+  }
+
+  // Probes are drawn by load whatever order the search ran them in, each marked met or missed;
+  // a probe without the figure (nothing completed) is left out of that figure's curve.
+  void capacityChartSortsProbesByLoadAndMarksThem() {
+    const nlohmann::json probes = {
+        {{"load", 1.0}, {"pass", true}, {"ttft_p99_ms", 40.0}, {"tpot_p99_ms", 5.0}},
+        {{"load", 2.0}, {"pass", true}, {"ttft_p99_ms", 60.0}, {"tpot_p99_ms", 6.0}},
+        {{"load", 4.0}, {"pass", false}, {"ttft_p99_ms", 220.0}, {"tpot_p99_ms", 9.0}},
+        {{"load", 3.0}, {"pass", false}, {"ttft_p99_ms", 150.0}, {"tpot_p99_ms", nullptr}}};
+    const nlohmann::json e = {
+        {"kind", "capacity"},
+        {"slo", {{"ttft_p99_ms", 100.0}, {"tpot_p99_ms", 8.0}}},
+        {"lanes", {{"a", {{"capacity", {{"unit", "req/s"}, {"probes", probes}}}}}}}};
+    const auto charts = lb::report::capacity_charts(e, {"a", "missing"});
+    QCOMPARE(charts.size(), size_t{2});
+    const auto& ttft = charts[0];
+    QCOMPARE(ttft.x_title, std::string("probe load (req/s)"));
+    QCOMPARE(ttft.y_title, std::string("TTFT p99 (ms)"));
+    QCOMPARE(ttft.series.size(), size_t{2});  // the SLO and lane a
+    QCOMPARE(ttft.series[1].points,
+             (std::vector<std::pair<double, double>>{{1, 40}, {2, 60}, {3, 150}, {4, 220}}));
+    using lb::report::PointMark;
+    QCOMPARE(ttft.series[1].marks, (std::vector<PointMark>{PointMark::Pass, PointMark::Pass,
+                                                           PointMark::Fail, PointMark::Fail}));
+    QCOMPARE(ttft.series[0].points, (std::vector<std::pair<double, double>>{{1, 100}, {4, 100}}));
+    const auto& tpot = charts[1];
+    QCOMPARE(tpot.id, std::string("capacity_tpot_p99"));
+    QCOMPARE(tpot.series[1].points.size(), size_t{3});  // load 3 has no TPOT figure
   }
 };
 

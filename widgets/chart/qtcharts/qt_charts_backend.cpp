@@ -36,6 +36,7 @@ QString label_format(const QValueAxis* axis) {
 
 class QtChartsBackend final : public ChartBackend {
  public:
+  static constexpr int kMarkedPointsMax = 24;
   QtChartsBackend(ChartKind kind, QWidget* parent) : kind_(kind) {
     chart_ = new QChart();                             // owned by the view
     chart_->setAnimationOptions(QChart::NoAnimation);  // live data: animations only lag
@@ -88,6 +89,9 @@ class QtChartsBackend final : public ChartBackend {
                       const QList<QPointF>& points) override {
     QXYSeries* series = series_.value(name);
     if (!series) series = add_series(name, color);
+    // A few measured points (levels, turns, probes) are marked, so a lone one is seen at all; on
+    // a dense curve markers would only hide it.
+    if (kind_ == ChartKind::Line) series->setPointsVisible(points.size() <= kMarkedPointsMax);
     series->replace(points);
     update_empty(points.isEmpty() && all_empty());
   }
@@ -130,6 +134,38 @@ class QtChartsBackend final : public ChartBackend {
     }
     band->lowerSeries()->replace(lower);
     band->upperSeries()->replace(upper);
+  }
+
+  void replace_marks(const QString& name, const QColor& color, const QList<QPointF>& points,
+                     MarkShape shape) override {
+    if (!x_axis_) return;
+    QXYSeries* series = series_.value(name);
+    if (!series) {
+      if (shape == MarkShape::DashedLine) {
+        auto* line = new QLineSeries();
+        QPen pen(color);
+        pen.setWidthF(1.5);
+        pen.setStyle(Qt::DashLine);
+        line->setPen(pen);
+        series = line;
+      } else {
+        auto* scatter = new QScatterSeries();
+        scatter->setMarkerShape(shape == MarkShape::Dot
+                                    ? QScatterSeries::MarkerShapeCircle
+                                    : QScatterSeries::MarkerShapeRotatedRectangle);
+        scatter->setMarkerSize(11);
+        scatter->setPen(QPen(Qt::white, 1.0));
+        series = scatter;
+      }
+      series->setName(name);
+      series->setColor(color);
+      chart_->addSeries(series);
+      series->attachAxis(x_axis_);
+      series->attachAxis(y_axis_);
+      series_.insert(name, series);
+    }
+    series->replace(points);
+    update_empty(points.isEmpty() && all_empty());
   }
 
   void set_range(const AxisRange& r) override {
