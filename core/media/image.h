@@ -35,5 +35,6 @@ struct Video {
 inline constexpr int64_t kMaxPixels = 40'000'000;  // per image or frame
 inline constexpr int kMaxDimensionPx = 16'384;
 inline constexpr int kMaxFrames = 1'024;
+inline constexpr int64_t kMaxVideoPixels = 100'000'000;  // over all frames (300 MB as RGB)
 
 }  // namespace lb::media

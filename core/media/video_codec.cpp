@@ -89,6 +89,7 @@ class VideoDecoder {
   int stream_ = -1;
   CodecContextPtr codec_;
   SwsPtr sws_;
+  int64_t total_pixels_ = 0;
 };
 
 std::string VideoDecoder::open(std::string_view bytes, MediaFormat format) {
@@ -125,6 +126,11 @@ std::string VideoDecoder::receive_frames(Video& video) {
     if (rc < 0) return "corrupt video frame: " + av_error(rc);
     if (static_cast<int>(video.frames.size()) >= kMaxFrames) {
       return "the video has more than " + std::to_string(kMaxFrames) + " frames";
+    }
+    total_pixels_ += static_cast<int64_t>(frame->width) * frame->height;
+    if (total_pixels_ > kMaxVideoPixels) {
+      return "the video has more than " + std::to_string(kMaxVideoPixels) +
+             " pixels over all its frames";
     }
     auto image = to_rgb(*frame, sws_);
     if (!image) return "a video frame could not be converted to RGB";

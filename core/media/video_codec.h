@@ -9,8 +9,8 @@
 
 namespace lb::media {
 
-// Every frame, converted to RGB; more than kMaxFrames frames, or frames larger than kMaxPixels,
-// are an error.
+// Every frame, converted to RGB; more than kMaxFrames frames, frames larger than kMaxPixels or
+// more than kMaxVideoPixels in all are an error (refused while decoding, before they add up).
 Decoded<Video> decode_video(std::string_view bytes);
 
 // All frames must share one size (even width and height). The same frames give the same bytes
