@@ -31,21 +31,21 @@ double vision_encoder_s(const std::vector<RequestMedia>& media, const Profile& p
   return pixels / 1e6 * profile.vision_encoder_s_per_mpx;
 }
 
-std::string media_limit_message(const char* modality) {
-  return std::string("At most 0 ") + modality +
+std::string media_limit_message(const char* modality, int limit) {
+  return "At most " + std::to_string(limit) + " " + modality +
          "(s) may be provided in one prompt. Set `--limit-mm-per-prompt` to increase this limit.";
 }
 
 std::optional<ParseError> attach_media(GenRequest& request, const Profile& profile) {
-  bool any = false;
-  for (const auto& m : request.messages) any = any || !m.media.empty();
-  if (!any) return std::nullopt;
-  if (profile.text_only) {
-    bool video_only = true;
-    for (const auto& m : request.messages)
-      for (const auto& part : m.media) video_only = video_only && part.video;
-    return ParseError{media_limit_message(video_only ? "video" : "image"), ""};
-  }
+  int images = 0, videos = 0;
+  for (const auto& m : request.messages)
+    for (const auto& part : m.media) ++(part.video ? videos : images);
+  if (images + videos == 0) return std::nullopt;
+  // vLLM checks the limits before it loads anything.
+  if (profile.image_limit >= 0 && images > profile.image_limit)
+    return ParseError{media_limit_message("image", profile.image_limit), ""};
+  if (profile.video_limit >= 0 && videos > profile.video_limit)
+    return ParseError{media_limit_message("video", profile.video_limit), ""};
   for (auto& message : request.messages) {
     std::vector<RequestMedia> decoded;
     if (auto err = decode_media_parts(message.media, decoded)) return ParseError{err->message, ""};

@@ -17,9 +17,9 @@ int64_t vision_tokens(const RequestMedia& media, const Profile& profile);
 // Encoder time: vision_encoder_s_per_mpx per million pixels over every frame.
 double vision_encoder_s(const std::vector<RequestMedia>& media, const Profile& profile);
 
-// vLLM's 400 for media a lane does not take, e.g. "At most 0 image(s) may be provided in one
+// vLLM's 400 for more media than a lane takes, e.g. "At most 0 image(s) may be provided in one
 // prompt. Set `--limit-mm-per-prompt` to increase this limit."
-std::string media_limit_message(const char* modality);
+std::string media_limit_message(const char* modality, int limit);
 
 // Decodes the media of `request`'s messages, sets their placeholder tokens and re-renders the
 // prompt; returns the 400 to answer instead (text-only lane, unreadable media).

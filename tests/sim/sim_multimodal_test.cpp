@@ -223,6 +223,14 @@ class SimMultimodalTest : public QObject {
     QCOMPARE(mm_post(fp8_mm->port(), mm_prompt_body(*image_item)).status, 200);
     auto bf16_text = start_server("bf16?time_scale=0.001&text_only=1");
     QCOMPARE(mm_post(bf16_text->port(), mm_prompt_body(*image_item)).status, 400);
+    // A limit of one image: the two-image items are refused, the image-and-video ones are not.
+    auto one_image = start_server("bf16?time_scale=0.001&image_limit=1");
+    const auto two = mm_post(one_image->port(), mm_prompt_body(*set_.find("mm-mixed-01")));
+    QCOMPARE(two.status, 400);
+    QVERIFY2(
+        two.body.find("At most 1 image(s) may be provided in one prompt.") != std::string::npos,
+        two.body.c_str());
+    QCOMPARE(mm_post(one_image->port(), mm_prompt_body(*set_.find("mm-mixed-06"))).status, 200);
   }
 
   void unreadable_media_are_a_400() {
