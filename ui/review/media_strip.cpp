@@ -6,6 +6,8 @@
 #include <QLocale>
 #include <QPixmap>
 
+#include "ui/review/video_frames.h"
+
 namespace lb::ui {
 
 QString media_caption(const plan::MediaRef& item) {
@@ -58,11 +60,26 @@ QLabel* MediaStrip::image_tile(const plan::MediaRef& item) {
   return label;
 }
 
+QLabel* MediaStrip::video_tile(const plan::MediaRef& item) {
+  if (!item.bytes) return named_tile(item, tr("(not fetched)"));
+  if (static_cast<qsizetype>(item.bytes->size()) > kMaxDecodedBytes)
+    return named_tile(item, tr("(too large to preview)"));
+  const FrameStrip strip = video_frame_strip(*item.bytes, kThumbnailPx, kMaxStripFrames);
+  if (strip.image.isNull()) return named_tile(item, strip.error);
+  auto* label = new QLabel(this);
+  label->setPixmap(QPixmap::fromImage(strip.image));
+  label->setFixedSize(strip.image.size());
+  label->setFrameShape(QFrame::StyledPanel);
+  label->setToolTip(media_caption(item) + "\n" +
+                    tr("%1 of %2 frames, first to last").arg(strip.shown).arg(strip.total));
+  return label;
+}
+
 void MediaStrip::show_media(const std::vector<plan::MediaRef>& media) {
   for (QLabel* tile : tiles_) delete tile;
   tiles_.clear();
   for (const auto& item : media) {
-    QLabel* tile = item.kind == plan::MediaKind::Image ? image_tile(item) : named_tile(item, "");
+    QLabel* tile = item.kind == plan::MediaKind::Image ? image_tile(item) : video_tile(item);
     row_->insertWidget(static_cast<int>(tiles_.size()), tile);
     tiles_.push_back(tile);
   }

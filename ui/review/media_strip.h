@@ -1,8 +1,9 @@
 #pragma once
 // The images and videos a prompt was sent with, shown above the two answers on the Review page:
-// a thumbnail per image (decoded with QImage) and, per video, a tile naming its size, frame
-// count and file, so a reviewer sees what both lanes were asked about. Media sent as an http(s)
-// URL are named, not fetched. The strip hides itself for a text-only prompt.
+// a thumbnail per image (decoded with QImage) and, per video, a strip of its frames from first to
+// last (decoded with core/media's reader), so a reviewer sees what both lanes were asked about.
+// Media sent as an http(s) URL, or that cannot be read, are named instead (size, frames, file).
+// The strip hides itself for a text-only prompt.
 #include <QWidget>
 #include <vector>
 
@@ -19,6 +20,7 @@ class MediaStrip : public QWidget {
   static constexpr int kThumbnailPx = 96;
   // Images larger than this are named instead of decoded, so a huge file cannot stall the page.
   static constexpr qsizetype kMaxDecodedBytes = 16 << 20;
+  static constexpr int kMaxStripFrames = 6;  // frames shown of a video, evenly spaced
 
   explicit MediaStrip(QWidget* parent = nullptr);
   void show_media(const std::vector<plan::MediaRef>& media);
@@ -29,6 +31,7 @@ class MediaStrip : public QWidget {
 
  private:
   QLabel* image_tile(const plan::MediaRef& item);
+  QLabel* video_tile(const plan::MediaRef& item);
   QLabel* named_tile(const plan::MediaRef& item, const QString& why);
 
   QHBoxLayout* row_ = nullptr;
