@@ -41,6 +41,12 @@ std::optional<MediaRef> file_ref(const MediaKey& key, const std::string& path,
     error = "must not be empty";
     return std::nullopt;
   }
+  if (path.rfind("http://", 0) == 0 || path.rfind("https://", 0) == 0) {
+    error = std::string("a URL goes in \"") +
+            (key.kind == MediaKind::Video ? "video_url" : "image_url") + "\"; \"" + key.key +
+            "\" takes a file path";
+    return std::nullopt;
+  }
   std::filesystem::path resolved(path);
   if (resolved.is_relative() && !base_dir.empty())
     resolved = std::filesystem::path(base_dir) / path;

@@ -103,6 +103,11 @@ class TestPlanPromptSetMedia : public QObject {
   void bad_media_entries_are_errors() {
     QTemporaryDir dir;
     QVERIFY(!media_load(dir, json::array({{{"image_url", "file:///etc/passwd"}}})).ok());
+    const auto url_as_file =
+        media_load(dir, json::array({{{"video", "https://example.org/v.mp4"}}}));
+    QVERIFY(!url_as_file.ok());
+    QVERIFY2(url_as_file.error_text().find("a URL goes in") != std::string::npos,
+             url_as_file.error_text().c_str());
     QVERIFY(!media_load(dir, json::array({{{"picture", "a.png"}}})).ok());
     QVERIFY(!media_load(dir, json::array({{{"image", 3}}})).ok());
     QVERIFY(!media_load(dir, json{{"image", "a.png"}}).ok());
