@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "builtin_answers.h"
+#include "media_answer.h"
 #include "sampled_answer.h"
 #include "schema_instance.h"
 #include "text_filler.h"
@@ -143,6 +144,30 @@ bool AnswerBook::batch_flips(const std::string& id, const AnswerContext& context
   return u < context.batch_flip;
 }
 
+// An answer read from the media's pixels, under the same FP8 drift model as the reference
+// answers: a lane's drift kind for the item (question + media) picks the exact answer, a
+// rewording, or (only with flip_facts) the answer with one fact changed.
+static AnswerPlan media_plan(const GenRequest& request, const std::string& user,
+                             const AnswerContext& context) {
+  AnswerPlan plan;
+  const MediaAnswer seen = answer_from_media(user, request.media);
+  if (!seen.asked) {
+    plan.content = describe_media(request.media);
+    return plan;
+  }
+  std::string id = "media:" + user;
+  for (const auto& m : request.media) id += ":" + std::to_string(m.content_hash);
+  const std::string reworded = "Answer: " + seen.text;
+  plan.reference = seen.text;
+  plan.near_tie_variant = reworded;
+  plan.confident_variant = seen.flipped;
+  const DriftKind kind = AnswerBook::drift_kind(id, context);
+  plan.content = kind == DriftKind::Identical ? seen.text
+                 : kind == DriftKind::Wording ? reworded
+                                              : seen.flipped;
+  return plan;
+}
+
 AnswerPlan AnswerBook::answer(const GenRequest& request, const AnswerContext& context) const {
   const std::string user = last_user_text(request);
   const uint64_t seed = fnv1a64(user, context.seed);
@@ -155,6 +180,8 @@ AnswerPlan AnswerBook::answer(const GenRequest& request, const AnswerContext& co
     plan = tool_calls(request, seed);
   } else if (request.json_schema || request.json_object) {
     plan = structured(request, ref);
+  } else if (!request.media.empty()) {
+    plan = media_plan(request, user, context);
   } else if (NeedleAnswer needle = answer_needle(request, context.retrieval_window_tokens);
              needle.asked) {
     plan.content = needle.text;

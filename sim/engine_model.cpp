@@ -38,7 +38,8 @@ uint64_t EngineModel::submit(SeqSpec spec, StepCallback on_step) {
   }
   const uint64_t id = seq->id;
   seqs_.emplace(id, std::move(seq));
-  clock_.call_at(clock_.now_s() + profile_.api_latency_s, [this, id] { enqueue_waiting(id); });
+  clock_.call_at(clock_.now_s() + profile_.api_latency_s + seqs_.at(id)->spec.encoder_s,
+                 [this, id] { enqueue_waiting(id); });
   return id;
 }
 

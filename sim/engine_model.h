@@ -26,6 +26,7 @@ struct SeqSpec {
   int64_t output_tokens = 1;  // tokens to generate (>= 1)
   uint64_t seed = 0;          // selects the speculative-acceptance sequence
   double speed_factor = 1.0;  // prefill and decode run this many times as fast (run_jitter)
+  double encoder_s = 0.0;     // vision encoder time before the request can be scheduled
 };
 
 struct StepOutput {

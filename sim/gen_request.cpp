@@ -5,12 +5,29 @@ namespace {
 
 using nlohmann::json;
 
-std::string content_text(const json& content) {
+// The URL of an image or video content part: chat's {"type": "image_url", "image_url": {"url"}}
+// (or a bare string), vLLM's "video_url", and the Responses API's {"type": "input_image",
+// "image_url": "..."}.
+std::optional<MediaPart> media_part(const json& part) {
+  const std::string type = part.value("type", "");
+  const bool video = type == "video_url";
+  if (type != "image_url" && type != "input_image" && !video) return std::nullopt;
+  const json& field = part.contains(type) ? part[type] : part.value("image_url", json());
+  if (field.is_string()) return MediaPart{video, field.get<std::string>()};
+  if (field.is_object() && field.contains("url") && field["url"].is_string()) {
+    return MediaPart{video, field["url"].get<std::string>()};
+  }
+  return MediaPart{video, ""};
+}
+
+std::string content_text(const json& content, std::vector<MediaPart>* media = nullptr) {
   if (content.is_string()) return content.get<std::string>();
   std::string out;
   if (content.is_array()) {
     for (const auto& part : content) {
-      if (part.is_object() && part.contains("text") && part["text"].is_string()) {
+      if (auto m = part.is_object() ? media_part(part) : std::nullopt) {
+        if (media) media->push_back(std::move(*m));
+      } else if (part.is_object() && part.contains("text") && part["text"].is_string()) {
         out += part["text"].get<std::string>();
       } else if (part.is_string()) {
         out += part.get<std::string>();
@@ -20,9 +37,11 @@ std::string content_text(const json& content) {
   return out;
 }
 
-void append_segment(std::vector<TokenId>& out, const std::string& role, const std::string& text) {
+void append_segment(std::vector<TokenId>& out, const std::string& role, const std::string& text,
+                    const std::vector<TokenId>& media_tokens = {}) {
   out.push_back(SimTokenizer::kImStart);
   SimTokenizer::encode_append(role + "\n", out);
+  out.insert(out.end(), media_tokens.begin(), media_tokens.end());
   SimTokenizer::encode_append(text, out);
   out.push_back(SimTokenizer::kImEnd);
   SimTokenizer::encode_append("\n", out);
@@ -168,12 +187,12 @@ std::optional<ParseError> parse_common(const json& body, GenRequest& out) {
 
 std::optional<ParseError> parse_responses_input(const json& body, GenRequest& out) {
   if (body.contains("instructions") && body["instructions"].is_string()) {
-    out.messages.push_back({"system", body["instructions"].get<std::string>(), false});
+    out.messages.push_back({"system", body["instructions"].get<std::string>(), false, {}, {}});
   }
   if (!body.contains("input")) return ParseError{"Field required: input", "input"};
   const json& input = body["input"];
   if (input.is_string()) {
-    out.messages.push_back({"user", input.get<std::string>(), false});
+    out.messages.push_back({"user", input.get<std::string>(), false, {}, {}});
     return {};
   }
   if (!input.is_array()) return ParseError{"input must be a string or an array", "input"};
@@ -181,12 +200,13 @@ std::optional<ParseError> parse_responses_input(const json& body, GenRequest& ou
     if (!item.is_object()) return ParseError{"input items must be objects", "input"};
     const std::string type = item.value("type", "message");
     if (type == "function_call_output") {
-      out.messages.push_back({"tool", content_text(item.value("output", json(""))), false});
+      out.messages.push_back({"tool", content_text(item.value("output", json(""))), false, {}, {}});
     } else if (type == "function_call") {
-      out.messages.push_back({"assistant", item.dump(), true});
+      out.messages.push_back({"assistant", item.dump(), true, {}, {}});
     } else {
-      out.messages.push_back(
-          {item.value("role", "user"), content_text(item.value("content", json(""))), false});
+      ChatMessage msg{item.value("role", "user"), {}, false, {}, {}};
+      msg.text = content_text(item.value("content", json("")), &msg.media);
+      out.messages.push_back(std::move(msg));
     }
   }
   return {};
@@ -205,7 +225,7 @@ std::vector<TokenId> render_chat(const std::vector<ChatMessage>& messages,
     }
     append_segment(out, "system", "# Tools\n" + list.dump());
   }
-  for (const auto& m : messages) append_segment(out, m.role, m.text);
+  for (const auto& m : messages) append_segment(out, m.role, m.text, m.media_tokens);
   if (add_generation_prompt) {
     out.push_back(SimTokenizer::kImStart);
     SimTokenizer::encode_append("assistant\n", out);
@@ -223,7 +243,7 @@ std::optional<ParseError> parse_messages(const json& messages, std::vector<ChatM
     }
     ChatMessage msg;
     msg.role = m["role"];
-    msg.text = content_text(m.value("content", json("")));
+    msg.text = content_text(m.value("content", json("")), &msg.media);
     if (m.contains("tool_calls") && m["tool_calls"].is_array() && !m["tool_calls"].empty()) {
       msg.has_tool_calls = true;
       msg.text += m["tool_calls"].dump();

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "request_media.h"
 #include "tokenizer.h"
 
 namespace lb::sim {
@@ -19,6 +20,8 @@ struct ChatMessage {
   std::string role;
   std::string text;  // text parts joined; tool calls of assistant turns rendered as JSON
   bool has_tool_calls = false;
+  std::vector<MediaPart> media;       // image_url / video_url / input_image parts, in order
+  std::vector<TokenId> media_tokens;  // the media's placeholder tokens, before the text
 };
 
 struct ToolSpec {
@@ -60,6 +63,9 @@ struct GenRequest {
   double top_p = 1;
   std::optional<int64_t> seed;
   double speed_factor = 1.0;  // from the lane's run_jitter and the x-sim-trial header
+  // Decoded media of every message (multimodal_prefill.h) and the vision encoder's time.
+  std::vector<RequestMedia> media;
+  double vision_encoder_s = 0;
 };
 
 struct ParseError {
@@ -67,7 +73,8 @@ struct ParseError {
   std::string param;
 };
 
-// Chat template (ChatML): per message <|im_start|> role "\n" content <|im_end|> "\n", then
+// Chat template (ChatML): per message <|im_start|> role "\n" [media tokens] content <|im_end|>
+// "\n", then
 // <|im_start|> "assistant\n" when a generation prompt is asked for. Tools are rendered as a
 // system message "# Tools\n" + the tools' JSON. Segments are tokenized separately.
 std::vector<TokenId> render_chat(const std::vector<ChatMessage>& messages,

@@ -52,6 +52,7 @@ void GenerationStream::submit() {
   spec.output_tokens = script_.size();
   spec.seed = fnv1a64(request_id_);
   spec.speed_factor = request_.speed_factor;
+  spec.encoder_s = request_.vision_encoder_s;
   auto self = shared_from_this();
   seq_id_ = core_.engine().submit(std::move(spec),
                                   [self](const StepOutput& step) { self->on_step(step); });

@@ -27,6 +27,9 @@ Profile fp8_base() {
   p.context_slowdown_per_100k = 0.04;
   p.kv_tokens = 1'825'809;
   p.max_num_seqs = 5;
+  // The field report's FP8 lane ran without the vision tower to free KV cache.
+  p.image_limit = 0;
+  p.video_limit = 0;
   return p;
 }
 
@@ -46,6 +49,8 @@ Profile bf16_profile() {
   p.prefill_interference = 2.5;
   p.kv_tokens = 929'913;
   p.max_num_seqs = 2;
+  p.image_limit = -1;  // the full multimodal configuration
+  p.video_limit = -1;
   return p;
 }
 
@@ -145,6 +150,17 @@ const std::map<std::string, Setter, std::less<>>& setters() {
       {"prefix_caching",
        [](Profile& p, std::string_view v) { return parse_bool(v, p.prefix_caching); }},
       {"checkpoint_tokens", number_setter<int64_t>(&Profile::checkpoint_tokens, 1)},
+      {"text_only",
+       [](Profile& p, std::string_view v) {
+         bool on = false;
+         if (!parse_bool(v, on)) return false;
+         p.image_limit = p.video_limit = on ? 0 : -1;
+         return true;
+       }},
+      {"image_limit", number_setter(&Profile::image_limit, -1)},
+      {"video_limit", number_setter(&Profile::video_limit, -1)},
+      {"vision_patch_px", number_setter(&Profile::vision_patch_px, 1)},
+      {"vision_encoder_s_per_mpx", number_setter(&Profile::vision_encoder_s_per_mpx, 0.0)},
   };
   return table;
 }

@@ -45,6 +45,15 @@ struct Profile {
   bool prefix_caching = true;
   int64_t checkpoint_tokens = 8192;  // recurrent-state checkpoint spacing for cache reuse
 
+  // Multimodal input (multimodal_prefill.h): more images or videos than the limit (-1 = no
+  // limit; 0 = a text-only lane) are answered with vLLM's 400 for --limit-mm-per-prompt;
+  // otherwise each medium adds one prompt token per vision patch and the vision encoder's
+  // time before prefill.
+  int image_limit = -1;
+  int video_limit = -1;
+  int vision_patch_px = 28;
+  double vision_encoder_s_per_mpx = 0.02;
+
   int64_t num_gpu_blocks() const { return kv_tokens / block_size; }
   // Expected tokens per decode step: 1 + sum over positions of P(all drafts up to it accepted).
   double expected_tokens_per_step() const;

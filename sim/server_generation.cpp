@@ -4,6 +4,7 @@
 
 #include "generation_stream.h"
 #include "logprob_model.h"
+#include "multimodal_prefill.h"
 #include "prompt_scoring.h"
 #include "run_jitter.h"
 #include "server_core.h"
@@ -64,6 +65,10 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
     return;
   }
   if (!check_model(session, gen.model)) return;
+  if (auto err = attach_media(gen, config_.profile)) {
+    session->send(error_response(400, err->message, "BadRequestError", err->param));
+    return;
+  }
   const int64_t prompt = static_cast<int64_t>(gen.prompt_tokens->size());
   const int64_t max_len = config_.profile.max_model_len;
   if (prompt >= max_len || (gen.max_tokens && prompt + *gen.max_tokens > max_len)) {

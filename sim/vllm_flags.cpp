@@ -1,6 +1,9 @@
 #include "vllm_flags.h"
 
 #include <cmath>
+#include <map>
+
+#include <nlohmann/json.hpp>
 
 namespace lb::sim {
 namespace {
@@ -54,6 +57,53 @@ void apply_speculative_depth(Profile& p, int depth) {
   p.batch_slowdown = std::max(0.0, p.batch_slowdown + kDraftBatchSlowdown * (depth - old_depth));
 }
 
+// '{"image": 2, "video": 0}' (vLLM's JSON form) or "image=2,video=0" (its older form).
+std::optional<std::map<std::string, int>> parse_mm_limits(const std::string& text) {
+  std::map<std::string, int> limits;
+  const auto json = nlohmann::json::parse(text, nullptr, false);
+  if (!json.is_discarded()) {
+    if (!json.is_object()) return std::nullopt;
+    for (const auto& [key, value] : json.items()) {
+      if (!value.is_number_integer() || value.get<int64_t>() < 0 ||
+          value.get<int64_t>() > 1'000'000)
+        return std::nullopt;
+      limits[key] = value.get<int>();
+    }
+    return limits;
+  }
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t end = text.find(',', pos);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(pos, end - pos);
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size() ||
+        item.find_first_not_of("0123456789", eq + 1) != std::string::npos || item.size() - eq > 8)
+      return std::nullopt;
+    limits[item.substr(0, eq)] = std::stoi(item.substr(eq + 1));
+    pos = end + 1;
+  }
+  return limits;
+}
+
+std::string apply_mm_limits(Profile& p, const VllmFlags& f) {
+  if (f.limit_mm_per_prompt) {
+    const auto limits = parse_mm_limits(*f.limit_mm_per_prompt);
+    if (!limits)
+      return "--limit-mm-per-prompt expects a JSON object such as '{\"image\": 2, \"video\": "
+             "0}' (got " +
+             *f.limit_mm_per_prompt + ")";
+    const auto get = [&](const char* key) {
+      const auto it = limits->find(key);
+      return it == limits->end() ? -1 : it->second;
+    };
+    p.image_limit = get("image");
+    p.video_limit = get("video");
+  }
+  if (f.language_model_only) p.image_limit = p.video_limit = 0;
+  return {};
+}
+
 }  // namespace
 
 std::string apply_vllm_flags(Profile& p, const VllmFlags& f) {
@@ -93,7 +143,7 @@ std::string apply_vllm_flags(Profile& p, const VllmFlags& f) {
         (u - kWeightsMemoryShare) / (kFittedMemoryUtilization - kWeightsMemoryShare);
     p.kv_tokens = static_cast<int64_t>(std::llround(static_cast<double>(p.kv_tokens) * scale));
   }
-  return {};
+  return apply_mm_limits(p, f);
 }
 
 }  // namespace lb::sim

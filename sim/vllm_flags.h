@@ -10,6 +10,9 @@
 //   --[no-]enable-prefix-caching
 //   --kv-cache-dtype          fp8 holds twice the tokens of bf16/auto in the same memory
 //   --gpu-memory-utilization  the KV cache grows and shrinks with the memory left after weights
+//   --limit-mm-per-prompt     images and videos a prompt may carry ('{"image": 2, "video": 0}'
+//                             or image=2,video=0; a modality left out has no limit)
+//   --language-model-only     no media at all (every limit 0)
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -25,6 +28,8 @@ struct VllmFlags {
   std::optional<bool> enable_prefix_caching;
   std::optional<std::string> kv_cache_dtype;
   std::optional<double> gpu_memory_utilization;
+  std::optional<std::string> limit_mm_per_prompt;
+  bool language_model_only = false;
 };
 
 // Changes `profile` as the flags would change the served engine; returns an error naming the

@@ -49,6 +49,9 @@ void add_vllm_flags(CLI::App& app, Options& o, bool& prefix_on, bool& prefix_off
   app.add_option("--kv-cache-dtype", v.kv_cache_dtype, "vLLM: auto, bfloat16, fp8, ...");
   app.add_option("--gpu-memory-utilization", v.gpu_memory_utilization,
                  "vLLM: GPU memory share; the KV cache gets what the weights leave");
+  app.add_option("--limit-mm-per-prompt", v.limit_mm_per_prompt,
+                 "vLLM: images and videos per prompt, e.g. '{\"image\": 2, \"video\": 0}'");
+  app.add_flag("--language-model-only", v.language_model_only, "vLLM: no images or videos");
 }
 
 // Other vLLM arguments (a model name, --tensor-parallel-size 2, ...) are accepted with a

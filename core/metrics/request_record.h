@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "metrics/request_media.h"
 #include "net/http_types.h"
 
 namespace lb::metrics {
@@ -26,6 +27,7 @@ struct RequestRecord {
   // The client's own estimate of the prompt's tokens (e.g. a synthetic prompt's size); used as
   // prompt_tokens with provenance Estimated when the server reports no usage. -1 = unknown.
   int64_t expected_prompt_tokens = -1;
+  RequestMedia media;  // the images and videos it carried (empty for a text-only request)
   net::StreamResult result;
 };
 

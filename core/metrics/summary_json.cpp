@@ -165,6 +165,7 @@ json to_json(const RequestRecord& rec, const RequestMetrics& m) {
   if (!r.server_timings.is_null()) {
     j["server_timings"] = r.server_timings;
   }
+  if (!rec.media.empty()) j["media"] = to_json(rec.media);
   return j;
 }
 

@@ -32,6 +32,8 @@ const char* to_string(ErrorKind kind) {
       return "cancelled";
     case ErrorKind::ClientError:
       return "client_error";
+    case ErrorKind::Refused:
+      return "refused";
   }
   return "unknown";
 }

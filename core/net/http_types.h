@@ -108,6 +108,9 @@ enum class ErrorKind {
   // The response arrived but processing it in the client threw (a bug, or a response no code
   // path expected); the record keeps the exception's text instead of vanishing.
   ClientError,
+  // The client did not send the request: it broke a limit of the lane's (e.g. its media are
+  // larger than the lane's max_media_bytes). Nothing reached the server.
+  Refused,
 };
 
 const char* to_string(ErrorKind kind);

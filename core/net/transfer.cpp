@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "net/data_url.h"
 #include "net/error_message.h"
 #include "net/retry_after.h"
 
@@ -363,6 +364,11 @@ void Transfer::complete() {
   if (!done_) return;
   auto done = std::move(done_);
   done_ = nullptr;
+  // A server refusing a request may quote its images back: no data: URL leaves the client.
+  if (result_.error != ErrorKind::None) {
+    result_.error_message = redact_data_urls(std::move(result_.error_message));
+    result_.body = redact_data_urls(std::move(result_.body));
+  }
   StreamResult failed;
   failed.id = result_.id;
   failed.http_status = result_.http_status;

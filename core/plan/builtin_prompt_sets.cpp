@@ -1,5 +1,6 @@
 #include "plan/builtin_prompt_sets.h"
 
+#include "plan/builtin_multimodal_set.h"
 #include "plan/builtin_prompt_sets_table.h"
 
 namespace lb::plan {
@@ -14,6 +15,7 @@ std::optional<std::string_view> builtin_prompt_set_text(std::string_view name) {
 std::vector<std::string> builtin_prompt_set_names() {
   std::vector<std::string> names;
   for (const auto& entry : detail::builtin_prompt_set_table()) names.emplace_back(entry.name);
+  names.emplace_back(kMultimodalSetName);  // generated in code: builtin_multimodal_set.h
   return names;
 }
 

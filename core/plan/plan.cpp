@@ -72,6 +72,7 @@ json lane_json(const Lane& lane) {
     j["api_key_env"] = lane.api_key_env;  // the name, never a key
   }
   if (lane.allow_key_over_http) j["allow_key_over_http"] = true;
+  if (lane.max_media_bytes != kDefaultMaxMediaBytes) j["max_media_bytes"] = lane.max_media_bytes;
   if (lane.launch) j["launch"] = launch_json(*lane.launch);  // secret env values redacted
   return j;
 }
@@ -217,6 +218,8 @@ struct ParamsJson {
   }
   void operator()(const GatesExperiment& e) {
     j.update({{"checks", e.checks}, {"repeat", e.repeat}});
+    if (std::find(e.checks.begin(), e.checks.end(), "multimodal") != e.checks.end())
+      j["multimodal_prompts"] = e.multimodal_prompts;
   }
 };
 
@@ -260,6 +263,11 @@ TraceReadOptions trace_read_options(const TraceExperiment& e) {
 const std::vector<std::string>& all_gate_checks() {
   static const std::vector<std::string> checks = {
       "json", "streaming", "tools", "tool_continuation", "responses", "session", "reasoning"};
+  return checks;
+}
+
+const std::vector<std::string>& optional_gate_checks() {
+  static const std::vector<std::string> checks = {"multimodal"};
   return checks;
 }
 

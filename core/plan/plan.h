@@ -29,6 +29,8 @@ struct LaneNotes {
   std::string text;  // free text
 };
 
+inline constexpr int64_t kDefaultMaxMediaBytes = int64_t{20} << 20;  // 20 MiB
+
 struct Lane {
   std::string id;
   std::string base_url;        // "http(s)://host[:port][/path]" or "sim:PROFILE[?k=v&...]"
@@ -39,6 +41,9 @@ struct Lane {
   // Send the key over plain http to a host other than loopback (plan/key_transport.h).
   bool allow_key_over_http = false;
   net::HttpVersion http_version = net::HttpVersion::Auto;
+  // The most bytes of images and videos (encoded files, together) one request may carry; a
+  // request with more is refused before it is sent. 0 = no limit.
+  int64_t max_media_bytes = kDefaultMaxMediaBytes;
   LaneNotes notes;
 
   // Filled for "sim:" lanes.
@@ -210,10 +215,15 @@ struct CapacityExperiment {
 struct GatesExperiment {
   std::vector<std::string> checks;  // default: all of all_gate_checks()
   int64_t repeat = 3;
+  // The "multimodal" check's prompt set: each prompt (with its images or videos) is one attempt,
+  // scored n/N per category (image, video, mixed) by its fact checks; `repeat` does not apply.
+  std::string multimodal_prompts = "builtin:multimodal-30";
 };
 
-// The functional gates a plan may ask for.
+// The functional gates run when a plan names none.
 const std::vector<std::string>& all_gate_checks();
+// Checks run only when a plan names them ("multimodal": it needs a vision model).
+const std::vector<std::string>& optional_gate_checks();
 
 using ExperimentParams =
     std::variant<RegressionExperiment, ThroughputExperiment, ContextSweepExperiment,

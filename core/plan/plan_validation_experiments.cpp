@@ -196,8 +196,9 @@ GatesExperiment read_gates(ObjectReader& r, ErrorList& errors) {
     if (checks.empty()) {
       r.error("checks", "must not be empty (leave it out for every check)");
     }
+    std::vector<std::string> all = all_gate_checks();
+    for (const auto& optional : optional_gate_checks()) all.push_back(optional);
     for (size_t i = 0; i < checks.size(); ++i) {
-      const auto& all = all_gate_checks();
       if (std::find(all.begin(), all.end(), checks[i]) == all.end()) {
         errors.add(index_path(key_path(r.path(), "checks"), i),
                    "unknown check '" + checks[i] + "'" + did_you_mean(checks[i], all));
@@ -208,6 +209,8 @@ GatesExperiment read_gates(ObjectReader& r, ErrorList& errors) {
     }
   }
   r.integer("repeat", e.repeat, IntRange{1, 1000});
+  if (r.string("multimodal_prompts", e.multimodal_prompts) && e.multimodal_prompts.empty())
+    r.error("multimodal_prompts", "must name a prompt set (\"builtin:NAME\" or a file)");
   return e;
 }
 

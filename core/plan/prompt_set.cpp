@@ -8,7 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "plan/builtin_multimodal_set.h"
 #include "plan/builtin_prompt_sets.h"
+#include "plan/prompt_set_media.h"
 
 namespace lb::plan {
 namespace {
@@ -210,14 +212,27 @@ void parse_prompt_body(const json& object, PromptSpec& spec, ErrorSink& sink) {
   }
 }
 
-std::optional<PromptSpec> parse_prompt_object(const json& object, ErrorSink& sink) {
+void parse_media(const json& object, const std::string& base_dir, PromptSpec& spec,
+                 ErrorSink& sink) {
+  auto media = object.find("media");
+  if (media == object.end()) return;
+  for (auto& error : parse_media_field(*media, base_dir, spec.media)) {
+    sink.add(error.field, std::move(error.message));
+  }
+  bool has_user = false;
+  for (const auto& message : spec.chat()) has_user = has_user || message.role == "user";
+  if (!has_user) sink.add("media", "media go with the last user message, and there is none");
+}
+
+std::optional<PromptSpec> parse_prompt_object(const json& object, const std::string& base_dir,
+                                              ErrorSink& sink) {
   if (!object.is_object()) {
     sink.add("", "expected a JSON object, got " + json_type(object));
     return std::nullopt;
   }
   const std::size_t before = sink.count();
-  reject_unknown_keys(object, {"id", "category", "prompt", "messages", "max_tokens", "checks"}, "",
-                      sink);
+  reject_unknown_keys(
+      object, {"id", "category", "prompt", "messages", "max_tokens", "checks", "media"}, "", sink);
   PromptSpec spec;
   if (auto id = string_field(object, "id", "id", sink)) spec.id = *id;
   if (!object.contains("id")) sink.add("id", "required");
@@ -225,6 +240,7 @@ std::optional<PromptSpec> parse_prompt_object(const json& object, ErrorSink& sin
     sink.add("id", "must not be empty");
   }
   parse_prompt_body(object, spec, sink);
+  parse_media(object, base_dir, spec, sink);
   if (sink.count() != before) return std::nullopt;
   return spec;
 }
@@ -423,6 +439,7 @@ PromptSetResult parse_prompt_set_jsonl(std::string_view text, std::string_view s
   PromptSet set;
   set.name = result.source_name;
   std::set<std::string> ids;
+  const std::string base_dir = media_base_dir(source_name);
   int line_number = 0;
   std::size_t pos = 0;
   while (pos < text.size()) {
@@ -438,7 +455,7 @@ PromptSetResult parse_prompt_set_jsonl(std::string_view text, std::string_view s
       sink.add("", "not valid JSON");
       continue;
     }
-    auto spec = parse_prompt_object(object, sink);
+    auto spec = parse_prompt_object(object, base_dir, sink);
     if (!spec) continue;
     if (!ids.insert(spec->id).second) sink.add("id", "duplicate id \"" + spec->id + "\"");
     set.prompts.push_back(std::move(*spec));
@@ -479,6 +496,12 @@ PromptSetResult parse_prompt_set(std::string_view text, std::string_view source_
 PromptSetResult load_prompt_set(const std::string& ref) {
   if (std::string_view(ref).substr(0, kBuiltinPrefix.size()) == kBuiltinPrefix) {
     const std::string name = ref.substr(kBuiltinPrefix.size());
+    if (name == kMultimodalSetName) {
+      PromptSetResult result;
+      result.source_name = ref;
+      result.set = multimodal_prompt_set();
+      return result;
+    }
     if (auto text = builtin_prompt_set_text(name)) return parse_prompt_set_jsonl(*text, ref);
     PromptSetResult result;
     result.source_name = ref;

@@ -30,7 +30,11 @@ GateCell functional_cell(const json& gate) {
   if (!gate.is_object()) return cell;
   cell.status = status_of(gate.value("status", ""));
   cell.score = gate.value("score", "");
-  if (cell.status == GateStatus::Unsupported) cell.detail = gate.value("why", "");
+  if (cell.status == GateStatus::Unsupported) {
+    const std::string what = gate.value("unsupported", "");  // e.g. "multimodal unsupported"
+    const std::string why = gate.value("why", "");
+    cell.detail = what.empty() ? why : why.empty() ? what : what + ": " + why;
+  }
   if (gate.contains("failures") && gate["failures"].is_array() && !gate["failures"].empty())
     cell.detail = gate["failures"][0].value("why", "");
   return cell;
@@ -46,7 +50,8 @@ std::vector<std::string> checks_in(const json& experiment, const std::vector<std
   }
   // JSON objects sort their keys: put the checks back in the product's order.
   static const std::vector<std::string> order = {
-      "json", "streaming", "tools", "tool_continuation", "responses", "session", "reasoning"};
+      "json",      "streaming", "tools",     "tool_continuation",
+      "responses", "session",   "reasoning", "multimodal"};
   auto rank = [](const std::string& c) {
     const auto it = std::find(order.begin(), order.end(), c);
     return it - order.begin();
@@ -400,7 +405,8 @@ std::string gate_label(const std::string& check) {
       {"tool_continuation", "Tool-result continuation"},
       {"responses", "Responses API"},
       {"session", "Multi-turn session recall"},
-      {"reasoning", "Reasoning effort (low/medium/high)"}};
+      {"reasoning", "Reasoning effort (low/medium/high)"},
+      {"multimodal", "Multimodal answers (image, video, mixed)"}};
   const auto it = labels.find(check);
   return it == labels.end() ? check : it->second;
 }

@@ -349,6 +349,7 @@ std::vector<ReportTable> performance_tables(const RunFolder& folder) {
     tables.push_back(performance_gates_table(*e));
   }
   for (ReportTable& t : session_tables(folder)) tables.push_back(std::move(t));
+  for (ReportTable& t : multimodal_tables(folder)) tables.push_back(std::move(t));
   for (ReportTable& t : capacity_tables(folder)) tables.push_back(std::move(t));
   std::erase_if(tables, [](const ReportTable& t) { return t.rows.empty(); });
   return tables;

@@ -160,6 +160,7 @@ std::vector<std::string> report_caveats(const RunFolder& folder) {
   experiment_caveats(folder, out);
   review_caveats(folder, out);
   for (std::string& c : batch_variant_caveats(folder)) out.push_back(std::move(c));
+  for (auto& caveat : multimodal_caveats(folder)) out.push_back(std::move(caveat));
   if (!folder.decision) out.push_back("No decision has been recorded for this run yet.");
   return out;
 }

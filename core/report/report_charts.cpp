@@ -203,6 +203,7 @@ std::vector<ChartSpec> report_charts(const RunFolder& folder) {
   add_charts_of(folder, "prefix_cache", prefix_cache_charts, charts);
   add_charts_of(folder, "speculative", speculative_charts, charts);
   for (auto& c : sweep_charts(folder.summary)) charts.push_back(std::move(c));
+  for (auto& c : media_timing_charts(folder)) charts.push_back(std::move(c));
   drop_empty_charts(charts);
   // Two experiments of one kind would give two charts of one id.
   std::map<std::string, int> seen;
@@ -218,6 +219,7 @@ std::vector<ChartSpec> effect_charts(const RunFolder& folder) {
   add_charts_of(folder, "context_sweep", context_charts, charts);
   add_pareto_charts(folder, charts);
   for (auto& c : sweep_charts(folder.summary)) charts.push_back(std::move(c));
+  for (auto& c : media_timing_charts(folder)) charts.push_back(std::move(c));
   drop_empty_charts(charts);
   return charts;
 }

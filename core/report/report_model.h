@@ -103,6 +103,13 @@ std::vector<ReportTable> token_fidelity_tables(const RunFolder& folder);
 std::vector<ReportTable> sampled_review_tables(const RunFolder& folder);
 // Multi-turn sessions: TTFT and cached share per turn index, per lane (session_tables.cpp).
 std::vector<ReportTable> session_tables(const RunFolder& folder);
+// The multimodal gate per lane: result and n/N per input kind (multimodal_tables.cpp).
+std::vector<ReportTable> multimodal_tables(const RunFolder& folder);
+// TTFT (median) against a request's media pixels and against its image count, per lane, from
+// the requests that carried media (media_timing_charts.cpp); none when fewer than two points.
+std::vector<ChartSpec> media_timing_charts(const RunFolder& folder);
+// A lane that refused media next to one that answered them, named (multimodal_tables.cpp).
+std::vector<std::string> multimodal_caveats(const RunFolder& folder);
 // SLO capacity: capacity, goodput and binding SLO per lane, and every probe (capacity_tables.cpp).
 std::vector<ReportTable> capacity_tables(const RunFolder& folder);
 // "Greedy A/A baseline under load": each lane's load mismatch rate with its interval and its

@@ -101,6 +101,25 @@ struct FieldReader {
     }
     return kind;
   }
+
+  // The counts of a "media" object; the per-item entries are skipped unread.
+  void media(od::value& v, RequestPoint& p) {
+    od::object object;
+    const simdjson::error_code e = v.get_object().get(object);
+    if (e != simdjson::SUCCESS) {
+      if (!other_type(e)) failed(e);
+      return;
+    }
+    for (auto field : object) {
+      std::string_view key;
+      od::value value;
+      if (failed(field.unescaped_key().get(key)) || failed(field.value().get(value))) return;
+      if (key == "images") p.media_images = static_cast<int64_t>(number(value, 0));
+      if (key == "videos") p.media_videos = static_cast<int64_t>(number(value, 0));
+      if (key == "pixels") p.media_pixels = static_cast<int64_t>(number(value, 0));
+      if (fault != LineFault::none) return;
+    }
+  }
 };
 
 void read_field(FieldReader& r, std::string_view key, od::value& v, RequestPoint& p) {
@@ -142,6 +161,8 @@ void read_field(FieldReader& r, std::string_view key, od::value& v, RequestPoint
     p.t_sched_ns = static_cast<int64_t>(r.number(v, -1));
   else if (key == "t_sent_ns")
     p.t_sent_ns = static_cast<int64_t>(r.number(v, -1));
+  else if (key == "media")
+    r.media(v, p);
   // Any other field is skipped unread.
 }
 

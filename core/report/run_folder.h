@@ -36,6 +36,10 @@ struct RequestPoint {
   std::string error_kind;   // empty when the request succeeded
   int64_t t_sched_ns = -1;  // the stored steady-clock stamps; -1 when absent
   int64_t t_sent_ns = -1;
+  // The request's images and videos (requests.jsonl "media"); 0 for a text-only request.
+  int64_t media_images = 0;
+  int64_t media_videos = 0;
+  int64_t media_pixels = 0;  // width × height summed, a video's over its frames
   // Each event's arrival after t_sent in ns, NaN where the file's entry is not a number.
   std::vector<double> event_offsets_ns;
   // Tokens each event carried as the server counted them, NaN where it did not; empty when the

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "metrics/request_media.h"
 #include "plan/prompt_set.h"
 #include "run/lane_probe.h"
 
@@ -23,7 +24,20 @@ struct ChatRequestOptions {
   // Per-token logprobs with this many alternatives (OpenAI logprobs + top_logprobs); 0 = off.
   // vLLM-family servers are also asked for token ids (return_tokens_as_token_ids).
   int64_t top_logprobs = 0;
+  // The lane's limit on one request's media (encoded files together); <= 0 = none.
+  int64_t max_media_bytes = 0;
 };
+
+// A prompt's request body with what its media were, or why it is not to be sent.
+struct RequestBody {
+  std::shared_ptr<const std::string> body;  // null when refused
+  metrics::RequestMedia media;              // encode_ns set when there were media
+  std::string refused;                      // non-empty: the client does not send it (why)
+};
+
+// The chat body of a prompt. Its media go with the last user message as content parts before its
+// text: `image_url` (data: URLs, or http(s) URLs as they are) and vLLM's `video_url`.
+RequestBody prompt_request_body(const plan::PromptSpec& prompt, const ChatRequestOptions& options);
 
 std::shared_ptr<const std::string> chat_request_body(const std::vector<plan::ChatMessage>& messages,
                                                      const ChatRequestOptions& options);

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "net/secret_text.h"
+#include "run/chat_request_body.h"
 #include "run/json_schema_check.h"
 #include "run/needle_prompt.h"
 #include "run/written_first_sink.h"
@@ -211,6 +213,40 @@ bool says_unsupported(const net::StreamResult& r) {
   return false;
 }
 
+bool says_media_unsupported(const net::StreamResult& r) {
+  if (r.http_status == 404 || r.http_status == 501) return true;
+  if (r.http_status != 400 && r.http_status != 422) return false;
+  const std::string text = net::lower_ascii(r.error_message + " " + r.body);
+  for (const char* word : {"image", "video", "multimodal", "multi-modal", "vision", "mm_per_prompt",
+                           "limit-mm-per-prompt", "mmproj"})
+    if (text.find(word) != std::string::npos) return true;
+  return false;
+}
+
+net::StreamResult GateIo::post_prompt(const plan::PromptSpec& prompt) {
+  ChatRequestOptions options;
+  options.model = lane_.endpoint.model;
+  options.max_tokens = prompt.max_tokens;
+  options.server = lane_.probe.kind;
+  options.max_media_bytes = lane_.plan.max_media_bytes;
+  int64_t t_sched_ns = steady_now_ns();
+  RequestBody built = prompt_request_body(prompt, options);
+  t_sched_ns += built.media.encode_ns;  // client-side encoding is not queueing
+  net::StreamResult result;
+  if (!built.refused.empty()) {
+    result.error = net::ErrorKind::Refused;
+    result.error_message = std::move(built.refused);
+    result.t_done_ns = steady_now_ns();
+  } else {
+    auto req = lane_.endpoint.make_request(lane_.endpoint.api_url("/chat/completions"));
+    req.body = std::move(built.body);
+    req.timeouts.total_ms = 300'000;
+    result = ctx_.client().fetch(std::move(req));
+  }
+  record(result, t_sched_ns, std::move(built.media));
+  return result;
+}
+
 net::StreamResult GateIo::post(const std::string& path, nlohmann::json body, bool stream) {
   body["model"] = lane_.endpoint.model;
   body["temperature"] = 0;
@@ -227,13 +263,15 @@ net::StreamResult GateIo::post(const std::string& path, nlohmann::json body, boo
   return result;
 }
 
-void GateIo::record(const net::StreamResult& result, int64_t t_sched_ns) {
+void GateIo::record(const net::StreamResult& result, int64_t t_sched_ns,
+                    metrics::RequestMedia media) {
   metrics::RequestRecord r;
   r.lane_id = lane_.endpoint.id;
   r.experiment = ctx_.spec().name.empty() ? ctx_.spec().kind : ctx_.spec().name;
   r.phase = check_;
   r.index = next_index_++;
   r.t_sched_ns = t_sched_ns;
+  r.media = std::move(media);
   r.result = result;
   // As every phase does: the sink hears of the request once its line is written.
   WrittenFirstSink(ctx_.sink(), ctx_.writer()).record(r);

@@ -30,10 +30,14 @@ class GateIo {
   void set_check(std::string check) { check_ = std::move(check); }
   // POST to an API path ("/chat/completions", "/responses") with the lane's model filled in.
   net::StreamResult post(const std::string& path, nlohmann::json body, bool stream);
+  // A prompt of a prompt set, with its images and videos, streamed to /chat/completions at
+  // temperature 0. Media over the lane's max_media_bytes are not sent: the result is Refused.
+  net::StreamResult post_prompt(const plan::PromptSpec& prompt);
   const LaneRuntime& lane() const { return lane_; }
 
  private:
-  void record(const net::StreamResult& result, int64_t t_sched_ns);
+  void record(const net::StreamResult& result, int64_t t_sched_ns,
+              metrics::RequestMedia media = {});
   ExperimentContext& ctx_;
   const LaneRuntime& lane_;
   std::string check_;
@@ -42,6 +46,10 @@ class GateIo {
 
 // Whether a failed call says the server lacks the feature rather than that it broke.
 bool says_unsupported(const net::StreamResult& r);
+// Whether a failed call is a server refusing images or videos: a 400/422 whose message names
+// images, videos or multimodal input (vLLM with --limit-mm-per-prompt 0 or a text-only model,
+// llama.cpp without a projector, Ollama with a text model), or a 404/501.
+bool says_media_unsupported(const net::StreamResult& r);
 
 // One attempt of a named check ("json", "streaming", "tools", ...); attempt varies the facts.
 GateAttempt run_gate_check(const std::string& check, GateIo& io, int attempt);

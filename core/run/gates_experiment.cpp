@@ -2,7 +2,10 @@
 
 #include <variant>
 
+#include <optional>
+
 #include "run/gate_checks.h"
+#include "run/multimodal_gate.h"
 
 namespace lb::run {
 namespace {
@@ -38,17 +41,48 @@ nlohmann::json score_check(ExperimentContext& ctx, GateIo& io, const std::string
   return j;
 }
 
+// The multimodal check's prompt set, loaded once for every lane; a set that cannot be loaded
+// fails the check on each lane with the loader's errors.
+class MultimodalPrompts {
+ public:
+  explicit MultimodalPrompts(std::string ref) : ref_(std::move(ref)) {}
+  nlohmann::json score(ExperimentContext& ctx, GateIo& io) {
+    if (!loaded_) {
+      loaded_ = plan::load_prompt_set(ref_);
+      if (!loaded_->ok())
+        ctx.sink().on_message(MessageLevel::Error, "gates: cannot load the multimodal prompt set " +
+                                                       ref_ + ":\n" + loaded_->error_text());
+    }
+    if (!loaded_->ok())
+      return {{"status", "fail"},
+              {"passed", 0},
+              {"attempts", 0},
+              {"repeat", 0},
+              {"score", "0/0"},
+              {"prompts", ref_},
+              {"why", "cannot load the prompt set " + ref_ + ": " + loaded_->error_text()}};
+    io.set_check("multimodal");
+    return run_multimodal_gate(ctx, io, *loaded_->set);
+  }
+
+ private:
+  std::string ref_;
+  std::optional<plan::PromptSetResult> loaded_;
+};
+
 }  // namespace
 
 void GatesExperiment::run(ExperimentContext& ctx) {
   const auto& p = std::get<plan::GatesExperiment>(ctx.spec().params);
   const auto& checks = p.checks.empty() ? plan::all_gate_checks() : p.checks;
+  MultimodalPrompts multimodal(p.multimodal_prompts);
   for (LaneRuntime* lane : ctx.lanes()) {
     GateIo io(ctx, *lane);
     nlohmann::json gates;
     for (const auto& check : checks) {
       if (ctx.stopped()) return;
-      nlohmann::json j = score_check(ctx, io, check, p.repeat);
+      nlohmann::json j =
+          check == "multimodal" ? multimodal.score(ctx, io) : score_check(ctx, io, check, p.repeat);
       const std::string status = j["status"];
       ctx.info("lane " + lane->plan.id + ": gate " + check + " " + status + " (" +
                j["score"].get<std::string>() + ")");

@@ -98,8 +98,12 @@ class Stage {
     meta.index = planned.index;
     meta.warmup = warmup_;
     meta.trial = phase_.trial;
-    meta.t_sched_ns = t_sched;
+    // Closed loop: the request was ready to go once its media were encoded, so that client-side
+    // time is not counted as queueing (it is recorded as media.encode_ms).
+    meta.t_sched_ns = open_loop() ? t_sched : t_sched + planned.media.encode_ns;
     meta.expected_prompt_tokens = planned.expected_prompt_tokens;
+    meta.media = std::move(planned.media);
+    if (!planned.refused.empty()) return refuse(std::move(meta), std::move(planned.refused));
     // The inbox is shared with the callback so that its last notify never touches a Stage that
     // has already returned.
     auto done = [inbox = inbox_, meta = std::move(meta)](net::StreamResult&& result) mutable {
@@ -118,6 +122,15 @@ class Stage {
     const uint64_t id = client_.submit(std::move(req), std::move(done), std::move(observer));
     in_flight_.insert(id);
     max_in_flight_ = std::max(max_in_flight_, static_cast<int>(in_flight_.size()));
+  }
+
+  // Recorded like a finished request that failed, without reaching the server.
+  void refuse(metrics::RequestRecord meta, std::string why) {
+    meta.result.error = net::ErrorKind::Refused;
+    meta.result.error_message = std::move(why);
+    meta.result.t_done_ns = steady_now_ns();
+    std::lock_guard lock(inbox_->mutex);
+    inbox_->finished.push_back(std::move(meta));
   }
 
   void cancel_in_flight() {

@@ -25,6 +25,10 @@ struct PlannedRequest {
   int64_t index = 0;  // prompt index (texts order)
   std::shared_ptr<const std::string> body;
   int64_t expected_prompt_tokens = -1;  // the client's own estimate, -1 unknown
+  metrics::RequestMedia media;          // the images and videos in the body
+  // Non-empty: the request is not sent, and is recorded as refused with this reason (e.g. its
+  // media exceed the lane's limit).
+  std::string refused;
 };
 
 struct LoadPhase {

@@ -44,14 +44,18 @@ LoadPhase regression_phase(const plan::RegressionExperiment& p, const plan::Prom
   options.model = lane.endpoint.model;
   options.temperature = p.temperature;
   options.server = lane.probe.kind;
+  options.max_media_bytes = lane.plan.max_media_bytes;
   options.top_logprobs = top_logprobs;
   // Prompt sets say how long each answer may be; the plan's max_tokens caps them all.
   phase.request_at = [&set, options, cap = p.max_tokens](int64_t n, bool) mutable {
     const auto& prompt = set.prompts[static_cast<size_t>(n)];
     options.max_tokens = std::min<int64_t>(prompt.max_tokens, cap);
+    RequestBody built = prompt_request_body(prompt, options);
     PlannedRequest r;
     r.index = n;
-    r.body = chat_request_body(prompt.chat(), options);
+    r.body = std::move(built.body);
+    r.media = std::move(built.media);
+    r.refused = std::move(built.refused);
     return r;
   };
   return phase;

@@ -42,15 +42,19 @@ LoadPhase sampled_phase(const plan::SampledRegressionExperiment& p, const plan::
   options.temperature = p.temperature;
   options.top_p = p.top_p;
   options.server = lane.probe.kind;
+  options.max_media_bytes = lane.plan.max_media_bytes;
   const bool seeded = accepts_seed(lane.probe.kind);
   phase.request_at = [&set, options, seeded, samples = p.samples, seed = p.seed,
                       cap = p.max_tokens](int64_t n, bool) mutable {
     const auto& prompt = set.prompts[static_cast<size_t>(n / samples)];
     options.max_tokens = std::min<int64_t>(prompt.max_tokens, cap);
     options.seed = seeded ? seed + n % samples : -1;
+    RequestBody built = prompt_request_body(prompt, options);
     PlannedRequest r;
     r.index = n;
-    r.body = chat_request_body(prompt.chat(), options);
+    r.body = std::move(built.body);
+    r.media = std::move(built.media);
+    r.refused = std::move(built.refused);
     return r;
   };
   return phase;

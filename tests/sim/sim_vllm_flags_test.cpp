@@ -127,6 +127,33 @@ class SimVllmFlagsTest : public QObject {
     d.kv_cache_dtype = "int3";
     QVERIFY(apply_vllm_flags(p, d).find("--kv-cache-dtype") != std::string::npos);
   }
+  void mediaLimitsFollowLimitMmPerPrompt() {
+    Profile fp8 = *builtin_profile("fp8");
+    QCOMPARE(fp8.image_limit, 0);  // the FP8 lane is text-only
+    QCOMPARE(fp8.video_limit, 0);
+    VllmFlags json_form;
+    json_form.limit_mm_per_prompt = "{\"image\": 2, \"video\": 0}";
+    QCOMPARE(apply_vllm_flags(fp8, json_form), std::string());
+    QCOMPARE(fp8.image_limit, 2);
+    QCOMPARE(fp8.video_limit, 0);
+    Profile bf16 = *builtin_profile("bf16");
+    QCOMPARE(bf16.image_limit, -1);
+    VllmFlags old_form;
+    old_form.limit_mm_per_prompt = "video=3";
+    QCOMPARE(apply_vllm_flags(bf16, old_form), std::string());
+    QCOMPARE(bf16.image_limit, -1);  // left out: no limit
+    QCOMPARE(bf16.video_limit, 3);
+    VllmFlags none;
+    none.language_model_only = true;
+    QCOMPARE(apply_vllm_flags(bf16, none), std::string());
+    QCOMPARE(bf16.image_limit, 0);
+    QCOMPARE(bf16.video_limit, 0);
+    for (const char* bad : {"{\"image\": -1}", "[1]", "image=two", "image", "{\"video\": 1.5}"}) {
+      VllmFlags f;
+      f.limit_mm_per_prompt = bad;
+      QVERIFY2(apply_vllm_flags(bf16, f).find("--limit-mm-per-prompt") != std::string::npos, bad);
+    }
+  }
   void programTakesVllmFlags() {
     QProcess sim;
     sim.start(lb::test::sim_path(), {"serve", "Qwen/Qwen3.8-27B-FP8", "--profile", "fp8-mtp3",

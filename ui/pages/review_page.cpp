@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "models/item_roles.h"
+#include "ui/review/media_strip.h"
 #include "ui/review/sampled_review_view.h"
 #include "widgets/diff/diff_view.h"
 
@@ -129,6 +130,7 @@ QWidget* ReviewPage::build_detail() {
   prompt_->setMaximumHeight(120);
   prompt_->setAccessibleName(tr("Prompt and fact checks"));
   prompt_->setPlaceholderText(tr("The prompt and its fact checks appear here."));
+  media_ = new MediaStrip(panel);
   diff_ = new widgets::DiffView(panel);
   auto* verdicts = new QHBoxLayout;
   verdicts->addWidget(new QLabel(tr("Verdict:"), panel));
@@ -158,6 +160,7 @@ QWidget* ReviewPage::build_detail() {
   texts->setStretchFactor(1, 1);
   texts->setSizes({440, 300});  // the texts with their strips, and the top-5 table under them
   layout->addWidget(prompt_);
+  layout->addWidget(media_);
   layout->addWidget(texts, 1);
   layout->addLayout(verdicts);
   return panel;

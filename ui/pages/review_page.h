@@ -1,6 +1,7 @@
 #pragma once
 // Review: the regression's prompt pairs with triage and ratio, filters, the two outputs side by
-// side with word and character highlights, the prompt and its fact checks above, and verdicts
+// side with word and character highlights, the prompt and its fact checks above (with its
+// images and videos, when it has any), and verdicts
 // given with one key (j/k next/previous, 1-4 verdicts, n note), each saved at once. When the run
 // recorded logprobs: a cause column (why the pair parts) with a filter, the baseline's margin,
 // a token strip per lane shaded by logprob with the divergence marked, both lanes' top-K at a
@@ -29,6 +30,7 @@ class DiffView;
 
 namespace lb::ui {
 
+class MediaStrip;
 class SampledReviewView;
 class TokenStrip;
 
@@ -54,6 +56,8 @@ class ReviewPage : public QWidget {
   QTableView* table() const { return table_; }
   SampledReviewView* sampled_view() const { return sampled_; }
   QTabWidget* tabs() const { return tabs_; }
+  // The selected prompt's images and videos, above the two answers (hidden when it has none).
+  MediaStrip* media_strip() const { return media_; }
   DiffJobRunner* diff_jobs() { return &jobs_; }
   bool loading() const { return loading_; }
   // Token evidence of the selected pair: the two strips (baseline, candidate), the top-K table a
@@ -100,6 +104,7 @@ class ReviewPage : public QWidget {
   QLabel* outcome_ = nullptr;
   QTableView* table_ = nullptr;
   QTextBrowser* prompt_ = nullptr;
+  MediaStrip* media_ = nullptr;
   widgets::DiffView* diff_ = nullptr;
   QList<QPushButton*> verdict_buttons_;
   QComboBox* cause_ = nullptr;

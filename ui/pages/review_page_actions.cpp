@@ -15,6 +15,7 @@
 
 #include "models/item_roles.h"
 #include "ui/pages/review_page.h"
+#include "ui/review/media_strip.h"
 #include "ui/review/sampled_review_view.h"
 #include "widgets/diff/diff_view.h"
 
@@ -184,6 +185,11 @@ void ReviewPage::show_current() {
                "difference here.")
                 .arg(p->batch_variant.join(", ").toHtmlEscaped());
   prompt_->setHtml(html);
+  const plan::PromptSpec* spec = nullptr;
+  if (source_ && source_->prompts && p->index >= 0 &&
+      static_cast<size_t>(p->index) < source_->prompts->prompts.size())
+    spec = &source_->prompts->prompts[static_cast<size_t>(p->index)];
+  media_->show_media(spec ? spec->media : std::vector<plan::MediaRef>{});
   show_tokens(p->index);
   const auto index = static_cast<size_t>(p->index);
   diff_->show_message(tr("Highlighting…"));

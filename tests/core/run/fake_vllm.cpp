@@ -15,9 +15,16 @@ std::string FakeVllm::base_url() const { return server_->base_url() + "/v1"; }
 
 std::string FakeVllm::last_message(const std::string& body) {
   auto j = nlohmann::json::parse(body, nullptr, false);
-  if (j.is_object() && j.contains("messages") && j["messages"].is_array() && !j["messages"].empty())
-    return j["messages"].back().value("content", "");
-  return {};
+  if (!j.is_object() || !j.contains("messages") || !j["messages"].is_array() ||
+      j["messages"].empty())
+    return {};
+  const auto& content = j["messages"].back()["content"];
+  if (content.is_string()) return content.get<std::string>();
+  std::string text;  // content parts: the text ones, as vLLM joins them
+  if (content.is_array())
+    for (const auto& part : content)
+      if (part.is_object() && part.value("type", "") == "text") text += part.value("text", "");
+  return text;
 }
 
 std::string FakeVllm::echo_prefix(const std::string& body) {
@@ -184,6 +191,8 @@ ResponseScript FakeVllm::chat(const ServedRequest& r) {
         R"({"error":{"message":"Internal server error","type":"InternalServerError","param":null,"code":)" +
             std::to_string(status) + "}}");
   const auto request = nlohmann::json::parse(r.body, nullptr, false);
+  if (options_.refuse)
+    if (std::string why = options_.refuse(request); !why.empty()) return error_script(400, why);
   const bool stream = !request.is_object() || request.value("stream", true);
   if (options_.message) return chat_message(options_.message(request), stream);
   const std::string& model = options_.model;

@@ -47,6 +47,9 @@ struct FakeVllmOptions {
   std::function<FakeMessage(const nlohmann::json& request)> message;
   // The answer to a /v1/responses request's parsed body; unset: 404, as a server without the API.
   std::function<FakeMessage(const nlohmann::json& request)> responses;
+  // A chat request for which this returns a non-empty body is answered 400 with that body (e.g.
+  // a server that takes no images refusing one).
+  std::function<std::string(const nlohmann::json& request)> refuse;
   bool metrics = true;  // serve vllm: counters on /metrics
   int threads = 2;
 };
