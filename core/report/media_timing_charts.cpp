@@ -47,9 +47,7 @@ std::vector<ChartSpec> media_timing_charts(const RunFolder& folder) {
   pixels.title = "TTFT vs media resolution";
   pixels.x_title = "pixels per request (megapixels; a video's over its frames)";
   pixels.y_title = "TTFT p50 (ms)";
-  pixels.note =
-      "Requests with images or videos, median TTFT at each total (measured). The client's media "
-      "encoding happens before the request is sent and is not in TTFT.";
+  pixels.note = "Median TTFT at each total (measured); the client's media encoding is not in it.";
   charts.push_back(ttft_chart(folder, pixels, [](const RequestPoint& r) {
     return static_cast<double>(r.media_pixels) / 1e6;
   }));
@@ -58,7 +56,7 @@ std::vector<ChartSpec> media_timing_charts(const RunFolder& folder) {
   count.title = "TTFT vs images per request";
   count.x_title = "images per request";
   count.y_title = "TTFT p50 (ms)";
-  count.note = "Requests with images, median TTFT at each image count (measured).";
+  count.note = "Median TTFT of the requests with images at each count (measured).";
   charts.push_back(ttft_chart(
       folder, count, [](const RequestPoint& r) { return static_cast<double>(r.media_images); }));
   std::erase_if(charts, [](const ChartSpec& c) { return c.series.empty(); });

@@ -5,9 +5,14 @@
 namespace lb::run {
 namespace {
 
+// A URL's query may hold a signature or token: only its scheme, host and path are written down.
+std::string recorded_source(const plan::MediaRef& item) {
+  return item.bytes ? item.source : item.source.substr(0, item.source.find_first_of("?#"));
+}
+
 std::string media_name(const plan::MediaRef& item) {
   std::string name(plan::media_kind_name(item.kind));
-  return item.source.empty() ? name : name + " " + item.source;
+  return item.source.empty() ? name : name + " " + recorded_source(item);
 }
 
 // Why this wire cannot carry the item; empty when it can.
@@ -41,8 +46,7 @@ metrics::MediaItemStats media_item_stats(const plan::MediaRef& item) {
   s.kind = std::string(plan::media_kind_name(item.kind));
   s.mime = item.mime;
   s.by_url = !item.bytes;
-  // A URL's query may hold a signature or token: only its scheme, host and path are recorded.
-  s.source = s.by_url ? item.source.substr(0, item.source.find_first_of("?#")) : item.source;
+  s.source = recorded_source(item);
   if (item.bytes) {
     s.bytes = static_cast<int64_t>(item.bytes->size());
     s.sha256 = net::sha256_hex(*item.bytes);

@@ -63,7 +63,7 @@ json run_multimodal_gate(ExperimentContext& ctx, GateIo& io, const plan::PromptS
     if (!call_ok && r.error != net::ErrorKind::Refused && says_media_unsupported(r)) {
       return {{"status", "unsupported"},
               {"unsupported", kMultimodalUnsupported},
-              {"why", "HTTP " + std::to_string(r.http_status) + ": " + r.error_message},
+              {"why", r.error_message},  // "HTTP 400: <the server's message>"
               {"passed", 0},
               {"attempts", attempts + 1},
               {"repeat", total},

@@ -72,6 +72,7 @@ SampledReviewView::SampledReviewView(QWidget* parent) : QWidget(parent) {
   splitter->addWidget(detail);
   splitter->setStretchFactor(0, 2);
   splitter->setStretchFactor(1, 3);
+  splitter->setSizes({620, 880});  // the prompt table's columns, fact-loss rates included
   auto* bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("Comparison:"), this));
   bar->addWidget(candidate_);

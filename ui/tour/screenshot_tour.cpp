@@ -7,6 +7,7 @@
 #include <QPixmap>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
 #include <cstdio>
 
 #include "models/item_roles.h"
@@ -20,10 +21,12 @@
 #include "ui/pages/run_page.h"
 #include "ui/pages/runs_page.h"
 #include "ui/pages/verify_page.h"
+#include "ui/review/sampled_review_view.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/server_state_view.h"
 #include "ui/tour/demo_checkpoint.h"
 #include "ui/workspace/demo_plan.h"
+#include "widgets/diff/diff_view.h"
 
 namespace lb::ui {
 
@@ -66,6 +69,7 @@ bool ScreenshotTour::grab(const QString& name) {
 
 void ScreenshotTour::on_run_finished(const QString& run_dir) {
   live_shot_.stop();
+  if (sampled_started_) return show_sampled_run();
   if (sweep_plan_started_) return show_sweep_run(run_dir);
   if (plan_started_) return show_plan_run(run_dir);
   if (sweep_started_) {
@@ -104,8 +108,13 @@ void ScreenshotTour::on_review_ready() {
     if (score > best) best = score, row = r;
   }
   review->table()->setCurrentIndex(review->proxy()->index(row, 0));
-  QTimer::singleShot(800, this, [this] {
+  QTimer::singleShot(800, this, [this, review] {
     if (!grab("04-review")) return;
+    // The texts with each lane's token strip under its own, and the top-K table below.
+    QWidget* texts = review->diff_view()->parentWidget();
+    const QString strip_shot = QDir(out_dir_).filePath("18-token-strip.png");
+    if (!texts->grab().save(strip_shot)) return fail("cannot write " + strip_shot);
+    std::fprintf(stderr, "screenshot: %s\n", qPrintable(strip_shot));
     window_.show_page(MainWindow::Runs);
     window_.runs_page()->refresh();
     QTimer::singleShot(300, this, [this] {
@@ -190,8 +199,50 @@ void ScreenshotTour::finish() {
     return show_decision();
   }
   if (!plan_started_) return run_demo_plan();
+  if (!sampled_started_) return start_sampled_review();
   finished_ = true;
   emit done(0);
+}
+
+// The last step: a sampled review of the window's lanes (quick defaults: 8 samples a prompt).
+void ScreenshotTour::start_sampled_review() {
+  sampled_started_ = true;
+  RunPage* run = window_.run_page();
+  window_.show_page(MainWindow::Run);
+  run->experiment_form()->set_kind("sampled_regression");
+  run->experiment_form()->use_quick_defaults();
+  QString error;
+  if (!run->start_run(&error)) fail("cannot start the sampled review: " + error);
+}
+
+void ScreenshotTour::show_sampled_run() {
+  ReviewPage* review = window_.review_page();
+  window_.show_page(MainWindow::Review);
+  SampledReviewView* sampled = review->sampled_view();
+  auto shoot = [this, review, sampled] {
+    review->tabs()->setCurrentWidget(sampled);
+    QTableWidget* table = sampled->prompt_table();
+    int row = 0;
+    for (int r = 0; r < table->rowCount(); ++r)
+      if (table->item(r, 1) && table->item(r, 1)->text() == "shifted") {
+        row = r;
+        break;
+      }
+    sampled->select_prompt(row);
+    // The pair's diff is computed off the GUI thread; it is in well before this.
+    QTimer::singleShot(2000, this, [this] {
+      if (grab("17-sampled-review")) finish();
+    });
+  };
+  // The window opens the finished run's review by itself; wait for its data when it is not in.
+  if (sampled->has_data()) return shoot();
+  auto* poll = new QTimer(this);
+  connect(poll, &QTimer::timeout, this, [poll, sampled, shoot] {
+    if (!sampled->has_data()) return;
+    poll->deleteLater();
+    shoot();
+  });
+  poll->start(200);
 }
 
 void ScreenshotTour::run_demo_plan() {

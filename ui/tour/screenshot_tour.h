@@ -2,8 +2,8 @@
 // A scripted walk through the workbench for documentation: runs a short regression on the
 // window's lanes, and saves the window at each stage (lanes, live run, finished run, review,
 // runs), then the prompt sets and a short context sweep's charts, the demo qualification plan,
-// a managed lane's launch editor and the demo sweep plan (its servers and tuning curve), into a
-// folder with
+// a managed lane's launch editor and the demo sweep plan (its servers and tuning curve), the
+// review's token strips close up and a sampled review, into a folder with
 // QWidget::grab(). Emits done(0) on success, done(1) with a message on
 // stderr otherwise. Driven by signals and timers only (no processEvents, no sleeps).
 #include <QObject>
@@ -45,6 +45,10 @@ class ScreenshotTour : public QObject {
   void show_launch_editor();
   void run_demo_sweep();
   void show_sweep_run(const QString& run_dir);
+  // A sampled review on the window's lanes, shown on the Review page's Sampled review tab with
+  // the first shifted prompt (or the least similar one) open.
+  void start_sampled_review();
+  void show_sampled_run();
 
   MainWindow& window_;
   QString out_dir_;
@@ -58,6 +62,7 @@ class ScreenshotTour : public QObject {
   bool plan_started_ = false;
   bool sweep_plan_started_ = false;
   bool servers_shot_ = false;
+  bool sampled_started_ = false;
   std::unique_ptr<QTemporaryDir> checkpoint_dir_;
 };
 

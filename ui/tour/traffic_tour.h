@@ -2,8 +2,9 @@
 // A scripted run of the traffic kinds for documentation: a trace replay, multi-turn sessions, an
 // SLO capacity search and a throughput sweep (its Pareto chart) on the window's lanes, one after
 // another from the Run page's form, saving the window with each one's live charts into a folder
-// (17-trace.png .. 19-capacity.png), and the sweep's Pareto chart as exported (20-pareto.png). Emits done(0) on success, done(1) with a message on stderr
-// otherwise. Driven by signals and timers only.
+// (17-trace.png .. 19-capacity.png), and the sweep's Pareto chart as exported (20-pareto.png).
+// Emits done(0) on success, done(1) with a message on stderr otherwise. Driven by signals and
+// timers only.
 #include <QObject>
 #include <QString>
 #include <QTemporaryDir>

@@ -49,8 +49,23 @@ void SimilarityStrips::set_selected(int row, int index) {
   update();
 }
 
+QString SimilarityStrips::row_label(int row) const {
+  const StripRow& r = rows_.at(static_cast<size_t>(row));
+  return QString("%1 (%2)").arg(r.label).arg(r.values.size());
+}
+
+// Wide enough for the longest row label ("fp8-mtp3 vs bf16 (64)"), at most a third of the width.
+double SimilarityStrips::label_width() const {
+  const QFontMetricsF fm(font());
+  double widest = kStripLabelWidth - 12;
+  for (int r = 0; r < static_cast<int>(rows_.size()); ++r)
+    widest = std::max(widest, fm.horizontalAdvance(row_label(r)));
+  return std::min(widest + 12, std::max(kStripLabelWidth, width() / 3.0));
+}
+
 QRectF SimilarityStrips::plot_rect() const {
-  return QRectF(kStripLabelWidth, 6, std::max(40.0, width() - kStripLabelWidth - 12),
+  const double labels = label_width();
+  return QRectF(labels, 6, std::max(40.0, width() - labels - 12),
                 std::max(20.0, height() - kStripAxisHeight - 8));
 }
 
@@ -88,9 +103,8 @@ void SimilarityStrips::paintEvent(QPaintEvent*) {
     const StripRow& row = rows_[static_cast<size_t>(r)];
     const QRectF rect = row_rect(r);
     p.setPen(palette().color(QPalette::WindowText));
-    p.drawText(QRectF(4, rect.top(), kStripLabelWidth - 8, rect.height()),
-               Qt::AlignVCenter | Qt::AlignLeft,
-               QString("%1 (%2)").arg(row.label).arg(row.values.size()));
+    p.drawText(QRectF(4, rect.top(), plot.left() - 8, rect.height()),
+               Qt::AlignVCenter | Qt::AlignLeft, row_label(r));
     if (row.values.empty()) continue;
     const double q1 = strip_quantile(row.values, 0.25), q3 = strip_quantile(row.values, 0.75);
     const double med = strip_quantile(row.values, 0.5);

@@ -39,6 +39,8 @@ class SimilarityStrips : public QWidget {
 
  private:
   QRectF plot_rect() const;
+  QString row_label(int row) const;  // "within bf16 (28)"
+  double label_width() const;
   QRectF row_rect(int row) const;
   double x_of(double ratio) const;
   double axis_min_ = 0;

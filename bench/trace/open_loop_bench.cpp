@@ -1,0 +1,217 @@
+// lanebench-bench-open-loop: replays an open-loop schedule (a Mooncake trace with one request
+// every 1/rate s, short prompts and outputs) against a lanebench-sim process through the
+// product's own path (plan, trace experiment, load driver, stream client, run folder), and
+// reports from summary.json:
+//   the client's send lateness (t_sent - t_sched) p50 / p99 / max, and the late share (> 10 ms);
+//   whether the simulator kept up: every request answered, the completion rate against the
+//   schedule's, and TTFT p99.
+// Each figure is the median over --runs repetitions; --json prints them as one JSON object.
+#include <sys/resource.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "plan/plan.h"
+#include "run/plan_runner.h"
+#include "run/run_sink.h"
+#include "sim_process.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+struct Options {
+  std::vector<double> rates = {1000, 2000};
+  double seconds = 5;  // schedule length per run
+  int runs = 5;
+  int input_tokens = 32;
+  int output_tokens = 4;
+  std::string sim = LANEBENCH_SIM_PROGRAM;
+  std::string profile = "fp8";
+  // Model time is scaled down and the batch is wide, so the simulator answers each short request
+  // in a few ms whatever the rate: what is measured is the client's schedule, not a queue.
+  std::vector<std::string> sim_sets = {"time_scale=0.05", "max_num_seqs=4096",
+                                       "max_num_batched_tokens=1000000"};
+  bool json = false;
+};
+
+class NullSink final : public lb::run::RunSink {
+ public:
+  void on_request_done(const lb::metrics::RequestRecord&) override {}
+  void on_progress(const lb::run::RunProgress&) override {}
+  void on_message(lb::run::MessageLevel level, const std::string& text) override {
+    if (level == lb::run::MessageLevel::Error) std::fprintf(stderr, "run: %s\n", text.c_str());
+  }
+};
+
+// One request every 1/rate s (Mooncake timestamps are ms, fractions allowed).
+void write_trace(const fs::path& path, const Options& o, double rate) {
+  std::ofstream out(path);
+  const auto count = static_cast<int64_t>(rate * o.seconds);
+  for (int64_t i = 0; i < count; ++i)
+    out << json{{"timestamp", static_cast<double>(i) * 1000.0 / rate},
+                {"input_length", o.input_tokens},
+                {"output_length", o.output_tokens}}
+               .dump()
+        << "\n";
+}
+
+struct RunFigures {
+  double p50_ms = 0, p99_ms = 0, max_ms = 0, late_share = 0;
+  double completed = 0, failed = 0, scheduled = 0;
+  double completion_rate = 0, ttft_p99_ms = 0;
+  bool ok = false;
+};
+
+double number(const json& j, const char* key) {
+  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : -1;
+}
+
+RunFigures run_once(const Options& o, double rate, int port, const fs::path& dir, int run) {
+  RunFigures f;
+  const fs::path trace = dir / ("trace-" + std::to_string(run) + ".jsonl");
+  write_trace(trace, o, rate);
+  const json plan_json = {
+      {"name", "open-loop bench"},
+      {"lanes",
+       {{{"id", "sim"}, {"base_url", "http://127.0.0.1:" + std::to_string(port) + "/v1"}}}},
+      {"experiments",
+       {{{"kind", "trace"},
+         {"path", trace.string()},
+         {"format", "mooncake"},
+         {"use_tokenize", false}}}}};
+  auto parsed = lb::plan::parse_plan(plan_json.dump(), "bench plan");
+  if (!parsed.ok()) {
+    std::fprintf(stderr, "%s\n", parsed.error_text().c_str());
+    return f;
+  }
+  lb::run::RunOptions options;
+  options.out_dir = (dir / ("run-" + std::to_string(run))).string();
+  NullSink sink;
+  std::atomic<bool> stop{false};
+  const lb::run::RunResult result =
+      lb::run::PlanRunner(std::move(*parsed.plan), options, sink).run(stop);
+  const json& e = result.summary["experiments"][0];
+  const json& schedule = e["lanes"]["sim"]["schedule"];
+  const json& phase = e["lanes"]["sim"]["phases"]["trace"];
+  if (!schedule.is_object() || !phase.is_object()) {
+    for (const auto& err : result.errors) std::fprintf(stderr, "run: %s\n", err.c_str());
+    return f;
+  }
+  f.p50_ms = number(schedule, "lateness_p50_ms");
+  f.p99_ms = number(schedule, "lateness_p99_ms");
+  f.max_ms = number(schedule, "lateness_max_ms");
+  f.late_share = number(schedule, "late_share");
+  f.scheduled = number(schedule, "scheduled");
+  f.completed = number(phase, "completed");
+  f.failed = number(phase, "failed");
+  f.completion_rate = number(phase, "request_throughput");
+  f.ttft_p99_ms = number(phase, "p99_ttft_ms");
+  f.ok = true;
+  fs::remove_all(options.out_dir);
+  return f;
+}
+
+double median_of(const std::vector<RunFigures>& runs, double RunFigures::*field) {
+  std::vector<double> v;
+  for (const auto& r : runs) v.push_back(r.*field);
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+json level(const Options& o, double rate, int port, const fs::path& dir) {
+  std::vector<RunFigures> runs;
+  for (int r = 0; r < o.runs; ++r) {
+    RunFigures f = run_once(o, rate, port, dir, r);
+    if (f.ok) runs.push_back(f);
+  }
+  json j = {{"rate_req_s", rate}, {"runs", runs.size()}};
+  if (runs.empty()) return j;
+  j["lateness_p50_ms"] = median_of(runs, &RunFigures::p50_ms);
+  j["lateness_p99_ms"] = median_of(runs, &RunFigures::p99_ms);
+  j["lateness_max_ms"] = median_of(runs, &RunFigures::max_ms);
+  j["late_share"] = median_of(runs, &RunFigures::late_share);
+  j["scheduled"] = median_of(runs, &RunFigures::scheduled);
+  j["completed"] = median_of(runs, &RunFigures::completed);
+  j["failed"] = median_of(runs, &RunFigures::failed);
+  j["completion_rate_req_s"] = median_of(runs, &RunFigures::completion_rate);
+  j["ttft_p99_ms"] = median_of(runs, &RunFigures::ttft_p99_ms);
+  double worst_p99 = 0;
+  for (const auto& r : runs) worst_p99 = std::max(worst_p99, r.p99_ms);
+  j["lateness_p99_worst_ms"] = worst_p99;
+  return j;
+}
+
+void raise_file_limit() {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+    limit.rlim_cur = limit.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &limit);
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{"Send lateness of an open-loop schedule replayed against lanebench-sim"};
+  app.add_option("--rate", o.rates, "request rates to replay (req/s); repeatable")
+      ->capture_default_str();
+  app.add_option("--seconds", o.seconds, "schedule length of each run")->capture_default_str();
+  app.add_option("--runs", o.runs, "repetitions; figures are their median")->capture_default_str();
+  app.add_option("--input-tokens", o.input_tokens)->capture_default_str();
+  app.add_option("--output-tokens", o.output_tokens)->capture_default_str();
+  app.add_option("--sim", o.sim, "the lanebench-sim program")->capture_default_str();
+  app.add_option("--profile", o.profile, "simulator profile")->capture_default_str();
+  app.add_option("--sim-set", o.sim_sets,
+                 "lanebench-sim --set KEY=VALUE overrides (given ones replace the defaults)")
+      ->capture_default_str();
+  app.add_flag("--json", o.json, "print one JSON object");
+  CLI11_PARSE(app, argc, argv);
+  raise_file_limit();
+
+  lb::bench::SimProcess sim;
+  std::string error;
+  std::vector<std::string> sim_args = {"--profile", o.profile};
+  for (const std::string& set : o.sim_sets) {
+    sim_args.push_back("--set");
+    sim_args.push_back(set);
+  }
+  if (!sim.start(o.sim, sim_args, &error)) {
+    std::fprintf(stderr, "%s\n", error.c_str());
+    return 2;
+  }
+  const fs::path dir = fs::temp_directory_path() / ("lb-open-loop-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  json out = {{"seconds", o.seconds},
+              {"input_tokens", o.input_tokens},
+              {"output_tokens", o.output_tokens},
+              {"levels", json::array()}};
+  if (!o.json)
+    std::printf("%8s %5s %9s %9s %9s %9s %6s %9s %7s %11s %9s\n", "req/s", "runs", "late p50",
+                "late p99", "p99 worst", "late max", "late%", "completed", "failed", "done req/s",
+                "TTFT p99");
+  for (double rate : o.rates) {
+    const json j = level(o, rate, sim.port(), dir);
+    out["levels"].push_back(j);
+    if (o.json || !j.contains("lateness_p99_ms")) continue;
+    std::printf(
+        "%8.0f %5d %7.3f ms %6.3f ms %6.3f ms %6.2f ms %5.2f%% %9.0f %7.0f %11.1f %6.1f ms\n", rate,
+        j["runs"].get<int>(), j["lateness_p50_ms"].get<double>(),
+        j["lateness_p99_ms"].get<double>(), j["lateness_p99_worst_ms"].get<double>(),
+        j["lateness_max_ms"].get<double>(), 100 * j["late_share"].get<double>(),
+        j["completed"].get<double>(), j["failed"].get<double>(),
+        j["completion_rate_req_s"].get<double>(), j["ttft_p99_ms"].get<double>());
+  }
+  fs::remove_all(dir);
+  if (o.json) std::printf("%s\n", out.dump(2).c_str());
+  return 0;
+}

@@ -1,0 +1,22 @@
+#pragma once
+// A lanebench-sim child process serving one lane on a free loopback port, stopped (SIGTERM, then
+// waited for) when the object goes.
+#include <string>
+#include <vector>
+
+namespace lb::bench {
+
+class SimProcess {
+ public:
+  // Starts PROGRAM with ARGS plus "--port N" and waits (up to 15 s) until the port takes
+  // connections; false with *error when it cannot.
+  bool start(const std::string& program, std::vector<std::string> args, std::string* error);
+  ~SimProcess();
+  int port() const { return port_; }
+
+ private:
+  int pid_ = 0;
+  int port_ = 0;
+};
+
+}  // namespace lb::bench
