@@ -112,7 +112,7 @@ void ScreenshotTour::on_review_ready() {
     if (!grab("04-review")) return;
     // The texts with each lane's token strip under its own, and the top-K table below.
     QWidget* texts = review->diff_view()->parentWidget();
-    const QString strip_shot = QDir(out_dir_).filePath("18-token-strip.png");
+    const QString strip_shot = QDir(out_dir_).filePath("22-token-strip.png");
     if (!texts->grab().save(strip_shot)) return fail("cannot write " + strip_shot);
     std::fprintf(stderr, "screenshot: %s\n", qPrintable(strip_shot));
     window_.show_page(MainWindow::Runs);
@@ -231,7 +231,7 @@ void ScreenshotTour::show_sampled_run() {
     sampled->select_prompt(row);
     // The pair's diff is computed off the GUI thread; it is in well before this.
     QTimer::singleShot(2000, this, [this] {
-      if (grab("17-sampled-review")) finish();
+      if (grab("21-sampled-review")) finish();
     });
   };
   // The window opens the finished run's review by itself; wait for its data when it is not in.
