@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <map>
+#include <optional>
 
 #include "report/artifact_records.h"
 
@@ -138,24 +140,44 @@ void judge_regression(GateCell& cell, const json& c, const compare::ReviewRecord
   }
 }
 
+// Fills one cell per candidate of the experiment's lane pairs: `cell_of(comparison)` gives the
+// candidate's cell, or nullopt to leave the pair out; the pair's baseline cell says "baseline".
+// Returns how many pairs gave a cell.
+size_t fill_pair_cells(GateRow& row, const std::vector<std::string>& lanes, const json& experiment,
+                       const std::function<std::optional<GateCell>(const json&)>& cell_of) {
+  row.cells.resize(lanes.size());
+  size_t filled = 0;
+  for (const auto& c : experiment["comparisons"]) {
+    const auto base = std::find(lanes.begin(), lanes.end(), c.value("baseline", ""));
+    const auto cand = std::find(lanes.begin(), lanes.end(), c.value("candidate", ""));
+    if (cand == lanes.end()) continue;
+    std::optional<GateCell> cell = cell_of(c);
+    if (!cell) continue;
+    if (base != lanes.end())
+      row.cells[static_cast<size_t>(base - lanes.begin())].detail = "baseline";
+    row.cells[static_cast<size_t>(cand - lanes.begin())] = std::move(*cell);
+    ++filled;
+  }
+  return filled;
+}
+
+bool has_comparisons(const json& experiment) {
+  return experiment.contains("comparisons") && experiment["comparisons"].is_array();
+}
+
 // The regression check of each candidate against the baseline lane.
 void add_regression_row(GateTable& table, const json& experiment,
                         const std::vector<compare::ReviewRecord>* reviews) {
-  if (!experiment.contains("comparisons") || !experiment["comparisons"].is_array()) return;
+  if (!has_comparisons(experiment)) return;
   GateRow row{"regression", "Regression vs baseline (identical or similar)", {}, {}};
-  row.cells.resize(table.lanes.size());
-  for (const auto& c : experiment["comparisons"]) {
-    const std::string base_id = c.value("baseline", ""), cand_id = c.value("candidate", "");
-    const auto base = std::find(table.lanes.begin(), table.lanes.end(), base_id);
-    if (base != table.lanes.end())
-      row.cells[static_cast<size_t>(base - table.lanes.begin())].detail = "baseline";
-    const auto it = std::find(table.lanes.begin(), table.lanes.end(), cand_id);
-    if (it == table.lanes.end()) continue;
-    GateCell& cell = row.cells[static_cast<size_t>(it - table.lanes.begin())];
+  fill_pair_cells(row, table.lanes, experiment, [&](const json& c) {
+    GateCell cell;
     const int64_t same = c.value("identical", 0) + c.value("near_identical", 0);
     cell.score = std::to_string(same) + "/" + std::to_string(c.value("pairs", 0));
-    judge_regression(cell, c, review_of(reviews, base_id, cand_id));
-  }
+    judge_regression(cell, c,
+                     review_of(reviews, c.value("baseline", ""), c.value("candidate", "")));
+    return std::optional<GateCell>(std::move(cell));
+  });
   table.rows.push_back(std::move(row));
 }
 
@@ -187,23 +209,16 @@ GateCell token_cell(const json& td, const compare::ReviewRecord* review) {
 
 void add_token_row(GateTable& table, const json& experiment,
                    const std::vector<compare::ReviewRecord>* reviews) {
-  if (!experiment.contains("comparisons") || !experiment["comparisons"].is_array()) return;
+  if (!has_comparisons(experiment)) return;
   GateRow row{"tokens", "Token fidelity (confident changes reviewed)", {}, {}};
-  row.cells.resize(table.lanes.size());
-  bool any = false;
-  for (const auto& c : experiment["comparisons"]) {
-    if (!c.contains("token_divergence") || !c["token_divergence"].is_object()) continue;
-    const std::string base_id = c.value("baseline", ""), cand_id = c.value("candidate", "");
-    const auto base = std::find(table.lanes.begin(), table.lanes.end(), base_id);
-    const auto cand = std::find(table.lanes.begin(), table.lanes.end(), cand_id);
-    if (cand == table.lanes.end()) continue;
-    if (base != table.lanes.end())
-      row.cells[static_cast<size_t>(base - table.lanes.begin())].detail = "baseline";
-    row.cells[static_cast<size_t>(cand - table.lanes.begin())] =
-        token_cell(c["token_divergence"], review_of(reviews, base_id, cand_id));
-    any = true;
-  }
-  if (any) table.rows.push_back(std::move(row));
+  const size_t filled =
+      fill_pair_cells(row, table.lanes, experiment, [&](const json& c) -> std::optional<GateCell> {
+        if (!c.contains("token_divergence") || !c["token_divergence"].is_object())
+          return std::nullopt;
+        return token_cell(c["token_divergence"],
+                          review_of(reviews, c.value("baseline", ""), c.value("candidate", "")));
+      });
+  if (filled > 0) table.rows.push_back(std::move(row));
 }
 
 const compare::SampledReviewRecord* sampled_of(
@@ -246,19 +261,12 @@ GateCell sampled_cell(const json& c, const compare::SampledReviewRecord* record)
 
 void add_sampled_row(GateTable& table, const json& experiment,
                      const std::vector<compare::SampledReviewRecord>* records) {
-  if (!experiment.contains("comparisons") || !experiment["comparisons"].is_array()) return;
+  if (!has_comparisons(experiment)) return;
   GateRow row{"sampled", "Sampled review (no shifted prompt unreviewed)", {}, {}};
-  row.cells.resize(table.lanes.size());
-  for (const auto& c : experiment["comparisons"]) {
-    const std::string base_id = c.value("baseline", ""), cand_id = c.value("candidate", "");
-    const auto base = std::find(table.lanes.begin(), table.lanes.end(), base_id);
-    const auto cand = std::find(table.lanes.begin(), table.lanes.end(), cand_id);
-    if (cand == table.lanes.end()) continue;
-    if (base != table.lanes.end())
-      row.cells[static_cast<size_t>(base - table.lanes.begin())].detail = "baseline";
-    row.cells[static_cast<size_t>(cand - table.lanes.begin())] =
-        sampled_cell(c, sampled_of(records, base_id, cand_id));
-  }
+  fill_pair_cells(row, table.lanes, experiment, [&](const json& c) {
+    return std::optional<GateCell>(
+        sampled_cell(c, sampled_of(records, c.value("baseline", ""), c.value("candidate", ""))));
+  });
   table.rows.push_back(std::move(row));
 }
 
@@ -287,30 +295,23 @@ GateCell top1_cell(const json& cross) {
 }
 
 void add_top1_row(GateTable& table, const json& experiment) {
-  if (!experiment.contains("comparisons") || !experiment["comparisons"].is_array()) return;
+  if (!has_comparisons(experiment)) return;
   GateRow row{"tokens.top1", "Token fidelity (top-1 agreement)", {}, {}};
-  row.cells.resize(table.lanes.size());
-  bool any = false;
-  for (const auto& c : experiment["comparisons"]) {
-    const json* cross = nullptr;
-    if (c.contains("token_divergence") && c["token_divergence"].is_object() &&
-        c["token_divergence"].contains("cross_score"))
-      cross = &c["token_divergence"]["cross_score"];
-    if (!cross || !cross->is_object() || cross->value("min_top1_agreement", -1.0) < 0) continue;
-    const std::string base_id = c.value("baseline", ""), cand_id = c.value("candidate", "");
-    const auto base = std::find(table.lanes.begin(), table.lanes.end(), base_id);
-    const auto cand = std::find(table.lanes.begin(), table.lanes.end(), cand_id);
-    if (cand == table.lanes.end()) continue;
-    if (base != table.lanes.end())
-      row.cells[static_cast<size_t>(base - table.lanes.begin())].detail = "baseline";
-    row.cells[static_cast<size_t>(cand - table.lanes.begin())] = top1_cell(*cross);
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "Token fidelity (top-1 agreement >= %.4g)",
-                  cross->value("min_top1_agreement", 0.0));
-    row.label = buf;
-    any = true;
-  }
-  if (any) table.rows.push_back(std::move(row));
+  const size_t filled =
+      fill_pair_cells(row, table.lanes, experiment, [&](const json& c) -> std::optional<GateCell> {
+        const json* cross = nullptr;
+        if (c.contains("token_divergence") && c["token_divergence"].is_object() &&
+            c["token_divergence"].contains("cross_score"))
+          cross = &c["token_divergence"]["cross_score"];
+        if (!cross || !cross->is_object() || cross->value("min_top1_agreement", -1.0) < 0)
+          return std::nullopt;
+        char buf[48];
+        std::snprintf(buf, sizeof buf, "Token fidelity (top-1 agreement >= %.4g)",
+                      cross->value("min_top1_agreement", 0.0));
+        row.label = buf;
+        return top1_cell(*cross);
+      });
+  if (filled > 0) table.rows.push_back(std::move(row));
 }
 
 void add_artifacts_row(GateTable& table, const std::vector<ArtifactRecord>& records) {
