@@ -14,8 +14,10 @@ namespace lb::ui {
 namespace {
 
 const QColor kGuide(0x55, 0x55, 0x55);
-const QColor kMet(0x2c, 0xa0, 0x2c);
-const QColor kMissed(0xd6, 0x27, 0x28);
+// Marks drawn over lane points: near-black dots and magenta diamonds, colours no lane takes (the
+// lane palette's green and vermillion were too close to the marks' earlier green and red).
+const QColor kMet(0x22, 0x22, 0x22);
+const QColor kMissed(0xc0, 0x00, 0xc0);
 
 // One SLO line across the loads probed so far, or none when the SLO is not set.
 void set_slo_line(widgets::ChartPanel* panel, double slo_ms, double max_load) {
