@@ -96,7 +96,11 @@ std::vector<MediaFieldError> parse_media_field(const json& value, const std::str
                         "\"image_url\", \"video_url\""});
       continue;
     }
-    const auto& [name, path] = *item.items().begin();
+    // item.begin(), not *item.items().begin(): that proxy is a temporary, and a structured
+    // binding to it dangles once the statement ends.
+    const auto first = item.begin();
+    const std::string& name = first.key();
+    const json& path = first.value();
     const MediaKey* key = nullptr;
     for (const auto& k : kMediaKeys) key = name == k.key ? &k : key;
     if (!key) {
