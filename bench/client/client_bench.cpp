@@ -12,6 +12,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "logprobs/raw_logprobs.h"
 #include "net/stream_client.h"
 #include "replay_server.h"
 
@@ -48,6 +49,21 @@ std::string logprob_event(int i, int top_k) {
          "\"model\":\"m\",\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" +
          token + "\"},\"logprobs\":{\"content\":[" + entry(token, -0.01) + ",\"top_logprobs\":[" +
          top + "]}]},\"finish_reason\":null}]}\n\n";
+}
+
+// The plain chunk behind an SSE comment that makes it as long as the logprob chunk.
+std::string padded_event(int i, int top_k) {
+  const std::string plain = content_event(i);
+  const size_t target = logprob_event(i, top_k).size();
+  const size_t pad = target > plain.size() + 3 ? target - plain.size() - 3 : 0;
+  return ": " + std::string(pad, 'x') + "\n" + plain;
+}
+
+// One fidelity event as the config asks for it.
+std::string fidelity_event(const FidelityConfig& config, int i) {
+  if (config.top_logprobs <= 0) return content_event(i);
+  return config.logprobs_as_comment ? padded_event(i, config.top_logprobs)
+                                    : logprob_event(i, config.top_logprobs);
 }
 
 int64_t thread_cpu_ns() {
@@ -117,19 +133,28 @@ double percentile(std::vector<double> values, double p) {
 
 FidelityResult run_fidelity(const FidelityConfig& config) {
   std::vector<std::string> events;
-  for (int i = 0; i < config.events_per_stream; ++i)
-    events.push_back(config.top_logprobs > 0 ? logprob_event(i, config.top_logprobs)
-                                             : content_event(i));
+  for (int i = 0; i < config.events_per_stream; ++i) events.push_back(fidelity_event(config, i));
   events.push_back("data: [DONE]\n\n");
+  // Every stream's script is built (and its memory written) before the run, so the server's
+  // thread hands one over instead of copying all its events while the other streams run.
   std::mt19937_64 rng(42);
-  std::mutex rng_mutex;
-  lb::test::ReplayServer server([&](const lb::test::ServedRequest&) {
-    auto script = lb::test::sse_script(events, config.event_interval_us);
+  std::vector<lb::test::ResponseScript> scripts(config.concurrency);
+  for (auto& script : scripts) {
+    script = lb::test::sse_script(events, config.event_interval_us);
     // Streams start at random phases, as requests admitted at different times do.
-    std::lock_guard lock(rng_mutex);
     script.header_delay_us = static_cast<int64_t>(rng() % config.event_interval_us);
-    return script;
+  }
+  std::mutex scripts_mutex;
+  lb::test::ReplayServer server([&](const lb::test::ServedRequest& request) {
+    std::lock_guard lock(scripts_mutex);
+    const size_t i = std::stoul(request.header("x-bench-stream"));
+    return std::move(scripts.at(i));
   });
+  // As an experiment that asks for logprobs does (run/experiment_context.cpp).
+  if (config.top_logprobs > 0 && !config.logprobs_as_comment) {
+    lb::logprobs::reserve_raw_blocks(events.front().size() * events.size() *
+                                     static_cast<size_t>(config.concurrency));
+  }
   StreamClient client;
   RunAll run = run_all(client, server.url("/v1/chat/completions"), config.concurrency);
   server.wait_for_finished(config.concurrency, std::chrono::seconds(10));

@@ -11,6 +11,10 @@ struct FidelityConfig {
   int events_per_stream = 200;
   int64_t event_interval_us = 5000;  // a decoding model at 200 events/s per stream
   int top_logprobs = 0;  // > 0: every chunk carries its token's logprobs with this top-K
+  // With top_logprobs: send the same number of bytes per event, but as an SSE comment line in
+  // front of the plain chunk, which the client frames and skips. The bytes without the logprobs'
+  // reading: what the transport alone costs.
+  bool logprobs_as_comment = false;
 };
 
 struct FidelityResult {

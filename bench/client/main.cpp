@@ -29,11 +29,13 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
-int g_top_logprobs = 0;  // --logprobs
+int g_top_logprobs = 0;              // --logprobs
+bool g_logprobs_as_comment = false;  // --logprobs-as-comment
 
 lb::bench::FidelityConfig fidelity_config(int concurrency) {
   lb::bench::FidelityConfig c;
   c.top_logprobs = g_top_logprobs;
+  c.logprobs_as_comment = g_logprobs_as_comment;
   c.concurrency = concurrency;
   if (concurrency <= 1) {
     c.events_per_stream = 500, c.event_interval_us = 4000;
@@ -124,6 +126,9 @@ int main(int argc, char** argv) {
   app.add_flag("--json", json, "print JSON instead of a table");
   app.add_option("--logprobs", g_top_logprobs,
                  "fidelity chunks carry per-token logprobs with this top-K (0 = none)");
+  app.add_flag("--logprobs-as-comment", g_logprobs_as_comment,
+               "with --logprobs: the same bytes per chunk, sent as an SSE comment the client "
+               "skips (the transport without the logprobs' reading)");
   CLI11_PARSE(app, argc, argv);
   raise_file_limit();
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <mutex>
 
 #include <nlohmann/json.hpp>
 
@@ -82,14 +83,103 @@ size_t container_end(std::string_view d, size_t i, int32_t& entries) {
   return kNone;
 }
 
+// Free blocks, each with a capacity of at least kBlockBytes that was written once. Taken by the
+// thread that keeps values (the I/O thread), given back by whichever thread drops a result.
+class BlockPool {
+ public:
+  BlockPool() { free_.reserve(kMaxBlocks); }  // give() never allocates
+
+  std::string take() {
+    {
+      std::lock_guard lock(mutex_);
+      if (!free_.empty()) {
+        std::string block = std::move(free_.back());
+        free_.pop_back();
+        return block;
+      }
+    }
+    std::string block;
+    block.reserve(RawLogprobs::kBlockBytes);
+    return block;
+  }
+
+  void give(std::vector<std::string>& blocks) noexcept {
+    if (blocks.empty()) return;
+    std::lock_guard lock(mutex_);
+    for (std::string& block : blocks) {
+      if (block.capacity() < RawLogprobs::kBlockBytes || full()) continue;
+      block.clear();
+      free_.push_back(std::move(block));
+    }
+    blocks.clear();
+  }
+
+  size_t reserve(size_t bytes) {
+    const size_t want = (std::min(bytes, kMaxPooledRawBytes) + RawLogprobs::kBlockBytes - 1) /
+                        RawLogprobs::kBlockBytes;
+    std::vector<std::string> fresh;
+    {
+      std::lock_guard lock(mutex_);
+      if (free_.size() < want) fresh.resize(want - free_.size());
+    }
+    for (std::string& block : fresh) block.assign(RawLogprobs::kBlockBytes, '\0');  // written
+    give(fresh);
+    std::lock_guard lock(mutex_);
+    return free_.size() * RawLogprobs::kBlockBytes;
+  }
+
+ private:
+  static constexpr size_t kMaxBlocks = kMaxPooledRawBytes / RawLogprobs::kBlockBytes;
+  bool full() const { return free_.size() >= kMaxBlocks; }
+  std::mutex mutex_;
+  std::vector<std::string> free_;
+};
+
+BlockPool& pool() {
+  static BlockPool* p = new BlockPool;  // never destroyed: results may outlive static objects
+  return *p;
+}
+
 }  // namespace
+
+size_t reserve_raw_blocks(size_t bytes) { return pool().reserve(bytes); }
+
+RawLogprobs& RawLogprobs::operator=(const RawLogprobs& other) {
+  if (this != &other) {
+    pool().give(blocks_);
+    blocks_ = other.blocks_;
+    values_ = other.values_;
+  }
+  return *this;
+}
+
+RawLogprobs& RawLogprobs::operator=(RawLogprobs&& other) noexcept {
+  if (this != &other) {
+    pool().give(blocks_);
+    blocks_ = std::move(other.blocks_);
+    values_ = std::move(other.values_);
+    other.blocks_.clear();
+    other.values_.clear();
+  }
+  return *this;
+}
+
+RawLogprobs::~RawLogprobs() { pool().give(blocks_); }
 
 bool cut_logprobs(std::string_view message, std::string& out, std::vector<CutValue>& cuts) {
   out.clear();
   cuts.clear();
-  if (message.find("\"logprobs\"") == kNone) return false;
-  size_t i = 0;
+  constexpr std::string_view kName = "\"logprobs\"";
+  size_t next = message.find(kName);  // the next candidate member name
+  if (next == kNone) return false;
+  size_t i = 0;  // always outside any string
   while (i < message.size()) {
+    if (next != kNone && next < i) next = message.find(kName, i);
+    if (next == kNone) break;
+    // Outside a string, an unescaped "logprobs" can only open a string: jump to it instead of
+    // walking every string before it. One preceded by a backslash may sit inside a string, so
+    // the walk goes on from `i` string by string until it is past it.
+    if (next > 0 && message[next - 1] != '\\') i = next;
     const void* q = std::memchr(message.data() + i, '"', message.size() - i);
     if (!q) break;
     const size_t open = static_cast<size_t>(static_cast<const char*>(q) - message.data());
@@ -123,8 +213,8 @@ bool cut_logprobs(std::string_view message, std::string& out, std::vector<CutVal
 
 void RawLogprobs::add(std::string_view value, RawShape shape) {
   if (blocks_.empty() || blocks_.back().size() + value.size() > blocks_.back().capacity()) {
-    blocks_.emplace_back();
-    blocks_.back().reserve(std::max(kBlockBytes, value.size()));
+    blocks_.push_back(pool().take());
+    if (value.size() > blocks_.back().capacity()) blocks_.back().reserve(value.size());
   }
   std::string& block = blocks_.back();
   const auto begin = static_cast<uint32_t>(block.size());

@@ -35,9 +35,22 @@ enum class RawShape : uint8_t { OpenAiChat, OpenAiCompletions };
 // They are kept in blocks of kBlockBytes that are filled and never grown, so keeping a value
 // never copies the ones before it (a single growing string did, on the I/O thread, once per
 // doubling) and a long answer's bytes do not need one large allocation.
+//
+// Blocks come from, and go back to, a process-wide pool. A fresh block costs the thread that
+// first writes it a page fault per 4 KiB, and on a virtual machine each fault takes several
+// microseconds: on the I/O thread that delays every other stream's stamp. Recycled blocks were
+// written before, so keeping a value in one costs only the copy (docs/client-engine.md,
+// "Logprobs").
 class RawLogprobs {
  public:
   static constexpr size_t kBlockBytes = 32 * 1024;
+  RawLogprobs() = default;
+  RawLogprobs(const RawLogprobs&) = default;
+  RawLogprobs(RawLogprobs&&) noexcept = default;
+  RawLogprobs& operator=(const RawLogprobs& other);
+  RawLogprobs& operator=(RawLogprobs&& other) noexcept;
+  ~RawLogprobs();
+
   void add(std::string_view value, RawShape shape);
   bool empty() const { return values_.empty(); }
   size_t size() const { return values_.size(); }
@@ -54,6 +67,13 @@ class RawLogprobs {
   std::vector<std::string> blocks_;
   std::vector<Value> values_;
 };
+
+// Makes sure the pool holds at least `bytes` of blocks that were written once, writing new ones
+// on the calling thread. A caller about to stream many answers with logprobs calls it before
+// starting them, so the I/O thread finds written blocks. The pool keeps at most
+// kMaxPooledRawBytes of free blocks; `bytes` is capped to that. Returns the free bytes pooled.
+constexpr size_t kMaxPooledRawBytes = 64 * 1024 * 1024;
+size_t reserve_raw_blocks(size_t bytes);
 
 // Reads every kept value (bare NaN/Infinity quoted, as for whole messages) and appends its tokens
 // to `out`. A value that is not JSON is skipped and described in `error` (the first such one);

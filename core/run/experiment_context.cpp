@@ -1,5 +1,6 @@
 #include "run/experiment.h"
 
+#include "logprobs/raw_logprobs.h"
 #include "run/capacity_experiment.h"
 #include "run/context_sweep_experiment.h"
 #include "run/gates_experiment.h"
@@ -14,6 +15,10 @@
 
 namespace lb::run {
 namespace {
+
+// About 25,000 tokens with top-5 alternatives (vLLM's chat shape: ~330 bytes a token); more
+// are written as they come, and recycled once each answer is read.
+constexpr size_t kLogprobReserveBytes = 8 * 1024 * 1024;
 
 // The simulator takes x-sim-trial (its run_jitter draws one speed factor per trial).
 bool is_simulator(const std::vector<LaneRuntime*>& lanes, const LaneEndpoint* endpoint) {
@@ -36,7 +41,13 @@ ExperimentContext::ExperimentContext(net::StreamClient& client, RunSink& sink,
       spec_(spec),
       lanes_(std::move(lanes)),
       all_lanes_(lanes_),
-      section_(section) {}
+      section_(section) {
+  // An experiment that keeps per-token logprobs finds written blocks for them, so the I/O thread
+  // does not fault in fresh pages while it stamps other streams (logprobs/raw_logprobs.h).
+  if (spec.kind == "regression" || spec.logprobs > 0) {
+    logprobs::reserve_raw_blocks(kLogprobReserveBytes);
+  }
+}
 
 LoadPhase ExperimentContext::prepared(const LoadPhase& planned) const {
   LoadPhase phase = planned;

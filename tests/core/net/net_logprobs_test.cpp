@@ -242,6 +242,42 @@ class TestLogprobs : public QObject {
     QVERIFY(!lp::cut_logprobs("{\"logprobs\":{\"content\":[", out, cuts));  // left open
     QVERIFY(cuts.empty());
     QVERIFY(!lp::cut_logprobs("{\"text\":\"logprobs\"}", out, cuts));
+    // The scan jumps to the name; a quote in front of it that is escaped sits inside a string.
+    QVERIFY(lp::cut_logprobs("{\"a\":\"\\\"logprobs\",\"logprobs\":{\"content\":[1]}}", out, cuts));
+    QCOMPARE(out, std::string("{\"a\":\"\\\"logprobs\",\"logprobs\":0}"));
+    QVERIFY(lp::cut_logprobs("{\"a\":\"logprobs\",\"logprobs\":{\"content\":[1,2]}}", out, cuts));
+    QCOMPARE(out, std::string("{\"a\":\"logprobs\",\"logprobs\":0}"));
+    QCOMPARE(cuts[0].entries, 2);
+    QVERIFY(!lp::cut_logprobs("{\"\\\"logprobs\":{\"content\":[1]}}", out, cuts));  // other name
+    QVERIFY(lp::cut_logprobs("{\"\\\"logprobs\":[],\"x\":{\"logprobs\":[1]}}", out, cuts));
+    QCOMPARE(out, std::string("{\"\\\"logprobs\":[],\"x\":{\"logprobs\":0}}"));
+  }
+
+  void keptBlocksGoBackToThePoolAndKeepTheirValues() {
+    const size_t before = lp::reserve_raw_blocks(0);
+    const std::string value(1000, 'v');
+    {
+      lp::RawLogprobs raw;
+      for (int i = 0; i < 70; ++i) raw.add(value, lp::RawShape::OpenAiChat);  // 3 blocks
+      lp::RawLogprobs moved;
+      moved = std::move(raw);
+      QVERIFY(raw.empty());
+      QCOMPARE(moved.size(), size_t(70));
+      QCOMPARE(moved.value(69), std::string_view(value));
+      lp::RawLogprobs copy = moved;
+      QCOMPARE(copy.value(0), std::string_view(value));
+    }
+    // Taken from the pool first, then given back: the pool holds at least the three blocks.
+    QVERIFY(lp::reserve_raw_blocks(0) >= std::max(before, 3 * lp::RawLogprobs::kBlockBytes));
+    QVERIFY(lp::reserve_raw_blocks(1 << 20) >= size_t(1 << 20));
+    const size_t pooled = lp::reserve_raw_blocks(0);
+    {
+      lp::RawLogprobs raw;
+      raw.add(value, lp::RawShape::OpenAiChat);
+      QCOMPARE(lp::reserve_raw_blocks(0), pooled - lp::RawLogprobs::kBlockBytes);  // one taken
+    }
+    QCOMPARE(lp::reserve_raw_blocks(0), pooled);                                // and given back
+    QCOMPARE(lp::reserve_raw_blocks(size_t(1) << 40), lp::kMaxPooledRawBytes);  // capped
   }
 
   void cutValuesReadTheSameAsWholeMessages() {
