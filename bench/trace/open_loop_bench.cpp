@@ -4,7 +4,11 @@
 // reports from summary.json:
 //   the client's send lateness (t_sent - t_sched) p50 / p99 / max, and the late share (> 10 ms);
 //   whether the simulator kept up: every request answered, the completion rate against the
-//   schedule's, and TTFT p99.
+//   schedule's, and TTFT p99;
+//   the same from the simulator's side, read from its own /metrics: the requests it finished and
+//   the bucket bounds holding 99 % of its TTFT and end-to-end latencies, timed from when it
+//   received each request (the run's server_counters_delta), and, from readings every --watch-ms
+//   during the run, the rate at which it finished them and the most it held at once.
 // Each figure is the median over --runs repetitions; --json prints them as one JSON object.
 #include <sys/resource.h>
 
@@ -22,6 +26,7 @@
 #include "run/plan_runner.h"
 #include "run/run_sink.h"
 #include "sim_process.h"
+#include "sim_watch.h"
 
 namespace {
 
@@ -36,10 +41,15 @@ struct Options {
   int output_tokens = 4;
   std::string sim = LANEBENCH_SIM_PROGRAM;
   std::string profile = "fp8";
-  // Model time is scaled down and the batch is wide, so the simulator answers each short request
-  // in a few ms whatever the rate: what is measured is the client's schedule, not a queue.
+  // Model time is scaled down, the batch is wide and a bigger batch or a prefill in the same step
+  // does not slow decoding, so the simulator answers each short request in a few ms whatever the
+  // rate: what is measured is the client's schedule, not a queue. With the profile's
+  // batch_slowdown (0.3 per sequence, fitted at up to 5 sequences) the modelled engine would
+  // saturate near 1,000 of these requests/s and its queue would grow without bound.
   std::vector<std::string> sim_sets = {"time_scale=0.05", "max_num_seqs=4096",
-                                       "max_num_batched_tokens=1000000"};
+                                       "max_num_batched_tokens=1000000", "batch_slowdown=0",
+                                       "prefill_interference=0"};
+  int watch_ms = 20;  // how often the simulator's /metrics are read during a run
   bool json = false;
 };
 
@@ -68,11 +78,30 @@ struct RunFigures {
   double p50_ms = 0, p99_ms = 0, max_ms = 0, late_share = 0;
   double completed = 0, failed = 0, scheduled = 0;
   double completion_rate = 0, ttft_p99_ms = 0;
+  // The simulator's side: requests it finished, and the upper bounds of the histogram buckets
+  // holding 99 % of its TTFT and end-to-end latencies (-1 when it did not report them).
+  double sim_finished = -1, sim_ttft_p99_ms = -1, sim_e2el_p99_ms = -1;
+  // From /metrics readings during the run: its finishing rate, and its most requests running +
+  // waiting at one reading.
+  double sim_completion_rate = -1, sim_max_in_engine = -1;
   bool ok = false;
 };
 
 double number(const json& j, const char* key) {
   return j.contains(key) && j[key].is_number() ? j[key].get<double>() : -1;
+}
+
+// The upper bound (ms) of the first bucket of a delta histogram ({"buckets": [{"le", "count"}],
+// "count"}) whose cumulative count reaches 99 % of the total; -1 when there is none.
+double p99_bound_ms(const json& histogram) {
+  if (!histogram.is_object() || !histogram.contains("buckets")) return -1;
+  const double total = number(histogram, "count");
+  if (total <= 0) return -1;
+  for (const json& b : histogram["buckets"]) {
+    if (number(b, "count") < 0.99 * total) continue;
+    return b.contains("le") && b["le"].is_number() ? 1000 * b["le"].get<double>() : -1;
+  }
+  return -1;
 }
 
 RunFigures run_once(const Options& o, double rate, int port, const fs::path& dir, int run) {
@@ -97,8 +126,12 @@ RunFigures run_once(const Options& o, double rate, int port, const fs::path& dir
   options.out_dir = (dir / ("run-" + std::to_string(run))).string();
   NullSink sink;
   std::atomic<bool> stop{false};
+  lb::bench::SimWatch watch("http://127.0.0.1:" + std::to_string(port) + "/metrics", o.watch_ms);
   const lb::run::RunResult result =
       lb::run::PlanRunner(std::move(*parsed.plan), options, sink).run(stop);
+  const lb::bench::SimWatchFigures watched = watch.stop();
+  f.sim_completion_rate = watched.completion_rate;
+  f.sim_max_in_engine = watched.max_in_engine;
   const json& e = result.summary["experiments"][0];
   const json& schedule = e["lanes"]["sim"]["schedule"];
   const json& phase = e["lanes"]["sim"]["phases"]["trace"];
@@ -115,6 +148,12 @@ RunFigures run_once(const Options& o, double rate, int port, const fs::path& dir
   f.failed = number(phase, "failed");
   f.completion_rate = number(phase, "request_throughput");
   f.ttft_p99_ms = number(phase, "p99_ttft_ms");
+  const json& server = e["lanes"]["sim"]["server_counters_delta"];
+  if (server.is_object() && server.contains("e2el_seconds")) {
+    f.sim_finished = number(server["e2el_seconds"], "count");
+    f.sim_ttft_p99_ms = p99_bound_ms(server["ttft_seconds"]);
+    f.sim_e2el_p99_ms = p99_bound_ms(server["e2el_seconds"]);
+  }
   f.ok = true;
   fs::remove_all(options.out_dir);
   return f;
@@ -144,6 +183,11 @@ json level(const Options& o, double rate, int port, const fs::path& dir) {
   j["failed"] = median_of(runs, &RunFigures::failed);
   j["completion_rate_req_s"] = median_of(runs, &RunFigures::completion_rate);
   j["ttft_p99_ms"] = median_of(runs, &RunFigures::ttft_p99_ms);
+  j["sim_finished"] = median_of(runs, &RunFigures::sim_finished);
+  j["sim_ttft_p99_bound_ms"] = median_of(runs, &RunFigures::sim_ttft_p99_ms);
+  j["sim_e2el_p99_bound_ms"] = median_of(runs, &RunFigures::sim_e2el_p99_ms);
+  j["sim_completion_rate_req_s"] = median_of(runs, &RunFigures::sim_completion_rate);
+  j["sim_max_in_engine"] = median_of(runs, &RunFigures::sim_max_in_engine);
   double worst_p99 = 0;
   for (const auto& r : runs) worst_p99 = std::max(worst_p99, r.p99_ms);
   j["lateness_p99_worst_ms"] = worst_p99;
@@ -174,6 +218,9 @@ int main(int argc, char** argv) {
   app.add_option("--sim-set", o.sim_sets,
                  "lanebench-sim --set KEY=VALUE overrides (given ones replace the defaults)")
       ->capture_default_str();
+  app.add_option("--watch-ms", o.watch_ms, "how often the simulator's /metrics are read")
+      ->check(CLI::Range(1, 10'000))
+      ->capture_default_str();
   app.add_flag("--json", o.json, "print one JSON object");
   CLI11_PARSE(app, argc, argv);
   raise_file_limit();
@@ -196,20 +243,25 @@ int main(int argc, char** argv) {
               {"output_tokens", o.output_tokens},
               {"levels", json::array()}};
   if (!o.json)
-    std::printf("%8s %5s %9s %9s %9s %9s %6s %9s %7s %11s %9s\n", "req/s", "runs", "late p50",
-                "late p99", "p99 worst", "late max", "late%", "completed", "failed", "done req/s",
-                "TTFT p99");
+    std::printf("%8s %5s %9s %9s %9s %9s %6s %9s %7s %11s %9s %9s %11s %11s %10s %8s\n", "req/s",
+                "runs", "late p50", "late p99", "p99 worst", "late max", "late%", "completed",
+                "failed", "done req/s", "TTFT p99", "sim done", "sim TTFT99", "sim e2e99",
+                "sim req/s", "sim held");
   for (double rate : o.rates) {
     const json j = level(o, rate, sim.port(), dir);
     out["levels"].push_back(j);
     if (o.json || !j.contains("lateness_p99_ms")) continue;
     std::printf(
-        "%8.0f %5d %7.3f ms %6.3f ms %6.3f ms %6.2f ms %5.2f%% %9.0f %7.0f %11.1f %6.1f ms\n", rate,
-        j["runs"].get<int>(), j["lateness_p50_ms"].get<double>(),
+        "%8.0f %5d %7.3f ms %6.3f ms %6.3f ms %6.2f ms %5.2f%% %9.0f %7.0f %11.1f %6.1f ms %9.0f "
+        "<=%6.0f ms <=%6.0f ms %10.1f %8.0f\n",
+        rate, j["runs"].get<int>(), j["lateness_p50_ms"].get<double>(),
         j["lateness_p99_ms"].get<double>(), j["lateness_p99_worst_ms"].get<double>(),
         j["lateness_max_ms"].get<double>(), 100 * j["late_share"].get<double>(),
         j["completed"].get<double>(), j["failed"].get<double>(),
-        j["completion_rate_req_s"].get<double>(), j["ttft_p99_ms"].get<double>());
+        j["completion_rate_req_s"].get<double>(), j["ttft_p99_ms"].get<double>(),
+        j["sim_finished"].get<double>(), j["sim_ttft_p99_bound_ms"].get<double>(),
+        j["sim_e2el_p99_bound_ms"].get<double>(), j["sim_completion_rate_req_s"].get<double>(),
+        j["sim_max_in_engine"].get<double>());
   }
   fs::remove_all(dir);
   if (o.json) std::printf("%s\n", out.dump(2).c_str());

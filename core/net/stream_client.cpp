@@ -19,6 +19,14 @@
 // only sockets that are ready are serviced, so a thousand mostly idle streams cost nothing per
 // wake-up (curl_multi_perform would look at every transfer on every wake-up). An eventfd in the
 // same epoll set plays the part of curl_multi_wakeup for the command queue.
+//
+// Transfers are spread over several multi handles ("shards"), each with its own connection cache,
+// all driven by the same loop: libcurl 7.88 walks a multi handle's whole connection list when it
+// starts a transfer (looking for an idle connection) and again when it removes one, so with
+// thousands of streams open on one multi handle every request cost time in proportion to the
+// streams open. A shard takes at most kTransfersPerShard transfers; a new transfer goes to the
+// first shard with room, so up to that many the client is one multi handle as before (an HTTP/2
+// server sees one multiplexed connection), and the walks stay that short at any load.
 
 namespace lb::net {
 
@@ -33,10 +41,28 @@ struct ClientCommand {
 namespace {
 
 constexpr int64_t kNoDeadline = INT64_MAX;
+constexpr size_t kTransfersPerShard = 64;
+// Idle connections a shard keeps for reuse. libcurl's default (4 x the transfers in the handle)
+// would close most of them as a burst drains, and the next burst would connect again.
+constexpr long kConnectionsPerShard = 2 * static_cast<long>(kTransfersPerShard);
+constexpr uint64_t kWakeTag = UINT64_MAX;  // epoll data of the eventfd; sockets carry shard|fd
+
+uint64_t socket_tag(uint32_t shard, curl_socket_t fd) {
+  return (static_cast<uint64_t>(shard) << 32) | static_cast<uint32_t>(fd);
+}
 
 std::once_flag g_curl_init;
 
 }  // namespace
+
+// One multi handle and its connection cache; see the note at the top of this file.
+struct CurlShard {
+  int epoll_fd = -1;  // the loop's epoll set, where the shard's sockets go
+  uint32_t index = 0;
+  CURLM* multi = nullptr;
+  int64_t curl_deadline_ns = kNoDeadline;
+  size_t transfers = 0;
+};
 
 struct StreamClient::Impl {
   explicit Impl(ClientOptions opts);
@@ -54,12 +80,20 @@ struct StreamClient::Impl {
   bool cancel_requested() const;
   void cancel_active(const char* message);
   void complete(Transfer& transfer);
-  void socket_action(curl_socket_t fd, int flags);
-  static int on_socket(CURL*, curl_socket_t fd, int what, void* self, void*);
-  static int on_timer(CURLM*, long timeout_ms, void* self);
+  CurlShard& shard_with_room();
+  bool add_shard();
+  void run_curl_timers();
+  static void socket_action(CurlShard& shard, curl_socket_t fd, int flags);
+  static int on_socket(CURL*, curl_socket_t fd, int what, void* shard, void*);
+  static int on_timer(CURLM*, long timeout_ms, void* shard);
+
+  struct Active {
+    std::unique_ptr<Transfer> transfer;
+    CurlShard* shard = nullptr;
+  };
 
   ClientOptions options;
-  CURLM* multi = nullptr;
+  std::vector<std::unique_ptr<CurlShard>> shards;  // I/O thread only, after the first
   int epoll_fd = -1;
   int wake_fd = -1;
   std::thread thread;
@@ -69,8 +103,7 @@ struct StreamClient::Impl {
   std::atomic<size_t> in_flight{0};
   std::atomic<size_t> lost_completions{0};  // completions that threw on a failed record too
 
-  std::unordered_map<uint64_t, std::unique_ptr<Transfer>> active;
-  int64_t curl_deadline_ns = kNoDeadline;
+  std::unordered_map<uint64_t, Active> active;
   int64_t next_deadline_ns = kNoDeadline;  // never later than the earliest transfer deadline
   bool stopping = false;
 };
@@ -81,31 +114,55 @@ void StreamClient::global_init() {
 
 StreamClient::Impl::Impl(ClientOptions opts) : options(opts) {
   StreamClient::global_init();
-  multi = curl_multi_init();
   epoll_fd = epoll_create1(EPOLL_CLOEXEC);
   wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-  if (!multi || epoll_fd < 0 || wake_fd < 0) throw std::runtime_error("StreamClient: init failed");
+  if (epoll_fd < 0 || wake_fd < 0) throw std::runtime_error("StreamClient: init failed");
   epoll_event ev{};
   ev.events = EPOLLIN;
-  ev.data.fd = wake_fd;
+  ev.data.u64 = kWakeTag;
   epoll_ctl(epoll_fd, EPOLL_CTL_ADD, wake_fd, &ev);
-  curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, &Impl::on_socket);
-  curl_multi_setopt(multi, CURLMOPT_SOCKETDATA, this);
-  curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, &Impl::on_timer);
-  curl_multi_setopt(multi, CURLMOPT_TIMERDATA, this);
-  curl_multi_setopt(multi, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
-  if (options.max_host_connections > 0) {
-    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, options.max_host_connections);
-  }
+  if (!add_shard()) throw std::runtime_error("StreamClient: init failed");
   thread = std::thread([this] { run(); });
 }
 
 StreamClient::Impl::~Impl() {
   push(ClientCommand{ClientCommand::Stop});
   thread.join();
-  curl_multi_cleanup(multi);
+  for (const auto& shard : shards) curl_multi_cleanup(shard->multi);
   close(epoll_fd);
   close(wake_fd);
+}
+
+bool StreamClient::Impl::add_shard() {
+  auto shard = std::make_unique<CurlShard>();
+  shard->epoll_fd = epoll_fd;
+  shard->index = static_cast<uint32_t>(shards.size());
+  shard->multi = curl_multi_init();
+  if (!shard->multi) return false;
+  CURLM* multi = shard->multi;
+  curl_multi_setopt(multi, CURLMOPT_SOCKETFUNCTION, &Impl::on_socket);
+  curl_multi_setopt(multi, CURLMOPT_SOCKETDATA, shard.get());
+  curl_multi_setopt(multi, CURLMOPT_TIMERFUNCTION, &Impl::on_timer);
+  curl_multi_setopt(multi, CURLMOPT_TIMERDATA, shard.get());
+  curl_multi_setopt(multi, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
+  if (options.max_host_connections > 0) {
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, options.max_host_connections);
+  } else {
+    curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, kConnectionsPerShard);
+  }
+  shards.push_back(std::move(shard));
+  return true;
+}
+
+// The first shard with room, a new one when all are full (the last one if curl cannot make
+// another). A per-host connection limit is a limit per multi handle, so with one set every
+// transfer stays on the first shard.
+CurlShard& StreamClient::Impl::shard_with_room() {
+  if (options.max_host_connections > 0) return *shards.front();
+  for (const auto& shard : shards)
+    if (shard->transfers < kTransfersPerShard) return *shard;
+  add_shard();
+  return *shards.back();
 }
 
 void StreamClient::Impl::push(ClientCommand command) {
@@ -117,35 +174,45 @@ void StreamClient::Impl::push(ClientCommand command) {
   [[maybe_unused]] ssize_t n = ::write(wake_fd, &one, sizeof one);
 }
 
-int StreamClient::Impl::on_socket(CURL*, curl_socket_t fd, int what, void* self, void*) {
-  auto* impl = static_cast<Impl*>(self);
+int StreamClient::Impl::on_socket(CURL*, curl_socket_t fd, int what, void* shard, void*) {
+  const auto* s = static_cast<const CurlShard*>(shard);
   if (what == CURL_POLL_REMOVE) {
-    epoll_ctl(impl->epoll_fd, EPOLL_CTL_DEL, fd, nullptr);
+    epoll_ctl(s->epoll_fd, EPOLL_CTL_DEL, fd, nullptr);
     return 0;
   }
   epoll_event ev{};
   ev.events = ((what & CURL_POLL_IN) ? EPOLLIN : 0u) | ((what & CURL_POLL_OUT) ? EPOLLOUT : 0u);
-  ev.data.fd = fd;
-  if (epoll_ctl(impl->epoll_fd, EPOLL_CTL_MOD, fd, &ev) != 0 && errno == ENOENT) {
-    epoll_ctl(impl->epoll_fd, EPOLL_CTL_ADD, fd, &ev);
+  ev.data.u64 = socket_tag(s->index, fd);
+  if (epoll_ctl(s->epoll_fd, EPOLL_CTL_MOD, fd, &ev) != 0 && errno == ENOENT) {
+    epoll_ctl(s->epoll_fd, EPOLL_CTL_ADD, fd, &ev);
   }
   return 0;
 }
 
-int StreamClient::Impl::on_timer(CURLM*, long timeout_ms, void* self) {
-  auto* impl = static_cast<Impl*>(self);
-  impl->curl_deadline_ns =
+int StreamClient::Impl::on_timer(CURLM*, long timeout_ms, void* shard) {
+  static_cast<CurlShard*>(shard)->curl_deadline_ns =
       timeout_ms < 0 ? kNoDeadline : steady_now_ns() + static_cast<int64_t>(timeout_ms) * 1'000'000;
   return 0;
 }
 
-void StreamClient::Impl::socket_action(curl_socket_t fd, int flags) {
+void StreamClient::Impl::socket_action(CurlShard& shard, curl_socket_t fd, int flags) {
   int running = 0;
-  curl_multi_socket_action(multi, fd, flags, &running);
+  curl_multi_socket_action(shard.multi, fd, flags, &running);
+}
+
+void StreamClient::Impl::run_curl_timers() {
+  const int64_t now = steady_now_ns();
+  for (size_t i = 0; i < shards.size(); ++i) {  // by index: a callback never adds a shard, but
+    CurlShard& shard = *shards[i];              // keep the loop safe if one ever does
+    if (shard.curl_deadline_ns > now) continue;
+    shard.curl_deadline_ns = kNoDeadline;
+    socket_action(shard, CURL_SOCKET_TIMEOUT, 0);
+  }
 }
 
 int StreamClient::Impl::wait_timeout_ms(int64_t now_ns) const {
-  const int64_t deadline = std::min(curl_deadline_ns, next_deadline_ns);
+  int64_t deadline = next_deadline_ns;
+  for (const auto& shard : shards) deadline = std::min(deadline, shard->curl_deadline_ns);
   const int cap_ms = options.cancel_when ? kCancelPollMs : INT_MAX;
   if (deadline == kNoDeadline) return options.cancel_when ? cap_ms : -1;
   if (deadline <= now_ns) return 0;
@@ -159,7 +226,7 @@ bool StreamClient::Impl::cancel_requested() const {
 
 void StreamClient::Impl::cancel_active(const char* message) {
   std::vector<uint64_t> ids;
-  for (const auto& [id, t] : active) ids.push_back(id);
+  for (const auto& entry : active) ids.push_back(entry.first);
   for (uint64_t id : ids) abort(id, ErrorKind::Cancelled, message);
 }
 
@@ -170,7 +237,8 @@ void StreamClient::Impl::run() {
     const int n = epoll_wait(epoll_fd, events, kMaxEvents, wait_timeout_ms(steady_now_ns()));
     bool woken = false;
     for (int i = 0; i < n; ++i) {
-      if (events[i].data.fd == wake_fd) {
+      const uint64_t tag = events[i].data.u64;
+      if (tag == kWakeTag) {
         uint64_t count = 0;
         [[maybe_unused]] ssize_t r = ::read(wake_fd, &count, sizeof count);
         woken = true;
@@ -180,13 +248,10 @@ void StreamClient::Impl::run() {
       const int flags = ((ev & EPOLLIN) ? CURL_CSELECT_IN : 0) |
                         ((ev & EPOLLOUT) ? CURL_CSELECT_OUT : 0) |
                         ((ev & (EPOLLERR | EPOLLHUP)) ? CURL_CSELECT_ERR : 0);
-      socket_action(events[i].data.fd, flags);
+      socket_action(*shards[tag >> 32], static_cast<curl_socket_t>(tag & 0xffffffffu), flags);
     }
     if (woken) drain_commands();
-    if (curl_deadline_ns <= steady_now_ns()) {
-      curl_deadline_ns = kNoDeadline;
-      socket_action(CURL_SOCKET_TIMEOUT, 0);
-    }
+    run_curl_timers();
     read_messages();
     check_deadlines(steady_now_ns());
     if (!active.empty() && cancel_requested()) cancel_active("stopped");
@@ -240,26 +305,29 @@ void StreamClient::Impl::drain_commands() {
 void StreamClient::Impl::start(std::unique_ptr<Transfer> transfer) {
   const int64_t now = steady_now_ns();
   transfer->mark_submitted(now);
-  if (!transfer->configure() || curl_multi_add_handle(multi, transfer->easy()) != CURLM_OK) {
+  CurlShard& shard = shard_with_room();
+  if (!transfer->configure() || curl_multi_add_handle(shard.multi, transfer->easy()) != CURLM_OK) {
     transfer->fail(ErrorKind::Connect, "could not start the transfer", now);
     complete(*transfer);
     return;
   }
+  ++shard.transfers;
   transfer->set_deadline_hint(&next_deadline_ns);
   if (const int64_t d = transfer->deadline_ns(); d != 0)
     next_deadline_ns = std::min(next_deadline_ns, d);
   const uint64_t id = transfer->id();
-  active.emplace(id, std::move(transfer));
+  active.emplace(id, Active{std::move(transfer), &shard});
 }
 
 void StreamClient::Impl::abort(uint64_t id, ErrorKind kind, const std::string& message) {
   const auto it = active.find(id);
   if (it == active.end()) return;
-  std::unique_ptr<Transfer> transfer = std::move(it->second);
+  Active entry = std::move(it->second);
   active.erase(it);
-  curl_multi_remove_handle(multi, transfer->easy());
-  transfer->fail(kind, message, steady_now_ns());
-  complete(*transfer);
+  curl_multi_remove_handle(entry.shard->multi, entry.transfer->easy());
+  --entry.shard->transfers;
+  entry.transfer->fail(kind, message, steady_now_ns());
+  complete(*entry.transfer);
 }
 
 void StreamClient::Impl::complete(Transfer& transfer) {
@@ -273,18 +341,22 @@ void StreamClient::Impl::complete(Transfer& transfer) {
 }
 
 void StreamClient::Impl::read_messages() {
-  int left = 0;
-  while (CURLMsg* msg = curl_multi_info_read(multi, &left)) {
-    if (msg->msg != CURLMSG_DONE) continue;
-    Transfer* raw = nullptr;
-    curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &raw);
-    const CURLcode code = msg->data.result;
-    const auto it = active.find(raw->id());
-    std::unique_ptr<Transfer> transfer = std::move(it->second);
-    active.erase(it);
-    curl_multi_remove_handle(multi, transfer->easy());
-    transfer->finish(code, steady_now_ns());
-    complete(*transfer);
+  for (size_t i = 0; i < shards.size(); ++i) {
+    CURLM* multi = shards[i]->multi;
+    int left = 0;
+    while (CURLMsg* msg = curl_multi_info_read(multi, &left)) {
+      if (msg->msg != CURLMSG_DONE) continue;
+      Transfer* raw = nullptr;
+      curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &raw);
+      const CURLcode code = msg->data.result;
+      const auto it = active.find(raw->id());
+      Active entry = std::move(it->second);
+      active.erase(it);
+      curl_multi_remove_handle(multi, entry.transfer->easy());
+      --entry.shard->transfers;
+      entry.transfer->finish(code, steady_now_ns());
+      complete(*entry.transfer);
+    }
   }
 }
 
@@ -292,17 +364,17 @@ void StreamClient::Impl::check_deadlines(int64_t now_ns) {
   if (now_ns < next_deadline_ns) return;
   next_deadline_ns = kNoDeadline;
   std::vector<std::pair<uint64_t, bool>> expired;  // id, body started (idle vs first byte)
-  for (const auto& [id, t] : active) {
-    const int64_t d = t->deadline_ns();
+  for (const auto& [id, entry] : active) {
+    const int64_t d = entry.transfer->deadline_ns();
     if (d == 0) continue;
     if (d <= now_ns) {
-      expired.emplace_back(id, t->body_started());
+      expired.emplace_back(id, entry.transfer->body_started());
     } else {
       next_deadline_ns = std::min(next_deadline_ns, d);
     }
   }
   for (const auto& [id, started] : expired) {
-    const Timeouts& t = active.at(id)->request().timeouts;
+    const Timeouts& t = active.at(id).transfer->request().timeouts;
     if (started) {
       abort(id, ErrorKind::IdleTimeout,
             "no bytes for " + std::to_string(t.idle_ms) + " ms (idle timeout) mid-stream");

@@ -220,6 +220,55 @@ class TestStreamClient : public QObject {
     QCOMPARE(client.in_flight(), size_t(0));
   }
 
+  void manyStreamsAtOnceReuseTheirConnectionsInTheNextBurst() {
+    // 300 HTTP/1.1 streams submitted at once (each waits 1 s for its first byte), so the client
+    // holds hundreds of connections, spread over several connection pools; a second burst of 300
+    // once those are done must find its connections again, open no new one and lose no stream.
+    // Then 200 streams that never answer are cancelled together: each ends Cancelled.
+    const auto pieces = pieces_for({"vllm_chat_stream.sse", Dialect::OpenAiChat});
+    ReplayServer server([&](const ServedRequest& req) {
+      ResponseScript s = sse_script(pieces, 0);
+      s.header_delay_us = req.target == "/never" ? 60'000'000 : 1'000'000;
+      return s;
+    });
+    StreamClient client;
+    constexpr int kStreams = 300;
+    std::atomic<int> ok{0}, done{0};
+    const auto burst = [&] {
+      for (int i = 0; i < kStreams; ++i) {
+        client.submit(stream_request(server.url("/b")), [&](StreamResult&& r) {
+          if (r.error == ErrorKind::None && r.events.size() == 7) ++ok;
+          ++done;
+        });
+      }
+    };
+    burst();
+    QTRY_COMPARE_WITH_TIMEOUT(done.load(), kStreams, 30000);
+    QCOMPARE(ok.load(), kStreams);
+    const size_t first_burst = server.connections_accepted();
+    QVERIFY2(first_burst > 128 && first_burst <= size_t(kStreams),  // more than two pools' worth
+             qPrintable(QString::number(first_burst)));
+    burst();
+    QTRY_COMPARE_WITH_TIMEOUT(done.load(), 2 * kStreams, 30000);
+    QCOMPARE(ok.load(), 2 * kStreams);
+    QCOMPARE(server.connections_accepted(), first_burst);  // every one reused
+
+    constexpr int kStalled = 200;
+    std::atomic<int> cancelled{0}, stalled_done{0};
+    for (int i = 0; i < kStalled; ++i) {
+      client.submit(stream_request(server.url("/never")), [&](StreamResult&& r) {
+        if (r.error == ErrorKind::Cancelled) ++cancelled;
+        ++stalled_done;
+      });
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(static_cast<int>(server.served().size()), 2 * kStreams + kStalled,
+                              20000);
+    client.cancel_all();
+    QTRY_COMPARE_WITH_TIMEOUT(stalled_done.load(), kStalled, 10000);
+    QCOMPARE(cancelled.load(), kStalled);
+    QCOMPARE(client.in_flight(), size_t(0));
+  }
+
   void autoOverPlainHttpSendsWithoutWaitingForBusyConnections() {
     // With "Auto" over http://, a second request submitted while the first (on the only
     // connection) still waits for its first byte goes out at once on a new connection; it must
