@@ -135,6 +135,8 @@ void read_field(FieldReader& r, std::string_view key, od::value& v, RequestPoint
     p.phase = r.text(v);
   else if (key == "index")
     p.index = static_cast<int64_t>(r.number(v, 0));
+  else if (key == "turn")
+    p.turn = static_cast<int64_t>(r.number(v, -1));
   else if (key == "warmup")
     p.warmup = r.boolean(v);
   else if (key == "ok")

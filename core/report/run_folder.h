@@ -23,6 +23,7 @@ struct RequestPoint {
   std::string experiment;
   std::string phase;
   int64_t index = 0;
+  int64_t turn = -1;  // 0-based turn of a multi-turn session; -1 outside sessions
   bool warmup = false;
   bool ok = false;
   double ttft_ms = -1;

@@ -21,11 +21,14 @@ std::string probe_phase_name(const plan::CapacityExperiment& p, double load) {
 
 LoadPhase probe_phase(const ExperimentContext& ctx, const LaneRuntime& lane,
                       const plan::CapacityExperiment& p, double load, int64_t probe, int64_t budget,
-                      int64_t remaining_ns) {
+                      int64_t deadline_ns) {
   LoadPhase phase = lane_phase(ctx, lane, probe_phase_name(p, load));
   phase.count = p.requests;
   phase.warmups = p.warmups;
-  phase.duration_ns = std::max<int64_t>(1, remaining_ns);
+  // The search's bound holds for the warm-ups and the measured requests together: the stages'
+  // durations each count from their own start, so the deadline is what stops them.
+  phase.deadline_ns = deadline_ns;
+  phase.duration_ns = std::max<int64_t>(1, deadline_ns - steady_now_ns());
   phase.warmup_duration_ns = phase.duration_ns;
   const uint64_t seed = name_seed(phase.experiment) ^ ctx.trial_salt();
   if (p.by_rate()) {
@@ -164,7 +167,7 @@ void CapacityExperiment::run(ExperimentContext& ctx) {
         break;
       const int64_t probe_index = static_cast<int64_t>(search.probes().size());
       const PhaseOutcome outcome = ctx.run_phase(
-          probe_phase(ctx, *lane, p, *load, probe_index, budget, bounds.deadline_ns - now), slo);
+          probe_phase(ctx, *lane, p, *load, probe_index, budget, bounds.deadline_ns), slo);
       if (outcome.interrupted && ctx.stopped()) break;
       CapacityProbe probe = measure(outcome, slo, *load);
       judge_probe(probe, p.ttft_p99_ms, p.tpot_p99_ms);

@@ -60,6 +60,7 @@ class Stage {
   }
 
   bool more_to_submit(int64_t now) const {
+    if (phase_.deadline_ns > 0 && now >= phase_.deadline_ns) return false;
     if (open_loop()) return next_ < static_cast<int64_t>(offsets_.size());
     if (count_ > 0 && next_ >= count_) return false;
     if (count_ <= 0 && duration_ns_ <= 0) return false;

@@ -44,7 +44,10 @@ struct LoadPhase {
   int64_t count = 0;        // measured requests; 0 = bounded by duration_ns only
   int64_t duration_ns = 0;  // no new measured request is sent after this (0 = no limit)
   int64_t warmups = 0;      // run first, at the same load, recorded but excluded from aggregates
-  int64_t warmup_duration_ns = 0;         // no new warm-up is sent after this (0 = no limit)
+  int64_t warmup_duration_ns = 0;  // no new warm-up is sent after this (0 = no limit)
+  // A steady-clock stamp after which no request, warm-up or measured, is sent (0 = none): a
+  // bound over both stages, where the two durations each count from their own stage's start.
+  int64_t deadline_ns = 0;
   int concurrency = 1;                    // max requests in flight; 0 = unlimited (open loop only)
   std::optional<ArrivalOptions> arrival;  // set = open loop at that rate
   // Non-empty = open loop at exactly these offsets from the phase start (ns, non-decreasing),

@@ -2,8 +2,9 @@
 // lanes: the Decision page shows the gate table from summary.json, saves decision.json with Ctrl+S
 // and shows it again when the run is reopened; the Runs page lists an interrupted copy (summary
 // deleted, last request line cut) as incomplete and reopens both runs' charts with one TTFT point
-// per finished request; the window hands an opened run to the Decision page; a run folder made
-// by importing a vLLM bench serve result opens with its charts.
+// per finished request, and a run of none of the traffic kinds with none of their charts; the
+// window hands an opened run to the Decision page; a run folder made by importing a vLLM bench
+// serve result opens with its charts.
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QImage>
@@ -100,7 +101,12 @@ class UiStoredRunTest : public QObject {
         {live.itl(), stored.itl()},
         {live.tokens_per_event(), stored.tokens_per_event()},
         {live.decode_vs_context(), stored.decode_vs_context()},
-        {live.ttft_vs_context(), stored.ttft_vs_context()}};
+        {live.ttft_vs_context(), stored.ttft_vs_context()},
+        {live.trace_lateness(), stored.trace_lateness()},
+        {live.ttft_by_turn(), stored.ttft_by_turn()},
+        {live.capacity_probes(), stored.capacity_probes()},
+        {live.capacity_ttft(), stored.capacity_ttft()},
+        {live.capacity_tpot(), stored.capacity_tpot()}};
     for (const auto& [a, b] : pairs) {
       QVERIFY(!a->title().isEmpty());
       QCOMPARE(b->title(), a->title());
@@ -350,6 +356,14 @@ class UiStoredRunTest : public QObject {
                test::count_ttft_points(complete_, lane, true));
     }
     QVERIFY(test::count_ttft_points(complete_, "bf16", true) >= 2);
+    // No traffic kind ran, so none of their charts is shown: the throughput's phases c1 and c2
+    // are no capacity probes.
+    for (widgets::ChartPanel* panel :
+         {charts->trace_lateness(), charts->ttft_by_turn(), charts->capacity_probes(),
+          charts->capacity_ttft(), charts->capacity_tpot()}) {
+      QVERIFY2(panel->isHidden(), qPrintable(panel->title()));
+      QVERIFY(panel->lanes().isEmpty());
+    }
 
     // A folder that is not a run is a message, not a crash.
     QSignalSpy status(runs, &RunsPage::status);

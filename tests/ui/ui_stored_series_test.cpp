@@ -1,11 +1,13 @@
 // The Runs page's charts folded block by block: output rate buckets equal to a direct count,
 // however wide the bins grew; the TTFT scatter thinned to its bound with the stride said; the
-// reservoir uniform over a long input; and blocks folding to what one pass over all gives.
+// reservoir uniform over a long input; blocks folding to what one pass over all gives; and the
+// traffic kinds' series picked by the plan's experiment kinds.
 #include <QCheckBox>
 #include <QTest>
 
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <random>
 
 #include "test_main.h"
@@ -165,6 +167,69 @@ class UiStoredSeriesTest : public QObject {
     charts.lane_time_box()->click();
     QVERIFY(first_x(charts.ttft(), "bf16") > 90.0);
     QVERIFY(first_x(charts.output_rate(), "bf16") > 90.0);
+  }
+
+  // The traffic kinds' series come from the experiments' kinds as plan.json names them: a
+  // trace named "replay" (and "replay-2", appended later) gives lateness, a throughput's "c1" is
+  // no capacity probe while a capacity experiment's is, its failures are the probe's errors and
+  // its warm-ups count nowhere; turns give the median TTFT per turn.
+  void trafficSeriesFollowThePlansKinds() {
+    const nlohmann::json plan = {
+        {"experiments",
+         {{{"kind", "trace"}, {"name", "replay"}},
+          {{"kind", "throughput"}, {"name", ""}},
+          {{"kind", "capacity"}, {"name", ""}, {"slo", {{"ttft_p99_ms", 100}}}, {"load", "rate"}},
+          {{"kind", "sessions"}, {"name", "chat"}}}}};
+    std::vector<RequestPoint> points;
+    auto add = [&](const char* experiment, const char* phase, double ttft_ms, bool ok = true) {
+      RequestPoint p;
+      p.lane = "fp8";
+      p.experiment = experiment;
+      p.phase = phase;
+      p.ok = ok;
+      p.ttft_ms = ok ? ttft_ms : -1;
+      p.tpot_ms = ok ? 10 : -1;
+      p.t_sched_ns = kT0 + static_cast<int64_t>(points.size()) * 1'000'000'000;
+      p.t_sent_ns = p.t_sched_ns + 2'000'000;  // 2 ms late
+      points.push_back(p);
+      return &points.back();
+    };
+    add("replay", "trace", 50);
+    add("replay-2", "trace", 50);
+    add("throughput", "c1", 50);
+    add("capacity", "r2", 20);
+    add("capacity", "r2", 40);
+    add("capacity", "r2", 0, false);
+    add("capacity", "r2", 900)->warmup = true;
+    add("capacity", "r4", 300);
+    for (int turn : {0, 0, 1}) add("chat", "sessions", 100 + 10 * turn)->turn = turn;
+    ui::StoredSeriesBuilder builder({"fp8"}, ui::StoredTrafficPlan::from_plan_json(plan));
+    builder.add_block(points);
+    const ui::StoredRunSeries series = builder.finish({"fp8"});
+    const ui::StoredLaneSeries& s = series.by_lane.at("fp8");
+    QCOMPARE(s.lateness_ms, (std::vector<QPointF>{{0, 2}, {1, 2}}));
+    QCOMPARE(s.ttft_by_turn, (std::vector<QPointF>{{1, 100}, {2, 110}}));
+    QCOMPARE(s.capacity_probes.size(), size_t(2));
+    QCOMPARE(s.capacity_probes[0].load, 2.0);
+    QCOMPARE(s.capacity_probes[0].completed, int64_t(2));
+    QCOMPARE(s.capacity_probes[0].errors, int64_t(1));
+    QCOMPARE(s.capacity_probes[0].ttft_p99_ms, 20 + 0.99 * 20);  // numpy's linear p99 of 20, 40
+    QCOMPARE(s.capacity_probes[1].ttft_p99_ms, 300.0);
+    QCOMPARE(series.capacity_slo.ttft_p99_ms, 100.0);
+    QCOMPARE(series.capacity_slo.tpot_p99_ms, -1.0);
+    QVERIFY(series.capacity_slo.by_rate);
+
+    // Drawn: both probes missed (errors; TTFT over the SLO), on a req/s axis.
+    ui::StoredCharts charts(std::make_shared<widgets::LanePalette>());
+    charts.show_run(series);
+    QVERIFY(!charts.capacity_ttft()->isHidden() && !charts.trace_lateness()->isHidden());
+    QCOMPARE(charts.capacity_probes()->series(ui::TrafficCharts::slo_missed_name()).size(),
+             size_t(2));
+    QVERIFY(charts.capacity_probes()->series(ui::TrafficCharts::slo_met_name()).empty());
+    QCOMPARE(charts.capacity_ttft()->x_axis().unit, QString("req/s"));
+    QCOMPARE(charts.capacity_ttft()->series("SLO 100 ms"),
+             (std::vector<QPointF>{{0, 100}, {4, 100}}));
+    QVERIFY(charts.capacity_tpot()->series("SLO 100 ms").empty());  // no TPOT SLO: no line
   }
 
   // Li's Algorithm L over a million values in order: every tenth of the input holds about a

@@ -3,15 +3,20 @@
 // they are edited; a bad trace is refused with its file and line before any lane starts; and a
 // run of each kind on in-process simulator lanes feeds its live charts: send lateness per trace
 // request, TTFT per turn, the capacity probes judged against the SLOs as summary.json judges
-// them, and the Pareto chart.
+// them, and the Pareto chart. Each run, reopened from its folder on the Runs page (loaded off the
+// GUI thread), draws the same charts: the same titles, axes, series, lines and marks as live,
+// and only the charts of the kinds it ran.
 #include <QDir>
 #include <QFile>
 #include <QFormLayout>
+#include <QImage>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "plan/plan.h"
@@ -19,8 +24,10 @@
 #include "sim_test_lane.h"
 #include "test_main.h"
 #include "test_paths.h"
+#include "ui/history/stored_charts.h"
 #include "ui/main_window.h"
 #include "ui/pages/run_page.h"
+#include "ui/pages/runs_page.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
 #include "ui/run/traffic_forms.h"
@@ -80,9 +87,57 @@ struct RunWindow {
     }
     if (!finished.wait(150'000)) return nullptr;
     for (widgets::ChartPanel* panel : run->charts()->panels()) panel->flush();
-    return read_json(QDir(finished.at(0).at(0).toString()).filePath("summary.json"));
+    run_dir = finished.at(0).at(0).toString();
+    return read_json(QDir(run_dir).filePath("summary.json"));
   }
+  // The finished run reopened on the Runs page, its charts drawn; null when it did not load.
+  StoredCharts* reopen() {
+    RunsPage* runs = window.runs_page();
+    QSignalSpy loaded(runs, &RunsPage::run_loaded);
+    runs->open_run(run_dir);
+    if (!loaded.wait(30'000) || !runs->current_run() || !runs->current_run()->folder)
+      return nullptr;
+    for (widgets::ChartPanel* panel : runs->charts()->panels()) panel->flush();
+    return runs->charts();
+  }
+  QString run_dir;
 };
+
+// The stored chart is the live one: title, axes, and every series (the lanes' and the named
+// lines' and marks') with the same points.
+void compare_charts(widgets::ChartPanel* live, widgets::ChartPanel* stored,
+                    const QStringList& marks) {
+  QVERIFY(!stored->isHidden());
+  QCOMPARE(stored->title(), live->title());
+  QCOMPARE(stored->x_axis().label(), live->x_axis().label());
+  QCOMPARE(stored->y_axis().label(), live->y_axis().label());
+  QCOMPARE(stored->lanes(), live->lanes());
+  for (const QString& name : live->lanes() + marks) {
+    const std::vector<QPointF> a = live->series(name), b = stored->series(name);
+    QVERIFY2(!a.empty(), qPrintable(name));
+    QCOMPARE(b.size(), a.size());
+    for (size_t i = 0; i < a.size(); ++i)
+      QVERIFY2(std::abs(b[i].x() - a[i].x()) < 1e-6 && std::abs(b[i].y() - a[i].y()) < 1e-6,
+               qPrintable(QString("%1 point %2: stored (%3, %4), live (%5, %6)")
+                              .arg(name)
+                              .arg(i)
+                              .arg(b[i].x())
+                              .arg(b[i].y())
+                              .arg(a[i].x())
+                              .arg(a[i].y())));
+  }
+}
+
+// Only these of the traffic kinds' charts are shown.
+void expect_traffic_charts(StoredCharts* charts,
+                           std::initializer_list<widgets::ChartPanel*> shown) {
+  for (widgets::ChartPanel* panel :
+       {charts->trace_lateness(), charts->ttft_by_turn(), charts->capacity_probes(),
+        charts->capacity_ttft(), charts->capacity_tpot()}) {
+    const bool expected = std::find(shown.begin(), shown.end(), panel) != shown.end();
+    QVERIFY2(panel->isHidden() != expected, qPrintable(panel->title()));
+  }
+}
 
 }  // namespace
 
@@ -201,6 +256,16 @@ class UiTrafficTest : public QObject {
       QCOMPARE(charts->pareto()->drawn_point_count(lane), 1);  // one phase: one level
     }
     QCOMPARE(charts->trace_lateness()->series("late > 10 ms").size(), size_t(2));
+
+    StoredCharts* stored = w.reopen();
+    QVERIFY(stored);
+    compare_charts(charts->trace_lateness(), stored->trace_lateness(), {"late > 10 ms"});
+    expect_traffic_charts(stored, {stored->trace_lateness()});
+    // As on the Run page, the chart's export menu writes the chart.
+    QString error;
+    const QString png = QDir(w.dir.path()).filePath("lateness.png");
+    QVERIFY2(stored->trace_lateness()->export_to_file(png, &error), qPrintable(error));
+    QVERIFY(QImage(png).width() > 100);
   }
 
   void sessions_run_plots_ttft_by_turn() {
@@ -224,6 +289,11 @@ class UiTrafficTest : public QObject {
         QVERIFY(turns[t].y() <= per_turn[t]["ttft_p99_ms"].get<double>() + 1e-6);
       }
     }
+
+    StoredCharts* stored = w.reopen();
+    QVERIFY(stored);
+    compare_charts(charts->ttft_by_turn(), stored->ttft_by_turn(), {});
+    expect_traffic_charts(stored, {stored->ttft_by_turn()});
   }
 
   void capacity_run_plots_the_search_against_the_slos() {
@@ -264,6 +334,38 @@ class UiTrafficTest : public QObject {
     QCOMPARE(charts->capacity_ttft()->series("SLO 150 ms").size(), size_t(2));
     QCOMPARE(charts->capacity_tpot()->x_axis().unit, QString("streams"));
     QVERIFY(!charts->pareto()->series("fp8").empty());
+
+    // Reopened: the same three charts, lines and marks, and each probe's figures are
+    // summary.json's.
+    StoredCharts* stored = w.reopen();
+    QVERIFY(stored);
+    const QStringList marks = {LiveCharts::slo_met_name(), LiveCharts::slo_missed_name()};
+    compare_charts(charts->capacity_probes(), stored->capacity_probes(), marks);
+    compare_charts(charts->capacity_ttft(), stored->capacity_ttft(),
+                   marks + QStringList{"SLO 150 ms"});
+    compare_charts(charts->capacity_tpot(), stored->capacity_tpot(),
+                   marks + QStringList{"SLO 30 ms"});
+    expect_traffic_charts(
+        stored, {stored->capacity_probes(), stored->capacity_ttft(), stored->capacity_tpot()});
+    QCOMPARE(stored->capacity_tpot()->x_axis().unit, QString("streams"));
+    QCOMPARE(stored->capacity_ttft()->series("SLO 150 ms").size(), size_t(2));
+    QCOMPARE(static_cast<int>(stored->capacity_probes()->series(LiveCharts::slo_met_name()).size()),
+             passed);
+    for (const char* lane : {"bf16", "fp8"}) {
+      const nlohmann::json& c = summary["experiments"][0]["lanes"][lane]["capacity"];
+      const std::vector<QPointF> ttft = stored->capacity_ttft()->series(lane);
+      QCOMPARE(ttft.size(), c["probes"].size());
+      for (const nlohmann::json& probe : c["probes"]) {
+        const QPointF at(probe["load"].get<double>(), probe["ttft_p99_ms"].get<double>());
+        QVERIFY2(
+            std::any_of(ttft.begin(), ttft.end(),
+                        [&](const QPointF& p) {
+                          return p.x() == at.x() && std::abs(p.y() - at.y()) < 1e-9;
+                        }),
+            qPrintable(
+                QString("%1: no TTFT p99 %2 ms at load %3").arg(lane).arg(at.y()).arg(at.x())));
+      }
+    }
   }
 };
 

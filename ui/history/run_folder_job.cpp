@@ -1,11 +1,27 @@
 #include "ui/history/run_folder_job.h"
 
+#include <QDir>
+#include <QFile>
 #include <QtConcurrent/QtConcurrentRun>
+#include <nlohmann/json.hpp>
 
 #include "report/report_model.h"
 #include "report/svg_chart.h"
 
 namespace lb::ui {
+namespace {
+
+// What the traffic series need of plan.json, read before requests.jsonl is folded (the
+// folder's own reading of it comes with the requests); nothing when it cannot be read.
+StoredTrafficPlan traffic_plan_of(const QString& dir) {
+  QFile file(QDir(dir).filePath("plan.json"));
+  if (!file.open(QIODevice::ReadOnly)) return {};
+  const QByteArray text = file.readAll();
+  return StoredTrafficPlan::from_plan_json(
+      nlohmann::json::parse(text.begin(), text.end(), nullptr, false));
+}
+
+}  // namespace
 
 // Runs on a pool thread; QFuture::result() would rethrow in the GUI's slot, so anything a damaged
 // folder makes the readers throw becomes the run's error instead.
@@ -16,7 +32,7 @@ std::shared_ptr<const LoadedRun> load_run(const QString& dir) {
     std::string error;
     // The charts are folded block by block as requests.jsonl is read; the requests themselves
     // are not kept (the report and review read what they need on their own).
-    StoredSeriesBuilder builder({});
+    StoredSeriesBuilder builder({}, traffic_plan_of(dir));
     const report::RequestBlockSink fold = [&builder](std::vector<report::RequestPoint>& points,
                                                      double) { builder.add_block(points); };
     run->folder = report::load_run_folder(dir.toStdString(), &error, &fold);

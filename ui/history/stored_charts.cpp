@@ -15,7 +15,9 @@ namespace lb::ui {
 using widgets::ChartPanel;
 
 StoredCharts::StoredCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* parent)
-    : QWidget(parent), palette_(std::move(palette)) {
+    : QWidget(parent),
+      palette_(std::move(palette)),
+      traffic_(palette_, tr("No finished requests in this run"), this) {
   const QString empty = tr("No finished requests in this run");
   output_rate_ = make_run_chart(RunChart::OutputRate, palette_, empty, this);
   ttft_ = make_run_chart(RunChart::TtftPerRequest, palette_, empty, this);
@@ -27,36 +29,74 @@ StoredCharts::StoredCharts(std::shared_ptr<widgets::LanePalette> palette, QWidge
   lane_time_ = make_lane_time_box(this);
   connect(lane_time_, &QCheckBox::toggled, this, [this] {
     name_time_axes(output_rate_, ttft_, lane_time_->isChecked());
+    traffic_.name_time_axis(lane_time_->isChecked());
     if (shown_) show_run(StoredRunSeries(*shown_));
   });
   name_time_axes(output_rate_, ttft_, true);
+  traffic_.name_time_axis(true);
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(0, 0, 0, 0);
   outer->setSpacing(2);
   outer->addWidget(lane_time_, 0, Qt::AlignRight);
-  auto* grid = new QGridLayout;
-  outer->addLayout(grid, 1);
-  grid->setContentsMargins(0, 0, 0, 0);
-  grid->setSpacing(6);
-  grid->addWidget(output_rate_, 0, 0);
-  grid->addWidget(ttft_, 0, 1);
-  grid->addWidget(itl_, 1, 0);
-  grid->addWidget(tokens_per_event_, 1, 1);
-  grid->addWidget(decode_ctx_, 2, 0);
-  grid->addWidget(ttft_ctx_, 2, 1);
-  decode_ctx_->hide();
-  ttft_ctx_->hide();
+  grid_ = new QGridLayout;
+  outer->addLayout(grid_, 1);
+  grid_->setContentsMargins(0, 0, 0, 0);
+  grid_->setSpacing(6);
+  relayout(StoredRunSeries{});
 }
 
 std::vector<ChartPanel*> StoredCharts::panels() const {
-  return {output_rate_, ttft_, itl_, tokens_per_event_, decode_ctx_, ttft_ctx_};
+  std::vector<ChartPanel*> out = {output_rate_,      ttft_,       itl_,
+                                  tokens_per_event_, decode_ctx_, ttft_ctx_};
+  for (ChartPanel* panel : traffic_.panels()) out.push_back(panel);
+  return out;
+}
+
+std::vector<ChartPanel*> StoredCharts::shown_panels() const {
+  std::vector<ChartPanel*> out;
+  for (ChartPanel* panel : panels())
+    if (!panel->isHidden()) out.push_back(panel);
+  return out;
+}
+
+void StoredCharts::relayout(const StoredRunSeries& series) {
+  std::vector<ChartPanel*> shown;
+  if (series.has_lateness()) shown.push_back(traffic_.lateness());
+  if (series.has_turns()) shown.push_back(traffic_.ttft_by_turn());
+  if (series.has_capacity_probes())
+    for (ChartPanel* panel : traffic_.capacity_panels()) shown.push_back(panel);
+  if (series.has_context_points()) shown.insert(shown.end(), {decode_ctx_, ttft_ctx_});
+  shown.insert(shown.end(), {output_rate_, ttft_, itl_, tokens_per_event_});
+  for (ChartPanel* panel : panels()) {
+    grid_->removeWidget(panel);
+    panel->hide();
+  }
+  // Up to six charts in two columns; more (a capacity search's) in three, to stay readable.
+  const int columns = shown.size() > 6 ? 3 : 2;
+  for (size_t i = 0; i < shown.size(); ++i) {
+    grid_->addWidget(shown[i], static_cast<int>(i) / columns, static_cast<int>(i) % columns);
+    shown[i]->show();
+  }
 }
 
 void StoredCharts::clear() {
   shown_.reset();
   for (ChartPanel* panel : panels()) panel->clear();
-  decode_ctx_->hide();
-  ttft_ctx_->hide();
+  relayout(StoredRunSeries{});
+}
+
+void StoredCharts::draw_traffic(const StoredRunSeries& series, bool lane_time) {
+  traffic_.set_capacity_slo(series.capacity_slo);
+  LaneProbes probes;
+  for (const QString& lane : series.lanes) {
+    const auto it = series.by_lane.find(lane);
+    if (it == series.by_lane.end()) continue;
+    const StoredLaneSeries& s = it->second;
+    traffic_.set_lateness(lane, since_lane_start(s.lateness_ms, lane_time ? s.start_s : 0.0));
+    traffic_.set_ttft_by_turn(lane, s.ttft_by_turn);
+    if (!s.capacity_probes.empty()) probes.emplace_back(lane, s.capacity_probes);
+  }
+  if (!probes.empty()) traffic_.set_capacity(probes);
 }
 
 void StoredCharts::show_run(const StoredRunSeries& series) {
@@ -80,13 +120,13 @@ void StoredCharts::show_run(const StoredRunSeries& series) {
       ttft_ctx_->set_series(lane, s.ttft_vs_context);
     }
   }
+  draw_traffic(series, lane_time);
   int64_t ttft_stride = 1;
   for (const auto& [lane, s] : series.by_lane) ttft_stride = std::max(ttft_stride, s.ttft_stride);
   ttft_->set_title(ttft_stride > 1
                        ? tr("%1 (1 in %2 requests shown)").arg(ttft_title_).arg(ttft_stride)
                        : ttft_title_);
-  decode_ctx_->setVisible(series.has_context_points());
-  ttft_ctx_->setVisible(series.has_context_points());
+  relayout(series);
 }
 
 }  // namespace lb::ui

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <nlohmann/json.hpp>
 
 namespace lb::ui {
 namespace {
@@ -22,12 +23,48 @@ void sort_by_x(std::vector<QPointF>& points) {
                    [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
 }
 
+TrafficRequest traffic_request(const report::RequestPoint& p, const ExperimentKinds& kinds) {
+  TrafficRequest r;
+  r.kind = kinds.kind_of(p.experiment);
+  r.phase = QString::fromStdString(p.phase);
+  r.ok = p.ok;
+  r.warmup = p.warmup;
+  r.turn = p.turn;
+  r.ttft_ms = p.ttft_ms;
+  r.tpot_ms = p.tpot_ms;
+  r.t_sched_ns = p.t_sched_ns;
+  r.t_sent_ns = p.t_sent_ns;
+  return r;
+}
+
 }  // namespace
 
 bool StoredRunSeries::has_context_points() const {
   for (const auto& [id, lane] : by_lane)
     if (!lane.ttft_vs_context.empty()) return true;
   return false;
+}
+
+bool StoredRunSeries::has_lateness() const {
+  for (const auto& [id, lane] : by_lane)
+    if (!lane.lateness_ms.empty()) return true;
+  return false;
+}
+
+bool StoredRunSeries::has_turns() const {
+  for (const auto& [id, lane] : by_lane)
+    if (!lane.ttft_by_turn.empty()) return true;
+  return false;
+}
+
+bool StoredRunSeries::has_capacity_probes() const {
+  for (const auto& [id, lane] : by_lane)
+    if (!lane.capacity_probes.empty()) return true;
+  return false;
+}
+
+StoredTrafficPlan StoredTrafficPlan::from_plan_json(const nlohmann::json& plan) {
+  return {ExperimentKinds::from_plan_json(plan), CapacitySlo::from_plan_json(plan)};
 }
 
 void RateBins::add(int64_t at_ns, double tokens) {
@@ -97,7 +134,8 @@ std::vector<QPointF> RateBins::points(int64_t t0_ns) const {
   return out;
 }
 
-StoredSeriesBuilder::StoredSeriesBuilder(const QStringList& lanes) : lanes_(lanes) {}
+StoredSeriesBuilder::StoredSeriesBuilder(const QStringList& lanes, StoredTrafficPlan plan)
+    : lanes_(lanes), plan_(std::move(plan)) {}
 
 StoredSeriesBuilder::Lane& StoredSeriesBuilder::lane(const std::string& id) {
   if (last_lane_ && id == last_id_) return *last_lane_;
@@ -132,6 +170,7 @@ void StoredSeriesBuilder::add(const report::RequestPoint& p) {
   StoredLaneSeries& s = lane.series;
   ++s.requests;
   if (const int64_t t = origin_stamp(p); t >= 0) lane.start_ns = std::min(lane.start_ns, t);
+  lane.traffic.add(traffic_request(p, plan_.kinds));
   if (!p.ok) {
     ++s.failed;
     return;
@@ -168,6 +207,7 @@ void StoredSeriesBuilder::add(const report::RequestPoint& p) {
 StoredRunSeries StoredSeriesBuilder::finish(const QStringList& lane_order) {
   StoredRunSeries out;
   out.lanes = lane_order;
+  out.capacity_slo = plan_.capacity_slo;
   for (const QString& lane : lanes_)
     if (!out.lanes.contains(lane)) out.lanes << lane;
   const int64_t t0 = t0_ns_ == INT64_MAX ? 0 : t0_ns_;
@@ -180,6 +220,10 @@ StoredRunSeries StoredSeriesBuilder::finish(const QStringList& lane_order) {
     sort_by_x(s.decode_vs_context);
     sort_by_x(s.ttft_vs_context);
     if (lane.rate) s.output_tok_s = lane.rate->points(t0);
+    s.lateness_ms = lane.traffic.lateness(t0);
+    s.lateness_stride = lane.traffic.lateness_stride();
+    s.ttft_by_turn = lane.traffic.ttft_by_turn();
+    s.capacity_probes = lane.traffic.capacity_probes();
     if (lane.start_ns != INT64_MAX)
       s.start_s = std::max(0.0, static_cast<double>(lane.start_ns - t0) / 1e9);
     out.by_lane.emplace(id, std::move(s));
@@ -191,7 +235,7 @@ StoredRunSeries StoredSeriesBuilder::finish(const QStringList& lane_order) {
 StoredRunSeries stored_run_series(const report::RunFolder& folder) {
   QStringList lanes;
   for (const std::string& id : folder.lane_ids()) lanes << QString::fromStdString(id);
-  StoredSeriesBuilder builder(lanes);
+  StoredSeriesBuilder builder(lanes, StoredTrafficPlan::from_plan_json(folder.plan));
   builder.add_block(folder.requests);
   return builder.finish();
 }

@@ -2,8 +2,10 @@
 // The charts of a finished (or interrupted) run, rebuilt from its requests.jsonl with the same
 // definitions the live charts use: TTFT per request against its send time, output tokens per
 // second in 1 s buckets, ITL and tokens-per-event samples (uniform, bounded: the histograms'
-// input, as live), and decode rate and TTFT against prompt length for a context sweep. Warm-ups
-// and failed requests are left out, as live.
+// input, as live), decode rate and TTFT against prompt length for a context sweep, and the
+// traffic kinds' series (a trace's send lateness, sessions' TTFT by turn, a capacity search's
+// probes) from the fold the live charts use (TrafficSeries). Warm-ups and failed requests are
+// left out, as live (a failed request counts as its capacity probe's error).
 //
 // The series are folded one block of requests at a time (StoredSeriesBuilder), so reopening a run
 // of a million requests holds the charts, never the requests.
@@ -16,6 +18,7 @@
 
 #include "report/run_folder.h"
 #include "ui/run/bounded_samples.h"
+#include "ui/run/traffic_series.h"
 
 namespace lb::ui {
 
@@ -29,7 +32,13 @@ struct StoredLaneSeries {
   ReservoirSample tokens_per_event_sample;  // when the server counted them
   std::vector<QPointF> decode_vs_context;   // (prompt tokens, decode tok/s), by x
   std::vector<QPointF> ttft_vs_context;     // (prompt tokens, TTFT in s), by x
-  int64_t requests = 0;                     // lines of this lane, failures and warm-ups included
+  // (scheduled at in s since the run started, send lateness in ms) per sent trace request, by x;
+  // every `lateness_stride`-th of a lane with many (as live).
+  std::vector<QPointF> lateness_ms;
+  int64_t lateness_stride = 1;
+  std::vector<QPointF> ttft_by_turn;          // (turn, 1 = the first; median TTFT in ms)
+  std::vector<ProbeFigures> capacity_probes;  // the capacity search's, in the order they ran
+  int64_t requests = 0;                       // lines of this lane, failures and warm-ups included
   int64_t failed = 0;
   double start_s = 0;  // its first request's schedule, in s since the run started
 };
@@ -39,7 +48,19 @@ struct StoredRunSeries {
   static constexpr size_t kMaxTtftPoints = 5'000;  // per lane; a scatter of more says no more
   QStringList lanes;                               // plan order
   std::map<QString, StoredLaneSeries> by_lane;
+  CapacitySlo capacity_slo;  // the plan's capacity experiment's, for the SLO lines and marks
   bool has_context_points() const;
+  bool has_lateness() const;
+  bool has_turns() const;
+  bool has_capacity_probes() const;
+};
+
+// What the traffic series need of a run's plan.json: the kind of each experiment its requests
+// name, and the capacity SLOs.
+struct StoredTrafficPlan {
+  ExperimentKinds kinds;
+  CapacitySlo capacity_slo;
+  static StoredTrafficPlan from_plan_json(const nlohmann::json& plan);
 };
 
 // Output tokens over time in bins of a whole number of milliseconds that divides 1 s, anchored at
@@ -64,7 +85,7 @@ class RateBins {
 
 class StoredSeriesBuilder {
  public:
-  explicit StoredSeriesBuilder(const QStringList& lanes);
+  explicit StoredSeriesBuilder(const QStringList& lanes, StoredTrafficPlan plan = {});
   // One block of requests.jsonl, in file order.
   void add_block(const std::vector<report::RequestPoint>& points);
   // LANE_ORDER (the plan's) first, then lanes only the requests named.
@@ -76,6 +97,7 @@ class StoredSeriesBuilder {
     std::vector<QPointF> ttft_raw;  // (send stamp in ns, TTFT in ms)
     int64_t ttft_seen = 0;
     std::unique_ptr<RateBins> rate;
+    TrafficSeries traffic;
     int64_t start_ns = INT64_MAX;
   };
   void add(const report::RequestPoint& p);
@@ -83,6 +105,7 @@ class StoredSeriesBuilder {
   void thin(Lane& lane);
 
   QStringList lanes_;
+  StoredTrafficPlan plan_;
   std::map<QString, Lane> by_lane_;
   std::string last_id_;
   Lane* last_lane_ = nullptr;

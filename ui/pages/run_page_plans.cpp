@@ -169,7 +169,7 @@ void RunPage::on_experiment_started(int index, const QString& name, const QStrin
   }
   if (kind == "capacity" && static_cast<size_t>(index) < plan_capacity_.size()) {
     const plan::CapacityExperiment& c = plan_capacity_[static_cast<size_t>(index)];
-    charts_->set_capacity_slo(c.ttft_p99_ms, c.tpot_p99_ms, c.by_rate());
+    charts_->set_capacity_slo({c.ttft_p99_ms, c.tpot_p99_ms, c.by_rate()});
   }
   if (!name.isEmpty() && plan_kinds_.size() > 1)
     log_->appendPlainText(

@@ -24,7 +24,7 @@ using widgets::ChartPanel;
 using Measure = LiveRunData::PhaseMeasure;
 
 LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* parent)
-    : QWidget(parent) {
+    : QWidget(parent), traffic_(palette, tr("Waiting for finished requests…"), this) {
   const QString empty = tr("Waiting for finished requests…");
   output_rate_ = make_run_chart(RunChart::OutputRate, palette, empty, this);
   ttft_ = make_run_chart(RunChart::TtftPerRequest, palette, empty, this);
@@ -37,11 +37,6 @@ LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* p
   decode_conc_ = make_run_chart(RunChart::DecodeVsConcurrency, palette, empty, this);
   output_conc_ = make_run_chart(RunChart::OutputVsConcurrency, palette, empty, this);
   pareto_ = make_run_chart(RunChart::Pareto, palette, empty, this);
-  lateness_ = make_run_chart(RunChart::TraceLateness, palette, empty, this);
-  turn_ttft_ = make_run_chart(RunChart::TtftByTurn, palette, empty, this);
-  cap_probes_ = make_run_chart(RunChart::CapacityProbes, palette, empty, this);
-  cap_ttft_ = make_run_chart(RunChart::CapacityTtft, palette, empty, this);
-  cap_tpot_ = make_run_chart(RunChart::CapacityTpot, palette, empty, this);
   gate_model_ = new QStandardItemModel(this);
   gate_view_ = new QTableView(this);
   gate_view_->setModel(gate_model_);
@@ -91,10 +86,7 @@ bool LiveCharts::lane_time() const { return lane_time_->isChecked(); }
 
 void LiveCharts::name_time_axes() {
   ui::name_time_axes(output_rate_, ttft_, lane_time());
-  lateness_->set_axes({lane_time() ? tr("Scheduled at, since the lane started")
-                                   : tr("Scheduled at, since the run started"),
-                       "s"},
-                      lateness_->y_axis());
+  traffic_.name_time_axis(lane_time());
 }
 
 void LiveCharts::set_kind(const QString& kind) {
@@ -109,11 +101,11 @@ void LiveCharts::set_kind(const QString& kind) {
   } else if (kind == "throughput") {
     shown = {output_conc_, decode_conc_, pareto_, output_rate_, ttft_, itl_};
   } else if (kind == "trace") {
-    shown = {lateness_, output_rate_, ttft_, pareto_};
+    shown = {trace_lateness(), output_rate_, ttft_, pareto_};
   } else if (kind == "sessions") {
-    shown = {turn_ttft_, ttft_, output_rate_, itl_};
+    shown = {ttft_by_turn(), ttft_, output_rate_, itl_};
   } else if (kind == "capacity") {
-    shown = {cap_probes_, cap_ttft_, cap_tpot_, pareto_};
+    shown = {capacity_probes(), capacity_ttft(), capacity_tpot(), pareto_};
   } else if (kind == "gates") {
     shown = {gate_view_};
   } else {
@@ -138,9 +130,11 @@ void LiveCharts::relayout(const std::vector<QWidget*>& shown) {
 }
 
 std::vector<ChartPanel*> LiveCharts::panels() const {
-  return {output_rate_, ttft_,      itl_,         tokens_per_event_, decode_ctx_,
-          ttft_ctx_,    ttft_pass_, decode_conc_, output_conc_,      pareto_,
-          lateness_,    turn_ttft_, cap_probes_,  cap_ttft_,         cap_tpot_};
+  std::vector<ChartPanel*> out = {output_rate_, ttft_,     itl_,       tokens_per_event_,
+                                  decode_ctx_,  ttft_ctx_, ttft_pass_, decode_conc_,
+                                  output_conc_, pareto_};
+  for (ChartPanel* panel : traffic_.panels()) out.push_back(panel);
+  return out;
 }
 
 std::vector<ChartPanel*> LiveCharts::shown_panels() const {
@@ -287,6 +281,22 @@ void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& c
     ttft_stride = std::max(ttft_stride, data.ttft_stride(lane));
   if (ttft_stride > 1)
     ttft_->set_title(tr("%1 (1 in %2 requests shown)").arg(ttft_title_).arg(ttft_stride));
+}
+
+// The traffic kinds' own charts, from the fold both they and a reopened run's use
+// (TrafficSeries), drawn by TrafficCharts as a reopened run's are.
+void LiveCharts::update_traffic(const LiveRunData& data, const std::set<QString>& changed) {
+  if (kind_ == "trace")
+    for (const QString& lane : changed)
+      traffic_.set_lateness(lane, since_lane_start(data.traffic(lane).lateness(data.t0_ns()),
+                                                   lane_start_s(data, lane)));
+  if (kind_ == "sessions")
+    for (const QString& lane : changed)
+      traffic_.set_ttft_by_turn(lane, data.traffic(lane).ttft_by_turn());
+  if (kind_ != "capacity") return;
+  LaneProbes probes;
+  for (const QString& lane : data.lanes()) probes.emplace_back(lane, data.capacity_probes(lane));
+  traffic_.set_capacity(probes);
 }
 
 }  // namespace lb::ui

@@ -11,6 +11,8 @@
 #include <set>
 #include <vector>
 
+#include "ui/run/traffic_charts.h"
+
 class QCheckBox;
 class QPushButton;
 class QGridLayout;
@@ -58,18 +60,17 @@ class LiveCharts : public QWidget {
   widgets::ChartPanel* decode_vs_concurrency() const { return decode_conc_; }
   widgets::ChartPanel* output_vs_concurrency() const { return output_conc_; }
   widgets::ChartPanel* pareto() const { return pareto_; }
-  widgets::ChartPanel* trace_lateness() const { return lateness_; }
-  widgets::ChartPanel* ttft_by_turn() const { return turn_ttft_; }
-  widgets::ChartPanel* capacity_probes() const { return cap_probes_; }
-  widgets::ChartPanel* capacity_ttft() const { return cap_ttft_; }
-  widgets::ChartPanel* capacity_tpot() const { return cap_tpot_; }
-  // The running capacity experiment's SLOs in ms (<= 0 = not set) and whether it searches a
-  // request rate: the SLO lines, the pass/fail marks and the load axes' unit.
-  void set_capacity_slo(double ttft_p99_ms, double tpot_p99_ms, bool by_rate);
-  // The names of the capacity charts' marks: probes that met every SLO so far ("met SLOs"), and
-  // the others ("missed"); the SLO lines are named "SLO N ms".
-  static QString slo_met_name();
-  static QString slo_missed_name();
+  widgets::ChartPanel* trace_lateness() const { return traffic_.lateness(); }
+  widgets::ChartPanel* ttft_by_turn() const { return traffic_.ttft_by_turn(); }
+  widgets::ChartPanel* capacity_probes() const { return traffic_.capacity_probes(); }
+  widgets::ChartPanel* capacity_ttft() const { return traffic_.capacity_ttft(); }
+  widgets::ChartPanel* capacity_tpot() const { return traffic_.capacity_tpot(); }
+  // The running capacity experiment's SLOs and load unit: the SLO lines, the pass/fail marks and
+  // the load axes' unit.
+  void set_capacity_slo(const CapacitySlo& slo) { traffic_.set_capacity_slo(slo); }
+  // The names of the capacity charts' marks (TrafficCharts).
+  static QString slo_met_name() { return TrafficCharts::slo_met_name(); }
+  static QString slo_missed_name() { return TrafficCharts::slo_missed_name(); }
   // The name of the Pareto chart's frontier series.
   static QString frontier_name();
   QTableView* gate_view() const { return gate_view_; }
@@ -99,10 +100,8 @@ class LiveCharts : public QWidget {
   double lane_start_s(const LiveRunData& data, const QString& lane) const;
   void apply_overlay();
   void update_pareto(const LiveRunData& data);
-  // The traffic kinds' charts (live_traffic_charts.cpp).
+  // The traffic kinds' charts.
   void update_traffic(const LiveRunData& data, const std::set<QString>& changed);
-  void update_lateness(const LiveRunData& data, const std::set<QString>& changed);
-  void update_capacity(const LiveRunData& data);
 
   QString kind_;
   QString ttft_title_;
@@ -116,13 +115,7 @@ class LiveCharts : public QWidget {
   widgets::ChartPanel* decode_conc_ = nullptr;
   widgets::ChartPanel* output_conc_ = nullptr;
   widgets::ChartPanel* pareto_ = nullptr;
-  widgets::ChartPanel* lateness_ = nullptr;
-  widgets::ChartPanel* turn_ttft_ = nullptr;
-  widgets::ChartPanel* cap_probes_ = nullptr;
-  widgets::ChartPanel* cap_ttft_ = nullptr;
-  widgets::ChartPanel* cap_tpot_ = nullptr;
-  double cap_ttft_slo_ms_ = -1;
-  double cap_tpot_slo_ms_ = -1;
+  TrafficCharts traffic_;
   QStandardItemModel* gate_model_ = nullptr;
   QTableView* gate_view_ = nullptr;
   QGridLayout* grid_ = nullptr;

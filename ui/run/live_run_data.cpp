@@ -6,6 +6,21 @@
 
 namespace lb::ui {
 
+TrafficRequest LiveRunData::traffic_request(const metrics::RequestRecord& record,
+                                            const metrics::RequestMetrics& m) const {
+  TrafficRequest r;
+  r.kind = kinds_.kind_of(record.experiment);
+  r.phase = QString::fromStdString(record.phase);
+  r.ok = m.ok;
+  r.warmup = record.warmup;
+  r.turn = record.turn;
+  r.ttft_ms = m.ttft_ms;
+  r.tpot_ms = m.tpot_ms;
+  r.t_sched_ns = record.t_sched_ns;
+  r.t_sent_ns = record.result.t_sent_ns;
+  return r;
+}
+
 void LiveRunData::reset(int64_t t0_ns, QStringList lanes) {
   t0_ns_ = t0_ns;
   lanes_ = std::move(lanes);
@@ -59,6 +74,7 @@ void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
   const QString phase = QString::fromStdString(record.phase);
   lane.by_phase.try_emplace(phase, metrics::SloSpec{}, kEventSample).first->second.add(record, m);
   lane.phase_intervals[phase].add(record, m);
+  lane.traffic.add(traffic_request(record, m));
   if (!m.ok) {
     ++lane.failed;
     return;
@@ -93,14 +109,6 @@ void LiveRunData::add_points(Lane& lane, const metrics::RequestRecord& record,
     const double pass = phase_x(QString::fromStdString(record.phase));
     if (!std::isnan(pass)) insert_sorted(lane.ttft_pass, QPointF(pass, m.ttft_ms));
   }
-  if (record.turn >= 0 && m.ttft_ms >= 0) {
-    const auto turn = static_cast<size_t>(record.turn);
-    if (lane.turn_ttft_ms.size() <= turn) lane.turn_ttft_ms.resize(turn + 1);
-    lane.turn_ttft_ms[turn].push_back(m.ttft_ms);
-  }
-  if (record.experiment == "trace" && record.t_sched_ns > 0 && r.t_sent_ns > 0)
-    lane.lateness.add(QPointF(static_cast<double>(record.t_sched_ns - t0_ns_) / 1e9,
-                              static_cast<double>(r.t_sent_ns - record.t_sched_ns) / 1e6));
   if (record.experiment == "context_sweep" && m.prompt_tokens > 0) {
     if (m.decode_tok_s > 0)
       insert_sorted(lane.decode_ctx, QPointF(static_cast<double>(m.prompt_tokens), m.decode_tok_s));
@@ -236,56 +244,13 @@ std::vector<QPointF> LiveRunData::ttft_per_pass(const QString& lane) const {
   return it == data_.end() ? std::vector<QPointF>{} : it->second.ttft_pass;
 }
 
-const std::vector<QPointF>& LiveRunData::lateness_over_schedule(const QString& lane) const {
+const TrafficSeries& LiveRunData::traffic(const QString& lane) const {
   auto it = data_.find(lane);
-  return it == data_.end() ? no_points_ : it->second.lateness.points();
+  return it == data_.end() ? no_traffic_ : it->second.traffic;
 }
 
-int64_t LiveRunData::lateness_stride(const QString& lane) const {
-  auto it = data_.find(lane);
-  return it == data_.end() ? 1 : it->second.lateness.stride();
-}
-
-std::vector<QPointF> LiveRunData::ttft_by_turn(const QString& lane) const {
-  std::vector<QPointF> out;
-  auto it = data_.find(lane);
-  if (it == data_.end()) return out;
-  const std::vector<std::vector<double>>& turns = it->second.turn_ttft_ms;
-  for (size_t t = 0; t < turns.size(); ++t) {
-    if (turns[t].empty()) continue;
-    std::vector<double> v = turns[t];
-    const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-    std::nth_element(v.begin(), mid, v.end());
-    double median = *mid;
-    if (v.size() % 2 == 0) median = (median + *std::max_element(v.begin(), mid)) / 2;
-    out.emplace_back(static_cast<double>(t + 1), median);
-  }
-  return out;
-}
-
-double LiveRunData::probe_load(const QString& phase) {
-  if (phase.size() < 2 || (phase[0] != 'c' && phase[0] != 'r')) return std::nan("");
-  bool ok = false;
-  const double load = phase.mid(1).toDouble(&ok);
-  return ok && load > 0 ? load : std::nan("");
-}
-
-std::vector<LiveRunData::ProbeFigures> LiveRunData::capacity_probes(const QString& lane) const {
-  std::vector<ProbeFigures> out;
-  for (const PhaseStat& stat : phases(lane)) {
-    const double load = probe_load(stat.phase);
-    if (std::isnan(load)) continue;
-    const metrics::LaneSummary& s = stat.summary;
-    ProbeFigures probe;
-    probe.load = load;
-    probe.completed = s.completed;
-    probe.errors = s.failed;
-    if (s.completed > 0 && s.ttft_ms.count > 0) probe.ttft_p99_ms = s.ttft_ms.p99;
-    if (s.completed > 0 && s.tpot_ms.count > 0 && std::isfinite(s.tpot_ms.p99))
-      probe.tpot_p99_ms = s.tpot_ms.p99;
-    out.push_back(probe);
-  }
-  return out;
+std::vector<ProbeFigures> LiveRunData::capacity_probes(const QString& lane) const {
+  return traffic(lane).capacity_probes();
 }
 
 metrics::LaneSummary LiveRunData::summary(const QString& lane) const {

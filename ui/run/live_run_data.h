@@ -19,6 +19,7 @@
 #include "models/lane_stats_model.h"
 #include "ui/run/bounded_samples.h"
 #include "ui/run/live_intervals.h"
+#include "ui/run/traffic_series.h"
 #include "widgets/chart/chart_types.h"
 
 namespace lb::ui {
@@ -43,6 +44,8 @@ class LiveRunData {
   static constexpr size_t kEventSample = 10'000;
 
   void reset(int64_t t0_ns, QStringList lanes);
+  // The kinds of the run's experiments by the name their requests carry (kept across reset).
+  void set_experiment_kinds(ExperimentKinds kinds) { kinds_ = std::move(kinds); }
   // Adds finished requests; returns the lanes that changed.
   std::set<QString> add(const std::vector<metrics::RequestRecord>& records);
   // The run has ended: every trial is over, and every interval is made current. Returns the
@@ -79,25 +82,12 @@ class LiveRunData {
                                                       PhaseMeasure measure) const;
   // Prefix cache: (pass number 1 cold / 2 warm / 3 control, TTFT in ms) per request.
   std::vector<QPointF> ttft_per_pass(const QString& lane) const;
-  // Trace replay: (scheduled time in s since the run started, send lateness t_sent - t_sched in
-  // ms) per sent request, sorted by x; every lateness_stride()-th once there are many.
-  const std::vector<QPointF>& lateness_over_schedule(const QString& lane) const;
-  int64_t lateness_stride(const QString& lane) const;
-  // Sessions: (turn number, 1 = the first, median TTFT in ms over that turn's finished
-  // requests) per turn index, sorted by turn.
-  std::vector<QPointF> ttft_by_turn(const QString& lane) const;
-  // SLO capacity: one entry per probe phase ("c8", "r2.5") in the order the probes started,
-  // with its load and measured p99 figures so far (not judged: see run::judge_probe).
-  struct ProbeFigures {
-    double load = 0;
-    double ttft_p99_ms = -1;
-    double tpot_p99_ms = -1;
-    int64_t completed = 0;
-    int64_t errors = 0;
-  };
+  // The lane's trace lateness, TTFT by turn and capacity probes so far (an empty series for an
+  // unknown lane): lateness(t0_ns()) is on the run's clock.
+  const TrafficSeries& traffic(const QString& lane) const;
+  // SLO capacity: one entry per probe phase ("c8", "r2.5") of the capacity experiment in the
+  // order the probes started, with its load and measured p99 figures so far.
   std::vector<ProbeFigures> capacity_probes(const QString& lane) const;
-  // "c8" -> 8, "r2.5" -> 2.5; NaN for anything else.
-  static double probe_load(const QString& phase);
   // Where a phase sits on an x axis: "c32" -> 32, "4096" -> 4096, "cold"/"warm"/"control" ->
   // 1/2/3; NaN for anything else.
   static double phase_x(const QString& phase);
@@ -120,17 +110,20 @@ class LiveRunData {
     ThinnedPoints ttft;
     std::vector<double> tokens_per_bucket;
     std::vector<QPointF> decode_ctx, ttft_ctx, ttft_pass;
-    ThinnedPoints lateness{600};
-    std::vector<std::vector<double>> turn_ttft_ms;  // per turn index
+    TrafficSeries traffic;
     int64_t failed = 0;
     int64_t start_ns = std::numeric_limits<int64_t>::max();  // earliest scheduled stamp
   };
   void add_one(Lane& lane, const metrics::RequestRecord& record);
+  TrafficRequest traffic_request(const metrics::RequestRecord& record,
+                                 const metrics::RequestMetrics& m) const;
   void add_points(Lane& lane, const metrics::RequestRecord& record,
                   const metrics::RequestMetrics& m) const;
   void refresh_phase(Lane& lane, const QString& phase) const;
   std::vector<PhaseStat> no_phases_;
   std::vector<QPointF> no_points_;
+  TrafficSeries no_traffic_;
+  ExperimentKinds kinds_;
 
   int64_t t0_ns_ = 0;
   bool settled_ = false;

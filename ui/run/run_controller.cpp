@@ -33,9 +33,13 @@ bool RunController::start(plan::Plan plan, const QString& out_dir, QString* erro
   for (const plan::Lane& lane : plan.lanes) run_lanes_ << QString::fromStdString(lane.id);
   data_.reset(steady_now_ns(), run_lanes_);
   experiments_.clear();
-  for (const plan::Experiment& e : plan.experiments)
+  ExperimentKinds kinds;
+  for (const plan::Experiment& e : plan.experiments) {
     experiments_.push_back(
         {QString::fromStdString(e.name.empty() ? e.kind : e.name), QString::fromStdString(e.kind)});
+    kinds.add(e.name.empty() ? e.kind : e.name, e.kind);
+  }
+  data_.set_experiment_kinds(std::move(kinds));
   experiment_index_ = -1;
   experiment_.clear();
   stats_.set_rows({});

@@ -10,6 +10,7 @@
 
 #include "ui/main_window.h"
 #include "ui/pages/run_page.h"
+#include "ui/pages/runs_page.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
 #include "ui/run/traffic_forms.h"
@@ -56,21 +57,50 @@ void TrafficTour::start() {
   RunPage* run = window_.run_page();
   window_.show_page(MainWindow::Run);
   run->experiment_form()->use_quick_defaults();
-  connect(run, &RunPage::run_finished, this, [this] {
+  connect(run, &RunPage::run_finished, this, [this](const QString& run_dir) {
     static const char* const kShots[] = {"17-trace", "18-sessions", "19-capacity", "20-pareto"};
     // Let the charts take the last batch and paint before the grab.
-    QTimer::singleShot(800, this, [this] {
-      const QString path = QDir(out_dir_).filePath(QString(kShots[step_]) + ".png");
+    QTimer::singleShot(800, this, [this, run_dir] {
       // A throughput sweep fills six charts; its Pareto chart is saved as File > Export Chart
       // writes it, at a size where it can be read.
       const QImage shot = step_ == 3 ? window_.run_page()->charts()->pareto()->render_image(1.0)
                                      : window_.grab().toImage();
-      if (!shot.save(path)) return fail("cannot write " + path);
-      std::fprintf(stderr, "screenshot: %s\n", qPrintable(path));
+      if (!save(shot, kShots[step_])) return;
+      if (step_ == 2)
+        reopen(run_dir);
+      else
+        next();
+    });
+  });
+  // The window opens every finished run on the Runs page by itself; the shot waits for the load
+  // the tour asked for, so the page's title names the run rather than "Loading".
+  connect(window_.runs_page(), &RunsPage::run_loaded, this, [this] {
+    if (!awaiting_reopen_) return;
+    awaiting_reopen_ = false;
+    QTimer::singleShot(800, this, [this] {
+      if (!save(window_.grab().toImage(), "23-capacity-reopened")) return;
+      window_.show_page(MainWindow::Run);
       next();
     });
   });
   QTimer::singleShot(500, this, [this] { next(); });
+}
+
+bool TrafficTour::save(const QImage& shot, const char* name) {
+  const QString path = QDir(out_dir_).filePath(QString(name) + ".png");
+  if (!shot.save(path)) {
+    fail("cannot write " + path);
+    return false;
+  }
+  std::fprintf(stderr, "screenshot: %s\n", qPrintable(path));
+  return true;
+}
+
+// The capacity run as it comes back from its folder on the Runs page.
+void TrafficTour::reopen(const QString& run_dir) {
+  awaiting_reopen_ = true;
+  window_.show_page(MainWindow::Runs);
+  window_.runs_page()->open_run(run_dir);
 }
 
 void TrafficTour::next() {

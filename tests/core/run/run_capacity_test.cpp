@@ -136,6 +136,32 @@ class TestCapacityExperiment : public QObject {
     }
   }
 
+  // The time bound spans a probe's warm-ups and its measured requests: warm-ups that take the
+  // whole bound leave no time to measure, rather than the measured part getting the bound again.
+  void timeBoundCountsTheWarmups() {
+    constexpr double kBoundS = 1.0;
+    const auto run = lb::test::run_sim_plan(
+        capacity_plan({{"max_duration_s", kBoundS}, {"warmups", 40}, {"requests", 200}}),
+        "lb-exp-capacity-warmups");
+    QCOMPARE(run.result.exit_code, 0);
+    for (const char* lane : {"bf16", "fp8"}) {
+      const auto c = run.experiment("capacity")["lanes"][lane]["capacity"];
+      QVERIFY2(c["stopped_by"] == "max_duration_s", c.dump().c_str());
+      QVERIFY2(double(c["search_duration_s"]) < kBoundS + 0.5, c.dump().c_str());
+      // Every request of the lane, warm-up or measured, was sent within the bound of the first.
+      int64_t first_ns = INT64_MAX, last_ns = 0;
+      for (const auto& r : run.requests) {
+        if (r.value("lane", "") != lane || !r["t_sent_ns"].is_number()) continue;
+        first_ns = std::min(first_ns, r["t_sent_ns"].get<int64_t>());
+        last_ns = std::max(last_ns, r["t_sent_ns"].get<int64_t>());
+      }
+      QVERIFY(last_ns > first_ns);
+      QVERIFY2(
+          static_cast<double>(last_ns - first_ns) / 1e9 <= kBoundS,
+          qPrintable(QString("%1: sends span %2 s").arg(lane).arg((last_ns - first_ns) / 1e9)));
+    }
+  }
+
   void planKeysAreChecked() {
     auto errors = [](const nlohmann::json& experiment) {
       nlohmann::json plan = {{"name", "p"},
