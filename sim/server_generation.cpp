@@ -5,6 +5,7 @@
 #include "generation_stream.h"
 #include "logprob_model.h"
 #include "multimodal_prefill.h"
+#include "ollama_wire.h"
 #include "prompt_scoring.h"
 #include "run_jitter.h"
 #include "server_core.h"
@@ -38,59 +39,97 @@ std::string context_error(int64_t max_len, int64_t prompt, std::optional<int64_t
          " in the completion). Please reduce the length of the " + where + " or completion.";
 }
 
+// An error in the route's own shape: vLLM's {"error": {...}}, or Ollama's {"error": "..."} on
+// /api/chat.
+HttpResponseMsg refusal(Endpoint endpoint, int code, const std::string& message,
+                        const std::string& type, const std::string& param = "") {
+  if (endpoint == Endpoint::OllamaChat)
+    return json_response(static_cast<http::status>(code), ollama_error(message));
+  return error_response(code, message, type, param);
+}
+
 bool parse_body(const std::shared_ptr<HttpSession>& session, const HttpRequestMsg& request,
-                json& out) {
+                json& out, Endpoint endpoint = Endpoint::Chat) {
   out = json::parse(request.body(), nullptr, false);
   if (out.is_discarded()) {
-    session->send(error_response(400, json_decode_message("Expecting value"), "BadRequestError"));
+    session->send(refusal(endpoint, 400,
+                          endpoint == Endpoint::OllamaChat ? "invalid character in the request body"
+                                                           : json_decode_message("Expecting value"),
+                          "BadRequestError"));
     return false;
   }
   if (!out.is_object()) {
-    session->send(error_response(400, "request body must be a JSON object", "BadRequestError"));
+    session->send(refusal(endpoint, 400, "request body must be a JSON object", "BadRequestError"));
     return false;
   }
   return true;
+}
+
+// Ollama refuses images sent to a model without a vision projector before it loads anything:
+// 400 "<model> does not support vision" (on /v1 too, in the OpenAI error shape).
+std::optional<std::string> ollama_vision_refusal(const GenRequest& gen, const Profile& profile) {
+  if (profile.image_limit != 0 && profile.video_limit != 0) return std::nullopt;
+  for (const auto& m : gen.messages)
+    for (const auto& part : m.media)
+      if ((part.video ? profile.video_limit : profile.image_limit) == 0)
+        return profile.model_id + " does not support vision";
+  return std::nullopt;
 }
 
 }  // namespace
 
 void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
                                    const HttpRequestMsg& request, int endpoint) {
+  const auto route = static_cast<Endpoint>(endpoint);
   json body;
-  if (!parse_body(session, request, body)) return;
+  if (!parse_body(session, request, body, route)) return;
   GenRequest gen;
   gen.token_id_offset = config_.token_id_offset;
-  if (auto err = parse_gen_request(static_cast<Endpoint>(endpoint), body, gen)) {
-    session->send(error_response(400, err->message, "BadRequestError", err->param));
+  auto err = route == Endpoint::OllamaChat ? parse_ollama_chat(body, gen)
+                                           : parse_gen_request(route, body, gen);
+  if (err) {
+    session->send(refusal(route, 400, err->message, "BadRequestError", err->param));
+    return;
+  }
+  if (route == Endpoint::OllamaChat && gen.model != config_.profile.model_id) {
+    session->send(refusal(route, 404, "model \"" + gen.model + "\" not found, try pulling it first",
+                          "NotFoundError"));
     return;
   }
   if (!check_model(session, gen.model)) return;
-  if (auto err = attach_media(gen, config_.profile)) {
-    session->send(error_response(400, err->message, "BadRequestError", err->param));
+  if (config_.api == ServeAs::Ollama) {
+    if (auto why = ollama_vision_refusal(gen, config_.profile)) {
+      session->send(refusal(route, 400, *why, "invalid_request_error"));
+      return;
+    }
+  }
+  if (auto media_err = attach_media(gen, config_.profile)) {
+    session->send(refusal(route, 400, media_err->message, "BadRequestError", media_err->param));
     return;
   }
   const int64_t prompt = static_cast<int64_t>(gen.prompt_tokens->size());
   const int64_t max_len = config_.profile.max_model_len;
   if (prompt >= max_len || (gen.max_tokens && prompt + *gen.max_tokens > max_len)) {
-    session->send(error_response(
-        400, context_error(max_len, prompt, gen.max_tokens, gen.endpoint != Endpoint::Completions),
+    session->send(refusal(
+        route, 400,
+        context_error(max_len, prompt, gen.max_tokens, gen.endpoint != Endpoint::Completions),
         "BadRequestError"));
     return;
   }
   if (config_.refuse_logprobs &&
       (gen.logprobs || gen.top_logprobs > 0 || gen.prompt_logprobs >= 0)) {
-    session->send(error_response(400, "logprobs are not supported by this server",
-                                 "BadRequestError", "logprobs"));
+    session->send(refusal(route, 400, "logprobs are not supported by this server",
+                          "BadRequestError", "logprobs"));
     return;
   }
   if (config_.refuse_echo && gen.endpoint == Endpoint::Completions && gen.echo && gen.logprobs) {
-    session->send(error_response(400, "echo with logprobs is not supported by this server",
-                                 "BadRequestError", "echo"));
+    session->send(refusal(route, 400, "echo with logprobs is not supported by this server",
+                          "BadRequestError", "echo"));
     return;
   }
   if (config_.refuse_prompt_logprobs && gen.prompt_logprobs >= 0) {
-    session->send(error_response(400, "prompt_logprobs is not supported by this server",
-                                 "BadRequestError", "prompt_logprobs"));
+    session->send(refusal(route, 400, "prompt_logprobs is not supported by this server",
+                          "BadRequestError", "prompt_logprobs"));
     return;
   }
   gen.speed_factor = run_jitter_factor(config_.run_jitter, config_.seed,
@@ -98,7 +137,7 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
   const FaultKind fault = pick_fault(request);
   if (fault == FaultKind::RateLimit) {
     HttpResponseMsg res =
-        error_response(429, "Rate limit reached: too many requests in flight.", "RateLimitError");
+        refusal(route, 429, "Rate limit reached: too many requests in flight.", "RateLimitError");
     const double after_s = std::max(1.0, std::ceil(config_.faults.retry_after_s));
     res.set(http::field::retry_after, std::to_string(static_cast<int64_t>(after_s)));
     res.set("retry-after-ms",
@@ -107,7 +146,7 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
     return;
   }
   if (fault == FaultKind::ServerError) {
-    session->send(error_response(500, "Internal server error", "InternalServerError"));
+    session->send(refusal(route, 500, "Internal server error", "InternalServerError"));
     return;
   }
   AnswerContext actx;
@@ -132,7 +171,9 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
     if (script.size() > room) script = make_script(plan, room, room);
   }
   std::string request_id = header_value(request, "x-request-id");
-  const char* prefix = endpoint == 0 ? "chatcmpl-" : endpoint == 1 ? "cmpl-" : "resp_";
+  const char* prefix = route == Endpoint::Completions ? "cmpl-"
+                       : route == Endpoint::Responses ? "resp_"
+                                                      : "chatcmpl-";
   WireContext wire;
   wire.id = request_id.empty() ? next_id(prefix) : prefix + request_id;
   if (request_id.empty()) request_id = wire.id;
