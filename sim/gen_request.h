@@ -14,7 +14,8 @@
 
 namespace lb::sim {
 
-enum class Endpoint { Chat, Completions, Responses };
+// OllamaChat: Ollama's native /api/chat (a lane serving as Ollama, ollama_wire.h).
+enum class Endpoint { Chat, Completions, Responses, OllamaChat };
 
 struct ChatMessage {
   std::string role;
@@ -86,6 +87,11 @@ std::optional<ParseError> parse_gen_request(Endpoint endpoint, const nlohmann::j
 std::optional<ParseError> parse_messages(const nlohmann::json& messages,
                                          std::vector<ChatMessage>& out);
 std::optional<ParseError> parse_tools(const nlohmann::json& tools, std::vector<ToolSpec>& out);
+
+// Ollama's /api/chat body: messages whose `images` are bare base64 (read as data: URLs of the
+// format their bytes show), `options` {temperature, top_p, seed, num_predict}, `format` ("json"
+// or a JSON schema), `tools`, `think`, and `stream` (true when left out, as Ollama has it).
+std::optional<ParseError> parse_ollama_chat(const nlohmann::json& body, GenRequest& out);
 
 // The last user message (or the completions prompt): what the answer is keyed on.
 std::string last_user_text(const GenRequest& request);

@@ -73,6 +73,16 @@ std::optional<UsageSoFar> GenerationStream::continuous_usage() const {
   return usage();
 }
 
+OllamaTimings GenerationStream::ollama_timings() const {
+  OllamaTimings t;
+  const int64_t first = first_token_ns_ > 0 ? first_token_ns_ : now_sched_ns_;
+  t.total_ns = std::max<int64_t>(0, now_sched_ns_ - arrival_ns_);
+  t.load_ns = std::min<int64_t>(t.total_ns, 1'000'000);  // the model is loaded: a lookup
+  t.prompt_eval_ns = std::max<int64_t>(0, first - arrival_ns_);
+  t.eval_ns = std::max<int64_t>(0, now_sched_ns_ - first);
+  return t;
+}
+
 UsageSoFar GenerationStream::usage() const {
   return UsageSoFar{emitted_, script_.reasoning_tokens(emitted_)};
 }
@@ -113,7 +123,10 @@ void GenerationStream::on_step(const StepOutput& step) {
 
 void GenerationStream::emit_step(const StepOutput& step) {
   now_sched_ns_ = steady_ns(core_.clock().to_steady(core_.clock().now_s()));
-  if (step.first) wire_.cached_tokens = step.cached_tokens;
+  if (step.first) {
+    wire_.cached_tokens = step.cached_tokens;
+    first_token_ns_ = now_sched_ns_;
+  }
   if (step.drafted > 0) spec_.add(step.drafted, step.accepted);
   const int64_t begin = emitted_;
   emitted_ = std::min<int64_t>(emitted_ + step.tokens, script_.size());
@@ -131,7 +144,9 @@ void GenerationStream::emit_step(const StepOutput& step) {
   }
   if (!header_sent_) {
     header_sent_ = true;
-    session_->begin_stream(http::status::ok, "text/event-stream; charset=utf-8");
+    const bool ollama = request_.endpoint == Endpoint::OllamaChat;
+    session_->begin_stream(http::status::ok,
+                           ollama ? "application/x-ndjson" : "text/event-stream; charset=utf-8");
     if (request_.endpoint == Endpoint::Chat) {
       std::optional<UsageSoFar> u = continuous_usage();
       if (u) *u = UsageSoFar{};  // the role chunk precedes every generated token
@@ -165,6 +180,11 @@ void GenerationStream::stream_tokens(int64_t begin, int64_t end, bool last) {
                                                       request_, nullptr));
     }
     write_event(std::move(chunk), tokens, "token");
+  } else if (request_.endpoint == Endpoint::OllamaChat) {
+    static const std::vector<PlannedToolCall> kNone;
+    write_event(
+        ollama_chat_line(wire_, script_.delta(begin, end), last ? script_.tool_calls : kNone),
+        tokens, "token");
   } else {
     write_events(responses_->tokens(begin, end), tokens, "framing");
   }
@@ -174,6 +194,8 @@ void GenerationStream::stream_finish() {
   const UsageSoFar u = usage();
   if (request_.endpoint == Endpoint::Responses) {
     write_events(responses_->finish(u), 0, "usage");
+  } else if (request_.endpoint == Endpoint::OllamaChat) {
+    write_event(ollama_done_line(wire_, script_.finish_reason, u, ollama_timings()), 0, "usage");
   } else {
     if (request_.include_usage) {
       const bool spec = spec_.steps > 0;
@@ -211,12 +233,17 @@ void GenerationStream::send_whole_response() {
     }
     if (prompt_scores_ && request_.prompt_logprobs >= 0)
       splice_prompt_logprobs(body, prompt_logprobs_json(*prompt_scores_, request_.token_id_offset));
+  } else if (request_.endpoint == Endpoint::OllamaChat) {
+    body = ollama_chat_response(wire_, script_, u, ollama_timings());
   } else {
     body = responses_->full_response(u);
   }
   if (fault_ == FaultKind::Malformed) body = body.substr(0, body.size() / 2);
   if (fault_ == FaultKind::MidstreamError) {
-    session_->send(error_response(500, "Internal server error", "InternalServerError"));
+    session_->send(request_.endpoint == Endpoint::OllamaChat
+                       ? json_response(http::status::internal_server_error,
+                                       ollama_error("Internal server error"))
+                       : error_response(500, "Internal server error", "InternalServerError"));
     return;
   }
   if (fault_ == FaultKind::Drop) {
@@ -230,6 +257,12 @@ bool GenerationStream::strike_fault() {
   switch (fault_) {
     case FaultKind::MidstreamError:
       fault_ = FaultKind::None;
+      if (request_.endpoint == Endpoint::OllamaChat) {
+        write_event(ollama_error("Internal server error", true), 0, "error");
+        session_->end_stream();
+        abort_engine();
+        return true;
+      }
       write_event(sse(stream_error_json("Internal server error", "InternalServerError", 500)), 0,
                   "error");
       if (request_.endpoint != Endpoint::Responses) write_event(sse_done(), 0, "done");

@@ -1,7 +1,8 @@
 #pragma once
 // GenerationStream: one generation request in flight. The engine model calls on_step() at each
 // scheduled time; the stream turns the step's tokens into vLLM events (chat, completions or
-// responses), writes them, traces them, observes latency metrics, and plays injected faults.
+// responses) or Ollama's /api/chat lines, writes them, traces them, observes latency metrics, and
+// plays injected faults.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -11,6 +12,7 @@
 #include "gen_request.h"
 #include "http_session.h"
 #include "logprob_model.h"
+#include "ollama_wire.h"
 #include "output_script.h"
 #include "prompt_scoring.h"
 #include "sim_config.h"
@@ -48,6 +50,7 @@ class GenerationStream : public std::enable_shared_from_this<GenerationStream> {
   void abort_engine();
   void observe_step_latency(bool first);
   std::optional<UsageSoFar> continuous_usage() const;
+  OllamaTimings ollama_timings() const;
   UsageSoFar usage() const;
 
   ServerCore& core_;
@@ -70,6 +73,7 @@ class GenerationStream : public std::enable_shared_from_this<GenerationStream> {
   int64_t now_sched_ns_ = 0;
   int64_t arrival_ns_ = 0;
   int64_t last_token_ns_ = 0;
+  int64_t first_token_ns_ = 0;
   bool finished_ = false;
 };
 

@@ -14,7 +14,9 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
-enum EndpointCode { kChat = 0, kCompletions = 1, kResponses = 2 };
+constexpr int kChat = static_cast<int>(Endpoint::Chat);
+constexpr int kCompletions = static_cast<int>(Endpoint::Completions);
+constexpr int kResponses = static_cast<int>(Endpoint::Responses);
 
 std::string target_path(const HttpRequestMsg& request) {
   std::string path(request.target());
@@ -131,6 +133,8 @@ void ServerCore::handle(const std::shared_ptr<HttpSession>& session, HttpRequest
   const bool post = request.method() == http::verb::post;
   if (!authorized(request, path)) {
     session->send(json_response(http::status::unauthorized, R"({"error":"Unauthorized"})"));
+  } else if (config_.api == ServeAs::Ollama) {
+    handle_ollama(session, request, path);
   } else if (path == "/health" && get) {
     HttpResponseMsg res{http::status::ok, 11};
     res.set(http::field::server, "uvicorn");

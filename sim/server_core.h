@@ -1,6 +1,7 @@
 #pragma once
 // ServerCore: the state of one simulated lane on its I/O thread (clock, engine model, metrics,
-// trace) and the HTTP routing of vLLM's endpoints. Everything here runs on that one thread.
+// trace) and the HTTP routing of vLLM's endpoints (or Ollama's, server_ollama.cpp). Everything here
+// runs on that one thread.
 #include <boost/asio/io_context.hpp>
 #include <cstdint>
 #include <memory>
@@ -37,6 +38,9 @@ class ServerCore final : public RequestHandler {
  private:
   void handle_generation(const std::shared_ptr<HttpSession>& session, const HttpRequestMsg& request,
                          int endpoint);
+  // The routes of a lane serving as Ollama (server_ollama.cpp).
+  void handle_ollama(const std::shared_ptr<HttpSession>& session, const HttpRequestMsg& request,
+                     const std::string& path);
   void handle_tokenize(const std::shared_ptr<HttpSession>& session, const HttpRequestMsg& request);
   // Ground truth for tests: where this answer departs from the unperturbed model's.
   void trace_flip(const std::string& request_id, const LogprobModel& model, uint64_t prompt_fnv);

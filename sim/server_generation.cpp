@@ -5,6 +5,7 @@
 #include "generation_stream.h"
 #include "logprob_model.h"
 #include "multimodal_prefill.h"
+#include "ollama_wire.h"
 #include "prompt_scoring.h"
 #include "run_jitter.h"
 #include "server_core.h"
@@ -38,67 +39,100 @@ std::string context_error(int64_t max_len, int64_t prompt, std::optional<int64_t
          " in the completion). Please reduce the length of the " + where + " or completion.";
 }
 
-bool parse_body(const std::shared_ptr<HttpSession>& session, const HttpRequestMsg& request,
-                json& out) {
+// An error in the route's own shape: vLLM's {"error": {...}}, or Ollama's {"error": "..."} on
+// /api/chat.
+HttpResponseMsg refusal(Endpoint endpoint, int code, const std::string& message,
+                        const std::string& type, const std::string& param = "") {
+  if (endpoint == Endpoint::OllamaChat)
+    return json_response(static_cast<http::status>(code), ollama_error(message));
+  return error_response(code, message, type, param);
+}
+
+// The body as a JSON object, or the 400 to answer.
+std::optional<HttpResponseMsg> parse_body(const HttpRequestMsg& request, json& out,
+                                          Endpoint endpoint = Endpoint::Chat) {
   out = json::parse(request.body(), nullptr, false);
-  if (out.is_discarded()) {
-    session->send(error_response(400, json_decode_message("Expecting value"), "BadRequestError"));
-    return false;
+  if (out.is_discarded())
+    return refusal(endpoint, 400,
+                   endpoint == Endpoint::OllamaChat ? "invalid character in the request body"
+                                                    : json_decode_message("Expecting value"),
+                   "BadRequestError");
+  if (!out.is_object())
+    return refusal(endpoint, 400, "request body must be a JSON object", "BadRequestError");
+  return std::nullopt;
+}
+
+// Ollama refuses images sent to a model without a vision projector before it loads anything:
+// 400 "<model> does not support vision" (on /v1 too, in the OpenAI error shape).
+std::optional<std::string> ollama_vision_refusal(const GenRequest& gen, const Profile& profile) {
+  if (profile.image_limit != 0 && profile.video_limit != 0) return std::nullopt;
+  for (const auto& m : gen.messages)
+    for (const auto& part : m.media)
+      if ((part.video ? profile.video_limit : profile.image_limit) == 0)
+        return profile.model_id + " does not support vision";
+  return std::nullopt;
+}
+
+// Parses and validates a generation request as the served engine would; the error response to
+// answer instead, or nullopt with `gen` ready to be generated.
+std::optional<HttpResponseMsg> read_request(const HttpRequestMsg& request, Endpoint route,
+                                            const SimConfig& config, GenRequest& gen) {
+  json body;
+  if (auto refused = parse_body(request, body, route)) return refused;
+  gen.token_id_offset = config.token_id_offset;
+  auto err = route == Endpoint::OllamaChat ? parse_ollama_chat(body, gen)
+                                           : parse_gen_request(route, body, gen);
+  if (err) return refusal(route, 400, err->message, "BadRequestError", err->param);
+  const Profile& profile = config.profile;
+  if (route == Endpoint::OllamaChat && gen.model != profile.model_id)
+    return refusal(route, 404, "model \"" + gen.model + "\" not found, try pulling it first",
+                   "NotFoundError");
+  if (!gen.model.empty() && gen.model != profile.model_id)
+    return error_response(404, "The model `" + gen.model + "` does not exist.", "NotFoundError",
+                          "model");
+  if (config.api == ServeAs::Ollama) {
+    if (auto why = ollama_vision_refusal(gen, profile))
+      return refusal(route, 400, *why, "invalid_request_error");
   }
-  if (!out.is_object()) {
-    session->send(error_response(400, "request body must be a JSON object", "BadRequestError"));
-    return false;
-  }
-  return true;
+  if (auto media_err = attach_media(gen, profile))
+    return refusal(route, 400, media_err->message, "BadRequestError", media_err->param);
+  const int64_t prompt = static_cast<int64_t>(gen.prompt_tokens->size());
+  const int64_t max_len = profile.max_model_len;
+  if (prompt >= max_len || (gen.max_tokens && prompt + *gen.max_tokens > max_len))
+    return refusal(
+        route, 400,
+        context_error(max_len, prompt, gen.max_tokens, gen.endpoint != Endpoint::Completions),
+        "BadRequestError");
+  if (config.refuse_logprobs && (gen.logprobs || gen.top_logprobs > 0 || gen.prompt_logprobs >= 0))
+    return refusal(route, 400, "logprobs are not supported by this server", "BadRequestError",
+                   "logprobs");
+  if (config.refuse_echo && gen.endpoint == Endpoint::Completions && gen.echo && gen.logprobs)
+    return refusal(route, 400, "echo with logprobs is not supported by this server",
+                   "BadRequestError", "echo");
+  if (config.refuse_prompt_logprobs && gen.prompt_logprobs >= 0)
+    return refusal(route, 400, "prompt_logprobs is not supported by this server", "BadRequestError",
+                   "prompt_logprobs");
+  return std::nullopt;
 }
 
 }  // namespace
 
 void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
                                    const HttpRequestMsg& request, int endpoint) {
-  json body;
-  if (!parse_body(session, request, body)) return;
   GenRequest gen;
-  gen.token_id_offset = config_.token_id_offset;
-  if (auto err = parse_gen_request(static_cast<Endpoint>(endpoint), body, gen)) {
-    session->send(error_response(400, err->message, "BadRequestError", err->param));
+  if (auto refused = read_request(request, static_cast<Endpoint>(endpoint), config_, gen)) {
+    session->send(std::move(*refused));
     return;
   }
-  if (!check_model(session, gen.model)) return;
-  if (auto err = attach_media(gen, config_.profile)) {
-    session->send(error_response(400, err->message, "BadRequestError", err->param));
-    return;
-  }
+  const auto route = gen.endpoint;
   const int64_t prompt = static_cast<int64_t>(gen.prompt_tokens->size());
   const int64_t max_len = config_.profile.max_model_len;
-  if (prompt >= max_len || (gen.max_tokens && prompt + *gen.max_tokens > max_len)) {
-    session->send(error_response(
-        400, context_error(max_len, prompt, gen.max_tokens, gen.endpoint != Endpoint::Completions),
-        "BadRequestError"));
-    return;
-  }
-  if (config_.refuse_logprobs &&
-      (gen.logprobs || gen.top_logprobs > 0 || gen.prompt_logprobs >= 0)) {
-    session->send(error_response(400, "logprobs are not supported by this server",
-                                 "BadRequestError", "logprobs"));
-    return;
-  }
-  if (config_.refuse_echo && gen.endpoint == Endpoint::Completions && gen.echo && gen.logprobs) {
-    session->send(error_response(400, "echo with logprobs is not supported by this server",
-                                 "BadRequestError", "echo"));
-    return;
-  }
-  if (config_.refuse_prompt_logprobs && gen.prompt_logprobs >= 0) {
-    session->send(error_response(400, "prompt_logprobs is not supported by this server",
-                                 "BadRequestError", "prompt_logprobs"));
-    return;
-  }
   gen.speed_factor = run_jitter_factor(config_.run_jitter, config_.seed,
                                        parse_trial_header(header_value(request, "x-sim-trial")));
   const FaultKind fault = pick_fault(request);
   if (fault == FaultKind::RateLimit) {
     HttpResponseMsg res =
-        error_response(429, "Rate limit reached: too many requests in flight.", "RateLimitError");
+        refusal(route, 429, "Rate limit reached: too many requests in flight.", "RateLimitError");
     const double after_s = std::max(1.0, std::ceil(config_.faults.retry_after_s));
     res.set(http::field::retry_after, std::to_string(static_cast<int64_t>(after_s)));
     res.set("retry-after-ms",
@@ -107,7 +141,7 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
     return;
   }
   if (fault == FaultKind::ServerError) {
-    session->send(error_response(500, "Internal server error", "InternalServerError"));
+    session->send(refusal(route, 500, "Internal server error", "InternalServerError"));
     return;
   }
   AnswerContext actx;
@@ -132,7 +166,9 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
     if (script.size() > room) script = make_script(plan, room, room);
   }
   std::string request_id = header_value(request, "x-request-id");
-  const char* prefix = endpoint == 0 ? "chatcmpl-" : endpoint == 1 ? "cmpl-" : "resp_";
+  const char* prefix = route == Endpoint::Completions ? "cmpl-"
+                       : route == Endpoint::Responses ? "resp_"
+                                                      : "chatcmpl-";
   WireContext wire;
   wire.id = request_id.empty() ? next_id(prefix) : prefix + request_id;
   if (request_id.empty()) request_id = wire.id;
@@ -190,7 +226,10 @@ void ServerCore::trace_flip(const std::string& request_id, const LogprobModel& m
 void ServerCore::handle_tokenize(const std::shared_ptr<HttpSession>& session,
                                  const HttpRequestMsg& request) {
   json body;
-  if (!parse_body(session, request, body)) return;
+  if (auto refused = parse_body(request, body)) {
+    session->send(std::move(*refused));
+    return;
+  }
   if (!check_model(session, body.value("model", std::string{}))) return;
   std::vector<TokenId> tokens;
   if (body.contains("messages")) {
@@ -227,7 +266,10 @@ void ServerCore::handle_tokenize(const std::shared_ptr<HttpSession>& session,
 void ServerCore::handle_detokenize(const std::shared_ptr<HttpSession>& session,
                                    const HttpRequestMsg& request) {
   json body;
-  if (!parse_body(session, request, body)) return;
+  if (auto refused = parse_body(request, body)) {
+    session->send(std::move(*refused));
+    return;
+  }
   if (!check_model(session, body.value("model", std::string{}))) return;
   if (!body.contains("tokens") || !body["tokens"].is_array()) {
     session->send(error_response(400, "Field required: tokens", "BadRequestError", "tokens"));

@@ -67,6 +67,8 @@ const char* to_string(FaultKind kind) {
   return "none";
 }
 
+const char* to_string(ServeAs api) { return api == ServeAs::Ollama ? "ollama" : "vllm"; }
+
 bool parse_fault_kind(std::string_view name, FaultKind& out) {
   for (FaultKind k :
        {FaultKind::None, FaultKind::RateLimit, FaultKind::ServerError, FaultKind::MidstreamError,
@@ -79,6 +81,11 @@ bool parse_fault_kind(std::string_view name, FaultKind& out) {
 std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_view value) {
   FaultConfig& f = c.faults;
   double d = 0;
+  if (key == "api") {
+    if (value != "vllm" && value != "ollama") return invalid(key, value) + " (one of vllm, ollama)";
+    c.api = value == "ollama" ? ServeAs::Ollama : ServeAs::Vllm;
+    return {};
+  }
   if (key == "time_scale")
     return to_double(value, d, 1e-6) ? (c.time_scale = d, "") : invalid(key, value);
   if (key == "flip_facts") {
@@ -138,7 +145,8 @@ std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_vie
 }
 
 std::vector<std::string> sim_option_names() {
-  std::vector<std::string> names = {"time_scale",
+  std::vector<std::string> names = {"api",
+                                    "time_scale",
                                     "flip_facts",
                                     "refuse_logprobs",
                                     "refuse_echo",

@@ -51,9 +51,15 @@ struct TraceRecord {
   std::string detail;
 };
 
+// The API a lane serves: vLLM's (the OpenAI routes, /metrics, /tokenize, ...) or Ollama's
+// (/api/chat, /api/version, /api/tags and the OpenAI routes under /v1, as `ollama serve` has them).
+enum class ServeAs { Vllm, Ollama };
+const char* to_string(ServeAs api);
+
 struct SimConfig {
   Profile profile;
-  double time_scale = 1.0;  // real duration = model duration * time_scale
+  ServeAs api = ServeAs::Vllm;  // option api=vllm|ollama
+  double time_scale = 1.0;      // real duration = model duration * time_scale
   FaultConfig faults;
   bool flip_facts = false;
   bool refuse_logprobs = false;  // answer requests asking for logprobs with a 400

@@ -219,7 +219,8 @@ struct ParamsJson {
   void operator()(const GatesExperiment& e) {
     j.update({{"checks", e.checks}, {"repeat", e.repeat}});
     if (std::find(e.checks.begin(), e.checks.end(), "multimodal") != e.checks.end())
-      j["multimodal_prompts"] = e.multimodal_prompts;
+      j.update(
+          {{"multimodal_prompts", e.multimodal_prompts}, {"multimodal_api", e.multimodal_api}});
   }
 };
 

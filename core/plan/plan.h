@@ -218,6 +218,10 @@ struct GatesExperiment {
   // The "multimodal" check's prompt set: each prompt (with its images or videos) is one attempt,
   // scored n/N per category (image, video, mixed) by its fact checks; `repeat` does not apply.
   std::string multimodal_prompts = "builtin:multimodal-30";
+  // The API an OpenAI-compatible lane's multimodal check goes over: "chat" (and also the
+  // Responses API when the lane passed the `responses` check), "responses" or "both". An Ollama
+  // lane always goes over its native /api/chat (docs/multimodal.md).
+  std::string multimodal_api = "chat";
 };
 
 // The functional gates run when a plan names none.

@@ -211,6 +211,10 @@ GatesExperiment read_gates(ObjectReader& r, ErrorList& errors) {
   r.integer("repeat", e.repeat, IntRange{1, 1000});
   if (r.string("multimodal_prompts", e.multimodal_prompts) && e.multimodal_prompts.empty())
     r.error("multimodal_prompts", "must name a prompt set (\"builtin:NAME\" or a file)");
+  if (r.string("multimodal_api", e.multimodal_api) && e.multimodal_api != "chat" &&
+      e.multimodal_api != "responses" && e.multimodal_api != "both")
+    r.error("multimodal_api",
+            "unknown API '" + e.multimodal_api + "'; one of chat, responses, both");
   return e;
 }
 

@@ -27,6 +27,20 @@ GateStatus status_of(const std::string& s) {
   return GateStatus::NotRun;
 }
 
+// A multimodal gate's cell names the route it went over and the prompts it could not carry,
+// per kind, after the failure or refusal when there is one: "over /api/chat; unsupported by the
+// API: mixed 5, video 10".
+std::string multimodal_detail(const json& gate, const std::string& detail) {
+  std::string out = "over " + gate.value("route", "");
+  std::string kinds;
+  if (gate.contains("kinds") && gate["kinds"].is_object())
+    for (const auto& [kind, k] : gate["kinds"].items())
+      if (const int64_t n = k.is_object() ? k.value("unsupported_by_api", int64_t{0}) : 0; n > 0)
+        kinds += (kinds.empty() ? "" : ", ") + kind + " " + std::to_string(n);
+  if (!kinds.empty()) out += "; unsupported by the API: " + kinds;
+  return detail.empty() ? out : detail + "; " + out;
+}
+
 GateCell functional_cell(const json& gate) {
   GateCell cell;
   if (!gate.is_object()) return cell;
@@ -39,6 +53,7 @@ GateCell functional_cell(const json& gate) {
   }
   if (gate.contains("failures") && gate["failures"].is_array() && !gate["failures"].empty())
     cell.detail = gate["failures"][0].value("why", "");
+  if (gate.contains("route")) cell.detail = multimodal_detail(gate, cell.detail);
   return cell;
 }
 
@@ -52,8 +67,8 @@ std::vector<std::string> checks_in(const json& experiment, const std::vector<std
   }
   // JSON objects sort their keys: put the checks back in the product's order.
   static const std::vector<std::string> order = {
-      "json",      "streaming", "tools",     "tool_continuation",
-      "responses", "session",   "reasoning", "multimodal"};
+      "json",    "streaming", "tools",      "tool_continuation",     "responses",
+      "session", "reasoning", "multimodal", "multimodal (responses)"};
   auto rank = [](const std::string& c) {
     const auto it = std::find(order.begin(), order.end(), c);
     return it - order.begin();
@@ -407,7 +422,8 @@ std::string gate_label(const std::string& check) {
       {"responses", "Responses API"},
       {"session", "Multi-turn session recall"},
       {"reasoning", "Reasoning effort (low/medium/high)"},
-      {"multimodal", "Multimodal answers (image, video, mixed)"}};
+      {"multimodal", "Multimodal answers (image, video, mixed)"},
+      {"multimodal (responses)", "Multimodal answers via the Responses API (images)"}};
   const auto it = labels.find(check);
   return it == labels.end() ? check : it->second;
 }

@@ -1,6 +1,7 @@
-// The report's multimodal gate table: per lane, its result and n/N per input kind (image, video,
-// mixed), so a lane that answers images but not videos shows it, and a lane that refused media
-// reads "multimodal unsupported" with the server's reason.
+// The report's multimodal gate table: per lane and API (OpenAI chat, Responses, Ollama's
+// /api/chat), its result and n/N per input kind (image, video, mixed), so a lane that answers
+// images but not videos shows it, a kind the API cannot carry reads "unsupported by the API", and
+// a lane that refused media reads "multimodal unsupported" with the server's reason.
 #include "report/json_access.h"
 #include "report/report_model.h"
 
@@ -9,9 +10,21 @@ namespace {
 
 using nlohmann::json;
 
+// As the run layer records a lane that refused media (run/multimodal_gate.h).
+constexpr const char* kMultimodalUnsupported = "multimodal unsupported";
+
+// The gate's results per API: the lane's chat API (OpenAI chat or Ollama's), then Responses.
+constexpr const char* kMultimodalKeys[] = {"multimodal", "multimodal (responses)"};
+
+// "9/10"; "5/5 (5 unsupported by the API)" when the API could not carry some of the kind's
+// prompts; "unsupported by the API" when it could carry none.
 std::string kind_cell(const json& gate, const char* kind) {
   const json& k = json_at(gate, {"kinds", kind});
-  return k.is_object() ? k.value("score", "") : "";
+  if (!k.is_object()) return "";
+  const std::string score = k.value("score", "");
+  const int64_t not_sent = k.value("unsupported_by_api", int64_t{0});
+  if (not_sent == 0 || k.value("total", int64_t{0}) == 0) return score;
+  return score + " (" + std::to_string(not_sent) + " unsupported by the API)";
 }
 
 std::string result_cell(const json& gate) {
@@ -21,23 +34,37 @@ std::string result_cell(const json& gate) {
   return gate.value("unsupported", "unsupported") + (why.empty() ? "" : " (" + why + ")");
 }
 
+// The API a gate went over, as the table names it; a run from before the gate named its API
+// went over OpenAI chat.
+std::string api_cell(const json& gate) {
+  const std::string api = gate.value("api", "chat");
+  const std::string route = gate.value("route", "/v1/chat/completions");
+  if (api == "responses") return "Responses API (" + route + ")";
+  if (api == "ollama") return "Ollama (" + route + ")";
+  return "OpenAI chat (" + route + ")";
+}
+
 ReportTable multimodal_table(const json& e, const std::vector<std::string>& lanes) {
   ReportTable t;
   const std::string name = string_at(e, {"name"});
   t.title = name.empty() || name == "gates" ? "Multimodal gate" : "Multimodal gate (" + name + ")";
-  t.header = {"Lane", "Result", "Image", "Video", "Mixed", "All", "Prompt set"};
+  t.header = {"Lane", "API", "Result", "Image", "Video", "Mixed", "All", "Prompt set"};
   for (const auto& lane : lanes) {
-    const json& gate = json_at(e, {"lanes", lane.c_str(), "gates", "multimodal"});
-    if (!gate.is_object()) continue;
-    t.rows.push_back({lane, result_cell(gate), kind_cell(gate, "image"), kind_cell(gate, "video"),
-                      kind_cell(gate, "mixed"), gate.value("score", ""),
-                      gate.value("prompts", "")});
+    for (const char* key : kMultimodalKeys) {
+      const json& gate = json_at(e, {"lanes", lane.c_str(), "gates", key});
+      if (!gate.is_object()) continue;
+      t.rows.push_back({lane, api_cell(gate), result_cell(gate), kind_cell(gate, "image"),
+                        kind_cell(gate, "video"), kind_cell(gate, "mixed"), gate.value("score", ""),
+                        gate.value("prompts", "")});
+    }
   }
   t.note =
       "Each prompt is sent once with its images and videos at temperature 0 and passes when "
       "every fact check of the prompt holds; n/N per input kind. Multimodal unsupported: the "
       "lane refused media (the server's reason in brackets), which is a result of its own, not "
-      "a failed answer.";
+      "a failed answer. Unsupported by the API: the API cannot carry that kind (the Responses "
+      "API and Ollama's /api/chat take no video), so its prompts were not sent and are not in "
+      "n/N.";
   return t;
 }
 
@@ -57,10 +84,19 @@ std::vector<std::string> multimodal_caveats(const RunFolder& folder) {
   for (const json* e : folder.experiments_of_kind("gates")) {
     std::vector<std::string> with, without;
     for (const auto& lane : lanes) {
-      const json& gate = json_at(*e, {"lanes", lane.c_str(), "gates", "multimodal"});
-      if (!gate.is_object()) continue;
-      (gate.value("status", "") == "unsupported" ? without : with)
-          .push_back(lane + " (" + gate.value("score", "") + ")");
+      // A lane answered media when one of its APIs did; it refused them when every one did.
+      std::string answered, refused;
+      for (const char* key : kMultimodalKeys) {
+        const json& gate = json_at(*e, {"lanes", lane.c_str(), "gates", key});
+        if (!gate.is_object()) continue;
+        const bool refusal = gate.value("unsupported", "") == kMultimodalUnsupported;
+        std::string& slot = refusal ? refused : answered;
+        if (slot.empty()) slot = lane + " (" + gate.value("score", "") + ")";
+      }
+      if (!answered.empty())
+        with.push_back(answered);
+      else if (!refused.empty())
+        without.push_back(refused);
     }
     if (with.empty()) continue;
     for (const auto& lane : without)

@@ -223,14 +223,14 @@ bool says_media_unsupported(const net::StreamResult& r) {
   return false;
 }
 
-net::StreamResult GateIo::post_prompt(const plan::PromptSpec& prompt) {
+net::StreamResult GateIo::post_prompt(const plan::PromptSpec& prompt, MediaApi api) {
   ChatRequestOptions options;
   options.model = lane_.endpoint.model;
   options.max_tokens = prompt.max_tokens;
   options.server = lane_.probe.kind;
   options.max_media_bytes = lane_.plan.max_media_bytes;
   int64_t t_sched_ns = steady_now_ns();
-  RequestBody built = prompt_request_body(prompt, options);
+  RequestBody built = media_api_body(api, prompt, options);
   t_sched_ns += built.media.encode_ns;  // client-side encoding is not queueing
   net::StreamResult result;
   if (!built.refused.empty()) {
@@ -238,7 +238,8 @@ net::StreamResult GateIo::post_prompt(const plan::PromptSpec& prompt) {
     result.error_message = std::move(built.refused);
     result.t_done_ns = steady_now_ns();
   } else {
-    auto req = lane_.endpoint.make_request(lane_.endpoint.api_url("/chat/completions"));
+    auto req = lane_.endpoint.make_request(media_api_url(lane_.endpoint, api));
+    req.dialect = media_api_dialect(api);
     req.body = std::move(built.body);
     req.timeouts.total_ms = 300'000;
     result = ctx_.client().fetch(std::move(req));

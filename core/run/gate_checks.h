@@ -9,6 +9,7 @@
 
 #include "net/stream_client.h"
 #include "run/experiment.h"
+#include "run/media_api.h"
 
 namespace lb::run {
 
@@ -30,9 +31,10 @@ class GateIo {
   void set_check(std::string check) { check_ = std::move(check); }
   // POST to an API path ("/chat/completions", "/responses") with the lane's model filled in.
   net::StreamResult post(const std::string& path, nlohmann::json body, bool stream);
-  // A prompt of a prompt set, with its images and videos, streamed to /chat/completions at
-  // temperature 0. Media over the lane's max_media_bytes are not sent: the result is Refused.
-  net::StreamResult post_prompt(const plan::PromptSpec& prompt);
+  // A prompt of a prompt set, with its images and videos, streamed at temperature 0 over `api`
+  // (/v1/chat/completions, /v1/responses or Ollama's /api/chat). Media over the lane's
+  // max_media_bytes, or that the API cannot carry, are not sent: the result is Refused.
+  net::StreamResult post_prompt(const plan::PromptSpec& prompt, MediaApi api = MediaApi::Chat);
   const LaneRuntime& lane() const { return lane_; }
 
  private:

@@ -1,8 +1,8 @@
 #include "run/gates_experiment.h"
 
-#include <variant>
-
+#include <algorithm>
 #include <optional>
+#include <variant>
 
 #include "run/gate_checks.h"
 #include "run/multimodal_gate.h"
@@ -46,7 +46,8 @@ nlohmann::json score_check(ExperimentContext& ctx, GateIo& io, const std::string
 class MultimodalPrompts {
  public:
   explicit MultimodalPrompts(std::string ref) : ref_(std::move(ref)) {}
-  nlohmann::json score(ExperimentContext& ctx, GateIo& io) {
+  // The check over one API, its requests recorded under the gate's key as their phase.
+  nlohmann::json score(ExperimentContext& ctx, GateIo& io, MediaApi api) {
     if (!loaded_) {
       loaded_ = plan::load_prompt_set(ref_);
       if (!loaded_->ok())
@@ -61,8 +62,8 @@ class MultimodalPrompts {
               {"score", "0/0"},
               {"prompts", ref_},
               {"why", "cannot load the prompt set " + ref_ + ": " + loaded_->error_text()}};
-    io.set_check("multimodal");
-    return run_multimodal_gate(ctx, io, *loaded_->set);
+    io.set_check(multimodal_gate_key(api));
+    return run_multimodal_gate(ctx, io, *loaded_->set, api);
   }
 
  private:
@@ -70,26 +71,40 @@ class MultimodalPrompts {
   std::optional<plan::PromptSetResult> loaded_;
 };
 
+// Logs the gate's result, flags a failure as a blocker and keeps it under `key`.
+void record_gate(ExperimentContext& ctx, const LaneRuntime& lane, nlohmann::json& gates,
+                 const std::string& key, nlohmann::json j) {
+  const std::string status = j["status"];
+  // The Run page's live gate table reads this line (ui/run/gate_scores.cpp): keep its form.
+  ctx.info("lane " + lane.plan.id + ": gate " + key + " " + status + " (" +
+           j["score"].get<std::string>() + ")");
+  if (status == "fail" && !ctx.stopped())
+    ctx.flag_blocker("lane " + lane.plan.id + ": gate " + key + " failed (" +
+                     j["score"].get<std::string>() + ")");
+  gates[key] = std::move(j);
+}
+
 }  // namespace
 
 void GatesExperiment::run(ExperimentContext& ctx) {
   const auto& p = std::get<plan::GatesExperiment>(ctx.spec().params);
   const auto& checks = p.checks.empty() ? plan::all_gate_checks() : p.checks;
+  const bool multimodal_asked =
+      std::find(checks.begin(), checks.end(), "multimodal") != checks.end();
   MultimodalPrompts multimodal(p.multimodal_prompts);
   for (LaneRuntime* lane : ctx.lanes()) {
     GateIo io(ctx, *lane);
     nlohmann::json gates;
     for (const auto& check : checks) {
       if (ctx.stopped()) return;
-      nlohmann::json j =
-          check == "multimodal" ? multimodal.score(ctx, io) : score_check(ctx, io, check, p.repeat);
-      const std::string status = j["status"];
-      ctx.info("lane " + lane->plan.id + ": gate " + check + " " + status + " (" +
-               j["score"].get<std::string>() + ")");
-      if (status == "fail" && !ctx.stopped())
-        ctx.flag_blocker("lane " + lane->plan.id + ": gate " + check + " failed (" +
-                         j["score"].get<std::string>() + ")");
-      gates[check] = std::move(j);
+      if (check == "multimodal") continue;  // last: its APIs depend on the responses check
+      record_gate(ctx, *lane, gates, check, score_check(ctx, io, check, p.repeat));
+    }
+    if (multimodal_asked) {
+      for (MediaApi api : multimodal_apis(*lane, p.multimodal_api, gates)) {
+        if (ctx.stopped()) return;
+        record_gate(ctx, *lane, gates, multimodal_gate_key(api), multimodal.score(ctx, io, api));
+      }
     }
     ctx.section()["lanes"][lane->plan.id]["gates"] = std::move(gates);
   }

@@ -40,7 +40,10 @@ std::string probe_lane(const plan::Lane& lane, net::StreamClient& client, RunSin
   out.probe = prober.probe(out.endpoint);
   if (!out.probe.reachable)
     return "lane " + lane.id + ": cannot use " + out.endpoint.api_base + ": " + out.probe.error;
-  if (lane.is_sim()) {
+  if (lane.is_sim() && out.probe.kind == ServerKind::Ollama) {
+    // A simulator lane serving as Ollama (api=ollama) is taken for what it serves.
+    out.probe.kind_evidence = "started from the plan's sim: base_url, serving as Ollama";
+  } else if (lane.is_sim()) {
     // The simulator speaks vLLM's dialect byte for byte; what it really is comes from the plan.
     out.probe.kind = ServerKind::LanebenchSim;
     out.probe.kind_evidence = "started from the plan's sim: base_url";

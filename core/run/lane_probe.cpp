@@ -122,6 +122,8 @@ void guess_server_kind(ProbeReport& r) {
     set(ServerKind::LlamaCpp, "llamacpp: metrics, owned_by or server header");
   else if (has_family(r, "vllm") || owner == "vllm")
     set(ServerKind::Vllm, has_family(r, "vllm") ? "vllm: metrics" : "owned_by vllm");
+  else if (r.ollama_api)
+    set(ServerKind::Ollama, "/api/version answered (Ollama's native API)");
   else if (owner == "library" || owner == "ollama")
     set(ServerKind::Ollama, "owned_by " + owner);
   else if (version_text.find("text-generation") != std::string::npos)
@@ -154,6 +156,7 @@ nlohmann::json ProbeReport::to_json() const {
   j["max_context_tokens"] = max_context_tokens();
   j["v1_models"] = models_json;
   j["version"] = version_json;
+  if (ollama_api) j["ollama_api"] = true;
   j["health_status"] = health_status;
   j["metrics_available"] = metrics_available;
   j["metrics_families"] = metrics_families;
@@ -188,6 +191,12 @@ ProbeReport LaneProbe::probe(const LaneEndpoint& lane) {
   read_models(report, get(lane, lane.api_url("/models")));
   if (!report.reachable) return report;
   auto version = get(lane, lane.root_url("/version"));
+  if (version.error != net::ErrorKind::None || version.http_status != 200) {
+    // Ollama has no /version; its native API answers /api/version with {"version": "0.12.6"}.
+    version = get(lane, lane.root_url("/api/version"));
+    report.ollama_api = version.error == net::ErrorKind::None && version.http_status == 200 &&
+                        parse_or_null(version.body).contains("version");
+  }
   if (version.error == net::ErrorKind::None && version.http_status == 200) {
     report.version_json = parse_or_null(version.body);
     if (report.version_json.is_object() && report.version_json.contains("version") &&

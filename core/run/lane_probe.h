@@ -1,7 +1,8 @@
 #pragma once
 // LaneProbe asks a serving endpoint what it is before anything is measured: its models and
-// context length (/v1/models), its build (/version), its health, and which /metrics families it
-// exposes. The server kind decides request extensions (e.g. ignore_eos) and counter names.
+// context length (/v1/models), its build (/version, or Ollama's /api/version), its health, and
+// which /metrics families it exposes. The server kind decides request extensions (e.g. ignore_eos)
+// and counter names.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,6 +31,7 @@ struct ProbeReport {
   nlohmann::json models_json;   // the /v1/models body as the server sent it
   nlohmann::json version_json;  // the /version body (null when absent)
   std::string version;          // version string when the body had one
+  bool ollama_api = false;      // /api/version answered (Ollama's native API; no /version)
   int health_status = 0;        // HTTP status of /health (0 = no answer)
   bool metrics_available = false;
   std::vector<std::string> metrics_families;  // "vllm", "sglang", "llamacpp"

@@ -57,6 +57,12 @@ metrics::MediaItemStats media_item_stats(const plan::MediaRef& item) {
   return s;
 }
 
+std::string wire_refusal(const std::vector<plan::MediaRef>& media, MediaWire wire) {
+  for (const auto& item : media)
+    if (std::string why = wire_problem(item, wire); !why.empty()) return why;
+  return {};
+}
+
 EncodedMedia encode_media(const std::vector<plan::MediaRef>& media, MediaWire wire,
                           int64_t max_media_bytes) {
   EncodedMedia out;

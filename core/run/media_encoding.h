@@ -28,6 +28,10 @@ struct EncodedMedia {
 EncodedMedia encode_media(const std::vector<plan::MediaRef>& media, MediaWire wire,
                           int64_t max_media_bytes);
 
+// Why `wire` cannot carry these media (a video over the Responses API or Ollama, a URL over
+// Ollama); empty when it can. Nothing is encoded.
+std::string wire_refusal(const std::vector<plan::MediaRef>& media, MediaWire wire);
+
 // The record of one item, without encoding it.
 metrics::MediaItemStats media_item_stats(const plan::MediaRef& item);
 

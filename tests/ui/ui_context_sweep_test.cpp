@@ -112,6 +112,11 @@ class UiContextSweepTest : public QObject {
     QCOMPARE(rows[0].cells[0].detail, QString("no schema"));
     QCOMPARE(rows[1].cells[0].text, QString("pass 3/3"));
     QCOMPARE(rows[1].cells[1].text, QString("fail 1/3"));  // b kept its live score
+    QVERIFY(scores.apply_message("lane a: gate multimodal (responses) pass (10/10)"));
+    rows = scores.rows();
+    QCOMPARE(rows.size(), size_t(3));
+    QCOMPARE(rows[2].gate, QString("multimodal (responses)"));
+    QCOMPARE(rows[2].cells[0].text, QString("pass 10/10"));
   }
 
   void doubling_sweep_says_where_and_why_it_stopped() {

@@ -130,15 +130,70 @@ class TestReportMultimodal : public QObject {
       if (t.title == "Multimodal gate") table = &t;
     QVERIFY(table != nullptr);
     QCOMPARE(table->rows.size(), size_t{2});
-    QCOMPARE(table->rows[0], (std::vector<std::string>{"bf16", "fail", "10/10", "9/10", "10/10",
-                                                       "29/30", "builtin:multimodal-30"}));
-    QVERIFY(table->rows[1][1].rfind("multimodal unsupported (HTTP 400", 0) == 0);
+    QCOMPARE(table->rows[0], (std::vector<std::string>{"bf16", "OpenAI chat (/v1/chat/completions)",
+                                                       "fail", "10/10", "9/10", "10/10", "29/30",
+                                                       "builtin:multimodal-30"}));
+    QVERIFY(table->rows[1][2].rfind("multimodal unsupported (HTTP 400", 0) == 0);
 
     bool named = false;
     for (const auto& c : model.caveats)
       named = named || (c.find("Lane fp8 is multimodal unsupported") != std::string::npos &&
                         c.find("lane bf16 (29/30)") != std::string::npos);
     QVERIFY(named);
+    fs::remove_all(dir);
+  }
+
+  void eachApiIsARowNamingItsRouteAndWhatItCannotCarry() {
+    const fs::path dir = write_run();
+    json summary = json::parse(std::ifstream(dir / "summary.json"));
+    json images_only = {{"image", {{"passed", 10}, {"total", 10}, {"score", "10/10"}}},
+                        {"video",
+                         {{"passed", 0},
+                          {"total", 0},
+                          {"score", "unsupported by the API"},
+                          {"unsupported_by_api", 10}}}};
+    json& lanes = summary["experiments"][0]["lanes"];
+    lanes["bf16"]["gates"]["multimodal (responses)"] = {{"status", "pass"},
+                                                        {"api", "responses"},
+                                                        {"route", "/v1/responses"},
+                                                        {"score", "10/10"},
+                                                        {"kinds", images_only},
+                                                        {"not_sent", 10},
+                                                        {"prompts", "builtin:multimodal-30"}};
+    json ollama = lanes["bf16"]["gates"]["multimodal (responses)"];
+    ollama["api"] = "ollama";
+    ollama["route"] = "/api/chat";
+    lanes["fp8"]["gates"] = {{"multimodal", ollama}};
+    std::ofstream(dir / "summary.json") << summary.dump();
+    std::string error;
+    const auto folder = lb::report::load_run_folder(dir.string(), &error);
+    QVERIFY2(folder.has_value(), error.c_str());
+    const auto model = lb::report::build_report_model(*folder);
+    const lb::report::GateRow *chat = nullptr, *responses = nullptr;
+    for (const auto& r : model.gates.rows) {
+      if (r.key == "gates.multimodal") chat = &r;
+      if (r.key == "gates.multimodal (responses)") responses = &r;
+    }
+    QVERIFY(chat && responses);
+    QCOMPARE(responses->label, std::string("Multimodal answers via the Responses API (images)"));
+    QCOMPARE(lb::report::cell_text(responses->cells[0]), std::string("pass 10/10"));
+    QCOMPARE(responses->cells[0].detail,
+             std::string("over /v1/responses; unsupported by the API: video 10"));
+    QCOMPARE(responses->cells[1].status, lb::report::GateStatus::NotRun);
+    QCOMPARE(chat->cells[1].detail,
+             std::string("over /api/chat; unsupported by the API: video 10"));
+
+    const lb::report::ReportTable* table = nullptr;
+    for (const auto& t : model.performance)
+      if (t.title == "Multimodal gate") table = &t;
+    QVERIFY(table != nullptr);
+    QCOMPARE(table->rows.size(), size_t{3});
+    QCOMPARE(table->rows[1], (std::vector<std::string>{"bf16", "Responses API (/v1/responses)",
+                                                       "pass", "10/10", "unsupported by the API",
+                                                       "", "10/10", "builtin:multimodal-30"}));
+    QCOMPARE(table->rows[2][1], std::string("Ollama (/api/chat)"));
+    for (const auto& c : model.caveats)  // both lanes answered media over some API
+      QVERIFY2(c.find("multimodal unsupported") == std::string::npos, c.c_str());
     fs::remove_all(dir);
   }
 

@@ -166,6 +166,12 @@ class TestRunUnits : public QObject {
     guess_server_kind(r);
     QCOMPARE(r.kind, ServerKind::Ollama);
     QVERIFY(!r.supports_ignore_eos());
+    r.models[0].owned_by = "myteam";  // a model of one's own namespace: /api/version tells
+    guess_server_kind(r);
+    QCOMPARE(r.kind, ServerKind::Unknown);
+    r.ollama_api = true;
+    guess_server_kind(r);
+    QCOMPARE(r.kind, ServerKind::Ollama);
     r.version_json = {{"version", "0.1.0"}, {"server", "lanebench-sim"}};
     guess_server_kind(r);
     QCOMPARE(r.kind, ServerKind::LanebenchSim);
