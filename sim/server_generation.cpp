@@ -1,5 +1,6 @@
 // ServerCore's generation and tokenizer endpoints: request validation answered as vLLM answers
 // it, faults that strike before the stream, then a GenerationStream for the rest.
+#include <boost/asio/post.hpp>
 #include <cmath>
 
 #include "generation_stream.h"
@@ -65,6 +66,46 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
     return;
   }
   if (!check_model(session, gen.model)) return;
+  if (auto err = check_media_limits(gen, config_.profile)) {
+    session->send(error_response(400, err->message, "BadRequestError", err->param));
+    return;
+  }
+  for (const auto& message : gen.messages)
+    for (const auto& part : message.media)
+      if (is_remote_url(part.url))
+        return fetch_then_generate(session, request, std::move(gen), endpoint);
+  generate(session, request, std::move(gen), endpoint);
+}
+
+void ServerCore::fetch_then_generate(const std::shared_ptr<HttpSession>& session,
+                                     const HttpRequestMsg& request, GenRequest gen, int endpoint) {
+  // The parts go to the fetcher and come back filled, in the same order.
+  std::vector<MediaPart> parts;
+  for (auto& message : gen.messages)
+    for (auto& part : message.media) parts.push_back(std::move(part));
+  auto head = std::make_shared<HttpRequestMsg>();
+  head->base() = request.base();  // the headers (faults, trial, request id), not the body
+  auto pending = std::make_shared<GenRequest>(std::move(gen));
+  fetcher_->fetch(
+      std::move(parts), [this, session, head, pending, endpoint](std::vector<MediaPart> fetched,
+                                                                 std::optional<MediaError> error) {
+        boost::asio::post(io_, [this, session, head, pending, endpoint,
+                                fetched = std::move(fetched), error = std::move(error)]() mutable {
+          if (!session->is_open()) return;
+          if (error) {
+            session->send(error_response(400, error->message, "BadRequestError", "image_url"));
+            return;
+          }
+          size_t k = 0;
+          for (auto& message : pending->messages)
+            for (auto& part : message.media) part = std::move(fetched[k++]);
+          generate(session, *head, std::move(*pending), endpoint);
+        });
+      });
+}
+
+void ServerCore::generate(const std::shared_ptr<HttpSession>& session,
+                          const HttpRequestMsg& request, GenRequest gen, int endpoint) {
   if (auto err = attach_media(gen, config_.profile)) {
     session->send(error_response(400, err->message, "BadRequestError", err->param));
     return;
