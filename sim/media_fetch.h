@@ -19,7 +19,6 @@
 
 namespace lb::sim {
 
-
 struct FetchedMedia {
   std::shared_ptr<const std::string> bytes;
   std::string content_type;  // as the server sent it, without parameters
