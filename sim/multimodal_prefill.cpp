@@ -36,16 +36,23 @@ std::string media_limit_message(const char* modality, int limit) {
          "(s) may be provided in one prompt. Set `--limit-mm-per-prompt` to increase this limit.";
 }
 
-std::optional<ParseError> attach_media(GenRequest& request, const Profile& profile) {
+std::optional<ParseError> check_media_limits(const GenRequest& request, const Profile& profile) {
   int images = 0, videos = 0;
   for (const auto& m : request.messages)
     for (const auto& part : m.media) ++(part.video ? videos : images);
-  if (images + videos == 0) return std::nullopt;
-  // vLLM checks the limits before it loads anything.
   if (profile.image_limit >= 0 && images > profile.image_limit)
     return ParseError{media_limit_message("image", profile.image_limit), ""};
   if (profile.video_limit >= 0 && videos > profile.video_limit)
     return ParseError{media_limit_message("video", profile.video_limit), ""};
+  return std::nullopt;
+}
+
+std::optional<ParseError> attach_media(GenRequest& request, const Profile& profile) {
+  size_t parts = 0;
+  for (const auto& m : request.messages) parts += m.media.size();
+  if (parts == 0) return std::nullopt;
+  // vLLM checks the limits before it loads anything.
+  if (auto err = check_media_limits(request, profile)) return err;
   for (auto& message : request.messages) {
     std::vector<RequestMedia> decoded;
     if (auto err = decode_media_parts(message.media, decoded)) return ParseError{err->message, ""};

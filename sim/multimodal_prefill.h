@@ -12,7 +12,7 @@
 namespace lb::sim {
 
 // Tokens of one medium: one per vision_patch_px x vision_patch_px patch, per pair of frames for
-// a video. A medium given by http(s) URL (not fetched) counts as a 448 x 448 image.
+// a video. A medium given by http(s) URL and not fetched counts as a 448 x 448 image.
 int64_t vision_tokens(const RequestMedia& media, const Profile& profile);
 // Encoder time: vision_encoder_s_per_mpx per million pixels over every frame.
 double vision_encoder_s(const std::vector<RequestMedia>& media, const Profile& profile);
@@ -20,6 +20,10 @@ double vision_encoder_s(const std::vector<RequestMedia>& media, const Profile& p
 // vLLM's 400 for more media than a lane takes, e.g. "At most 0 image(s) may be provided in one
 // prompt. Set `--limit-mm-per-prompt` to increase this limit."
 std::string media_limit_message(const char* modality, int limit);
+
+// vLLM's 400 when the request has more images or videos than the lane takes (text-only: any),
+// checked before anything is fetched or decoded.
+std::optional<ParseError> check_media_limits(const GenRequest& request, const Profile& profile);
 
 // Decodes the media of `request`'s messages, sets their placeholder tokens and re-renders the
 // prompt; returns the 400 to answer instead (text-only lane, unreadable media).

@@ -15,19 +15,10 @@ uint64_t hash_text(std::string_view text) {
   return h;
 }
 
-std::optional<MediaError> decode_data_url(const MediaPart& part, RequestMedia& media) {
-  const std::string_view url = part.url;
-  const auto comma = url.find(',');
-  const std::string_view header = url.substr(5, comma == std::string_view::npos ? 0 : comma - 5);
-  if (comma == std::string_view::npos || header.size() < 7 ||
-      header.substr(header.size() - 7) != ";base64") {
-    return MediaError{"Failed to load media: only base64 data: URLs are supported"};
-  }
-  media.mime = std::string(header.substr(0, header.size() - 7));
-  auto bytes = base64_decode(url.substr(comma + 1));
-  if (!bytes) return MediaError{"Failed to load media: invalid base64 in the data: URL"};
-  media.encoded_bytes = static_cast<int64_t>(bytes->size());
-  auto decoded = media::decode_media(*bytes);
+std::optional<MediaError> decode_bytes(const MediaPart& part, const std::string& bytes,
+                                       RequestMedia& media) {
+  media.encoded_bytes = static_cast<int64_t>(bytes.size());
+  auto decoded = media::decode_media(bytes);
   const char* what = part.video ? "video" : "image";
   if (!decoded.ok())
     return MediaError{std::string("Failed to load ") + what + ": " + decoded.error};
@@ -40,6 +31,20 @@ std::optional<MediaError> decode_data_url(const MediaPart& part, RequestMedia& m
   media.frames = decoded.value->frame_count();
   media.pixels = std::make_shared<const media::Video>(std::move(decoded.value->video));
   return std::nullopt;
+}
+
+std::optional<MediaError> decode_data_url(const MediaPart& part, RequestMedia& media) {
+  const std::string_view url = part.url;
+  const auto comma = url.find(',');
+  const std::string_view header = url.substr(5, comma == std::string_view::npos ? 0 : comma - 5);
+  if (comma == std::string_view::npos || header.size() < 7 ||
+      header.substr(header.size() - 7) != ";base64") {
+    return MediaError{"Failed to load media: only base64 data: URLs are supported"};
+  }
+  media.mime = std::string(header.substr(0, header.size() - 7));
+  auto bytes = base64_decode(url.substr(comma + 1));
+  if (!bytes) return MediaError{"Failed to load media: invalid base64 in the data: URL"};
+  return decode_bytes(part, *bytes, media);
 }
 
 }  // namespace
@@ -80,6 +85,9 @@ std::optional<MediaError> decode_media_parts(const std::vector<MediaPart>& parts
     media.content_hash = hash_text(part.url);
     if (part.url.rfind("data:", 0) == 0) {
       if (auto err = decode_data_url(part, media)) return err;
+    } else if (part.fetched) {
+      media.mime = part.fetched_mime;
+      if (auto err = decode_bytes(part, *part.fetched, media)) return err;
     } else if (part.url.rfind("http://", 0) != 0 && part.url.rfind("https://", 0) != 0) {
       return MediaError{"Invalid media URL: expected a data: or http(s) URL"};
     }

@@ -1,7 +1,7 @@
 #pragma once
 // Images and videos sent with a request: chat `image_url` / `video_url` content parts and the
-// Responses API's `input_image`. data: URLs are decoded to pixels (media/ readers); http(s) URLs
-// are counted but not fetched, so they carry no pixels.
+// Responses API's `input_image`. data: URLs are decoded to pixels (media/ readers), and so are
+// http(s) URLs once fetched (media_fetch.h); a URL not fetched is counted without pixels.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -15,17 +15,20 @@ namespace lb::sim {
 struct MediaPart {
   bool video = false;
   std::string url;  // data: or http(s) URL as sent
+  // An http(s) URL's bytes and Content-Type once fetched; null when not fetched.
+  std::shared_ptr<const std::string> fetched;
+  std::string fetched_mime;
 };
 
 struct RequestMedia {
   bool video = false;
-  std::string mime;           // from the data: URL
-  int64_t encoded_bytes = 0;  // after base64 decoding; 0 for http(s) URLs
+  std::string mime;           // from the data: URL or the fetched URL's Content-Type
+  int64_t encoded_bytes = 0;  // after base64 decoding, or as fetched; 0 for a URL not fetched
   int width_px = 0;
   int height_px = 0;
   int frames = 0;             // 1 for an image
   uint64_t content_hash = 0;  // of the URL as sent: equal media hit the prefix cache
-  std::shared_ptr<const media::Video> pixels;  // null for http(s) URLs
+  std::shared_ptr<const media::Video> pixels;  // null for a URL not fetched
 };
 
 struct MediaError {

@@ -57,6 +57,9 @@ ServerCore::ServerCore(boost::asio::io_context& io, SimConfig config)
   if (config_.retrieval_window_tokens <= 0) {
     config_.retrieval_window_tokens = config_.profile.max_model_len;
   }
+  FetchLimits limits = config_.media_fetch;
+  limits.user_agent = "vLLM/" + config_.version;
+  fetcher_ = std::make_unique<MediaFetcher>(std::move(limits));
 }
 
 ServerCore::~ServerCore() { trace_.flush(); }

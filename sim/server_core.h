@@ -11,6 +11,7 @@
 #include "asio_sim_clock.h"
 #include "engine_model.h"
 #include "http_session.h"
+#include "media_fetch.h"
 #include "metrics_registry.h"
 #include "sim_config.h"
 #include "trace_writer.h"
@@ -41,6 +42,13 @@ class ServerCore final : public RequestHandler {
   // The routes of a lane serving as Ollama (server_ollama.cpp).
   void handle_ollama(const std::shared_ptr<HttpSession>& session, const HttpRequestMsg& request,
                      const std::string& path);
+  // Media given by http(s) URL are fetched on the fetcher's threads; generate() then runs back
+  // on the I/O thread with their bytes, or the fetch error is answered with a 400.
+  void fetch_then_generate(const std::shared_ptr<HttpSession>& session,
+                           const HttpRequestMsg& request, GenRequest gen);
+  // Decodes the media and answers the request: checks, faults, then the stream.
+  void generate(const std::shared_ptr<HttpSession>& session, const HttpRequestMsg& request,
+                GenRequest gen);
   void handle_tokenize(const std::shared_ptr<HttpSession>& session, const HttpRequestMsg& request);
   // Ground truth for tests: where this answer departs from the unperturbed model's.
   void trace_flip(const std::string& request_id, const LogprobModel& model, uint64_t prompt_fnv);
@@ -61,6 +69,8 @@ class ServerCore final : public RequestHandler {
   uint64_t fault_counter_ = 0;
   uint64_t sample_counter_ = 0;  // draws of unseeded samples
   int64_t created_ = 0;
+  // Last, so it is destroyed first: its transfers stop before the rest of the core goes.
+  std::unique_ptr<MediaFetcher> fetcher_;
 };
 
 // The value of a request header, or "" when it is absent.

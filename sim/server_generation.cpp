@@ -1,5 +1,6 @@
 // ServerCore's generation and tokenizer endpoints: request validation answered as vLLM answers
 // it, faults that strike before the stream, then a GenerationStream for the rest.
+#include <boost/asio/post.hpp>
 #include <cmath>
 
 #include "generation_stream.h"
@@ -94,6 +95,16 @@ std::optional<HttpResponseMsg> read_request(const HttpRequestMsg& request, Endpo
     if (auto why = ollama_vision_refusal(gen, profile))
       return refusal(route, 400, *why, "invalid_request_error");
   }
+  if (auto err = check_media_limits(gen, profile))
+    return refusal(route, 400, err->message, "BadRequestError", err->param);
+  return std::nullopt;
+}
+
+// The checks that need the media's bytes (fetched by now when given by URL): decoding them, the
+// context length with their tokens, and the lane's logprob refusals.
+std::optional<HttpResponseMsg> check_with_media(GenRequest& gen, const SimConfig& config) {
+  const Endpoint route = gen.endpoint;
+  const Profile& profile = config.profile;
   if (auto media_err = attach_media(gen, profile))
     return refusal(route, 400, media_err->message, "BadRequestError", media_err->param);
   const int64_t prompt = static_cast<int64_t>(gen.prompt_tokens->size());
@@ -121,6 +132,46 @@ void ServerCore::handle_generation(const std::shared_ptr<HttpSession>& session,
                                    const HttpRequestMsg& request, int endpoint) {
   GenRequest gen;
   if (auto refused = read_request(request, static_cast<Endpoint>(endpoint), config_, gen)) {
+    session->send(std::move(*refused));
+    return;
+  }
+  for (const auto& message : gen.messages)
+    for (const auto& part : message.media)
+      if (is_remote_url(part.url)) return fetch_then_generate(session, request, std::move(gen));
+  generate(session, request, std::move(gen));
+}
+
+void ServerCore::fetch_then_generate(const std::shared_ptr<HttpSession>& session,
+                                     const HttpRequestMsg& request, GenRequest gen) {
+  // The parts go to the fetcher and come back filled, in the same order.
+  std::vector<MediaPart> parts;
+  for (auto& message : gen.messages)
+    for (auto& part : message.media) parts.push_back(std::move(part));
+  auto head = std::make_shared<HttpRequestMsg>();
+  head->base() = request.base();  // the headers (faults, trial, request id), not the body
+  auto pending = std::make_shared<GenRequest>(std::move(gen));
+  fetcher_->fetch(
+      std::move(parts), [this, session, head, pending](std::vector<MediaPart> fetched,
+                                                       std::optional<MediaError> error) {
+        boost::asio::post(io_, [this, session, head, pending, fetched = std::move(fetched),
+                                error = std::move(error)]() mutable {
+          if (!session->is_open()) return;
+          if (error) {
+            session->send(
+                refusal(pending->endpoint, 400, error->message, "BadRequestError", "image_url"));
+            return;
+          }
+          size_t k = 0;
+          for (auto& message : pending->messages)
+            for (auto& part : message.media) part = std::move(fetched[k++]);
+          generate(session, *head, std::move(*pending));
+        });
+      });
+}
+
+void ServerCore::generate(const std::shared_ptr<HttpSession>& session,
+                          const HttpRequestMsg& request, GenRequest gen) {
+  if (auto refused = check_with_media(gen, config_)) {
     session->send(std::move(*refused));
     return;
   }

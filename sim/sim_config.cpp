@@ -118,6 +118,19 @@ std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_vie
                ? ""
                : invalid(key, value);
   }
+  if (key == "image_fetch_timeout_s" || key == "video_fetch_timeout_s") {
+    if (!to_double(value, d, 0.001)) return invalid(key, value);
+    (key == "image_fetch_timeout_s" ? c.media_fetch.image_timeout_s
+                                    : c.media_fetch.video_timeout_s) = d;
+    return {};
+  }
+  if (key == "max_media_download_mb") {
+    if (!to_double(value, d, 0)) return invalid(key, value);
+    c.media_fetch.max_download_mb = d;
+    return {};
+  }
+  if (key == "media_ca_file")
+    return value.empty() ? invalid(key, value) : (c.media_fetch.ca_file = value, "");
   if (key == "trace") return value.empty() ? invalid(key, value) : (c.trace_path = value, "");
   if (key == "api_key_env") return read_api_key(value, c.api_key);
   if (key == "fault") return parse_fault_kind(value, f.kind) ? "" : invalid(key, value);
@@ -157,6 +170,10 @@ std::vector<std::string> sim_option_names() {
                                     "batch_variance",
                                     "retrieval_window_tokens",
                                     "trace",
+                                    "image_fetch_timeout_s",
+                                    "video_fetch_timeout_s",
+                                    "max_media_download_mb",
+                                    "media_ca_file",
                                     "api_key_env",
                                     "fault",
                                     "fault_rate",

@@ -56,6 +56,15 @@ struct TraceRecord {
 enum class ServeAs { Vllm, Ollama };
 const char* to_string(ServeAs api);
 
+// Media given by http(s) URL: vLLM's fetch limits (media_fetch.h).
+struct FetchLimits {
+  double image_timeout_s = 5;              // VLLM_IMAGE_FETCH_TIMEOUT
+  double video_timeout_s = 30;             // VLLM_VIDEO_FETCH_TIMEOUT
+  double max_download_mb = 256;            // VLLM_MAX_MEDIA_DOWNLOAD_SIZE_MB; 0 = no limit
+  std::string user_agent = "vLLM/0.11.0";  // vLLM sends "vLLM/<version>"
+  std::string ca_file;                     // CA bundle for https; empty = the system's
+};
+
 struct SimConfig {
   Profile profile;
   ServeAs api = ServeAs::Vllm;  // option api=vllm|ollama
@@ -81,6 +90,8 @@ struct SimConfig {
   // Like vLLM's --api-key: /v1 routes answer 401 without "Authorization: Bearer <key>". Set
   // from an environment variable (option api_key_env), so the key never sits in a lane spec.
   std::string api_key;
+  // http(s) media: timeouts, size limit and CA bundle of the fetches (media_fetch.h).
+  FetchLimits media_fetch;
   std::string version = "0.11.0";
   std::string host = "127.0.0.1";
 };

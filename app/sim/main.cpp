@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -82,6 +83,15 @@ std::string make_config(const Options& o, const std::string& spec, size_t lane_i
   out.flip_facts = out.flip_facts || o.flip_facts;
   if (!o.trace.empty()) {
     out.trace_path = lane_index == 0 ? o.trace : o.trace + "." + out.profile.name;
+  }
+  // vLLM's media fetch settings come from its environment; so do the simulator's.
+  for (const auto& [env, key] : {std::pair{"VLLM_IMAGE_FETCH_TIMEOUT", "image_fetch_timeout_s"},
+                                 {"VLLM_VIDEO_FETCH_TIMEOUT", "video_fetch_timeout_s"},
+                                 {"VLLM_MAX_MEDIA_DOWNLOAD_SIZE_MB", "max_media_download_mb"}}) {
+    const char* value = std::getenv(env);
+    if (!value || !*value) continue;
+    if (std::string err = lb::sim::apply_sim_option(out, key, value); !err.empty())
+      return std::string(env) + ": " + err;
   }
   for (const auto& kv : o.sets) {
     const size_t eq = kv.find('=');

@@ -30,7 +30,7 @@ ItemMedia png_media(const Image& image, std::string name) {
   if (!png.ok()) throw std::logic_error("test media: " + png.error);
   return {
       false, "image/png", std::move(png.bytes), std::move(name), image.width_px, image.height_px,
-      1};
+      1,     0,           std::nullopt};
 }
 
 ItemMedia mp4_media(const std::vector<Image>& frames, std::string name) {
@@ -42,7 +42,19 @@ ItemMedia mp4_media(const std::vector<Image>& frames, std::string name) {
           std::move(name),
           frames.front().width_px,
           frames.front().height_px,
-          static_cast<int>(frames.size())};
+          static_cast<int>(frames.size()),
+          kVideoFps,
+          std::nullopt};
+}
+
+// The square video of a story, with where its square ends up.
+ItemMedia square_media(const std::vector<SquareFrame>& story_frames, std::string name) {
+  ItemMedia media = mp4_media(draw_square_frames(story_frames), std::move(name));
+  const SquareFrame& last = story_frames.back();
+  const NamedColour& colour = shape_colours()[size_t(last.colour)];
+  media.last_square = SquareTruth{std::string(colour.name), colour.rgb, last.left_px,
+                                  (kVideoHeightPx - kVideoSquarePx) / 2, kVideoSquarePx};
+  return media;
 }
 
 std::string plural(int n, std::string_view noun) {
@@ -142,8 +154,7 @@ SquareStory square_story(int n) {
 KnownAnswerItem video_item(int n) {
   const SquareStory story = square_story(n);
   KnownAnswerItem item{item_id("video", n + 1), "video", {}, {}, {}, {}};
-  item.media.push_back(
-      mp4_media(draw_square_frames(story.frames), "square-video-" + std::to_string(n)));
+  item.media.push_back(square_media(story.frames, "square-video-" + std::to_string(n)));
   if (n < 5) {
     item.question =
         "What colour is the square in the last frame of the video? Answer with one word.";
@@ -202,8 +213,7 @@ KnownAnswerItem image_and_video_item(int n, const std::string& word) {
                        {},
                        {}};
   item.media.push_back(png_media(draw_word(word), "word-mixed-" + std::to_string(n)));
-  item.media.push_back(
-      mp4_media(draw_square_frames(story.frames), "square-video-mixed-" + std::to_string(n)));
+  item.media.push_back(square_media(story.frames, "square-video-mixed-" + std::to_string(n)));
   const std::string colour = colour_name(story.last_colour);
   item.answer = "The word is " + word + ", and the square in the last frame is " + colour + ".";
   item.checks.push_back({Kind::Contains, word, 0});

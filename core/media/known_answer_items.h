@@ -2,10 +2,23 @@
 // The multimodal known-answer items: generated images and videos, the question asked about them,
 // the answer, and the checks an answer must pass. Deterministic: the same program gives the same
 // bytes every time (the built-in prompt set "multimodal-30" is made from these).
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "media/image.h"
+
 namespace lb::media {
+
+// Where a video's square is in its last frame, as drawn: ground truth for checking that another
+// reader (OpenCV, PyAV) decodes the file the same way.
+struct SquareTruth {
+  std::string colour;  // "red", ...
+  Rgb rgb;
+  int left_px = 0;
+  int top_px = 0;
+  int side_px = 0;
+};
 
 struct ItemMedia {
   bool video = false;
@@ -14,7 +27,9 @@ struct ItemMedia {
   std::string name;   // what it shows, e.g. "shapes-3", "square-video-2"
   int width_px = 0;
   int height_px = 0;
-  int frames = 0;  // 1 for an image
+  int frames = 0;                          // 1 for an image
+  int fps = 0;                             // videos: frames per second
+  std::optional<SquareTruth> last_square;  // videos of a moving square
 };
 
 struct ItemCheck {

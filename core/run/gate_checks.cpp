@@ -217,6 +217,9 @@ bool says_media_unsupported(const net::StreamResult& r) {
   if (r.http_status == 404 || r.http_status == 501) return true;
   if (r.http_status != 400 && r.http_status != 422) return false;
   const std::string text = net::lower_ascii(r.error_message + " " + r.body);
+  // The lane took media but could not read or fetch this one: a bad medium, not a refusal.
+  for (const char* phrase : {"failed to fetch media", "failed to load"})
+    if (text.find(phrase) != std::string::npos) return false;
   for (const char* word : {"image", "video", "multimodal", "multi-modal", "vision", "mm_per_prompt",
                            "limit-mm-per-prompt", "mmproj"})
     if (text.find(word) != std::string::npos) return true;

@@ -50,7 +50,9 @@ class GateIo {
 bool says_unsupported(const net::StreamResult& r);
 // Whether a failed call is a server refusing images or videos: a 400/422 whose message names
 // images, videos or multimodal input (vLLM with --limit-mm-per-prompt 0 or a text-only model,
-// llama.cpp without a projector, Ollama with a text model), or a 404/501.
+// llama.cpp without a projector, Ollama with a text model), or a 404/501. A medium the server
+// could not fetch or read ("Failed to fetch media from URL: ...", "Failed to load image: ...")
+// is not a refusal: that prompt fails.
 bool says_media_unsupported(const net::StreamResult& r);
 
 // One attempt of a named check ("json", "streaming", "tools", ...); attempt varies the facts.

@@ -1,7 +1,14 @@
 // The Review page's media strip: one thumbnail per image, scaled into the tile with its colours,
 // one tile per video naming its size and frames, a URL named and not fetched, an unreadable
-// image named as such, and no strip for a text-only prompt.
+// image named as such, and no strip for a text-only prompt. Decoding runs off the GUI thread: a
+// large image shows a placeholder while the event loop keeps running, and a switch of prompt
+// mid-decode shows the new prompt's media, the old result dropped.
+#include <QBuffer>
+#include <QElapsedTimer>
 #include <QLabel>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTimer>
 #include <QtTest>
 
 #include "test_main.h"
@@ -12,6 +19,37 @@
 
 using lb::ui::MediaStrip;
 
+namespace {
+
+// Shows the media and waits until every tile is filled in.
+bool show_and_wait(MediaStrip& strip, const std::vector<lb::plan::MediaRef>& media) {
+  QSignalSpy shown(&strip, &MediaStrip::media_shown);
+  strip.show_media(media);
+  return shown.count() > 0 || shown.wait(20'000);
+}
+
+// A PNG large enough to take a while to decode (and to scale), striped so it stays small.
+lb::plan::MediaRef large_png(QColor colour) {
+  QImage image(5000, 5000, QImage::Format_RGB32);
+  image.fill(colour);
+  {
+    QPainter painter(&image);
+    for (int y = 0; y < image.height(); y += 7)
+      painter.fillRect(0, y, image.width(), 1, colour.darker(110));
+  }
+  QByteArray bytes;
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  image.save(&buffer, "PNG", 0);  // fastest compression: the decode is what is timed
+  lb::plan::MediaRef m = lb::test::png_media(1, 1, colour, "large.png");
+  m.bytes = std::make_shared<const std::string>(bytes.toStdString());
+  m.width_px = image.width();
+  m.height_px = image.height();
+  return m;
+}
+
+}  // namespace
+
 class TestMediaStrip : public QObject {
   Q_OBJECT
  private slots:
@@ -19,10 +57,10 @@ class TestMediaStrip : public QObject {
     MediaStrip strip;
     lb::plan::MediaRef broken = lb::test::png_media(4, 4, Qt::red, "broken.png");
     broken.bytes = std::make_shared<const std::string>("not a png");
-    strip.show_media({lb::test::png_media(400, 200, Qt::red, "wide.png"),
-                      lb::test::png_media(10, 10, Qt::blue, "small.png"),
-                      lb::test::video_media(64, 48, 8, 12'000, "clip.mp4"),
-                      lb::test::url_media("https://example.org/cat.jpg"), broken});
+    QVERIFY(show_and_wait(strip, {lb::test::png_media(400, 200, Qt::red, "wide.png"),
+                                  lb::test::png_media(10, 10, Qt::blue, "small.png"),
+                                  lb::test::video_media(64, 48, 8, 12'000, "clip.mp4"),
+                                  lb::test::url_media("https://example.org/cat.jpg"), broken}));
     QVERIFY(!strip.isHidden());
     QCOMPARE(strip.tile_count(), 5);
     const QPixmap wide = strip.tile(0)->pixmap();
@@ -51,7 +89,7 @@ class TestMediaStrip : public QObject {
     lb::plan::MediaRef video = lb::test::video_media(32, 32, 8, 1, "colours.mp4");
     video.bytes = std::make_shared<const std::string>(mp4.bytes);
     MediaStrip strip;
-    strip.show_media({video});
+    QVERIFY(show_and_wait(strip, {video}));
     const QImage shown = strip.tile(0)->pixmap().toImage();
     QVERIFY(!shown.isNull());
     QCOMPARE(shown.height(), MediaStrip::kThumbnailPx);
@@ -67,11 +105,60 @@ class TestMediaStrip : public QObject {
 
   void aTextOnlyPromptHasNoStrip() {
     MediaStrip strip;
-    strip.show_media({lb::test::png_media(8, 8, Qt::green, "g.png")});
+    QVERIFY(show_and_wait(strip, {lb::test::png_media(8, 8, Qt::green, "g.png")}));
     QCOMPARE(strip.tile_count(), 1);
     strip.clear_media();
     QCOMPARE(strip.tile_count(), 0);
     QVERIFY(strip.isHidden());
+  }
+
+  void aLargeImageDecodesWhileTheEventLoopRuns() {
+    const lb::plan::MediaRef large = large_png(Qt::red);
+    MediaStrip strip;
+    int ticks = 0;
+    QTimer ticker;
+    connect(&ticker, &QTimer::timeout, this, [&ticks] { ++ticks; });
+    ticker.start(5);
+    QSignalSpy shown(&strip, &MediaStrip::media_shown);
+    QElapsedTimer returned;
+    returned.start();
+    strip.show_media({large});
+    const qint64 show_ms = returned.elapsed();
+    // The tile is there at once, as a placeholder naming the file.
+    QCOMPARE(shown.count(), 0);
+    QVERIFY(strip.decoding());
+    QCOMPARE(strip.tile_count(), 1);
+    QVERIFY(strip.tile(0)->pixmap().isNull());
+    QVERIFY2(
+        strip.tile(0)->text().contains("decoding") && strip.tile(0)->text().contains("large.png"),
+        qPrintable(strip.tile(0)->text()));
+    QVERIFY(shown.wait(20'000));
+    const qint64 decode_ms = returned.elapsed();
+    QVERIFY2(ticks > 0, qPrintable(QString("no timer tick in %1 ms of decoding").arg(decode_ms)));
+    QVERIFY2(show_ms < decode_ms, qPrintable(QString("%1 / %2 ms").arg(show_ms).arg(decode_ms)));
+    QVERIFY(!strip.decoding());
+    const QImage thumb = strip.tile(0)->pixmap().toImage();
+    QCOMPARE(thumb.size(), QSize(MediaStrip::kThumbnailPx, MediaStrip::kThumbnailPx));
+    QVERIFY2(thumb.pixelColor(40, 40).red() > 200, qPrintable(thumb.pixelColor(40, 40).name()));
+    qInfo("show_media returned in %lld ms; the 5000x5000 PNG was shown after %lld ms, %d ticks",
+          show_ms, decode_ms, ticks);
+  }
+
+  void aSwitchOfPromptMidDecodeShowsTheNewPrompt() {
+    MediaStrip strip;
+    QSignalSpy shown(&strip, &MediaStrip::media_shown);
+    strip.show_media({large_png(Qt::red)});
+    QVERIFY(strip.decoding());
+    strip.show_media({lb::test::png_media(20, 20, Qt::blue, "next.png")});
+    QVERIFY(shown.count() > 0 || shown.wait(20'000));
+    QCOMPARE(strip.tile_count(), 1);
+    QVERIFY(strip.tile(0)->toolTip().contains("next.png"));
+    QCOMPARE(strip.tile(0)->pixmap().toImage().pixelColor(10, 10), QColor(Qt::blue));
+    // The first prompt's result comes back later and is dropped: the tile stays blue.
+    QTRY_COMPARE_WITH_TIMEOUT(strip.dropped_results(), 1, 20'000);
+    QCOMPARE(shown.count(), 1);
+    QCOMPARE(strip.tile_count(), 1);
+    QCOMPARE(strip.tile(0)->pixmap().toImage().pixelColor(10, 10), QColor(Qt::blue));
   }
 };
 

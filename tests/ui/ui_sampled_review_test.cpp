@@ -3,8 +3,10 @@
 // sampled tab: a row per prompt, the three similarity strips of the selected prompt, a clicked
 // dot opening that sample pair side by side in the diff panes, and a verdict saved at once to
 // sampled-review.json.
+#include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
@@ -106,6 +108,26 @@ class UiSampledReviewTest : public QObject {
         if (shifted_row < 0) shifted_row = r;
       }
     QVERIFY(shifted > 0);
+    // The fact-loss column: short counts, the candidate's first, the sentence as tooltip; every
+    // column fits the table's width in a window of the size the screenshots use.
+    window.resize(1650, 900);
+    window.show_page(MainWindow::Review);
+    QTRY_VERIFY(table->isVisible());
+    QCOMPARE(table->horizontalHeaderItem(3)->text(), QString("Fact loss (flip vs fp8)"));
+    const QRegularExpression counts("^\\d+/8 vs \\d+/8$");
+    QVERIFY2(counts.match(table->item(0, 3)->text()).hasMatch(),
+             qPrintable(table->item(0, 3)->text()));
+    QVERIFY2(table->item(0, 3)->toolTip().startsWith("fact lost in"),
+             qPrintable(table->item(0, 3)->toolTip()));
+    QHeaderView* header = table->horizontalHeader();
+    QTRY_VERIFY2(header->sectionPosition(4) + header->sectionSize(4) <= table->viewport()->width(),
+                 qPrintable(QString("%1 + %2 > %3")
+                                .arg(header->sectionPosition(4))
+                                .arg(header->sectionSize(4))
+                                .arg(table->viewport()->width())));
+    QVERIFY2(
+        header->sectionSize(3) >= table->fontMetrics().horizontalAdvance(table->item(0, 3)->text()),
+        "the fact-loss cell is not cut");
 
     // The strips of a shifted prompt: 28 pairs within each lane (8 samples), 64 across.
     window.show_page(MainWindow::Review);

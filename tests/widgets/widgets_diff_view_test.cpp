@@ -1,5 +1,5 @@
 // DiffView: highlight ranges land on the right characters (across line breaks and surrogate
-// pairs), refined ranges are darker, and the panes scroll together.
+// pairs), refined ranges are darker, an empty answer says so, and the panes scroll together.
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QTest>
@@ -48,6 +48,14 @@ class DiffViewTest : public QObject {
     for (const auto& r : ranges) total += r.length;
     QCOMPARE(total, 7);
     QVERIFY(view.applied_ranges(DiffView::Side::Right).isEmpty());
+  }
+
+  void an_empty_answer_says_so_after_a_message() {
+    DiffView view;
+    view.show_message("Highlighting…");
+    view.set_diff({"a", "an answer", {}}, {"b", "", {}});
+    QCOMPARE(view.pane(DiffView::Side::Right)->placeholderText(), QString("(empty answer)"));
+    QCOMPARE(view.pane(DiffView::Side::Left)->placeholderText(), QString());
   }
 
   void scrolling_is_synchronised() {

@@ -1,14 +1,35 @@
 #include "ui/review/media_strip.h"
 
+#include <QFutureWatcher>
 #include <QHBoxLayout>
-#include <QImage>
 #include <QLabel>
 #include <QLocale>
 #include <QPixmap>
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
 
-#include "ui/review/video_frames.h"
+#include "ui/review/media_thumbnail.h"
 
 namespace lb::ui {
+namespace {
+
+// Thumbnails get their own small pool: a large image never waits behind other global work, and
+// two cores at most are spent on previews.
+QThreadPool& thumbnail_pool() {
+  static QThreadPool pool;
+  pool.setMaxThreadCount(2);
+  return pool;
+}
+
+bool strip_same_media(const std::vector<plan::MediaRef>& a, const std::vector<plan::MediaRef>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].bytes != b[i].bytes || a[i].url != b[i].url || a[i].source != b[i].source)
+      return false;
+  return true;
+}
+
+}  // namespace
 
 QString media_caption(const plan::MediaRef& item) {
   QStringList parts;
@@ -33,57 +54,84 @@ MediaStrip::MediaStrip(QWidget* parent) : QWidget(parent) {
   hide();
 }
 
-QLabel* MediaStrip::named_tile(const plan::MediaRef& item, const QString& why) {
+MediaStrip::~MediaStrip() { ++*generation_; }  // queued items are skipped, not decoded
+
+QLabel* MediaStrip::new_tile() {
   auto* label = new QLabel(this);
   label->setFixedSize(2 * kThumbnailPx, kThumbnailPx);
   label->setWordWrap(true);
   label->setAlignment(Qt::AlignCenter);
   label->setFrameShape(QFrame::StyledPanel);
-  label->setText(media_caption(item) + (why.isEmpty() ? QString() : "\n" + why));
   return label;
 }
 
-QLabel* MediaStrip::image_tile(const plan::MediaRef& item) {
-  if (!item.bytes) return named_tile(item, tr("(not fetched)"));
-  if (static_cast<qsizetype>(item.bytes->size()) > kMaxDecodedBytes)
-    return named_tile(item, tr("(too large to preview)"));
-  const QImage image = QImage::fromData(reinterpret_cast<const uchar*>(item.bytes->data()),
-                                        static_cast<int>(item.bytes->size()));
-  if (image.isNull()) return named_tile(item, tr("(cannot be read)"));
-  auto* label = new QLabel(this);
-  label->setPixmap(QPixmap::fromImage(
-      image.scaled(kThumbnailPx, kThumbnailPx, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
-  label->setFixedSize(kThumbnailPx, kThumbnailPx);
-  label->setAlignment(Qt::AlignCenter);
-  label->setFrameShape(QFrame::StyledPanel);
-  label->setToolTip(media_caption(item));
-  return label;
+void MediaStrip::name_tile(QLabel* tile, const plan::MediaRef& item, const QString& why) {
+  tile->setPixmap({});
+  tile->setFixedSize(2 * kThumbnailPx, kThumbnailPx);
+  tile->setText(media_caption(item) + (why.isEmpty() ? QString() : "\n" + why));
+  tile->setToolTip({});
 }
 
-QLabel* MediaStrip::video_tile(const plan::MediaRef& item) {
-  if (!item.bytes) return named_tile(item, tr("(not fetched)"));
-  if (static_cast<qsizetype>(item.bytes->size()) > kMaxDecodedBytes)
-    return named_tile(item, tr("(too large to preview)"));
-  const FrameStrip strip = video_frame_strip(*item.bytes, kThumbnailPx, kMaxStripFrames);
-  if (strip.image.isNull()) return named_tile(item, strip.error);
-  auto* label = new QLabel(this);
-  label->setPixmap(QPixmap::fromImage(strip.image));
-  label->setFixedSize(strip.image.size());
-  label->setFrameShape(QFrame::StyledPanel);
-  label->setToolTip(media_caption(item) + "\n" +
-                    tr("%1 of %2 frames, first to last").arg(strip.shown).arg(strip.total));
-  return label;
+void MediaStrip::fill_tile(size_t index, const Thumbnail& t) {
+  QLabel* tile = tiles_.at(index);
+  const plan::MediaRef& item = media_.at(index);
+  if (t.image.isNull()) return name_tile(tile, item, t.why);
+  tile->setText({});
+  tile->setPixmap(QPixmap::fromImage(t.image));
+  if (item.kind == plan::MediaKind::Video) {
+    tile->setFixedSize(t.image.size());
+    tile->setToolTip(media_caption(item) + "\n" +
+                     tr("%1 of %2 frames, first to last").arg(t.shown).arg(t.total));
+  } else {
+    tile->setFixedSize(kThumbnailPx, kThumbnailPx);
+    tile->setToolTip(media_caption(item));
+  }
+}
+
+void MediaStrip::decode_async(size_t index) {
+  const uint64_t job = *generation_;
+  auto* watcher = new QFutureWatcher<Thumbnail>(this);
+  connect(watcher, &QFutureWatcher<Thumbnail>::finished, this, [this, watcher, index, job] {
+    watcher->deleteLater();
+    if (job != *generation_) {
+      ++dropped_;  // the user has moved to another prompt
+      return;
+    }
+    fill_tile(index, watcher->result());
+    if (--pending_ == 0) emit media_shown();
+  });
+  std::shared_ptr<std::atomic<uint64_t>> current = generation_;
+  watcher->setFuture(
+      QtConcurrent::run(&thumbnail_pool(), [item = media_[index], job, current]() -> Thumbnail {
+        if (job != *current) return {};  // superseded before it started
+        return decode_thumbnail(item, kThumbnailPx, kMaxStripFrames);
+      }));
 }
 
 void MediaStrip::show_media(const std::vector<plan::MediaRef>& media) {
+  if (strip_same_media(media, media_) && tile_count() == static_cast<int>(media.size())) {
+    if (pending_ == 0) emit media_shown();
+    return;
+  }
+  ++*generation_;
+  pending_ = 0;
   for (QLabel* tile : tiles_) delete tile;
   tiles_.clear();
-  for (const auto& item : media) {
-    QLabel* tile = item.kind == plan::MediaKind::Image ? image_tile(item) : video_tile(item);
-    row_->insertWidget(static_cast<int>(tiles_.size()), tile);
+  media_ = media;
+  for (size_t i = 0; i < media_.size(); ++i) {
+    QLabel* tile = new_tile();
+    row_->insertWidget(static_cast<int>(i), tile);
     tiles_.push_back(tile);
+    if (!needs_decoding(media_[i])) {
+      fill_tile(i, decode_thumbnail(media_[i], kThumbnailPx, kMaxStripFrames));  // named at once
+      continue;
+    }
+    name_tile(tile, media_[i], tr("decoding…"));
+    ++pending_;
+    decode_async(i);
   }
   setVisible(!tiles_.empty());
+  if (pending_ == 0) emit media_shown();
 }
 
 }  // namespace lb::ui

@@ -45,13 +45,26 @@ std::vector<compare::SamplePair> pairs_of(const json& j) {
   return out;
 }
 
-SampledPromptView prompt_of(const json& p) {
+// "3/16" from {"lost": 3, "samples": 16}; "?" when the lane is missing.
+QString sampled_lost_of(const json& fact_lost, const QString& lane) {
+  const json entry = fact_lost.is_object() ? fact_lost.value(lane.toStdString(), json()) : json();
+  if (!entry.is_object() || !entry["lost"].is_number_integer() ||
+      !entry["samples"].is_number_integer())
+    return "?";
+  return QString("%1/%2").arg(entry["lost"].get<int64_t>()).arg(entry["samples"].get<int64_t>());
+}
+
+SampledPromptView prompt_of(const json& p, const QString& lane_a, const QString& lane_b) {
   SampledPromptView v;
   v.index = p.value("index", size_t{0});
   v.id = QString::fromStdString(p.value("id", ""));
   v.result = QString::fromStdString(p.value("result", ""));
   v.q_value = p.value("q_value", 1.0);
   v.fact_loss = QString::fromStdString(p.value("fact_loss_text", ""));
+  if (p.contains("fact_lost"))
+    v.fact_loss_counts =
+        QObject::tr("%1 vs %2")
+            .arg(sampled_lost_of(p["fact_lost"], lane_b), sampled_lost_of(p["fact_lost"], lane_a));
   if (p.contains("pairs") && p["pairs"].is_object()) {
     v.pairs[0] = pairs_of(p["pairs"].value("within_a", json()));
     v.pairs[1] = pairs_of(p["pairs"].value("within_b", json()));
@@ -100,7 +113,7 @@ bool load_sampled_review_data(const QString& run_dir, const QString& file, Sampl
     return false;
   d.samples_a = samples_of(a);
   d.samples_b = samples_of(b);
-  for (const auto& p : sampled["prompts"]) d.prompts.push_back(prompt_of(p));
+  for (const auto& p : sampled["prompts"]) d.prompts.push_back(prompt_of(p, d.lane_a, d.lane_b));
   // sampled.json -> sampled-review.json, sampled.X.json -> sampled-review.X.json
   QString review = file;
   review.replace(0, QString("sampled").size(), "sampled-review");

@@ -19,7 +19,8 @@ struct SampledPromptView {
   QString id;
   QString result;  // "indistinguishable", "shifted", "untested"
   double q_value = 1;
-  QString fact_loss;  // "fact lost in 3/16 fp8 samples vs 0/16 bf16"; empty without checks
+  QString fact_loss;         // "fact lost in 3/16 fp8 samples vs 0/16 bf16"; empty without checks
+  QString fact_loss_counts;  // the same, short: "3/16 vs 0/16" (candidate first); empty likewise
   std::vector<compare::SamplePair> pairs[3];  // by SampleDistribution
 };
 

@@ -35,6 +35,9 @@ SampledReviewView::SampledReviewView(QWidget* parent) : QWidget(parent) {
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->verticalHeader()->hide();
+  // Every column as wide as its contents, the verdict column taking what is left: the fact-loss
+  // cell is short ("3/16 vs 0/16", the sentence in its tooltip), so the table fits its pane.
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setAccessibleName(tr("Sampled prompts"));
   connect(table_, &QTableWidget::currentCellChanged, this, [this] { show_prompt(); });
@@ -128,15 +131,18 @@ void SampledReviewView::fill_table() {
     for (const auto& v : data_->record.prompts)
       if (v.index == p.index && (v.review_required() || v.verdict != compare::Verdict::Unreviewed))
         verdict = models::verdict_label(compare::verdict_name(v.verdict));
-    const QStringList cells = {p.id, p.result, QString::number(p.q_value, 'f', 4), p.fact_loss,
-                               verdict};
+    const QString fact = p.fact_loss_counts.isEmpty() ? p.fact_loss : p.fact_loss_counts;
+    const QStringList cells = {p.id, p.result, QString::number(p.q_value, 'f', 4), fact, verdict};
     for (int c = 0; c < kSampledColumns; ++c) {
       auto* item = new QTableWidgetItem(cells[c]);
       if (p.result == "shifted") item->setForeground(QColor("#b00020"));
+      if (c == kFactCol) item->setToolTip(p.fact_loss);
       table_->setItem(r, c, item);
     }
   }
-  table_->resizeColumnsToContents();
+  // "Fact loss (fp8 vs bf16)": whose counts come first in the cells.
+  table_->horizontalHeaderItem(kFactCol)->setText(
+      tr("Fact loss (%1 vs %2)").arg(data_->lane_b, data_->lane_a));
 }
 
 void SampledReviewView::select_prompt(int row) {

@@ -3,6 +3,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QMessageBox>
 #include <QPixmap>
 #include <QTabWidget>
@@ -12,6 +13,7 @@
 
 #include "models/item_roles.h"
 #include "plan/plan.h"
+#include "plan/prompt_set.h"
 #include "ui/dialogs/lane_dialog.h"
 #include "ui/dialogs/launch_editor.h"
 #include "ui/main_window.h"
@@ -21,12 +23,16 @@
 #include "ui/pages/run_page.h"
 #include "ui/pages/runs_page.h"
 #include "ui/pages/verify_page.h"
+#include "ui/review/media_strip.h"
 #include "ui/review/sampled_review_view.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/server_state_view.h"
 #include "ui/tour/demo_checkpoint.h"
 #include "ui/workspace/demo_plan.h"
+#include "ui/workspace/lane_json.h"
 #include "widgets/diff/diff_view.h"
+
+#include <nlohmann/json.hpp>
 
 namespace lb::ui {
 
@@ -69,6 +75,7 @@ bool ScreenshotTour::grab(const QString& name) {
 
 void ScreenshotTour::on_run_finished(const QString& run_dir) {
   live_shot_.stop();
+  if (media_started_) return show_media_review();
   if (sampled_started_) return show_sampled_run();
   if (sweep_plan_started_) return show_sweep_run(run_dir);
   if (plan_started_) return show_plan_run(run_dir);
@@ -200,6 +207,7 @@ void ScreenshotTour::finish() {
   }
   if (!plan_started_) return run_demo_plan();
   if (!sampled_started_) return start_sampled_review();
+  if (!media_started_) return run_media_review();
   finished_ = true;
   emit done(0);
 }
@@ -333,6 +341,68 @@ void ScreenshotTour::show_sweep_run(const QString& run_dir) {
       },
       Qt::SingleShotConnection);
   window_.runs_page()->open_run(run_dir);
+}
+
+}  // namespace lb::ui
+
+namespace lb::ui {
+
+void ScreenshotTour::run_media_review() {
+  media_started_ = true;
+  nlohmann::json lanes = nlohmann::json::array();
+  for (const plan::Lane& lane : window_.workspace().lanes())
+    if (lane.id == "bf16" || lane.id == "fp8") lanes.push_back(lane_to_json(lane));
+  const nlohmann::json plan = {
+      {"name", "multimodal review"},
+      {"lanes", lanes},
+      {"experiments",
+       {{{"kind", "regression"}, {"prompts", "builtin:multimodal-30"}, {"max_tokens", 64}}}}};
+  media_plan_dir_ = std::make_unique<QTemporaryDir>();
+  const QString path = QDir(media_plan_dir_->path()).filePath("multimodal-review.json");
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly) || file.write(QByteArray::fromStdString(plan.dump(2))) < 0)
+    return fail("cannot write " + path);
+  file.close();
+  window_.show_page(MainWindow::Run);
+  QString error;
+  if (!window_.run_page()->start_plan_file(path, &error))
+    fail("cannot run the multimodal review: " + error);
+}
+
+// The mixed prompt that asks about a word in an image and the last colour of a video. The window
+// opens the finished run's review by itself; the tour waits until its pairs are listed.
+void ScreenshotTour::show_media_review() {
+  const auto set = plan::load_prompt_set("builtin:multimodal-30");
+  const plan::PromptSpec* wanted = set.ok() ? set.set->find("mm-mixed-06") : nullptr;
+  if (!wanted) return fail("builtin:multimodal-30 has no mm-mixed-06");
+  const int index = static_cast<int>(wanted - set.set->prompts.data());
+  ReviewPage* review = window_.review_page();
+  window_.show_page(MainWindow::Review);
+  auto* poll = new QTimer(this);
+  connect(poll, &QTimer::timeout, this, [this, poll, review, index] {
+    if (review->loading()) return;
+    for (int r = 0; r < review->proxy()->rowCount(); ++r) {
+      const QModelIndex row = review->proxy()->index(r, 0);
+      if (row.data(models::PromptIndexRole).toInt() != index ||
+          row.data(models::CategoryRole).toString() != "mixed")
+        continue;
+      poll->deleteLater();
+      // Grabbed once both the media strip and the pair's highlights are painted.
+      auto waiting = std::make_shared<int>(2);
+      auto one_done = [this, waiting] {
+        if (--*waiting == 0)
+          QTimer::singleShot(500, this, [this] {
+            if (grab("24-review-media")) finish();
+          });
+      };
+      connect(review->media_strip(), &MediaStrip::media_shown, this, one_done,
+              Qt::SingleShotConnection);
+      connect(review, &ReviewPage::diff_shown, this, one_done, Qt::SingleShotConnection);
+      review->table()->setCurrentIndex(row);
+      return;
+    }
+  });
+  poll->start(200);
 }
 
 }  // namespace lb::ui

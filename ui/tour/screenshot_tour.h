@@ -3,7 +3,8 @@
 // window's lanes, and saves the window at each stage (lanes, live run, finished run, review,
 // runs), then the prompt sets and a short context sweep's charts, the demo qualification plan,
 // a managed lane's launch editor and the demo sweep plan (its servers and tuning curve), the
-// review's token strips close up and a sampled review, into a folder with
+// review's token strips close up, a sampled review and a review of builtin:multimodal-30 with
+// its images and video frames, into a folder with
 // QWidget::grab(). Emits done(0) on success, done(1) with a message on
 // stderr otherwise. Driven by signals and timers only (no processEvents, no sleeps).
 #include <QObject>
@@ -49,6 +50,10 @@ class ScreenshotTour : public QObject {
   // the first shifted prompt (or the least similar one) open.
   void start_sampled_review();
   void show_sampled_run();
+  // A regression on builtin:multimodal-30 on the demo's bf16 (multimodal) and fp8 (text-only)
+  // lanes, reviewed with a prompt's image thumbnails and video frame strip above the answers.
+  void run_media_review();
+  void show_media_review();
 
   MainWindow& window_;
   QString out_dir_;
@@ -63,7 +68,9 @@ class ScreenshotTour : public QObject {
   bool sweep_plan_started_ = false;
   bool servers_shot_ = false;
   bool sampled_started_ = false;
+  bool media_started_ = false;
   std::unique_ptr<QTemporaryDir> checkpoint_dir_;
+  std::unique_ptr<QTemporaryDir> media_plan_dir_;
 };
 
 }  // namespace lb::ui

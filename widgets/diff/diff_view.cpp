@@ -109,6 +109,8 @@ void DiffView::clear() {
 void DiffView::apply(QPlainTextEdit* pane, QLabel* title, const DiffSide& side) {
   title->setText(side.title);
   pane->setPlainText(side.text);
+  // An empty answer says so, rather than keeping the "Highlighting…" shown while it was computed.
+  pane->setPlaceholderText(side.text.isEmpty() ? tr("(empty answer)") : QString());
   QTextDocument* doc = pane->document();
   // Split every range at block boundaries and hand each block its own format list.
   auto range = side.ranges.begin();

@@ -192,6 +192,13 @@ class TestMultimodalGate : public QObject {
     QVERIFY(says_media_unsupported(r));
     r.error_message = "HTTP 400: This model's maximum context length is 8192 tokens.";
     QVERIFY(!says_media_unsupported(r));
+    // A medium the lane could not fetch or read fails its prompt; the lane takes media.
+    r.error_message =
+        "HTTP 400: Failed to fetch media from URL: HTTP 404 error (parameter=image_url, "
+        "value=http://127.0.0.1:9/a.png)";
+    QVERIFY(!says_media_unsupported(r));
+    r.error_message = "HTTP 400: Failed to load image: not a PNG or JPEG file";
+    QVERIFY(!says_media_unsupported(r));
     r.http_status = 500;
     r.error_message = "HTTP 500: image decoder crashed";
     QVERIFY(!says_media_unsupported(r));
