@@ -2,13 +2,15 @@
 // analysis on arbitrary bytes. Byte 0 picks the wire shape and the top-K asked for; the rest is
 // one JSON message (bare NaN/Infinity quoted first, as the stream parser does). Invariants: no
 // reader throws; every token written to a line reads back with the same bytes, id and flags;
-// the analysis of the series against itself and a shortened copy never throws.
+// the analysis of the series against itself and a shortened copy never throws; the block-at-a-time
+// search for a container's end agrees with the byte-at-a-time one.
 #include <cmath>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "compare/token_divergence.h"
+#include "logprobs/json_skip.h"
 #include "logprobs/logprob_lines.h"
 #include "logprobs/wire_logprobs.h"
 #include "split_input.h"
@@ -53,6 +55,11 @@ void read(uint8_t shape, const nlohmann::json& j, lp::TokenSeries& out) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
+  for (size_t i = 0; i < text.size() && i < 4; ++i) {
+    if (text[i] != '{' && text[i] != '[') continue;
+    if (lp::skip_container(text, i) != lp::skip_container_bytewise(text, i))
+      lb::fuzz::invariant_failed("skip_container disagrees with the bytewise scan");
+  }
   nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
   if (std::string quoted; j.is_discarded() && lp::quote_nonfinite_literals(text, quoted))
     j = nlohmann::json::parse(quoted, nullptr, false);

@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <cstring>
-#include <mutex>
 
 #include <nlohmann/json.hpp>
 
+#include "logprobs/json_skip.h"
 #include "logprobs/wire_logprobs.h"
 
 namespace lb::logprobs {
@@ -45,136 +45,88 @@ bool names(std::string_view d, size_t open, size_t close, std::string_view name)
   return d.substr(open + 1, close - open - 1) == name;
 }
 
-// `i` is at '{' or '['; returns one past the matching bracket (kNone when it is left open) and
-// counts the elements of a "content"/"tokens" array member of the outermost object.
-size_t container_end(std::string_view d, size_t i, int32_t& entries) {
-  int depth = 0;
-  size_t counted = kNone;  // offset of the array being counted
+// The offset of the next `"logprobs"` at or after `from`, or kNone. Looked for by its letters: a
+// quote comes every few bytes in JSON, an 'l' seldom.
+size_t find_name(std::string_view m, size_t from) {
+  constexpr std::string_view kTail = "logprobs\"";
+  for (size_t p = m.find(kTail, from + 1); p != kNone; p = m.find(kTail, p + 1)) {
+    if (m[p - 1] == '"') return p - 1;
+  }
+  return kNone;
+}
+
+// `v` is at the '[' of a "content"/"tokens" member; returns one past its ']' (kNone when it is
+// left open) and counts its elements. Elements that are objects or arrays are skipped whole.
+size_t counted_array_end(std::string_view d, size_t v, int32_t& entries) {
   int32_t commas = 0;
   bool any = false;
-  for (; i < d.size(); ++i) {
+  for (size_t i = v + 1; i < d.size();) {
     const char c = d[i];
     if (c == '"') {
       const size_t close = string_end(d, i);
       if (close == kNone) return kNone;
-      if (counted != kNone && depth == 2) any = true;
-      if (depth == 1 && (names(d, i, close, "content") || names(d, i, close, "tokens"))) {
-        const size_t v = member_value(d, close);
-        if (v != kNone && v < d.size() && d[v] == '[') counted = v, commas = 0, any = false;
-      }
-      i = close;
+      any = true;
+      i = close + 1;
     } else if (c == '{' || c == '[') {
-      if (counted != kNone && depth == 2) any = true;
-      ++depth;
+      any = true;
+      i = skip_container(d, i);
+      if (i == kNone) return kNone;
     } else if (c == '}' || c == ']') {
-      if (counted != kNone && depth == 2) {
-        entries = any ? commas + 1 : 0;
-        counted = kNone;
-      }
-      if (--depth == 0) return i + 1;
-    } else if (counted != kNone && depth == 2) {
+      entries = any ? commas + 1 : 0;
+      return i + 1;
+    } else {
       if (c == ',') {
         ++commas;
       } else if (!is_space(c)) {
         any = true;
       }
+      ++i;
     }
   }
   return kNone;
 }
 
-// Free blocks, each with a capacity of at least kBlockBytes that was written once. Taken by the
-// thread that keeps values (the I/O thread), given back by whichever thread drops a result.
-class BlockPool {
- public:
-  BlockPool() { free_.reserve(kMaxBlocks); }  // give() never allocates
-
-  std::string take() {
-    {
-      std::lock_guard lock(mutex_);
-      if (!free_.empty()) {
-        std::string block = std::move(free_.back());
-        free_.pop_back();
-        return block;
+// `i` is at '{' or '['; returns one past the matching bracket (kNone when it is left open) and
+// counts the elements of a "content"/"tokens" array member of an object. Everything nested
+// deeper is skipped whole (json_skip.h): that is most of the value's bytes.
+size_t container_end(std::string_view d, size_t i, int32_t& entries) {
+  if (d[i] != '{') return skip_container(d, i);
+  for (++i; i < d.size();) {
+    const char c = d[i];
+    if (c == '"') {
+      const size_t close = string_end(d, i);
+      if (close == kNone) return kNone;
+      const size_t v = names(d, i, close, "content") || names(d, i, close, "tokens")
+                           ? member_value(d, close)
+                           : kNone;
+      if (v != kNone && v < d.size() && d[v] == '[') {
+        i = counted_array_end(d, v, entries);
+        if (i == kNone) return kNone;
+      } else {
+        i = close + 1;
       }
+    } else if (c == '{' || c == '[') {
+      i = skip_container(d, i);
+      if (i == kNone) return kNone;
+    } else if (c == '}' || c == ']') {
+      return i + 1;
+    } else {
+      ++i;
     }
-    std::string block;
-    block.reserve(RawLogprobs::kBlockBytes);
-    return block;
   }
-
-  void give(std::vector<std::string>& blocks) noexcept {
-    if (blocks.empty()) return;
-    std::lock_guard lock(mutex_);
-    for (std::string& block : blocks) {
-      if (block.capacity() < RawLogprobs::kBlockBytes || full()) continue;
-      block.clear();
-      free_.push_back(std::move(block));
-    }
-    blocks.clear();
-  }
-
-  size_t reserve(size_t bytes) {
-    const size_t want = (std::min(bytes, kMaxPooledRawBytes) + RawLogprobs::kBlockBytes - 1) /
-                        RawLogprobs::kBlockBytes;
-    std::vector<std::string> fresh;
-    {
-      std::lock_guard lock(mutex_);
-      if (free_.size() < want) fresh.resize(want - free_.size());
-    }
-    for (std::string& block : fresh) block.assign(RawLogprobs::kBlockBytes, '\0');  // written
-    give(fresh);
-    std::lock_guard lock(mutex_);
-    return free_.size() * RawLogprobs::kBlockBytes;
-  }
-
- private:
-  static constexpr size_t kMaxBlocks = kMaxPooledRawBytes / RawLogprobs::kBlockBytes;
-  bool full() const { return free_.size() >= kMaxBlocks; }
-  std::mutex mutex_;
-  std::vector<std::string> free_;
-};
-
-BlockPool& pool() {
-  static BlockPool* p = new BlockPool;  // never destroyed: results may outlive static objects
-  return *p;
+  return kNone;
 }
 
 }  // namespace
 
-size_t reserve_raw_blocks(size_t bytes) { return pool().reserve(bytes); }
-
-RawLogprobs& RawLogprobs::operator=(const RawLogprobs& other) {
-  if (this != &other) {
-    pool().give(blocks_);
-    blocks_ = other.blocks_;
-    values_ = other.values_;
-  }
-  return *this;
-}
-
-RawLogprobs& RawLogprobs::operator=(RawLogprobs&& other) noexcept {
-  if (this != &other) {
-    pool().give(blocks_);
-    blocks_ = std::move(other.blocks_);
-    values_ = std::move(other.values_);
-    other.blocks_.clear();
-    other.values_.clear();
-  }
-  return *this;
-}
-
-RawLogprobs::~RawLogprobs() { pool().give(blocks_); }
-
 bool cut_logprobs(std::string_view message, std::string& out, std::vector<CutValue>& cuts) {
   out.clear();
   cuts.clear();
-  constexpr std::string_view kName = "\"logprobs\"";
-  size_t next = message.find(kName);  // the next candidate member name
+  size_t next = find_name(message, 0);  // the next candidate member name
   if (next == kNone) return false;
   size_t i = 0;  // always outside any string
   while (i < message.size()) {
-    if (next != kNone && next < i) next = message.find(kName, i);
+    if (next != kNone && next < i) next = find_name(message, i);
     if (next == kNone) break;
     // Outside a string, an unescaped "logprobs" can only open a string: jump to it instead of
     // walking every string before it. One preceded by a backslash may sit inside a string, so
@@ -211,41 +163,25 @@ bool cut_logprobs(std::string_view message, std::string& out, std::vector<CutVal
   return true;
 }
 
-void RawLogprobs::add(std::string_view value, RawShape shape) {
-  if (blocks_.empty() || blocks_.back().size() + value.size() > blocks_.back().capacity()) {
-    blocks_.push_back(pool().take());
-    if (value.size() > blocks_.back().capacity()) blocks_.back().reserve(value.size());
-  }
-  std::string& block = blocks_.back();
-  const auto begin = static_cast<uint32_t>(block.size());
-  block.append(value);
-  values_.push_back({static_cast<uint32_t>(blocks_.size() - 1), begin,
-                     static_cast<uint32_t>(block.size()), shape});
-}
-
-std::string_view RawLogprobs::value(size_t k) const {
-  const Value& v = values_[k];
-  return std::string_view(blocks_[v.block]).substr(v.begin, v.end - v.begin);
-}
-
 void append_raw(const RawLogprobs& raw, TokenSeries& out, std::string& error) {
-  for (size_t k = 0; k < raw.size(); ++k) {
-    const std::string_view value = raw.value(k);
+  size_t k = 0;
+  raw.visit([&](std::string_view value, RawShape shape) {
+    ++k;
     nlohmann::json j = nlohmann::json::parse(value.begin(), value.end(), nullptr, false);
     if (std::string quoted; j.is_discarded() && quote_nonfinite_literals(value, quoted))
       j = nlohmann::json::parse(quoted, nullptr, false);
     if (j.is_discarded()) {
       if (error.empty())
-        error = "the logprobs of output event " + std::to_string(k + 1) +
+        error = "the logprobs of output event " + std::to_string(k) +
                 " are not valid JSON (or not valid UTF-8)";
-      continue;
+      return;
     }
-    if (raw.shape(k) == RawShape::OpenAiCompletions) {
+    if (shape == RawShape::OpenAiCompletions) {
       append_openai_completions(j, out);
     } else {
       append_openai_chat(j, out);
     }
-  }
+  });
 }
 
 }  // namespace lb::logprobs

@@ -6,6 +6,8 @@
 // it (cut_logprobs, a single byte scan), keep the value's bytes (RawLogprobs), and the reader
 // of the result turns them into a TokenSeries with the same readers as before (append_raw).
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,7 +36,9 @@ enum class RawShape : uint8_t { OpenAiChat, OpenAiCompletions };
 // The cut values of one response in arrival order, each to be read with its shape's reader.
 // They are kept in blocks of kBlockBytes that are filled and never grown, so keeping a value
 // never copies the ones before it (a single growing string did, on the I/O thread, once per
-// doubling) and a long answer's bytes do not need one large allocation.
+// doubling) and a long answer's bytes do not need one large allocation. Each value sits in its
+// block behind a 4-byte header (its length and shape), so keeping one writes to a single place:
+// the block, reached through the write position this object holds.
 //
 // Blocks come from, and go back to, a process-wide pool. A fresh block costs the thread that
 // first writes it a page fault per 4 KiB, and on a virtual machine each fault takes several
@@ -45,28 +49,51 @@ class RawLogprobs {
  public:
   static constexpr size_t kBlockBytes = 32 * 1024;
   RawLogprobs() = default;
-  RawLogprobs(const RawLogprobs&) = default;
-  RawLogprobs(RawLogprobs&&) noexcept = default;
+  RawLogprobs(const RawLogprobs& other);
+  RawLogprobs(RawLogprobs&& other) noexcept;
   RawLogprobs& operator=(const RawLogprobs& other);
   RawLogprobs& operator=(RawLogprobs&& other) noexcept;
   ~RawLogprobs();
 
-  void add(std::string_view value, RawShape shape);
-  bool empty() const { return values_.empty(); }
-  size_t size() const { return values_.size(); }
-  std::string_view value(size_t k) const;
-  RawShape shape(size_t k) const { return values_[k].shape; }
+  // Keeps a copy of `value` (at most kMaxValueBytes; a longer one is not kept and returns false).
+  bool add(std::string_view value, RawShape shape);
+  bool empty() const { return count_ == 0; }
+  size_t size() const { return count_; }
+  // Calls f(value, shape) for every kept value in the order they were added.
+  template <typename F>
+  void visit(F&& f) const;
+
+  static constexpr size_t kMaxValueBytes = (size_t{1} << 30) - 1;
+
+  struct Block {
+    std::unique_ptr<char[]> bytes;
+    size_t capacity = 0;
+  };
 
  private:
-  struct Value {
-    uint32_t block = 0;
-    uint32_t begin = 0;
-    uint32_t end = 0;
-    RawShape shape = RawShape::OpenAiChat;
-  };
-  std::vector<std::string> blocks_;
-  std::vector<Value> values_;
+  static constexpr uint32_t kEnd = 0xFFFFFFFFu;  // header after a block's last value
+  void release() noexcept;
+  std::vector<Block> blocks_;
+  char* tail_ = nullptr;  // where the next header goes in the last block
+  char* end_ = nullptr;   // the last block's end
+  size_t count_ = 0;
 };
+
+template <typename F>
+void RawLogprobs::visit(F&& f) const {
+  for (size_t b = 0; b < blocks_.size(); ++b) {
+    const char* p = blocks_[b].bytes.get();
+    const char* limit = b + 1 == blocks_.size() ? tail_ : p + blocks_[b].capacity;
+    while (limit - p >= 4) {
+      uint32_t header = 0;
+      std::memcpy(&header, p, 4);
+      if (header == kEnd) break;
+      const size_t bytes = header & kMaxValueBytes;
+      f(std::string_view(p + 4, bytes), static_cast<RawShape>(header >> 30));
+      p += 4 + bytes;
+    }
+  }
+}
 
 // Makes sure the pool holds at least `bytes` of blocks that were written once, writing new ones
 // on the calling thread. A caller about to stream many answers with logprobs calls it before

@@ -263,9 +263,15 @@ class TestLogprobs : public QObject {
       moved = std::move(raw);
       QVERIFY(raw.empty());
       QCOMPARE(moved.size(), size_t(70));
-      QCOMPARE(moved.value(69), std::string_view(value));
       lp::RawLogprobs copy = moved;
-      QCOMPARE(copy.value(0), std::string_view(value));
+      for (const lp::RawLogprobs* kept : {&moved, &copy}) {
+        size_t n = 0;
+        kept->visit([&](std::string_view v, lp::RawShape) {
+          QCOMPARE(v, std::string_view(value));
+          ++n;
+        });
+        QCOMPARE(n, size_t(70));
+      }
     }
     // Taken from the pool first, then given back: the pool holds at least the three blocks.
     QVERIFY(lp::reserve_raw_blocks(0) >= std::max(before, 3 * lp::RawLogprobs::kBlockBytes));
@@ -278,6 +284,28 @@ class TestLogprobs : public QObject {
     }
     QCOMPARE(lp::reserve_raw_blocks(0), pooled);                                // and given back
     QCOMPARE(lp::reserve_raw_blocks(size_t(1) << 40), lp::kMaxPooledRawBytes);  // capped
+  }
+
+  void keptValuesComeBackInOrderWithTheirShapes() {
+    lp::RawLogprobs raw;
+    std::vector<std::pair<std::string, lp::RawShape>> added;
+    for (int i = 0; i < 300; ++i) {
+      // Sizes that end blocks at every offset, one longer than a block, and empty ones.
+      const size_t size = i == 150 ? lp::RawLogprobs::kBlockBytes + 10 : (i * 37) % 700;
+      std::string value(size, static_cast<char>('a' + i % 26));
+      const auto shape = i % 3 ? lp::RawShape::OpenAiChat : lp::RawShape::OpenAiCompletions;
+      QVERIFY(raw.add(value, shape));
+      added.emplace_back(std::move(value), shape);
+    }
+    QCOMPARE(raw.size(), added.size());
+    size_t n = 0;
+    raw.visit([&](std::string_view v, lp::RawShape shape) {
+      QVERIFY(n < added.size());
+      QCOMPARE(v, std::string_view(added[n].first));
+      QVERIFY(shape == added[n].second);
+      ++n;
+    });
+    QCOMPARE(n, added.size());
   }
 
   void cutValuesReadTheSameAsWholeMessages() {
