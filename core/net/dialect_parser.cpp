@@ -17,6 +17,19 @@ std::string excerpt(std::string_view data) {
   return out;
 }
 
+// The message with its logprob values cut out, and where they were. One per thread, not per
+// stream: an I/O thread serving hundreds of streams then writes to memory it has just used,
+// rather than to each stream's own buffers, last touched an event ago and long out of cache.
+struct CutScratch {
+  std::string text;
+  std::vector<logprobs::CutValue> values;
+};
+
+CutScratch& cut_scratch() {
+  thread_local CutScratch scratch;
+  return scratch;
+}
+
 }  // namespace
 
 void DialectParser::on_message(std::string_view event_type, std::string_view data,
@@ -36,9 +49,10 @@ void DialectParser::on_message(std::string_view event_type, std::string_view dat
   // Logprob values are cut out here and kept as bytes (logprobs/raw_logprobs.h); the rest of the
   // message is parsed as before. The original bytes stay in `message_` for the cut values.
   message_ = data;
-  const bool cut = cuts_logprobs() && logprobs::cut_logprobs(data, cut_text_, cut_values_);
-  if (!cut) cut_values_.clear();
-  const std::string_view text = cut ? std::string_view(cut_text_) : data;
+  CutScratch& scratch = cut_scratch();
+  const bool cut = cuts_logprobs() && logprobs::cut_logprobs(data, scratch.text, scratch.values);
+  if (!cut) scratch.values.clear();
+  const std::string_view text = cut ? std::string_view(scratch.text) : data;
   nlohmann::json j = nlohmann::json::parse(text.begin(), text.end(), nullptr, false);
   if (std::string quoted; j.is_discarded() && logprobs::quote_nonfinite_literals(text, quoted)) {
     // Python servers write NaN/-Infinity logprobs bare; quoted, they reach the logprob readers
@@ -77,8 +91,9 @@ std::string_view DialectParser::cut_value(const nlohmann::json& placeholder,
   entries = -1;
   if (!placeholder.is_number_unsigned()) return {};
   const uint64_t k = placeholder.get<uint64_t>();
-  if (k >= cut_values_.size()) return {};
-  const logprobs::CutValue& c = cut_values_[k];
+  const std::vector<logprobs::CutValue>& values = cut_scratch().values;
+  if (k >= values.size()) return {};
+  const logprobs::CutValue& c = values[k];
   entries = c.entries;
   return message_.substr(c.begin, c.end - c.begin);
 }

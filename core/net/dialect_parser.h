@@ -59,8 +59,6 @@ class DialectParser {
 
  private:
   std::string_view message_;  // the message being parsed, as it arrived
-  std::string cut_text_;
-  std::vector<logprobs::CutValue> cut_values_;
 };
 
 // A parser for the dialect; nullptr for PlainJson/PlainText (bodies are collected, not parsed).

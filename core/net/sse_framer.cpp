@@ -29,6 +29,8 @@ bool SseFramer::fail_too_large(size_t bytes) {
            std::to_string(bytes) + " bytes buffered before the event ended)";
   line_.clear();
   data_.clear();
+  data_view_ = {};
+  data_borrowed_ = false;
   return false;
 }
 
@@ -58,18 +60,18 @@ bool SseFramer::feed(std::string_view bytes) {
   while (pos < bytes.size()) {
     const size_t eol = find_eol(bytes, pos);
     if (eol == std::string_view::npos) {
-      const size_t held = line_.size() + data_.size() + (bytes.size() - pos);
+      const size_t held = pending_bytes() + (bytes.size() - pos);
       if (held > max_event_bytes_) return fail_too_large(held);
       line_.append(bytes.data() + pos, bytes.size() - pos);
       break;
     }
-    const size_t held = line_.size() + data_.size() + (eol - pos);
+    const size_t held = pending_bytes() + (eol - pos);
     if (held > max_event_bytes_) return fail_too_large(held);
     if (line_.empty()) {
-      process_line(bytes.substr(pos, eol - pos));  // common case: no copy
+      process_line(bytes.substr(pos, eol - pos), true);  // common case: no copy
     } else {
       line_.append(bytes.data() + pos, eol - pos);
-      process_line(line_);
+      process_line(line_, false);
       line_.clear();
     }
     if (bytes[eol] == '\r') {
@@ -83,7 +85,15 @@ bool SseFramer::feed(std::string_view bytes) {
       pos = eol + 1;
     }
   }
+  keep_borrowed_data();  // the event goes on in the next read; these bytes do not
   return true;
+}
+
+void SseFramer::keep_borrowed_data() {
+  if (!data_borrowed_) return;
+  data_.assign(data_view_);
+  data_view_ = {};
+  data_borrowed_ = false;
 }
 
 bool SseFramer::finish() {
@@ -91,14 +101,14 @@ bool SseFramer::finish() {
   if (!line_.empty()) {
     std::string last;
     last.swap(line_);
-    process_line(last);
+    process_line(last, false);
   }
   if (!has_data_) return false;
   dispatch();
   return true;
 }
 
-void SseFramer::process_line(std::string_view line) {
+void SseFramer::process_line(std::string_view line, bool borrowed) {
   if (line.empty()) return dispatch();
   if (line[0] == ':') return;  // comment (keep-alives, pings, fixture headers)
   const size_t colon = line.find(':');
@@ -109,8 +119,14 @@ void SseFramer::process_line(std::string_view line) {
     if (!value.empty() && value[0] == ' ') value.remove_prefix(1);
   }
   if (field == "data" || field == "error") {
-    if (has_data_) data_ += '\n';
-    data_.append(value);
+    if (!has_data_ && borrowed) {
+      data_view_ = value;
+      data_borrowed_ = true;
+    } else {
+      keep_borrowed_data();
+      if (has_data_) data_ += '\n';
+      data_.append(value);
+    }
     has_data_ = true;
     legacy_error_ = legacy_error_ || field == "error";
   } else if (field == "event") {
@@ -123,9 +139,12 @@ void SseFramer::process_line(std::string_view line) {
 
 void SseFramer::dispatch() {
   if (has_data_) {
-    sink_(SseEvent{type_, data_, id_, legacy_error_});
+    sink_(
+        SseEvent{type_, data_borrowed_ ? data_view_ : std::string_view(data_), id_, legacy_error_});
   }
   data_.clear();
+  data_view_ = {};
+  data_borrowed_ = false;
   type_.clear();
   has_data_ = false;
   legacy_error_ = false;

@@ -39,10 +39,13 @@ class SseFramer {
   bool failed() const { return failed_; }
   const std::string& error() const { return error_; }
   // Bytes held for an incomplete line or event (0 right after a blank line).
-  size_t pending_bytes() const { return line_.size() + data_.size(); }
+  size_t pending_bytes() const { return line_.size() + data_.size() + data_view_.size(); }
 
  private:
-  void process_line(std::string_view line);
+  // `borrowed`: the line is in the bytes being fed, which outlive the event only when it ends
+  // within them.
+  void process_line(std::string_view line, bool borrowed);
+  void keep_borrowed_data();
   void dispatch();
   bool fail_too_large(size_t bytes);
   std::string_view skip_bom(std::string_view bytes);
@@ -51,6 +54,10 @@ class SseFramer {
   Sink sink_;
   std::string line_;  // an incomplete line carried over from the previous read
   std::string data_;
+  // An event's only data line while it still sits in the bytes being fed: dispatched from there
+  // without a copy when the event ends in the same read (the usual case), else copied to data_.
+  std::string_view data_view_;
+  bool data_borrowed_ = false;
   std::string type_;
   std::string id_;
   bool has_data_ = false;
