@@ -183,6 +183,7 @@ FidelityResult run_fidelity(const FidelityConfig& config) {
   out.max_error_ms = percentile(errors_ms, 100);
   out.p99_t_sent_to_server_ms = percentile(sent_ms, 99);
   out.cpu_us_per_event = out.events ? run.io_cpu_ns / 1e3 / static_cast<double>(out.events) : 0;
+  out.errors_ms = std::move(errors_ms);
   return out;
 }
 

@@ -26,6 +26,7 @@ struct FidelityResult {
   double max_error_ms = 0;
   double p99_t_sent_to_server_ms = 0;  // t_sent -> server has the whole request
   double cpu_us_per_event = 0;         // client I/O thread CPU time / events
+  std::vector<double> errors_ms;       // every event's arrival error
 };
 
 struct ThroughputConfig {
