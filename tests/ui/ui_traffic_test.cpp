@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QImage>
 #include <QLabel>
 #include <QSignalSpy>
@@ -347,6 +348,18 @@ class UiTrafficTest : public QObject {
                    marks + QStringList{"SLO 30 ms"});
     expect_traffic_charts(
         stored, {stored->capacity_probes(), stored->capacity_ttft(), stored->capacity_tpot()});
+    // Seven charts or more: two columns, each chart tall enough for its axis titles and legend
+    // (three columns of short charts cut them short at 1440 px), scrolled.
+    const auto shown = stored->shown_panels();
+    QVERIFY(shown.size() > 6);
+    for (lb::widgets::ChartPanel* panel : shown) {
+      auto* grid = qobject_cast<QGridLayout*>(panel->parentWidget()->layout());
+      QVERIFY(grid);
+      int row = 0, column = 0, row_span = 0, column_span = 0;
+      grid->getItemPosition(grid->indexOf(panel), &row, &column, &row_span, &column_span);
+      QVERIFY2(column < 2, qPrintable(panel->title() + " is in column " + QString::number(column)));
+      QVERIFY2(panel->minimumHeight() >= 250, qPrintable(panel->title()));
+    }
     QCOMPARE(stored->capacity_tpot()->x_axis().unit, QString("streams"));
     QCOMPARE(stored->capacity_ttft()->series("SLO 150 ms").size(), size_t(2));
     QCOMPARE(static_cast<int>(stored->capacity_probes()->series(LiveCharts::slo_met_name()).size()),

@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QGridLayout>
+#include <QScrollArea>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -13,6 +14,15 @@
 namespace lb::ui {
 
 using widgets::ChartPanel;
+
+namespace {
+
+// Up to six charts share the tab's height in two columns; with more (a capacity search adds
+// three), each keeps this height and the charts scroll: three columns or shorter rows cut their
+// axis titles and legends short.
+constexpr int kScrolledChartHeightPx = 300;
+
+}  // namespace
 
 StoredCharts::StoredCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* parent)
     : QWidget(parent),
@@ -38,8 +48,14 @@ StoredCharts::StoredCharts(std::shared_ptr<widgets::LanePalette> palette, QWidge
   outer->setContentsMargins(0, 0, 0, 0);
   outer->setSpacing(2);
   outer->addWidget(lane_time_, 0, Qt::AlignRight);
-  grid_ = new QGridLayout;
-  outer->addLayout(grid_, 1);
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  auto* canvas = new QWidget(scroll);
+  grid_ = new QGridLayout(canvas);
+  scroll->setWidget(canvas);
+  outer->addWidget(scroll, 1);
   grid_->setContentsMargins(0, 0, 0, 0);
   grid_->setSpacing(6);
   relayout(StoredRunSeries{});
@@ -71,10 +87,11 @@ void StoredCharts::relayout(const StoredRunSeries& series) {
     grid_->removeWidget(panel);
     panel->hide();
   }
-  // Up to six charts in two columns; more (a capacity search's) in three, to stay readable.
-  const int columns = shown.size() > 6 ? 3 : 2;
+  constexpr int kColumns = 2;
+  const int min_height_px = shown.size() > 6 ? kScrolledChartHeightPx : 0;
   for (size_t i = 0; i < shown.size(); ++i) {
-    grid_->addWidget(shown[i], static_cast<int>(i) / columns, static_cast<int>(i) % columns);
+    grid_->addWidget(shown[i], static_cast<int>(i) / kColumns, static_cast<int>(i) % kColumns);
+    shown[i]->setMinimumHeight(min_height_px);
     shown[i]->show();
   }
 }
