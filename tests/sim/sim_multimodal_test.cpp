@@ -9,6 +9,7 @@
 #include "compare/fact_check.h"
 #include "media/image_codec.h"
 #include "media/test_scenes.h"
+#include "net/data_url.h"
 #include "plan/prompt_set.h"
 #include "sim/multimodal_prefill.h"
 #include "sim/profile.h"
@@ -21,35 +22,16 @@ using nlohmann::json;
 
 namespace {
 
-std::string mm_base64(const std::string& bytes) {
-  static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const uint32_t v = uint32_t(uint8_t(bytes[i])) << 16 | uint32_t(uint8_t(bytes[i + 1])) << 8 |
-                       uint8_t(bytes[i + 2]);
-    for (int s = 18; s >= 0; s -= 6) out += alphabet[(v >> s) & 63];
-  }
-  if (i < bytes.size()) {
-    uint32_t v = uint32_t(uint8_t(bytes[i])) << 16;
-    if (i + 1 < bytes.size()) v |= uint32_t(uint8_t(bytes[i + 1])) << 8;
-    out += alphabet[(v >> 18) & 63];
-    out += alphabet[(v >> 12) & 63];
-    out += i + 1 < bytes.size() ? alphabet[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
-
 json mm_part(const lb::plan::MediaRef& m) {
   const bool video = m.kind == lb::plan::MediaKind::Video;
   const std::string type = video ? "video_url" : "image_url";
-  return {{"type", type}, {type, {{"url", "data:" + m.mime + ";base64," + mm_base64(*m.bytes)}}}};
+  return {{"type", type},
+          {type, {{"url", "data:" + m.mime + ";base64," + lb::net::base64_encode(*m.bytes)}}}};
 }
 
 json mm_image_part(const std::string& png) {
   return {{"type", "image_url"},
-          {"image_url", {{"url", "data:image/png;base64," + mm_base64(png)}}}};
+          {"image_url", {{"url", "data:image/png;base64," + lb::net::base64_encode(png)}}}};
 }
 
 std::string mm_chat_body(json parts, const std::string& text) {
@@ -141,7 +123,8 @@ class SimMultimodalTest : public QObject {
         {"input",
          {{{"role", "user"},
            {"content",
-            {{{"type", "input_image"}, {"image_url", "data:image/jpeg;base64," + mm_base64(jpeg)}},
+            {{{"type", "input_image"},
+              {"image_url", "data:image/jpeg;base64," + lb::net::base64_encode(jpeg)}},
              {{"type", "input_text"}, {"text", "What word is written in the image?"}}}}}}},
         {"max_output_tokens", 64}};
     const auto r = http_request(bf16->port(), "POST", "/v1/responses", body.dump());
@@ -237,7 +220,7 @@ class SimMultimodalTest : public QObject {
     auto bf16 = start_server("bf16?time_scale=0.001");
     const json bad_png = {
         {"type", "image_url"},
-        {"image_url", {{"url", "data:image/png;base64," + mm_base64("not a png")}}}};
+        {"image_url", {{"url", "data:image/png;base64," + lb::net::base64_encode("not a png")}}}};
     auto r = mm_post(bf16->port(), mm_chat_body(json::array({bad_png}), "What is it?"));
     QCOMPARE(r.status, 400);
     QVERIFY2(r.body.find("Failed to load image") != std::string::npos, r.body.c_str());
@@ -249,8 +232,9 @@ class SimMultimodalTest : public QObject {
     const json png_as_video = {
         {"type", "video_url"},
         {"video_url",
-         {{"url", "data:video/mp4;base64," +
-                      mm_base64(lb::media::encode_png(lb::media::Image(8, 8)).bytes)}}}};
+         {{"url",
+           "data:video/mp4;base64," +
+               lb::net::base64_encode(lb::media::encode_png(lb::media::Image(8, 8)).bytes)}}}};
     r = mm_post(bf16->port(), mm_chat_body(json::array({png_as_video}), "What is it?"));
     QCOMPARE(r.status, 400);
   }

@@ -9,6 +9,7 @@
 #include "test_main.h"
 
 #include "compare/fact_check.h"
+#include "net/data_url.h"
 #include "plan/prompt_set.h"
 #include "sim_test_support.h"
 
@@ -17,21 +18,6 @@ using namespace lb::sim::test;
 using nlohmann::json;
 
 namespace {
-
-std::string ol_base64(const std::string& bytes) {
-  static const char* alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  for (size_t i = 0; i < bytes.size(); i += 3) {
-    uint32_t v = uint32_t(uint8_t(bytes[i])) << 16;
-    if (i + 1 < bytes.size()) v |= uint32_t(uint8_t(bytes[i + 1])) << 8;
-    if (i + 2 < bytes.size()) v |= uint8_t(bytes[i + 2]);
-    out += alphabet[(v >> 18) & 63];
-    out += alphabet[(v >> 12) & 63];
-    out += i + 1 < bytes.size() ? alphabet[(v >> 6) & 63] : '=';
-    out += i + 2 < bytes.size() ? alphabet[v & 63] : '=';
-  }
-  return out;
-}
 
 json ol_chat_body(const std::string& model, const std::string& text,
                   std::vector<std::string> images = {}) {
@@ -121,7 +107,7 @@ class SimOllamaTest : public QObject {
       if (p.category != "image") continue;
       ++images;
       std::vector<std::string> encoded;
-      for (const auto& m : p.media) encoded.push_back(ol_base64(*m.bytes));
+      for (const auto& m : p.media) encoded.push_back(lb::net::base64_encode(*m.bytes));
       json body = ol_chat_body("Qwen/Qwen3.8-27B", p.prompt, encoded);
       body["stream"] = false;
       const auto r = http_request(lane->port(), "POST", "/api/chat", body.dump());
@@ -149,9 +135,9 @@ class SimOllamaTest : public QObject {
     const lb::plan::MediaRef& image = loaded.set->prompts.front().media.front();
     QCOMPARE(image.mime, "image/png");
     const std::string png = *image.bytes;
-    const auto refused =
-        http_request(text_only->port(), "POST", "/api/chat",
-                     ol_chat_body("Qwen/Qwen3.8-27B-FP8", "What is it?", {ol_base64(png)}).dump());
+    const auto refused = http_request(
+        text_only->port(), "POST", "/api/chat",
+        ol_chat_body("Qwen/Qwen3.8-27B-FP8", "What is it?", {lb::net::base64_encode(png)}).dump());
     QCOMPARE(refused.status, 400);
     QCOMPARE(json::parse(refused.body)["error"], "Qwen/Qwen3.8-27B-FP8 does not support vision");
     const auto not_an_image =
