@@ -62,8 +62,11 @@ void OpenAiParser::read_choice(const nlohmann::json& choice, Output& out) {
     result_.logprobs_seen = true;
     if (!cut.empty()) {
       // Read later, off the I/O thread (resolve_logprobs), in arrival order.
-      result_.logprobs_raw.add(cut, completions_ ? logprobs::RawShape::OpenAiCompletions
-                                                 : logprobs::RawShape::OpenAiChat);
+      const bool kept =
+          result_.logprobs_raw.add(cut, completions_ ? logprobs::RawShape::OpenAiCompletions
+                                                     : logprobs::RawShape::OpenAiChat);
+      if (!kept && result_.logprobs_error.empty())  // only past a raised max_event_bytes
+        result_.logprobs_error = "a logprobs value over 1 GiB was not kept";
     } else if (completions_) {
       logprobs::append_openai_completions(*logprobs, result_.logprobs);
     } else {

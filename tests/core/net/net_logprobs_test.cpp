@@ -298,6 +298,11 @@ class TestLogprobs : public QObject {
       added.emplace_back(std::move(value), shape);
     }
     QCOMPARE(raw.size(), added.size());
+    // A value past the header's 30-bit length is refused before any byte of it is read.
+    const char one = 'x';
+    QVERIFY(!raw.add(std::string_view(&one, lp::RawLogprobs::kMaxValueBytes + 1),
+                     lp::RawShape::OpenAiChat));
+    QCOMPARE(raw.size(), added.size());
     size_t n = 0;
     raw.visit([&](std::string_view v, lp::RawShape shape) {
       QVERIFY(n < added.size());
