@@ -8,13 +8,12 @@
 #include <string>
 
 namespace lb::report_pdf {
-namespace {
 
-// Without XDG_RUNTIME_DIR (root, cron, CI) Qt prints a warning to stderr and then uses
-// /tmp/runtime-<user>. The offscreen PDF writer has no use for a runtime dir, so the same private
-// dir is set up front and the CLI's stderr keeps only LaneBench's own messages. When that path
-// exists but is not a private dir of this user, nothing is set and Qt says so itself.
-void provide_runtime_dir() {
+// Without XDG_RUNTIME_DIR Qt prints a warning to stderr and then uses /tmp/runtime-<user>. The
+// offscreen PDF writer has no use for a runtime dir, so the same private dir is set up front and
+// the CLI's stderr keeps only LaneBench's own messages. When that path exists but is not a
+// private dir of this user, nothing is set and Qt says so itself.
+void provide_runtime_dir_at_startup() {
   const char* set = std::getenv("XDG_RUNTIME_DIR");
   if (set != nullptr && *set != '\0') return;
   const std::string dir = "/tmp/runtime-" + std::to_string(::getuid());
@@ -26,11 +25,8 @@ void provide_runtime_dir() {
   ::setenv("XDG_RUNTIME_DIR", dir.c_str(), 0);
 }
 
-}  // namespace
-
 std::unique_ptr<QGuiApplication> ensure_gui_application() {
   if (QCoreApplication::instance()) return nullptr;
-  provide_runtime_dir();
   // QGuiApplication keeps references to argc and argv for its whole life.
   static int argc = 3;
   static char arg0[] = "lanebench-cli";

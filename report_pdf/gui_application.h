@@ -13,4 +13,9 @@ namespace lb::report_pdf {
 // with a clear error.
 std::unique_ptr<QGuiApplication> ensure_gui_application();
 
+// Without XDG_RUNTIME_DIR (root, cron, CI) Qt warns on stderr when the application starts. This
+// sets it to a private /tmp/runtime-<uid> where that is usable. It changes the process
+// environment, so a program calls it first thing in main(), before any thread exists.
+void provide_runtime_dir_at_startup();
+
 }  // namespace lb::report_pdf

@@ -29,10 +29,13 @@ asan_excluded=(
 )
 # The engine's threading tests: the streaming client's I/O thread, the load driver, the plan
 # runner, the run folder writer's thread and the parallel hasher, and the simulator's server
-# threads as the client sees them.
+# threads as the client sees them; and those that resolve API keys and start a managed server
+# while those threads run, so that a test or a change that writes the environment under them
+# is reported rather than left to chance.
 tsan_tests=(
   net_stream_client_test net_client_errors_test run_load_driver_test run_plan_runner_test run_units_test
-  run_written_first_test artifacts_verification_test sim_stream_client_test
+  run_written_first_test artifacts_verification_test sim_stream_client_test run_managed_env_test
+  plan_resolved_test sim_api_key_test
 )
 
 # clang-14 (bootstrap.sh installs it for the fuzz targets): it compiles an instrumented batch about

@@ -33,13 +33,14 @@ std::string join_names(const std::vector<std::string>& names) {
 }
 
 // The key comes from the environment so that specs, command lines and traces never hold it.
-std::string read_api_key(std::string_view env_name, std::string& key) {
-  const char* value = env_name.empty() ? nullptr : std::getenv(std::string(env_name).c_str());
-  if (value == nullptr || *value == '\0') {
+std::string read_api_key(std::string_view env_name, const EnvLookup& env, std::string& key) {
+  std::optional<std::string> value;
+  if (!env_name.empty()) value = env(env_name);
+  if (!value || value->empty()) {
     return "option \"api_key_env\": environment variable \"" + std::string(env_name) +
            "\" is not set or empty";
   }
-  key = value;
+  key = std::move(*value);
   return {};
 }
 
@@ -78,7 +79,14 @@ bool parse_fault_kind(std::string_view name, FaultKind& out) {
   return false;
 }
 
-std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_view value) {
+std::optional<std::string> process_env_lookup(std::string_view name) {
+  const char* value = std::getenv(std::string(name).c_str());
+  if (value == nullptr) return std::nullopt;
+  return std::string(value);
+}
+
+std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_view value,
+                             const EnvLookup& env) {
   FaultConfig& f = c.faults;
   double d = 0;
   if (key == "api") {
@@ -132,7 +140,7 @@ std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_vie
   if (key == "media_ca_file")
     return value.empty() ? invalid(key, value) : (c.media_fetch.ca_file = value, "");
   if (key == "trace") return value.empty() ? invalid(key, value) : (c.trace_path = value, "");
-  if (key == "api_key_env") return read_api_key(value, c.api_key);
+  if (key == "api_key_env") return read_api_key(value, env, c.api_key);
   if (key == "fault") return parse_fault_kind(value, f.kind) ? "" : invalid(key, value);
   if (key == "fault_rate") {
     return to_double(value, d, 0) && d <= 1 ? (f.rate = d, "") : invalid(key, value);
@@ -186,7 +194,7 @@ std::vector<std::string> sim_option_names() {
   return names;
 }
 
-std::variant<SimConfig, std::string> parse_lane_spec(std::string_view spec) {
+std::variant<SimConfig, std::string> parse_lane_spec(std::string_view spec, const EnvLookup& env) {
   const size_t q = spec.find('?');
   const std::string_view name = spec.substr(0, q);
   auto profile = builtin_profile(name);
@@ -208,7 +216,7 @@ std::variant<SimConfig, std::string> parse_lane_spec(std::string_view spec) {
       return "option \"" + std::string(pair) + "\" in \"" + std::string(spec) +
              "\" needs a value (key=value)";
     }
-    std::string err = apply_sim_option(config, pair.substr(0, eq), pair.substr(eq + 1));
+    std::string err = apply_sim_option(config, pair.substr(0, eq), pair.substr(eq + 1), env);
     if (!err.empty()) return err;
   }
   return config;

@@ -3,6 +3,7 @@
 // lane spec syntax "PROFILE[?key=value&...]" used by `sim:PROFILE` base URLs and --lane flags.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -96,11 +97,18 @@ struct SimConfig {
   std::string host = "127.0.0.1";
 };
 
+// Where option api_key_env reads its variable: the process environment by default (only read,
+// never changed); tests pass their own so that none of them has to call setenv.
+using EnvLookup = std::function<std::optional<std::string>(std::string_view name)>;
+std::optional<std::string> process_env_lookup(std::string_view name);
+
 // Sets one server-level option or profile field by name; returns an error naming the option.
-std::string apply_sim_option(SimConfig& config, std::string_view key, std::string_view value);
+std::string apply_sim_option(SimConfig& config, std::string_view key, std::string_view value,
+                             const EnvLookup& env = process_env_lookup);
 std::vector<std::string> sim_option_names();
 
 // "fp8?time_scale=0.05&flip_facts=1" -> config, or an error naming the unknown profile/option.
-std::variant<SimConfig, std::string> parse_lane_spec(std::string_view spec);
+std::variant<SimConfig, std::string> parse_lane_spec(std::string_view spec,
+                                                     const EnvLookup& env = process_env_lookup);
 
 }  // namespace lb::sim

@@ -5,9 +5,11 @@
 #include <iostream>
 
 #include "commands.h"
+#include "report_pdf/gui_application.h"
 #include "sim_lanes.h"
 
 int main(int argc, char** argv) {
+  lb::report_pdf::provide_runtime_dir_at_startup();  // before any thread: it sets a variable
   CLI::App app{"LaneBench headless workbench: measure, compare and qualify LLM serving lanes",
                "lanebench-cli"};
   app.set_version_flag("--version", std::string("lanebench-cli ") + LANEBENCH_VERSION);

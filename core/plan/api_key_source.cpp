@@ -1,6 +1,5 @@
 #include "plan/api_key_source.h"
 
-#include <cstdlib>
 #include <mutex>
 #include <set>
 
@@ -44,18 +43,19 @@ constexpr std::string_view kForeignPrefixes[] = {"AWS_",
                                                  "AZURE_",
                                                  "GOOGLE_APPLICATION_"};
 
-std::optional<std::string> from_environment(const Lane& lane, std::string* error) {
+std::optional<std::string> from_environment(const Lane& lane, const Environment& env,
+                                            std::string* error) {
   if (const std::string refusal = api_key_env_refusal(lane.api_key_env); !refusal.empty()) {
     if (error) *error = refusal;
     return std::nullopt;
   }
-  const char* value = std::getenv(lane.api_key_env.c_str());
-  if (value == nullptr || *value == '\0') {
+  std::optional<std::string> value = env.get(lane.api_key_env);
+  if (!value || value->empty()) {
     if (error)
       *error = "environment variable " + lane.api_key_env + " (api_key_env) is not set or empty";
     return std::nullopt;
   }
-  return std::string(value);
+  return value;
 }
 
 std::optional<std::string> from_keyring(const Lane& lane, const std::string& key_lane,
@@ -111,7 +111,7 @@ std::string api_key_env_refusal(std::string_view name) {
          ", which LaneBench does not read unless you allow it: a plan may name only a variable "
          "ending in _KEY, _TOKEN or _API_KEY that is not another tool's credential, because "
          "the key is sent to the plan's server. If " +
-         n + " really holds this lane's key, allow it (lanebench-cli --allow-env " + n +
+         n + " really holds this lane's key, allow it (lanebench-cli run --allow-env " + n +
          ", or confirm in the desktop app)";
 }
 
@@ -150,11 +150,12 @@ bool keyring_lookup_available() {
   return static_cast<bool>(registered_lookup());
 }
 
-std::optional<std::string> resolve_api_key(const Lane& lane, std::string* error) {
+std::optional<std::string> resolve_api_key(const Lane& lane, const Environment& env,
+                                           std::string* error) {
   if (lane.api_key_env.empty()) return std::nullopt;
   if (auto key_lane = keyring_lane_of(lane.api_key_env))
     return from_keyring(lane, *key_lane, error);
-  return from_environment(lane, error);
+  return from_environment(lane, env, error);
 }
 
 std::string launch_env_keyring_id(std::string_view lane_id, std::string_view name) {

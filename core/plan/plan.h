@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "net/http_types.h"
+#include "plan/environment.h"
 #include "plan/launch_spec.h"
 #include "plan/sweep_spec.h"
 #include "plan/trace_file.h"
@@ -294,10 +295,11 @@ std::vector<PlanError> check_plan_files(Plan& plan, const std::string& plan_fold
 // name of each lane's API-key variable, never a key.
 nlohmann::json resolved_plan_json(const Plan& plan);
 
-// Reads the lane's API key at call time from its environment variable or, for a
+// Reads the lane's API key at call time from its variable in `env` or, for a
 // "keyring:<lane-id>" reference, through the registered keyring lookup (plan/api_key_source.h).
 // nullopt when the lane names no source (error untouched) or the key cannot be had (error says
 // why, without the lane id prefix and never with a key). Keep the result in memory only.
-std::optional<std::string> resolve_api_key(const Lane& lane, std::string* error = nullptr);
+std::optional<std::string> resolve_api_key(const Lane& lane, const Environment& env,
+                                           std::string* error = nullptr);
 
 }  // namespace lb::plan

@@ -73,7 +73,7 @@ PrivacyScrubber::PrivacyScrubber(std::vector<std::string> secrets,
   std::sort(terms_.begin(), terms_.end(), longest_first);
 }
 
-PrivacyScrubber PrivacyScrubber::for_run(const RunFolder& folder) {
+PrivacyScrubber PrivacyScrubber::for_run(const RunFolder& folder, const plan::Environment& env) {
   std::vector<std::string> secrets, terms;
   for (const auto& lane : json_at(folder.plan, {"lanes"})) {
     // The lane's key from where the lane says it lives: its environment variable or, for a
@@ -83,7 +83,7 @@ PrivacyScrubber PrivacyScrubber::for_run(const RunFolder& folder) {
     source.base_url = string_at(lane, {"base_url"});
     source.api_key_env = string_at(lane, {"api_key_env"});
     std::string ignored;
-    if (auto key = plan::resolve_api_key(source, &ignored); key && !key->empty())
+    if (auto key = plan::resolve_api_key(source, env, &ignored); key && !key->empty())
       secrets.push_back(std::move(*key));
     terms.push_back(host_of(string_at(lane, {"base_url"})));
   }
@@ -92,7 +92,7 @@ PrivacyScrubber PrivacyScrubber::for_run(const RunFolder& folder) {
     terms.push_back(host_of(string_at(lane, {"served_at"})));
   }
   if (const passwd* pw = getpwuid(getuid())) terms.push_back(pw->pw_name);
-  if (const char* user = std::getenv("USER")) terms.push_back(user);
+  if (auto user = env.get("USER")) terms.push_back(*user);
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) == 0) terms.push_back(host);
   return PrivacyScrubber(std::move(secrets), std::move(terms));

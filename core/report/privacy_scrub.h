@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "plan/environment.h"
+
 namespace lb::report {
 
 struct RunFolder;
@@ -21,9 +23,10 @@ class PrivacyScrubber {
   // characters to count.
   PrivacyScrubber(std::vector<std::string> secrets, std::vector<std::string> private_terms);
 
-  // Secrets from the plan's api_key_env variables; private terms from the local
-  // user and host names and the hosts of the lanes' base URLs.
-  static PrivacyScrubber for_run(const RunFolder& folder);
+  // Secrets from the plan's api_key_env variables (read from `env`); private terms
+  // from the local user and host names and the hosts of the lanes' base URLs.
+  static PrivacyScrubber for_run(const RunFolder& folder,
+                                 const plan::Environment& env = plan::Environment::of_process());
 
   // API keys (the literal values and key-like tokens) replaced by kRedacted.
   std::string redact_secrets(const std::string& text) const;

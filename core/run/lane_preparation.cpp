@@ -9,7 +9,8 @@ namespace lb::run {
 namespace {
 
 // Fills endpoint, sim handle and key; returns an error text or "".
-std::string resolve_endpoint(const plan::Lane& lane, LaneRuntime& out) {
+std::string resolve_endpoint(const plan::Lane& lane, const plan::Environment& env,
+                             LaneRuntime& out) {
   std::string base_url = lane.base_url;
   std::string sim_spec;
   if (is_sim_base_url(lane.base_url, &sim_spec)) {
@@ -26,7 +27,7 @@ std::string resolve_endpoint(const plan::Lane& lane, LaneRuntime& out) {
     if (const std::string refusal = plan::key_transport_refusal(lane); !refusal.empty())
       return "lane " + lane.id + ": " + refusal;
     std::string why;
-    auto key = plan::resolve_api_key(lane, &why);
+    auto key = plan::resolve_api_key(lane, env, &why);
     if (!key) return "lane " + lane.id + ": " + why;
     set_api_key(out.endpoint, *key);
   }
@@ -71,7 +72,7 @@ std::string probe_lane(const plan::Lane& lane, net::StreamClient& client, RunSin
 }  // namespace
 
 LanePreparation prepare_lanes(const plan::Plan& plan, net::StreamClient& client, RunSink& sink,
-                              const std::atomic<bool>& stop) {
+                              const std::atomic<bool>& stop, const plan::Environment& env) {
   LanePreparation prep;
   for (const auto& lane : plan.lanes) {
     if (stop.load()) {
@@ -80,7 +81,7 @@ LanePreparation prepare_lanes(const plan::Plan& plan, net::StreamClient& client,
     }
     LaneRuntime runtime;
     runtime.plan = lane;
-    std::string error = resolve_endpoint(lane, runtime);
+    std::string error = resolve_endpoint(lane, env, runtime);
     if (error.empty() && !lane.api_key_env.empty() && plan::key_goes_over_plain_http(lane))
       sink.on_message(MessageLevel::Warning,
                       "lane " + lane.id + ": its API key goes over plain http to " +

@@ -18,7 +18,8 @@ struct LanePreparation {
   std::vector<std::string> errors;  // one per lane that cannot be used, naming the lane
 };
 
+// API keys are read from `env` (or the keyring, plan/api_key_source.h).
 LanePreparation prepare_lanes(const plan::Plan& plan, net::StreamClient& client, RunSink& sink,
-                              const std::atomic<bool>& stop);
+                              const std::atomic<bool>& stop, const plan::Environment& env);
 
 }  // namespace lb::run

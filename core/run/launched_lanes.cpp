@@ -15,11 +15,11 @@ bool experiment_wants(const plan::Experiment& e, const std::string& lane_id) {
 // Probes the ready server like any lane; returns an error or "".
 std::string run_on_server(const plan::Plan& plan, ManagedServer& server, net::StreamClient& client,
                           RunSink& sink, const std::atomic<bool>& stop,
-                          const LaunchedLanesHooks& hooks) {
+                          const LaunchedLanesHooks& hooks, const plan::Environment& env) {
   plan::Plan single;
   single.name = plan.name;
   single.lanes = {server.lane()};
-  LanePreparation prep = prepare_lanes(single, client, sink, stop);
+  LanePreparation prep = prepare_lanes(single, client, sink, stop, env);
   if (!prep.errors.empty()) return prep.errors.front();
   LaneRuntime& lane = prep.lanes.front();
   if (hooks.on_ready) hooks.on_ready(lane);
@@ -40,16 +40,17 @@ plan::Plan without_launched_lanes(plan::Plan plan) {
 std::vector<std::string> run_launched_lanes(const plan::Plan& plan, const std::string& run_dir,
                                             net::StreamClient& client, RunSink& sink,
                                             const std::atomic<bool>& stop,
-                                            const LaunchedLanesHooks& hooks) {
+                                            const LaunchedLanesHooks& hooks,
+                                            const plan::Environment& env) {
   std::vector<std::string> failures;
   for (const plan::Lane& lane : plan.lanes) {
     if (!lane.launch) continue;
     if (stop.load()) break;
-    ManagedServer server(lane, run_dir, sink, client, stop);
+    ManagedServer server(lane, run_dir, sink, client, stop, env);
     std::string error;
     if (server.start()) {
       if (hooks.on_record) hooks.on_record(lane.id, server.record());
-      error = run_on_server(plan, server, client, sink, stop, hooks);
+      error = run_on_server(plan, server, client, sink, stop, hooks, env);
     } else {
       error = server.error();
     }

@@ -28,10 +28,12 @@ struct LaunchedLanesHooks {
 };
 
 // Returns one error per lane whose server failed, naming the lane.
+// Keys and the servers' inherited environment come from `env`.
 std::vector<std::string> run_launched_lanes(const plan::Plan& plan, const std::string& run_dir,
                                             net::StreamClient& client, RunSink& sink,
                                             const std::atomic<bool>& stop,
-                                            const LaunchedLanesHooks& hooks);
+                                            const LaunchedLanesHooks& hooks,
+                                            const plan::Environment& env);
 
 // The plan without its managed lanes (those are prepared by run_launched_lanes).
 plan::Plan without_launched_lanes(plan::Plan plan);

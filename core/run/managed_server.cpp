@@ -76,14 +76,16 @@ int pick_free_loopback_port() {
 }
 
 ManagedServer::ManagedServer(plan::Lane lane, std::string run_dir, RunSink& sink,
-                             net::StreamClient& client, const std::atomic<bool>& stop)
+                             net::StreamClient& client, const std::atomic<bool>& stop,
+                             plan::Environment env)
     : lane_(std::move(lane)),
       launch_(*lane_.launch),
       run_dir_(std::move(run_dir)),
       sink_(sink),
       client_(client),
       stop_(stop),
-      secrets_(plan::launch_secret_values(launch_)) {}
+      secrets_(plan::launch_secret_values(launch_)),
+      env_(std::move(env)) {}
 
 ManagedServer::~ManagedServer() { stop(); }
 
@@ -145,6 +147,7 @@ bool ManagedServer::start() {
   }
   ServerSpawn spawn;
   spawn.argv = launch_.command;
+  spawn.inherited = env_;
   spawn.env.assign(launch_.env.begin(), launch_.env.end());
   spawn.log_path = log_relative_.empty() ? "" : run_dir_ + "/" + log_relative_;
   spawn.secrets = secrets_;

@@ -23,8 +23,9 @@ int pick_free_loopback_port();
 
 class ManagedServer {
  public:
+  // The server inherits `env` (plus its launch block's variables).
   ManagedServer(plan::Lane lane, std::string run_dir, RunSink& sink, net::StreamClient& client,
-                const std::atomic<bool>& stop);
+                const std::atomic<bool>& stop, plan::Environment env);
   ~ManagedServer();  // stops the server if it is still up
 
   // Starts the server and waits until it is ready. Returns false with error() naming the lane
@@ -50,6 +51,7 @@ class ManagedServer {
   net::StreamClient& client_;
   const std::atomic<bool>& stop_;
   std::vector<std::string> secrets_;
+  plan::Environment env_;
   std::unique_ptr<ServerProcess> process_;
   std::string error_;
   nlohmann::json record_;

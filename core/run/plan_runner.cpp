@@ -136,6 +136,7 @@ struct RunState {
   RunSink& sink;
   const std::atomic<bool>& stop;
   MetricsSnapshots snapshots;
+  const plan::Environment& env;
   std::vector<std::string> blockers;
   bool forward_events = false;
   // A plan with managed lanes runs each experiment in passes (its other lanes, then each
@@ -216,7 +217,7 @@ std::vector<std::string> run_managed_lanes(
     summary["servers"][id] = record;
     s.writer.write_json("summary.json", summary);
   };
-  auto failures = run_launched_lanes(plan, run_dir, s.client, s.sink, s.stop, hooks);
+  auto failures = run_launched_lanes(plan, run_dir, s.client, s.sink, s.stop, hooks, s.env);
   for (size_t i = 0; i < plan.experiments.size(); ++i) {  // no lane of it could run
     if (section(i).is_null())
       section(i) = {{"name", experiment_name(plan.experiments[i])},
@@ -321,7 +322,8 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   // A sweep's points are lanes of their own from here on (plan/sweep_expansion.h).
   const plan::SweptPlan swept = plan::expand_sweep(plan_);
   const plan::Plan& plan = swept.plan;
-  auto prep = prepare_lanes(without_launched_lanes(plan), client, sink_, stop);
+  auto prep =
+      prepare_lanes(without_launched_lanes(plan), client, sink_, stop, options_.environment);
   const nlohmann::json environment = environment_json(prep.lanes, options_.client_version);
   if (!existing) writer.write_json("environment.json", environment);
   if (!prep.errors.empty()) {
@@ -342,7 +344,8 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   nlohmann::json written_environment;
   summary = begin_summary(existing, plan_, environment, writer, blockers, &written_environment);
   const size_t first_section = summary["experiments"].size();
-  RunState state{client, writer, sink_, stop, MetricsSnapshots(client, writer)};
+  RunState state{
+      client, writer, sink_, stop, MetricsSnapshots(client, writer), options_.environment};
   state.forward_events = options_.forward_events;
   state.defer_gates = plan.launches_servers();
   std::vector<std::vector<metrics::PhaseSamples>> samples(plan.experiments.size());

@@ -23,6 +23,9 @@ struct RunOptions {
   // Lanes with a launch block start programs: a plan with any runs only when the user allowed it
   // (lanebench-cli run --allow-launch); otherwise the run does not start.
   bool allow_launch = false;
+  // Where lanes' API keys are read and what managed servers inherit. Tests fill their own, so
+  // none changes the process environment while the run's threads read it.
+  plan::Environment environment = plan::Environment::of_process();
 };
 
 // Exit codes shared with the CLI.

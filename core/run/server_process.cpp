@@ -15,8 +15,6 @@
 #include "net/secret_text.h"
 #include "run/server_process_groups.h"
 
-extern char** environ;
-
 namespace lb::run {
 namespace {
 
@@ -24,13 +22,9 @@ constexpr size_t kTailBytes = 16 * 1024;
 constexpr size_t kLongestLine = 64 * 1024;
 
 std::vector<std::string> merged_environment(
+    const plan::Environment& inherited,
     const std::vector<std::pair<std::string, std::string>>& extra) {
-  std::map<std::string, std::string> env;
-  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
-    const std::string entry(*e);
-    const size_t eq = entry.find('=');
-    if (eq != std::string::npos) env[entry.substr(0, eq)] = entry.substr(eq + 1);
-  }
+  plan::Environment::Variables env = inherited.variables();
   for (const auto& [name, value] : extra) env[name] = value;
   std::vector<std::string> out;
   for (const auto& [name, value] : env) out.push_back(name + "=" + value);
@@ -104,7 +98,8 @@ std::unique_ptr<ServerProcess> ServerProcess::spawn(const ServerSpawn& spec, std
       return nullptr;
     }
   }
-  const int rc = spawn_process(spec.argv, merged_environment(spec.env), fds[1], p->pid_);
+  const int rc =
+      spawn_process(spec.argv, merged_environment(spec.inherited, spec.env), fds[1], p->pid_);
   ::close(fds[1]);
   if (rc != 0) {
     ::close(fds[0]);

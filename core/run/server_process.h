@@ -12,13 +12,16 @@
 #include <thread>
 #include <vector>
 
+#include "plan/environment.h"
+
 namespace lb::run {
 
 struct ServerSpawn {
-  std::vector<std::string> argv;                         // argv[0] is looked up in PATH
-  std::vector<std::pair<std::string, std::string>> env;  // added to this process's environment
-  std::string log_path;                                  // "" = output discarded
-  std::vector<std::string> secrets;                      // redacted from the log
+  std::vector<std::string> argv;                                  // argv[0] is looked up in PATH
+  plan::Environment inherited = plan::Environment::of_process();  // what the server inherits
+  std::vector<std::pair<std::string, std::string>> env;           // added to `inherited`
+  std::string log_path;                                           // "" = output discarded
+  std::vector<std::string> secrets;                               // redacted from the log
 };
 
 struct ServerExit {

@@ -3,7 +3,6 @@
 // /metrics stay open; the key is read from the environment and an unset variable is an error.
 #include <QtTest>
 
-#include <cstdlib>
 #include "test_main.h"
 
 #include "sim_test_support.h"
@@ -16,8 +15,11 @@ class SimApiKeyTest : public QObject {
   Q_OBJECT
  private slots:
   void v1_routes_need_the_bearer_key() {
-    ::setenv("LB_SIM_TEST_KEY", "sk-sim-test-4f1c", 1);
-    auto server = start_server("fp8?time_scale=0.01&api_key_env=LB_SIM_TEST_KEY");
+    const EnvLookup env = [](std::string_view name) -> std::optional<std::string> {
+      if (name == "LB_SIM_TEST_KEY") return "sk-sim-test-4f1c";
+      return std::nullopt;
+    };
+    auto server = start_server("fp8?time_scale=0.01&api_key_env=LB_SIM_TEST_KEY", nullptr, env);
     QVERIFY(server);
     const uint16_t port = server->port();
     const std::string body = chat_body("Hello there.", {{"stream", true}, {"max_tokens", 3}});
@@ -40,8 +42,8 @@ class SimApiKeyTest : public QObject {
   }
 
   void unset_variable_is_an_error_naming_it() {
-    ::unsetenv("LB_SIM_TEST_NO_KEY");
-    auto parsed = parse_lane_spec("fp8?api_key_env=LB_SIM_TEST_NO_KEY");
+    const EnvLookup nothing_set = [](std::string_view) { return std::optional<std::string>(); };
+    auto parsed = parse_lane_spec("fp8?api_key_env=LB_SIM_TEST_NO_KEY", nothing_set);
     QVERIFY(std::holds_alternative<std::string>(parsed));
     QVERIFY(std::get<std::string>(parsed).find("LB_SIM_TEST_NO_KEY") != std::string::npos);
     // Without the option nothing is asked for.

@@ -20,8 +20,9 @@
 namespace lb::sim::test {
 
 inline std::unique_ptr<Server> start_server(const std::string& spec,
-                                            std::function<void(SimConfig&)> tweak = nullptr) {
-  auto parsed = parse_lane_spec(spec);
+                                            std::function<void(SimConfig&)> tweak = nullptr,
+                                            const EnvLookup& env = process_env_lookup) {
+  auto parsed = parse_lane_spec(spec, env);
   if (!std::holds_alternative<SimConfig>(parsed)) return nullptr;
   SimConfig config = std::get<SimConfig>(parsed);
   if (tweak) tweak(config);

@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -49,6 +50,31 @@ bool register_test(const RegisteredTest& test) {
   return true;
 }
 
+namespace {
+
+bool g_in_init_main = false;
+
+void require_init_main(const char* what, const char* name) {
+  if (g_in_init_main) return;
+  std::fprintf(stderr,
+               "%s(\"%s\") outside initMain(): a test may change the environment only before "
+               "any thread exists (tests/support/test_main.h)\n",
+               what, name);
+  std::abort();
+}
+
+}  // namespace
+
+void set_environment_before_threads(const char* name, const char* value) {
+  require_init_main("set_environment_before_threads", name);
+  ::setenv(name, value, 1);
+}
+
+void unset_environment_before_threads(const char* name) {
+  require_init_main("unset_environment_before_threads", name);
+  ::unsetenv(name);
+}
+
 }  // namespace lb::test
 
 int main(int argc, char** argv) {
@@ -71,7 +97,9 @@ int main(int argc, char** argv) {
   args.insert(args.end(), argv + 2, argv + argc);
   int qt_argc = static_cast<int>(args.size());
   args.push_back(nullptr);
+  lb::test::g_in_init_main = true;
   chosen->init_main();
+  lb::test::g_in_init_main = false;
   auto app = lb::test::make_app(chosen->app, qt_argc, args.data());
   return chosen->run(qt_argc, args.data());
 }

@@ -23,6 +23,14 @@ struct RegisteredTest {
 // Called during static initialisation by the macros below; returns true.
 bool register_test(const RegisteredTest& test);
 
+// The only way a test changes the process environment: from its class's static initMain(),
+// which runs before the application object, QtTest's watchdog or any other thread exists.
+// setenv/unsetenv are not thread-safe (they may move `environ` while another thread walks it),
+// so a call at any other time aborts the test program with a message. A test that needs a
+// variable later passes an lb::plan::Environment (or a lookup) to the code under test instead.
+void set_environment_before_threads(const char* name, const char* value);
+void unset_environment_before_threads(const char* name);
+
 }  // namespace lb::test
 
 #define LANEBENCH_TEST_REGISTER_(TestObject, kind)                                              \

@@ -78,22 +78,32 @@ QString shown_error(const QDialog& dialog) {
 
 class KeyringTest : public QObject {
   Q_OBJECT
+ public:
+  // libsecret and the daemons read these from the process environment, which may change only
+  // before any thread exists: keyring files go to a throw-away home, never to the user's, and
+  // the session bus is the private one this test starts at a fixed address in that home. Until
+  // it starts, nothing listens there.
+  static void initMain() {
+    const QString home = throwaway_home().path();
+    lb::test::set_environment_before_threads("HOME", qPrintable(home));
+    lb::test::set_environment_before_threads("XDG_DATA_HOME", qPrintable(home + "/data"));
+    lb::test::set_environment_before_threads("XDG_RUNTIME_DIR", qPrintable(home));
+    lb::test::set_environment_before_threads("DBUS_SESSION_BUS_ADDRESS", qPrintable(bus_address()));
+    lb::test::set_environment_before_threads(kSimKeyVar, kKey);
+  }
+
  private slots:
   void initTestCase() {
-    QVERIFY(home_.isValid());
+    QVERIFY(throwaway_home().isValid());
     for (const char* tool : {"dbus-daemon", "gnome-keyring-daemon"})
       QVERIFY2(
           !QStandardPaths::findExecutable(tool).isEmpty(),
           qPrintable(QString("%1 is not installed (scripts/bootstrap.sh installs it)").arg(tool)));
-    // Keyring files go to the throw-away home, never to the user's.
-    qputenv("HOME", home_.path().toUtf8());
-    qputenv("XDG_DATA_HOME", (home_.path() + "/data").toUtf8());
-    qputenv("XDG_RUNTIME_DIR", home_.path().toUtf8());
   }
 
   // First, while this process has never reached a bus: a clear error, no crash, no hang.
   void clearErrorWhenNoSecretServiceIsReachable() {
-    qputenv("DBUS_SESSION_BUS_ADDRESS", ("unix:path=" + home_.path() + "/no-bus").toUtf8());
+    QVERIFY(!QFile::exists(throwaway_home().path() + "/bus"));
     QElapsedTimer t;
     t.start();
     const SecretStore store(kWorkspace);
@@ -147,7 +157,7 @@ class KeyringTest : public QObject {
     QCOMPARE(*store.lookup({*SecretStore::lane_of_reference(ref), "sim"}, &error),
              std::string(kKey) + "-v2");
     // The keyring encrypts what it writes: the key is in no file under the home either.
-    QCOMPARE(file_containing(home_.path(), kKey), QString());
+    QCOMPARE(file_containing(throwaway_home().path(), kKey), QString());
 
     QVERIFY(store.remove("fp8").ok);
     QVERIFY(!store.lookup(kFp8, &error));
@@ -156,9 +166,8 @@ class KeyringTest : public QObject {
   }
 
   void keyringLaneResolvesThroughTheRegisteredLookup() {
-    QVERIFY2(!qgetenv("DBUS_SESSION_BUS_ADDRESS").contains("no-bus"), "needs the bus above");
+    QVERIFY2(bus_.state() == QProcess::Running, "needs the bus above");
     lb::app::register_sim_lane_starter();
-    qputenv(kSimKeyVar, kKey);
     QTemporaryDir dir;
     lb::ui::Workspace workspace;
     QString why;
@@ -232,13 +241,12 @@ class KeyringTest : public QObject {
     QVERIFY(reopened.lanes().empty());
     QVERIFY(!store.lookup(kFp8, &error));
     QVERIFY2(error.empty(), error.c_str());
-    qunsetenv(kSimKeyVar);
   }
 
   // A managed lane's secret env values typed in the lane dialog go to the keyring; the lane and
   // lanes.json hold references, which the server's start resolves through the lookup.
   void secretLaunchEnvStaysInTheKeyring() {
-    QVERIFY2(!qgetenv("DBUS_SESSION_BUS_ADDRESS").contains("no-bus"), "needs the bus above");
+    QVERIFY2(bus_.state() == QProcess::Running, "needs the bus above");
     QTemporaryDir dir;
     lb::ui::Workspace workspace;
     QString why;
@@ -314,7 +322,7 @@ class KeyringTest : public QObject {
   // The Add dialog stores a new lane's key before the workspace is written; when writing it
   // fails, the key must not stay in the keyring with nothing referring to it.
   void failedWorkspaceSaveLeavesNoKeyBehind() {
-    QVERIFY2(!qgetenv("DBUS_SESSION_BUS_ADDRESS").contains("no-bus"), "needs the bus above");
+    QVERIFY2(bus_.state() == QProcess::Running, "needs the bus above");
     QTemporaryDir dir;
     lb::ui::Workspace workspace;
     QString why;
@@ -356,15 +364,21 @@ class KeyringTest : public QObject {
   }
 
  private:
+  static QTemporaryDir& throwaway_home() {
+    static QTemporaryDir home;
+    return home;
+  }
+  static QString bus_address() { return "unix:path=" + throwaway_home().path() + "/bus"; }
+
   // A private session bus (the session configuration activates org.freedesktop.secrets from
-  // gnome-keyring's service file); its address becomes this process's session bus.
+  // gnome-keyring's service file) at the address this process was given in initMain().
   void start_session_bus() {
-    bus_.start("dbus-daemon", {"--session", "--nofork", "--print-address=1"});
+    bus_.start("dbus-daemon",
+               {"--session", "--nofork", "--address=" + bus_address(), "--print-address=1"});
     QVERIFY2(bus_.waitForStarted(5000), "dbus-daemon did not start");
     QVERIFY2(bus_.waitForReadyRead(5000), "dbus-daemon printed no address");
     const QByteArray address = bus_.readLine().trimmed();
-    QVERIFY2(address.startsWith("unix:"), address.constData());
-    qputenv("DBUS_SESSION_BUS_ADDRESS", address);
+    QVERIFY2(address.startsWith(bus_address().toUtf8()), address.constData());
   }
 
   // gnome-keyring-daemon --unlock reads the login keyring's password from stdin, creates the
@@ -379,7 +393,6 @@ class KeyringTest : public QObject {
     QCOMPARE(keyring.exitCode(), 0);
   }
 
-  QTemporaryDir home_;
   QProcess bus_;
 };
 

@@ -63,6 +63,12 @@ metrics::RequestRecord record(const std::string& lane, int64_t t0_ns, int index,
 
 class UiUnitsTest : public QObject {
   Q_OBJECT
+ public:
+  // A lane's key is in the environment while its workspace is saved, and must not be written.
+  static void initMain() {
+    lb::test::set_environment_before_threads("BF16_KEY", "sk-secret-value");
+  }
+
  private slots:
   void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
@@ -79,7 +85,6 @@ class UiUnitsTest : public QObject {
     std::vector<plan::Lane> lanes = ws.lanes();
     lanes[0].api_key_env = "BF16_KEY";
     lanes[0].notes.prefix_caching = false;
-    qputenv("BF16_KEY", "sk-secret-value");
     QVERIFY(ws.set_lanes(lanes, &error));
     Workspace again;
     QVERIFY(again.open(dir.path(), &error));

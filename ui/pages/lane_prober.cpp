@@ -58,7 +58,8 @@ ProbeOutcome probe_lane_blocking(const plan::Lane& lane) {
   options.cancel_when = &g_quitting;
   net::StreamClient client(options);
   CollectingSink sink;
-  run::LanePreparation prepared = run::prepare_lanes(plan, client, sink, g_quitting);
+  run::LanePreparation prepared =
+      run::prepare_lanes(plan, client, sink, g_quitting, plan::Environment::of_process());
   ProbeOutcome out;
   if (!prepared.errors.empty() || prepared.lanes.empty()) {
     QStringList errors;

@@ -59,26 +59,26 @@ class PlanResolvedTest : public QObject {
     QCOMPARE(resolved_plan_json(*again.plan), once);
   }
   void noSecretEverReachesTheResolvedPlan() {
-    qputenv("LB_TEST_CAND_KEY", "sk-very-secret-value");
+    const Environment env = Environment().with("LB_TEST_CAND_KEY", "sk-very-secret-value");
     const Plan plan = parsed(kResolvedPlan);
+    QCOMPARE(resolve_api_key(*plan.lane("cand"), env).value_or(""),
+             std::string("sk-very-secret-value"));
     const std::string text = resolved_plan_json(plan).dump();
     QVERIFY(text.find("sk-very-secret-value") == std::string::npos);
     QVERIFY(text.find("LB_TEST_CAND_KEY") != std::string::npos);
-    qunsetenv("LB_TEST_CAND_KEY");
   }
   void apiKeyIsReadAtCallTime() {
     const Plan plan = parsed(kResolvedPlan);
     const Lane& cand = *plan.lane("cand");
-    qunsetenv("LB_TEST_CAND_KEY");
-    QVERIFY(!resolve_api_key(cand).has_value());
-    qputenv("LB_TEST_CAND_KEY", "first");
-    QCOMPARE(resolve_api_key(cand).value(), std::string("first"));
-    qputenv("LB_TEST_CAND_KEY", "rotated");
-    QCOMPARE(resolve_api_key(cand).value(), std::string("rotated"));
-    qputenv("LB_TEST_CAND_KEY", "");
-    QVERIFY(!resolve_api_key(cand).has_value());
-    QVERIFY(!resolve_api_key(*plan.lane("base")).has_value());  // names no variable
-    qunsetenv("LB_TEST_CAND_KEY");
+    const Environment none;
+    QVERIFY(!resolve_api_key(cand, none).has_value());
+    QCOMPARE(resolve_api_key(cand, none.with("LB_TEST_CAND_KEY", "first")).value(),
+             std::string("first"));
+    QCOMPARE(resolve_api_key(cand, none.with("LB_TEST_CAND_KEY", "rotated")).value(),
+             std::string("rotated"));
+    QVERIFY(!resolve_api_key(cand, none.with("LB_TEST_CAND_KEY", "")).has_value());
+    // names no variable
+    QVERIFY(!resolve_api_key(*plan.lane("base"), none.with("LB_TEST_CAND_KEY", "x")).has_value());
   }
   // A keyring reference goes to the registered lookup under the referenced lane id; without one
   // (the CLI) the error says where the key is and what to do instead.
@@ -88,7 +88,7 @@ class PlanResolvedTest : public QObject {
     lane.api_key_env = "keyring:cand";
     set_keyring_lookup(nullptr);
     std::string error;
-    QVERIFY(!resolve_api_key(lane, &error).has_value());
+    QVERIFY(!resolve_api_key(lane, Environment(), &error).has_value());
     QVERIFY2(error.find("OS keyring") != std::string::npos, error.c_str());
     QVERIFY2(error.find("keyring:cand") != std::string::npos, error.c_str());
     QVERIFY2(error.find("set api_key_env") != std::string::npos, error.c_str());
@@ -105,30 +105,29 @@ class PlanResolvedTest : public QObject {
         });
     QVERIFY(keyring_lookup_available());
     lane.base_url = "https://GPU-A.example.com:8443/v1";
-    QCOMPARE(resolve_api_key(lane, &error).value(), std::string("sk-from-keyring"));
+    QCOMPARE(resolve_api_key(lane, Environment(), &error).value(), std::string("sk-from-keyring"));
     // The same lane pointed at another host finds no key: it is asked for again.
     lane.base_url = "https://gpu-b.example.com/v1";
     error.clear();
-    QVERIFY(!resolve_api_key(lane, &error).has_value());
+    QVERIFY(!resolve_api_key(lane, Environment(), &error).has_value());
     QVERIFY2(error.find("no key is stored in the OS keyring for keyring:cand at "
                         "gpu-b.example.com in this workspace") != std::string::npos,
              error.c_str());
     // A lane reads only its own item; the lookup is not even asked.
     lane.api_key_env = "keyring:other";
-    QVERIFY(!resolve_api_key(lane, &error).has_value());
+    QVERIFY(!resolve_api_key(lane, Environment(), &error).has_value());
     QVERIFY2(error.find("keyring:other names another lane's key") != std::string::npos,
              error.c_str());
     lane.id = "locked";
     lane.base_url = "sim:fp8";
     lane.api_key_env = "keyring:locked";
-    QVERIFY(!resolve_api_key(lane, &error).has_value());
+    QVERIFY(!resolve_api_key(lane, Environment(), &error).has_value());
     QCOMPARE(error, std::string("cannot read the key of lane locked: the keyring is locked"));
     QCOMPARE(asked, (std::vector<std::string>{"cand@gpu-a.example.com", "cand@gpu-b.example.com",
                                               "locked@sim"}));
     // An environment variable name never reaches the keyring.
     lane.api_key_env = "LB_TEST_UNSET_KEY";
-    qunsetenv("LB_TEST_UNSET_KEY");
-    QVERIFY(!resolve_api_key(lane, &error).has_value());
+    QVERIFY(!resolve_api_key(lane, Environment(), &error).has_value());
     QCOMPARE(
         error,
         std::string("environment variable LB_TEST_UNSET_KEY (api_key_env) is not set or empty"));
@@ -148,18 +147,18 @@ class PlanResolvedTest : public QObject {
     Lane lane;
     lane.id = "cand";
     lane.api_key_env = "LB_TEST_LANE_SECRET";
-    qputenv("LB_TEST_LANE_SECRET", "sk-not-for-a-stranger");
+    const Environment env = Environment().with("LB_TEST_LANE_SECRET", "sk-not-for-a-stranger");
     std::string error;
-    QVERIFY(!resolve_api_key(lane, &error).has_value());
+    QVERIFY(!resolve_api_key(lane, env, &error).has_value());
     QVERIFY2(error.find("api_key_env names LB_TEST_LANE_SECRET") != std::string::npos,
              error.c_str());
-    QVERIFY2(error.find("--allow-env LB_TEST_LANE_SECRET") != std::string::npos, error.c_str());
+    QVERIFY2(error.find("lanebench-cli run --allow-env LB_TEST_LANE_SECRET") != std::string::npos,
+             error.c_str());
     QVERIFY(error.find("sk-not-for-a-stranger") == std::string::npos);
     allow_api_key_env("LB_TEST_LANE_SECRET");
-    QCOMPARE(resolve_api_key(lane, &error).value_or(""), std::string("sk-not-for-a-stranger"));
+    QCOMPARE(resolve_api_key(lane, env, &error).value_or(""), std::string("sk-not-for-a-stranger"));
     clear_allowed_api_key_envs();
-    QVERIFY(!resolve_api_key(lane, &error).has_value());
-    qunsetenv("LB_TEST_LANE_SECRET");
+    QVERIFY(!resolve_api_key(lane, env, &error).has_value());
   }
 
   // Plain http carries a key only to loopback, or where the lane allows it.

@@ -67,10 +67,13 @@ void plant_in_run_files(const fs::path& run) {
 
 class TestReportPrivacy : public QObject {
   Q_OBJECT
+ public:
+  // The report reads the plan's key variable from the process environment, as the CLI does.
+  static void initMain() {
+    lb::test::set_environment_before_threads("LB_REPORT_TEST_KEY", kKey.c_str());
+  }
 
  private slots:
-  void initTestCase() { ::setenv("LB_REPORT_TEST_KEY", kKey.c_str(), 1); }
-
   void nothingPrivateSurvivesIntoTheSummary() {
     const auto run = lb::test::run_plan_into(lb::test::report_test_plan(planted_text()), "lb-priv");
     plant_in_run_files(run);

@@ -56,13 +56,14 @@ class TestPlanRunner : public QObject {
   Q_OBJECT
  private slots:
   void runLeavesACompleteFolderWithTheServersTiming() {
-    ::setenv("LB_TEST_RUN_KEY", "sk-test-secret-4242", 1);
     FakeVllm a(FakeVllmOptions{.ttft_us = 20'000, .itl_us = 2'000, .tokens = 8});
     FakeVllm b(FakeVllmOptions{.ttft_us = 40'000, .itl_us = 4'000, .tokens = 8});
     const auto dir = lb::test::fresh_dir("lb-run-e2e");
     lb::test::CollectingSink sink;
     std::atomic<bool> stop{false};
-    PlanRunner runner(parse(two_lane_plan(a, b)), {dir.string(), "9.9.9", true}, sink);
+    RunOptions options{dir.string(), "9.9.9", true};
+    options.environment = lb::plan::Environment().with("LB_TEST_RUN_KEY", "sk-test-secret-4242");
+    PlanRunner runner(parse(two_lane_plan(a, b)), options, sink);
     const auto result = runner.run(stop);
     QCOMPARE(result.exit_code, 0);
     QVERIFY(result.errors.empty());
@@ -278,7 +279,6 @@ class TestPlanRunner : public QObject {
   // A server that quotes the refused key in its error: requests.jsonl keeps the error, not the key.
   void serverErrorTextIsWrittenWithoutTheKey() {
     const std::string key = "sk-quoted-back-" + std::to_string(::getpid()) + "-c0ffee";
-    ::setenv("LB_TEST_QUOTED_KEY", key.c_str(), 1);
     FakeVllmOptions o{.ttft_us = 1'000, .itl_us = 200, .tokens = 2};
     o.status_for = [](uint64_t n) { return n % 2 == 0 ? 401 : 200; };
     FakeVllm server(o);
@@ -296,17 +296,17 @@ class TestPlanRunner : public QObject {
            {"output_tokens", 2}}}}};
     lb::test::CollectingSink sink;
     std::atomic<bool> stop{false};
-    PlanRunner(parse(plan), {dir.string()}, sink).run(stop);
+    RunOptions options{dir.string()};
+    options.environment = lb::plan::Environment().with("LB_TEST_QUOTED_KEY", key);
+    PlanRunner(parse(plan), options, sink).run(stop);
     const std::string lines = lb::test::read_text(dir / "requests.jsonl");
     QVERIFY2(lines.find("Incorrect API key provided: [redacted]") != std::string::npos,
              lines.substr(0, 2000).c_str());
     QVERIFY2(lines.find(key) == std::string::npos, "the key was written to requests.jsonl");
-    ::unsetenv("LB_TEST_QUOTED_KEY");
     fs::remove_all(dir);
   }
 
   void unusableLanesStopTheRunBeforeMeasuring() {
-    ::unsetenv("LB_TEST_MISSING_KEY");
     FakeVllm server;
     const auto dir = lb::test::fresh_dir("lb-run-badlanes");
     nlohmann::json plan = {
@@ -321,7 +321,9 @@ class TestPlanRunner : public QObject {
     lb::test::CollectingSink sink;
     std::atomic<bool> stop{false};
     set_sim_lane_starter(nullptr);
-    const auto result = PlanRunner(parse(plan), {dir.string()}, sink).run(stop);
+    RunOptions options{dir.string()};
+    options.environment = lb::plan::Environment();  // LB_TEST_MISSING_KEY is not set
+    const auto result = PlanRunner(parse(plan), options, sink).run(stop);
     QCOMPARE(result.exit_code, kExitInput);
     QCOMPARE(result.errors.size(), size_t(3));
     QVERIFY(result.errors[0].find("LB_TEST_MISSING_KEY") != std::string::npos);
