@@ -6,7 +6,7 @@ packages=(
   cmake ninja-build g++ pkg-config ccache
   qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libgl-dev qt6-qpa-plugins
   libcurl4-openssl-dev nlohmann-json3-dev libsimdjson-dev libssl-dev libboost-dev libcli11-dev
-  libbenchmark-dev libnghttp2-dev
+  libbenchmark-dev libnghttp2-dev libre2-dev
   libpng-dev libturbojpeg0-dev libavformat-dev libavcodec-dev libavutil-dev libswscale-dev
   clang-14 libclang-rt-14-dev
   clang-format

@@ -4,8 +4,10 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <sstream>
 
 #include "commands.h"
+#include "net/printable_text.h"
 #include "net/stream_client.h"
 #include "run/chat_request_body.h"
 #include "run/lane_probe.h"
@@ -22,27 +24,32 @@ struct ProbeArgs {
   std::string api_key_env;
 };
 
-void print_human(const std::string& url, const run::ProbeReport& r) {
-  std::cout << url << '\n';
-  std::cout << "  server:   " << run::to_string(r.kind)
-            << (r.version.empty() ? "" : " " + r.version) << "  (" << r.kind_evidence << ")\n";
-  std::cout << "  dialect:  openai-chat over SSE"
-            << (run::accepts_continuous_usage(r.kind) ? ", usage on every chunk" : "")
-            << (r.supports_ignore_eos() ? ", ignore_eos" : "") << '\n';
+void write_human(std::ostream& out, const std::string& url, const run::ProbeReport& r) {
+  out << url << '\n';
+  out << "  server:   " << run::to_string(r.kind) << (r.version.empty() ? "" : " " + r.version)
+      << "  (" << r.kind_evidence << ")\n";
+  out << "  dialect:  openai-chat over SSE"
+      << (run::accepts_continuous_usage(r.kind) ? ", usage on every chunk" : "")
+      << (r.supports_ignore_eos() ? ", ignore_eos" : "") << '\n';
   for (const auto& m : r.models)
-    std::cout << "  model:    " << m.id << "  (max context "
-              << (m.max_model_len > 0 ? std::to_string(m.max_model_len) : "unknown") << ")\n";
-  std::cout << "  /version: " << (r.version_json.is_null() ? "none" : r.version_json.dump())
-            << '\n';
-  std::cout << "  /health:  " << (r.health_status ? std::to_string(r.health_status) : "no answer")
-            << '\n';
+    out << "  model:    " << m.id << "  (max context "
+        << (m.max_model_len > 0 ? std::to_string(m.max_model_len) : "unknown") << ")\n";
+  out << "  /version: " << (r.version_json.is_null() ? "none" : r.version_json.dump()) << '\n';
+  out << "  /health:  " << (r.health_status ? std::to_string(r.health_status) : "no answer")
+      << '\n';
   std::string families;
   for (const auto& f : r.metrics_families) families += (families.empty() ? "" : ", ") + f + ":";
-  std::cout << "  /metrics: "
-            << (!r.metrics_available ? "none"
-                : families.empty()   ? "present (no known families)"
-                                     : families)
-            << '\n';
+  out << "  /metrics: "
+      << (!r.metrics_available ? "none"
+          : families.empty()   ? "present (no known families)"
+                               : families)
+      << '\n';
+}
+
+void print_human(const std::string& url, const run::ProbeReport& r) {
+  std::ostringstream out;
+  write_human(out, url, r);
+  std::cout << net::printable_text(out.str());  // what the server said, without escape codes
 }
 
 int probe_url(const ProbeArgs& args) {
@@ -75,7 +82,7 @@ int probe_url(const ProbeArgs& args) {
     if (args.insecure) std::cout << "  TLS:      verification DISABLED (insecure)\n";
   }
   if (!report.reachable) {
-    std::cerr << "lanebench-cli probe: " << report.error << '\n';
+    std::cerr << "lanebench-cli probe: " << net::printable_text(report.error) << '\n';
     return run::kExitInput;
   }
   return run::kExitOk;

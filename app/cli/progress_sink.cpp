@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <iostream>
 
+#include "net/printable_text.h"
+
 namespace lb::cli {
 
 std::string format_progress(const run::RunProgress& p) {
@@ -78,7 +80,7 @@ void ProgressSink::on_message(run::MessageLevel level, const std::string& text) 
   const char* prefix = level == run::MessageLevel::Error     ? "error: "
                        : level == run::MessageLevel::Warning ? "warning: "
                                                              : "";
-  std::cerr << prefix << text << '\n';
+  std::cerr << prefix << net::printable_text(text) << '\n';
   std::cerr.flush();
 }
 
@@ -88,7 +90,7 @@ void ProgressSink::clear_line_locked() {
 }
 
 void ProgressSink::print_pending_locked() {
-  for (const std::string& line : pending_) std::cerr << line << '\n';
+  for (const std::string& line : pending_) std::cerr << net::printable_line(line) << '\n';
   if (!pending_.empty()) std::cerr.flush();
   pending_.clear();
 }
@@ -99,10 +101,10 @@ void ProgressSink::print_line_locked() {
   printed_phase_ = phase_of(latest_);
   printed_at_ = std::chrono::steady_clock::now();
   if (tty_) {
-    std::cerr << "\r\x1b[K" << line;
+    std::cerr << "\r\x1b[K" << net::printable_line(line);
     line_open_ = true;
   } else {
-    std::cerr << line << '\n';
+    std::cerr << net::printable_line(line) << '\n';
   }
   std::cerr.flush();
 }

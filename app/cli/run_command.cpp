@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "net/printable_text.h"
 #include "plan/api_key_source.h"
 #include "plan/plan.h"
 #include "plan/sweep_expansion.h"
@@ -36,12 +37,14 @@ bool launch_allowed(const RunArgs& args, const plan::Plan& plan) {
                "trust these commands:\n";
   for (const auto& lane : plan::expand_sweep(plan).plan.lanes)
     if (lane.launch)
-      std::cerr << "  " << lane.id << ": " << plan::display_command(*lane.launch) << '\n';
+      std::cerr << "  " << net::printable_line(lane.id) << ": "
+                << net::printable_line(plan::display_command(*lane.launch)) << '\n';
   return false;
 }
 
 void print_outcome(const RunArgs& args, const run::RunResult& result) {
-  for (const auto& e : result.errors) std::cerr << "lanebench-cli run: " << e << '\n';
+  for (const auto& e : result.errors)
+    std::cerr << "lanebench-cli run: " << net::printable_text(e) << '\n';
   if (result.interrupted)
     std::cerr << "lanebench-cli run: interrupted; kept " << result.requests_written
               << " finished requests in " << args.out_dir << '\n';
@@ -55,23 +58,24 @@ void print_outcome(const RunArgs& args, const run::RunResult& result) {
                           {"requests_written", result.requests_written},
                           {"summary", result.summary}};
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
-    if (!table.empty()) std::cerr << table;
+    if (!table.empty()) std::cerr << net::printable_text(table);
   } else if (!table.empty()) {
-    std::cout << table << "run folder: " << args.out_dir << '\n';
+    std::cout << net::printable_text(table) << "run folder: " << args.out_dir << '\n';
   }
 }
 
 int run_plan_command(const RunArgs& args) {
   auto parsed = plan::load_plan_file(args.plan_path);
   if (!parsed.ok()) {
-    std::cerr << "lanebench-cli run: the plan is not valid:\n" << parsed.error_text() << '\n';
+    std::cerr << "lanebench-cli run: the plan is not valid:\n"
+              << net::printable_text(parsed.error_text()) << '\n';
     return run::kExitInput;
   }
   if (!launch_allowed(args, *parsed.plan)) return run::kExitInput;
   for (const std::string& name : args.allowed_envs) plan::allow_api_key_env(name);
   std::string why;
   if (!args.append && !run::run_folder_usable(args.out_dir, &why)) {
-    std::cerr << "lanebench-cli run: --out: " << why << '\n';
+    std::cerr << "lanebench-cli run: --out: " << net::printable_text(why) << '\n';
     return run::kExitInput;
   }
   const std::atomic<bool>& stop = install_stop_signal_handlers();

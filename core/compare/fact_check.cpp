@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <regex>
 
 #include <nlohmann/json.hpp>
 
 #include "compare/number_scan.h"
+#include "plan/user_regex.h"
 
 namespace lb::compare {
 namespace {
@@ -89,16 +89,15 @@ CheckResult regex(const plan::FactCheck& check, CheckResult result, std::string_
     result.detail = "output longer than " + std::to_string(kMaxRegexInputBytes) + " bytes";
     return result;
   }
-  try {
-    auto flags = std::regex::ECMAScript;
-    if (check.ignore_case) flags |= std::regex::icase;
-    const std::regex pattern(check.text, flags);
-    if (std::regex_search(output.begin(), output.end(), pattern)) return result;
+  std::string error;
+  const std::optional<bool> found =
+      plan::user_regex_search(check.text, check.ignore_case, output, &error);
+  if (!found) {
+    result.status = CheckStatus::Error;
+    result.detail = "regular expression error: " + error;
+  } else if (!*found) {
     result.status = CheckStatus::Fail;
     result.detail = "no match";
-  } catch (const std::regex_error& e) {
-    result.status = CheckStatus::Error;
-    result.detail = std::string("regular expression error: ") + e.what();
   }
   return result;
 }

@@ -21,9 +21,9 @@ struct CheckResult {
   std::string detail;  // why it failed (or could not run), e.g. "numbers found: 175, 2"
 };
 
-// Regex checks run on at most this many bytes of output: std::regex recurses per character and
-// model outputs far beyond this are not what a fact check is for.
-constexpr std::size_t kMaxRegexInputBytes = 64 * 1024;
+// Regex checks (RE2, plan/user_regex.h) run on at most this many bytes of output: model outputs
+// far beyond this are not what a fact check is for.
+constexpr std::size_t kMaxRegexInputBytes = 1024 * 1024;
 
 CheckResult run_check(const plan::FactCheck& check, std::size_t index, std::string_view output);
 std::vector<CheckResult> run_checks(const std::vector<plan::FactCheck>& checks,

@@ -53,6 +53,9 @@ struct HttpRequest {
   // arrives with its last byte (no TTFT/ITL meaning). PlainJson/PlainText ignore this.
   bool stream = true;
   Timeouts timeouts;
+  // A streamed response longer than this ends the request with ErrorKind::TooLarge: a server
+  // that never stops streaming (max_tokens ignored) must not fill the client's memory. 0 = none.
+  int64_t max_stream_bytes = 64ll << 20;
   TlsOptions tls;
   HttpVersion http_version = HttpVersion::Auto;
 };

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace lb::net {
 
 inline constexpr const char* kRedactedText = "[redacted]";
@@ -15,6 +17,10 @@ std::string lower_ascii(std::string text);
 std::string redact_literal(const std::string& text, const std::string& term);
 // The keys' values (each of at least 4 characters) and key-like tokens replaced.
 std::string redact_secret_text(std::string text, const std::vector<std::string>& keys);
+// Every string in `value` (member names too) with each key's value (of at least 4 characters)
+// replaced, as in redact_literal; returns whether anything was. Only the exact values: what a
+// model answered must stay as it was, even where it looks like a key.
+bool redact_secret_values(nlohmann::json& value, const std::vector<std::string>& keys);
 // One line per kind of secret still in `text` ("API key value", "bearer token", ...).
 std::vector<std::string> secret_text_findings(const std::string& text,
                                               const std::vector<std::string>& keys);

@@ -66,6 +66,10 @@ bool Transfer::configure() {
   curl_easy_setopt(e, CURLOPT_BUFFERSIZE, static_cast<long>(receive_buffer_bytes_));
   curl_easy_setopt(e, CURLOPT_TCP_NODELAY, 1L);
   curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+  // URLs come from plans, probes and servers: only http and https, never gopher://, dict://,
+  // file:// and the rest of what libcurl speaks (docs/security.md).
+  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
   const Timeouts& t = request_.timeouts;
   if (t.connect_ms > 0) {
     curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(t.connect_ms));
@@ -169,6 +173,14 @@ size_t Transfer::write(const char* data, size_t bytes, int64_t now_ns) {
     }
     result_.body.append(data, bytes);
     return bytes;
+  }
+  stream_bytes_ += static_cast<int64_t>(bytes);
+  if (request_.max_stream_bytes > 0 && stream_bytes_ > request_.max_stream_bytes) {
+    result_.error = ErrorKind::TooLarge;
+    result_.error_message = "streamed response longer than the limit of " +
+                            std::to_string(request_.max_stream_bytes) +
+                            " bytes: the server did not stop (max_tokens ignored?)";
+    return 0;
   }
   const size_t before = result_.events.size();
   const bool keep_reading = parser_->feed(std::string_view(data, bytes), now_ns);

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "plan/plan_validation.h"
+#include "plan/prompt_set.h"
 #include "plan/sharegpt_file.h"
 #include "plan/trace_file.h"
 
@@ -226,9 +227,42 @@ struct ParamsJson {
 
 }  // namespace
 
+namespace {
+
+// A prompt set named by a plan is found beside the plan, as traces and ShareGPT files are, and
+// must load: a regression that cannot read its prompts is an error of the plan, not an
+// experiment skipped at run time with exit code 0.
+void check_prompt_set(std::string& ref, const std::filesystem::path& plan_dir,
+                      const std::string& field, std::vector<PlanError>& errors) {
+  if (ref.rfind("builtin:", 0) == 0) return;  // compiled in; an unknown name fails at its run
+  const std::filesystem::path p(ref);
+  if (p.is_relative() && !plan_dir.empty()) ref = (plan_dir / p).lexically_normal().string();
+  const PromptSetResult loaded = load_prompt_set(ref);
+  if (!loaded.ok()) errors.push_back({field, loaded.error_text()});
+}
+
+std::string* prompt_set_of(Experiment& e, std::string* field) {
+  if (auto* r = std::get_if<RegressionExperiment>(&e.params)) return &r->prompts;
+  if (auto* s = std::get_if<SampledRegressionExperiment>(&e.params)) return &s->prompts;
+  if (auto* g = std::get_if<GatesExperiment>(&e.params)) {
+    if (std::find(g->checks.begin(), g->checks.end(), "multimodal") == g->checks.end())
+      return nullptr;
+    *field = "multimodal_prompts";
+    return &g->multimodal_prompts;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 std::vector<PlanError> check_plan_files(Plan& plan, const std::string& plan_folder) {
   const std::filesystem::path plan_dir(plan_folder);
   std::vector<PlanError> errors;
+  for (size_t i = 0; i < plan.experiments.size(); ++i) {
+    std::string field = "prompts";
+    if (std::string* ref = prompt_set_of(plan.experiments[i], &field))
+      check_prompt_set(*ref, plan_dir, "experiments[" + std::to_string(i) + "]." + field, errors);
+  }
   for (size_t i = 0; i < plan.experiments.size(); ++i) {
     auto* t = std::get_if<TraceExperiment>(&plan.experiments[i].params);
     if (t == nullptr) continue;

@@ -2,7 +2,6 @@
 
 #include <cmath>
 #include <fstream>
-#include <regex>
 #include <set>
 #include <sstream>
 
@@ -11,6 +10,7 @@
 #include "plan/builtin_multimodal_set.h"
 #include "plan/builtin_prompt_sets.h"
 #include "plan/prompt_set_media.h"
+#include "plan/user_regex.h"
 
 namespace lb::plan {
 namespace {
@@ -81,13 +81,8 @@ void parse_text_check(const json& object, const std::string& at, FactCheck& chec
   if (text->empty()) sink.add(at + "." + key, "must not be empty");
   check.text = *text;
   if (!is_regex) return;
-  try {
-    auto flags = std::regex::ECMAScript;
-    if (check.ignore_case) flags |= std::regex::icase;
-    std::regex compiled(check.text, flags);
-  } catch (const std::regex_error& e) {
-    sink.add(at + ".pattern", std::string("invalid regular expression: ") + e.what());
-  }
+  if (const std::string why = user_regex_error(check.text, check.ignore_case); !why.empty())
+    sink.add(at + ".pattern", "invalid regular expression: " + why);
 }
 
 void parse_numeric_check(const json& object, const std::string& at, FactCheck& check,

@@ -7,19 +7,8 @@
 namespace lb::report {
 namespace {
 
-// A table cell: no line breaks, pipes escaped.
-std::string cell(const std::string& text) {
-  std::string out;
-  for (char ch : text) {
-    if (ch == '|')
-      out += "\\|";
-    else if (ch == '\n' || ch == '\r')
-      out += ' ';
-    else
-      out += ch;
-  }
-  return out;
-}
+// A table cell: text, with pipes escaped too.
+std::string cell(const std::string& text) { return markdown_text(text); }
 
 void write_table(std::ostream& out, const std::vector<std::string>& header,
                  const std::vector<std::vector<std::string>>& rows) {
@@ -47,16 +36,17 @@ std::string fence_for(const std::string& text) {
 }
 
 void write_markdown_header(std::ostream& out, const ReportModel& m) {
-  out << "# " << m.title << "\n\n";
+  out << "# " << markdown_text(m.title) << "\n\n";
   if (!m.complete) out << "**INCOMPLETE RUN** - see Caveats.\n\n";
   if (!m.started_at.empty())
     out << "Run: " << m.started_at << " to "
         << (m.finished_at.empty() ? "(not finished)" : m.finished_at) << "\n\n";
   out << "## Decision\n\n";
   if (m.decision) {
-    out << "**" << decision_label(m.decision->decision) << "** (" << m.decision->decided_at
-        << ")\n\n"
-        << (m.decision->rationale.empty() ? "No rationale given." : m.decision->rationale)
+    out << "**" << decision_label(m.decision->decision) << "** ("
+        << markdown_text(m.decision->decided_at) << ")\n\n"
+        << (m.decision->rationale.empty() ? "No rationale given."
+                                          : markdown_text(m.decision->rationale))
         << "\n\n";
   } else {
     out << "No decision recorded.\n\n";
@@ -66,8 +56,9 @@ void write_markdown_header(std::ostream& out, const ReportModel& m) {
 void write_markdown_lanes(std::ostream& out, const ReportModel& m) {
   out << "## Lanes\n\n";
   for (const auto& lane : m.lanes) {
-    out << "### " << lane.id << "\n\n";
-    for (const auto& [k, v] : lane.notes) out << "- " << k << ": " << v << "\n";
+    out << "### " << markdown_text(lane.id) << "\n\n";
+    for (const auto& [k, v] : lane.notes)
+      out << "- " << markdown_text(k) << ": " << markdown_text(v) << "\n";
     if (!lane.notes.empty()) out << "\n";
     std::vector<std::vector<std::string>> rows;
     for (const auto& [k, v] : lane.environment) rows.push_back({k, v});
@@ -97,22 +88,23 @@ void write_markdown_gates(std::ostream& out, const ReportModel& m) {
 void write_performance(std::ostream& out, const ReportModel& m) {
   out << "## Performance\n\n";
   for (const auto& t : m.performance) {
-    out << "### " << t.title << "\n\n";
+    out << "### " << markdown_text(t.title) << "\n\n";
     write_table(out, t.header, t.rows);
-    if (!t.note.empty()) out << "\n" << t.note << "\n";
+    if (!t.note.empty()) out << "\n" << markdown_text(t.note) << "\n";
     out << "\n";
   }
   if (m.charts.empty()) return;
   out << "## Charts\n\n";
-  for (const auto& c : m.charts) out << "![" << c.title << "](charts/" << c.id << ".svg)\n\n";
+  for (const auto& c : m.charts)
+    out << "![" << markdown_text(c.title) << "](charts/" << markdown_text(c.id) << ".svg)\n\n";
 }
 
 void write_artifacts(std::ostream& out, const ReportModel& m) {
   if (m.artifacts.empty()) return;
   const ReportTable t = artifacts_table(m.artifacts);
-  out << "## Artifacts\n\n### " << t.title << "\n\n";
+  out << "## Artifacts\n\n### " << markdown_text(t.title) << "\n\n";
   write_table(out, t.header, t.rows);
-  out << "\n" << t.note << "\n\n";
+  out << "\n" << markdown_text(t.note) << "\n\n";
 }
 
 void write_pairs(std::ostream& out, const ReportModel& m) {
@@ -123,10 +115,12 @@ void write_pairs(std::ostream& out, const ReportModel& m) {
   }
   out << "Removed text is marked [-like this-], added text {+like this+}.\n\n";
   for (const auto& p : m.pairs) {
-    out << "### Prompt " << p.index << (p.prompt_id.empty() ? "" : " (" + p.prompt_id + ")") << ": "
-        << p.baseline << " vs " << p.candidate << "\n\n- triage: " << p.triage << ", ratio "
-        << format_number(p.ratio, 3) << "\n- verdict: " << p.verdict
-        << (p.note.empty() ? "" : " - " + p.note) << "\n\n";
+    out << "### Prompt " << p.index
+        << (p.prompt_id.empty() ? "" : " (" + markdown_text(p.prompt_id) + ")") << ": "
+        << markdown_text(p.baseline) << " vs " << markdown_text(p.candidate)
+        << "\n\n- triage: " << markdown_text(p.triage) << ", ratio " << format_number(p.ratio, 3)
+        << "\n- verdict: " << markdown_text(p.verdict)
+        << (p.note.empty() ? "" : " - " + markdown_text(p.note)) << "\n\n";
     const std::string diff = wdiff_text(p.text_a, p.text_b);
     const std::string fence = fence_for(diff);
     out << fence << "text\n" << diff << "\n" << fence << "\n\n";
@@ -139,13 +133,34 @@ void write_pairs(std::ostream& out, const ReportModel& m) {
 void write_markdown_caveats(std::ostream& out, const ReportModel& m) {
   out << "## Caveats\n\n";
   if (m.caveats.empty()) out << "None.\n";
-  for (const auto& c : m.caveats) out << "- " << c << "\n";
+  for (const auto& c : m.caveats) out << "- " << markdown_text(c) << "\n";
+  const std::string fence = fence_for(m.reproduce_command);
   out << "\n## Reproduce\n\nFrom the run folder, which holds plan.json "
-         "(secrets removed):\n\n```sh\n"
-      << m.reproduce_command << "\n```\n";
+         "(secrets removed):\n\n"
+      << fence << "sh\n"
+      << m.reproduce_command << "\n"
+      << fence << "\n";
 }
 
 }  // namespace
+
+std::string markdown_text(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    if (ch == '\n' || ch == '\r') {
+      out += ' ';  // a line break would start a heading, a list or a fence
+    } else if (std::string_view("\\`[]<>|").find(ch) != std::string_view::npos) {
+      out += '\\';
+      out += ch;
+    } else if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) {
+      out += ' ';
+    } else {
+      out += ch;
+    }
+  }
+  return out;
+}
 
 std::string wdiff_text(const std::string& a, const std::string& b) {
   const auto diff = compare::DiffHighlight::compute(a, b);

@@ -6,53 +6,20 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <regex>
 
 #include "net/secret_text.h"
 #include "plan/key_transport.h"
 #include "plan/plan.h"
 #include "report/json_access.h"
+#include "report/private_patterns.h"
 #include "report/run_folder.h"
 
 namespace lb::report {
 namespace {
 
-struct Pattern {
-  const char* what;
-  std::regex re;
-  const char* replacement = "[redacted]";  // "$1[redacted]" keeps a matched leading delimiter
-};
-
-const std::vector<Pattern>& private_patterns() {
-  static const std::vector<Pattern> p = {
-      {"URL", std::regex(R"(\b[A-Za-z][A-Za-z0-9+.\-]*://[^\s"'<>]+)")},
-      {"e-mail address", std::regex(R"([A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+)")},
-      {"IPv4 address",
-       std::regex(R"(\b(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}\b)")},
-      // "::" forms, or at least five hex groups: clock times (12:30:45) have
-      // three.
-      {"IPv6 address",
-       std::regex(
-           R"((^|[^0-9A-Za-z:])([0-9A-Fa-f]{0,4}::[0-9A-Fa-f:]*[0-9A-Fa-f]|[0-9A-Fa-f]{0,4}::(?=[^0-9A-Za-z:]|$)|([0-9A-Fa-f]{1,4}:){4,7}[0-9A-Fa-f]{1,4}))"),
-       "$1[redacted]"},
-      {"host name",
-       std::regex(
-           R"(\b([A-Za-z0-9]([A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+(?!(json|jsonl|txt|md|html|csv|svg|pdf|py|bin|pt|pth|safetensors|gguf|yaml|yml|prom|sh)\b)[A-Za-z]{2,24}\b)")},
-      {"filesystem path",
-       std::regex(
-           R"((^|[\s"'(=:,])(~/[^\s"'<>]*|/[A-Za-z0-9._\-]+(/[A-Za-z0-9._\-]*)+|[A-Za-z]:\\[^\s"'<>]*))"),
-       "$1[redacted]"}};
-  return p;
-}
-
 // Case-insensitive literal replacement (net/secret_text.h).
 std::string replace_literal(const std::string& text, const std::string& term) {
   return net::redact_literal(text, term);
-}
-
-std::string replace_patterns(std::string text, const std::vector<Pattern>& patterns) {
-  for (const auto& p : patterns) text = std::regex_replace(text, p.re, p.replacement);
-  return text;
 }
 
 std::string host_of(const std::string& url) { return plan::url_host(url); }
@@ -104,7 +71,7 @@ std::string PrivacyScrubber::redact_secrets(const std::string& text) const {
 
 std::string PrivacyScrubber::redact_private(const std::string& text) const {
   std::string out = redact_secrets(text);
-  out = replace_patterns(std::move(out), private_patterns());
+  out = redact_private_patterns(std::move(out));
   for (const auto& t : terms_) out = replace_literal(out, t);
   return out;
 }
@@ -115,8 +82,7 @@ std::vector<std::string> PrivacyScrubber::secret_findings(const std::string& tex
 
 std::vector<std::string> PrivacyScrubber::findings(const std::string& text) const {
   std::vector<std::string> out = secret_findings(text);
-  for (const auto& p : private_patterns())
-    if (std::regex_search(text, p.re)) out.push_back(p.what);
+  for (auto& what : private_pattern_findings(text)) out.push_back(std::move(what));
   const std::string hay = net::lower_ascii(text);
   for (const auto& t : terms_)
     if (hay.find(net::lower_ascii(t)) != std::string::npos) out.push_back("user or host name");

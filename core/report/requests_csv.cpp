@@ -20,8 +20,12 @@ std::string count(int64_t v) { return v < 0 ? std::string() : std::to_string(v);
 }  // namespace
 
 std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string out = "\"";
+  // A spreadsheet runs a cell that starts with one of these as a formula (=HYPERLINK(...)):
+  // text from a run folder is made plain text with a leading apostrophe.
+  const bool formula =
+      !text.empty() && std::string_view("=+-@\t\r").find(text[0]) != std::string_view::npos;
+  if (!formula && text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = formula ? "\"'" : "\"";
   for (char ch : text) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
   return out + "\"";
 }

@@ -7,6 +7,7 @@
 
 #include "metrics/prometheus_text.h"
 #include "metrics/server_counters.h"
+#include "net/secret_text.h"
 #include "net/stream_client.h"
 #include "plan/sweep_expansion.h"
 #include "run/environment_info.h"
@@ -335,9 +336,13 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   std::vector<std::string> keys;
   for (const auto& lane : prep.lanes)
     if (std::string key = api_key_of(lane.endpoint); !key.empty()) keys.push_back(std::move(key));
-  for (const auto& lane : plan.lanes)
-    if (lane.launch)
-      for (auto& secret : plan::launch_secret_values(*lane.launch)) keys.push_back(secret);
+  for (const auto& lane : plan.lanes) {
+    if (!lane.launch) continue;
+    for (auto& secret : plan::launch_secret_values(*lane.launch)) keys.push_back(secret);
+    // A managed lane's key is read again when its server is up; the value is the same.
+    if (auto key = plan::resolve_api_key(lane, options_.environment)) keys.push_back(*key);
+  }
+  const std::vector<std::string> keys_used = keys;
   writer.set_secrets(std::move(keys));
   std::vector<std::string> blockers;
   nlohmann::json& summary = result.summary;
@@ -377,14 +382,20 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   summary["run"]["blockers"] = blockers;
   writer.write_json("summary.json", summary);
   writer.flush();
-  for (auto& e : writer.take_errors()) {
+  // A file that could not be written (a full disk, no permission) means records were lost: the
+  // run failed, whatever its gates say, and each message names the file.
+  const std::vector<std::string> write_errors = writer.take_errors();
+  for (const auto& e : write_errors) {
     sink_.on_message(MessageLevel::Error, e);
-    result.errors.push_back(std::move(e));
+    result.errors.push_back(e);
   }
   result.requests_written = writer.requests_written();
+  // As written to summary.json; also what `run --json` prints.
+  net::redact_secret_values(summary, keys_used);
+  for (auto& e : result.errors) e = net::redact_secret_text(e, keys_used);
   if (result.interrupted)
     result.exit_code = kExitInterrupted;
-  else if (!state.blockers.empty() || servers_failed)
+  else if (!state.blockers.empty() || servers_failed || !write_errors.empty())
     result.exit_code = kExitFailed;
   return result;
 }

@@ -58,9 +58,21 @@ void RunFolderWriter::write_file(std::string relative_path, std::string content)
 }
 
 void RunFolderWriter::write_json(std::string relative_path, const nlohmann::json& value) {
+  std::vector<std::string> keys;
+  {
+    std::lock_guard lock(mutex_);
+    keys = secrets_;
+  }
+  // A server's error quoting the key it refused reaches summary.json too (prompt_errors).
+  nlohmann::json redacted;
+  const nlohmann::json* out = &value;
+  if (!keys.empty()) {
+    redacted = value;
+    if (net::redact_secret_values(redacted, keys)) out = &redacted;
+  }
   // Invalid UTF-8 from a server must not abort the run: replace it rather than throw.
   write_file(std::move(relative_path),
-             value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+             out->dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 void RunFolderWriter::after_written(std::function<void()> fn) {
@@ -131,7 +143,10 @@ void RunFolderWriter::write_request_line(const metrics::RequestRecord& record) {
     const ssize_t n = ::write(jsonl_fd_, line.data() + written, line.size() - written);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      note_error(std::string("cannot append to requests.jsonl: ") + std::strerror(errno));
+      // Said once: a full disk would otherwise give one message per request.
+      if (lines_lost_++ == 0)
+        note_error(std::string("cannot append to requests.jsonl: ") + std::strerror(errno) +
+                   "; request lines from here on are lost");
       return;
     }
     written += static_cast<size_t>(n);

@@ -65,6 +65,7 @@ class RunFolderWriter {
   std::string dir_;
   std::string open_error_;
   int jsonl_fd_ = -1;
+  int64_t lines_lost_ = 0;  // request lines that could not be appended (writer thread only)
   std::atomic<int64_t> requests_written_{0};
 
   std::mutex mutex_;

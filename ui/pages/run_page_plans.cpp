@@ -11,8 +11,10 @@
 #include <QPushButton>
 #include <QSaveFile>
 
+#include "net/printable_text.h"
 #include "plan/launch_spec.h"
 #include "plan/plan.h"
+#include "plan/sweep_expansion.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
@@ -42,18 +44,24 @@ bool RunPage::start_plan_file(const QString& path, QString* error) {
 bool RunPage::confirm_launches(const plan::Plan& plan, QString* error) {
   launch_allowed_ = false;
   if (!plan.launches_servers()) return true;
+  // Every command that will run, a sweep's one per value included, each shown as plain text
+  // without control characters, so that what the user reads is what starts.
   QStringList commands;
-  for (const plan::Lane& lane : plan.lanes)
+  for (const plan::Lane& lane : plan::expand_sweep(plan).plan.lanes)
     if (lane.launch)
-      commands << tr("%1:  %2").arg(QString::fromStdString(lane.id),
-                                    QString::fromStdString(plan::display_command(*lane.launch)));
+      commands << tr("%1:  %2").arg(
+          QString::fromStdString(net::printable_line(lane.id)),
+          QString::fromStdString(net::printable_line(plan::display_command(*lane.launch))));
   QMessageBox box(QMessageBox::Warning, tr("Start these programs?"),
                   tr("This plan starts a server program for each of these lanes, exactly as shown "
                      "(no shell), and stops it after the lane's experiments. Run only commands "
                      "you trust."),
                   QMessageBox::Yes | QMessageBox::Cancel, this);
+  box.setTextFormat(Qt::PlainText);
   box.setDetailedText(commands.join("\n"));
   box.setInformativeText(commands.join("\n"));
+  if (auto* label = box.findChild<QLabel*>("qt_msgbox_informativelabel"))
+    label->setTextFormat(Qt::PlainText);  // never rich text, whatever a command holds
   box.setDefaultButton(QMessageBox::Cancel);
   if (box.exec() != QMessageBox::Yes) {
     *error = tr("The plan starts programs and that was not allowed: nothing was run.");

@@ -112,6 +112,25 @@ class TriageChecksTest : public QObject {
              CheckStatus::Error);
   }
 
+  // Security: a prompt set's pattern is from anyone. With std::regex, `^(a|b)*$` on 60,000
+  // characters overflowed the stack and `^(a+)+$` on 40 characters and a "!" spun forever.
+  void regexChecksRunInLinearTime() {
+    QCOMPARE(status(text_check(CheckType::Regex, "^(a|b)*$"), std::string(60'000, 'a')),
+             CheckStatus::Pass);
+    QCOMPARE(status(text_check(CheckType::Regex, "^(a+)+$"), std::string(40, 'a') + "!"),
+             CheckStatus::Fail);
+    QCOMPARE(status(text_check(CheckType::Regex, "^(a+)+$"), std::string(500'000, 'a') + "!"),
+             CheckStatus::Fail);
+    // What RE2 cannot evaluate is a check error that says why, not a crash.
+    const auto backreference = run_check(text_check(CheckType::Regex, R"((a)\1)"), 0, "aa");
+    QCOMPARE(backreference.status, CheckStatus::Error);
+    QVERIFY2(backreference.detail.find("regular expression error") != std::string::npos,
+             backreference.detail.c_str());
+    const auto huge = run_check(text_check(CheckType::Regex, std::string(5'000, 'a')), 0, "a");
+    QCOMPARE(huge.status, CheckStatus::Error);
+    QVERIFY2(huge.detail.find("longer than") != std::string::npos, huge.detail.c_str());
+  }
+
   void numericCheckWithTolerance() {
     QCOMPARE(status(numeric_check(165, 0), "2 h 45 min, that is 165 minutes."), CheckStatus::Pass);
     QCOMPARE(status(numeric_check(165, 0), "That is 175 minutes."), CheckStatus::Fail);

@@ -58,6 +58,11 @@ ResponseScript script_for(const ServedRequest& req) {
     return sse_script(
         {kGood[1], "data: {\"choices\":[{\"delta\":{\"content\":\"\xFF\xFE\"}}]}\n\n"}, 0);
   }
+  if (t == "/endless") {  // max_tokens ignored: events keep coming, 1 KiB each
+    const std::string event = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" +
+                              std::string(1000, 'x') + "\"}}]}\n\n";
+    return sse_script(std::vector<std::string>(400, event), 0);
+  }
   if (t == "/huge") return sse_script({kGood[1], huge_sse_event(10 << 20), kGood[3]}, 0);
   if (t == "/stall") {
     ResponseScript s = sse_script({kGood[0], kGood[1]}, 0);
@@ -195,6 +200,21 @@ class TestClientErrors : public QObject {
     const auto ok = roomy.fetch(request(*server_, "/huge"));
     QCOMPARE(ok.error, ErrorKind::None);
     QCOMPARE(ok.content.size(), size_t(5 + (10 << 20)));
+  }
+
+  // Security: a server that never stops streaming took a run to 4.2 GB in 45 s. A stream is cut
+  // at the request's byte limit with an error that says so; what arrived before is kept.
+  void endlessStreamIsCutAtTheByteLimit() {
+    auto req = request(*server_, "/endless");
+    req.max_stream_bytes = 64 * 1024;
+    const auto r = client_->fetch(req);
+    QCOMPARE(r.error, ErrorKind::TooLarge);
+    QVERIFY2(r.error_message.find("streamed response longer than the limit of 65536 bytes") == 0,
+             r.error_message.c_str());
+    QVERIFY(!r.events.empty());
+    QVERIFY(r.content.size() < 64 * 1024);
+    req.max_stream_bytes = 0;  // no limit: all 400 events
+    QCOMPARE(client_->fetch(req).events.size(), size_t(400));
   }
 
   void stallPastIdleTimeout() {
