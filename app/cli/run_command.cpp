@@ -72,7 +72,6 @@ int run_plan_command(const RunArgs& args) {
     return run::kExitInput;
   }
   if (!launch_allowed(args, *parsed.plan)) return run::kExitInput;
-  for (const std::string& name : args.allowed_envs) plan::allow_api_key_env(name);
   std::string why;
   if (!args.append && !run::run_folder_usable(args.out_dir, &why)) {
     std::cerr << "lanebench-cli run: --out: " << net::printable_text(why) << '\n';
@@ -85,6 +84,9 @@ int run_plan_command(const RunArgs& args) {
   options.append = args.append;
   options.client_version = LANEBENCH_VERSION;
   options.allow_launch = args.allow_launch;
+  // A lane's api_key_env is sent only where the user said so, whatever the variable's name.
+  for (const std::string& name : args.allowed_envs)
+    options.environment = options.environment.allowing_key(name);
   run::PlanRunner runner(std::move(*parsed.plan), options, sink);
   run::RunResult result = runner.run(stop);
   sink.finish();
@@ -108,8 +110,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   into->excludes(out);
   cmd->add_flag("--json", args->json, "print the result as JSON on stdout");
   cmd->add_option("--allow-env", args->allowed_envs,
-                  "let a lane's api_key_env name this variable although its name does not end "
-                  "in _KEY, _TOKEN or _API_KEY, or is another tool's credential (repeatable)")
+                  "let a lane's api_key_env send this variable's value to the lane's server; "
+                  "without it no variable is sent, whatever its name (repeatable)")
       ->type_name("NAME");
   cmd->add_flag("--allow-launch", args->allow_launch,
                 "let the plan start the server commands of its lanes' launch blocks");

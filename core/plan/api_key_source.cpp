@@ -1,7 +1,6 @@
 #include "plan/api_key_source.h"
 
 #include <mutex>
-#include <set>
 
 #include "plan/key_transport.h"
 #include "plan/plan.h"
@@ -21,31 +20,9 @@ KeyringLookup& registered_lookup() {
   return lookup;
 }
 
-std::set<std::string>& allowed_envs() {
-  static std::set<std::string> names;
-  return names;
-}
-
-bool ends_with(std::string_view text, std::string_view tail) {
-  return text.size() >= tail.size() && text.substr(text.size() - tail.size()) == tail;
-}
-
-// Credentials of other tools that happen to end in _KEY or _TOKEN.
-constexpr std::string_view kForeignPrefixes[] = {"AWS_",
-                                                 "GITHUB_",
-                                                 "GH_",
-                                                 "GITLAB_",
-                                                 "CI_",
-                                                 "DOCKER_",
-                                                 "NPM_",
-                                                 "SSH_",
-                                                 "GPG_",
-                                                 "AZURE_",
-                                                 "GOOGLE_APPLICATION_"};
-
 std::optional<std::string> from_environment(const Lane& lane, const Environment& env,
                                             std::string* error) {
-  if (const std::string refusal = api_key_env_refusal(lane.api_key_env); !refusal.empty()) {
+  if (const std::string refusal = api_key_env_refusal(lane, env); !refusal.empty()) {
     if (error) *error = refusal;
     return std::nullopt;
   }
@@ -93,36 +70,17 @@ std::optional<std::string> from_keyring(const Lane& lane, const std::string& key
 
 }  // namespace
 
-bool is_api_key_env_name(std::string_view name) {
-  if (!ends_with(name, "_KEY") && !ends_with(name, "_TOKEN")) return false;
-  for (std::string_view prefix : kForeignPrefixes)
-    if (name.substr(0, prefix.size()) == prefix) return false;
-  return true;
-}
-
-std::string api_key_env_refusal(std::string_view name) {
-  if (is_api_key_env_name(name)) return {};
-  {
-    std::lock_guard lock(lookup_mutex());
-    if (allowed_envs().count(std::string(name))) return {};
-  }
-  const std::string n(name);
-  return "api_key_env names " + n +
-         ", which LaneBench does not read unless you allow it: a plan may name only a variable "
-         "ending in _KEY, _TOKEN or _API_KEY that is not another tool's credential, because "
-         "the key is sent to the plan's server. If " +
-         n + " really holds this lane's key, allow it (lanebench-cli run --allow-env " + n +
-         ", or confirm in the desktop app)";
-}
-
-void allow_api_key_env(const std::string& name) {
-  std::lock_guard lock(lookup_mutex());
-  allowed_envs().insert(name);
-}
-
-void clear_allowed_api_key_envs() {
-  std::lock_guard lock(lookup_mutex());
-  allowed_envs().clear();
+std::string api_key_env_refusal(const Lane& lane, const Environment& env) {
+  if (keyring_lane_of(lane.api_key_env)) return {};
+  const std::string host = keyring_host(lane.base_url);
+  if (env.allows_key(lane.api_key_env, host)) return {};
+  const std::string& n = lane.api_key_env;
+  return "api_key_env names " + n + ", whose value would be sent to " +
+         (host == "sim" ? std::string("the built-in simulator") : host) +
+         "; LaneBench sends no variable you did not allow, whatever its name, because a plan "
+         "can come from anyone. If " +
+         n + " holds this lane's key, allow it (lanebench-cli run --allow-env " + n +
+         ", or confirm in the workbench, which remembers it for the workspace and host)";
 }
 
 std::optional<std::string> keyring_lane_of(std::string_view api_key_env) {

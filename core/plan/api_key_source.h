@@ -13,19 +13,16 @@
 #include <string_view>
 #include <vector>
 
+#include "plan/environment.h"
+
 namespace lb::plan {
 
-// Which environment variables a plan may name as api_key_env. A plan can come from anyone, and
-// the key it names is sent to the plan's base_url, so only variables that look like API keys are
-// read: names ending in _KEY or _TOKEN (_API_KEY included), and not the well-known credentials of
-// cloud and code-hosting tools (AWS_*, GITHUB_*, GH_*, GITLAB_*, ...). Any other name is read
-// only once the user allows it (the CLI's --allow-env NAME, a confirmation in the desktop app).
-bool is_api_key_env_name(std::string_view name);
-// Empty when `name` may be read; otherwise why not and how to allow it (no lane prefix).
-std::string api_key_env_refusal(std::string_view name);
-// Names the user allowed for this process, in addition to the rule above.
-void allow_api_key_env(const std::string& name);
-void clear_allowed_api_key_envs();
+struct Lane;
+
+// Empty when the lane may send the value of its api_key_env variable to its host (the user
+// allowed it: Environment::allows_key); otherwise why not and how to allow it (no lane prefix).
+// Keyring references are bound to their workspace and host instead and always pass here.
+std::string api_key_env_refusal(const Lane& lane, const Environment& env);
 
 // The lane id of a "keyring:<lane-id>" reference; nullopt for anything else (an env var name).
 std::optional<std::string> keyring_lane_of(std::string_view api_key_env);

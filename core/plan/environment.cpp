@@ -27,4 +27,15 @@ Environment Environment::with(std::string name, std::string value) const {
   return copy;
 }
 
+Environment Environment::allowing_key(std::string name, std::string host) const {
+  Environment copy = *this;
+  copy.allowed_keys_.emplace(std::move(name), std::move(host));
+  return copy;
+}
+
+bool Environment::allows_key(std::string_view name, std::string_view host) const {
+  const std::string n(name);
+  return allowed_keys_.count({n, "*"}) > 0 || allowed_keys_.count({n, std::string(host)}) > 0;
+}
+
 }  // namespace lb::plan

@@ -6,6 +6,7 @@
 // once it has started, and takes what it reads from a value like this one.
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -27,8 +28,16 @@ class Environment {
   // A copy with `name` set to `value`.
   Environment with(std::string name, std::string value) const;
 
+  // Which variables a lane may send as its API key, and to which host (keyring_host()'s form;
+  // "*" for any). A plan comes from anyone and the key goes to its base_url, so no variable is
+  // sent that the user did not allow (lanebench-cli run --allow-env NAME; the workbench asks and
+  // remembers per workspace, host and variable), whatever its name.
+  Environment allowing_key(std::string name, std::string host = "*") const;
+  bool allows_key(std::string_view name, std::string_view host) const;
+
  private:
   Variables variables_;
+  std::set<std::pair<std::string, std::string>, std::less<>> allowed_keys_;  // (name, host)
 };
 
 }  // namespace lb::plan

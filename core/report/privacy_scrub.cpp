@@ -49,8 +49,11 @@ PrivacyScrubber PrivacyScrubber::for_run(const RunFolder& folder, const plan::En
     source.id = string_at(lane, {"id"});
     source.base_url = string_at(lane, {"base_url"});
     source.api_key_env = string_at(lane, {"api_key_env"});
+    // Read here only to be redacted, never sent: no allowance is needed for that.
+    const plan::Environment readable =
+        source.api_key_env.empty() ? env : env.allowing_key(source.api_key_env);
     std::string ignored;
-    if (auto key = plan::resolve_api_key(source, env, &ignored); key && !key->empty())
+    if (auto key = plan::resolve_api_key(source, readable, &ignored); key && !key->empty())
       secrets.push_back(std::move(*key));
     terms.push_back(host_of(string_at(lane, {"base_url"})));
   }

@@ -79,7 +79,9 @@ class AppCliAttacksTest : public QObject {
     const std::string plan = lb::test::write_plan_file(
         dir / "plan.json", regression_plan(server.base_url(), "builtin:regression-20"));
     const auto r = lb::test::run_program(
-        lb::test::cli_path(), {"run", qstr(plan), "--out", qstr(out), "--json"}, keyed_env(key));
+        lb::test::cli_path(),
+        {"run", qstr(plan), "--out", qstr(out), "--json", "--allow-env", "LB_ATTACK_TEST_KEY"},
+        keyed_env(key));
     QVERIFY2(r.exit_code >= 0, r.err.c_str());
     QVERIFY2(
         lb::test::read_text(out / "summary.json").find("Incorrect API key") != std::string::npos,

@@ -107,9 +107,11 @@ class TestCliSecrets : public QObject {
 
     const auto plan = lb::test::write_plan_file(dir / "plan-in.json", keyed_plan(url, true));
     const fs::path run = dir / "run";
-    const auto r = lb::test::run_program(lb::test::cli_path(),
-                                         {"run", QString::fromStdString(plan), "--out", qstr(run)},
-                                         keyed_env(), 90'000);
+    const auto r = lb::test::run_program(
+        lb::test::cli_path(),
+        {"run", QString::fromStdString(plan), "--out", qstr(run), "--allow-env",
+         "LB_PLANTED_INPROC_KEY", "--allow-env", "LB_PLANTED_CHILD_KEY"},
+        keyed_env(), 90'000);
     QVERIFY2(r.exit_code == 0 || r.exit_code == 1, r.err.c_str());
     const auto lines = read_all(run / "requests.jsonl");
     QVERIFY(std::count(lines.begin(), lines.end(), '\n') >= 2 * (20 + 6));
@@ -176,14 +178,17 @@ class TestCliSecrets : public QObject {
     fs::remove_all(dir);
   }
 
-  // A plan can come from anyone: it may not name an arbitrary variable (another tool's credential)
-  // as a lane's key, unless the user allows that name with --allow-env.
-  void keyVariablesMustLookLikeKeysOrBeAllowed() {
+  // A plan can come from anyone: no variable it names as a lane's key is sent, whatever its
+  // name, unless the user allows that name with --allow-env.
+  void keyVariablesAreSentOnlyWhenAllowed() {
     const auto dir = fs::temp_directory_path() / ("lb-secrets-env-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     QProcessEnvironment env = keyed_env();
-    env.insert("AWS_SECRET_ACCESS_KEY", QString::fromStdString(kKeyChild));
+    // Whatever its name: a key-like name (HF_TOKEN, ANTHROPIC_API_KEY) reached the plan's
+    // server with no --allow-env before.
+    for (const char* name : {"AWS_SECRET_ACCESS_KEY", "HF_TOKEN", "ANTHROPIC_API_KEY"})
+      env.insert(name, QString::fromStdString(kKeyChild));
     env.insert("LB_LANE_SECRET", QString::fromStdString(kKeyInProcess));
     // The simulator lane demands the key in LB_LANE_SECRET, so a run that passes sent it.
     const json sim_demands_key = {
@@ -193,7 +198,8 @@ class TestCliSecrets : public QObject {
                                {"requests", 1},
                                {"input_tokens", 16},
                                {"output_tokens", 4}}};
-    for (const char* name : {"AWS_SECRET_ACCESS_KEY", "LB_LANE_SECRET"}) {
+    for (const char* name :
+         {"AWS_SECRET_ACCESS_KEY", "HF_TOKEN", "ANTHROPIC_API_KEY", "LB_LANE_SECRET"}) {
       json lane = sim_demands_key;
       lane["api_key_env"] = name;
       const auto path = lb::test::write_plan_file(

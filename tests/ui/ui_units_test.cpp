@@ -5,12 +5,15 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSemaphore>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThreadPool>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 #include <cmath>
 #include <thread>
@@ -26,6 +29,7 @@
 #include "ui/run/live_charts.h"
 #include "ui/run/live_run_data.h"
 #include "ui/run/staging_sink.h"
+#include "ui/workspace/key_allowances.h"
 #include "ui/workspace/lane_json.h"
 #include "ui/workspace/workspace.h"
 #include "widgets/chart/chart_panel.h"
@@ -94,6 +98,53 @@ class UiUnitsTest : public QObject {
     QVERIFY(file.open(QIODevice::ReadOnly));
     QVERIFY(!file.readAll().contains("sk-secret-value"));
     QVERIFY(ws.new_run_dir("Regression 20").contains("-regression-20"));
+  }
+
+  // Security: a plan's api_key_env is sent only where the user allowed it. The workbench asks
+  // once per workspace, host and variable, remembers the answer in the user's settings (not in
+  // the workspace folder), and a No refuses the lane without sending anything.
+  void key_variables_are_sent_only_where_the_user_allowed() {
+    QTemporaryDir dir;
+    lb::plan::Plan plan;
+    lb::plan::Lane lane;
+    lane.id = "fp8";
+    lane.base_url = "https://gpu-a.example.com/v1";
+    lane.api_key_env = "HF_TOKEN";
+    plan.lanes = {lane};
+    int asked = 0;
+    QMessageBox::StandardButton answer = QMessageBox::No;
+    QTimer answerer;
+    QObject::connect(&answerer, &QTimer::timeout, [&] {
+      if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+        ++asked;
+        QVERIFY(box->text().contains("HF_TOKEN"));
+        QVERIFY(box->text().contains("gpu-a.example.com"));
+        box->button(answer)->click();
+      }
+    });
+    answerer.start(10);
+    lb::ui::KeyAllowances allowances(dir.path());
+    QString error;
+    QVERIFY(!allowances.confirm(nullptr, plan, &error));
+    QVERIFY2(error.contains("HF_TOKEN"), qPrintable(error));
+    QCOMPARE(asked, 1);
+    QVERIFY(!allowances.environment().allows_key("HF_TOKEN", "gpu-a.example.com"));
+    answer = QMessageBox::Yes;
+    QVERIFY(allowances.confirm(nullptr, plan, &error));
+    QCOMPARE(asked, 2);
+    // Remembered: not asked again, for this workspace and host only.
+    QVERIFY(lb::ui::KeyAllowances(dir.path()).confirm(nullptr, plan, &error));
+    QCOMPARE(asked, 2);
+    const lb::plan::Environment env = lb::ui::KeyAllowances(dir.path()).environment();
+    QVERIFY(env.allows_key("HF_TOKEN", "gpu-a.example.com"));
+    QVERIFY(!env.allows_key("HF_TOKEN", "gpu-b.example.com"));
+    QVERIFY(!env.allows_key("ANTHROPIC_API_KEY", "gpu-a.example.com"));
+    QTemporaryDir other;
+    QVERIFY(!lb::ui::KeyAllowances(other.path())
+                 .environment()
+                 .allows_key("HF_TOKEN", "gpu-a.example.com"));
+    for (const QString& name : QDir(dir.path()).entryList(QDir::Files))
+      QVERIFY2(!name.contains("allow", Qt::CaseInsensitive), qPrintable(name));
   }
 
   void broken_lanes_file_is_a_clear_error() {

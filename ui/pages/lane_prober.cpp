@@ -50,7 +50,7 @@ std::atomic<bool> g_quitting{false};
 
 }  // namespace
 
-ProbeOutcome probe_lane_blocking(const plan::Lane& lane) {
+ProbeOutcome probe_lane_blocking(const plan::Lane& lane, const plan::Environment& env) {
   plan::Plan plan;
   plan.name = "probe";
   plan.lanes = {lane};
@@ -58,8 +58,7 @@ ProbeOutcome probe_lane_blocking(const plan::Lane& lane) {
   options.cancel_when = &g_quitting;
   net::StreamClient client(options);
   CollectingSink sink;
-  run::LanePreparation prepared =
-      run::prepare_lanes(plan, client, sink, g_quitting, plan::Environment::of_process());
+  run::LanePreparation prepared = run::prepare_lanes(plan, client, sink, g_quitting, env);
   ProbeOutcome out;
   if (!prepared.errors.empty() || prepared.lanes.empty()) {
     QStringList errors;

@@ -15,7 +15,9 @@ struct ProbeOutcome {
   QString model;  // the model a run would use ("" on failure)
 };
 
-ProbeOutcome probe_lane_blocking(const plan::Lane& lane);
+// Its key, if any, is read from ENV, which must allow the variable for the lane's host.
+ProbeOutcome probe_lane_blocking(const plan::Lane& lane,
+                                 const plan::Environment& env = plan::Environment::of_process());
 
 // The pool probes run on: their own, so a probe waiting on a slow or silent server (up to its
 // timeouts) never holds up run loading or report export on Qt's global pool, nor they a probe.

@@ -18,6 +18,7 @@
 #include "ui/keyring/secret_store.h"
 #include "ui/pages/lane_prober.h"
 #include "ui/pages/page_parts.h"
+#include "ui/workspace/key_allowances.h"
 #include "ui/workspace/workspace.h"
 #include "widgets/lane_palette.h"
 
@@ -145,11 +146,19 @@ bool LanesPage::save(std::vector<plan::Lane> lanes) {
   return true;
 }
 
+// The user typed the lane's key variable and its server in the dialog: that is their allowance
+// to send one to the other, so the Run page does not ask again.
+void LanesPage::remember_key_variable(const plan::Lane& lane) {
+  if (lane.api_key_env.empty() || plan::keyring_lane_of(lane.api_key_env)) return;
+  KeyAllowances(workspace_.dir()).allow(lane.api_key_env, plan::keyring_host(lane.base_url));
+}
+
 void LanesPage::add_lane() {
   plan::Lane lane;
   lane.base_url = "http://127.0.0.1:8000/v1";
   LaneDialog dialog(lane, ids_except(-1), workspace_.id(), this);
   if (dialog.exec() != QDialog::Accepted) return;
+  remember_key_variable(dialog.lane());
   std::vector<plan::Lane> lanes = workspace_.lanes();
   lanes.push_back(dialog.lane());
   if (save(std::move(lanes))) table_->selectRow(model_.rowCount() - 1);
@@ -160,6 +169,7 @@ void LanesPage::edit_lane() {
   if (row < 0) return;
   LaneDialog dialog(*model_.lane_at(row), ids_except(row), workspace_.id(), this);
   if (dialog.exec() != QDialog::Accepted) return;
+  remember_key_variable(dialog.lane());
   std::vector<plan::Lane> lanes = workspace_.lanes();
   lanes[static_cast<size_t>(row)] = dialog.lane();
   if (save(std::move(lanes))) table_->selectRow(row);
@@ -197,6 +207,13 @@ void LanesPage::probe_lane() {
   const int row = current_row();
   if (row < 0) return;
   const plan::Lane lane = *model_.lane_at(row);
+  plan::Plan probed;
+  probed.lanes = {lane};
+  KeyAllowances allowances(workspace_.dir());
+  if (QString error; !allowances.confirm(this, probed, &error)) {
+    probe_text_->setPlainText(error);
+    return;
+  }
   probe_->setEnabled(false);
   probe_title_->setText(tr("<b>Probe of %1</b>").arg(QString::fromStdString(lane.id)));
   probe_text_->setPlainText(tr("Probing %1…").arg(QString::fromStdString(lane.base_url)));
@@ -211,8 +228,9 @@ void LanesPage::probe_lane() {
                     ? tr("Lane %1 answered: %2").arg(QString::fromStdString(lane.id), outcome.model)
                     : tr("Lane %1 cannot be used").arg(QString::fromStdString(lane.id)));
   });
-  watcher->setFuture(
-      QtConcurrent::run(&probe_pool(), [lane] { return probe_lane_blocking(lane); }));
+  watcher->setFuture(QtConcurrent::run(&probe_pool(), [lane, env = allowances.environment()] {
+    return probe_lane_blocking(lane, env);
+  }));
 }
 
 }  // namespace lb::ui

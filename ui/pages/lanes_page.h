@@ -31,6 +31,7 @@ class LanesPage : public QWidget {
   void status(const QString& text);
 
  private:
+  void remember_key_variable(const plan::Lane& lane);
   void add_lane();
   void edit_lane();
   void duplicate_lane();

@@ -17,6 +17,7 @@
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
+#include "ui/workspace/key_allowances.h"
 #include "ui/workspace/lane_json.h"
 #include "ui/workspace/workspace.h"
 
@@ -101,7 +102,9 @@ bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append, QSt
   log_->clear();
   on_experiment_started(0, QString(), plan_kinds_.value(0));
   const int count = static_cast<int>(plan.experiments.size());
-  if (!controller_.start(std::move(plan), run_dir, error, append, launch_allowed_)) return false;
+  if (!controller_.start(std::move(plan), run_dir, error, append, launch_allowed_,
+                         KeyAllowances(workspace_.dir()).environment()))
+    return false;
   set_running(true);
   const QString what = count > 1 ? tr("%1 experiments").arg(count) : last_kind_;
   emit status(append
@@ -139,37 +142,13 @@ bool RunPage::ask_keyring_key(const plan::Lane& lane, QString* error) {
   return stored.ok;
 }
 
-// A lane whose api_key_env names a variable that does not look like an API key (or is another
-// tool's credential) runs only once the user says that variable holds this lane's key
-// (plan/api_key_source.h); the answer holds until the program ends. Keyring lanes need their key
-// kept for this workspace, lane and host.
+// A lane sends the value of its api_key_env variable only to a host the user allowed it for
+// (ui/workspace/key_allowances.h); keyring lanes need their key kept for this workspace, lane
+// and host.
 bool RunPage::confirm_lane_keys(const plan::Plan& plan, QString* error) {
-  for (const plan::Lane& lane : plan.lanes) {
-    if (lane.api_key_env.empty()) continue;
-    if (plan::keyring_lane_of(lane.api_key_env)) {
-      if (!ask_keyring_key(lane, error)) return false;
-      continue;
-    }
-    if (plan::api_key_env_refusal(lane.api_key_env).empty()) continue;
-    const QString name = QString::fromStdString(lane.api_key_env);
-    const QString host = lane.is_sim() ? tr("the built-in simulator")
-                                       : QString::fromStdString(plan::url_host(lane.base_url));
-    const auto answer = QMessageBox::question(
-        this, tr("Send %1 to %2?").arg(name, host),
-        tr("Lane %1 reads its API key from the environment variable %2 and sends it to %3.\n\n"
-           "A key variable's name normally ends in _KEY, _TOKEN or _API_KEY; %2 does not, or "
-           "it is another tool's credential. Send its value only if it really is this lane's "
-           "key.")
-            .arg(QString::fromStdString(lane.id), name, host),
-        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
-    if (answer != QMessageBox::Yes) {
-      *error = tr("Lane %1: its key variable %2 was not allowed.")
-                   .arg(QString::fromStdString(lane.id), name);
-      return false;
-    }
-    plan::allow_api_key_env(lane.api_key_env);
-  }
-  return true;
+  for (const plan::Lane& lane : plan.lanes)
+    if (plan::keyring_lane_of(lane.api_key_env) && !ask_keyring_key(lane, error)) return false;
+  return KeyAllowances(workspace_.dir()).confirm(this, plan, error);
 }
 
 void RunPage::on_start_clicked() {

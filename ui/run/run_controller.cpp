@@ -19,7 +19,7 @@ RunController::~RunController() {
 }
 
 bool RunController::start(plan::Plan plan, const QString& out_dir, QString* error, bool append,
-                          bool allow_launch) {
+                          bool allow_launch, plan::Environment env) {
   if (running()) {
     *error = tr("A run is already in progress");
     return false;
@@ -58,6 +58,7 @@ bool RunController::start(plan::Plan plan, const QString& out_dir, QString* erro
   options.out_dir = out_dir.toStdString();
   options.append = append;
   options.allow_launch = allow_launch;
+  options.environment = std::move(env);
 #ifdef LANEBENCH_VERSION
   options.client_version = LANEBENCH_VERSION;
 #endif

@@ -32,8 +32,9 @@ class RunController : public QObject {
   // active or the folder cannot take the run.
   // ALLOW_LAUNCH lets the plan's launch blocks start their server programs (the user confirmed
   // them).
+  // ENV is where keys are read and which may be sent where (plan/environment.h).
   bool start(plan::Plan plan, const QString& out_dir, QString* error, bool append = false,
-             bool allow_launch = false);
+             bool allow_launch = false, plan::Environment env = plan::Environment::of_process());
   // Asks the runner to stop and returns at once; finished() follows. Requests in flight are
   // cancelled (StreamClient's cancel_when), so that normally takes well under a second; after
   // kStillStoppingMs without it, phase_text() says the run is still stopping.

@@ -55,7 +55,8 @@ class RunManagedEnvTest : public QObject {
     options.allow_launch = true;
     options.environment = lb::plan::Environment::of_process()
                               .with("LB_MANAGED_TEST_INHERITED", "from-the-run")
-                              .with("LB_MANAGED_TEST_KEY", "sk-managed-test-77");
+                              .with("LB_MANAGED_TEST_KEY", "sk-managed-test-77")
+                              .allowing_key("LB_MANAGED_TEST_KEY", "127.0.0.1");
     lb::test::CollectingSink sink;
     std::atomic<bool> stop{false};
     const auto result = lb::run::PlanRunner(*parsed.plan, options, sink).run(stop);

@@ -62,7 +62,9 @@ class TestPlanRunner : public QObject {
     lb::test::CollectingSink sink;
     std::atomic<bool> stop{false};
     RunOptions options{dir.string(), "9.9.9", true};
-    options.environment = lb::plan::Environment().with("LB_TEST_RUN_KEY", "sk-test-secret-4242");
+    options.environment = lb::plan::Environment()
+                              .with("LB_TEST_RUN_KEY", "sk-test-secret-4242")
+                              .allowing_key("LB_TEST_RUN_KEY");
     PlanRunner runner(parse(two_lane_plan(a, b)), options, sink);
     const auto result = runner.run(stop);
     QCOMPARE(result.exit_code, 0);
@@ -297,7 +299,8 @@ class TestPlanRunner : public QObject {
     lb::test::CollectingSink sink;
     std::atomic<bool> stop{false};
     RunOptions options{dir.string()};
-    options.environment = lb::plan::Environment().with("LB_TEST_QUOTED_KEY", key);
+    options.environment =
+        lb::plan::Environment().with("LB_TEST_QUOTED_KEY", key).allowing_key("LB_TEST_QUOTED_KEY");
     PlanRunner(parse(plan), options, sink).run(stop);
     const std::string lines = lb::test::read_text(dir / "requests.jsonl");
     QVERIFY2(lines.find("Incorrect API key provided: [redacted]") != std::string::npos,
@@ -322,7 +325,8 @@ class TestPlanRunner : public QObject {
     std::atomic<bool> stop{false};
     set_sim_lane_starter(nullptr);
     RunOptions options{dir.string()};
-    options.environment = lb::plan::Environment();  // LB_TEST_MISSING_KEY is not set
+    // LB_TEST_MISSING_KEY is allowed but not set
+    options.environment = lb::plan::Environment().allowing_key("LB_TEST_MISSING_KEY");
     const auto result = PlanRunner(parse(plan), options, sink).run(stop);
     QCOMPARE(result.exit_code, kExitInput);
     QCOMPARE(result.errors.size(), size_t(3));
