@@ -147,17 +147,17 @@ void write_markdown_caveats(std::ostream& out, const ReportModel& m) {
 std::string markdown_text(const std::string& text) {
   std::string out;
   out.reserve(text.size());
-  for (char ch : text) {
-    if (ch == '\n' || ch == '\r') {
-      out += ' ';  // a line break would start a heading, a list or a fence
-    } else if (std::string_view("\\`[]<>|").find(ch) != std::string_view::npos) {
-      out += '\\';
-      out += ch;
-    } else if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) {
-      out += ' ';
-    } else {
-      out += ch;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+    if (ch == '\n' || ch == '\r' || static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f) {
+      out += ' ';  // a line break would start a heading, a list, a fence or a link definition
+      continue;
     }
+    // A bracket closes a link or an image only before "(", "[" or ":"; "[lo, hi]" stays as is.
+    const bool closes_link = ch == ']' && (next == '(' || next == '[' || next == ':');
+    if (closes_link || std::string_view("\\`<>|").find(ch) != std::string_view::npos) out += '\\';
+    out += ch;
   }
   return out;
 }

@@ -11,7 +11,8 @@ std::string render_markdown(const ReportModel& model);
 
 // Text from a run folder or a server as Markdown that shows it and does nothing else: no raw
 // HTML (<script>, <img onerror>), no links or remote images, no code spans, no table or line
-// breaks. Backslash escapes for \ ` [ ] < > |; control characters and line breaks as spaces.
+// breaks. Backslash escapes for \ ` < > | and for a "]" before "(", "[" or ":"; control
+// characters and line breaks as spaces.
 std::string markdown_text(const std::string& text);
 
 // A pair's difference as one readable text: unchanged text as is, removed text

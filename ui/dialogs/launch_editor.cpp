@@ -131,7 +131,10 @@ QWidget* LaunchEditor::build_env() {
   env_ = new QTableWidget(0, 3, box);
   env_->setObjectName("launchEnv");
   env_->setHorizontalHeaderLabels({tr("Name"), tr("Value"), tr("Secret")});
-  env_->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::ResizeToContents);
+  // The names sit in line edits, which ResizeToContents does not measure: sized for a long
+  // name, so HF_TOKEN does not show as "TOKEN".
+  env_->horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Interactive);
+  env_->setColumnWidth(NameColumn, fontMetrics().horizontalAdvance("HUGGING_FACE_HUB_TOKEN") + 24);
   env_->horizontalHeader()->setSectionResizeMode(ValueColumn, QHeaderView::Stretch);
   env_->horizontalHeader()->setSectionResizeMode(SecretColumn, QHeaderView::ResizeToContents);
   env_->verticalHeader()->hide();
@@ -170,6 +173,7 @@ void LaunchEditor::add_env_row(const QString& name, const QString& value, bool s
   env_->insertRow(row);
   auto* name_edit = new QLineEdit(name, env_);
   name_edit->setPlaceholderText(tr("NAME"));
+  name_edit->setCursorPosition(0);  // the start of a long name, not its end
   auto* value_edit = new QLineEdit(env_);
   auto* secret_box = new QCheckBox(env_);
   secret_box->setToolTip(tr("Keep the value in the OS keyring, never on disk"));

@@ -96,12 +96,15 @@ class ReportRedactionTest : public QObject {
                        {{"model", "![p](http://evil.example/p.png)"}, {"version", "`x` | y"}}});
     m.reproduce_command = "lanebench-cli run plan.json ```\n<b>not code</b>";
     const std::string md = lb::report::render_markdown(m);
-    // Before the fenced command, every character that could open a tag, a link or a code span
-    // is escaped.
+    // Before the fenced command, every character that could open a tag or a code span, or close
+    // a link, is escaped.
     const std::string text = md.substr(0, md.find("## Reproduce"));
-    for (size_t i = text.find_first_of("<[`"); i != std::string::npos;
-         i = text.find_first_of("<[`", i + 1))
+    for (size_t i = text.find_first_of("<`"); i != std::string::npos;
+         i = text.find_first_of("<`", i + 1))
       QVERIFY2(i > 0 && text[i - 1] == '\\', text.substr(i, 40).c_str());
+    for (const char* link : {"](", "]["})
+      for (size_t i = text.find(link); i != std::string::npos; i = text.find(link, i + 1))
+        QVERIFY2(i > 0 && text[i - 1] == '\\', text.substr(i, 40).c_str());
     QVERIFY2(md.find("\\<script\\>alert(1)\\</script\\>") != std::string::npos, md.c_str());
     QVERIFY2(md.find("\\`x\\` \\| y") != std::string::npos, md.c_str());
     QVERIFY2(md.find("````sh\n") != std::string::npos, "the fence outlasts the command's");
