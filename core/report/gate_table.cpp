@@ -66,10 +66,8 @@ std::vector<std::string> checks_in(const json& experiment, const std::vector<std
       if (std::find(checks.begin(), checks.end(), check) == checks.end()) checks.push_back(check);
   }
   // JSON objects sort their keys: put the checks back in the product's order.
-  static const std::vector<std::string> order = {
-      "json",    "streaming", "tools",      "tool_continuation",     "responses",
-      "session", "reasoning", "multimodal", "multimodal (responses)"};
-  auto rank = [](const std::string& c) {
+  const std::vector<std::string>& order = gate_check_names();
+  auto rank = [&order](const std::string& c) {
     const auto it = std::find(order.begin(), order.end(), c);
     return it - order.begin();
   };
@@ -411,6 +409,13 @@ std::string cell_text(const GateCell& cell) {
   std::string text = gate_status_name(cell.status);
   if (!cell.score.empty() && cell.status != GateStatus::Unsupported) text += " " + cell.score;
   return text;
+}
+
+const std::vector<std::string>& gate_check_names() {
+  static const std::vector<std::string> names = {
+      "json",    "streaming", "tools",      "tool_continuation",     "responses",
+      "session", "reasoning", "multimodal", "multimodal (responses)"};
+  return names;
 }
 
 std::string gate_label(const std::string& check) {

@@ -44,6 +44,8 @@ struct GateTable {
 std::string cell_text(const GateCell& cell);
 // Human label of a gates experiment check ("tools" -> "Parallel tool calls").
 std::string gate_label(const std::string& check);
+// The gates experiment's checks this table knows by name, in the product's order.
+const std::vector<std::string>& gate_check_names();
 
 // Lanes in the given order; rows in run order, each naming its experiment (a run that holds a
 // kind twice, e.g. after an experiment was added to it, keys its rows KEY@NAME). A lane an

@@ -11,6 +11,7 @@
 #include "net/secret_text.h"
 #include "plan/key_transport.h"
 #include "plan/plan.h"
+#include "report/gate_table.h"
 #include "report/json_access.h"
 #include "report/run_folder.h"
 
@@ -22,6 +23,16 @@ struct Pattern {
   std::regex re;
   const char* replacement = "[redacted]";  // "$1[redacted]" keeps a matched leading delimiter
 };
+
+// "json|streaming|tools|...": the gates experiment's checks whose names are one word.
+std::string gate_check_alternatives() {
+  std::string out;
+  for (const std::string& check : gate_check_names())
+    if (std::all_of(check.begin(), check.end(),
+                    [](char c) { return std::islower(static_cast<unsigned char>(c)) || c == '_'; }))
+      out += (out.empty() ? "" : "|") + check;
+  return out;
+}
 
 const std::vector<Pattern>& private_patterns() {
   static const std::vector<Pattern> p = {
@@ -35,9 +46,13 @@ const std::vector<Pattern>& private_patterns() {
        std::regex(
            R"((^|[^0-9A-Za-z:])([0-9A-Fa-f]{0,4}::[0-9A-Fa-f:]*[0-9A-Fa-f]|[0-9A-Fa-f]{0,4}::(?=[^0-9A-Za-z:]|$)|([0-9A-Fa-f]{1,4}:){4,7}[0-9A-Fa-f]{1,4}))"),
        "$1[redacted]"},
+      // Not the gate table's own row keys ("gates.streaming", "gates.tools"): they look like a
+      // host name, but name a check of the product; one more label ("gates.tools.example.com")
+      // makes it a host again.
       {"host name",
        std::regex(
-           R"(\b([A-Za-z0-9]([A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+(?!(json|jsonl|txt|md|html|csv|svg|pdf|py|bin|pt|pth|safetensors|gguf|yaml|yml|prom|sh)\b)[A-Za-z]{2,24}\b)")},
+           R"(\b(?!gates\.()" + gate_check_alternatives() +
+           R"()\b(?![.\-]?[A-Za-z0-9]))([A-Za-z0-9]([A-Za-z0-9\-]{0,61}[A-Za-z0-9])?\.)+(?!(json|jsonl|txt|md|html|csv|svg|pdf|py|bin|pt|pth|safetensors|gguf|yaml|yml|prom|sh)\b)[A-Za-z]{2,24}\b)")},
       {"filesystem path",
        std::regex(
            R"((^|[\s"'(=:,])(~/[^\s"'<>]*|/[A-Za-z0-9._\-]+(/[A-Za-z0-9._\-]*)+|[A-Za-z]:\\[^\s"'<>]*))"),
