@@ -2,6 +2,7 @@
 
 #include <QButtonGroup>
 #include <QDir>
+#include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -14,6 +15,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "compare/run_reviews.h"
 #include "report/gate_table.h"
 #include "ui/decision/gate_rows.h"
 #include "ui/history/run_folder_job.h"
@@ -179,6 +181,24 @@ void DecisionPage::set_run(std::shared_ptr<const LoadedRun> run) {
     on_edited();
   }
   update_enabled();
+}
+
+void DecisionPage::apply_review(const QString& run_dir, const compare::ReviewRecord& record) {
+  if (!run_ || !run_->folder ||
+      QFileInfo(run_dir).canonicalFilePath() != QFileInfo(run_->dir).canonicalFilePath())
+    return;
+  auto fresh = std::make_shared<LoadedRun>(*run_);
+  compare::put_review(fresh->folder->reviews, record);
+  fresh->decision = decision_view_of(*fresh->folder);
+  // The same run shown again: its unsaved edit is neither a draft of another run nor lost.
+  const bool edited = dirty();
+  const Draft edit = current_edit();
+  run_.reset();
+  set_run(std::move(fresh));
+  if (edited) {
+    show_edit(edit);
+    on_edited();
+  }
 }
 
 void DecisionPage::set_decision(report::Decision decision) {
