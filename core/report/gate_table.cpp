@@ -24,6 +24,7 @@ GateStatus status_of(const std::string& s) {
   if (s == "pass") return GateStatus::Pass;
   if (s == "fail") return GateStatus::Fail;
   if (s == "unsupported") return GateStatus::Unsupported;
+  if (s == "stopped") return GateStatus::Stopped;
   return GateStatus::NotRun;
 }
 
@@ -51,6 +52,7 @@ GateCell functional_cell(const json& gate) {
     const std::string why = gate.value("why", "");
     cell.detail = what.empty() ? why : why.empty() ? what : what + ": " + why;
   }
+  if (cell.status == GateStatus::Stopped) cell.detail = gate.value("why", "");
   if (gate.contains("failures") && gate["failures"].is_array() && !gate["failures"].empty())
     cell.detail = gate["failures"][0].value("why", "");
   if (gate.contains("route")) cell.detail = multimodal_detail(gate, cell.detail);
@@ -391,6 +393,8 @@ const char* gate_status_name(GateStatus status) {
       return "unsupported";
     case GateStatus::NotRun:
       return "not run";
+    case GateStatus::Stopped:
+      return "stopped";
   }
   return "not run";
 }

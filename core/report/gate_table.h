@@ -14,8 +14,10 @@ namespace lb::report {
 
 struct ArtifactRecord;
 
-enum class GateStatus { Pass, Fail, Unsupported, NotRun };
-// "pass", "fail", "unsupported", "not run"
+// Stopped: the user stopped the run while the gate was being attempted; it neither passed nor
+// failed.
+enum class GateStatus { Pass, Fail, Unsupported, NotRun, Stopped };
+// "pass", "fail", "unsupported", "not run", "stopped"
 const char* gate_status_name(GateStatus status);
 
 struct GateCell {

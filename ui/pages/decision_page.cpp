@@ -155,14 +155,7 @@ void DecisionPage::set_run(std::shared_ptr<const LoadedRun> run) {
                          .arg(folder.request_count));
     banner_->show();
   }
-  gate_summary_->setText(!view.has_gates
-                             ? tr("This run has no gates; the performance figures are "
-                                  "below the gate rows.")
-                             : tr("Gates: %1 pass, %2 fail, %3 unsupported, %4 not run.")
-                                   .arg(model_.count("pass"))
-                                   .arg(model_.count("fail"))
-                                   .arg(model_.count("unsupported"))
-                                   .arg(model_.count("not run")));
+  show_gate_summary(view.has_gates);
   if (!view.caveats.isEmpty()) {
     QStringList items;
     for (const QString& c : view.caveats) items << "<li>" + c.toHtmlEscaped() + "</li>";
@@ -199,6 +192,22 @@ void DecisionPage::apply_review(const QString& run_dir, const compare::ReviewRec
     show_edit(edit);
     on_edited();
   }
+}
+
+void DecisionPage::show_gate_summary(bool has_gates) {
+  if (!has_gates) {
+    gate_summary_->setText(
+        tr("This run has no gates; the performance figures are below the gate rows."));
+    return;
+  }
+  QString text = tr("Gates: %1 pass, %2 fail, %3 unsupported, %4 not run.")
+                     .arg(model_.count("pass"))
+                     .arg(model_.count("fail"))
+                     .arg(model_.count("unsupported"))
+                     .arg(model_.count("not run"));
+  if (const int stopped = model_.count("stopped"); stopped > 0)
+    text += tr(" %1 stopped by the user.").arg(stopped);
+  gate_summary_->setText(text);
 }
 
 void DecisionPage::set_decision(report::Decision decision) {

@@ -66,6 +66,7 @@ class DecisionPage : public QWidget {
   void on_save_clicked();
   void show_saved(const report::DecisionRecord& record);
   void update_enabled();
+  void show_gate_summary(bool has_gates);
   struct Draft {
     std::optional<report::Decision> choice;
     QString rationale;
