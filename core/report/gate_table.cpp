@@ -191,6 +191,10 @@ void add_regression_row(GateTable& table, const json& experiment,
     cell.score = std::to_string(same) + "/" + std::to_string(c.value("pairs", 0));
     judge_regression(cell, c,
                      review_of(reviews, c.value("baseline", ""), c.value("candidate", "")));
+    // Prompts whose media a lane's API refused: neither passed nor failed, but said.
+    if (const int64_t n = c.value("unsupported_by_lane", int64_t{0}); n > 0)
+      cell.detail += (cell.detail.empty() ? "" : "; ") + std::to_string(n) +
+                     " prompt(s) unsupported by the lane";
     return std::optional<GateCell>(std::move(cell));
   });
   table.rows.push_back(std::move(row));

@@ -235,6 +235,11 @@ models::ReviewPair review_row(const compare::PairReview& review, const ReviewSou
   row.triage = QString::fromLatin1(compare::triage_name(c.triage.triage));
   for (const std::string& label : c.triage.labels())
     row.triage += " · " + QString::fromStdString(label);
+  if (c.unsupported()) {
+    QStringList lanes;
+    for (const std::string& lane : c.unsupported_by) lanes << QString::fromStdString(lane);
+    row.triage = QObject::tr("unsupported by the lane (%1)").arg(lanes.join(", "));
+  }
   row.flipped_fact = c.blocker_candidate();
   for (const compare::CheckResult& r : c.checks_a)
     if (r.status != compare::CheckStatus::Pass) row.failed_checks << "A: " + check_text(prompt, r);
