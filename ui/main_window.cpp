@@ -87,6 +87,7 @@ MainWindow::MainWindow(QWidget* parent)
   connect(lanes_, &LanesPage::lanes_changed, run_, &RunPage::reload_lanes);
   connect(runs_, &RunsPage::open_requested, this, &MainWindow::open_run_for_review);
   connect(runs_, &RunsPage::run_loaded, decision_, &DecisionPage::set_run);
+  connect(review_, &ReviewPage::verdicts_changed, decision_, &DecisionPage::apply_review);
   connect(runs_, &RunsPage::run_loaded, this, [this](std::shared_ptr<const LoadedRun> run) {
     if (run && run->folder) run_->set_open_run(run->dir);
   });

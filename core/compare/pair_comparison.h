@@ -18,12 +18,16 @@ struct PairComparison {
   std::vector<CheckResult> checks_a;
   std::vector<CheckResult> checks_b;
   std::vector<std::size_t> flipped;  // checks passing on A and not on B
+  // Lanes whose API refused the prompt's images or videos (a text-only lane answering 400): the
+  // pair compares no answers, so it neither flips a fact nor needs a verdict.
+  std::vector<std::string> unsupported_by;
 
-  bool blocker_candidate() const { return !flipped.empty(); }
+  bool unsupported() const { return !unsupported_by.empty(); }
+  bool blocker_candidate() const { return !flipped.empty() && !unsupported(); }
   // Non-identical pairs go to side-by-side review; divergent and flipped ones must be reviewed
   // before the regression can pass.
   bool review_required() const {
-    return triage.triage == TriageClass::Divergent || blocker_candidate();
+    return !unsupported() && (triage.triage == TriageClass::Divergent || blocker_candidate());
   }
 };
 

@@ -89,6 +89,7 @@ json pair_to_json(const PairReview& review) {
             {"reviewed_at",
              review.reviewed_at ? json(format_iso8601_utc(*review.reviewed_at)) : json(nullptr)}};
   if (!review.batch_variant.empty()) j["batch_variant"] = review.batch_variant;
+  if (p.unsupported()) j["unsupported_by"] = p.unsupported_by;
   return j;
 }
 
@@ -101,6 +102,19 @@ DifferenceKind difference_from_labels(const json& labels, const std::string& pat
     }
   }
   return DifferenceKind::None;
+}
+
+// An optional array of lane ids; empty when the key is absent.
+std::vector<std::string> lane_ids_at(const json& j, const std::string& key, const std::string& at) {
+  std::vector<std::string> out;
+  if (!j.contains(key)) return out;
+  const json& lanes = j[key];
+  if (!lanes.is_array()) fail(at + "." + key, "expected an array of lane ids");
+  for (const auto& lane : lanes) {
+    if (!lane.is_string()) fail(at + "." + key, "expected an array of lane ids");
+    out.push_back(lane.get<std::string>());
+  }
+  return out;
 }
 
 PairReview pair_from_json(const json& j, const std::string& at) {
@@ -135,14 +149,8 @@ PairReview pair_from_json(const json& j, const std::string& at) {
     review.reviewed_at = parse_iso8601_utc(j["reviewed_at"].get<std::string>());
     if (!review.reviewed_at) fail(at + ".reviewed_at", "expected ISO 8601 UTC time");
   }
-  if (j.contains("batch_variant")) {
-    const json& lanes = j["batch_variant"];
-    if (!lanes.is_array()) fail(at + ".batch_variant", "expected an array of lane ids");
-    for (const auto& lane : lanes) {
-      if (!lane.is_string()) fail(at + ".batch_variant", "expected an array of lane ids");
-      review.batch_variant.push_back(lane.get<std::string>());
-    }
-  }
+  p.unsupported_by = lane_ids_at(j, "unsupported_by", at);
+  review.batch_variant = lane_ids_at(j, "batch_variant", at);
   return review;
 }
 
@@ -245,6 +253,9 @@ void carry_over_verdicts(ReviewRecord& fresh, const ReviewRecord& previous) {
     const auto i = p.comparison.index;
     if (i >= previous.pairs.size()) continue;
     const PairReview& old = previous.pairs[i];
+    // Which lane refused the prompt's media is known from the run, not from the texts.
+    if (old.comparison.prompt_id == p.comparison.prompt_id)
+      p.comparison.unsupported_by = old.comparison.unsupported_by;
     if (old.verdict == Verdict::Unreviewed || old.comparison.prompt_id != p.comparison.prompt_id ||
         old.comparison.triage.triage != p.comparison.triage.triage ||
         old.comparison.triage.ratio != p.comparison.triage.ratio) {

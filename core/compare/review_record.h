@@ -61,7 +61,8 @@ struct ReviewRecord {
 ReviewRecord make_review(std::string lane_a, std::string lane_b, std::string prompt_set,
                          double threshold, std::vector<PairComparison> pairs);
 // Keeps earlier verdicts for pairs whose prompt id, triage and ratio are unchanged, so a re-run
-// comparison does not throw away a reviewer's work.
+// comparison does not throw away a reviewer's work; and the lanes that refused a prompt's media,
+// which the texts alone do not tell.
 void carry_over_verdicts(ReviewRecord& fresh, const ReviewRecord& previous);
 
 nlohmann::json review_to_json(const ReviewRecord& record);

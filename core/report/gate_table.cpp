@@ -24,6 +24,7 @@ GateStatus status_of(const std::string& s) {
   if (s == "pass") return GateStatus::Pass;
   if (s == "fail") return GateStatus::Fail;
   if (s == "unsupported") return GateStatus::Unsupported;
+  if (s == "stopped") return GateStatus::Stopped;
   return GateStatus::NotRun;
 }
 
@@ -51,6 +52,7 @@ GateCell functional_cell(const json& gate) {
     const std::string why = gate.value("why", "");
     cell.detail = what.empty() ? why : why.empty() ? what : what + ": " + why;
   }
+  if (cell.status == GateStatus::Stopped) cell.detail = gate.value("why", "");
   if (gate.contains("failures") && gate["failures"].is_array() && !gate["failures"].empty())
     cell.detail = gate["failures"][0].value("why", "");
   if (gate.contains("route")) cell.detail = multimodal_detail(gate, cell.detail);
@@ -66,10 +68,8 @@ std::vector<std::string> checks_in(const json& experiment, const std::vector<std
       if (std::find(checks.begin(), checks.end(), check) == checks.end()) checks.push_back(check);
   }
   // JSON objects sort their keys: put the checks back in the product's order.
-  static const std::vector<std::string> order = {
-      "json",    "streaming", "tools",      "tool_continuation",     "responses",
-      "session", "reasoning", "multimodal", "multimodal (responses)"};
-  auto rank = [](const std::string& c) {
+  const std::vector<std::string>& order = gate_check_names();
+  auto rank = [&order](const std::string& c) {
     const auto it = std::find(order.begin(), order.end(), c);
     return it - order.begin();
   };
@@ -191,6 +191,10 @@ void add_regression_row(GateTable& table, const json& experiment,
     cell.score = std::to_string(same) + "/" + std::to_string(c.value("pairs", 0));
     judge_regression(cell, c,
                      review_of(reviews, c.value("baseline", ""), c.value("candidate", "")));
+    // Prompts whose media a lane's API refused: neither passed nor failed, but said.
+    if (const int64_t n = c.value("unsupported_by_lane", int64_t{0}); n > 0)
+      cell.detail += (cell.detail.empty() ? "" : "; ") + std::to_string(n) +
+                     " prompt(s) unsupported by the lane";
     return std::optional<GateCell>(std::move(cell));
   });
   table.rows.push_back(std::move(row));
@@ -393,6 +397,8 @@ const char* gate_status_name(GateStatus status) {
       return "unsupported";
     case GateStatus::NotRun:
       return "not run";
+    case GateStatus::Stopped:
+      return "stopped";
   }
   return "not run";
 }
@@ -411,6 +417,13 @@ std::string cell_text(const GateCell& cell) {
   std::string text = gate_status_name(cell.status);
   if (!cell.score.empty() && cell.status != GateStatus::Unsupported) text += " " + cell.score;
   return text;
+}
+
+const std::vector<std::string>& gate_check_names() {
+  static const std::vector<std::string> names = {
+      "json",    "streaming", "tools",      "tool_continuation",     "responses",
+      "session", "reasoning", "multimodal", "multimodal (responses)"};
+  return names;
 }
 
 std::string gate_label(const std::string& check) {

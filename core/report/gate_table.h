@@ -14,8 +14,10 @@ namespace lb::report {
 
 struct ArtifactRecord;
 
-enum class GateStatus { Pass, Fail, Unsupported, NotRun };
-// "pass", "fail", "unsupported", "not run"
+// Stopped: the user stopped the run while the gate was being attempted; it neither passed nor
+// failed.
+enum class GateStatus { Pass, Fail, Unsupported, NotRun, Stopped };
+// "pass", "fail", "unsupported", "not run", "stopped"
 const char* gate_status_name(GateStatus status);
 
 struct GateCell {
@@ -44,6 +46,8 @@ struct GateTable {
 std::string cell_text(const GateCell& cell);
 // Human label of a gates experiment check ("tools" -> "Parallel tool calls").
 std::string gate_label(const std::string& check);
+// The gates experiment's checks this table knows by name, in the product's order.
+const std::vector<std::string>& gate_check_names();
 
 // Lanes in the given order; rows in run order, each naming its experiment (a run that holds a
 // kind twice, e.g. after an experiment was added to it, keys its rows KEY@NAME). A lane an

@@ -36,6 +36,7 @@ const char* status_color(GateStatus s) {
     case GateStatus::Unsupported:
       return "#fff4d6";
     case GateStatus::NotRun:
+    case GateStatus::Stopped:
       return "#ffffff";
   }
   return "#ffffff";

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <utility>
 
+#include "report/gate_table.h"
+
 namespace lb::report {
 namespace {
 
@@ -83,11 +85,32 @@ bool is_file_extension(std::string_view label) {
   return std::find(kExtensions.begin(), kExtensions.end(), label) != kExtensions.end();
 }
 
+bool is_word(char c) { return is_alpha(c) || (c >= '0' && c <= '9') || c == '_'; }
+
+// The gate table's row keys ("gates.streaming", "gates.tools") look like host names but name a
+// check of the product; one more label ("gates.tools.example.com") makes one a host again.
+bool is_gate_key_at(std::string_view text, size_t begin) {
+  constexpr std::string_view kPrefix = "gates.";
+  if (text.substr(begin, kPrefix.size()) != kPrefix) return false;
+  for (const std::string& check : gate_check_names()) {
+    if (!std::all_of(check.begin(), check.end(), [](char c) { return is_word(c); })) continue;
+    const size_t end = begin + kPrefix.size() + check.size();
+    if (text.substr(begin + kPrefix.size(), check.size()) != check) continue;
+    if (end < text.size() && is_word(text[end])) continue;
+    size_t next = end;
+    if (next < text.size() && (text[next] == '.' || text[next] == '-')) ++next;
+    if (next < text.size() && is_word(text[next]) && text[next] != '_') continue;
+    return true;
+  }
+  return false;
+}
+
 // Host names: labels with a dot each, then an alphabetic top-level label that is not a file
 // extension ("report.json" is a file). A candidate is shortened to the last label that can end
 // a host name: its letters, followed by the label's end or a hyphen (a word boundary).
 std::optional<Span> host_check(std::string_view text, const re2::StringPiece* groups) {
   const auto [begin, end] = span_of(text, groups[0]);
+  if (is_gate_key_at(text, begin)) return std::nullopt;
   std::vector<size_t> starts{begin};  // where each label starts
   for (size_t i = begin; i < end; ++i)
     if (text[i] == '.') starts.push_back(i + 1);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <string_view>
 
+#include "compare/run_reviews.h"
 #include "metrics/inter_token_gaps.h"
 #include "report/request_lines_reader.h"
 
@@ -106,22 +107,10 @@ void read_requests(const fs::path& path, RunFolder& folder, const RequestBlockSi
   for (auto& w : counts.warnings) folder.warnings.push_back(std::move(w));
 }
 
+// One record per lane pair, whichever of the folder's review files hold its verdicts.
 void read_reviews(const fs::path& dir, RunFolder& folder) {
-  std::vector<fs::path> files;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("review", 0) == 0 && entry.path().extension() == ".json")
-      files.push_back(entry.path());
-  }
-  std::sort(files.begin(), files.end());
-  for (const auto& file : files) {
-    std::string error;
-    if (auto record = compare::load_review(file.string(), &error))
-      folder.reviews.push_back(std::move(*record));
-    else
-      folder.warnings.push_back(file.filename().string() + " cannot be read: " + error);
-  }
+  folder.reviews =
+      compare::reviews_by_pair(compare::read_review_files(dir.string(), &folder.warnings));
 }
 
 void read_sampled_reviews(const fs::path& dir, RunFolder& folder) {

@@ -63,7 +63,9 @@ struct RunFolder {
   nlohmann::json environment;  // environment.json; null when absent
   nlohmann::json summary;      // summary.json; null when absent
   nlohmann::json review;       // review.json (two-lane regression); null when absent
-  std::vector<compare::ReviewRecord> reviews;  // review.json and review.<lane>.json
+  // One record per (baseline, candidate) pair from review.json and review.*.json
+  // (compare/run_reviews.h): the verdicts given on the Review page count wherever they are.
+  std::vector<compare::ReviewRecord> reviews;
   // sampled-review.json and sampled-review.<lane>.json: verdicts of the sampled review.
   std::vector<compare::SampledReviewRecord> sampled_reviews;
   std::optional<DecisionRecord> decision;  // decision.json

@@ -18,6 +18,8 @@ nlohmann::json score_check(ExperimentContext& ctx, GateIo& io, const std::string
   io.set_check(check);
   for (int64_t i = 0; i < repeat && !ctx.stopped(); ++i) {
     const GateAttempt a = run_gate_check(check, io, static_cast<int>(i));
+    // Stop cuts the attempt's requests short ("HTTP 0: stopped"): that says nothing of the lane.
+    if (ctx.stopped() && a.outcome != GateOutcome::Pass) break;
     ++attempts;
     if (a.outcome == GateOutcome::Pass) ++passed;
     if (a.outcome == GateOutcome::Unsupported) {
@@ -34,6 +36,10 @@ nlohmann::json score_check(ExperimentContext& ctx, GateIo& io, const std::string
   if (unsupported > 0 && passed == 0 && failures.empty()) {
     j["status"] = "unsupported";
     j["why"] = unsupported_why;
+  } else if (attempts < repeat && failures.empty() && ctx.stopped()) {
+    j["status"] = "stopped";
+    j["why"] = "stopped by the user after " + std::to_string(attempts) + " of " +
+               std::to_string(repeat) + " attempt(s)";
   } else {
     j["status"] = passed == repeat ? "pass" : "fail";
   }

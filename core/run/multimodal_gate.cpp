@@ -123,6 +123,7 @@ json run_multimodal_gate(ExperimentContext& ctx, GateIo& io, const plan::PromptS
     const std::string kind = multimodal_kind(prompt);
     const net::StreamResult r = io.post_prompt(prompt, api);
     const bool call_ok = r.error == net::ErrorKind::None && r.http_status == 200;
+    if (!call_ok && ctx.stopped()) break;  // cut short by Stop: nothing said about the lane
     if (!call_ok && r.error != net::ErrorKind::Refused && says_media_unsupported(r)) {
       return {{"status", "unsupported"},
               {"unsupported", kMultimodalUnsupported},
@@ -146,7 +147,13 @@ json run_multimodal_gate(ExperimentContext& ctx, GateIo& io, const plan::PromptS
       t.failures.push_back({{"id", prompt.id}, {"kind", kind}, {"why", std::move(why)}});
     }
   }
-  return result_json(t, total, api, set);
+  json j = result_json(t, total, api, set);
+  if (ctx.stopped() && t.attempts < total && t.failures.empty()) {
+    j["status"] = "stopped";
+    j["why"] = "stopped by the user after " + std::to_string(t.attempts) + " of " +
+               std::to_string(total) + " prompt(s)";
+  }
+  return j;
 }
 
 }  // namespace lb::run

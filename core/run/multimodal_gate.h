@@ -36,7 +36,8 @@ std::vector<MediaApi> multimodal_apis(const LaneRuntime& lane, const std::string
 // Ollama's), "multimodal (responses)" over the Responses API.
 std::string multimodal_gate_key(MediaApi api);
 
-// {"status": "pass"|"fail"|"unsupported", "api", "route", "passed", "attempts", "repeat" (= N),
+// {"status": "pass"|"fail"|"unsupported"|"stopped" (Stop before any failure), "api", "route",
+//  "passed", "attempts", "repeat" (= N),
 //  "score" "n/N", "kinds": {kind: {"passed", "total", "score", "unsupported_by_api"}},
 //  "failures": [{"id", "kind", "why"}], "not_sent": n, "not_sent_prompts": [{"id", "kind",
 //  "why"}], "prompts": name, and when unsupported "why" and "unsupported": "multimodal

@@ -6,6 +6,7 @@
 #include "net/secret_text.h"
 #include "run/chat_request_body.h"
 #include "run/cross_scoring.h"
+#include "run/gate_checks.h"
 
 namespace lb::run {
 
@@ -14,10 +15,12 @@ LaneTexts texts_in_prompt_order(const std::vector<metrics::RequestRecord>& recor
   LaneTexts out;
   out.texts.assign(prompt_count, std::string());
   out.errors.assign(prompt_count, "not run");
+  out.media_refused.assign(prompt_count, false);
   for (const auto& r : records) {
     if (r.index < 0 || static_cast<size_t>(r.index) >= prompt_count) continue;
     const auto i = static_cast<size_t>(r.index);
     out.texts[i] = r.result.content;
+    out.media_refused[i] = !r.media.empty() && says_media_unsupported(r.result);
     out.errors[i] =
         r.result.error == net::ErrorKind::None
             ? std::string()

@@ -22,6 +22,9 @@ class RegressionExperiment : public Experiment {
 struct LaneTexts {
   std::vector<std::string> texts;
   std::vector<std::string> errors;  // "" where the request succeeded
+  // Per prompt: the lane's API refused the prompt's images or videos (gate_checks.h
+  // says_media_unsupported), so its empty answer is no answer to compare.
+  std::vector<bool> media_refused;
   // Per prompt, when logprobs were asked for (empty otherwise): logprobs/<lane>.jsonl.
   std::vector<logprobs::PromptLogprobs> logprobs;
   // Per prompt, when the regression has a load baseline (empty otherwise): the lane's own answer

@@ -18,7 +18,7 @@ nlohmann::json pair_summary(const std::string& base, const std::string& cand,
                             const std::vector<compare::PairComparison>& pairs,
                             const LaneTexts& base_texts, const LaneTexts& cand_texts,
                             const compare::ReviewRecord& review) {
-  int identical = 0, near = 0, divergent = 0, review_required = 0;
+  int identical = 0, near = 0, divergent = 0, review_required = 0, unsupported = 0;
   int checks_failed_base = 0, checks_failed_cand = 0;
   nlohmann::json flipped = nlohmann::json::array();
   nlohmann::json failed_requests = nlohmann::json::array();
@@ -27,6 +27,7 @@ nlohmann::json pair_summary(const std::string& base, const std::string& cand,
     near += p.triage.triage == compare::TriageClass::NearIdentical ? 1 : 0;
     divergent += p.triage.triage == compare::TriageClass::Divergent ? 1 : 0;
     review_required += p.review_required() ? 1 : 0;
+    unsupported += p.unsupported() ? 1 : 0;
     checks_failed_base += failed_checks(p.checks_a);
     checks_failed_cand += failed_checks(p.checks_b);
     if (p.blocker_candidate()) flipped.push_back({{"index", p.index}, {"id", p.prompt_id}});
@@ -43,6 +44,7 @@ nlohmann::json pair_summary(const std::string& base, const std::string& cand,
           {"flipped_facts", flipped},
           {"fact_checks_failed", {{base, checks_failed_base}, {cand, checks_failed_cand}}},
           {"failed_requests", failed_requests},
+          {"unsupported_by_lane", unsupported},
           {"review_outcome", review.outcome().summary}};
 }
 
@@ -122,6 +124,19 @@ nlohmann::json mark_batch_variant(compare::ReviewRecord& review, const std::stri
   return marked;
 }
 
+// A prompt whose media a lane's API refused has no answer from that lane to compare: the pair is
+// "unsupported by the lane", never a divergence or a flipped fact.
+void mark_media_refused(std::vector<compare::PairComparison>& pairs, const std::string& base_id,
+                        const LaneTexts& base, const std::string& cand_id, const LaneTexts& cand) {
+  for (auto& pair : pairs) {
+    const size_t i = pair.index;
+    if (i < base.media_refused.size() && base.media_refused[i])
+      pair.unsupported_by.push_back(base_id);
+    if (i < cand.media_refused.size() && cand.media_refused[i])
+      pair.unsupported_by.push_back(cand_id);
+  }
+}
+
 }  // namespace
 
 // The first lane is the baseline; each other lane is compared with it prompt by prompt. A
@@ -138,6 +153,7 @@ void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
   for (size_t i = 1; i < lanes.size(); ++i) {
     const auto& [cand_id, cand] = lanes[i];
     auto pairs = compare::compare_lanes(base.texts, cand.texts, &set, similarity_threshold);
+    mark_media_refused(pairs, base_id, base, cand_id, cand);
     auto review = compare::make_review(base_id, cand_id, set.name, similarity_threshold, pairs);
     nlohmann::json summary = pair_summary(base_id, cand_id, pairs, base, cand, review);
     const std::string file = lanes.size() == 2 ? "review.json" : "review." + cand_id + ".json";

@@ -2,6 +2,7 @@
 
 #include <QButtonGroup>
 #include <QDir>
+#include <QFileInfo>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -14,6 +15,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include "compare/run_reviews.h"
 #include "report/gate_table.h"
 #include "ui/decision/gate_rows.h"
 #include "ui/history/run_folder_job.h"
@@ -153,14 +155,7 @@ void DecisionPage::set_run(std::shared_ptr<const LoadedRun> run) {
                          .arg(folder.request_count));
     banner_->show();
   }
-  gate_summary_->setText(!view.has_gates
-                             ? tr("This run has no gates; the performance figures are "
-                                  "below the gate rows.")
-                             : tr("Gates: %1 pass, %2 fail, %3 unsupported, %4 not run.")
-                                   .arg(model_.count("pass"))
-                                   .arg(model_.count("fail"))
-                                   .arg(model_.count("unsupported"))
-                                   .arg(model_.count("not run")));
+  show_gate_summary(view.has_gates);
   if (!view.caveats.isEmpty()) {
     QStringList items;
     for (const QString& c : view.caveats) items << "<li>" + c.toHtmlEscaped() + "</li>";
@@ -179,6 +174,40 @@ void DecisionPage::set_run(std::shared_ptr<const LoadedRun> run) {
     on_edited();
   }
   update_enabled();
+}
+
+void DecisionPage::apply_review(const QString& run_dir, const compare::ReviewRecord& record) {
+  if (!run_ || !run_->folder ||
+      QFileInfo(run_dir).canonicalFilePath() != QFileInfo(run_->dir).canonicalFilePath())
+    return;
+  auto fresh = std::make_shared<LoadedRun>(*run_);
+  compare::put_review(fresh->folder->reviews, record);
+  fresh->decision = decision_view_of(*fresh->folder);
+  // The same run shown again: its unsaved edit is neither a draft of another run nor lost.
+  const bool edited = dirty();
+  const Draft edit = current_edit();
+  run_.reset();
+  set_run(std::move(fresh));
+  if (edited) {
+    show_edit(edit);
+    on_edited();
+  }
+}
+
+void DecisionPage::show_gate_summary(bool has_gates) {
+  if (!has_gates) {
+    gate_summary_->setText(
+        tr("This run has no gates; the performance figures are below the gate rows."));
+    return;
+  }
+  QString text = tr("Gates: %1 pass, %2 fail, %3 unsupported, %4 not run.")
+                     .arg(model_.count("pass"))
+                     .arg(model_.count("fail"))
+                     .arg(model_.count("unsupported"))
+                     .arg(model_.count("not run"));
+  if (const int stopped = model_.count("stopped"); stopped > 0)
+    text += tr(" %1 stopped by the user.").arg(stopped);
+  gate_summary_->setText(text);
 }
 
 void DecisionPage::set_decision(report::Decision decision) {

@@ -4,12 +4,14 @@
 // promotion) or reject — with its rationale, saved into the run folder as decision.json (Ctrl+S)
 // together with the gate table it was taken on. Reopening the run shows the saved decision.
 // An unsaved edit is never dropped: opening another run keeps it as the old run's draft, shown
-// again (marked unsaved) when that run is reopened, and quitting asks about it.
+// again (marked unsaved) when that run is reopened, and quitting asks about it. A verdict given
+// on the Review page re-judges the gates of the open run at once (apply_review).
 #include <QWidget>
 #include <map>
 #include <memory>
 #include <optional>
 
+#include "compare/review_record.h"
 #include "models/gate_table_model.h"
 #include "report/decision_record.h"
 
@@ -30,6 +32,9 @@ class DecisionPage : public QWidget {
 
   void set_run(std::shared_ptr<const LoadedRun> run);
   void clear_run();
+  // The review record of a lane pair of RUN_DIR as the Review page just saved it: when RUN_DIR
+  // is the open run, its gates are judged again with it. An unsaved edit stays as it is.
+  void apply_review(const QString& run_dir, const compare::ReviewRecord& record);
   bool has_run() const { return run_ != nullptr; }
   QString run_dir() const;
 
@@ -61,6 +66,7 @@ class DecisionPage : public QWidget {
   void on_save_clicked();
   void show_saved(const report::DecisionRecord& record);
   void update_enabled();
+  void show_gate_summary(bool has_gates);
   struct Draft {
     std::optional<report::Decision> choice;
     QString rationale;

@@ -180,6 +180,13 @@ void ReviewPage::install_shortcuts() {
   const QStringList keys = models::verdict_keys();
   for (int i = 0; i < keys.size(); ++i)
     add(QKeySequence(Qt::Key_1 + i), [this, key = keys[i]] { set_verdict(key); });
+  // The greedy pairs' verdicts only: on the sampled tab they would change what is not shown.
+  add(QKeySequence::Undo, [this] {
+    if (tabs_->currentWidget() != sampled_) undo_.undo();
+  });
+  add(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), [this] {
+    if (tabs_->currentWidget() != sampled_) undo_.redo();
+  });
 }
 
 }  // namespace lb::ui

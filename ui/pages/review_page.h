@@ -6,7 +6,9 @@
 // recorded logprobs: a cause column (why the pair parts) with a filter, the baseline's margin,
 // a token strip per lane shaded by logprob with the divergence marked, both lanes' top-K at a
 // clicked token, and the pair's cross-scores in its header. A run with a sampled review gets a
-// second tab with its distributions and sample pairs (SampledReviewView).
+// second tab with its distributions and sample pairs (SampledReviewView). Verdicts and notes are
+// undone with Ctrl+Z and redone with Ctrl+Shift+Z, each step saved at once as well.
+#include <QUndoStack>
 #include <QWidget>
 #include <optional>
 
@@ -31,6 +33,7 @@ class DiffView;
 namespace lb::ui {
 
 class MediaStrip;
+struct VerdictState;
 class SampledReviewView;
 class TokenStrip;
 
@@ -46,7 +49,7 @@ class ReviewPage : public QWidget {
   // the baseline: today's lane against last week's. False with *error when it cannot be paired.
   bool add_baseline_run(const QString& other_run_dir, QString* error);
   void select_lanes(const QString& a, const QString& b);
-  bool set_verdict(const QString& verdict);  // for the selected pair; saves review.json
+  bool set_verdict(const QString& verdict);  // for the selected pair; saves its review record
   void next_pair(int step);
   void edit_note();
 
@@ -68,11 +71,16 @@ class ReviewPage : public QWidget {
   QComboBox* cause_filter() const { return cause_; }
   void show_top_k(int token_index);
   QString review_path() const { return pair_ ? pair_->path : QString(); }
+  // The verdicts given on the loaded lane pair, cleared when another pair is loaded.
+  QUndoStack* undo_stack() { return &undo_; }
 
  signals:
   void status(const QString& text);
   void pair_loaded();  // after a lane pair has been compared and listed
   void diff_shown();   // after highlights for the selected pair were painted
+  // After a verdict or note was saved (or undone): the lane pair's whole record as saved, for
+  // the pages that judge the run by it.
+  void verdicts_changed(const QString& run_dir, const lb::compare::ReviewRecord& record);
 
  private:
   QWidget* build_toolbar();
@@ -83,6 +91,8 @@ class ReviewPage : public QWidget {
   void show_current();
   int current_source_row() const;
   void update_outcome();
+  bool apply_verdict(std::size_t index, const VerdictState& state);
+  bool push_verdict(const QString& text, std::size_t index, const VerdictState& after);
   void install_shortcuts();
   QWidget* build_token_panel(QWidget* parent);
   void show_tokens(int prompt_index);
@@ -116,6 +126,7 @@ class ReviewPage : public QWidget {
   QLabel* top_k_title_ = nullptr;
   QTableWidget* top_k_ = nullptr;
   int shown_prompt_ = -1;
+  QUndoStack undo_;
   QTabWidget* tabs_ = nullptr;
   SampledReviewView* sampled_ = nullptr;
 };

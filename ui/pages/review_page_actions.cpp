@@ -17,6 +17,7 @@
 #include "ui/pages/review_page.h"
 #include "ui/review/media_strip.h"
 #include "ui/review/sampled_review_view.h"
+#include "ui/review/verdict_command.h"
 #include "widgets/diff/diff_view.h"
 
 namespace lb::ui {
@@ -69,6 +70,7 @@ bool ReviewPage::open_run(const QString& run_dir) {
   run_label_->setText(tr("<b>%1</b>").arg(QDir(run_dir).dirName()));
   model_.set_pairs({});
   pair_.reset();
+  undo_.clear();
   QString sampled_error;
   const bool sampled = sampled_->open_run(run_dir, &sampled_error);
   tabs_->setTabEnabled(1, sampled);
@@ -139,6 +141,7 @@ void ReviewPage::on_pair_loaded(uint64_t generation, bool ok, const LoadedPair& 
     return;
   }
   pair_ = pair;
+  undo_.clear();  // its steps belong to the pair shown before
   model_.set_pairs(review_rows(*pair_, *source_));
   const QString current = category_->currentData().toString();
   category_->clear();
@@ -208,42 +211,67 @@ void ReviewPage::next_pair(int step) {
 
 bool ReviewPage::set_verdict(const QString& verdict) {
   if (tabs_->currentWidget() == sampled_) return sampled_->set_verdict(verdict);
-  const int row = current_source_row();
-  const models::ReviewPair* p = model_.pair_at(row);
+  const models::ReviewPair* p = model_.pair_at(current_source_row());
   const auto parsed = compare::verdict_from_name(verdict.toStdString());
   if (!p || !pair_ || !parsed) return false;
-  const QString note = p->note;
-  pair_->record.set_verdict(static_cast<size_t>(p->index), *parsed, note.toStdString(),
-                            std::chrono::system_clock::now());
-  std::string error;
-  if (!compare::save_review(pair_->record, pair_->path.toStdString(), &error)) {
-    QMessageBox::critical(this, tr("Verdict not saved"), QString::fromStdString(error));
+  const auto index = static_cast<size_t>(p->index);
+  const QString prompt_id = p->prompt_id;
+  const VerdictState after{*parsed, p->note.toStdString(), std::chrono::system_clock::now()};
+  if (!push_verdict(tr("Verdict %1 on %2").arg(models::verdict_label(verdict), prompt_id), index,
+                    after))
     return false;
-  }
-  model_.set_verdict(row, verdict, note);
-  update_outcome();
   emit status(tr("%1: %2 — saved to %3")
-                  .arg(p->prompt_id, models::verdict_label(verdict), QDir(pair_->path).dirName()));
+                  .arg(prompt_id, models::verdict_label(verdict), QDir(pair_->path).dirName()));
   return true;
 }
 
 void ReviewPage::edit_note() {
-  const int row = current_source_row();
-  const models::ReviewPair* p = model_.pair_at(row);
+  const models::ReviewPair* p = model_.pair_at(current_source_row());
   if (!p || !pair_) return;
   bool ok = false;
   const QString note = QInputDialog::getMultiLineText(this, tr("Note for %1").arg(p->prompt_id),
                                                       tr("Note:"), p->note, &ok);
   if (!ok) return;
-  const auto& review = pair_->record.pairs.at(static_cast<size_t>(p->index));
-  pair_->record.set_verdict(static_cast<size_t>(p->index), review.verdict, note.toStdString(),
-                            std::chrono::system_clock::now());
+  const auto index = static_cast<size_t>(p->index);
+  VerdictState after = VerdictState::of(pair_->record.pairs.at(index));
+  after.note = note.toStdString();
+  after.reviewed_at = std::chrono::system_clock::now();
+  push_verdict(tr("Note on %1").arg(p->prompt_id), index, after);
+}
+
+// Applies AFTER now and keeps the step for undo; a step whose save failed is not kept.
+bool ReviewPage::push_verdict(const QString& text, size_t index, const VerdictState& after) {
+  if (!pair_ || index >= pair_->record.pairs.size()) return false;
+  VerdictState before = VerdictState::of(pair_->record.pairs[index]);
+  if (!apply_verdict(index, after)) return false;
+  undo_.push(
+      new VerdictCommand(text, index, std::move(before), after,
+                         [this](size_t i, const VerdictState& s) { return apply_verdict(i, s); }));
+  return true;
+}
+
+// Saves the pair's record with STATE at INDEX and shows it; on a failed save the record keeps
+// what it had.
+bool ReviewPage::apply_verdict(size_t index, const VerdictState& state) {
+  if (!pair_ || !source_ || index >= pair_->record.pairs.size()) return false;
+  compare::PairReview& review = pair_->record.pairs[index];
+  const VerdictState before = VerdictState::of(review);
+  state.apply_to(review);
   std::string error;
   if (!compare::save_review(pair_->record, pair_->path.toStdString(), &error)) {
-    QMessageBox::critical(this, tr("Note not saved"), QString::fromStdString(error));
-    return;
+    before.apply_to(review);
+    QMessageBox::critical(this, tr("Verdict not saved"), QString::fromStdString(error));
+    return false;
   }
-  model_.set_verdict(row, p->verdict, note);
+  const int row = model_.row_of_prompt(static_cast<int>(review.comparison.index));
+  model_.set_verdict(row,
+                     state.verdict == compare::Verdict::Unreviewed
+                         ? QString()
+                         : QString::fromLatin1(compare::verdict_name(state.verdict)),
+                     QString::fromStdString(state.note));
+  update_outcome();
+  emit verdicts_changed(source_->run_dir, pair_->record);
+  return true;
 }
 
 void ReviewPage::update_outcome() {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/pair_comparison.h"
+#include "compare/run_reviews.h"
 #include "compare/texts_file.h"
 
 namespace lb::ui {
@@ -46,13 +47,6 @@ std::string regression_prompts(const nlohmann::json& plan) {
     if (exp.is_object() && exp.value("kind", "") == "regression")
       return exp.value("prompts", std::string("builtin:regression-20"));
   return {};
-}
-
-// A file-safe name for a lane from another run ("20261201-run:bf16" -> "20261201-run_bf16").
-QString file_safe(QString name) {
-  for (QChar& c : name)
-    if (!(c.isLetterOrNumber() || c == '-' || c == '_' || c == '.')) c = '_';
-  return name;
 }
 
 // The regression's batch-variant prompts per lane, from its load baseline.
@@ -157,15 +151,9 @@ QStringList add_other_run(ReviewSource& source, const QString& other_run_dir, QS
 }
 
 QString review_path_for(const QString& run_dir, const QString& a, const QString& b) {
-  // A pair with a lane of another run keeps its verdicts apart from the run's own review.
-  if (a.contains(':') || b.contains(':'))
-    return QDir(run_dir).filePath(QString("review.%1.%2.json").arg(file_safe(a), file_safe(b)));
-  const QString main = QDir(run_dir).filePath("review.json");
-  std::string ignored;
-  const auto existing = compare::load_review(main.toStdString(), &ignored);
-  if (!existing || (existing->lane_a == a.toStdString() && existing->lane_b == b.toStdString()))
-    return main;
-  return QDir(run_dir).filePath(QString("review.%1.%2.json").arg(a, b));
+  const auto files = compare::read_review_files(run_dir.toStdString());
+  return QDir(run_dir).filePath(QString::fromStdString(
+      compare::review_file_for_pair(files, a.toStdString(), b.toStdString())));
 }
 
 QString logprobs_path_for(const ReviewSource& source, const QString& lane) {
@@ -205,7 +193,12 @@ bool load_pair(const ReviewSource& source, const QString& a, const QString& b, L
   const plan::PromptSet* prompts =
       source.prompts && source.prompts->prompts.size() == ta.texts->size() ? &*source.prompts
                                                                            : nullptr;
-  LoadedPair pair{a, b, *ta.texts, *tb.texts, {}, review_path_for(source.run_dir, a, b)};
+  // Every review file of the run that holds this pair: verdicts carry over from all of them.
+  const auto files = compare::read_review_files(source.run_dir.toStdString());
+  const QString path = QDir(source.run_dir)
+                           .filePath(QString::fromStdString(compare::review_file_for_pair(
+                               files, a.toStdString(), b.toStdString())));
+  LoadedPair pair{a, b, *ta.texts, *tb.texts, {}, path};
   pair.record = compare::make_review(
       a.toStdString(), b.toStdString(), source.prompt_set_ref, source.threshold,
       compare::compare_lanes(pair.texts_a, pair.texts_b, prompts, source.threshold));
@@ -216,11 +209,8 @@ bool load_pair(const ReviewSource& source, const QString& a, const QString& b, L
         review.batch_variant.push_back(lane.toStdString());
     }
   }
-  std::string why;
-  if (QFileInfo::exists(pair.path)) {
-    if (auto previous = compare::load_review(pair.path.toStdString(), &why))
-      compare::carry_over_verdicts(pair.record, *previous);
-  }
+  if (const auto previous = compare::review_for_pair(files, a.toStdString(), b.toStdString()))
+    compare::carry_over_verdicts(pair.record, *previous);
   pair.tokens = load_token_evidence(logprobs_path_for(source, a), logprobs_path_for(source, b),
                                     tokens_json_for(source, a, b), pair.texts_a, pair.texts_b);
   *out = std::move(pair);
@@ -245,6 +235,11 @@ models::ReviewPair review_row(const compare::PairReview& review, const ReviewSou
   row.triage = QString::fromLatin1(compare::triage_name(c.triage.triage));
   for (const std::string& label : c.triage.labels())
     row.triage += " · " + QString::fromStdString(label);
+  if (c.unsupported()) {
+    QStringList lanes;
+    for (const std::string& lane : c.unsupported_by) lanes << QString::fromStdString(lane);
+    row.triage = QObject::tr("unsupported by the lane (%1)").arg(lanes.join(", "));
+  }
   row.flipped_fact = c.blocker_candidate();
   for (const compare::CheckResult& r : c.checks_a)
     if (r.status != compare::CheckStatus::Pass) row.failed_checks << "A: " + check_text(prompt, r);

@@ -50,8 +50,8 @@ bool open_review_source(const QString& run_dir, ReviewSource* source, QString* e
 // Compares lanes a and b prompt by prompt and carries over verdicts saved earlier.
 bool load_pair(const ReviewSource& source, const QString& a, const QString& b, LoadedPair* out,
                QString* error);
-// review.json for the run's first pair (what the run itself writes); other pairs get
-// review.<a>.<b>.json beside it so their verdicts never overwrite each other.
+// The one file that holds the pair's review record (compare::review_file_for_pair): the run's
+// own review file for its pairs, review.<a>.<b>.json for any other pair.
 QString review_path_for(const QString& run_dir, const QString& a, const QString& b);
 // logprobs/<lane>.jsonl of a lane ("RUN:lane" in its own run), and the run's tokens.json that
 // covers the pair (baseline = the run's first lane), "" when none does.

@@ -16,7 +16,7 @@ bool LiveGateScores::apply_message(const QString& text) {
   // The engine's wording (core/run/gates_experiment.cpp): "lane L: gate G STATUS (n/N)", G
   // one word or one word and an API in brackets ("multimodal (responses)").
   static const QRegularExpression re(
-      R"(^lane (.+): gate (\S+(?: \(\w+\))?) (pass|fail|unsupported) \((\d+/\d+)\)$)");
+      R"(^lane (.+): gate (\S+(?: \(\w+\))?) (pass|fail|unsupported|stopped) \((\d+/\d+)\)$)");
   const QRegularExpressionMatch m = re.match(text);
   if (!m.hasMatch()) return false;
   const QString lane = m.captured(1);

@@ -118,7 +118,8 @@ models::RunFolderInfo scan_run_folder(const QString& dir) {
   info.started = plan_file.exists() ? plan_file.lastModified() : QFileInfo(dir).lastModified();
   read_plan(folder, info);
   info.requests = count_lines(folder.filePath("requests.jsonl"));
-  info.has_review = QFileInfo::exists(folder.filePath("review.json"));
+  // review.json for two lanes, review.<candidate>.json for more (compare/run_reviews.h).
+  info.has_review = !folder.entryList({"review.json", "review.*.json"}, QDir::Files).isEmpty();
   read_summary(folder, info);
   read_decision(folder, info);
   return info;

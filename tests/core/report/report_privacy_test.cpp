@@ -149,6 +149,27 @@ class TestReportPrivacy : public QObject {
       QVERIFY2(s.findings(clean).empty(), clean.c_str());
     }
   }
+
+  // The gate table's row keys name the product's checks: "gates.streaming" read "[redacted]" in
+  // qualification-summary.json, taken for a host name. A host that only starts like one is still
+  // a host, and keys are still keys.
+  void gateKeysAreNotHostNames() {
+    const lb::report::PrivacyScrubber s({kKey}, {user_name()});
+    for (const std::string key :
+         {"gates.streaming", "gates.tools", "gates.responses", "gates.session", "gates.reasoning",
+          "gates.multimodal", "gates.tool_continuation", "gates.json"}) {
+      QCOMPARE(s.redact_private(key), key);
+      QVERIFY2(s.findings(key).empty(), key.c_str());
+    }
+    for (const std::string host : {"gates.streaming.example.com", "gates.tools.internal.net",
+                                   "gates.example.com", "streaming.example.org"}) {
+      QVERIFY2(!s.findings("at " + host).empty(), host.c_str());
+      QCOMPARE(s.redact_private("at " + host), std::string("at [redacted]"));
+    }
+    QVERIFY(!s.secret_findings("gates.streaming " + kKey).empty());
+    QCOMPARE(s.redact_private("gates.streaming sk-abcdef0123456789"),
+             std::string("gates.streaming [redacted]"));
+  }
 };
 
 LANEBENCH_TEST_GUILESS_MAIN(TestReportPrivacy)
