@@ -12,7 +12,8 @@ seconds="${LANEBENCH_FUZZ_SECONDS:-20}"
 seed_flag=()
 if [[ -n "${LANEBENCH_FUZZ_SEED:-}" ]]; then seed_flag=(-seed="$LANEBENCH_FUZZ_SEED"); fi
 targets=(sse_framer ndjson_framer stream_parser prometheus_text plan prompt_set trace_file
-  texts_file inventory safetensors_header run_folder logprobs media_reader report_escapes)
+  texts_file inventory safetensors_header run_folder logprobs media_reader report_escapes
+  safe_file_name)
 if (($# > 0)); then targets=("$@"); fi
 
 cmake -S "$root/fuzz" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null

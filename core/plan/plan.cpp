@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "files/regular_file.h"
 #include "plan/plan_validation.h"
 #include "plan/prompt_set.h"
 #include "plan/sharegpt_file.h"
@@ -378,16 +379,21 @@ PlanParseResult parse_plan(std::string_view json_text, std::string_view source_n
 }
 
 PlanParseResult load_plan_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // A plan is a few KiB; a FIFO or device named as one is refused, not waited on.
+  constexpr size_t kMaxPlanBytes = 64 * files::kMiB;
+  std::string error;
+  const auto text = files::read_regular_file(path, kMaxPlanBytes, &error);
+  if (!text) {
     PlanParseResult result;
     result.source_name = path;
-    result.errors.push_back({"", "cannot read the plan file"});
+    std::error_code ec;
+    const bool exists = std::filesystem::exists(path, ec);
+    result.errors.push_back(
+        {"", exists ? "cannot read the plan file: " + files::error_reason(error, path)
+                    : std::string("cannot read the plan file")});
     return result;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  PlanParseResult result = parse_plan(text.str(), path);
+  PlanParseResult result = parse_plan(*text, path);
   if (result.ok()) {
     result.errors = check_plan_files(*result.plan, std::filesystem::path(path).parent_path());
     if (!result.errors.empty()) result.plan.reset();

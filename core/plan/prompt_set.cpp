@@ -1,12 +1,12 @@
 #include "plan/prompt_set.h"
 
 #include <cmath>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "files/regular_file.h"
 #include "plan/builtin_multimodal_set.h"
 #include "plan/builtin_prompt_sets.h"
 #include "plan/prompt_set_media.h"
@@ -211,8 +211,10 @@ void parse_media(const json& object, const std::string& base_dir, PromptSpec& sp
                  ErrorSink& sink) {
   auto media = object.find("media");
   if (media == object.end()) return;
+  // The prompt's id goes with each problem: a set from elsewhere is fixed by finding the prompt.
   for (auto& error : parse_media_field(*media, base_dir, spec.media)) {
-    sink.add(error.field, std::move(error.message));
+    sink.add(error.field, spec.id.empty() ? std::move(error.message)
+                                          : error.message + " (prompt " + spec.id + ")");
   }
   bool has_user = false;
   for (const auto& message : spec.chat()) has_user = has_user || message.role == "user";
@@ -318,14 +320,8 @@ PromptSetResult parse_sharegpt(const json& array, std::string_view source_name) 
   return finish(std::move(result), std::move(set));
 }
 
-std::optional<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return buffer.str();
-}
+// A prompt set of 100,000 long prompts is tens of MiB; its media are files of their own.
+constexpr size_t kMaxPromptSetBytes = 256 * files::kMiB;
 
 }  // namespace
 
@@ -506,11 +502,13 @@ PromptSetResult load_prompt_set(const std::string& ref) {
         {0, "", "no built-in prompt set named \"" + name + "\" (built-in: " + known + ")"});
     return result;
   }
-  auto text = read_file(ref);
+  std::string error;
+  auto text = files::read_regular_file(ref, kMaxPromptSetBytes, &error);
   if (!text) {
     PromptSetResult result;
     result.source_name = ref;
-    result.errors.push_back({0, "", "cannot read the file"});
+    // The result's source name already gives the path.
+    result.errors.push_back({0, "", files::error_reason(error, ref)});
     return result;
   }
   return parse_prompt_set(*text, ref);

@@ -35,6 +35,25 @@ std::optional<MediaRef> url_ref(const MediaKey& key, const std::string& url, std
   return ref;
 }
 
+// PATH inside the set's folder, links resolved, or nullopt with *error: a set from elsewhere
+// must not send the user's other files (an absolute path, ../, a link out) to a server.
+std::optional<std::filesystem::path> path_in_set(const std::string& path,
+                                                 const std::string& base_dir, std::string& error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path written(path);
+  const fs::path base = fs::canonical(base_dir.empty() ? fs::path(".") : fs::path(base_dir), ec);
+  const fs::path resolved = ec ? fs::path() : fs::weakly_canonical(base / written, ec);
+  const fs::path inside = ec ? fs::path() : resolved.lexically_relative(base);
+  const bool escapes =
+      written.is_absolute() || inside.empty() || inside == "." || *inside.begin() == "..";
+  if (!escapes) return resolved;
+  error = path + ": outside the prompt set's folder (" +
+          (written.is_absolute() ? "an absolute path" : "a ../ path or a link out of it") +
+          "); media files must be in the set's folder or below it";
+  return std::nullopt;
+}
+
 std::optional<MediaRef> file_ref(const MediaKey& key, const std::string& path,
                                  const std::string& base_dir, std::string& error) {
   if (path.empty()) {
@@ -47,24 +66,23 @@ std::optional<MediaRef> file_ref(const MediaKey& key, const std::string& path,
             "\" takes a file path";
     return std::nullopt;
   }
-  std::filesystem::path resolved(path);
-  if (resolved.is_relative() && !base_dir.empty())
-    resolved = std::filesystem::path(base_dir) / path;
-  auto file = media::read_media_file(resolved.string());
+  const auto resolved = path_in_set(path, base_dir, error);
+  if (!resolved) return std::nullopt;
+  auto file = media::read_media_file(resolved->string());
   if (!file.ok()) {
     error = file.error;
     return std::nullopt;
   }
   const bool is_video = file.value->media.is_video();
   if (is_video != (key.kind == MediaKind::Video)) {
-    error = resolved.string() + ": is " + (is_video ? "a video" : "an image") + "; list it as \"" +
+    error = path + ": is " + (is_video ? "a video" : "an image") + "; list it as \"" +
             (is_video ? "video" : "image") + "\"";
     return std::nullopt;
   }
   MediaRef ref;
   ref.kind = key.kind;
   ref.mime = std::string(media::mime_type(file.value->media.format));
-  ref.source = path;
+  ref.source = std::filesystem::path(path).lexically_normal().string();
   ref.width_px = file.value->media.video.width_px;
   ref.height_px = file.value->media.video.height_px;
   ref.frames = is_video ? file.value->media.frame_count() : 0;

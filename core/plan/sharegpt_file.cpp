@@ -1,9 +1,8 @@
 #include "plan/sharegpt_file.h"
 
-#include <fstream>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+
+#include "files/regular_file.h"
 
 namespace lb::plan {
 namespace {
@@ -114,15 +113,16 @@ ConversationReadResult read_sharegpt_text(std::string_view text, std::string_vie
 }
 
 ConversationReadResult read_sharegpt_file(const std::string& path, int64_t max_conversations) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  constexpr size_t kMaxConversationFileBytes = 1024 * files::kMiB;
+  std::string error;
+  const auto text = files::read_regular_file(path, kMaxConversationFileBytes, &error);
+  if (!text) {
     ConversationReadResult out;
-    out.errors.push_back(path + ": cannot read the conversation file");
+    out.errors.push_back(path + ": cannot read the conversation file (" +
+                         files::error_reason(error, path) + ")");
     return out;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return read_sharegpt_text(text.str(), path, max_conversations);
+  return read_sharegpt_text(*text, path, max_conversations);
 }
 
 }  // namespace lb::plan

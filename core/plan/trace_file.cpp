@@ -1,10 +1,14 @@
 #include "plan/trace_file.h"
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <istream>
 #include <memory>
 #include <sstream>
 
+#include "files/regular_file.h"
 #include "plan/trace_rows.h"
 
 namespace lb::plan {
@@ -231,6 +235,20 @@ TraceReadResult read_trace_text(std::string_view text, std::string_view source_n
 }
 
 TraceReadResult read_trace_file(const std::string& path, const TraceReadOptions& options) {
+  // A FIFO would block the plan's loading and /dev/zero never ends: only a regular file is
+  // read (it is checked, then opened by name: a trace is streamed, not held whole).
+  std::string error;
+  const int fd = files::open_regular_file(path, &error);
+  if (fd < 0) {
+    TraceReadResult result;
+    std::error_code ec;
+    result.errors.push_back(path + ": cannot read the trace file" +
+                            (std::filesystem::exists(path, ec)
+                                 ? " (" + files::error_reason(error, path) + ")"
+                                 : std::string()));
+    return result;
+  }
+  ::close(fd);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     TraceReadResult result;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "files/safe_file_name.h"
 #include "net/secret_text.h"
 #include "plan/api_key_source.h"
 #include "run/environment_info.h"
@@ -19,12 +20,6 @@ namespace {
 
 constexpr size_t kLogTailLines = 20;
 constexpr double kProgressEvery_s = 5.0;
-
-std::string path_safe(std::string s) {
-  for (char& c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_')) c = '_';
-  return s;
-}
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -128,7 +123,7 @@ bool ManagedServer::start() {
   if (launch_.log) {
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(run_dir_) / "servers", ec);
-    log_relative_ = "servers/" + path_safe(lane_.id) + ".log";
+    log_relative_ = "servers/" + files::safe_file_name(lane_.id) + ".log";
   }
   const std::string shown = net::redact_secret_text(plan::display_command(launch_), secrets_);
   record_ = {{"lane", lane_.id},

@@ -1,7 +1,9 @@
 // Per-token logprobs of the performance kinds' requests (an experiment's "logprobs": K), kept
-// per lane as the regression keeps its own: logprobs/<lane>.jsonl, one line per request.
+// per lane as the regression keeps its own: logprobs/<lane>.jsonl, one line per request. A
+// second experiment's file carries its name, which a plan from elsewhere may aim at a path.
 #include <filesystem>
 
+#include "files/safe_file_name.h"
 #include "logprobs/logprob_lines.h"
 #include "net/secret_text.h"
 #include "net/stream_parser.h"
@@ -50,7 +52,7 @@ void ExperimentContext::keep_logprobs(const LoadPhase& phase, const PhaseOutcome
   if (file.path.empty()) {
     file.path = "logprobs/" + lane + ".jsonl";
     if (std::filesystem::exists(writer_.path(file.path)))
-      file.path = "logprobs/" + lane + "." + spec_.name + ".jsonl";
+      file.path = "logprobs/" + lane + "." + files::safe_file_name(spec_.name) + ".jsonl";
   }
   for (const auto& r : outcome.records) {
     const auto line = request_line(r, phase.phase, top_k, *phase.lane);

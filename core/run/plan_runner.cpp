@@ -5,6 +5,7 @@
 #include <functional>
 #include <set>
 
+#include "files/safe_file_name.h"
 #include "metrics/prometheus_text.h"
 #include "metrics/server_counters.h"
 #include "net/secret_text.h"
@@ -22,12 +23,6 @@
 
 namespace lb::run {
 namespace {
-
-std::string file_safe(std::string s) {
-  for (char& c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_')) c = '_';
-  return s;
-}
 
 std::string experiment_name(const plan::Experiment& spec) {
   return spec.name.empty() ? spec.kind : spec.name;
@@ -70,7 +65,7 @@ class MetricsSnapshots {
       std::string text;
       if (!take(*lane, experiment, "before", text)) continue;
       // A lane's first snapshot of the run; a run that gains an experiment keeps its own.
-      const std::string first = "metrics/" + file_safe(lane->plan.id) + ".before.prom";
+      const std::string first = "metrics/" + files::safe_file_name(lane->plan.id) + ".before.prom";
       if (lanes_with_before_.insert(lane->plan.id).second &&
           !std::filesystem::exists(writer_.path(first)))
         writer_.write_file(first, text);
@@ -83,7 +78,7 @@ class MetricsSnapshots {
     for (LaneRuntime* lane : lanes) {
       std::string text;
       if (!take(*lane, experiment, "after", text)) continue;
-      writer_.write_file("metrics/" + file_safe(lane->plan.id) + ".after.prom", text);
+      writer_.write_file("metrics/" + files::safe_file_name(lane->plan.id) + ".after.prom", text);
       auto it = before_.find(lane->plan.id);
       if (it == before_.end()) continue;
       const auto b = metrics::extract_server_counters(metrics::parse_prometheus_text(it->second));
@@ -97,9 +92,9 @@ class MetricsSnapshots {
   bool take(LaneRuntime& lane, const std::string& experiment, const char* when, std::string& text) {
     if (!lane.probe.metrics_available) return false;
     if (!LaneProbe(client_).scrape_metrics(lane.endpoint, text)) return false;
-    writer_.write_file(
-        "metrics/" + file_safe(lane.plan.id) + "." + file_safe(experiment) + "." + when + ".prom",
-        text);
+    writer_.write_file("metrics/" + files::safe_file_name(lane.plan.id) + "." +
+                           files::safe_file_name(experiment) + "." + when + ".prom",
+                       text);
     return true;
   }
 

@@ -1,10 +1,9 @@
 #include "run/run_append.h"
 
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
+#include "files/regular_file.h"
 #include "run/environment_info.h"
 
 namespace lb::run {
@@ -12,15 +11,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
+constexpr size_t kMaxRunJsonBytes = 256 * files::kMiB;
+
 std::optional<nlohmann::json> read_json_file(const fs::path& path, std::string* why) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
     *why = path.filename().string() + " is missing";
     return std::nullopt;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  auto value = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+  const auto text = files::read_regular_file(path.string(), kMaxRunJsonBytes, why);
+  if (!text) return std::nullopt;
+  auto value = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded() || !value.is_object()) {
     *why = path.filename().string() + " is not a JSON object";
     return std::nullopt;

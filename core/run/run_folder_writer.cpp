@@ -7,10 +7,10 @@
 #include <cstring>
 #include <filesystem>
 
+#include "files/confined_write.h"
 #include "metrics/request_metrics.h"
 #include "metrics/summary.h"
 #include "net/secret_text.h"
-#include "run/atomic_file.h"
 
 namespace lb::run {
 
@@ -20,9 +20,8 @@ RunFolderWriter::RunFolderWriter(std::string dir) : dir_(std::move(dir)) {
   if (ec) {
     open_error_ = "cannot create run folder " + dir_ + ": " + ec.message();
   } else {
-    const std::string jsonl = path("requests.jsonl");
-    jsonl_fd_ = ::open(jsonl.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-    if (jsonl_fd_ < 0) open_error_ = "cannot open " + jsonl + ": " + std::strerror(errno);
+    // `run --into` appends to a folder from elsewhere: its requests.jsonl may be a link.
+    jsonl_fd_ = files::open_confined_append(dir_, "requests.jsonl", &open_error_);
   }
   thread_ = std::thread([this] { loop(); });
 }
@@ -111,7 +110,7 @@ void RunFolderWriter::loop() {
       write_request_line(*record);
     } else if (auto* file = std::get_if<FileJob>(&job)) {
       std::string error;
-      if (!write_file_atomically(path(file->relative_path), file->content, &error))
+      if (!files::write_confined(dir_, file->relative_path, file->content, &error))
         note_error(error);
     } else if (auto& fn = std::get<std::function<void()>>(job)) {
       fn();

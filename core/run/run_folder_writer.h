@@ -23,7 +23,8 @@ namespace lb::run {
 
 class RunFolderWriter {
  public:
-  // Creates `dir` (and parents) and opens requests.jsonl for appending; check ok().
+  // Creates `dir` (and parents) and opens requests.jsonl for appending; check ok(). Every file
+  // is written inside `dir` (files/confined_write.h): a link in the folder is refused.
   explicit RunFolderWriter(std::string dir);
   ~RunFolderWriter();  // writes everything queued, then joins
   RunFolderWriter(const RunFolderWriter&) = delete;

@@ -70,6 +70,30 @@ class TestPlanPromptSetMedia : public QObject {
     QVERIFY(!p.media[2].bytes);
   }
 
+  // Issue 36, case 5: a set from elsewhere named the user's files (absolute, ../, a link out);
+  // their bytes went to the plan's server. Each is refused at load with the prompt and the path.
+  void media_outside_the_set_folder_are_refused() {
+    QTemporaryDir dir;
+    const std::string png = lb::media::encode_png(lb::media::Image(4, 4)).bytes;
+    const std::string secret = dir.filePath("secret.png").toStdString();
+    media_write(secret, png);
+    media_write(dir.filePath("sets/inside.png").toStdString(), png);
+    std::filesystem::create_symlink(secret, dir.filePath("sets/out.png").toStdString());
+    std::filesystem::create_symlink("inside.png", dir.filePath("sets/in.png").toStdString());
+    for (const std::string& path : {secret, std::string("../secret.png"), std::string("out.png"),
+                                    std::string("sub/../../secret.png")}) {
+      const auto r = media_load(dir, json::array({{{"image", path}}}));
+      QVERIFY2(!r.ok(), path.c_str());
+      const std::string text = r.error_text();
+      QVERIFY2(text.find(path) != std::string::npos, text.c_str());
+      QVERIFY2(text.find("outside the prompt set's folder") != std::string::npos, text.c_str());
+      QVERIFY2(text.find("p1") != std::string::npos, text.c_str());
+    }
+    const auto r = media_load(dir, json::array({{{"image", "./in.png"}}}));
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    QCOMPARE(r.set->prompts.at(0).media.at(0).source, std::string("in.png"));
+  }
+
   void a_missing_file_is_named_with_line_and_field() {
     QTemporaryDir dir;
     const auto r = media_load(dir, json::array({{{"image", "imgs/missing.png"}}}));

@@ -2,6 +2,9 @@
 // and every bad-input rule: malformed rows name their file and line (or are skipped and counted),
 // timestamps that go backwards and long gaps are reported and never reordered, and an empty trace
 // is an error.
+#include <sys/stat.h>
+
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include "test_main.h"
@@ -94,6 +97,19 @@ class PlanTraceFileTest : public QObject {
     for (const char* bad : {"2023-13-01 00:00:00", "2023-11-16", "2023-11-16 18:15:46.", "x",
                             "2023-11-16 18:15:46.1234567890"})
       QVERIFY2(!detail::parse_trace_datetime_ns(bad), bad);
+  }
+
+  // Issue 36, case 13: a trace path to a FIFO hung plan loading, one to /dev/zero read until
+  // allocation failed and then said "the trace is empty".
+  void aTraceThatIsAFifoOrADeviceIsRefusedAtOnce() {
+    QTemporaryDir dir;
+    const std::string fifo = dir.filePath("trace.jsonl").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    for (const std::string& path : {fifo, std::string("/dev/zero")}) {
+      const TraceReadResult r = read_trace_file(path, {});
+      QVERIFY(!r.ok());
+      QVERIFY2(errors_of(r).find("not a regular file") != std::string::npos, errors_of(r).c_str());
+    }
   }
 
   void formatGivenMustMatchTheFile() {

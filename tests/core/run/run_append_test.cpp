@@ -4,6 +4,8 @@
 // name, and refuses a folder that is not a run or a lane id that names another server.
 #include <QtTest>
 
+#include <fstream>
+
 #include "test_main.h"
 
 #include "sim_plan_run.h"
@@ -145,6 +147,28 @@ class TestRunAppend : public QObject {
              result.errors.at(0).c_str());
     QCOMPARE(read_text(dir / "review.json"), review_before);
     std::filesystem::remove_all(dir);
+  }
+
+  // Issue 36, case 6: a shared run whose requests.jsonl links to ~/.bashrc; `run --into` it
+  // must not append request lines there.
+  void runIntoALinkedRequestsFileCannotAppendThroughIt() {
+    lb::test::CollectingSink sink;
+    const nlohmann::json plan = {
+        {"name", "x"}, {"lanes", {sim_lane("fp8", "fp8")}}, {"experiments", {throughput(1)}}};
+    const auto dir = lb::test::fresh_dir("run-append-linked");
+    QCOMPARE(run_plan(plan, dir, false, sink).exit_code, lb::run::kExitOk);
+    const auto bashrc = lb::test::fresh_dir("run-append-bashrc");
+    std::ofstream(bashrc) << "alias ls='ls --color'\n";
+    std::filesystem::remove(dir / "requests.jsonl");
+    std::filesystem::create_symlink(bashrc, dir / "requests.jsonl");
+    const auto result = run_plan(plan, dir, true, sink);
+    QVERIFY(result.exit_code != lb::run::kExitOk);
+    QVERIFY(!result.errors.empty());
+    QVERIFY2(result.errors.at(0).find("requests.jsonl") != std::string::npos,
+             result.errors.at(0).c_str());
+    QCOMPARE(read_text(bashrc), std::string("alias ls='ls --color'\n"));
+    std::filesystem::remove_all(dir);
+    std::filesystem::remove(bashrc);
   }
 };
 

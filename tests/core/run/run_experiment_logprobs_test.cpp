@@ -64,6 +64,34 @@ class TestExperimentLogprobs : public QObject {
     std::filesystem::remove_all(dir);
   }
 
+  // Issue 36, case 1: a shared plan's experiment name became part of logprobs/<lane>.<name>.jsonl
+  // and, with "/.." and a NUL, wrote a file anywhere (.bashrc).
+  void experimentNameCannotEscapeTheRunFolder() {
+    lb::test::register_sim_starter();
+    const auto dir = lb::test::fresh_dir("lb-logprobs-escape");
+    const auto target = dir.parent_path() / (dir.filename().string() + "-escaped");
+    std::filesystem::remove(target);
+    json plan = throughput_plan(2);
+    json second = plan["experiments"][0];
+    second["name"] = "/../../../" + target.filename().string() + std::string(1, '\0');
+    plan["experiments"].push_back(second);
+    auto parsed = lb::plan::parse_plan(plan.dump(), "plan.json");
+    QVERIFY2(parsed.ok(), parsed.error_text().c_str());
+    auto sink = std::make_shared<lb::test::CollectingSink>();
+    std::atomic<bool> stop{false};
+    lb::run::PlanRunner runner(*parsed.plan, {dir.string(), "test", false}, *sink);
+    runner.run(stop);
+    QVERIFY(!std::filesystem::exists(target));
+    const json summary = lb::test::read_json(dir / "summary.json");
+    const std::string file =
+        summary["experiments"][1]["lanes"]["fp8"]["logprobs"]["file"].get<std::string>();
+    QVERIFY2(file.rfind("logprobs/fp8.", 0) == 0, file.c_str());
+    QVERIFY2(file.find('/', 9) == std::string::npos && file.find('\0') == std::string::npos,
+             file.c_str());
+    QVERIFY(std::filesystem::is_regular_file(dir / file));
+    std::filesystem::remove_all(dir);
+  }
+
   void gatesRefuseLogprobs() {
     json plan = throughput_plan(3);
     plan["experiments"][0] = {{"kind", "gates"}, {"checks", {"json"}}, {"logprobs", 3}};
