@@ -3,37 +3,51 @@
 #include <exception>
 
 #include "report/gate_table.h"
+#include "report/json_access.h"
 #include "report/report_model.h"
 #include "ui/decision/gate_rows.h"
+#include "ui/history/folder_damage.h"
 
 namespace lb::ui {
+namespace {
+
+void build_rows(const report::RunFolder& folder, DecisionView& view, report::FileFields& summary) {
+  const std::vector<std::string> lanes = folder.lane_ids();
+  for (const std::string& lane : lanes) view.lanes << QString::fromStdString(lane);
+  const report::GateTable table = report::build_gate_table(
+      folder.summary, lanes, &folder.reviews, &folder.artifacts, &folder.sampled_reviews);
+  view.gates_snapshot = report::gate_table_to_json(table);
+  view.has_gates = !table.empty();
+  view.rows = gate_rows(table);
+  for (models::GateRowView& row : performance_rows(folder.summary, lanes, summary))
+    view.rows.push_back(std::move(row));
+  for (const std::string& c : report::batch_variant_caveats(folder))
+    view.caveats << QString::fromStdString(c);
+}
+
+}  // namespace
 
 DecisionView decision_view_of(const report::RunFolder& folder) {
   DecisionView view;
-  const nlohmann::json& plan = folder.plan;
-  if (plan.is_object() && plan.contains("name") && plan["name"].is_string())
-    view.plan_name = QString::fromStdString(plan["name"].get<std::string>());
+  report::FileFields plan("plan.json");
+  view.plan_name = QString::fromStdString(plan.string(folder.plan, "", "name"));
+  report::FileFields summary("summary.json");
+  view.damage = folder_damage(folder);
   try {
-    const std::vector<std::string> lanes = folder.lane_ids();
-    for (const std::string& lane : lanes) view.lanes << QString::fromStdString(lane);
-    const report::GateTable table = report::build_gate_table(
-        folder.summary, lanes, &folder.reviews, &folder.artifacts, &folder.sampled_reviews);
-    view.gates_snapshot = report::gate_table_to_json(table);
-    view.has_gates = !table.empty();
-    view.rows = gate_rows(table);
-    for (models::GateRowView& row : performance_rows(folder.summary, lanes))
-      view.rows.push_back(std::move(row));
-    for (const std::string& c : report::batch_variant_caveats(folder))
-      view.caveats << QString::fromStdString(c);
+    build_rows(folder, view, summary);
   } catch (const std::exception& e) {
+    // The gate table reads summary.json, the reviews and the verifications in core/report.
     view.rows.clear();
     view.gates_snapshot = nullptr;
     view.has_gates = false;
-    view.error = QString(
-                     "summary.json, review or verification of this run has a value of the "
-                     "wrong kind, so its gates cannot be shown: %1")
-                     .arg(e.what());
+    view.damage << QString(
+                       "damaged: summary.json, a review or a verification: a value of the wrong "
+                       "kind, so the gates cannot be shown (%1)")
+                       .arg(e.what());
   }
+  for (const auto* fields : {&plan, &summary})
+    for (const std::string& line : fields->damage()) view.damage << QString::fromStdString(line);
+  view.error = view.damage.join("\n");
   return view;
 }
 

@@ -2,7 +2,7 @@
 // What the Decision page shows of a run, computed with the run's loading off the GUI thread:
 // the gate table (as the report judges it), its JSON snapshot for decision.json, the table rows
 // with the performance figures, and the plan's name. A damaged summary.json, review or
-// verification cannot throw into the page: the view then holds no rows and says why.
+// verification cannot throw into the page: the view says what is damaged and holds the rest.
 #include <QString>
 #include <QStringList>
 #include <nlohmann/json.hpp>
@@ -21,7 +21,10 @@ struct DecisionView {
   bool has_gates = false;
   // Caveats the decision must weigh: differing prompts that batching alone moves (named by id).
   QStringList caveats;
-  QString error;  // "summary.json …: why"; empty when the view could be built
+  // "damaged: summary.json: experiments[2].kind is a list, not a string", one per line: what of
+  // the run's files could not be read (the view holds the rest).
+  QStringList damage;
+  QString error;  // the damage as one text for the page's banner; empty when none
 };
 
 DecisionView decision_view_of(const report::RunFolder& folder);

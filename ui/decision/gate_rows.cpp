@@ -85,10 +85,10 @@ QString verdict_of(const json& experiment, const std::string& lane, const std::s
 
 // A figure of the experiment's first phase per lane, with its interval, and the lane's verdict
 // against the first lane as the cell's tooltip.
-models::GateRowView figure_row(const QString& label, const json& experiment,
+models::GateRowView figure_row(const QString& label, const QString& name, const json& experiment,
                                const std::vector<std::string>& lanes, const std::string& phase,
                                const char* key, const char* interval_key) {
-  models::GateRowView row{label, true, {}, q(experiment.value("name", std::string()))};
+  models::GateRowView row{label, true, {}, name};
   for (const std::string& lane : lanes)
     row.cells.push_back({QString(),
                          format_with_interval(phase_of(experiment, lane, phase), key, interval_key),
@@ -97,10 +97,10 @@ models::GateRowView figure_row(const QString& label, const json& experiment,
 }
 
 // Best output throughput over the phases of each lane, with the phase it was reached at.
-models::GateRowView peak_row(const QString& label, const json& experiment,
+models::GateRowView peak_row(const QString& label, const QString& name, const json& experiment,
                              const std::vector<std::string>& lanes,
                              const std::vector<std::string>& phases) {
-  models::GateRowView row{label, true, {}, q(experiment.value("name", std::string()))};
+  models::GateRowView row{label, true, {}, name};
   for (const std::string& lane : lanes) {
     double best = NAN;
     std::string at;
@@ -135,24 +135,26 @@ std::vector<models::GateRowView> gate_rows(const report::GateTable& table) {
 }
 
 std::vector<models::GateRowView> performance_rows(const json& summary,
-                                                  const std::vector<std::string>& lanes) {
+                                                  const std::vector<std::string>& lanes,
+                                                  report::FileFields& f) {
   std::vector<models::GateRowView> rows;
-  if (!summary.is_object() || !summary.contains("experiments") ||
-      !summary["experiments"].is_array())
-    return rows;
-  for (const json& e : summary["experiments"]) {
-    if (!e.is_object() || e.value("kind", "") == "gates") continue;
+  const json& experiments = f.array(summary, "", "experiments");
+  for (size_t i = 0; i < experiments.size(); ++i) {
+    const json& e = experiments[i];
+    const std::string path = report::FileFields::item_path("", "experiments", i);
+    if (!f.expect_object(e, path) || f.string(e, path, "kind") == "gates") continue;
     const std::vector<std::string> phases = phase_order(e, lanes);
     if (phases.empty()) continue;
+    const QString name = q(f.string(e, path, "name"));
     const std::string& first = phases.front();
     const QString at = phases.size() > 1 ? QObject::tr(" at %1").arg(q(first)) : QString();
-    rows.push_back(figure_row(QObject::tr("TTFT median (ms)%1").arg(at), e, lanes, first,
+    rows.push_back(figure_row(QObject::tr("TTFT median (ms)%1").arg(at), name, e, lanes, first,
                               "median_ttft_ms", "median_ttft_ms"));
-    rows.push_back(figure_row(QObject::tr("Decode median (tok/s)%1").arg(at), e, lanes, first,
+    rows.push_back(figure_row(QObject::tr("Decode median (tok/s)%1").arg(at), name, e, lanes, first,
                               "median_decode_tok_s", "median_decode_tok_s"));
-    rows.push_back(figure_row(QObject::tr("E2E latency p50 (ms)%1").arg(at), e, lanes, first,
+    rows.push_back(figure_row(QObject::tr("E2E latency p50 (ms)%1").arg(at), name, e, lanes, first,
                               "p50_e2el_ms", "median_e2el_ms"));
-    rows.push_back(peak_row(QObject::tr("Best output throughput (tok/s)"), e, lanes, phases));
+    rows.push_back(peak_row(QObject::tr("Best output throughput (tok/s)"), name, e, lanes, phases));
   }
   return rows;
 }

@@ -12,11 +12,14 @@
 
 #include "models/gate_table_model.h"
 #include "report/gate_table.h"
+#include "report/json_access.h"
 
 namespace lb::ui {
 
 std::vector<models::GateRowView> gate_rows(const report::GateTable& table);
+// What of summary.json is of the wrong kind is noted in `fields` (the rows hold the rest).
 std::vector<models::GateRowView> performance_rows(const nlohmann::json& summary,
-                                                  const std::vector<std::string>& lanes);
+                                                  const std::vector<std::string>& lanes,
+                                                  report::FileFields& fields);
 
 }  // namespace lb::ui

@@ -21,6 +21,18 @@ StoredTrafficPlan traffic_plan_of(const QString& dir) {
       nlohmann::json::parse(text.begin(), text.end(), nullptr, false));
 }
 
+// The effect charts come from summary.json alone: when it cannot be drawn, the rest still shows.
+void add_effects(LoadedRun& run) {
+  try {
+    for (const report::ChartSpec& chart : report::effect_charts(*run.folder))
+      run.effects.push_back({QString::fromStdString(chart.title),
+                             QByteArray::fromStdString(report::render_svg_chart(chart))});
+  } catch (const std::exception& e) {
+    run.effects.clear();
+    run.damage << QString("damaged: summary.json: its effects cannot be drawn (%1)").arg(e.what());
+  }
+}
+
 }  // namespace
 
 // Runs on a pool thread; QFuture::result() would rethrow in the GUI's slot, so anything a damaged
@@ -44,13 +56,12 @@ std::shared_ptr<const LoadedRun> load_run(const QString& dir) {
     for (const std::string& id : run->folder->lane_ids()) lanes << QString::fromStdString(id);
     run->series = builder.finish(lanes);
     run->decision = decision_view_of(*run->folder);
-    for (const report::ChartSpec& chart : report::effect_charts(*run->folder))
-      run->effects.push_back({QString::fromStdString(chart.title),
-                              QByteArray::fromStdString(report::render_svg_chart(chart))});
+    run->damage = run->decision.damage;
+    add_effects(*run);
   } catch (const std::exception& e) {
     run->folder.reset();
     run->series = {};
-    run->error = QString("%1 could not be read: %2").arg(dir, e.what());
+    run->error = QString("damaged: requests.jsonl or summary.json of %1: %2").arg(dir, e.what());
   }
   return run;
 }

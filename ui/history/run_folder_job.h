@@ -21,6 +21,7 @@ struct LoadedRun {
   StoredRunSeries series;
   DecisionView decision;  // the Decision page's table, built here rather than on the GUI thread
   std::vector<EffectChart> effects;  // report::effect_charts as SVG, drawn here as well
+  QStringList damage;  // "damaged: FILE: what" of the files that could not be read as written
   QString error;
 };
 

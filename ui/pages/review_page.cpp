@@ -53,6 +53,13 @@ ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
   auto* greedy_layout = new QVBoxLayout(greedy);
   greedy_layout->setContentsMargins(0, 0, 0, 0);
   greedy_layout->addWidget(build_toolbar());
+  // Wraps below the toolbar, so that a long reason never widens the window.
+  damage_ = new QLabel(greedy);
+  damage_->setWordWrap(true);
+  damage_->setStyleSheet("color: #b00020");
+  damage_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  damage_->hide();
+  greedy_layout->addWidget(damage_);
   greedy_layout->addWidget(splitter, 1);
   sampled_ = new SampledReviewView(this);
   connect(sampled_, &SampledReviewView::status, this, &ReviewPage::status);

@@ -68,6 +68,8 @@ class ReviewPage : public QWidget {
   TokenStrip* strip(int side) const { return side == 0 ? strip_a_ : strip_b_; }
   QTableWidget* top_k_table() const { return top_k_; }
   QLabel* token_header() const { return token_header_; }
+  // What of the open run's files could not be read ("damaged: FILE: what"), one per line.
+  QString damage_text() const;
   QComboBox* cause_filter() const { return cause_; }
   void show_top_k(int token_index);
   QString review_path() const { return pair_ ? pair_->path : QString(); }
@@ -97,6 +99,7 @@ class ReviewPage : public QWidget {
   QWidget* build_token_panel(QWidget* parent);
   void show_tokens(int prompt_index);
   void refill_causes();
+  void show_damage(const QStringList& damage);
 
   std::optional<ReviewSource> source_;
   std::optional<LoadedPair> pair_;
@@ -106,6 +109,7 @@ class ReviewPage : public QWidget {
   models::ReviewFilterProxy proxy_;
   DiffJobRunner jobs_;
   QLabel* run_label_ = nullptr;
+  QLabel* damage_ = nullptr;  // "damaged: FILE: what" of the open run's files; hidden when none
   QComboBox* lane_a_ = nullptr;
   QComboBox* lane_b_ = nullptr;
   QCheckBox* non_identical_ = nullptr;

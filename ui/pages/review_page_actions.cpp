@@ -71,6 +71,7 @@ bool ReviewPage::open_run(const QString& run_dir) {
   model_.set_pairs({});
   pair_.reset();
   undo_.clear();
+  show_damage({});
   QString sampled_error;
   const bool sampled = sampled_->open_run(run_dir, &sampled_error);
   tabs_->setTabEnabled(1, sampled);
@@ -80,6 +81,7 @@ bool ReviewPage::open_run(const QString& run_dir) {
     lane_b_->clear();
     diff_->show_message(error);
     outcome_->clear();
+    show_damage(source.damage);
     tabs_->setTabEnabled(0, !sampled);
     if (sampled) {
       tabs_->setCurrentIndex(1);
@@ -97,9 +99,20 @@ bool ReviewPage::open_run(const QString& run_dir) {
   }
   lane_b_->setCurrentIndex(1);
   if (!source_->warning.isEmpty()) emit status(source_->warning);
+  show_damage(source_->damage);
   load_selected_pair();
   return true;
 }
+
+// What of the run's files could not be read as written, above the pairs: the review goes on
+// with the rest, and the reviewer knows what it lacks.
+void ReviewPage::show_damage(const QStringList& damage) {
+  damage_->setText(damage.join("\n"));
+  damage_->setVisible(!damage.isEmpty());
+  if (!damage.isEmpty()) emit status(damage.join("; "));
+}
+
+QString ReviewPage::damage_text() const { return damage_->text(); }
 
 void ReviewPage::select_lanes(const QString& a, const QString& b) {
   lane_a_->setCurrentText(a);
@@ -138,10 +151,13 @@ void ReviewPage::on_pair_loaded(uint64_t generation, bool ok, const LoadedPair& 
   if (!ok) {
     diff_->show_message(error);
     emit status(error);
+    if (error.startsWith("damaged: "))
+      show_damage((source_ ? source_->damage : QStringList()) + QStringList{error});
     return;
   }
   pair_ = pair;
   undo_.clear();  // its steps belong to the pair shown before
+  show_damage(source_ ? source_->damage + pair_->damage : pair_->damage);
   model_.set_pairs(review_rows(*pair_, *source_));
   const QString current = category_->currentData().toString();
   category_->clear();

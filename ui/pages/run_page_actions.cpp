@@ -246,7 +246,8 @@ nlohmann::json read_summary(const QString& run_dir) {
 void RunPage::load_gate_summary(const QString& run_dir) {
   const auto summary = read_summary(run_dir);
   if (summary.is_discarded()) return;  // keep the live scores
-  gate_scores_.apply_summary(summary);
+  const QStringList damage = gate_scores_.apply_summary(summary);
+  if (!damage.isEmpty()) emit status(damage.join("; "));
   charts_->set_gate_scores(gate_scores_);
 }
 

@@ -141,16 +141,17 @@ void RunsPage::on_loaded(std::shared_ptr<const LoadedRun> run) {
                              .arg(folder.request_count)
                              .arg(folder.complete ? QString() : tr(" — incomplete")));
   detail_title_->setStyleSheet(QString());
-  banner_->setVisible(!folder.complete);
+  QStringList notes = run->damage;
   if (!folder.complete)
-    banner_->setText(
-        tr("Incomplete run: it was stopped or killed before it finished. Every finished request "
-           "it kept (%1) is charted%2.")
-            .arg(folder.request_count)
-            .arg(folder.torn_lines > 0
-                     ? tr("; %1 request line cut short by the interruption was skipped")
-                           .arg(folder.torn_lines)
-                     : QString()));
+    notes << tr("Incomplete run: it was stopped or killed before it finished. Every finished "
+                "request it kept (%1) is charted%2.")
+                 .arg(folder.request_count)
+                 .arg(folder.torn_lines > 0
+                          ? tr("; %1 request line cut short by the interruption was skipped")
+                                .arg(folder.torn_lines)
+                          : QString());
+  banner_->setVisible(!notes.isEmpty());
+  banner_->setText(notes.join("\n"));
   emit status(
       tr("Opened %1%2").arg(run->dir).arg(folder.complete ? QString() : tr(" (incomplete)")));
   emit run_loaded(run);

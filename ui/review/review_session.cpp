@@ -4,18 +4,28 @@
 #include <QFile>
 #include <QFileInfo>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "compare/pair_comparison.h"
 #include "compare/run_reviews.h"
 #include "compare/texts_file.h"
+#include "report/json_access.h"
 
 namespace lb::ui {
 namespace {
 
-nlohmann::json read_json(const QString& path) {
+// The text of a file of the folder; nullopt when it does not exist or cannot be opened (a run
+// without a summary yet is not damaged).
+std::optional<std::string> read_text(const QString& path) {
   QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return nullptr;
-  return nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
+  if (!file.open(QIODevice::ReadOnly)) return std::nullopt;
+  return file.readAll().toStdString();
+}
+
+QStringList to_qt(const std::vector<std::string>& lines) {
+  QStringList out;
+  for (const std::string& line : lines) out << QString::fromStdString(line);
+  return out;
 }
 
 QString check_text(const plan::PromptSpec* prompt, const compare::CheckResult& r) {
@@ -26,48 +36,84 @@ QString check_text(const plan::PromptSpec* prompt, const compare::CheckResult& r
   return r.detail.empty() ? what : what + " — " + QString::fromStdString(r.detail);
 }
 
-// The lanes of the run's plan that have regression outputs, in plan order.
-QStringList lanes_with_texts(const QString& run_dir, const nlohmann::json& plan) {
-  QStringList lanes;
-  if (!plan.is_object()) return lanes;
-  for (const auto& lane : plan.value("lanes", nlohmann::json::array())) {
-    if (!lane.is_object() || !lane.contains("id") || !lane["id"].is_string()) continue;
-    const std::string id = lane["id"].get<std::string>();
-    if (QFileInfo::exists(
-            QString::fromStdString(compare::lane_texts_path(run_dir.toStdString(), id))))
-      lanes << QString::fromStdString(id);
+// What the review needs of plan.json: its lanes and its first regression.
+struct ReviewPlan {
+  QStringList lanes;           // lanes[].id in plan order
+  std::string prompt_set_ref;  // of the first regression; "" without one
+  double threshold = compare::kDefaultNearIdenticalThreshold;
+};
+
+void read_regression(const nlohmann::json& plan, report::FileFields& f, ReviewPlan& out) {
+  const nlohmann::json& experiments = f.array(plan, "", "experiments");
+  for (size_t i = 0; i < experiments.size(); ++i) {
+    const std::string path = report::FileFields::item_path("", "experiments", i);
+    const nlohmann::json& e = experiments[i];
+    if (!f.expect_object(e, path) || f.string(e, path, "kind", {}, true) != "regression") continue;
+    if (!out.prompt_set_ref.empty()) continue;  // the first regression is the one reviewed
+    out.prompt_set_ref = f.string(e, path, "prompts", "builtin:regression-20");
+    out.threshold = f.number(e, path, "similarity_threshold", out.threshold);
   }
+}
+
+// plan.json of a run folder; what is of the wrong kind is noted in *damage under `label`.
+ReviewPlan read_review_plan(const QString& run_dir, const std::string& label, QStringList* damage) {
+  ReviewPlan out;
+  const auto text = read_text(QDir(run_dir).filePath("plan.json"));
+  if (!text) return out;
+  report::FileFields f(label);
+  const nlohmann::json plan = f.parse_object(*text);
+  const nlohmann::json& lanes = f.array(plan, "", "lanes");
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    const std::string path = report::FileFields::item_path("", "lanes", i);
+    if (!f.expect_object(lanes[i], path)) continue;
+    const std::string id = f.string(lanes[i], path, "id", {}, true);
+    if (!id.empty()) out.lanes << QString::fromStdString(id);
+  }
+  read_regression(plan, f, out);
+  *damage << to_qt(f.damage());
+  return out;
+}
+
+// The lanes of the plan that have regression outputs, in plan order.
+QStringList lanes_with_texts(const QString& run_dir, const QStringList& plan_lanes) {
+  QStringList lanes;
+  for (const QString& lane : plan_lanes)
+    if (QFileInfo::exists(QString::fromStdString(
+            compare::lane_texts_path(run_dir.toStdString(), lane.toStdString()))))
+      lanes << lane;
   return lanes;
 }
 
-// The prompt set the run's first regression answered ("" when it has none).
-std::string regression_prompts(const nlohmann::json& plan) {
-  if (!plan.is_object()) return {};
-  for (const auto& exp : plan.value("experiments", nlohmann::json::array()))
-    if (exp.is_object() && exp.value("kind", "") == "regression")
-      return exp.value("prompts", std::string("builtin:regression-20"));
-  return {};
+void read_load_baseline(const nlohmann::json& lanes, const std::string& path, report::FileFields& f,
+                        std::map<QString, std::set<size_t>>& out) {
+  for (const auto& [lane, section] : lanes.items()) {
+    const std::string at = path + ".lanes." + lane;
+    if (!f.expect_object(section, at)) continue;
+    const nlohmann::json& baseline = f.object(section, at, "load_baseline");
+    if (!baseline.contains("batch_variant")) continue;
+    auto& indexes = out[QString::fromStdString(lane)];
+    for (const auto& v : f.array(baseline, at + ".load_baseline", "batch_variant"))
+      if (v.is_object() && v.contains("index") && v["index"].is_number_unsigned())
+        indexes.insert(v["index"].get<size_t>());
+  }
 }
 
-// The regression's batch-variant prompts per lane, from its load baseline.
-void read_batch_variant(const nlohmann::json& summary, std::map<QString, std::set<size_t>>& out) {
-  if (!summary.is_object() || !summary.contains("experiments")) return;
-  for (const auto& exp : summary["experiments"]) {
-    if (!exp.is_object() || exp.value("kind", "") != "regression" || !exp.contains("lanes") ||
-        !exp["lanes"].is_object())
-      continue;
-    for (const auto& [lane, section] : exp["lanes"].items()) {
-      const auto* list = section.is_object() && section.contains("load_baseline")
-                             ? &section["load_baseline"]
-                             : nullptr;
-      if (!list || !list->is_object() || !list->contains("batch_variant")) continue;
-      auto& indexes = out[QString::fromStdString(lane)];
-      for (const auto& v : (*list)["batch_variant"])
-        if (v.is_object() && v.contains("index") && v["index"].is_number_unsigned())
-          indexes.insert(v["index"].get<size_t>());
-    }
-    return;
+// The regression's batch-variant prompts per lane, from its load baseline in summary.json.
+void read_batch_variant(const QString& run_dir, std::map<QString, std::set<size_t>>& out,
+                        QStringList* damage) {
+  const auto text = read_text(QDir(run_dir).filePath("summary.json"));
+  if (!text) return;
+  report::FileFields f("summary.json");
+  const nlohmann::json summary = f.parse_object(*text);
+  const nlohmann::json& experiments = f.array(summary, "", "experiments");
+  for (size_t i = 0; i < experiments.size(); ++i) {
+    const std::string path = report::FileFields::item_path("", "experiments", i);
+    const nlohmann::json& e = experiments[i];
+    if (!f.expect_object(e, path) || f.string(e, path, "kind") != "regression") continue;
+    read_load_baseline(f.object(e, path, "lanes"), path, f, out);
+    break;
   }
+  *damage << to_qt(f.damage());
 }
 
 }  // namespace
@@ -75,30 +121,18 @@ void read_batch_variant(const nlohmann::json& summary, std::map<QString, std::se
 bool open_review_source(const QString& run_dir, ReviewSource* source, QString* error) {
   ReviewSource out;
   out.run_dir = run_dir;
-  const nlohmann::json plan = read_json(QDir(run_dir).filePath("plan.json"));
-  QStringList plan_lanes;
-  if (plan.is_object()) {
-    for (const auto& lane : plan.value("lanes", nlohmann::json::array()))
-      if (lane.is_object() && lane.contains("id") && lane["id"].is_string())
-        plan_lanes << QString::fromStdString(lane["id"].get<std::string>());
-    for (const auto& exp : plan.value("experiments", nlohmann::json::array())) {
-      if (!exp.is_object() || exp.value("kind", "") != "regression") continue;
-      out.prompt_set_ref = exp.value("prompts", std::string("builtin:regression-20"));
-      if (exp.contains("similarity_threshold") && exp["similarity_threshold"].is_number())
-        out.threshold = exp["similarity_threshold"].get<double>();
-      break;
-    }
-  }
-  read_batch_variant(read_json(QDir(run_dir).filePath("summary.json")), out.batch_variant);
-  for (const QString& lane : plan_lanes)
-    if (QFileInfo::exists(QString::fromStdString(
-            compare::lane_texts_path(run_dir.toStdString(), lane.toStdString()))))
-      out.lanes << lane;
+  const ReviewPlan plan = read_review_plan(run_dir, "plan.json", &out.damage);
+  out.prompt_set_ref = plan.prompt_set_ref;
+  out.threshold = plan.threshold;
+  read_batch_variant(run_dir, out.batch_variant, &out.damage);
+  out.lanes = lanes_with_texts(run_dir, plan.lanes);
   if (out.lanes.size() < 2) {
     *error = QObject::tr(
                  "This run has no regression outputs to compare (it needs the texts of "
                  "two or more lanes in %1/texts).")
                  .arg(run_dir);
+    if (!out.damage.isEmpty()) *error = out.damage.join("\n") + "\n" + *error;
+    source->damage = out.damage;
     return false;
   }
   if (!out.prompt_set_ref.empty()) {
@@ -121,14 +155,17 @@ QString ReviewSource::texts_path(const QString& lane) const {
 }
 
 QStringList add_other_run(ReviewSource& source, const QString& other_run_dir, QString* error) {
-  const nlohmann::json plan = read_json(QDir(other_run_dir).filePath("plan.json"));
   const QString run_name = QDir(other_run_dir).dirName();
-  const QStringList lanes = lanes_with_texts(other_run_dir, plan);
+  QStringList damage;
+  const ReviewPlan plan =
+      read_review_plan(other_run_dir, run_name.toStdString() + "/plan.json", &damage);
+  const QStringList lanes = lanes_with_texts(other_run_dir, plan.lanes);
   if (lanes.isEmpty()) {
     *error = QObject::tr("%1 has no regression outputs to compare with.").arg(other_run_dir);
+    if (!damage.isEmpty()) *error = damage.join("\n") + "\n" + *error;
     return {};
   }
-  const std::string prompts = regression_prompts(plan);
+  const std::string& prompts = plan.prompt_set_ref;
   if (prompts != source.prompt_set_ref) {
     *error = QObject::tr(
                  "%1 answered the prompt set %2, this run %3: their outputs cannot be "
@@ -137,6 +174,7 @@ QStringList add_other_run(ReviewSource& source, const QString& other_run_dir, QS
                       QString::fromStdString(source.prompt_set_ref));
     return {};
   }
+  source.damage << damage;
   QStringList added;
   for (const QString& lane : lanes) {
     const QString name = run_name + ":" + lane;
@@ -174,12 +212,24 @@ QString tokens_json_for(const ReviewSource& source, const QString& a, const QStr
   return own.size() == 2 ? QDir(source.run_dir).filePath("tokens.json") : QString();
 }
 
-bool load_pair(const ReviewSource& source, const QString& a, const QString& b, LoadedPair* out,
-               QString* error) {
-  const compare::TextsResult ta = compare::load_texts_file(source.texts_path(a).toStdString());
-  const compare::TextsResult tb = compare::load_texts_file(source.texts_path(b).toStdString());
+namespace {
+
+// "damaged: texts/fp8.texts.json: what" from a core reader's "PATH: what" (PATH inside run_dir).
+QString damaged(const QString& run_dir, const QString& path, const std::string& error) {
+  const QString file = QDir(run_dir).relativeFilePath(path);
+  QString what = QString::fromStdString(error);
+  if (what.startsWith(path + ": ")) what = what.mid(path.size() + 2);
+  return QString("damaged: %1: %2").arg(file, what);
+}
+
+bool read_pair_texts(const ReviewSource& source, const QString& a, const QString& b,
+                     LoadedPair& pair, QString* error) {
+  const QString path_a = source.texts_path(a), path_b = source.texts_path(b);
+  const compare::TextsResult ta = compare::load_texts_file(path_a.toStdString());
+  const compare::TextsResult tb = compare::load_texts_file(path_b.toStdString());
   if (!ta.ok() || !tb.ok()) {
-    *error = QString::fromStdString(!ta.ok() ? ta.error : tb.error);
+    *error = !ta.ok() ? damaged(source.run_dir, path_a, ta.error)
+                      : damaged(source.run_dir, path_b, tb.error);
     return false;
   }
   if (ta.texts->size() != tb.texts->size()) {
@@ -190,31 +240,61 @@ bool load_pair(const ReviewSource& source, const QString& a, const QString& b, L
                  .arg(tb.texts->size());
     return false;
   }
-  const plan::PromptSet* prompts =
-      source.prompts && source.prompts->prompts.size() == ta.texts->size() ? &*source.prompts
-                                                                           : nullptr;
-  // Every review file of the run that holds this pair: verdicts carry over from all of them.
-  const auto files = compare::read_review_files(source.run_dir.toStdString());
-  const QString path = QDir(source.run_dir)
-                           .filePath(QString::fromStdString(compare::review_file_for_pair(
-                               files, a.toStdString(), b.toStdString())));
-  LoadedPair pair{a, b, *ta.texts, *tb.texts, {}, path};
-  pair.record = compare::make_review(
-      a.toStdString(), b.toStdString(), source.prompt_set_ref, source.threshold,
-      compare::compare_lanes(pair.texts_a, pair.texts_b, prompts, source.threshold));
+  pair.texts_a = *ta.texts;
+  pair.texts_b = *tb.texts;
+  return true;
+}
+
+void mark_batch_variant(const ReviewSource& source, LoadedPair& pair) {
   for (auto& review : pair.record.pairs) {
-    for (const QString& lane : {a, b}) {
+    for (const QString& lane : {pair.lane_a, pair.lane_b}) {
       const auto it = source.batch_variant.find(lane);
       if (it != source.batch_variant.end() && it->second.count(review.comparison.index))
         review.batch_variant.push_back(lane.toStdString());
     }
   }
+}
+
+bool compare_pair(const ReviewSource& source, const QString& a, const QString& b, LoadedPair* out,
+                  QString* error) {
+  // Every review file of the run that holds this pair: verdicts carry over from all of them.
+  const auto files = compare::read_review_files(source.run_dir.toStdString());
+  const QString path = QDir(source.run_dir)
+                           .filePath(QString::fromStdString(compare::review_file_for_pair(
+                               files, a.toStdString(), b.toStdString())));
+  LoadedPair pair{a, b, {}, {}, {}, path};
+  if (!read_pair_texts(source, a, b, pair, error)) return false;
+  const plan::PromptSet* prompts =
+      source.prompts && source.prompts->prompts.size() == pair.texts_a.size() ? &*source.prompts
+                                                                              : nullptr;
+  pair.record = compare::make_review(
+      a.toStdString(), b.toStdString(), source.prompt_set_ref, source.threshold,
+      compare::compare_lanes(pair.texts_a, pair.texts_b, prompts, source.threshold));
+  mark_batch_variant(source, pair);
   if (const auto previous = compare::review_for_pair(files, a.toStdString(), b.toStdString()))
     compare::carry_over_verdicts(pair.record, *previous);
   pair.tokens = load_token_evidence(logprobs_path_for(source, a), logprobs_path_for(source, b),
                                     tokens_json_for(source, a, b), pair.texts_a, pair.texts_b);
+  pair.damage << pair.tokens.damage;
   *out = std::move(pair);
   return true;
+}
+
+}  // namespace
+
+// Runs on a pool thread and its result is taken in a slot: whatever a file from elsewhere makes
+// a reader throw becomes the error shown in place.
+bool load_pair(const ReviewSource& source, const QString& a, const QString& b, LoadedPair* out,
+               QString* error) {
+  try {
+    return compare_pair(source, a, b, out, error);
+  } catch (const std::exception& e) {
+    *error = QString("damaged: %1 or %2 of %3: %4")
+                 .arg(QDir(source.run_dir).relativeFilePath(source.texts_path(a)),
+                      QDir(source.run_dir).relativeFilePath(source.texts_path(b)),
+                      QDir(source.run_dir).dirName(), e.what());
+    return false;
+  }
 }
 
 models::ReviewPair review_row(const compare::PairReview& review, const ReviewSource& source) {

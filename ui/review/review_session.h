@@ -24,6 +24,9 @@ struct ReviewSource {
   std::string prompt_set_ref;  // "builtin:regression-20"
   double threshold = compare::kDefaultNearIdenticalThreshold;
   QString warning;  // e.g. the prompt set could not be loaded (checks then not shown)
+  // "damaged: plan.json: experiments[0].kind is a list, not a string": what of the run's files
+  // could not be read as written (the rest of the run is still reviewed).
+  QStringList damage;
   // Lanes of other runs, named "RUN:lane" (RUN the other folder's name), and their texts files.
   std::vector<std::pair<QString, QString>> other_runs;
   // Per lane, the prompts whose answers changed under load (summary.json's regression
@@ -43,9 +46,11 @@ struct LoadedPair {
   compare::ReviewRecord record;
   QString path;          // where verdicts are saved
   TokenEvidence tokens;  // per-token logprobs and why each pair parts, when the run has them
+  QStringList damage;    // review.json, tokens.json or logprobs that could not be read
 };
 
-// Reads plan.json and the texts folder. False with *error when there is nothing to review.
+// Reads plan.json and the texts folder. False with *error when there is nothing to review (and
+// source->damage saying what of the files could not be read).
 bool open_review_source(const QString& run_dir, ReviewSource* source, QString* error);
 // Compares lanes a and b prompt by prompt and carries over verdicts saved earlier.
 bool load_pair(const ReviewSource& source, const QString& a, const QString& b, LoadedPair* out,

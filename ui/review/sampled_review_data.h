@@ -30,6 +30,9 @@ struct SampledReviewData {
   std::vector<std::vector<std::string>> samples_a, samples_b;  // [prompt][sample]
   std::vector<SampledPromptView> prompts;
   compare::SampledReviewRecord record;
+  // "damaged: sampled.json: prompts[3].q_value is a string, not a number": what could not be read
+  // as written (the rest is shown).
+  QStringList damage;
   // The two texts of a pair of a prompt's distribution, A's (or the first sample's) first.
   std::pair<std::string, std::string> texts(size_t prompt, SampleDistribution d,
                                             const compare::SamplePair& pair) const;

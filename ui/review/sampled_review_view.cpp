@@ -120,6 +120,7 @@ void SampledReviewView::load_file(const QString& file) {
                           tr("%1 vs %2").arg(data_->lane_b, data_->lane_a));
   fill_table();
   update_outcome();
+  if (!data_->damage.isEmpty()) emit status(data_->damage.join("; "));
   if (table_->rowCount() > 0) select_prompt(0);
 }
 
@@ -225,8 +226,14 @@ void SampledReviewView::update_outcome() {
       : o.unreviewed > 0
           ? tr("review pending: %1 of %2 shifted prompt(s)").arg(o.unreviewed).arg(o.shifted)
           : tr("pass: %1 shifted prompt(s) reviewed").arg(o.shifted);
-  outcome_->setText(QString("<b style='color:%1'>%2</b>")
-                        .arg(o.passed() ? "#2e7d32" : "#b00020", text.toHtmlEscaped()));
+  QString html = QString("<b style='color:%1'>%2</b>")
+                     .arg(o.passed() ? "#2e7d32" : "#b00020", text.toHtmlEscaped());
+  // What of the files could not be read stays beside the outcome it may change.
+  if (!data_->damage.isEmpty())
+    html += QString(" <span style='color:#b00020'>%1</span>")
+                .arg(data_->damage.front().toHtmlEscaped());
+  outcome_->setText(html);
+  outcome_->setToolTip(data_->damage.join("\n"));
 }
 
 }  // namespace lb::ui

@@ -1,27 +1,34 @@
 #include "ui/review/token_evidence.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QObject>
 #include <nlohmann/json.hpp>
 
 #include "compare/token_divergence.h"
+#include "report/json_access.h"
 
 namespace lb::ui {
 namespace {
 
 using nlohmann::json;
 
-std::vector<logprobs::PromptLogprobs> read_lines(const QString& path, QString& note) {
+std::vector<logprobs::PromptLogprobs> read_lines(const QString& path, TokenEvidence& out) {
   QFile file(path);
   if (!file.exists()) return {};
+  const QString name = "logprobs/" + QFileInfo(path).fileName();
   if (!file.open(QIODevice::ReadOnly)) {
-    note = QObject::tr("%1 could not be opened.").arg(path);
+    out.damage << QObject::tr("damaged: %1: cannot be opened").arg(name);
+    out.note = out.damage.back();
     return {};
   }
   const QByteArray bytes = file.readAll();
   std::string error;
   auto lines = logprobs::parse_lines(std::string_view(bytes.constData(), bytes.size()), error);
-  if (!error.empty()) note = QObject::tr("%1: %2").arg(path, QString::fromStdString(error));
+  if (!error.empty()) {
+    out.damage << QObject::tr("damaged: %1: %2").arg(name, QString::fromStdString(error));
+    out.note = out.damage.back();
+  }
   return lines;
 }
 
@@ -34,57 +41,76 @@ logprobs::PromptLogprobs line_for(const std::vector<logprobs::PromptLogprobs>& l
   return none;
 }
 
-double number_or_nan(const json& j, const char* key) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_number() ? it->get<double>()
-                                          : std::numeric_limits<double>::quiet_NaN();
-}
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // One direction of a pair's teacher-forced scores, when it was scored.
-QString direction_text(const json& d, const QString& what) {
+QString direction_text(const json& d, const std::string& path, report::FileFields& f,
+                       const QString& what) {
   if (!d.is_object()) return {};
-  if (d.value("status", std::string("ok")) != "ok")
-    return what + ": " + QString::fromStdString(d.value("reason", std::string("not scored")));
+  if (f.string(d, path, "status", "ok") != "ok")
+    return what + ": " + QString::fromStdString(f.string(d, path, "reason", "not scored"));
   QStringList parts;
-  const double agreement = number_or_nan(d, "top1_agreement");
+  const double agreement = f.number(d, path, "top1_agreement", kNaN);
   if (!std::isnan(agreement)) parts << QObject::tr("top-1 agreement %1").arg(agreement, 0, 'f', 4);
-  double kl = number_or_nan(d, "mean_kl_nats");
-  if (std::isnan(kl)) kl = number_or_nan(d, "kl");
+  double kl = f.number(d, path, "mean_kl_nats", kNaN);
+  if (std::isnan(kl)) kl = f.number(d, path, "kl", kNaN);
   if (!std::isnan(kl)) parts << QObject::tr("KL %1 nats").arg(kl, 0, 'g', 3);
   return parts.isEmpty() ? QString() : what + ": " + parts.join(" · ");
 }
 
-QString cross_text(const json& pair) {
+QString cross_text(const json& pair, const std::string& path, report::FileFields& f) {
   QStringList out;
-  if (const auto it = pair.find("cross_score"); it != pair.end() && it->is_object()) {
-    const QString b_under_a = direction_text(it->value("candidate_under_baseline", json()),
-                                             QObject::tr("candidate under baseline"));
-    const QString a_under_b = direction_text(it->value("baseline_under_candidate", json()),
-                                             QObject::tr("baseline under candidate"));
-    for (const QString& s : {b_under_a, a_under_b})
-      if (!s.isEmpty()) out << s;
-    if (out.isEmpty()) out << direction_text(*it, QObject::tr("cross-scores"));
+  if (pair.contains("cross_score")) {
+    const json& cross = f.object(pair, path, "cross_score");
+    const std::string at = path + ".cross_score";
+    out << direction_text(f.object(cross, at, "candidate_under_baseline"),
+                          at + ".candidate_under_baseline", f,
+                          QObject::tr("candidate under baseline"))
+        << direction_text(f.object(cross, at, "baseline_under_candidate"),
+                          at + ".baseline_under_candidate", f,
+                          QObject::tr("baseline under candidate"));
+    out.removeAll(QString());
+    if (out.isEmpty() && !cross.empty())
+      out << direction_text(cross, at, f, QObject::tr("cross-scores"));
   }
-  if (out.isEmpty()) out << direction_text(pair, QObject::tr("cross-scores"));  // flat fields
+  if (out.isEmpty()) out << direction_text(pair, path, f, QObject::tr("cross-scores"));  // flat
   out.removeAll(QString());
   return out.join("  |  ");
 }
 
-void take_from_report(const json& report, TokenEvidence& out) {
-  const json& th = report.value("thresholds", json::object());
-  out.near_tie_margin_nats = th.value("near_tie_margin_nats", out.near_tie_margin_nats);
-  out.top_k = th.value("top_k", out.top_k);
-  for (const json& p : report.value("pairs", json::array())) {
-    if (!p.is_object() || !p.contains("index") || !p["index"].is_number_integer()) continue;
-    const auto i = p["index"].get<int64_t>();
-    if (i < 0 || static_cast<size_t>(i) >= out.prompts.size()) continue;
-    PromptTokens& t = out.prompts[static_cast<size_t>(i)];
-    t.cause = QString::fromStdString(p.value("class", std::string()));
-    t.reason = QString::fromStdString(p.value("reason", std::string()));
-    t.token_index = p.value("token_index", int64_t(-1));
-    t.margin_nats = number_or_nan(p, "baseline_margin_nats");
-    t.cross_scores = cross_text(p);
-  }
+void take_pair(const json& p, const std::string& path, report::FileFields& f, TokenEvidence& out) {
+  if (!f.expect_object(p, path)) return;
+  const double index = f.number(p, path, "index", -1);
+  if (!p.contains("index") || !p["index"].is_number_integer() || index < 0 ||
+      index >= static_cast<double>(out.prompts.size()))
+    return;
+  PromptTokens& t = out.prompts[static_cast<size_t>(index)];
+  t.cause = QString::fromStdString(f.string(p, path, "class"));
+  t.reason = QString::fromStdString(f.string(p, path, "reason"));
+  t.token_index = static_cast<int64_t>(f.number(p, path, "token_index", -1));
+  t.margin_nats = f.number(p, path, "baseline_margin_nats", kNaN);
+  t.cross_scores = cross_text(p, path, f);
+}
+
+void take_from_report(const json& report, report::FileFields& f, TokenEvidence& out) {
+  const json& th = f.object(report, "", "thresholds");
+  out.near_tie_margin_nats =
+      f.number(th, "thresholds", "near_tie_margin_nats", out.near_tie_margin_nats);
+  out.top_k = static_cast<int>(f.number(th, "thresholds", "top_k", out.top_k));
+  const json& pairs = f.array(report, "", "pairs");
+  for (size_t i = 0; i < pairs.size(); ++i)
+    take_pair(pairs[i], report::FileFields::item_path("", "pairs", i), f, out);
+}
+
+// The run's own analysis of the pair, when tokens.json is there and readable.
+bool read_tokens_json(const QString& tokens_json, TokenEvidence& out) {
+  QFile file(tokens_json);
+  if (tokens_json.isEmpty() || !file.open(QIODevice::ReadOnly)) return false;
+  report::FileFields f(QFileInfo(tokens_json).fileName().toStdString());
+  const json report = f.parse_object(file.readAll().toStdString());
+  if (report.contains("pairs")) take_from_report(report, f, out);
+  for (const std::string& d : f.damage()) out.damage << QString::fromStdString(d);
+  return report.contains("pairs") && !f.damaged();
 }
 
 }  // namespace
@@ -99,8 +125,8 @@ TokenEvidence load_token_evidence(const QString& logprobs_a, const QString& logp
                                   const std::vector<std::string>& texts_a,
                                   const std::vector<std::string>& texts_b) {
   TokenEvidence out;
-  const auto lines_a = read_lines(logprobs_a, out.note);
-  const auto lines_b = read_lines(logprobs_b, out.note);
+  const auto lines_a = read_lines(logprobs_a, out);
+  const auto lines_b = read_lines(logprobs_b, out);
   if (lines_a.empty() && lines_b.empty()) {
     if (out.note.isEmpty())
       out.note = QObject::tr("No token evidence: the run recorded no logprobs for these lanes.");
@@ -113,14 +139,10 @@ TokenEvidence load_token_evidence(const QString& logprobs_a, const QString& logp
     out.prompts[i].b = line_for(lines_b, i);
     if (out.top_k == 0) out.top_k = std::max(out.prompts[i].a.top_k, out.prompts[i].b.top_k);
   }
-  QFile file(tokens_json);
-  if (!tokens_json.isEmpty() && file.open(QIODevice::ReadOnly)) {
-    const json report = json::parse(file.readAll().toStdString(), nullptr, false);
-    if (report.is_object() && report.contains("pairs")) {
-      take_from_report(report, out);
-      out.source = QStringLiteral("tokens.json");
-      return out;
-    }
+  // A damaged tokens.json is said (damage) and the evidence computed from the logprobs instead.
+  if (read_tokens_json(tokens_json, out)) {
+    out.source = QStringLiteral("tokens.json");
+    return out;
   }
   const compare::DivergenceThresholds th{out.near_tie_margin_nats, out.top_k};
   for (size_t i = 0; i < n; ++i) {

@@ -5,6 +5,7 @@
 // cross-scores it holds; otherwise the divergence is computed from the two files with the same
 // analysis. Reading the files can take a while for long answers: call it off the GUI thread.
 #include <QString>
+#include <QStringList>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -28,6 +29,7 @@ struct TokenEvidence {
   std::vector<PromptTokens> prompts;  // by prompt index; empty when neither lane has logprobs
   QString source;                     // "tokens.json", or "computed from the logprobs files"
   QString note;                       // why there is no evidence, or a file that could not be read
+  QStringList damage;  // "damaged: logprobs/fp8.jsonl: …", "damaged: tokens.json: …"
   double near_tie_margin_nats = 0.5;
   int top_k = 0;
   const PromptTokens* at(size_t index) const {

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "report/json_access.h"
+
 namespace lb::ui {
 
 void LiveGateScores::reset(QStringList lanes, std::vector<std::string> checks) {
@@ -29,27 +31,40 @@ bool LiveGateScores::apply_message(const QString& text) {
   return true;
 }
 
-void LiveGateScores::apply_summary(const nlohmann::json& summary) {
-  if (!summary.is_object() || !summary.contains("experiments")) return;
-  for (const nlohmann::json& e : summary["experiments"]) {
-    if (!e.is_object() || e.value("kind", "") != "gates" || !e.contains("lanes")) continue;
-    for (const auto& [lane_id, lane] : e["lanes"].items()) {
-      if (!lane.is_object() || !lane.contains("gates")) continue;
-      const QString lane_q = QString::fromStdString(lane_id);
-      if (!lanes_.contains(lane_q)) lanes_ << lane_q;
-      for (const auto& [check, g] : lane["gates"].items()) {
-        if (std::find(checks_.begin(), checks_.end(), check) == checks_.end())
-          checks_.push_back(check);
-        const QString status = QString::fromStdString(g.value("status", ""));
-        const QString score = QString::fromStdString(g.value("score", ""));
-        QString detail = QString::fromStdString(g.value("why", ""));
-        if (g.contains("failures") && !g["failures"].empty())
-          detail = QString::fromStdString(g["failures"][0].value("why", ""));
-        cells_[{lane_q, check}] = {status, status == "unsupported" ? status : status + " " + score,
-                                   detail};
-      }
+void LiveGateScores::apply_lane(const QString& lane, const nlohmann::json& gates,
+                                const std::string& path, report::FileFields& f) {
+  if (!lanes_.contains(lane)) lanes_ << lane;
+  for (const auto& [check, g] : gates.items()) {
+    const std::string at = path + "." + check;
+    if (!f.expect_object(g, at)) continue;
+    if (std::find(checks_.begin(), checks_.end(), check) == checks_.end()) checks_.push_back(check);
+    const QString status = QString::fromStdString(f.string(g, at, "status"));
+    const QString score = QString::fromStdString(f.string(g, at, "score"));
+    QString detail = QString::fromStdString(f.string(g, at, "why"));
+    const nlohmann::json& failures = f.array(g, at, "failures");
+    if (!failures.empty() && failures[0].is_object())
+      detail = QString::fromStdString(f.string(failures[0], at + ".failures[0]", "why"));
+    cells_[{lane, check}] = {status, status == "unsupported" ? status : status + " " + score,
+                             detail};
+  }
+}
+
+QStringList LiveGateScores::apply_summary(const nlohmann::json& summary) {
+  report::FileFields f("summary.json");
+  const nlohmann::json& experiments = f.array(summary, "", "experiments");
+  for (size_t i = 0; i < experiments.size(); ++i) {
+    const nlohmann::json& e = experiments[i];
+    const std::string path = report::FileFields::item_path("", "experiments", i);
+    if (!f.expect_object(e, path) || f.string(e, path, "kind") != "gates") continue;
+    for (const auto& [lane_id, lane] : f.object(e, path, "lanes").items()) {
+      const std::string at = path + ".lanes." + lane_id;
+      if (!f.expect_object(lane, at) || !lane.contains("gates")) continue;
+      apply_lane(QString::fromStdString(lane_id), f.object(lane, at, "gates"), at + ".gates", f);
     }
   }
+  QStringList damage;
+  for (const std::string& line : f.damage()) damage << QString::fromStdString(line);
+  return damage;
 }
 
 std::vector<GateScoreRow> LiveGateScores::rows() const {

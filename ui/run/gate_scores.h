@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+namespace lb::report {
+class FileFields;
+}
+
 namespace lb::ui {
 
 struct GateScoreCell {
@@ -27,12 +31,16 @@ class LiveGateScores {
   void reset(QStringList lanes, std::vector<std::string> checks);
   // True when the message was a gate score and changed the table.
   bool apply_message(const QString& text);
-  // Reads experiments[kind == "gates"].lanes[LANE].gates[CHECK] of summary.json.
-  void apply_summary(const nlohmann::json& summary);
+  // Reads experiments[kind == "gates"].lanes[LANE].gates[CHECK] of summary.json; returns what of
+  // it could not be read ("damaged: summary.json: …"), the rest being applied.
+  QStringList apply_summary(const nlohmann::json& summary);
   QStringList lanes() const { return lanes_; }
   std::vector<GateScoreRow> rows() const;
 
  private:
+  void apply_lane(const QString& lane, const nlohmann::json& gates, const std::string& path,
+                  report::FileFields& f);
+
   QStringList lanes_;
   std::vector<std::string> checks_;
   std::map<std::pair<QString, std::string>, GateScoreCell> cells_;
