@@ -43,9 +43,10 @@ class RunReviewsTest : public QObject {
     reviewed.set_verdict(1, Verdict::BenignDrift, "rounding", time_at("2026-12-01T10:00:00Z"));
     reviewed.set_verdict(2, Verdict::MaterialDifference, "", time_at("2026-12-01T10:01:00Z"));
     std::string error;
-    QVERIFY(save_review(three_pairs("bf16", "fp8"), review_path_in(dir, "review.fp8.json"), &error));
     QVERIFY(
-        save_review(three_pairs("bf16", "fp8-mtp3"), review_path_in(dir, "review.fp8-mtp3.json"), &error));
+        save_review(three_pairs("bf16", "fp8"), review_path_in(dir, "review.fp8.json"), &error));
+    QVERIFY(save_review(three_pairs("bf16", "fp8-mtp3"),
+                        review_path_in(dir, "review.fp8-mtp3.json"), &error));
     QVERIFY(save_review(reviewed, review_path_in(dir, "review.json"), &error));
 
     std::vector<std::string> warnings;
