@@ -3,27 +3,16 @@
 #include <filesystem>
 #include <fstream>
 
+#include "files/confined_write.h"
+
 namespace lb::compare {
 
 bool save_json_file(const nlohmann::json& value, const std::string& path, std::string* error) {
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << value.dump(2) << '\n';
-    out.flush();
-    if (!out) {
-      if (error) *error = temp + ": cannot write";
-      return false;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    if (error) *error = path + ": cannot replace (" + ec.message() + ")";
-    std::filesystem::remove(temp, ec);
-    return false;
-  }
-  return true;
+  // Review files live in run folders from elsewhere: a link planted at the file or at its
+  // temporary name is replaced or refused, never written through.
+  const std::filesystem::path target(path);
+  const std::string dir = target.has_parent_path() ? target.parent_path().string() : ".";
+  return files::write_confined(dir, target.filename().string(), value.dump(2) + "\n", error);
 }
 
 std::optional<nlohmann::json> read_json_file(const std::string& path, std::string* error) {

@@ -1,12 +1,18 @@
 #include "compare/texts_file.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "files/regular_file.h"
+#include "files/safe_file_name.h"
+
 namespace lb::compare {
+namespace {
+
+constexpr size_t kMaxTextsFileBytes = 512 * files::kMiB;
+
+}  // namespace
 
 TextsResult parse_texts_json(std::string_view json_text, std::string_view source_name) {
   TextsResult result;
@@ -38,20 +44,20 @@ TextsResult parse_texts_json(std::string_view json_text, std::string_view source
 }
 
 TextsResult load_texts_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::error_code ec;
-  if (!in || std::filesystem::is_directory(path, ec)) {
+  std::string error;
+  const auto text = files::read_regular_file(path, kMaxTextsFileBytes, &error);
+  if (!text) {
     TextsResult result;
-    result.error = path + ": cannot read the file";
+    result.error = error;
     return result;
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  return parse_texts_json(buffer.str(), path);
+  return parse_texts_json(*text, path);
 }
 
 std::string lane_texts_path(const std::string& run_dir, const std::string& lane) {
-  return (std::filesystem::path(run_dir) / "texts" / (lane + ".texts.json")).string();
+  // LANE may come from a summary written elsewhere: it names a file in texts/, nothing else.
+  const std::string name = files::safe_file_name(lane) + ".texts.json";
+  return (std::filesystem::path(run_dir) / "texts" / name).string();
 }
 
 std::string resolve_texts_argument(const std::string& argument) {

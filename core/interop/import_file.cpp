@@ -3,9 +3,9 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "files/regular_file.h"
 #include "interop/guidellm_report_reader.h"
 #include "interop/vllm_result_reader.h"
 
@@ -125,15 +125,16 @@ ImportReadResult read_import_file(const std::string& path, ImportFormat format) 
     out.error = path + " is a folder; give the result file";
     return out;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // A result file is a few MiB; /dev/zero or a FIFO given by mistake is refused.
+  constexpr size_t kMaxImportBytes = 1024 * files::kMiB;
+  std::string error;
+  const auto text = files::read_regular_file(path, kMaxImportBytes, &error);
+  if (!text) {
     ImportReadResult out;
-    out.error = "cannot read " + path + ": " + std::strerror(errno);
+    out.error = "cannot read " + path + ": " + files::error_reason(error, path);
     return out;
   }
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return read_import_text(buf.str(), path, format);
+  return read_import_text(*text, path, format);
 }
 
 }  // namespace lb::interop

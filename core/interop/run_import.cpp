@@ -9,10 +9,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "files/confined_write.h"
+#include "files/regular_file.h"
+#include "files/safe_file_name.h"
 #include "interop/import_file.h"
 #include "interop/imported_lane.h"
 #include "interop/json_fields.h"
-#include "run/atomic_file.h"
 #include "run/environment_info.h"
 #include "run/plan_runner.h"
 
@@ -33,12 +35,11 @@ ImportOutcome failure(std::string message) {
 
 std::string dump(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
 
-bool append_all(const std::string& path, const std::string& bytes, std::string* error) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    *error = "cannot open " + path + ": " + std::strerror(errno);
-    return false;
-  }
+// --into names a run folder that may come from elsewhere: its requests.jsonl may be a link.
+bool append_all(const std::string& dir, const std::string& bytes, std::string* error) {
+  const std::string path = (fs::path(dir) / "requests.jsonl").string();
+  const int fd = files::open_confined_append(dir, "requests.jsonl", error);
+  if (fd < 0) return false;
   size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -56,11 +57,11 @@ bool append_all(const std::string& path, const std::string& bytes, std::string* 
 // requests.jsonl, then texts, then summary.json last: a summary never names lines not written.
 bool write_lane_files(const std::string& dir, const std::string& lane_id, const ImportedLane& lane,
                       std::string* error) {
-  if (!append_all((fs::path(dir) / "requests.jsonl").string(), lane.jsonl, error)) return false;
+  if (!append_all(dir, lane.jsonl, error)) return false;
   if (!lane.texts.empty()) {
     const json texts = lane.texts;
-    const std::string path = (fs::path(dir) / "texts" / (lane_id + ".texts.json")).string();
-    if (!run::write_file_atomically(path, dump(texts), error)) return false;
+    const std::string name = "texts/" + files::safe_file_name(lane_id) + ".texts.json";
+    if (!files::write_confined(dir, name, dump(texts), error)) return false;
   }
   return true;
 }
@@ -106,11 +107,10 @@ ImportOutcome import_new_run(ImportedBenchmark& b, const ImportOptions& o,
                           {"imported", true}}},
                         {"experiments", {section}}};
   std::string error;
-  const fs::path dir(o.out_dir);
-  if (!run::write_file_atomically((dir / "plan.json").string(), dump(plan), &error) ||
-      !run::write_file_atomically((dir / "environment.json").string(), dump(environment), &error) ||
+  if (!files::write_confined(o.out_dir, "plan.json", dump(plan), &error) ||
+      !files::write_confined(o.out_dir, "environment.json", dump(environment), &error) ||
       !write_lane_files(o.out_dir, lane_id, lane, &error) ||
-      !run::write_file_atomically((dir / "summary.json").string(), dump(summary), &error))
+      !files::write_confined(o.out_dir, "summary.json", dump(summary), &error))
     return failure(error);
   return outcome_of(lane, lane_id, kNewRunExperiment, b);
 }
@@ -149,11 +149,14 @@ long choose_section(json& experiments, const std::string& wanted, std::string* e
 ImportOutcome import_existing_run(ImportedBenchmark& b, const ImportOptions& o,
                                   const std::string& lane_id, const std::string& file_name) {
   const fs::path summary_path = fs::path(o.into_dir) / "summary.json";
-  std::ifstream in(summary_path);
-  if (!in) return failure(o.into_dir + " is not a run folder (no summary.json)");
-  std::stringstream buf;
-  buf << in.rdbuf();
-  json summary = json::parse(buf.str(), nullptr, false);
+  std::error_code ec;
+  if (!fs::exists(summary_path, ec))
+    return failure(o.into_dir + " is not a run folder (no summary.json)");
+  constexpr size_t kMaxSummaryBytes = 256 * files::kMiB;
+  std::string read_error;
+  const auto text = files::read_regular_file(summary_path.string(), kMaxSummaryBytes, &read_error);
+  if (!text) return failure(read_error);
+  json summary = json::parse(*text, nullptr, false);
   if (!summary.is_object() || !summary.contains("experiments") ||
       !summary["experiments"].is_array())
     return failure(summary_path.string() + " is not a run summary (no experiments list)");
@@ -169,7 +172,7 @@ ImportOutcome import_existing_run(ImportedBenchmark& b, const ImportOptions& o,
   ImportedLane lane = build_imported_lane(b, lane_id, exp, file_name);
   section["lanes"][lane_id] = lane.section;
   if (!write_lane_files(o.into_dir, lane_id, lane, &error) ||
-      !run::write_file_atomically(summary_path.string(), dump(summary), &error))
+      !files::write_confined(o.into_dir, "summary.json", dump(summary), &error))
     return failure(error);
   return outcome_of(lane, lane_id, exp, b);
 }

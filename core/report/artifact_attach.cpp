@@ -4,6 +4,7 @@
 #include <fstream>
 #include <vector>
 
+#include "files/confined_write.h"
 #include "report/artifact_records.h"
 
 namespace lb::report {
@@ -47,23 +48,10 @@ bool check_attach_target(const std::string& run_dir, const std::string& lane, st
 bool attach_verification(const std::string& run_dir, const std::string& lane,
                          const nlohmann::json& doc, std::string* path, std::string* error) {
   if (!check_attach_target(run_dir, lane, error)) return false;
-  const fs::path file = fs::path(run_dir) / artifact_file_name(lane);
-  const fs::path tmp = file.string() + ".tmp";
-  std::error_code ec;
-  fs::create_directories(file.parent_path(), ec);
-  if (!ec) {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << doc.dump(2) << '\n';
-    if (!out.flush()) ec = std::make_error_code(std::errc::io_error);
-  }
-  if (!ec) fs::rename(tmp, file, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(tmp, ignored);
-    if (error) *error = "cannot write " + file.string() + ": " + ec.message();
-    return false;
-  }
-  if (path) *path = file.string();
+  // The run folder may come from elsewhere: the file goes through its confined writer.
+  const std::string name = artifact_file_name(lane);
+  if (!files::write_confined(run_dir, name, doc.dump(2) + "\n", error)) return false;
+  if (path) *path = (fs::path(run_dir) / name).string();
   return true;
 }
 

@@ -4,6 +4,7 @@
 
 #include "artifacts/byte_size.h"
 #include "artifacts/sha256.h"
+#include "files/safe_file_name.h"
 #include "report/report_model.h"
 
 namespace lb::report {
@@ -39,7 +40,7 @@ std::string manifest_digest(const json& files) {
 }  // namespace
 
 std::string artifact_file_name(const std::string& lane) {
-  return "artifacts/" + lane + ".verification.json";
+  return "artifacts/" + files::safe_file_name(lane) + ".verification.json";
 }
 
 bool read_artifact_record(const std::string& lane, const json& doc, ArtifactRecord& record,

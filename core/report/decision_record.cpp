@@ -1,11 +1,11 @@
 #include "report/decision_record.h"
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "compare/review_record.h"
-#include "run/atomic_file.h"
+#include "files/confined_write.h"
+#include "files/regular_file.h"
 
 namespace lb::report {
 namespace {
@@ -89,20 +89,26 @@ bool save_decision(const std::string& dir, const DecisionRecord& record, std::st
     copy.decided_at = compare::format_iso8601_utc(std::chrono::system_clock::now());
   const std::string text =
       decision_to_json(copy).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  const std::string path = (std::filesystem::path(dir) / kDecisionFile).string();
-  return run::write_file_atomically(path, text, error);
+  // Into the run folder's own writer: a decision.json planted as a link is replaced, not
+  // written through.
+  return files::write_confined(dir, kDecisionFile, text, error);
 }
 
 std::optional<DecisionRecord> load_decision(const std::string& dir, std::string* error) {
+  constexpr size_t kMaxDecisionBytes = 16 * files::kMiB;
   const auto path = std::filesystem::path(dir) / kDecisionFile;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
     set_error(error, "");
     return std::nullopt;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const auto json = nlohmann::json::parse(buffer.str(), nullptr, false);
+  std::string read_error;
+  const auto text = files::read_regular_file(path.string(), kMaxDecisionBytes, &read_error);
+  if (!text) {
+    set_error(error, read_error);
+    return std::nullopt;
+  }
+  const auto json = nlohmann::json::parse(*text, nullptr, false);
   if (json.is_discarded()) {
     set_error(error, "decision.json is not valid JSON");
     return std::nullopt;

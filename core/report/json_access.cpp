@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <limits>
 
 namespace lb::report {
@@ -49,7 +50,10 @@ long long concurrency_of(const std::string& phase) {
   if (phase.size() < 2 || phase[0] != 'c') return -1;
   for (size_t i = 1; i < phase.size(); ++i)
     if (!std::isdigit(static_cast<unsigned char>(phase[i]))) return -1;
-  return std::stoll(phase.substr(1));
+  // std::from_chars, not std::stoll: "c" + 20 digits from a summary must not throw.
+  long long value = -1;
+  const auto [end, ec] = std::from_chars(phase.data() + 1, phase.data() + phase.size(), value);
+  return ec == std::errc() && end == phase.data() + phase.size() ? value : -1;
 }
 
 std::vector<std::string> keys_by_concurrency(const nlohmann::json& object) {

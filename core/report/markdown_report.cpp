@@ -96,7 +96,8 @@ void write_performance(std::ostream& out, const ReportModel& m) {
   if (m.charts.empty()) return;
   out << "## Charts\n\n";
   for (const auto& c : m.charts)
-    out << "![" << markdown_text(c.title) << "](charts/" << markdown_text(c.id) << ".svg)\n\n";
+    out << "![" << markdown_text(c.title) << "](charts/" << markdown_text(chart_file_stem(c))
+        << ".svg)\n\n";
 }
 
 void write_artifacts(std::ostream& out, const ReportModel& m) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "files/safe_file_name.h"
 #include "plan/api_key_source.h"
 #include "report/json_access.h"
 
@@ -130,5 +131,7 @@ ReportModel build_report_model(const RunFolder& folder) {
   m.reproduce_command = reproduce_command(folder);
   return m;
 }
+
+std::string chart_file_stem(const ChartSpec& chart) { return files::safe_file_name(chart.id); }
 
 }  // namespace lb::report

@@ -40,7 +40,7 @@ std::pair<double, double> phase_interval(const nlohmann::json& phase, const char
                                          double scale = 1);
 
 struct ChartSpec {
-  std::string id;  // file-safe, e.g. "ttft_vs_context"
+  std::string id;  // e.g. "ttft_vs_context"; may carry a summary's strings (a sweep's figure)
   std::string title;
   std::string x_title;  // with units, e.g. "prompt tokens"
   std::string y_title;  // with units, e.g. "TTFT (s)"
@@ -50,6 +50,9 @@ struct ChartSpec {
   std::vector<std::string> categories;
   std::string note;  // one line under the legend: what the marks mean, where figures come from
 };
+
+// The stem of the chart's files (charts/<stem>.svg, .png): its id made file-safe.
+std::string chart_file_stem(const ChartSpec& chart);
 
 struct LaneInfo {
   std::string id;

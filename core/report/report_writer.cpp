@@ -1,41 +1,66 @@
 #include "report/report_writer.h"
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
+#include "files/confined_write.h"
+#include "files/regular_file.h"
+#include "files/safe_file_name.h"
 #include "report/html_report.h"
 #include "report/markdown_report.h"
 #include "report/qualification_summary.h"
 #include "report/requests_csv.h"
 #include "report/svg_chart.h"
-#include "run/atomic_file.h"
 
 namespace lb::report {
 namespace {
 
 namespace fs = std::filesystem;
 
+constexpr size_t kMaxTextsFileBytes = 512 * files::kMiB;
+
+// The output folder may have come with the run folder (RUN/report), links planted in it
+// included: every file goes through the confined writer.
 void write(ReportWriteResult& result, const std::string& out_dir, const std::string& name,
            const std::string& content) {
   std::string error;
-  if (run::write_file_atomically((fs::path(out_dir) / name).string(), content, &error))
+  if (files::write_confined(out_dir, name, content, &error))
     result.written.push_back(name);
   else
     result.errors.push_back(error);
 }
 
-// The lanes' outputs, keys removed (a model can echo what it was given).
+// The names a run writes into texts/: <lane>.texts.json and <lane>.samples.json, lane ids
+// being file-safe. Anything else there was not written by a run.
+bool is_texts_file_name(const std::string& name) {
+  for (const std::string_view suffix : {".texts.json", ".samples.json"})
+    if (name.size() > suffix.size() && name.ends_with(suffix) &&
+        files::is_confined_file_name(name.substr(0, name.size() - suffix.size())))
+      return true;
+  return false;
+}
+
+// The lanes' outputs, keys removed (a model can echo what it was given). Only regular files
+// with a run's names are copied, never what a link points to (texts/a.texts.json -> id_rsa).
 void copy_texts(ReportWriteResult& result, const RunFolder& folder, const PrivacyScrubber& scrubber,
                 const std::string& out_dir) {
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(fs::path(folder.dir) / "texts", ec)) {
-    if (!entry.is_regular_file()) continue;
-    std::ifstream in(entry.path(), std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    write(result, out_dir, "texts/" + entry.path().filename().string(),
-          scrubber.redact_secrets(text.str()));
+  const fs::path texts = fs::path(folder.dir) / "texts";
+  if (fs::is_symlink(texts, ec)) {
+    result.errors.push_back(texts.string() + " is a link, which is not followed: texts not copied");
+    return;
+  }
+  for (const auto& entry : fs::directory_iterator(texts, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (entry.is_symlink(ec) || !entry.is_regular_file(ec) || !is_texts_file_name(name)) continue;
+    std::string error;
+    const auto text = files::read_regular_file(entry.path().string(), kMaxTextsFileBytes, &error,
+                                               files::Links::Refuse);
+    if (!text) {
+      result.errors.push_back(error);
+      continue;
+    }
+    write(result, out_dir, "texts/" + name, scrubber.redact_secrets(*text));
   }
 }
 
@@ -93,17 +118,11 @@ ReportWriteResult write_report_files(const RunFolder& folder, const ReportModel&
                                      const PrivacyScrubber& scrubber, const std::string& out_dir,
                                      const std::set<std::string>& formats) {
   ReportWriteResult result;
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
-  if (ec) {
-    result.errors.push_back("cannot create " + out_dir + ": " + ec.message());
-    return result;
-  }
   if (formats.count("html")) write(result, out_dir, "report.html", render_html(model));
   if (formats.count("md")) {
     write(result, out_dir, "report.md", render_markdown(model));
     for (const auto& c : model.charts)
-      write(result, out_dir, "charts/" + c.id + ".svg", render_svg_chart(c));
+      write(result, out_dir, "charts/" + chart_file_stem(c) + ".svg", render_svg_chart(c));
   }
   if (formats.count("csv")) write(result, out_dir, "requests.csv", requests_csv(folder));
   if (formats.count("json")) {

@@ -1,13 +1,15 @@
 #include "report/request_lines_reader.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 #include <future>
 #include <iterator>
 #include <memory>
 #include <thread>
 
+#include "files/regular_file.h"
 #include "report/request_line.h"
 
 namespace lb::report {
@@ -15,6 +17,11 @@ namespace {
 
 constexpr size_t kBlockBytes = size_t{8} << 20;         // read and parsed per round
 constexpr size_t kParallelFromBytes = size_t{1} << 20;  // smaller rounds parse on one thread
+// A longer line is no request record: reading stops there rather than grow a buffer for it.
+constexpr size_t kMaxLineBytes = size_t{256} << 20;
+// Bad lines are counted; only the first ones are described (a folder of a million junk lines
+// must not become a million warnings).
+constexpr size_t kDescribedBadLines = 10;
 
 // The lines of one slice of a block, parsed by one thread.
 struct LinesPart {
@@ -106,7 +113,7 @@ class LinesReader {
 
   void note_problems(LinesPart& part) {
     for (auto& [line, problem] : part.problems) {
-      ++counts_.torn_lines;
+      if (static_cast<size_t>(++counts_.torn_lines) > kDescribedBadLines) continue;
       counts_.warnings.push_back("requests.jsonl line " + std::to_string(lines_ + line) + " " +
                                  problem + "; skipped");
     }
@@ -122,10 +129,35 @@ class LinesReader {
 
 }  // namespace
 
+// Closes the file when the read ends, however it ends.
+struct FileCloser {
+  int fd;
+  ~FileCloser() { ::close(fd); }
+};
+
+void note_unread_tail(RequestLineCounts& counts, bool read_failed, bool line_too_long) {
+  if (read_failed) counts.warnings.push_back("requests.jsonl could not be read to its end");
+  if (line_too_long)
+    counts.warnings.push_back("requests.jsonl has a line longer than " +
+                              std::to_string(kMaxLineBytes >> 20) +
+                              " MiB; it and the rest of the file are not read");
+  if (static_cast<size_t>(counts.torn_lines) > kDescribedBadLines)
+    counts.warnings.push_back("requests.jsonl: " + std::to_string(counts.torn_lines) +
+                              " lines are not request records; the first " +
+                              std::to_string(kDescribedBadLines) + " are listed above");
+}
+
 bool read_request_lines(const std::filesystem::path& path, const RequestBlockSink& sink,
                         RequestLineCounts& counts) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
+  // A FIFO or device in a run folder from elsewhere would block or never end: refused.
+  std::string open_error;
+  const int fd = files::open_regular_file(path.string(), &open_error);
+  if (fd < 0) {
+    std::error_code missing;
+    if (std::filesystem::exists(path, missing)) counts.warnings.push_back(open_error);
+    return false;
+  }
+  const FileCloser closer{fd};
   std::error_code ec;
   const auto file_bytes = static_cast<double>(std::filesystem::file_size(path, ec));
   const size_t padding = request_line_padding();
@@ -140,17 +172,22 @@ bool read_request_lines(const std::filesystem::path& path, const RequestBlockSin
   int cur = 0;
   size_t have = 0;  // bytes in buffers[cur]; a partial last line is carried into the next block
   double consumed = 0;
-  bool eof = false;
+  bool eof = false, read_failed = false, line_too_long = false;
   while (!eof || have > 0) {
     std::vector<char>& buffer = buffers[cur];
     if (!eof) {
-      in.read(buffer.data() + have, static_cast<std::streamsize>(block - have));
-      have += static_cast<size_t>(in.gcount());
-      eof = !in;
+      const long n = files::read_up_to(fd, buffer.data() + have, block - have);
+      read_failed = n < 0;
+      have += n > 0 ? static_cast<size_t>(n) : 0;
+      eof = have < block;
     }
     size_t whole = have;  // at the end of the file, the last line needs no newline
     if (!eof) {
       const auto* nl = static_cast<const char*>(memrchr(buffer.data(), '\n', have));
+      if (!nl && block >= kMaxLineBytes) {
+        line_too_long = true;
+        break;
+      }
       if (!nl) {  // one line longer than the buffer: make room for it
         block *= 2;
         buffer.resize(block + padding);
@@ -171,7 +208,7 @@ bool read_request_lines(const std::filesystem::path& path, const RequestBlockSin
   }
   while (reader.finish_oldest()) {
   }
-  if (in.bad()) counts.warnings.push_back("requests.jsonl could not be read to its end");
+  note_unread_tail(counts, read_failed, line_too_long);
   return true;
 }
 

@@ -12,12 +12,15 @@
 namespace lb::report {
 
 struct RequestLineCounts {
-  int64_t records = 0;                // lines that are request records
-  int64_t torn_lines = 0;             // lines that are not (a kill cuts the last one short)
-  std::vector<std::string> warnings;  // one per such line, with its 1-based line number
+  int64_t records = 0;     // lines that are request records
+  int64_t torn_lines = 0;  // lines that are not (a kill cuts the last one short)
+  // The first ten such lines, each with its 1-based line number, then their count; a file that
+  // could not be read to its end.
+  std::vector<std::string> warnings;
 };
 
-// False when the file cannot be opened.
+// False when the file cannot be opened or is not a regular file (a FIFO, a device): the reason
+// is the last warning.
 bool read_request_lines(const std::filesystem::path& path, const RequestBlockSink& sink,
                         RequestLineCounts& counts);
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <string_view>
 
 #include "compare/run_reviews.h"
+#include "files/regular_file.h"
 #include "metrics/inter_token_gaps.h"
 #include "report/request_lines_reader.h"
 
@@ -20,29 +20,24 @@ std::string string_or(const nlohmann::json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-// Reads a whole file; false when it does not exist or cannot be read. One allocation of the
-// file's size and one read: requests.jsonl of a long run is gigabytes, and a growing stream
-// buffer would copy it several times over and hold twice its size at the peak.
-bool read_text(const fs::path& path, std::string& out) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) return false;
-  const std::streamoff size = in.tellg();
-  if (size < 0) return false;
-  out.resize(static_cast<size_t>(size));
-  in.seekg(0);
-  in.read(out.data(), size);
-  out.resize(static_cast<size_t>(in.gcount()));  // a file that shrank meanwhile
-  return !in.bad();
-}
+// summary.json of a long sweep is a few MiB; a larger JSON file is not one a run wrote.
+constexpr size_t kMaxJsonFileBytes = 256 * files::kMiB;
 
-// A JSON file of the folder; null (with a warning) when it is missing or not JSON.
+// A JSON file of the folder; null (with a warning) when it is missing, not a regular file, too
+// large or not JSON.
 nlohmann::json read_json_file(const fs::path& path, RunFolder& folder, bool warn_missing) {
-  std::string text;
-  if (!read_text(path, text)) {
+  std::error_code ec;
+  if (!fs::exists(path, ec)) {
     if (warn_missing) folder.warnings.push_back(path.filename().string() + " is missing");
     return nullptr;
   }
-  auto json = nlohmann::json::parse(text, nullptr, false);
+  std::string error;
+  const auto text = files::read_regular_file(path.string(), kMaxJsonFileBytes, &error);
+  if (!text) {
+    folder.warnings.push_back(error);
+    return nullptr;
+  }
+  auto json = nlohmann::json::parse(*text, nullptr, false);
   if (json.is_discarded()) {
     folder.warnings.push_back(path.filename().string() + " is not valid JSON; ignored");
     return nullptr;
@@ -99,7 +94,9 @@ void read_requests(const fs::path& path, RunFolder& folder, const RequestBlockSi
     note_lanes(folder.requests);
   }
   if (!found) {
-    folder.warnings.push_back("requests.jsonl is missing");
+    // A requests.jsonl that is there but refused (a FIFO, a device) says why.
+    if (counts.warnings.empty()) folder.warnings.push_back("requests.jsonl is missing");
+    for (auto& w : counts.warnings) folder.warnings.push_back(std::move(w));
     return;
   }
   folder.request_count = counts.records;

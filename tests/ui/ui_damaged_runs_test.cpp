@@ -1,5 +1,7 @@
 // Run folders from colleagues, older versions and other tools: the Runs page lists every one,
 // says what is wrong with a damaged one (naming the file and the field), and never throws.
+#include <sys/stat.h>
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -48,6 +50,18 @@ class UiDamagedRunsTest : public QObject {
     QCOMPARE(runs.size(), size_t{1});
     QCOMPARE(runs[0].problems, QStringList{"plan.json: lanes[0].id is not a string"});
     QCOMPARE(runs[0].plan_name, QString("x"));
+  }
+
+  // Issue 36, case 11: a FIFO plan.json in the workspace kept the window from ever appearing
+  // (the scan runs before it shows). It is a problem of that run, found without waiting.
+  void a_fifo_plan_in_the_workspace_does_not_block_the_scan() {
+    QTemporaryDir tmp;
+    const QString dir = make_run(tmp, "fifo", {{"requests.jsonl", "{}\n"}});
+    QCOMPARE(::mkfifo(QFile::encodeName(dir + "/plan.json").constData(), 0600), 0);
+    QCOMPARE(::mkfifo(QFile::encodeName(dir + "/summary.json").constData(), 0600), 0);
+    const auto runs = ui::scan_runs(tmp.filePath("runs"));
+    QCOMPARE(runs.size(), size_t{1});
+    QVERIFY2(runs[0].problems.join("\n").contains("FIFO"), qPrintable(runs[0].problems.join("\n")));
   }
 
   void every_damaged_folder_is_listed_with_its_reason() {

@@ -1,9 +1,14 @@
 #include "ui/workspace/run_folder_scanner.h"
 
+#include <unistd.h>
+
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
+#include <algorithm>
 #include <nlohmann/json.hpp>
+#include <vector>
+
+#include "files/regular_file.h"
 
 namespace lb::ui {
 namespace {
@@ -13,14 +18,19 @@ using nlohmann::json;
 // One JSON object file of the run folder. An absent file is null with no problem (a run that was
 // killed early has no summary yet); an unreadable, malformed or non-object file is null and a
 // problem that names the file.
+// The scan runs before the window shows: a FIFO or device planted as a run's file is refused
+// (never waited on), and a file larger than any run writes is not read.
 json read_object(const QDir& folder, const char* name, QStringList& problems) {
-  QFile file(folder.filePath(name));
-  if (!file.exists()) return nullptr;
-  if (!file.open(QIODevice::ReadOnly)) {
-    problems << QString("%1: cannot be read (%2)").arg(name, file.errorString());
+  constexpr size_t kMaxRunJsonBytes = 256 * files::kMiB;
+  const QString path = folder.filePath(name);
+  if (!QFileInfo::exists(path)) return nullptr;
+  std::string error;
+  const auto text = files::read_regular_file(path.toStdString(), kMaxRunJsonBytes, &error);
+  if (!text) {
+    problems << QString("%1: cannot be read (%2)").arg(name, QString::fromStdString(error));
     return nullptr;
   }
-  json doc = json::parse(file.readAll().toStdString(), nullptr, false);
+  json doc = json::parse(*text, nullptr, false);
   if (doc.is_discarded()) {
     problems << QString("%1: not valid JSON").arg(name);
     return nullptr;
@@ -54,13 +64,14 @@ QStringList strings_of(const json& plan, const char* list, const char* key, QStr
 }
 
 qint64 count_lines(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return 0;
+  const int fd = files::open_regular_file(path.toStdString(), nullptr);
+  if (fd < 0) return 0;
   qint64 lines = 0;
-  while (!file.atEnd()) {
-    const QByteArray chunk = file.read(1 << 16);
-    lines += chunk.count('\n');
-  }
+  std::vector<char> chunk(1 << 16);
+  long n = 0;
+  while ((n = files::read_up_to(fd, chunk.data(), chunk.size())) > 0)
+    lines += std::count(chunk.data(), chunk.data() + n, '\n');
+  ::close(fd);
   return lines;
 }
 

@@ -127,6 +127,14 @@ class TestInteropImport : public QObject {
     fs::remove_all(out);
   }
 
+  // Issue 36, case 13: `lanebench-cli import /dev/zero` read until allocation failed.
+  void importOfADeviceIsRefusedWithAClearError() {
+    const auto r = lb::interop::read_import_file("/dev/zero", ImportFormat::Auto);
+    QVERIFY(!r.ok);
+    QVERIFY2(r.error.find("/dev/zero: a character device, not a regular file") != std::string::npos,
+             r.error.c_str());
+  }
+
   void vllmAggregatesOnlyKeepVllmsFigures() {
     const fs::path out = lb::test::fresh_dir("lb-import-vllm-agg");
     const auto r = import_new(interop_fixture("vllm_aggregate_r4.json"), out, "fp8-agg");

@@ -1,6 +1,8 @@
 // requests.jsonl lines read with the on-demand parser: every field the charts use, values of the
 // wrong type read as absent (booleans excepted), every cut of a line rejected, and the block
 // reader keeping file order, line numbers and long lines across blocks and threads.
+#include <sys/stat.h>
+
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -228,6 +230,36 @@ class ReportRequestLinesTest : public QObject {
     QCOMPARE(kept.points[1].event_offsets_ns.size(), size_t(1'200'000));
     QCOMPARE(kept.points[2].index, int64_t(2));
     QCOMPARE(kept.counts.torn_lines, int64_t(0));
+  }
+
+  // Issue 36, case 11: requests.jsonl linked to /dev/zero grew until bad_alloc; a FIFO blocked
+  // `report` forever. Both are refused at once, saying why.
+  void requestsLinkedToADeviceOrAFifoAreRefusedWithoutBlocking() {
+    QTemporaryDir dir;
+    const std::filesystem::path fifo = dir.filePath("fifo.jsonl").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    const std::filesystem::path zero = dir.filePath("requests.jsonl").toStdString();
+    std::filesystem::create_symlink("/dev/zero", zero);
+    for (const auto& path : {fifo, zero}) {
+      lb::report::RequestLines kept;
+      QVERIFY(!lb::report::read_request_lines(path, kept));
+      QVERIFY(!kept.counts.warnings.empty());
+      QVERIFY2(kept.counts.warnings.back().find("not a regular file") != std::string::npos,
+               kept.counts.warnings.back().c_str());
+    }
+  }
+
+  // Issue 36, case 11: a million junk lines kept a million warning strings.
+  void junkLinesAreCountedAndOnlyTheFirstTenDescribed() {
+    QTemporaryDir dir;
+    const std::vector<std::string> lines(100'000, "junk");
+    const auto path = write_lines(dir, lines);
+    lb::report::RequestLines kept;
+    QVERIFY(lb::report::read_request_lines(path, kept));
+    QCOMPARE(kept.counts.torn_lines, int64_t(100'000));
+    QCOMPARE(kept.counts.warnings.size(), size_t(11));
+    QVERIFY2(kept.counts.warnings.back().find("100000 lines") != std::string::npos,
+             kept.counts.warnings.back().c_str());
   }
 
   void missingFileIsReported() {
