@@ -3,13 +3,14 @@
 // (a full disk) fails the run with the file named; a prompt set named by a plan is found beside
 // the plan, and one that cannot be read is an error, not a regression silently skipped; `probe`
 // speaks only http and https.
-#include <netinet/in.h>
-#include <sys/socket.h>
+
 #include <unistd.h>
 
 #include <QtTest>
 
 #include "test_main.h"
+
+#include "loopback_listener.h"
 
 #include "cli_process.h"
 #include "fake_vllm.h"
@@ -33,33 +34,6 @@ QProcessEnvironment keyed_env(const std::string& key) {
   env.insert("LB_ATTACK_TEST_KEY", QString::fromStdString(key));
   return env;
 }
-
-// A loopback TCP port that records whether anything connected.
-class Listener {
- public:
-  Listener() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    ::listen(fd_, 8);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
-  }
-  ~Listener() { ::close(fd_); }
-  int port() const { return port_; }
-  bool was_connected() const {
-    const int c = ::accept4(fd_, nullptr, nullptr, SOCK_CLOEXEC);
-    if (c >= 0) ::close(c);
-    return c >= 0;
-  }
-
- private:
-  int fd_ = -1;
-  int port_ = 0;
-};
 
 }  // namespace
 
@@ -170,7 +144,7 @@ class AppCliAttacksTest : public QObject {
 
   // Case 16: `probe` spoke every libcurl protocol: gopher:// delivered raw bytes to a TCP port.
   void probeSpeaksOnlyHttp() {
-    Listener listener;
+    lb::test::LoopbackListener listener;
     for (const char* scheme : {"gopher", "dict", "telnet"}) {
       const QString url = QString("%1://127.0.0.1:%2/x").arg(scheme).arg(listener.port());
       const auto r = lb::test::run_program(lb::test::cli_path(), {"probe", url},

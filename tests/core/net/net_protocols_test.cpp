@@ -4,54 +4,20 @@
 // to http and https, redirects included, and the refusal happens before any connection.
 #include <QtTest>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include "test_main.h"
+
+#include "loopback_listener.h"
 
 #include "net/printable_text.h"
 #include "net/stream_client.h"
 
 using namespace lb::net;
 
-namespace {
-
-// A TCP listener on loopback that nobody should ever connect to.
-class Listener {
- public:
-  Listener() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
-    ::listen(fd_, 8);
-    socklen_t len = sizeof addr;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
-    port_ = ntohs(addr.sin_port);
-  }
-  ~Listener() { ::close(fd_); }
-  int port() const { return port_; }
-  bool was_connected() const {
-    const int c = ::accept4(fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
-    if (c < 0) return false;
-    ::close(c);
-    return true;
-  }
-
- private:
-  int fd_ = -1;
-  int port_ = 0;
-};
-
-}  // namespace
-
 class NetProtocolsTest : public QObject {
   Q_OBJECT
  private slots:
   void onlyHttpAndHttpsAreSpoken() {
-    Listener listener;
+    lb::test::LoopbackListener listener;
     StreamClient client;
     for (const char* scheme : {"gopher", "dict", "telnet", "ftp", "smtp", "ldap"}) {
       HttpRequest r;
