@@ -56,6 +56,10 @@ struct HttpRequest {
   // A streamed response longer than this ends the request with ErrorKind::TooLarge: a server
   // that never stops streaming (max_tokens ignored) must not fill the client's memory. 0 = none.
   int64_t max_stream_bytes = 64ll << 20;
+  // A streamed response that carries more tokens than this (each content or reasoning event
+  // counts its tokens when the server says, else one) ends with ErrorKind::TooLarge. Set from the
+  // request's max_tokens (stream_token_cap); 0 = none.
+  int64_t max_stream_tokens = 0;
   TlsOptions tls;
   HttpVersion http_version = HttpVersion::Auto;
 };

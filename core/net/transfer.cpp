@@ -2,6 +2,7 @@
 
 #include <strings.h>
 
+#include <algorithm>
 #include <chrono>
 
 #include "net/data_url.h"
@@ -184,9 +185,16 @@ size_t Transfer::write(const char* data, size_t bytes, int64_t now_ns) {
   }
   const size_t before = result_.events.size();
   const bool keep_reading = parser_->feed(std::string_view(data, bytes), now_ns);
-  if (observer_) {
-    for (size_t i = before; i < result_.events.size(); ++i)
-      observer_(result_.id, result_.events[i]);
+  for (size_t i = before; i < result_.events.size(); ++i) {
+    stream_tokens_ += std::max<int64_t>(result_.events[i].tokens, 1);
+    if (observer_) observer_(result_.id, result_.events[i]);
+  }
+  if (request_.max_stream_tokens > 0 && stream_tokens_ > request_.max_stream_tokens) {
+    result_.error = ErrorKind::TooLarge;
+    result_.error_message = "streamed more than " + std::to_string(request_.max_stream_tokens) +
+                            " tokens, several times the max_tokens asked for: the server did "
+                            "not stop (max_tokens ignored?)";
+    return 0;
   }
   return keep_reading ? bytes : 0;  // 0 makes curl stop with CURLE_WRITE_ERROR
 }

@@ -70,7 +70,8 @@ class Transfer {
   bool request_started_ = false;
   bool json_instead_of_stream_ = false;
   int64_t last_read_ns_ = 0;
-  int64_t stream_bytes_ = 0;  // body bytes fed to the parser
+  int64_t stream_bytes_ = 0;   // body bytes fed to the parser
+  int64_t stream_tokens_ = 0;  // tokens of the events parsed so far (one per event if unknown)
   int64_t* next_deadline_ns_ = nullptr;
   char error_buffer_[CURL_ERROR_SIZE] = {};
 };

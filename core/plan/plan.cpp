@@ -362,11 +362,15 @@ PlanParseResult parse_plan(std::string_view json_text, std::string_view source_n
       top.error("name", "must not be empty");
     }
     top.string("description", plan.description);
+    top.number("request_timeout_s", plan.request_timeout_s, 0, kMaxRequestTimeoutS, true);
     if (const json* lanes = top.member("lanes", json::value_t::array, true)) {
       plan.lanes = detail::read_lanes(*lanes, errors);
     }
     if (const json* exps = top.member("experiments", json::value_t::array, true)) {
       plan.experiments = detail::read_experiments(*exps, plan.lanes, errors);
+      for (size_t i = 0; i < plan.experiments.size(); ++i)
+        if (!(*exps)[i].contains("request_timeout_s"))
+          plan.experiments[i].request_timeout_s = plan.request_timeout_s;
     }
     detail::read_sweep(doc, top, plan, errors);
     top.finish();
@@ -415,9 +419,13 @@ json resolved_plan_json(const Plan& plan) {
     std::visit(ParamsJson{j}, e.params);
     if (e.logprobs > 0) j["logprobs"] = e.logprobs;
     detail::add_trial_options_json(e, j);
+    j["request_timeout_s"] = e.request_timeout_s;
     experiments.push_back(std::move(j));
   }
-  json j = {{"name", plan.name}, {"lanes", lanes}, {"experiments", experiments}};
+  json j = {{"name", plan.name},
+            {"lanes", lanes},
+            {"experiments", experiments},
+            {"request_timeout_s", plan.request_timeout_s}};
   if (!plan.description.empty()) {
     j["description"] = plan.description;
   }

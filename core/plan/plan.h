@@ -31,6 +31,11 @@ struct LaneNotes {
 };
 
 inline constexpr int64_t kDefaultMaxMediaBytes = int64_t{20} << 20;  // 20 MiB
+// The longest one request may take from being sent to its last byte, unless the plan or the
+// experiment says otherwise ("request_timeout_s"): long enough for the prefill of a 241K-token
+// prompt and a long answer, short enough that a server that never stops cannot hold a run.
+inline constexpr double kDefaultRequestTimeoutS = 1800;
+inline constexpr double kMaxRequestTimeoutS = 7 * 24 * 3600.0;
 
 struct Lane {
   std::string id;
@@ -249,6 +254,9 @@ struct Experiment {
   int64_t logprobs = 0;
   LaneOrder lane_order = LaneOrder::Sequential;
   std::vector<PerformanceGate> performance_gates;
+  // Each request's total time limit (seconds): the experiment's own "request_timeout_s", else the
+  // plan's. A request still running then ends with a timeout error.
+  double request_timeout_s = kDefaultRequestTimeoutS;
 };
 
 struct Plan {
@@ -258,6 +266,7 @@ struct Plan {
   std::vector<Experiment> experiments;
   SweepSpec sweep;  // launch parameters to sweep; no axes = none
   Objective objective;
+  double request_timeout_s = kDefaultRequestTimeoutS;  // the experiments' default
   const Lane* lane(std::string_view id) const;
   bool launches_servers() const;  // a lane has a launch block
 };

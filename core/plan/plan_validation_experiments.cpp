@@ -395,6 +395,7 @@ std::optional<Experiment> read_experiment(const json& value, const std::string& 
     }
   }
   read_trial_options(r, e, lanes, errors);
+  r.number("request_timeout_s", e.request_timeout_s, 0, kMaxRequestTimeoutS, true);
   r.finish();
   return e;
 }

@@ -13,6 +13,13 @@
 
 namespace lb::run {
 
+// The most tokens a streamed answer to a request asking for MAX_TOKENS may carry before the
+// request is ended (HttpRequest::max_stream_tokens): four times the ask, plus room for servers
+// that count reasoning or speculative tokens apart; 0 (no cap) when the ask is unknown.
+constexpr int64_t stream_token_cap(int64_t max_tokens) {
+  return max_tokens > 0 ? 4 * max_tokens + 64 : 0;
+}
+
 struct ChatRequestOptions {
   std::string model;
   int64_t max_tokens = 256;

@@ -92,9 +92,10 @@ nlohmann::json sweep_size(ExperimentContext& ctx, const LaneRuntime& lane,
     requests.push_back(build_request(ctx, lane, p, target, seed + static_cast<uint64_t>(i)));
   LoadPhase phase = lane_phase(ctx, lane, std::to_string(target));
   phase.count = p.repeat;
-  phase.request_at = [&requests](int64_t n, bool) {
+  phase.request_at = [&requests, max_tokens = p.output_tokens](int64_t n, bool) {
     PlannedRequest r;
     r.index = n;
+    r.max_tokens = max_tokens;
     r.body = requests[static_cast<size_t>(n)].body;
     r.expected_prompt_tokens = requests[static_cast<size_t>(n)].prompt.tokens;
     return r;

@@ -35,6 +35,11 @@ struct LaneRuntime {
   std::map<int64_t, int64_t> prompt_budgets;
 };
 
+// Each request's total time limit for the experiment (its request_timeout_s, else the plan's).
+inline int64_t request_timeout_ms(const plan::Experiment& e) {
+  return static_cast<int64_t>(e.request_timeout_s * 1000.0);
+}
+
 class ExperimentContext {
  public:
   ExperimentContext(net::StreamClient& client, RunSink& sink, RunFolderWriter& writer,

@@ -244,7 +244,8 @@ net::StreamResult GateIo::post_prompt(const plan::PromptSpec& prompt, MediaApi a
     auto req = lane_.endpoint.make_request(media_api_url(lane_.endpoint, api));
     req.dialect = media_api_dialect(api);
     req.body = std::move(built.body);
-    req.timeouts.total_ms = 300'000;
+    req.timeouts.total_ms = request_timeout_ms(ctx_.spec());
+    req.max_stream_tokens = stream_token_cap(options.max_tokens);
     result = ctx_.client().fetch(std::move(req));
   }
   record(result, t_sched_ns, std::move(built.media));
@@ -260,7 +261,9 @@ net::StreamResult GateIo::post(const std::string& path, nlohmann::json body, boo
   req.stream = stream;
   req.dialect = path == "/responses" ? net::Dialect::OpenAiResponses : net::Dialect::OpenAiChat;
   req.body = std::make_shared<const std::string>(body.dump());
-  req.timeouts.total_ms = 300'000;
+  req.timeouts.total_ms = request_timeout_ms(ctx_.spec());
+  if (const auto it = body.find("max_tokens"); it != body.end() && it->is_number_integer())
+    req.max_stream_tokens = stream_token_cap(it->get<int64_t>());
   const int64_t t_sched_ns = steady_now_ns();
   net::StreamResult result = ctx_.client().fetch(std::move(req));
   record(result, t_sched_ns);

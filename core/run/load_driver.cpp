@@ -6,6 +6,8 @@
 #include <mutex>
 #include <unordered_set>
 
+#include "run/chat_request_body.h"
+
 namespace lb::run {
 
 namespace {
@@ -92,6 +94,7 @@ class Stage {
     req.dialect = phase_.dialect;
     req.stream = true;
     req.timeouts = phase_.timeouts;
+    req.max_stream_tokens = stream_token_cap(planned.max_tokens);
     metrics::RequestRecord meta;
     meta.lane_id = phase_.lane->id;
     meta.experiment = phase_.experiment;

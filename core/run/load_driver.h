@@ -26,6 +26,7 @@ struct PlannedRequest {
   std::shared_ptr<const std::string> body;
   int64_t expected_prompt_tokens = -1;  // the client's own estimate, -1 unknown
   metrics::RequestMedia media;          // the images and videos in the body
+  int64_t max_tokens = 0;               // the body's max_tokens; 0 = unknown (no token cap)
   // Non-empty: the request is not sent, and is recorded as refused with this reason (e.g. its
   // media exceed the lane's limit).
   std::string refused;

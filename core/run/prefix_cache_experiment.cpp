@@ -122,14 +122,15 @@ nlohmann::json to_json(const PassFigures& f) {
 }
 
 PassFigures run_pass(ExperimentContext& ctx, const LaneRuntime& lane, const std::string& name,
-                     const Bodies& bodies, int64_t prompt_tokens) {
+                     const Bodies& bodies, int64_t prompt_tokens, int64_t max_tokens) {
   PassCounters counters(ctx, lane);
   LoadPhase phase = lane_phase(ctx, lane, name);
   phase.count = static_cast<int64_t>(bodies.size());
   phase.concurrency = static_cast<int>(bodies.size());  // the whole burst at once
-  phase.request_at = [&bodies, prompt_tokens](int64_t n, bool) {
+  phase.request_at = [&bodies, prompt_tokens, max_tokens](int64_t n, bool) {
     PlannedRequest r;
     r.index = n;
+    r.max_tokens = max_tokens;
     r.body = bodies[static_cast<size_t>(n)];
     r.expected_prompt_tokens = prompt_tokens;
     return r;
@@ -204,15 +205,16 @@ void PrefixCacheExperiment::run(ExperimentContext& ctx) {
                           {"shared_prefix_tokens", p.shared_prefix_tokens},
                           {"suffix_tokens", p.suffix_tokens},
                           {"output_tokens", p.output_tokens}};
-    const PassFigures cold = run_pass(ctx, *lane, "cold", bodies, prompt_tokens);
+    const PassFigures cold = run_pass(ctx, *lane, "cold", bodies, prompt_tokens, p.output_tokens);
     out["passes"]["cold"] = to_json(cold);
     if (ctx.stopped()) return;
-    const PassFigures warm = run_pass(ctx, *lane, "warm", bodies, prompt_tokens);
+    const PassFigures warm = run_pass(ctx, *lane, "warm", bodies, prompt_tokens, p.output_tokens);
     out["passes"]["warm"] = to_json(warm);
     if (p.control && !ctx.stopped()) {
       const Bodies salted = burst_bodies(
           ctx, p, *lane, name_seed(name + "#control", 0x5a17ULL) ^ ctx.trial_salt(), false);
-      const PassFigures control = run_pass(ctx, *lane, "control", salted, prompt_tokens);
+      const PassFigures control =
+          run_pass(ctx, *lane, "control", salted, prompt_tokens, p.output_tokens);
       out["passes"]["control"] = to_json(control);
       if (control.median_ttft_ms > 0 && warm.median_ttft_ms > 0)
         out["ttft_ratio_control_over_warm"] =

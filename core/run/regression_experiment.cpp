@@ -56,6 +56,7 @@ LoadPhase regression_phase(const plan::RegressionExperiment& p, const plan::Prom
     RequestBody built = prompt_request_body(prompt, options);
     PlannedRequest r;
     r.index = n;
+    r.max_tokens = options.max_tokens;
     r.body = std::move(built.body);
     r.media = std::move(built.media);
     r.refused = std::move(built.refused);

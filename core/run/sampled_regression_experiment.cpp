@@ -52,6 +52,7 @@ LoadPhase sampled_phase(const plan::SampledRegressionExperiment& p, const plan::
     RequestBody built = prompt_request_body(prompt, options);
     PlannedRequest r;
     r.index = n;
+    r.max_tokens = options.max_tokens;
     r.body = std::move(built.body);
     r.media = std::move(built.media);
     r.refused = std::move(built.refused);

@@ -88,6 +88,7 @@ class SessionRun {
     req.dialect = phase_.base.dialect;
     req.stream = true;
     req.timeouts = phase_.base.timeouts;
+    req.max_stream_tokens = stream_token_cap(phase_.options.max_tokens);
     metrics::RequestRecord meta;
     meta.lane_id = phase_.base.lane->id;
     meta.experiment = phase_.base.experiment;

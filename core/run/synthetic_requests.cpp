@@ -28,6 +28,7 @@ std::function<PlannedRequest(int64_t n, bool warmup)> synthetic_requests(int64_t
     spec.index = (warmup ? kWarmupIndexBase : 0) + first_index + n;
     PlannedRequest r;
     r.index = n;
+    r.max_tokens = options.max_tokens;
     r.body = chat_request_body(plan::synthetic_prompt(spec), options);
     r.expected_prompt_tokens = input_tokens;
     return r;

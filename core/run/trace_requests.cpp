@@ -57,6 +57,7 @@ std::function<PlannedRequest(int64_t n, bool warmup)> trace_requests(
     o.max_tokens = request.output_tokens;
     PlannedRequest r;
     r.index = n;
+    r.max_tokens = o.max_tokens;
     r.body = chat_request_body(trace_prompt(request, n, seed, scale), o);
     r.expected_prompt_tokens = request.input_tokens;
     return r;

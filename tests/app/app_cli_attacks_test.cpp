@@ -2,10 +2,13 @@
 // a server's error quoting the key is redacted in every file and on stdout; a write that fails
 // (a full disk) fails the run with the file named; a prompt set named by a plan is found beside
 // the plan, and one that cannot be read is an error, not a regression silently skipped; `probe`
-// speaks only http and https.
+// speaks only http and https; the first Ctrl-C ends a run held by a server within a second.
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QtTest>
 
 #include "test_main.h"
@@ -16,6 +19,7 @@
 #include "fake_vllm.h"
 #include "run_folder_reader.h"
 #include "test_paths.h"
+#include "timing_slack.h"
 
 namespace fs = std::filesystem;
 using lb::test::qstr;
@@ -152,6 +156,58 @@ class AppCliAttacksTest : public QObject {
       QVERIFY2(r.exit_code != 0, scheme);
       QVERIFY2(!listener.was_connected(), scheme);
     }
+  }
+
+  // Case 10: a run held by a server that never stops (or never starts) answering ends at the
+  // first Ctrl-C within a second, whatever it is doing: probing a lane that never answers,
+  // reading a stream that never ends, or waiting on a functional gate's answer.
+  void theFirstCtrlCEndsTheRunWithinASecond_data() {
+    QTest::addColumn<QString>("stage");
+    QTest::newRow("probing a lane that never answers") << "probe";
+    QTest::newRow("reading a stream that never ends") << "stream";
+    QTest::newRow("waiting on a gate's answer") << "gate";
+  }
+  void theFirstCtrlCEndsTheRunWithinASecond() {
+    QFETCH(QString, stage);
+    lb::test::LoopbackListener silent;  // accepts (the kernel does), never answers
+    lb::test::FakeVllmOptions o{.ttft_us = stage == "gate" ? 60'000'000 : 1'000,
+                                .itl_us = 2'000,
+                                .tokens = 50'000};  // 100 s of stream, whatever max_tokens says
+    lb::test::FakeVllm server(o);
+    const std::string url = stage == "probe"
+                                ? "http://127.0.0.1:" + std::to_string(silent.port()) + "/v1"
+                                : server.base_url();
+    json experiment = {{"kind", "throughput"}, {"concurrency", {1}}, {"requests", 4},
+                       {"warmups", 0},         {"input_tokens", 32}, {"output_tokens", 100'000}};
+    if (stage == "gate") experiment = {{"kind", "gates"}, {"checks", {"streaming"}}};
+    const json plan = {{"name", "held"},
+                       {"lanes", {{{"id", "a"}, {"base_url", url}}}},
+                       {"experiments", {experiment}}};
+    const fs::path dir = lb::test::fresh_dir("lb-attack-ctrl-c");
+    fs::create_directories(dir);
+    const std::string plan_path = lb::test::write_plan_file(dir / "plan.json", plan);
+    QProcess p;
+    p.start(lb::test::cli_path(), {"run", qstr(plan_path), "--out", qstr(dir / "run")});
+    QVERIFY(p.waitForStarted());
+    // The run is inside the stage: the probe is waiting, or the server has a request in hand.
+    QDeadlineTimer inside(20'000);
+    while (stage != "probe" && server.chat_requests() == 0 && !inside.hasExpired())
+      QTest::qWait(20);
+    QVERIFY2(stage == "probe" || server.chat_requests() > 0, "the run never reached the server");
+    QTest::qWait(700);
+    QCOMPARE(p.state(), QProcess::Running);
+    QElapsedTimer stopping;
+    stopping.start();
+    ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+    QVERIFY(p.waitForFinished(10'000));
+    const qint64 stop_ms = stopping.elapsed();
+    qInfo("%s: stopped %lld ms after SIGINT", qPrintable(stage), static_cast<long long>(stop_ms));
+    QCOMPARE(p.exitCode(), 130);
+    // Within a second; an instrumented build (tests/support/timing_slack.h) tears its process
+    // down more slowly and gets twenty times its slack on top.
+    QVERIFY2(stop_ms < 1'000 + 20 * lb::test::slack_ms,
+             qPrintable(QString::number(stop_ms) + " ms"));
+    fs::remove_all(dir);
   }
 };
 

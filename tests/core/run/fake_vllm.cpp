@@ -193,6 +193,8 @@ ResponseScript FakeVllm::chat(const ServedRequest& r) {
   const auto request = nlohmann::json::parse(r.body, nullptr, false);
   if (options_.refuse)
     if (std::string why = options_.refuse(request); !why.empty()) return error_script(400, why);
+  if (options_.script)
+    if (std::optional<ResponseScript> s = options_.script(request)) return std::move(*s);
   const bool stream = !request.is_object() || request.value("stream", true);
   if (options_.message) return chat_message(options_.message(request), stream);
   const std::string& model = options_.model;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -50,6 +51,9 @@ struct FakeVllmOptions {
   // A chat request for which this returns a non-empty body is answered 400 with that body (e.g.
   // a server that takes no images refusing one).
   std::function<std::string(const nlohmann::json& request)> refuse;
+  // A chat request for which this returns a script is answered with it as it stands (e.g. a
+  // stream of keep-alive comments that never carries an answer).
+  std::function<std::optional<ResponseScript>(const nlohmann::json& request)> script;
   bool metrics = true;  // serve vllm: counters on /metrics
   int threads = 2;
 };
