@@ -19,6 +19,12 @@ QColor status_background(const QString& status) {
   return {};
 }
 
+QColor verdict_background(const QString& verdict) {
+  if (verdict == "faster") return QColor(0xd8, 0xf0, 0xdc);
+  if (verdict == "slower") return QColor(0xf8, 0xd4, 0xd4);
+  return {};
+}
+
 }  // namespace
 
 void GateTableModel::set_table(QStringList lanes, std::vector<GateRowView> rows) {
@@ -70,11 +76,14 @@ QVariant GateTableModel::data(const QModelIndex& index, int role) const {
     case Qt::ToolTipRole:
       return cell.detail.isEmpty() ? QVariant() : QVariant(cell.detail);
     case Qt::BackgroundRole: {
-      const QColor color = status_background(cell.status);
+      const QColor color =
+          row.performance ? verdict_background(cell.verdict) : status_background(cell.status);
       return color.isValid() ? QVariant(QBrush(color)) : QVariant();
     }
     case Qt::ForegroundRole:
-      return cell.status.isEmpty() ? QVariant() : QVariant(QBrush(Qt::black));
+      return cell.status.isEmpty() && !verdict_background(cell.verdict).isValid()
+                 ? QVariant()
+                 : QVariant(QBrush(Qt::black));
     case Qt::TextAlignmentRole:
       return row.performance ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                              : QVariant(Qt::AlignCenter);

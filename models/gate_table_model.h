@@ -14,6 +14,9 @@ struct GateCellView {
   QString status;  // "pass", "fail", "unsupported", "not run", "baseline"; "" for a figure
   QString text;    // "pass 3/3", "unsupported", "412.7"
   QString detail;  // why it failed or is unsupported; shown as a tooltip
+  // A figure compared with the baseline lane: "faster", "slower" or "within noise"; "" when the
+  // cell holds no comparison. Tints the cell (the word is in its text too).
+  QString verdict;
 };
 
 struct GateRowView {

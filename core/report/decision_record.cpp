@@ -47,11 +47,29 @@ std::optional<Decision> decision_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+std::string decision_headline(const DecisionRecord& record) {
+  std::string text = decision_label(record.decision);
+  if (record.candidate.empty()) return text;
+  if (record.decision == Decision::Promote)
+    return text + " " + record.candidate +
+           (record.baseline.empty() ? std::string() : " over " + record.baseline);
+  text += (record.decision == Decision::Challenger ? ": " : " ") + record.candidate;
+  return record.baseline.empty() ? text : text + " (baseline " + record.baseline + ")";
+}
+
 nlohmann::json decision_to_json(const DecisionRecord& record) {
-  return {{"decision", decision_name(record.decision)},
-          {"rationale", record.rationale},
-          {"decided_at", record.decided_at},
-          {"gates", record.gates}};
+  nlohmann::json j = {{"decision", decision_name(record.decision)},
+                      {"candidate", record.candidate},
+                      {"baseline", record.baseline},
+                      {"rationale", record.rationale},
+                      {"decided_at", record.decided_at},
+                      {"gates", record.gates}};
+  if (!record.overridden_gates.empty())
+    j["override"] = {{"gates", record.overridden_gates},
+                     {"note",
+                      "promoted although these gates of the candidate were pending or "
+                      "failed; the rationale says why"}};
+  return j;
 }
 
 std::optional<DecisionRecord> decision_from_json(const nlohmann::json& json, std::string* error) {
@@ -79,7 +97,31 @@ std::optional<DecisionRecord> decision_from_json(const nlohmann::json& json, std
     return std::nullopt;
   }
   record.decided_at = at->get<std::string>();
-  record.gates = json.value("gates", nlohmann::json(nullptr));
+  for (const char* key : {"candidate", "baseline"}) {
+    const auto lane = json.find(key);
+    if (lane == json.end()) continue;
+    if (!lane->is_string()) {
+      set_error(error, std::string("decision.json: \"") + key + "\" must be a lane id (a string)");
+      return std::nullopt;
+    }
+    (key[0] == 'c' ? record.candidate : record.baseline) = lane->get<std::string>();
+  }
+  if (const auto o = json.find("override"); o != json.end()) {
+    const auto gates = o->is_object() ? o->find("gates") : o->end();
+    if (!o->is_object() || gates == o->end() || !gates->is_array()) {
+      set_error(error, "decision.json: \"override\" must hold a \"gates\" list");
+      return std::nullopt;
+    }
+    for (const auto& g : *gates) {
+      if (!g.is_string()) {
+        set_error(error, "decision.json: override.gates must be a list of strings");
+        return std::nullopt;
+      }
+      record.overridden_gates.push_back(g.get<std::string>());
+    }
+  }
+  const auto gates = json.find("gates");
+  record.gates = gates != json.end() ? *gates : nlohmann::json(nullptr);
   return record;
 }
 

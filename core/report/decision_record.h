@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -18,12 +19,22 @@ std::optional<Decision> decision_from_name(std::string_view name);
 
 struct DecisionRecord {
   Decision decision = Decision::Challenger;
+  std::string candidate;  // the lane decided on; empty in a record that named none
+  std::string baseline;   // the lane it was compared with (the run's first lane)
   std::string rationale;
+  // Promote taken although these gates of the candidate were pending or failed, each as the
+  // gate table showed it ("Regression review: review pending: 10 pair(s)"), after the user
+  // confirmed it; the rationale is the override's. Empty = no override.
+  std::vector<std::string> overridden_gates;
   std::string decided_at;  // ISO 8601 UTC, e.g. "2026-11-29T21:45:59Z"; now when saved empty
   nlohmann::json gates;    // snapshot of the gate table the decision was taken on
 };
 
 inline constexpr const char* kDecisionFile = "decision.json";
+
+// What a reader sees first: "promote fp8 over bf16", "reject fp8-mtp3 (baseline bf16)",
+// "challenger, no promotion" when no lane is named.
+std::string decision_headline(const DecisionRecord& record);
 
 nlohmann::json decision_to_json(const DecisionRecord& record);
 // Fills error (naming the field) and returns nullopt on a malformed record.

@@ -96,8 +96,14 @@ void write_header(std::ostream& out, const ReportModel& m) {
     out << "<p>No decision recorded.</p>\n";
     return;
   }
-  out << "<p class=\"decision\">" << esc(decision_label(m.decision->decision)) << "</p>\n<p>"
-      << esc(m.decision->rationale.empty() ? "No rationale given." : m.decision->rationale)
+  out << "<p class=\"decision\">" << esc(decision_headline(*m.decision)) << "</p>\n";
+  if (!m.decision->overridden_gates.empty()) {
+    out << "<p><strong>Override:</strong> promoted although these gates were pending or "
+           "failed:</p>\n<ul>\n";
+    for (const std::string& g : m.decision->overridden_gates) out << "<li>" << esc(g) << "</li>\n";
+    out << "</ul>\n";
+  }
+  out << "<p>" << esc(m.decision->rationale.empty() ? "No rationale given." : m.decision->rationale)
       << "</p>\n<p class=\"note\">Decided " << esc(m.decision->decided_at) << "</p>\n";
 }
 

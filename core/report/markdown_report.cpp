@@ -43,9 +43,15 @@ void write_markdown_header(std::ostream& out, const ReportModel& m) {
         << (m.finished_at.empty() ? "(not finished)" : m.finished_at) << "\n\n";
   out << "## Decision\n\n";
   if (m.decision) {
-    out << "**" << decision_label(m.decision->decision) << "** ("
-        << markdown_text(m.decision->decided_at) << ")\n\n"
-        << (m.decision->rationale.empty() ? "No rationale given."
+    out << "**" << markdown_text(decision_headline(*m.decision)) << "** ("
+        << markdown_text(m.decision->decided_at) << ")\n\n";
+    if (!m.decision->overridden_gates.empty()) {
+      out << "**Override:** promoted although these gates were pending or failed:\n\n";
+      for (const std::string& g : m.decision->overridden_gates)
+        out << "- " << markdown_text(g) << "\n";
+      out << "\n";
+    }
+    out << (m.decision->rationale.empty() ? "No rationale given."
                                           : markdown_text(m.decision->rationale))
         << "\n\n";
   } else {

@@ -153,6 +153,10 @@ json qualification_summary(const RunFolder& folder, const ReportModel& model,
   j["interrupted"] = folder.interrupted;
   j["client_version"] = string_at(folder.environment, {"client", "version"});
   j["decision"] = model.decision ? json{{"decision", decision_name(model.decision->decision)},
+                                        {"candidate", model.decision->candidate},
+                                        {"baseline", model.decision->baseline},
+                                        {"headline", decision_headline(*model.decision)},
+                                        {"overridden_gates", model.decision->overridden_gates},
                                         {"rationale", model.decision->rationale},
                                         {"decided_at", model.decision->decided_at}}
                                  : json(nullptr);

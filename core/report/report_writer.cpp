@@ -96,7 +96,10 @@ bool parse_report_formats(const std::string& list, std::set<std::string>& out, s
 void redact_model_secrets(ReportModel& m, const PrivacyScrubber& s) {
   auto r = [&s](std::string& text) { text = s.redact_secrets(text); };
   r(m.title), r(m.run_name), r(m.reproduce_command);
-  if (m.decision) r(m.decision->rationale);
+  if (m.decision) {
+    r(m.decision->rationale), r(m.decision->candidate), r(m.decision->baseline);
+    for (auto& g : m.decision->overridden_gates) r(g);
+  }
   for (auto& lane : m.lanes)
     r(lane.id), redact_pairs(lane.notes, s), redact_pairs(lane.environment, s);
   for (auto& row : m.gates.rows)

@@ -47,7 +47,12 @@ nlohmann::json three_lane_plan() {
     lane["base_url"] = "sim:" + lane["id"].get<std::string>() + "?time_scale=0.01";
   plan["experiments"] = {
       {{"kind", "regression"}, {"prompts", "builtin:regression-20"}, {"max_tokens", 128}},
-      {{"kind", "gates"}, {"checks", {"json", "streaming"}}, {"repeat", 1}}};
+      {{"kind", "gates"}, {"checks", {"json", "streaming"}}, {"repeat", 1}},
+      {{"kind", "throughput"},
+       {"concurrency", {1, 2}},
+       {"requests", 4},
+       {"input_tokens", 64},
+       {"output_tokens", 16}}};
   return plan;
 }
 
@@ -157,13 +162,54 @@ class UiReviewDecisionTest : public QObject {
     QCOMPARE(regression_status(decision, 1), QString("pass"));
     QCOMPARE(gate_status_on_disk(run, "fp8"), std::string("pass"));
 
-    // decision.json holds the gates it was taken on.
+    // decision.json names the candidate and holds the gates it was taken on. Promoting fp8,
+    // whose gates all pass, asks nothing.
+    QStringList asked;
+    bool promote_anyway = false;
+    decision->set_override_confirmation([&](const QString& lane, const QStringList& gates) {
+      asked = QStringList{lane} + gates;
+      return promote_anyway;
+    });
+    window.show_page(MainWindow::Decision);
+    decision->set_candidate("fp8");
+    QCOMPARE(decision->candidate(), QString("fp8"));
     decision->set_decision(report::Decision::Promote);
     decision->set_rationale("fp8 matches bf16: every differing pair is benign drift.");
+    QVERIFY2(decision->open_gates("fp8").isEmpty(),
+             qPrintable(decision->open_gates("fp8").join("; ")));
     QVERIFY2(decision->save(&error), qPrintable(error));
-    const nlohmann::json saved = read_json(QDir(run).filePath("decision.json"));
+    QVERIFY(asked.isEmpty());
+    nlohmann::json saved = read_json(QDir(run).filePath("decision.json"));
+    QCOMPARE(saved["candidate"], "fp8");
+    QCOMPARE(saved["baseline"], "bf16");
+    QVERIFY(!saved.contains("override"));
     QCOMPARE(json_cell(saved["gates"], "regression", "fp8")["status"], "pass");
     QCOMPARE(json_cell(saved["gates"], "regression", "fp8-mtp3")["status"], "not run");
+
+    // Promoting fp8-mtp3 while its review is pending asks first; declined, nothing is saved.
+    decision->set_candidate("fp8-mtp3");
+    decision->set_rationale("fp8-mtp3 is faster; its review can follow.");
+    error = "unchanged";
+    QVERIFY(!decision->save(&error));
+    QVERIFY2(error.isEmpty(), qPrintable(error));  // declined: no error to show
+    QCOMPARE(asked.value(0), QString("fp8-mtp3"));
+    QVERIFY2(asked.join("\n").contains(kRegression + ": review pending"),
+             qPrintable(asked.join("\n")));
+    QCOMPARE(read_json(QDir(run).filePath("decision.json"))["candidate"], "fp8");
+    // Confirmed, the override is recorded with the gates it overrode and the rationale.
+    promote_anyway = true;
+    QVERIFY2(decision->save(&error), qPrintable(error));
+    saved = read_json(QDir(run).filePath("decision.json"));
+    QCOMPARE(saved["candidate"], "fp8-mtp3");
+    QCOMPARE(saved["decision"], "promote");
+    QVERIFY2(saved["override"]["gates"].dump().find("review pending") != std::string::npos,
+             saved.dump().c_str());
+    QVERIFY(decision->saved_text().contains("promote fp8-mtp3 over bf16"));
+    QVERIFY2(decision->saved_text().contains("Override"), qPrintable(decision->saved_text()));
+    // Back to fp8 for the report below.
+    decision->set_candidate("fp8");
+    decision->set_rationale("fp8 matches bf16: every differing pair is benign drift.");
+    QVERIFY2(decision->save(&error), qPrintable(error));
 
     // The exported report judges the same way; its gate keys are not taken for host names.
     QTemporaryDir out;
@@ -179,6 +225,8 @@ class UiReviewDecisionTest : public QObject {
     QVERIFY(md.open(QIODevice::ReadOnly));
     const QString text = QString::fromUtf8(md.readAll());
     QVERIFY(text.contains("verdict: benign_drift"));
+    QVERIFY2(text.contains("**promote fp8 over bf16**"), qPrintable(text.left(2000)));
+    QCOMPARE(summary["decision"]["candidate"], "fp8");
   }
 
   // review.json with lane_a bf16 / lane_b fp8 beside the run's review.fp8.json, as the earlier
@@ -216,6 +264,44 @@ class UiReviewDecisionTest : public QObject {
     ReviewPage* review = window.review_page();
     for (const models::ReviewPair& p : review->model()->pairs())
       if (p.triage != "identical") QVERIFY2(!p.verdict.isEmpty(), qPrintable(p.prompt_id));
+  }
+
+  // The window keeps the size it was given on every page with the 3-lane run open, and no
+  // page asks for more than the screen: nothing is pushed off at 1280x800.
+  void every_page_fits_the_window_without_resizing_it_data() {
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1280x800") << QSize(1280, 800);
+    QTest::newRow("1440x900") << QSize(1440, 900);
+  }
+  void every_page_fits_the_window_without_resizing_it() {
+    QFETCH(QSize, size);
+    QTemporaryDir copy;
+    const QString run = copy_run(run_, copy);
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.open_workspace(QDir(copy.path()).filePath("ws"), &error), qPrintable(error));
+    window.resize(size);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QSize given = window.size();
+    QCOMPARE(given, size);
+    open(window, run);
+    if (QTest::currentTestFailed()) return;
+    for (MainWindow::Page page :
+         {MainWindow::Lanes, MainWindow::PromptSets, MainWindow::Run, MainWindow::Review,
+          MainWindow::Decision, MainWindow::Runs, MainWindow::Verify, MainWindow::Review}) {
+      window.show_page(page);
+      QTest::qWait(50);  // let layouts settle
+      const QSize wants = window.minimumSizeHint();
+      QVERIFY2(window.size() == given, qPrintable(QString("page %1 resized the window to %2x%3")
+                                                      .arg(page)
+                                                      .arg(window.width())
+                                                      .arg(window.height())));
+      QVERIFY2(
+          wants.width() <= size.width() && wants.height() <= size.height(),
+          qPrintable(
+              QString("page %1 needs %2x%3").arg(page).arg(wants.width()).arg(wants.height())));
+    }
   }
 
  private:

@@ -151,15 +151,35 @@ class UiStoredRunTest : public QObject {
     const double want = c1["median_ttft_ms"].get<double>();
     const int decimals = want >= 100 ? 0 : 1;
     const auto& interval = c1["intervals"]["median_ttft_ms"];
-    QCOMPARE(model.index(ttft_row, kLane0 + 1).data().toString(),
-             QString("%1 [%2, %3]")
-                 .arg(QString::number(want, 'f', decimals),
-                      QString::number(interval["lo"].get<double>(), 'f', decimals),
-                      QString::number(interval["hi"].get<double>(), 'f', decimals)));
+    const QStringList cell = model.index(ttft_row, kLane0 + 1).data().toString().split('\n');
+    QCOMPARE(cell.size(), 2);
+    QCOMPARE(cell[0], QString("%1 [%2, %3]")
+                          .arg(QString::number(want, 'f', decimals),
+                               QString::number(interval["lo"].get<double>(), 'f', decimals),
+                               QString::number(interval["hi"].get<double>(), 'f', decimals)));
+    // The second line is fp8's ratio to bf16 with its interval and verdict, as summary.json has
+    // them; the full statement is the tooltip.
+    nlohmann::json comparison;
+    for (const auto& e : summary["experiments"])
+      if (e.value("kind", "") == "throughput")
+        for (const auto& c : e["comparisons"])
+          if (c["candidate"] == "fp8" && c["phase"] == "c1" && c["figure"] == "median_ttft_ms")
+            comparison = c;
+    QVERIFY(comparison.is_object());
+    QCOMPARE(cell[1], QString("\u00d7%1 [%2, %3] %4")
+                          .arg(QString::number(comparison["ratio"].get<double>(), 'f', 2),
+                               QString::number(comparison["lo"].get<double>(), 'f', 2),
+                               QString::number(comparison["hi"].get<double>(), 'f', 2),
+                               QString::fromStdString(comparison["verdict"].get<std::string>())));
     const QString verdict = model.index(ttft_row, kLane0 + 1).data(Qt::ToolTipRole).toString();
     QVERIFY2(verdict.startsWith("fp8/bf16 c1 TTFT p50 ") && verdict.contains("(95 %)"),
              qPrintable(verdict));
     QVERIFY(model.index(ttft_row, kLane0).data(Qt::ToolTipRole).isNull());  // the baseline
+    QVERIFY(!model.index(ttft_row, kLane0).data().toString().contains('\n'));
+    // Every phase has its rows, not only the first: c2, and both context sizes.
+    QVERIFY(row_of(model, "Decode median (tok/s) at c2", "throughput") >= 0);
+    QVERIFY(row_of(model, "TTFT median (ms) at 1024", "context_sweep") >= 0);
+    QVERIFY(row_of(model, "TTFT median (ms) at 2048", "context_sweep") >= 0);
     QVERIFY(page.banner_text().isEmpty());
 
     QVERIFY(!page.save(&error));  // no choice yet
@@ -177,6 +197,9 @@ class UiStoredRunTest : public QObject {
     const auto record = report::load_decision(complete_.toStdString(), &why);
     QVERIFY2(record.has_value(), why.c_str());
     QCOMPARE(record->decision, report::Decision::Challenger);
+    QCOMPARE(record->candidate, std::string("fp8"));  // the only candidate
+    QCOMPARE(record->baseline, std::string("bf16"));
+    QVERIFY(record->overridden_gates.empty());
     QVERIFY(record->rationale.find("every gate") != std::string::npos);
     QVERIFY(!record->decided_at.empty());
     QCOMPARE(static_cast<int>(record->gates["rows"].size()),

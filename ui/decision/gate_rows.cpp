@@ -35,6 +35,12 @@ std::vector<std::string> phase_order(const json& experiment,
   return {};
 }
 
+// A string field of a hand-editable file: a field of the wrong type reads as empty.
+std::string text_at(const json& entry, const char* key) {
+  const auto it = entry.find(key);
+  return it != entry.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
 double number_at(const json* phase, const char* key) {
   if (!phase) return NAN;
   const auto it = phase->find(key);
@@ -63,36 +69,53 @@ QString format_with_interval(const json* phase, const char* key, const char* int
                     .arg(QString::number(lo, 'f', decimals), QString::number(hi, 'f', decimals));
 }
 
-// This lane's verdict against the first lane on the figure, in words (the experiment's
-// "comparisons"); empty for the first lane or when there is none.
-QString verdict_of(const json& experiment, const std::string& lane, const std::string& phase,
-                   const char* interval_key) {
+// This lane's comparison with the first lane on the figure (an entry of the experiment's
+// "comparisons"); nullptr for the first lane or when there is none.
+const json* comparison_of(const json& experiment, const std::string& lane, const std::string& phase,
+                          const char* interval_key) {
   const auto c = experiment.find("comparisons");
-  if (c == experiment.end() || !c->is_array()) return {};
-  // A hand-edited summary may hold anything: a field of the wrong type matches nothing.
-  auto text = [](const json& entry, const char* key) {
-    const auto it = entry.find(key);
-    return it != entry.end() && it->is_string() ? it->get<std::string>() : std::string();
-  };
+  if (c == experiment.end() || !c->is_array()) return nullptr;
   for (const json& entry : *c) {
-    if (!entry.is_object() || text(entry, "candidate") != lane || text(entry, "phase") != phase ||
-        text(entry, "figure") != interval_key)
+    if (!entry.is_object() || text_at(entry, "candidate") != lane ||
+        text_at(entry, "phase") != phase || text_at(entry, "figure") != interval_key)
       continue;
-    return q(text(entry, "statement"));
+    return &entry;
   }
-  return {};
+  return nullptr;
 }
 
-// A figure of the experiment's first phase per lane, with its interval, and the lane's verdict
-// against the first lane as the cell's tooltip.
+// "×1.79 [1.77, 1.80] faster": the candidate-to-baseline ratio, its interval and the verdict.
+QString ratio_text(const json& comparison) {
+  const double ratio = number_at(&comparison, "ratio");
+  if (std::isnan(ratio)) return {};
+  QString text = QStringLiteral("\u00d7%1").arg(QString::number(ratio, 'f', 2));
+  const double lo = number_at(&comparison, "lo"), hi = number_at(&comparison, "hi");
+  if (!std::isnan(lo) && !std::isnan(hi))
+    text +=
+        QStringLiteral(" [%1, %2]").arg(QString::number(lo, 'f', 2), QString::number(hi, 'f', 2));
+  if (const std::string verdict = text_at(comparison, "verdict"); !verdict.empty())
+    text += " " + q(verdict);
+  return text;
+}
+
+// A figure of one phase per lane, with its interval; a candidate's cell adds its ratio to the
+// first lane with that ratio's interval and verdict on a second line (the full statement is the
+// tooltip).
 models::GateRowView figure_row(const QString& label, const QString& name, const json& experiment,
                                const std::vector<std::string>& lanes, const std::string& phase,
                                const char* key, const char* interval_key) {
   models::GateRowView row{label, true, {}, name};
-  for (const std::string& lane : lanes)
-    row.cells.push_back({QString(),
-                         format_with_interval(phase_of(experiment, lane, phase), key, interval_key),
-                         verdict_of(experiment, lane, phase, interval_key)});
+  for (const std::string& lane : lanes) {
+    models::GateCellView cell{
+        QString(), format_with_interval(phase_of(experiment, lane, phase), key, interval_key),
+        QString(), QString()};
+    if (const json* c = comparison_of(experiment, lane, phase, interval_key)) {
+      if (const QString ratio = ratio_text(*c); !ratio.isEmpty()) cell.text += "\n" + ratio;
+      cell.detail = q(text_at(*c, "statement"));
+      cell.verdict = q(text_at(*c, "verdict"));
+    }
+    row.cells.push_back(std::move(cell));
+  }
   return row;
 }
 
@@ -146,14 +169,16 @@ std::vector<models::GateRowView> performance_rows(const json& summary,
     const std::vector<std::string> phases = phase_order(e, lanes);
     if (phases.empty()) continue;
     const QString name = q(f.string(e, path, "name"));
-    const std::string& first = phases.front();
-    const QString at = phases.size() > 1 ? QObject::tr(" at %1").arg(q(first)) : QString();
-    rows.push_back(figure_row(QObject::tr("TTFT median (ms)%1").arg(at), name, e, lanes, first,
-                              "median_ttft_ms", "median_ttft_ms"));
-    rows.push_back(figure_row(QObject::tr("Decode median (tok/s)%1").arg(at), name, e, lanes, first,
-                              "median_decode_tok_s", "median_decode_tok_s"));
-    rows.push_back(figure_row(QObject::tr("E2E latency p50 (ms)%1").arg(at), name, e, lanes, first,
-                              "p50_e2el_ms", "median_e2el_ms"));
+    // Every phase: each context size, cold and warm, each concurrency level.
+    for (const std::string& phase : phases) {
+      const QString at = phases.size() > 1 ? QObject::tr(" at %1").arg(q(phase)) : QString();
+      rows.push_back(figure_row(QObject::tr("TTFT median (ms)%1").arg(at), name, e, lanes, phase,
+                                "median_ttft_ms", "median_ttft_ms"));
+      rows.push_back(figure_row(QObject::tr("Decode median (tok/s)%1").arg(at), name, e, lanes,
+                                phase, "median_decode_tok_s", "median_decode_tok_s"));
+      rows.push_back(figure_row(QObject::tr("E2E latency p50 (ms)%1").arg(at), name, e, lanes,
+                                phase, "p50_e2el_ms", "median_e2el_ms"));
+    }
     rows.push_back(peak_row(QObject::tr("Best output throughput (tok/s)"), name, e, lanes, phases));
   }
   return rows;

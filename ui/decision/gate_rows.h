@@ -1,10 +1,11 @@
 #pragma once
-// The Decision page's table rows: core/report's gate table as item-model rows, plus a few
-// performance figures per experiment read from summary.json (TTFT, decode, E2E latency at the
-// experiment's first, lightest phase and its best output throughput), so the decision is taken
-// with the numbers in view. A figure with a bootstrap interval reads "x [lo, hi]", and a lane
-// compared with the first has its verdict ("fp8/bf16 c1 decode p50 1.788 [1.786, 1.791]: faster
-// (95 %)") as the cell's tooltip.
+// The Decision page's table rows: core/report's gate table as item-model rows, plus the
+// performance figures of every phase of each experiment read from summary.json (TTFT, decode and
+// E2E latency at each concurrency level, context size, cold and warm pass) and its best output
+// throughput, so the decision is taken with the numbers in view. A figure with a bootstrap
+// interval reads "x [lo, hi]"; a lane compared with the first adds its ratio, the ratio's
+// interval and the verdict on a second line ("×1.79 [1.77, 1.80] faster"), tinted by the
+// verdict, with the full statement as the tooltip.
 #include <string>
 #include <vector>
 

@@ -1,6 +1,7 @@
 #include "ui/pages/decision_page.h"
 
 #include <QButtonGroup>
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QGroupBox>
@@ -64,6 +65,18 @@ DecisionPage::DecisionPage(QWidget* parent) : QWidget(parent) {
   layout->addWidget(build_decision_box());
   auto* save_key = new QShortcut(QKeySequence::Save, this);
   connect(save_key, &QShortcut::activated, this, &DecisionPage::on_save_clicked);
+  confirm_override_ = [this](const QString& lane, const QStringList& gates) {
+    QMessageBox box(QMessageBox::Warning, tr("Promote with open gates?"),
+                    tr("Promote %1 although these of its gates are not passed?").arg(lane),
+                    QMessageBox::Cancel, this);
+    box.setTextFormat(Qt::PlainText);
+    box.setInformativeText(QStringLiteral("\u2022 ") + gates.join(QStringLiteral("\n\u2022 ")) +
+                           tr("\n\nThe override is recorded in decision.json with the rationale."));
+    QAbstractButton* promote = box.addButton(tr("Promote Anyway"), QMessageBox::DestructiveRole);
+    box.setDefaultButton(QMessageBox::Cancel);
+    box.exec();
+    return box.clickedButton() == promote;
+  };
   clear_run();
 }
 
@@ -79,6 +92,19 @@ QWidget* DecisionPage::build_decision_box() {
     options->addWidget(radio);
   }
   options->addStretch();
+  // The decision is about one candidate; the baseline is the run's first lane.
+  auto* lane_row = new QHBoxLayout;
+  candidate_ = new QComboBox(box);
+  candidate_->setAccessibleName(tr("Candidate lane"));
+  candidate_->setToolTip(tr("The lane this decision promotes, keeps as a challenger or rejects"));
+  auto* candidate_label = new QLabel(tr("C&andidate:"), box);
+  candidate_label->setBuddy(candidate_);
+  baseline_label_ = new QLabel(box);
+  lane_row->addWidget(candidate_label);
+  lane_row->addWidget(candidate_);
+  lane_row->addWidget(baseline_label_);
+  lane_row->addStretch();
+  connect(candidate_, &QComboBox::currentIndexChanged, this, [this](int) { on_edited(); });
   rationale_ = new QPlainTextEdit(box);
   rationale_->setPlaceholderText(
       tr("Rationale: the evidence the decision rests on (gates, numbers, reviewed pairs, "
@@ -97,6 +123,7 @@ QWidget* DecisionPage::build_decision_box() {
   buttons->addWidget(save_);
   buttons->addWidget(saved_, 1);
   auto* layout = new QVBoxLayout(box);
+  layout->addLayout(lane_row);
   layout->addLayout(options);
   layout->addWidget(rationale_);
   layout->addLayout(buttons);
@@ -125,6 +152,8 @@ void DecisionPage::reset_view() {
   gate_summary_->clear();
   caveats_->clear();
   caveats_->hide();
+  candidate_->clear();
+  baseline_label_->clear();
   baseline_ = {};
   show_edit(baseline_);
   saved_status_ = tr("Saving needs an open run.");
@@ -142,6 +171,13 @@ void DecisionPage::set_run(std::shared_ptr<const LoadedRun> run) {
   gates_snapshot_ = view.gates_snapshot;
   model_.set_table(view.lanes, view.rows);
   table_->resizeColumnsToContents();
+  table_->resizeRowsToContents();  // a candidate's figure has its ratio on a second line
+  showing_ = true;
+  candidate_->addItems(view.lanes.size() > 1 ? view.lanes.mid(1) : view.lanes);
+  showing_ = false;
+  baseline_.candidate = candidate();  // choosing nothing yet is not an edit
+  baseline_label_->setText(view.lanes.size() > 1 ? tr("against the baseline %1").arg(view.lanes[0])
+                                                 : tr("(one lane: no baseline)"));
   const QString& name = view.plan_name;
   run_label_->setText(tr("<h2>Decision</h2><p><b>%1</b> — %2</p>")
                           .arg(name.toHtmlEscaped(), QDir(run_->dir).dirName().toHtmlEscaped()));
@@ -215,7 +251,28 @@ void DecisionPage::set_decision(report::Decision decision) {
     if (kChoices[i] == decision) choices_->button(i)->setChecked(true);
 }
 
-DecisionPage::Draft DecisionPage::current_edit() const { return {decision(), rationale()}; }
+DecisionPage::Draft DecisionPage::current_edit() const {
+  return {decision(), rationale(), candidate()};
+}
+
+void DecisionPage::set_candidate(const QString& lane) {
+  if (const int i = candidate_->findText(lane); i >= 0) candidate_->setCurrentIndex(i);
+}
+
+QString DecisionPage::candidate() const { return candidate_->currentText(); }
+
+QStringList DecisionPage::open_gates(const QString& lane) const {
+  QStringList open;
+  const int column = static_cast<int>(model_.lanes().indexOf(lane));
+  if (column < 0) return open;
+  for (const models::GateRowView& row : model_.rows()) {
+    if (row.performance || static_cast<size_t>(column) >= row.cells.size()) continue;
+    const models::GateCellView& cell = row.cells[static_cast<size_t>(column)];
+    if (cell.status == "fail" || cell.status == "not run" || cell.status == "stopped")
+      open << row.label + ": " + cell.text;
+  }
+  return open;
+}
 
 void DecisionPage::show_edit(const Draft& edit) {
   showing_ = true;
@@ -227,6 +284,7 @@ void DecisionPage::show_edit(const Draft& edit) {
     choices_->setExclusive(true);
   }
   rationale_->setPlainText(edit.rationale);
+  if (!edit.candidate.isEmpty()) set_candidate(edit.candidate);
   showing_ = false;
 }
 
@@ -269,7 +327,7 @@ bool DecisionPage::confirm_discard() {
   if (answer == QMessageBox::Save) {
     QString error;
     if (!save(&error)) {
-      QMessageBox::warning(this, tr("Cannot save the decision"), error);
+      if (!error.isEmpty()) QMessageBox::warning(this, tr("Cannot save the decision"), error);
       return false;
     }
   }
@@ -298,8 +356,25 @@ bool DecisionPage::save(QString* error) {
     *error = tr("Write the rationale: a decision without its reasons cannot be checked later.");
     return false;
   }
+  const QString lane = candidate();
+  if (lane.isEmpty()) {
+    *error = tr("Choose the candidate lane the decision is about.");
+    return false;
+  }
   report::DecisionRecord record;
   record.decision = *choice;
+  record.candidate = lane.toStdString();
+  if (model_.lanes().size() > 1 && model_.lanes()[0] != lane)
+    record.baseline = model_.lanes()[0].toStdString();
+  if (*choice == report::Decision::Promote) {
+    const QStringList open = open_gates(lane);
+    if (!open.isEmpty() && !(confirm_override_ && confirm_override_(lane, open))) {
+      error->clear();  // the user chose not to; nothing to warn about
+      emit status(tr("Not saved: %1 was not promoted over its open gates.").arg(lane));
+      return false;
+    }
+    for (const QString& g : open) record.overridden_gates.push_back(g.toStdString());
+  }
   record.rationale = rationale().trimmed().toStdString();
   record.gates = gates_snapshot_;
   std::string why;
@@ -316,15 +391,22 @@ bool DecisionPage::save(QString* error) {
 
 void DecisionPage::on_save_clicked() {
   QString error;
-  if (!save(&error)) QMessageBox::warning(this, tr("Cannot save the decision"), error);
+  if (!save(&error) && !error.isEmpty())
+    QMessageBox::warning(this, tr("Cannot save the decision"), error);
 }
 
 void DecisionPage::show_saved(const report::DecisionRecord& record) {
-  baseline_ = {record.decision, QString::fromStdString(record.rationale)};
+  baseline_ = {record.decision, QString::fromStdString(record.rationale),
+               QString::fromStdString(record.candidate)};
+  if (baseline_.candidate.isEmpty() || candidate_->findText(baseline_.candidate) < 0)
+    baseline_.candidate = candidate();  // an older record that named no lane
   show_edit(baseline_);
   saved_status_ = tr("Saved: %1, %2.")
-                      .arg(QString::fromLatin1(report::decision_label(record.decision)),
+                      .arg(QString::fromStdString(report::decision_headline(record)),
                            QString::fromStdString(record.decided_at));
+  if (!record.overridden_gates.empty())
+    saved_status_ += tr(" Override of %n open gate(s) recorded.", nullptr,
+                        static_cast<int>(record.overridden_gates.size()));
   saved_->setText(saved_status_);
 }
 

@@ -1,12 +1,15 @@
 #pragma once
 // Decision: for the open run, the gate table (gates x lanes, pass / fail / unsupported / n/N,
-// plus the main performance figures), and the qualification decision — promote, challenger (no
+// plus every phase's performance figures with each candidate's ratio to the baseline, its interval
+// and verdict), and the qualification decision on one candidate lane — promote, challenger (no
 // promotion) or reject — with its rationale, saved into the run folder as decision.json (Ctrl+S)
-// together with the gate table it was taken on. Reopening the run shows the saved decision.
-// An unsaved edit is never dropped: opening another run keeps it as the old run's draft, shown
-// again (marked unsaved) when that run is reopened, and quitting asks about it. A verdict given
-// on the Review page re-judges the gates of the open run at once (apply_review).
+// together with the lane and the gate table it was taken on. Promoting a candidate while one of
+// its gates is pending or failed asks first and records the override. Reopening the run shows the
+// saved decision. An unsaved edit is never dropped: opening another run keeps it as the old run's
+// draft, shown again (marked unsaved) when that run is reopened, and quitting asks about it. A
+// verdict given on the Review page re-judges the gates of the open run at once (apply_review).
 #include <QWidget>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -16,6 +19,7 @@
 #include "report/decision_record.h"
 
 class QButtonGroup;
+class QComboBox;
 class QLabel;
 class QPlainTextEdit;
 class QPushButton;
@@ -40,10 +44,22 @@ class DecisionPage : public QWidget {
 
   void set_decision(report::Decision decision);
   std::optional<report::Decision> decision() const;
+  // The lane the decision is about: a lane after the first (the baseline); a one-lane run's own.
+  void set_candidate(const QString& lane);
+  QString candidate() const;
+  // The candidate's gates that are pending or failed, as "label: cell text" (the override list).
+  QStringList open_gates(const QString& lane) const;
+  // Asked before promoting a candidate with open gates; true = promote anyway (the override is
+  // recorded). The default asks in a message box.
+  using OverrideConfirmation = std::function<bool(const QString& lane, const QStringList& gates)>;
+  void set_override_confirmation(OverrideConfirmation confirm) {
+    confirm_override_ = std::move(confirm);
+  }
   void set_rationale(const QString& text);
   QString rationale() const;
   // Writes decision.json; false with *error when no run is open, nothing is chosen or the
-  // folder cannot be written.
+  // folder cannot be written, and false with an empty *error when the user declined to promote
+  // over open gates.
   bool save(QString* error);
   // The open run's choice or rationale differs from what is saved for it.
   bool dirty() const;
@@ -70,6 +86,7 @@ class DecisionPage : public QWidget {
   struct Draft {
     std::optional<report::Decision> choice;
     QString rationale;
+    QString candidate;
     bool operator==(const Draft&) const = default;
   };
   Draft current_edit() const;
@@ -91,6 +108,9 @@ class DecisionPage : public QWidget {
   QLabel* caveats_ = nullptr;  // the run's caveats the decision must weigh; hidden when none
   QTableView* table_ = nullptr;
   QButtonGroup* choices_ = nullptr;
+  QComboBox* candidate_ = nullptr;
+  QLabel* baseline_label_ = nullptr;
+  OverrideConfirmation confirm_override_;
   QPlainTextEdit* rationale_ = nullptr;
   QPushButton* save_ = nullptr;
   QLabel* saved_ = nullptr;

@@ -112,22 +112,36 @@ QWidget* ReviewPage::build_toolbar() {
       tr("Compare a lane of this run with a lane of another run of the same prompt set, e.g. "
          "today's FP8 against last week's BF16"));
   connect(other_run, &QPushButton::clicked, this, &ReviewPage::choose_baseline_run);
-  auto* layout = new QHBoxLayout(bar);
+  // Two rows (the pair, then the filters and the outcome), and labels that give up width
+  // rather than take it: the page fits a 1280-pixel window whatever the run and lanes are called.
+  run_label_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  run_label_->setMinimumWidth(120);
+  outcome_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  outcome_->setMinimumWidth(160);
+  for (QComboBox* box : {lane_a_, lane_b_, category_, cause_, verdict_filter_}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(12);
+  }
+  auto* pair = new QHBoxLayout;
+  pair->addWidget(run_label_, 1);
+  pair->addSpacing(12);
+  pair->addWidget(new QLabel(tr("Baseline:"), bar));
+  pair->addWidget(lane_a_);
+  pair->addWidget(new QLabel(tr("vs"), bar));
+  pair->addWidget(lane_b_);
+  pair->addWidget(other_run);
+  auto* filters = new QHBoxLayout;
+  filters->addWidget(non_identical_);
+  filters->addWidget(category_);
+  filters->addWidget(cause_);
+  filters->addWidget(verdict_filter_);
+  filters->addSpacing(12);
+  filters->addWidget(outcome_, 1);
+  auto* layout = new QVBoxLayout(bar);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(run_label_);
-  layout->addSpacing(12);
-  layout->addWidget(new QLabel(tr("Baseline:"), bar));
-  layout->addWidget(lane_a_);
-  layout->addWidget(new QLabel(tr("vs"), bar));
-  layout->addWidget(lane_b_);
-  layout->addWidget(other_run);
-  layout->addSpacing(12);
-  layout->addWidget(non_identical_);
-  layout->addWidget(category_);
-  layout->addWidget(cause_);
-  layout->addWidget(verdict_filter_);
-  layout->addStretch();
-  layout->addWidget(outcome_);
+  layout->setSpacing(4);
+  layout->addLayout(pair);
+  layout->addLayout(filters);
   return bar;
 }
 

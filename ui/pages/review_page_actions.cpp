@@ -67,7 +67,8 @@ void ReviewPage::choose_baseline_run() {
 bool ReviewPage::open_run(const QString& run_dir) {
   ReviewSource source;
   QString error;
-  run_label_->setText(tr("<b>%1</b>").arg(QDir(run_dir).dirName()));
+  run_label_->setText(tr("<b>%1</b>").arg(QDir(run_dir).dirName().toHtmlEscaped()));
+  run_label_->setToolTip(run_dir);
   model_.set_pairs({});
   pair_.reset();
   undo_.clear();
@@ -296,6 +297,7 @@ void ReviewPage::update_outcome() {
   outcome_->setText(QString("<b style='color:%1'>%2</b>")
                         .arg(o.passed ? "#2e7d32" : "#b00020",
                              QString::fromStdString(o.summary).toHtmlEscaped()));
+  outcome_->setToolTip(QString::fromStdString(o.summary));  // the label may be cut short
 }
 
 }  // namespace lb::ui
