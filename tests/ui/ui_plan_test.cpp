@@ -11,8 +11,10 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -34,6 +36,7 @@
 #include "ui/pages/runs_page.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
+#include "ui/run/plan_progress_view.h"
 #include "ui/workspace/demo_plan.h"
 #include "ui/workspace/workspace.h"
 #include "ui_run_fixture.h"
@@ -125,8 +128,41 @@ class UiPlanTest : public QObject {
     QSignalSpy finished(run, &RunPage::run_finished);
     QSignalSpy started(run->controller(), &RunController::experiment_started);
     QVERIFY2(run->start_plan_file(plan_path_, &error), qPrintable(error));
+    // While it runs, the plan stands in place of the form: its lanes, and its experiments with
+    // their own settings (not the form's).
+    QVERIFY(run->showing_plan());
+    PlanProgressView* plan_view = run->plan_view();
+    QCOMPARE(plan_view->lane_ids(), QStringList({"bf16", "fp8"}));
+    QCOMPARE(plan_view->experiment_count(), 2);
+    QVERIFY2(plan_view->experiment_text(1).contains("context_sweep") &&
+                 plan_view->experiment_text(1).contains("prompt_tokens [1024,2048]") &&
+                 plan_view->experiment_text(1).contains("output_tokens 8"),
+             qPrintable(plan_view->experiment_text(1)));
     QVERIFY(finished.wait(120'000));
     const QString run_dir = finished.at(0).at(0).toString();
+    // Each experiment done, with a check mark; the form is back.
+    QCOMPARE(plan_view->state(0), PlanProgressView::State::Done);
+    QCOMPARE(plan_view->state(1), PlanProgressView::State::Done);
+    QVERIFY2(plan_view->experiment_text(0).startsWith(QString::fromUtf8("\u2713")),
+             qPrintable(plan_view->experiment_text(0)));
+    QVERIFY(!run->showing_plan());
+    // Every experiment's charts stay a tab away.
+    QCOMPARE(run->chart_tabs()->count(), 2);
+    QCOMPARE(run->chart_tabs()->tabText(0), QString("gates"));
+    QCOMPARE(run->chart_tabs()->tabText(1), QString("context_sweep"));
+    QCOMPARE(qobject_cast<LiveCharts*>(run->chart_tabs()->widget(0))->kind(), QString("gates"));
+    // The log follows its newest line, unless scrolled up to an older one.
+    QPlainTextEdit* log = run->findChild<QPlainTextEdit*>("runLog");
+    QVERIFY(log);
+    for (int i = 0; i < 120; ++i) emit run->controller()->message(0, QString("line %1").arg(i));
+    QVERIFY(log->verticalScrollBar()->maximum() > 0);
+    QCOMPARE(log->verticalScrollBar()->value(), log->verticalScrollBar()->maximum());
+    log->verticalScrollBar()->setValue(3);
+    emit run->controller()->message(0, "one more");
+    QCOMPARE(log->verticalScrollBar()->value(), 3);
+    // Overlay a Run: the stored run's curves join the charts.
+    run->overlay_run(run_dir);
+    QTRY_COMPARE_WITH_TIMEOUT(run->charts()->overlay_run(), QDir(run_dir).dirName(), 30'000);
     QVERIFY2(
         QDir(run_dir).absolutePath().startsWith(QDir(window.workspace().runs_dir()).absolutePath()),
         qPrintable(run_dir));

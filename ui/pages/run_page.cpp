@@ -13,8 +13,10 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QShortcut>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -24,6 +26,7 @@
 #include "ui/prompts/prompt_set_store.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
+#include "ui/run/plan_progress_view.h"
 #include "ui/run/server_state_view.h"
 #include "ui/workspace/lane_json.h"
 #include "ui/workspace/workspace.h"
@@ -31,20 +34,6 @@
 #include "widgets/table/provenance_delegate.h"
 
 namespace lb::ui {
-namespace {
-
-QIcon swatch(const QColor& color) {
-  QPixmap pixmap(12, 12);
-  pixmap.fill(Qt::transparent);
-  QPainter p(&pixmap);
-  p.setRenderHint(QPainter::Antialiasing);
-  p.setBrush(color);
-  p.setPen(color.darker(130));
-  p.drawRoundedRect(QRectF(0.5, 0.5, 11, 11), 3, 3);
-  return QIcon(pixmap);
-}
-
-}  // namespace
 
 RunPage::RunPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> palette,
                  QWidget* parent)
@@ -63,6 +52,8 @@ RunPage::RunPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> pal
   connect(&controller_, &RunController::message, this, &RunPage::on_message);
   connect(&controller_, &RunController::finished, this, &RunPage::on_finished);
   connect(&controller_, &RunController::experiment_started, this, &RunPage::on_experiment_started);
+  overlay_loader_ = new RunFolderJob(this);
+  connect(overlay_loader_, &RunFolderJob::loaded, this, &RunPage::on_overlay_loaded);
   reload_lanes();
   reload_prompt_sets();
   set_running(false);
@@ -103,6 +94,8 @@ QWidget* RunPage::build_setup_panel() {
   progress_label_ = new QLabel(panel);
   progress_label_->setWordWrap(true);
   log_ = new QPlainTextEdit(panel);
+  log_->setObjectName("runLog");
+  log_->setAccessibleName(tr("Messages"));
   log_->setReadOnly(true);
   log_->setMaximumBlockCount(500);
   log_->setPlaceholderText(tr("Messages from the run appear here."));
@@ -110,10 +103,19 @@ QWidget* RunPage::build_setup_panel() {
   buttons->addWidget(start_);
   buttons->addWidget(stop_);
   buttons->addWidget(add_);
+  // While a plan runs, the plan as it runs stands in place of the form.
+  setup_form_ = new QWidget(panel);
+  auto* form_layout = new QVBoxLayout(setup_form_);
+  form_layout->setContentsMargins(0, 0, 0, 0);
+  form_layout->addWidget(lanes_box, 1);
+  form_layout->addWidget(exp_box);
+  plan_view_ = new PlanProgressView(panel);
+  setup_stack_ = new QStackedWidget(panel);
+  setup_stack_->addWidget(setup_form_);
+  setup_stack_->addWidget(plan_view_);
   auto* layout = new QVBoxLayout(panel);
   layout->setContentsMargins(8, 8, 4, 8);
-  layout->addWidget(lanes_box, 1);
-  layout->addWidget(exp_box);
+  layout->addWidget(setup_stack_, 1);
   layout->addLayout(buttons);
   layout->addWidget(progress_);
   layout->addWidget(progress_label_);
@@ -143,7 +145,11 @@ QTableView* RunPage::make_stats_view(QAbstractItemModel* model, QWidget* parent)
 
 QWidget* RunPage::build_live_panel() {
   auto* splitter = new QSplitter(Qt::Vertical, this);
-  charts_ = new LiveCharts(palette_, splitter);
+  chart_tabs_ = new QTabWidget(splitter);
+  chart_tabs_->setTabBarAutoHide(true);  // one experiment: no tab bar
+  chart_tabs_->setDocumentMode(true);
+  chart_tabs_->setAccessibleName(tr("Charts per experiment"));
+  open_chart_tab(form_->kind(), true);
   tables_ = new QTabWidget(splitter);
   stats_view_ = make_stats_view(controller_.stats_model(), tables_);
   stats_view_->setAccessibleName(tr("Per-lane statistics"));
@@ -165,7 +171,7 @@ QWidget* RunPage::build_live_panel() {
     servers_view_->set_servers(controller_.servers());
     if (first) show_servers_tab();  // a plan's first server brings its state to the front
   });
-  splitter->addWidget(charts_);
+  splitter->addWidget(chart_tabs_);
   splitter->addWidget(tables_);
   splitter->setStretchFactor(0, 4);
   splitter->setStretchFactor(1, 1);
@@ -192,14 +198,54 @@ void RunPage::show_kind(const QString& kind) {
 
 void RunPage::show_servers_tab() { tables_->setCurrentWidget(servers_view_); }
 
+bool RunPage::showing_plan() const { return setup_stack_->currentWidget() == plan_view_; }
+
+void RunPage::open_chart_tab(const QString& title, bool fresh_run) {
+  if (fresh_run) {
+    while (chart_tabs_->count() > 1) {
+      QWidget* old = chart_tabs_->widget(chart_tabs_->count() - 1);
+      chart_tabs_->removeTab(chart_tabs_->count() - 1);
+      old->deleteLater();
+    }
+  }
+  if (fresh_run && chart_tabs_->count() == 1) {
+    charts_ = qobject_cast<LiveCharts*>(chart_tabs_->widget(0));
+    charts_->clear();
+    chart_tabs_->setTabText(0, title);
+    chart_tabs_->setCurrentIndex(0);
+    return;
+  }
+  auto* charts = new LiveCharts(palette_, chart_tabs_);
+  connect(charts, &LiveCharts::overlay_requested, this, &RunPage::on_overlay_requested);
+  charts_ = charts;
+  chart_tabs_->setCurrentIndex(chart_tabs_->addTab(charts, title));
+}
+
 void RunPage::overlay_run(const QString& run_dir) { overlay_loader_->load(run_dir); }
+
+void RunPage::on_overlay_requested() {
+  const QString dir = QFileDialog::getExistingDirectory(
+      this, tr("Overlay a Run: choose its run folder"), workspace_.runs_dir());
+  if (!dir.isEmpty()) overlay_run(dir);
+}
+
+void RunPage::on_overlay_loaded(const std::shared_ptr<const LoadedRun>& run) {
+  if (!run->folder) {
+    QMessageBox::warning(this, tr("Cannot overlay the run"),
+                         tr("%1 cannot be read: %2").arg(run->dir, run->error));
+    return;
+  }
+  const QString name = QDir(run->dir).dirName();
+  charts_->set_overlay(name, std::shared_ptr<const StoredRunSeries>(run, &run->series));
+  emit status(tr("Overlaid %1 on the charts (dashed, named %1:lane)").arg(name));
+}
 
 void RunPage::reload_lanes() {
   const QStringList previously = checked_lanes();
   lanes_->clear();
   for (const plan::Lane& lane : workspace_.lanes()) {
     const QString id = QString::fromStdString(lane.id);
-    auto* item = new QListWidgetItem(swatch(palette_->colorFor(id)), id, lanes_);
+    auto* item = new QListWidgetItem(lane_swatch(palette_->colorFor(id)), id, lanes_);
     item->setToolTip(QString::fromStdString(lane.base_url));
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
     item->setCheckState(previously.isEmpty() || previously.contains(id) ? Qt::Checked

@@ -1,6 +1,9 @@
 #pragma once
 // Run: pick lanes and an experiment, start and stop, and watch it live: charts, a per-lane table
-// of medians and p99 with provenance badges, errors per lane, progress with ETA.
+// of medians and p99 with provenance badges, errors per lane, progress with ETA. While a plan
+// runs, its lanes and experiments (read-only, each marked as it runs and ends, with the plan's
+// time left) stand in place of the form, and each experiment's charts stay on a tab of their own
+// after it ends.
 #include <QWidget>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -15,6 +18,7 @@ class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QStackedWidget;
 class QTableView;
 class QTabWidget;
 
@@ -26,6 +30,7 @@ namespace lb::ui {
 
 class ExperimentForm;
 class LiveCharts;
+class PlanProgressView;
 class ServerStateView;
 class Workspace;
 
@@ -58,7 +63,11 @@ class RunPage : public QWidget {
   // Loads a stored run (off the GUI thread) and overlays its series on the live charts.
   void overlay_run(const QString& run_dir);
   RunController* controller() { return &controller_; }
-  LiveCharts* charts() const { return charts_; }
+  LiveCharts* charts() const { return charts_; }          // the running (or last) experiment's
+  QTabWidget* chart_tabs() const { return chart_tabs_; }  // one tab of charts per experiment
+  PlanProgressView* plan_view() const { return plan_view_; }
+  // Whether the plan view stands in place of the form (while a plan runs).
+  bool showing_plan() const;
   ExperimentForm* experiment_form() const { return form_; }
   QTableView* stats_view() const { return stats_view_; }
   QTableView* phase_view() const { return phase_view_; }
@@ -99,12 +108,22 @@ class RunPage : public QWidget {
   QWidget* build_setup_panel();
   QWidget* build_offer();
   QWidget* build_live_panel();
-
+  // The charts of a new experiment on a tab of their own (FRESH_RUN: the run's first, which
+  // replaces every tab of the last run).
+  void open_chart_tab(const QString& title, bool fresh_run);
+  void on_overlay_requested();
+  void on_overlay_loaded(const std::shared_ptr<const LoadedRun>& run);
+  void append_log(const QString& line);  // follows the newest line unless scrolled up
   Workspace& workspace_;
   std::shared_ptr<widgets::LanePalette> palette_;
   RunController controller_;
   QListWidget* lanes_ = nullptr;
   ExperimentForm* form_ = nullptr;
+  QStackedWidget* setup_stack_ = nullptr;  // the form, or the running plan
+  QWidget* setup_form_ = nullptr;
+  PlanProgressView* plan_view_ = nullptr;
+  QTabWidget* chart_tabs_ = nullptr;
+  int chart_experiment_ = -1;  // the plan index the current chart tab shows
   QPushButton* start_ = nullptr;
   QPushButton* stop_ = nullptr;
   QPushButton* add_ = nullptr;

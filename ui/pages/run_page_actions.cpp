@@ -8,6 +8,8 @@
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
+#include <QStackedWidget>
 #include <QTableView>
 
 #include "plan/api_key_source.h"
@@ -17,6 +19,7 @@
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
+#include "ui/run/plan_progress_view.h"
 #include "ui/workspace/key_allowances.h"
 #include "ui/workspace/lane_json.h"
 #include "ui/workspace/workspace.h"
@@ -81,11 +84,14 @@ bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append, QSt
   offer_->hide();
   QHash<QString, QColor> colors;
   QStringList lanes;
+  std::vector<std::pair<QString, QColor>> lane_colors;
   for (const plan::Lane& lane : plan.lanes) {
     const QString id = QString::fromStdString(lane.id);
     colors.insert(id, palette_->colorFor(id));
+    lane_colors.emplace_back(id, colors.value(id));
     lanes << id;
   }
+  plan_view_->set_plan(plan, lane_colors);
   controller_.stats_model()->set_lane_colors(colors);
   controller_.phase_model()->set_lane_colors(colors);
   plan_kinds_.clear();
@@ -100,11 +106,13 @@ bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append, QSt
     plan_capacity_.push_back(capacity ? *capacity : plan::CapacityExperiment{});
   }
   log_->clear();
+  chart_experiment_ = -1;
   on_experiment_started(0, QString(), plan_kinds_.value(0));
   const int count = static_cast<int>(plan.experiments.size());
   if (!controller_.start(std::move(plan), run_dir, error, append, launch_allowed_,
                          KeyAllowances(workspace_.dir()).environment()))
     return false;
+  setup_stack_->setCurrentWidget(plan_view_);  // what runs, not the form's other values
   set_running(true);
   const QString what = count > 1 ? tr("%1 experiments").arg(count) : last_kind_;
   emit status(append
@@ -194,19 +202,32 @@ void RunPage::on_updated(const QStringList& changed) {
   const QString eta = format_eta(controller_.eta_s());
   if (!eta.isEmpty()) label += " — " + eta;
   progress_label_->setText(label);
+  const QString plan_eta = format_eta(controller_.plan_eta_s());
+  plan_view_->set_time_left(plan_eta.isEmpty() ? QString() : tr("Plan: about %1").arg(plan_eta));
 }
 
 QString RunPage::log_text() const { return log_->toPlainText(); }
 
+void RunPage::append_log(const QString& line) {
+  QScrollBar* bar = log_->verticalScrollBar();
+  const bool following = bar->value() >= bar->maximum() - 1;
+  const int kept = bar->value();
+  log_->appendPlainText(line);
+  // The newest line stays in view, unless the user scrolled up to read an older one.
+  bar->setValue(following ? bar->maximum() : kept);
+}
+
 void RunPage::on_message(int level, const QString& text) {
   static const char* const kPrefix[] = {"", "⚠ ", "✖ "};
-  log_->appendPlainText(QString::fromUtf8(kPrefix[std::clamp(level, 0, 2)]) + text);
+  append_log(QString::fromUtf8(kPrefix[std::clamp(level, 0, 2)]) + text);
   if (last_kind_ == "gates" && gate_scores_.apply_message(text))
     charts_->set_gate_scores(gate_scores_);
   if (level >= static_cast<int>(run::MessageLevel::Error)) emit status(text);
 }
 
 void RunPage::on_finished(const RunOutcome& outcome, const QString& run_dir) {
+  plan_view_->set_finished(outcome.interrupted);
+  setup_stack_->setCurrentWidget(setup_form_);
   set_running(false);
   if (plan_kinds_.contains("gates")) load_gate_summary(run_dir);
   if (plan_kinds_.contains("throughput")) report_sweeps(run_dir);

@@ -166,7 +166,16 @@ void RunPage::offer_plan(const QString& path, const QString& text) {
 }
 
 void RunPage::on_experiment_started(int index, const QString& name, const QString& kind) {
-  charts_->clear();
+  // Each experiment draws on charts of its own; the earlier ones stay a tab away.
+  const QString title = name.isEmpty() ? kind : name;
+  if (chart_experiment_ < 0)
+    open_chart_tab(title, true);  // the run's start: the last run's tabs go
+  else if (index != chart_experiment_)
+    open_chart_tab(title, false);
+  else
+    chart_tabs_->setTabText(chart_tabs_->indexOf(charts_), title);
+  chart_experiment_ = index;
+  plan_view_->set_current(index);
   last_kind_ = kind;
   show_kind(kind);
   if (kind == "gates") {
@@ -180,8 +189,7 @@ void RunPage::on_experiment_started(int index, const QString& name, const QStrin
     charts_->set_capacity_slo({c.ttft_p99_ms, c.tpot_p99_ms, c.by_rate()});
   }
   if (!name.isEmpty() && plan_kinds_.size() > 1)
-    log_->appendPlainText(
-        tr("▶ Experiment %1 of %2: %3").arg(index + 1).arg(plan_kinds_.size()).arg(name));
+    append_log(tr("▶ Experiment %1 of %2: %3").arg(index + 1).arg(plan_kinds_.size()).arg(name));
 }
 
 }  // namespace lb::ui

@@ -1,5 +1,6 @@
 #include "ui/run/run_controller.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "net/steady_clock.h"
@@ -47,7 +48,9 @@ bool RunController::start(plan::Plan plan, const QString& out_dir, QString* erro
   progress_.clear();
   servers_.clear();
   emit servers_changed();
-  fraction_ = eta_s_ = -1;
+  fraction_ = eta_s_ = experiment_eta_s_ = -1;
+  experiment_started_s_ = 0;
+  durations_s_.clear();
   phase_text_ = tr("Preparing lanes…");
   run_dir_ = out_dir;
   stop_.store(false);
@@ -166,10 +169,20 @@ void RunController::begin_experiment(const std::string& name) {
   const bool first = experiment_.empty();
   experiment_ = name;
   if (index < 0) return;
+  if (!first) durations_s_.push_back(elapsed_s() - experiment_started_s_);
+  experiment_started_s_ = elapsed_s();
   experiment_index_ = index;
   // The time axis stays the run's; the series, histograms and tables are this experiment's.
   if (!first) data_.reset(data_.t0_ns(), run_lanes_);
   progress_.clear();
+  // Until the new experiment reports progress, the label says which one runs, not the last
+  // one's "20/20".
+  const auto count = static_cast<int>(experiments_.size());
+  fraction_ = count > 1 ? static_cast<double>(index) / count : -1;
+  eta_s_ = experiment_eta_s_ = -1;
+  if (stop_requested_ns_ == 0)
+    phase_text_ =
+        count > 1 ? tr("Experiment %1 of %2: %3").arg(index + 1).arg(count).arg(qname) : qname;
   emit experiment_started(index, qname, experiments_[static_cast<size_t>(index)].kind);
 }
 
@@ -202,7 +215,7 @@ void RunController::apply_progress(const std::map<std::string, run::RunProgress>
   if (!progress_.count("") && reported < lanes) total += (lanes - reported) * largest_total;
   fraction_ =
       total > 0 ? std::min(1.0, static_cast<double>(done) / static_cast<double>(total)) : -1;
-  eta_s_ = eta;
+  eta_s_ = experiment_eta_s_ = eta;
   // A plan of several experiments: the fraction is of the whole plan, the text says which one.
   const auto count = static_cast<int>(experiments_.size());
   if (count > 1 && experiment_index_ >= 0) {
@@ -211,6 +224,25 @@ void RunController::apply_progress(const std::map<std::string, run::RunProgress>
     eta_s_ = -1;  // the experiments ahead are not estimated
   }
   if (stop_requested_ns_ == 0) phase_text_ = phase;  // "Stopping…" stays until the run ends
+}
+
+double RunController::plan_eta_s() const {
+  if (!running()) return -1;
+  const auto count = static_cast<int>(experiments_.size());
+  const int ahead = count - std::max(experiment_index_, 0) - 1;
+  const double in_current = elapsed_s() - experiment_started_s_;
+  double mean = -1;
+  if (!durations_s_.empty()) {
+    mean = 0;
+    for (double d : durations_s_) mean += d;
+    mean /= static_cast<double>(durations_s_.size());
+  } else if (experiment_eta_s_ >= 0) {
+    mean = in_current + experiment_eta_s_;  // the running one's projected length
+  }
+  double current = experiment_eta_s_;
+  if (current < 0 && mean >= 0) current = std::max(0.0, mean - in_current);
+  if (current < 0 || (ahead > 0 && mean < 0)) return -1;
+  return current + std::max(ahead, 0) * std::max(mean, 0.0);
 }
 
 void RunController::refresh_stats(const std::set<QString>& changed) {

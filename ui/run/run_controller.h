@@ -50,6 +50,9 @@ class RunController : public QObject {
   // Overall progress in [0, 1] (-1 unknown) and seconds left (-1 unknown).
   double progress_fraction() const { return fraction_; }
   double eta_s() const { return eta_s_; }
+  // Seconds left of the whole plan (-1 unknown): the running experiment's own estimate, and the
+  // experiments ahead at the mean duration of those finished (or of the running one, projected).
+  double plan_eta_s() const;
   QString phase_text() const { return phase_text_; }
   double elapsed_s() const;
   int drain_count() const { return drains_; }
@@ -101,6 +104,9 @@ class RunController : public QObject {
   QStringList run_lanes_;
   double fraction_ = -1;
   double eta_s_ = -1;
+  double experiment_eta_s_ = -1;     // the running experiment's own estimate
+  double experiment_started_s_ = 0;  // elapsed_s() when it started
+  std::vector<double> durations_s_;  // of the experiments finished so far
   QString phase_text_;
   int drains_ = 0;
   int64_t stop_requested_ns_ = 0;  // steady ns of stop(), 0 when not stopping
