@@ -69,7 +69,22 @@ void StreamParser::finish(int64_t arrival_ns) {
 }
 
 void StreamParser::parse_document(std::string_view body, int64_t arrival_ns) {
-  if (dialect_) dialect_->on_message({}, body, false, arrival_ns);
+  if (!dialect_) return;
+  const size_t before = result_.events.size();
+  dialect_->on_message({}, body, false, arrival_ns);
+  // A whole document is one event with every token in it: how many tokens an event carries
+  // (the speculative-decoding signature) means nothing there, so it is not told; a count the
+  // document gave only there (TGI's details) becomes the answer's usage.
+  int64_t tokens = 0;
+  bool counted = false;
+  for (size_t i = before; i < result_.events.size(); ++i) {
+    if (result_.events[i].tokens >= 0) {
+      tokens += result_.events[i].tokens;
+      counted = true;
+    }
+    result_.events[i].tokens = -1;
+  }
+  if (counted && result_.usage.completion_tokens < 0) result_.usage.completion_tokens = tokens;
 }
 
 bool StreamParser::terminal() const { return dialect_ && dialect_->terminal(); }
