@@ -77,6 +77,16 @@ ordered_json export_manifest_entry(const MediaRef& m, const std::string& file,
 
 }  // namespace
 
+std::string media_file_name(const MediaRef& m,
+                            const std::map<std::string, const std::string*>& taken) {
+  const std::string stem = export_stem_of(m.source);
+  const std::string ext = export_extension_of(m.mime);
+  std::string file = stem + ext;
+  for (int n = 2; m.bytes && taken.count(file) && *taken.at(file) != *m.bytes; ++n)
+    file = stem + "-" + std::to_string(n) + ext;
+  return file;
+}
+
 PromptSetExport export_prompt_set(const PromptSet& set, const std::string& dir) {
   PromptSetExport out;
   const fs::path root(dir);
@@ -87,7 +97,8 @@ PromptSetExport export_prompt_set(const PromptSet& set, const std::string& dir) 
     return out;
   }
   const auto truth = export_builtin_truth(set);
-  std::map<std::string, const std::string*> written;  // file -> bytes it holds
+  std::map<std::string, const std::string*> written;        // file -> bytes it holds
+  std::map<std::string, const std::string*> written_names;  // the same, without "media/"
   ordered_json manifest = ordered_json::array();
   std::string jsonl;
   for (const PromptSpec& p : set.prompts) {
@@ -113,9 +124,8 @@ PromptSetExport export_prompt_set(const PromptSet& set, const std::string& dir) 
         continue;
       }
       const std::string stem = export_stem_of(m.source);
-      std::string file = "media/" + stem + export_extension_of(m.mime);
-      for (int n = 2; written.count(file) && *written[file] != *m.bytes; ++n)
-        file = "media/" + stem + "-" + std::to_string(n) + export_extension_of(m.mime);
+      const std::string file = "media/" + media_file_name(m, written_names);
+      written_names[file.substr(6)] = m.bytes.get();
       if (!written.count(file)) {
         if (!export_write_bytes(root / file, *m.bytes, &out.error)) return out;
         written[file] = m.bytes.get();

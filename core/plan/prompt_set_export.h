@@ -5,6 +5,7 @@
 // MIME type, size in pixels, frames and fps, and for the built-in generated videos where the
 // square is in the last frame (media/known_answer_items.h), so other video readers can be
 // checked against what was drawn.
+#include <map>
 #include <string>
 
 #include "plan/prompt_set.h"
@@ -20,5 +21,12 @@ struct PromptSetExport {
 };
 
 PromptSetExport export_prompt_set(const PromptSet& set, const std::string& dir);
+
+// The file name a medium is written under, without folder: its source's last part without
+// extension ("builtin:multimodal-30/shapes-0" -> "shapes-0", unsafe characters as "_"), "-N"
+// before the extension when TAKEN already holds that name for other bytes, and the MIME type's
+// extension (".png", ".mp4", ".bin" when unknown).
+std::string media_file_name(const MediaRef& medium,
+                            const std::map<std::string, const std::string*>& taken);
 
 }  // namespace lb::plan

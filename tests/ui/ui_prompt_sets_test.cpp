@@ -11,6 +11,7 @@
 #include <QListWidget>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -195,6 +196,42 @@ class UiPromptSetsTest : public QObject {
     QVERIFY(!page->read_only());
     QVERIFY(QFile::exists(page->current_ref()));
     QCOMPARE(page->model()->rowCount(), 20);
+  }
+
+  // Duplicate is offered for the set shown at start, and a copy of a set with images and videos
+  // keeps every one of them (written beside the copy), byte for byte.
+  void duplicate_keeps_images_and_videos() {
+    QTemporaryDir dir;
+    MainWindow window;
+    QString error;
+    PromptSetsPage* page = open_prompt_sets(window, dir.path());
+    QVERIFY(page != nullptr);
+    QPushButton* duplicate = nullptr;
+    for (QPushButton* b : page->findChildren<QPushButton*>())
+      if (b->text() == "&Duplicate") duplicate = b;
+    QVERIFY(duplicate);
+    QVERIFY2(!page->current_ref().isEmpty(), "no set is shown at start");
+    QVERIFY2(duplicate->isEnabled(), qPrintable(page->current_ref()));
+    QVERIFY(page->open_set("builtin:multimodal-30"));
+    QVERIFY(duplicate->isEnabled());
+    QVERIFY2(page->duplicate_current(&error), qPrintable(error));
+    const auto original = plan::load_prompt_set("builtin:multimodal-30");
+    const auto copy = plan::load_prompt_set(page->current_ref().toStdString());
+    QVERIFY2(copy.ok(), copy.error_text().c_str());
+    QCOMPARE(copy.set->prompts.size(), original.set->prompts.size());
+    size_t media = 0;
+    for (size_t i = 0; i < original.set->prompts.size(); ++i) {
+      const auto& a = original.set->prompts[i].media;
+      const auto& b = copy.set->prompts[i].media;
+      QCOMPARE(b.size(), a.size());
+      for (size_t k = 0; k < a.size(); ++k) {
+        QCOMPARE(b[k].kind, a[k].kind);
+        QVERIFY(b[k].bytes && a[k].bytes);
+        QVERIFY2(*b[k].bytes == *a[k].bytes, b[k].source.c_str());
+        ++media;
+      }
+    }
+    QVERIFY(media >= 30);
   }
 
   void new_rename_delete_sets() {

@@ -39,6 +39,8 @@ void PromptSetsPage::reload() {
   } else {
     sets_->setCurrentRow(row);
   }
+  // The workspace may have opened since the set was shown: what it allows (Duplicate) changes.
+  refresh_header();
 }
 
 bool PromptSetsPage::read_only() const { return ref_.isEmpty() || ref_.startsWith("builtin:"); }

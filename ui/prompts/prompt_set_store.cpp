@@ -5,10 +5,13 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QSaveFile>
+#include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "plan/builtin_prompt_sets.h"
+#include "plan/prompt_set_export.h"
 
 namespace lb::ui {
 namespace {
@@ -77,10 +80,64 @@ std::string prompt_to_jsonl(const plan::PromptSpec& prompt) {
   return j.dump();
 }
 
+namespace {
+
+using MediaFiles = std::vector<std::pair<QString, std::shared_ptr<const std::string>>>;
+
+// The prompt's media as the set at PATH names them: a medium read from a file of the set's own
+// folder keeps its path; any other (a built-in set's generated items, a set read from elsewhere)
+// goes to FILES, to be written under "<set>.media/" beside the set.
+nlohmann::ordered_json media_json(const QString& path, const plan::PromptSpec& prompt,
+                                  std::map<std::string, const std::string*>& taken,
+                                  MediaFiles& files) {
+  const QDir folder = QFileInfo(path).absoluteDir();
+  const std::string media_dir = QFileInfo(path).completeBaseName().toStdString() + ".media";
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const plan::MediaRef& m : prompt.media) {
+    const std::string kind(plan::media_kind_name(m.kind));
+    if (!m.bytes) {
+      list.push_back({{kind + "_url", m.url}});
+      continue;
+    }
+    const QString source = QString::fromStdString(m.source);
+    if (QDir::isRelativePath(source) && !source.startsWith("..") &&
+        QFileInfo(folder.filePath(source)).isFile()) {
+      list.push_back({{kind, m.source}});
+      continue;
+    }
+    const std::string name = plan::media_file_name(m, taken);
+    if (!taken.count(name))
+      files.emplace_back(QString::fromStdString(media_dir + "/" + name), m.bytes);
+    taken[name] = m.bytes.get();
+    list.push_back({{kind, media_dir + "/" + name}});
+  }
+  return list;
+}
+
+bool write_file(const QString& path, const std::string& bytes, QString* error) {
+  if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
+    *error = QObject::tr("Cannot create the folder of %1").arg(path);
+    return false;
+  }
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly) ||
+      file.write(bytes.data(), static_cast<qint64>(bytes.size())) !=
+          static_cast<qint64>(bytes.size()) ||
+      !file.commit()) {
+    *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool save_prompt_set(const QString& path, const std::vector<plan::PromptSpec>& prompts,
                      QString* error) {
   std::string text;
   std::set<std::string> ids;
+  std::map<std::string, const std::string*> taken;
+  MediaFiles media_files;
   for (const plan::PromptSpec& p : prompts) {
     if (p.id.empty() || !ids.insert(p.id).second) {
       *error = p.id.empty() ? QObject::tr("A prompt has an empty id: every prompt needs one.")
@@ -88,27 +145,25 @@ bool save_prompt_set(const QString& path, const std::vector<plan::PromptSpec>& p
                                   .arg(QString::fromStdString(p.id));
       return false;
     }
-    text += prompt_to_jsonl(p) + "\n";
+    if (p.media.empty()) {
+      text += prompt_to_jsonl(p) + "\n";
+      continue;
+    }
+    nlohmann::ordered_json line = nlohmann::ordered_json::parse(prompt_to_jsonl(p));
+    line["media"] = media_json(path, p, taken, media_files);
+    text += line.dump() + "\n";
   }
+  // Images and videos first: the check below reads them as a run would.
+  const QDir folder = QFileInfo(path).absoluteDir();
+  for (const auto& [file, bytes] : media_files)
+    if (!write_file(folder.filePath(file), *bytes, error)) return false;
   // What core will read back must load: the same parser checks the regexes and fields.
   const plan::PromptSetResult check = plan::parse_prompt_set_jsonl(text, path.toStdString());
   if (!check.ok()) {
     *error = QString::fromStdString(check.error_text());
     return false;
   }
-  if (!QDir().mkpath(QFileInfo(path).absolutePath())) {
-    *error = QObject::tr("Cannot create the folder of %1").arg(path);
-    return false;
-  }
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly) ||
-      file.write(text.data(), static_cast<qint64>(text.size())) !=
-          static_cast<qint64>(text.size()) ||
-      !file.commit()) {
-    *error = QObject::tr("Cannot write %1: %2").arg(path, file.errorString());
-    return false;
-  }
-  return true;
+  return write_file(path, text, error);
 }
 
 QString add_workspace_set(const QString& workspace_dir, const QString& base_name,

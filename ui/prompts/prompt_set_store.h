@@ -26,7 +26,10 @@ bool load_prompt_set_ref(const QString& ref, plan::PromptSet* out, QString* erro
 // The prompt as one JSONL line (fields in the file format's order).
 std::string prompt_to_jsonl(const plan::PromptSpec& prompt);
 // Checks the prompts as core will when loading the file (ids unique and non-empty, checks
-// valid), then writes them. False with a message naming the prompt on any problem.
+// valid), then writes them. Images and videos go with them: a medium read from a file in the
+// set's folder keeps its path, any other (a built-in set's items, a set from elsewhere) is
+// written under "<set>.media/" beside the set. False with a message naming the prompt on any
+// problem.
 bool save_prompt_set(const QString& path, const std::vector<plan::PromptSpec>& prompts,
                      QString* error);
 
