@@ -2,8 +2,10 @@
 // one tile per video naming its size and frames, a URL named and not fetched, an unreadable
 // image named as such, and no strip for a text-only prompt. Decoding runs off the GUI thread: a
 // large image shows a placeholder while the event loop keeps running, and a switch of prompt
-// mid-decode shows the new prompt's media, the old result dropped.
+// mid-decode shows the new prompt's media, the old result dropped. A click on a thumbnail
+// enlarges it.
 #include <QBuffer>
+#include <QDialog>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QPainter>
@@ -101,6 +103,34 @@ class TestMediaStrip : public QObject {
              qPrintable(first.name()));
     QVERIFY2(last.blue() > 200 && last.red() < 60 && last.green() < 60, qPrintable(last.name()));
     QVERIFY(strip.tile(0)->toolTip().contains("6 of 8 frames"));
+  }
+
+  // A click on a thumbnail (or Enter on it) shows the medium enlarged in a window of its own.
+  void aClickEnlargesAThumbnail() {
+    MediaStrip strip;
+    QVERIFY(show_and_wait(strip, {lb::test::png_media(900, 600, Qt::red, "big.png")}));
+    strip.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&strip));
+    QVERIFY(strip.tile(0)->toolTip().contains("Click to enlarge"));
+    QVERIFY(!strip.enlarged());
+    QTest::mouseClick(strip.tile(0), Qt::LeftButton);
+    QDialog* big = strip.enlarged();
+    QVERIFY(big);
+    QVERIFY2(big->windowTitle().contains("big.png"), qPrintable(big->windowTitle()));
+    QLabel* picture = nullptr;
+    for (QLabel* l : big->findChildren<QLabel*>())
+      if (l->accessibleName() == "Enlarged medium") picture = l;
+    QVERIFY(picture);
+    const QImage shown = picture->pixmap().toImage();
+    QCOMPARE(shown.width(), MediaStrip::kEnlargedPx);  // not the 96 px thumbnail
+    QCOMPARE(shown.height(), MediaStrip::kEnlargedPx * 600 / 900);
+    QCOMPARE(shown.pixelColor(100, 100), QColor(Qt::red));
+    big->close();
+    QTRY_VERIFY(!strip.enlarged());  // closed windows are deleted
+    strip.tile(0)->setFocus();
+    QTest::keyClick(strip.tile(0), Qt::Key_Return);
+    QVERIFY(strip.enlarged());
+    strip.enlarged()->close();
   }
 
   void aTextOnlyPromptHasNoStrip() {

@@ -50,6 +50,35 @@ class DiffViewTest : public QObject {
     QVERIFY(view.applied_ranges(DiffView::Side::Right).isEmpty());
   }
 
+  // A change of whitespace only ("a  b" for "a b", a tab for spaces, a line break more) is drawn
+  // with visible marks, its highlight on them; a change with letters in it stays as it is.
+  void whitespace_only_changes_are_visible() {
+    DiffView view;
+    DiffSide left{
+        "a", "one two\tthree", {{3, 1, DiffKind::Delete, false}, {7, 1, DiffKind::Replace, false}}};
+    DiffSide right{"b",
+                   "one  two    three\nx y",
+                   {{3, 2, DiffKind::Insert, false},
+                    {8, 4, DiffKind::Replace, false},
+                    {17, 1, DiffKind::Insert, false},
+                    {18, 3, DiffKind::Insert, false}}};
+    view.set_diff(left, right);
+    QCOMPARE(view.pane(DiffView::Side::Left)->toPlainText(), QString("one\u00b7two\u2192three"));
+    QCOMPARE(view.pane(DiffView::Side::Right)->toPlainText(),
+             QString("one\u00b7\u00b7two\u00b7\u00b7\u00b7\u00b7three\u21b5\nx y"));
+    const auto r = view.applied_ranges(DiffView::Side::Right);
+    // "↵" and the break it marks are highlighted; the range after them moved by one, and "x y"
+    // (letters in it) keeps its space.
+    QString text = view.pane(DiffView::Side::Right)->toPlainText();
+    QStringList highlighted;
+    for (const auto& f : r) highlighted << text.mid(f.start, f.length);
+    QVERIFY2(highlighted.join("|").contains(QString("\u21b5")), qPrintable(highlighted.join("|")));
+    QCOMPARE(highlighted.last(), QString("x y"));
+    // Nothing changes for a side without whitespace-only ranges.
+    const DiffSide plain{"p", "a b", {{0, 1, DiffKind::Replace, false}}};
+    QCOMPARE(with_visible_whitespace(plain).text, plain.text);
+  }
+
   void an_empty_answer_says_so_after_a_message() {
     DiffView view;
     view.show_message("Highlighting…");

@@ -1,12 +1,18 @@
 #include "ui/review/media_strip.h"
 
+#include <QDialog>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLocale>
 #include <QPixmap>
+#include <QScreen>
+#include <QScrollArea>
 #include <QThreadPool>
+#include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
 #include "ui/review/media_thumbnail.h"
 
@@ -58,6 +64,9 @@ MediaStrip::~MediaStrip() { ++*generation_; }  // queued items are skipped, not 
 
 QLabel* MediaStrip::new_tile() {
   auto* label = new QLabel(this);
+  label->setCursor(Qt::PointingHandCursor);
+  label->setFocusPolicy(Qt::StrongFocus);  // Tab to it, Enter enlarges it
+  label->installEventFilter(this);
   label->setFixedSize(2 * kThumbnailPx, kThumbnailPx);
   label->setWordWrap(true);
   label->setAlignment(Qt::AlignCenter);
@@ -81,11 +90,60 @@ void MediaStrip::fill_tile(size_t index, const Thumbnail& t) {
   if (item.kind == plan::MediaKind::Video) {
     tile->setFixedSize(t.image.size());
     tile->setToolTip(media_caption(item) + "\n" +
-                     tr("%1 of %2 frames, first to last").arg(t.shown).arg(t.total));
+                     tr("%1 of %2 frames, first to last").arg(t.shown).arg(t.total) + "\n" +
+                     tr("Click to enlarge"));
   } else {
     tile->setFixedSize(kThumbnailPx, kThumbnailPx);
-    tile->setToolTip(media_caption(item));
+    tile->setToolTip(media_caption(item) + "\n" + tr("Click to enlarge"));
   }
+}
+
+bool MediaStrip::eventFilter(QObject* watched, QEvent* event) {
+  auto* tile = qobject_cast<QLabel*>(watched);
+  const auto at = std::find(tiles_.begin(), tiles_.end(), tile);
+  if (at != tiles_.end()) {
+    const bool click = event->type() == QEvent::MouseButtonRelease;
+    const bool key = event->type() == QEvent::KeyPress &&
+                     (static_cast<QKeyEvent*>(event)->key() == Qt::Key_Return ||
+                      static_cast<QKeyEvent*>(event)->key() == Qt::Key_Enter);
+    if (click || key) {
+      enlarge(static_cast<int>(at - tiles_.begin()));
+      return true;
+    }
+  }
+  return QWidget::eventFilter(watched, event);
+}
+
+QDialog* MediaStrip::enlarge(int index) {
+  if (index < 0 || index >= tile_count()) return nullptr;
+  const plan::MediaRef& item = media_.at(static_cast<size_t>(index));
+  const Thumbnail big = decode_thumbnail(item, kEnlargedPx, kMaxEnlargedFrames);
+  if (enlarged_) enlarged_->close();
+  auto* dialog = new QDialog(window());
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->setWindowTitle(media_caption(item));
+  auto* picture = new QLabel(dialog);
+  picture->setAlignment(Qt::AlignCenter);
+  picture->setAccessibleName(tr("Enlarged medium"));
+  if (big.image.isNull())
+    picture->setText(media_caption(item) + (big.why.isEmpty() ? QString() : "\n" + big.why));
+  else
+    picture->setPixmap(QPixmap::fromImage(big.image));
+  auto* scroll = new QScrollArea(dialog);
+  scroll->setWidget(picture);
+  scroll->setWidgetResizable(true);
+  auto* caption = new QLabel(media_caption(item), dialog);
+  caption->setWordWrap(true);
+  auto* layout = new QVBoxLayout(dialog);
+  layout->addWidget(scroll, 1);
+  layout->addWidget(caption);
+  // Fits the picture, but never more than most of the screen the strip is on.
+  const QSize room = screen() ? screen()->availableSize() * 0.85 : QSize(1024, 768);
+  const QSize want = big.image.isNull() ? QSize(400, 200) : big.image.size() + QSize(40, 70);
+  dialog->resize(want.boundedTo(room));
+  dialog->show();
+  enlarged_ = dialog;
+  return dialog;
 }
 
 void MediaStrip::decode_async(size_t index) {

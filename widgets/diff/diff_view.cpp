@@ -5,9 +5,12 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QScrollBar>
+#include <QStringView>
 #include <QTextBlock>
 #include <QTextDocument>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <vector>
 
 namespace lb::widgets {
 namespace {
@@ -33,6 +36,46 @@ QLabel* make_title(QWidget* parent) {
 }
 
 }  // namespace
+
+DiffSide with_visible_whitespace(const DiffSide& side) {
+  const int n = static_cast<int>(side.text.size());
+  // Which characters lie in a changed range of whitespace only (ranges may nest: a refined
+  // range inside a replaced one).
+  std::vector<bool> shown(static_cast<size_t>(n), false);
+  for (const DiffRange& r : side.ranges) {
+    const int b = std::clamp(r.start, 0, n), e = std::clamp(r.start + r.length, b, n);
+    const QStringView part = QStringView(side.text).mid(b, e - b);
+    if (r.kind == DiffKind::Equal || part.isEmpty() ||
+        !std::all_of(part.begin(), part.end(), [](QChar c) { return c.isSpace(); }))
+      continue;
+    for (int i = b; i < e; ++i) shown[static_cast<size_t>(i)] = true;
+  }
+  DiffSide out;
+  out.title = side.title;
+  out.text.reserve(n);
+  std::vector<int> moved(static_cast<size_t>(n) + 1);  // old offset -> new offset
+  for (int i = 0; i < n; ++i) {
+    moved[static_cast<size_t>(i)] = static_cast<int>(out.text.size());
+    const QChar c = side.text[i];
+    if (!shown[static_cast<size_t>(i)]) {
+      out.text += c;
+    } else if (c == '\n') {
+      out.text += QChar(0x21B5);  // ↵, then the break itself
+      out.text += c;
+    } else {
+      out.text += c == '\t' ? QChar(0x2192) : QChar(0x00B7);  // → ·
+    }
+  }
+  moved[static_cast<size_t>(n)] = static_cast<int>(out.text.size());
+  for (const DiffRange& r : side.ranges) {
+    const int b = std::clamp(r.start, 0, n), e = std::clamp(r.start + r.length, b, n);
+    DiffRange m = r;
+    m.start = moved[static_cast<size_t>(b)];
+    m.length = moved[static_cast<size_t>(e)] - m.start;
+    out.ranges.push_back(m);
+  }
+  return out;
+}
 
 QColor DiffView::background_for(DiffKind kind, bool refined) {
   switch (kind) {
@@ -89,8 +132,8 @@ void DiffView::sync_scroll(QPlainTextEdit* from, QPlainTextEdit* to, bool vertic
 }
 
 void DiffView::set_diff(const DiffSide& left, const DiffSide& right) {
-  apply(left_, left_title_, left);
-  apply(right_, right_title_, right);
+  apply(left_, left_title_, with_visible_whitespace(left));
+  apply(right_, right_title_, with_visible_whitespace(right));
 }
 
 void DiffView::show_message(const QString& text) {

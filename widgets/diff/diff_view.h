@@ -2,7 +2,10 @@
 // Two read-only panes side by side with synchronised scrolling. Highlights are applied as
 // QTextLayout format ranges on each block (no edits to the document), so a 150 KB output with
 // thousands of ranges renders without rebuilding the text. Each pane can carry a footer under its
-// text (the review's token strips), in the pane's column and indented as its text is.
+// text (the review's token strips), in the pane's column and indented as its text is. A change
+// that is only whitespace (a space more, a tab for spaces, a line break) is drawn with visible
+// marks, "·" for a space, "→" for a tab and "↵" before a line break, so it is not an invisible
+// highlight.
 #include <QList>
 #include <QTextLayout>
 #include <QWidget>
@@ -13,6 +16,10 @@ class QLabel;
 class QPlainTextEdit;
 
 namespace lb::widgets {
+
+// SIDE with each changed range that holds only whitespace made visible (see above); the other
+// text and ranges as they were, offsets moved past any "↵" added.
+DiffSide with_visible_whitespace(const DiffSide& side);
 
 class DiffView : public QWidget {
   Q_OBJECT
