@@ -99,6 +99,15 @@ QWidget* RunPage::build_setup_panel() {
   log_->setReadOnly(true);
   log_->setMaximumBlockCount(500);
   log_->setPlaceholderText(tr("Messages from the run appear here."));
+  // The newest line stays in view, unless the user scrolled up to read an older one (and
+  // until they scroll back to the end). The range grows after a line is laid out, so the
+  // view follows the range, not the append.
+  QScrollBar* bar = log_->verticalScrollBar();
+  connect(bar, &QScrollBar::rangeChanged, this, [this, bar](int, int max) {
+    if (log_follows_) bar->setValue(max);
+  });
+  connect(bar, &QScrollBar::valueChanged, this,
+          [this, bar](int value) { log_follows_ = value >= bar->maximum() - 1; });
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(start_);
   buttons->addWidget(stop_);

@@ -113,7 +113,8 @@ class RunPage : public QWidget {
   void open_chart_tab(const QString& title, bool fresh_run);
   void on_overlay_requested();
   void on_overlay_loaded(const std::shared_ptr<const LoadedRun>& run);
-  void append_log(const QString& line);  // follows the newest line unless scrolled up
+  void append_log(const QString& line);  // the view follows the newest line unless scrolled up
+  bool log_follows_ = true;
   Workspace& workspace_;
   std::shared_ptr<widgets::LanePalette> palette_;
   RunController controller_;

@@ -106,6 +106,7 @@ bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append, QSt
     plan_capacity_.push_back(capacity ? *capacity : plan::CapacityExperiment{});
   }
   log_->clear();
+  log_follows_ = true;  // a new run: its log follows its newest line
   chart_experiment_ = -1;
   on_experiment_started(0, QString(), plan_kinds_.value(0));
   const int count = static_cast<int>(plan.experiments.size());
@@ -208,14 +209,7 @@ void RunPage::on_updated(const QStringList& changed) {
 
 QString RunPage::log_text() const { return log_->toPlainText(); }
 
-void RunPage::append_log(const QString& line) {
-  QScrollBar* bar = log_->verticalScrollBar();
-  const bool following = bar->value() >= bar->maximum() - 1;
-  const int kept = bar->value();
-  log_->appendPlainText(line);
-  // The newest line stays in view, unless the user scrolled up to read an older one.
-  bar->setValue(following ? bar->maximum() : kept);
-}
+void RunPage::append_log(const QString& line) { log_->appendPlainText(line); }
 
 void RunPage::on_message(int level, const QString& text) {
   static const char* const kPrefix[] = {"", "⚠ ", "✖ "};

@@ -4,6 +4,8 @@
 #include <QListWidget>
 #include <QPainter>
 #include <QVBoxLayout>
+#include <type_traits>
+#include <variant>
 
 namespace lb::ui {
 
@@ -56,16 +58,17 @@ QString value_text(const nlohmann::json& v) {
 
 }  // namespace
 
-QString experiment_settings_text(const nlohmann::json& e) {
+QString experiment_settings_text(const nlohmann::json& e, const nlohmann::json& defaults) {
   if (!e.is_object()) return {};
   QStringList parts;
   for (const auto& [key, value] : e.items()) {
     if (key == "kind" || key == "name" || key == "lanes") continue;
+    if (defaults.is_object() && defaults.contains(key) && defaults[key] == value) continue;
     QString text = value_text(value);
     if (text.size() > 60) text = text.left(57) + "...";
     parts << QStringLiteral("%1 %2").arg(QString::fromStdString(key), text);
   }
-  return parts.join(", ");
+  return parts.isEmpty() ? QObject::tr("defaults") : parts.join(", ");
 }
 
 PlanProgressView::PlanProgressView(QWidget* parent) : QWidget(parent) {
@@ -101,6 +104,19 @@ void PlanProgressView::set_plan(const plan::Plan& plan,
   states_.assign(plan.experiments.size(), State::Waiting);
   descriptions_.clear();
   const nlohmann::json resolved = plan::resolved_plan_json(plan)["experiments"];
+  // Each experiment's kind with every setting at its default, to show only what the plan set.
+  plan::Plan plain = plan;
+  for (plan::Experiment& e : plain.experiments) {
+    plan::Experiment d;
+    d.kind = e.kind;
+    d.name = e.name;
+    d.params = std::visit(
+        [](const auto& p) { return plan::ExperimentParams(std::decay_t<decltype(p)>{}); },
+        e.params);
+    d.request_timeout_s = plan.request_timeout_s;
+    e = std::move(d);
+  }
+  const nlohmann::json defaults = plan::resolved_plan_json(plain)["experiments"];
   for (size_t i = 0; i < plan.experiments.size(); ++i) {
     const plan::Experiment& e = plan.experiments[i];
     const QString name = QString::fromStdString(e.name.empty() ? e.kind : e.name);
@@ -111,7 +127,7 @@ void PlanProgressView::set_plan(const plan::Plan& plan,
       for (const std::string& l : e.lanes) only << QString::fromStdString(l);
       text += tr(" on %1").arg(only.join(", "));
     }
-    const QString settings = experiment_settings_text(resolved[i]);
+    const QString settings = experiment_settings_text(resolved[i], defaults[i]);
     if (!settings.isEmpty()) text += QStringLiteral(" \u2014 ") + settings;
     descriptions_.push_back(text);
     auto* item = new QListWidgetItem(experiments_);

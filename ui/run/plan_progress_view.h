@@ -52,8 +52,10 @@ class PlanProgressView : public QWidget {
 // A lane's colour as a small rounded square, for lists of lanes.
 QIcon lane_swatch(const QColor& color);
 
-// "throughput — concurrency [1, 5], requests 32, output_tokens 128": an experiment's resolved
-// settings in one line (what resolved_plan_json writes for it), without kind, name and lanes.
-QString experiment_settings_text(const nlohmann::json& resolved_experiment);
+// "concurrency [1,5], requests 32, output_tokens 128": the settings of an experiment (as
+// resolved_plan_json writes it) that differ from its kind's defaults (DEFAULTS, written the
+// same way), in one line, without kind, name and lanes; "defaults" when none differs.
+QString experiment_settings_text(const nlohmann::json& resolved_experiment,
+                                 const nlohmann::json& defaults);
 
 }  // namespace lb::ui
