@@ -84,17 +84,17 @@ const json* comparison_of(const json& experiment, const std::string& lane, const
   return nullptr;
 }
 
-// "×1.79 [1.77, 1.80] faster": the candidate-to-baseline ratio, its interval and the verdict.
+// "×1.79 [1.77, 1.80] faster": the candidate-to-baseline ratio, its interval and the verdict;
+// "×0.96, no interval" when a side had too few values for one (no verdict then).
 QString ratio_text(const json& comparison) {
   const double ratio = number_at(&comparison, "ratio");
   if (std::isnan(ratio)) return {};
   QString text = QStringLiteral("\u00d7%1").arg(QString::number(ratio, 'f', 2));
   const double lo = number_at(&comparison, "lo"), hi = number_at(&comparison, "hi");
-  if (!std::isnan(lo) && !std::isnan(hi))
-    text +=
-        QStringLiteral(" [%1, %2]").arg(QString::number(lo, 'f', 2), QString::number(hi, 'f', 2));
-  if (const std::string verdict = text_at(comparison, "verdict"); !verdict.empty())
-    text += " " + q(verdict);
+  if (std::isnan(lo) || std::isnan(hi)) return text + QObject::tr(", no interval");
+  text += QStringLiteral(" [%1, %2]").arg(QString::number(lo, 'f', 2), QString::number(hi, 'f', 2));
+  const std::string verdict = text_at(comparison, "verdict");
+  if (!verdict.empty() && verdict != "n/a") text += " " + q(verdict);
   return text;
 }
 

@@ -236,11 +236,18 @@ void DecisionPage::show_gate_summary(bool has_gates) {
         tr("This run has no gates; the performance figures are below the gate rows."));
     return;
   }
-  QString text = tr("Gates: %1 pass, %2 fail, %3 unsupported, %4 not run.")
+  // A gate waiting on the reviewer is "review pending", not "not run".
+  int pending = 0;
+  for (const models::GateRowView& row : model_.rows())
+    for (const models::GateCellView& cell : row.cells)
+      pending += !row.performance && cell.status == "not run" &&
+                 cell.text.startsWith(QStringLiteral("review pending"));
+  QString text = tr("Gates: %1 pass, %2 fail, %3 unsupported, %4 review pending, %5 not run.")
                      .arg(model_.count("pass"))
                      .arg(model_.count("fail"))
                      .arg(model_.count("unsupported"))
-                     .arg(model_.count("not run"));
+                     .arg(pending)
+                     .arg(model_.count("not run") - pending);
   if (const int stopped = model_.count("stopped"); stopped > 0)
     text += tr(" %1 stopped by the user.").arg(stopped);
   gate_summary_->setText(text);
