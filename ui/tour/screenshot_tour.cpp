@@ -122,10 +122,17 @@ void ScreenshotTour::on_review_ready() {
     const QString strip_shot = QDir(out_dir_).filePath("22-token-strip.png");
     if (!texts->grab().save(strip_shot)) return fail("cannot write " + strip_shot);
     std::fprintf(stderr, "screenshot: %s\n", qPrintable(strip_shot));
-    window_.show_page(MainWindow::Runs);
-    window_.runs_page()->refresh();
-    QTimer::singleShot(300, this, [this] {
-      if (grab("05-runs")) show_prompt_sets();
+    // The same page in a 1280x800 window: everything on it fits.
+    const QSize usual = window_.size();
+    window_.resize(1280, 800);
+    QTimer::singleShot(500, this, [this, usual] {
+      if (!grab("25-review-1280x800")) return;
+      window_.resize(usual);
+      window_.show_page(MainWindow::Runs);
+      window_.runs_page()->refresh();
+      QTimer::singleShot(300, this, [this] {
+        if (grab("05-runs")) show_prompt_sets();
+      });
     });
   });
 }
