@@ -105,6 +105,19 @@ class TestMediaStrip : public QObject {
     QVERIFY(strip.tile(0)->toolTip().contains("6 of 8 frames"));
   }
 
+  // A prompt with many media (a long video strip) scrolls sideways in its strip rather than
+  // asking the window for the width of every tile.
+  void manyMediaNeverWidenTheWindow() {
+    MediaStrip strip;
+    std::vector<lb::plan::MediaRef> media;
+    for (int i = 0; i < 12; ++i)
+      media.push_back(lb::test::png_media(200, 100, Qt::green, "m" + std::to_string(i) + ".png"));
+    QVERIFY(show_and_wait(strip, media));
+    QCOMPARE(strip.tile_count(), 12);
+    QVERIFY2(strip.minimumSizeHint().width() < 300,
+             qPrintable(QString::number(strip.minimumSizeHint().width())));
+  }
+
   // A click on a thumbnail (or Enter on it) shows the medium enlarged in a window of its own.
   void aClickEnlargesAThumbnail() {
     MediaStrip strip;

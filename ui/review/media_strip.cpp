@@ -9,6 +9,7 @@
 #include <QPixmap>
 #include <QScreen>
 #include <QScrollArea>
+#include <QStyle>
 #include <QThreadPool>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -53,9 +54,21 @@ QString media_caption(const plan::MediaRef& item) {
 }
 
 MediaStrip::MediaStrip(QWidget* parent) : QWidget(parent) {
-  row_ = new QHBoxLayout(this);
+  // The tiles scroll sideways: a prompt with a long video strip never widens the window.
+  auto* inner = new QWidget;
+  row_ = new QHBoxLayout(inner);
   row_->setContentsMargins(0, 2, 0, 2);
   row_->addStretch();
+  auto* scroll = new QScrollArea(this);
+  scroll->setWidget(inner);
+  scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
+  scroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+  scroll->setFixedHeight(kThumbnailPx + 6 + style()->pixelMetric(QStyle::PM_ScrollBarExtent));
+  auto* outer = new QVBoxLayout(this);
+  outer->setContentsMargins(0, 0, 0, 0);
+  outer->addWidget(scroll);
   setAccessibleName(tr("Prompt media"));
   hide();
 }
