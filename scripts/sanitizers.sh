@@ -35,7 +35,7 @@ asan_excluded=(
 tsan_tests=(
   net_stream_client_test net_client_errors_test run_load_driver_test run_plan_runner_test run_units_test
   run_written_first_test artifacts_verification_test sim_stream_client_test run_managed_env_test
-  plan_resolved_test sim_api_key_test
+  plan_resolved_test sim_api_key_test run_body_prefetcher_test
 )
 
 # clang-14 (bootstrap.sh installs it for the fuzz targets): it compiles an instrumented batch about

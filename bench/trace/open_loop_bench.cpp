@@ -10,15 +10,21 @@
 //   received each request (the run's server_counters_delta), and, from readings every --watch-ms
 //   during the run, the rate at which it finished them and the most it held at once.
 // Each figure is the median over --runs repetitions; --json prints them as one JSON object.
+// With --speedup, a real trace is replayed instead: the first --rows rows of --trace FILE (a
+// Mooncake JSONL file, e.g. FAST25-release/traces/conversation_trace.jsonl of kvcache-ai/Mooncake)
+// at each speedup, or without --trace a generated trace with its prompt lengths (mean about 12K
+// tokens, the largest 126,195) and its rate (3.4 requests a second before the speedup).
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -51,7 +57,35 @@ struct Options {
                                        "prefill_interference=0"};
   int watch_ms = 20;  // how often the simulator's /metrics are read during a run
   bool json = false;
+  // Trace mode: speedups to replay TRACE at (its first ROWS rows); no TRACE = a generated one.
+  std::vector<double> speedups;
+  std::string trace;
+  int rows = 2000;
 };
+
+// A Mooncake-like conversation trace: exponential gaps at 3.4 requests a second, prompt lengths
+// log-normal with a mean near 12K tokens, cut to [128, 126,195] (the largest appears once), each
+// prompt its own blocks of 512 tokens. Seeded: the same file every time.
+void write_generated_trace(const std::filesystem::path& path, int rows) {
+  std::mt19937_64 random(1);
+  std::exponential_distribution<double> gap_ms(3.4 / 1000.0);
+  std::lognormal_distribution<double> length(std::log(12'000.0) - 0.5 * 0.9 * 0.9, 0.9);
+  std::ofstream out(path);
+  double at_ms = 0;
+  for (int i = 0; i < rows; ++i) {
+    auto tokens = static_cast<int64_t>(std::clamp(length(random), 128.0, 126'195.0));
+    if (i == rows / 4) tokens = 126'195;
+    nlohmann::json blocks = nlohmann::json::array();
+    for (int64_t k = 0; k * 512 < tokens; ++k) blocks.push_back(int64_t{i} * 1000 + k);
+    out << nlohmann::json{{"timestamp", std::llround(at_ms)},
+                          {"input_length", tokens},
+                          {"output_length", 16},
+                          {"hash_ids", blocks}}
+               .dump()
+        << "\n";
+    at_ms += gap_ms(random);
+  }
+}
 
 class NullSink final : public lb::run::RunSink {
  public:
@@ -104,19 +138,26 @@ double p99_bound_ms(const json& histogram) {
   return -1;
 }
 
-RunFigures run_once(const Options& o, double rate, int port, const fs::path& dir, int run) {
+// A level is a rate (a generated schedule of short prompts) or, in trace mode, a speedup.
+RunFigures run_once(const Options& o, double level, int port, const fs::path& dir, int run) {
   RunFigures f;
-  const fs::path trace = dir / ("trace-" + std::to_string(run) + ".jsonl");
-  write_trace(trace, o, rate);
+  const bool trace_mode = !o.speedups.empty();
+  fs::path trace = dir / ("trace-" + std::to_string(run) + ".jsonl");
+  if (!trace_mode)
+    write_trace(trace, o, level);
+  else
+    trace = o.trace.empty() ? dir / "generated.jsonl" : fs::path(o.trace);
+  json experiment = {
+      {"kind", "trace"}, {"path", trace.string()}, {"format", "mooncake"}, {"use_tokenize", false}};
+  if (trace_mode) {
+    experiment["speedup"] = level;
+    experiment["max_requests"] = o.rows;
+  }
   const json plan_json = {
       {"name", "open-loop bench"},
       {"lanes",
        {{{"id", "sim"}, {"base_url", "http://127.0.0.1:" + std::to_string(port) + "/v1"}}}},
-      {"experiments",
-       {{{"kind", "trace"},
-         {"path", trace.string()},
-         {"format", "mooncake"},
-         {"use_tokenize", false}}}}};
+      {"experiments", {experiment}}};
   auto parsed = lb::plan::parse_plan(plan_json.dump(), "bench plan");
   if (!parsed.ok()) {
     std::fprintf(stderr, "%s\n", parsed.error_text().c_str());
@@ -172,7 +213,7 @@ json level(const Options& o, double rate, int port, const fs::path& dir) {
     RunFigures f = run_once(o, rate, port, dir, r);
     if (f.ok) runs.push_back(f);
   }
-  json j = {{"rate_req_s", rate}, {"runs", runs.size()}};
+  json j = {{o.speedups.empty() ? "rate_req_s" : "speedup", rate}, {"runs", runs.size()}};
   if (runs.empty()) return j;
   j["lateness_p50_ms"] = median_of(runs, &RunFigures::p50_ms);
   j["lateness_p99_ms"] = median_of(runs, &RunFigures::p99_ms);
@@ -222,8 +263,23 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 10'000))
       ->capture_default_str();
   app.add_flag("--json", o.json, "print one JSON object");
+  app.add_option("--speedup", o.speedups,
+                 "replay a trace at these speedups instead of rates (repeatable)");
+  app.add_option("--trace", o.trace,
+                 "Mooncake JSONL trace to replay with --speedup; none = a generated one of its "
+                 "prompt lengths")
+      ->check(CLI::ExistingFile);
+  app.add_option("--rows", o.rows, "trace rows replayed (from the first)")
+      ->check(CLI::Range(1, 1'000'000))
+      ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   raise_file_limit();
+  // A trace's 12K-token prompts take the modelled engine far longer to prefill than the short
+  // prompts of the rate mode: model time runs faster, so the run is not spent waiting on a queue
+  // (what is measured is when the client sends).
+  if (!o.speedups.empty() && app.count("--sim-set") == 0)
+    std::replace(o.sim_sets.begin(), o.sim_sets.end(), std::string("time_scale=0.05"),
+                 std::string("time_scale=0.002"));
 
   lb::bench::SimProcess sim;
   std::string error;
@@ -238,16 +294,22 @@ int main(int argc, char** argv) {
   }
   const fs::path dir = fs::temp_directory_path() / ("lb-open-loop-" + std::to_string(getpid()));
   fs::create_directories(dir);
+  if (!o.speedups.empty() && o.trace.empty())
+    write_generated_trace(dir / "generated.jsonl", o.rows);
   json out = {{"seconds", o.seconds},
               {"input_tokens", o.input_tokens},
               {"output_tokens", o.output_tokens},
               {"levels", json::array()}};
+  if (!o.speedups.empty())
+    out = {{"trace", o.trace.empty() ? "generated" : o.trace},
+           {"rows", o.rows},
+           {"levels", json::array()}};
   if (!o.json)
-    std::printf("%8s %5s %9s %9s %9s %9s %6s %9s %7s %11s %9s %9s %11s %11s %10s %8s\n", "req/s",
-                "runs", "late p50", "late p99", "p99 worst", "late max", "late%", "completed",
-                "failed", "done req/s", "TTFT p99", "sim done", "sim TTFT99", "sim e2e99",
-                "sim req/s", "sim held");
-  for (double rate : o.rates) {
+    std::printf("%8s %5s %9s %9s %9s %9s %6s %9s %7s %11s %9s %9s %11s %11s %10s %8s\n",
+                o.speedups.empty() ? "req/s" : "speedup", "runs", "late p50", "late p99",
+                "p99 worst", "late max", "late%", "completed", "failed", "done req/s", "TTFT p99",
+                "sim done", "sim TTFT99", "sim e2e99", "sim req/s", "sim held");
+  for (double rate : o.speedups.empty() ? o.rates : o.speedups) {
     const json j = level(o, rate, sim.port(), dir);
     out["levels"].push_back(j);
     if (o.json || !j.contains("lateness_p99_ms")) continue;

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <unordered_set>
 
+#include "run/body_prefetcher.h"
 #include "run/chat_request_body.h"
 
 namespace lb::run {
@@ -14,6 +15,11 @@ namespace {
 
 constexpr int64_t kProgressEveryNs = 250'000'000;
 constexpr int64_t kStopPollNs = 50'000'000;
+// An open-loop stage starts its clock once this many bodies (or bytes of them) are built ahead,
+// or after at most kPrimeMaxNs.
+constexpr int64_t kPrimeRequests = 64;
+constexpr int64_t kPrimeBytes = int64_t{8} << 20;
+constexpr int64_t kPrimeMaxNs = 2'000'000'000;
 
 int64_t output_tokens_of(const net::StreamResult& r) {
   if (r.usage.completion_tokens >= 0) return r.usage.completion_tokens;
@@ -37,11 +43,18 @@ class Stage {
   void run(int64_t count, int64_t duration_ns, PhaseOutcome& out) {
     count_ = count;
     duration_ns_ = duration_ns;
-    start_ns_ = steady_now_ns();
     if (!warmup_ && !phase_.schedule_ns.empty())
       offsets_ = phase_.schedule_ns;
     else if (phase_.arrival)
       offsets_ = arrival_offsets_ns(*phase_.arrival, count, duration_ns);
+    // Open loop: bodies are built ahead on a thread of their own, and the clock starts once the
+    // first ones are ready, so a large prompt never delays the sends due with or after it.
+    if (open_loop() && !offsets_.empty()) {
+      prefetch_ = std::make_unique<BodyPrefetcher>(phase_.request_at, warmup_,
+                                                   static_cast<int64_t>(offsets_.size()));
+      prefetch_->wait_primed(kPrimeRequests, kPrimeBytes, kPrimeMaxNs, stop_);
+    }
+    start_ns_ = steady_now_ns();
     while (true) {
       const int64_t now = steady_now_ns();
       if (stop_.load() && !cancelling_) cancel_in_flight();
@@ -86,7 +99,7 @@ class Stage {
   }
 
   void submit_one(int64_t n, int64_t t_sched) {
-    PlannedRequest planned = phase_.request_at(n, warmup_);
+    PlannedRequest planned = prefetch_ ? prefetch_->take() : phase_.request_at(n, warmup_);
     net::HttpRequest req = phase_.lane->make_request(phase_.url);
     req.headers.emplace_back("Content-Type", "application/json");
     for (const auto& h : phase_.extra_headers) req.headers.push_back(h);
@@ -214,6 +227,7 @@ class Stage {
   int64_t last_progress_ns_ = 0;
   bool cancelling_ = false;
   std::unordered_set<uint64_t> in_flight_;
+  std::unique_ptr<BodyPrefetcher> prefetch_;  // open loop only
 
   struct Inbox {
     std::mutex mutex;
