@@ -174,6 +174,11 @@ std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* er
   folder.plan = read_json_file(root / "plan.json", folder, true);
   folder.environment = read_json_file(root / "environment.json", folder, true);
   folder.summary = read_json_file(root / "summary.json", folder, false);
+  if (folder.summary.is_object()) {
+    record::FileFields fields("summary.json");
+    folder.record = record::read_run_summary(folder.summary, fields);
+    folder.record_damage = fields.damage();
+  }
   folder.review = read_json_file(root / "review.json", folder, false);
   read_requests(root / "requests.jsonl", folder, requests);
   read_reviews(root, folder);

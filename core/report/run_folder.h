@@ -12,6 +12,7 @@
 
 #include "compare/review_record.h"
 #include "compare/sampled_verdicts.h"
+#include "record/run_summary.h"
 #include "report/artifact_records.h"
 #include "report/decision_record.h"
 
@@ -62,7 +63,10 @@ struct RunFolder {
   nlohmann::json plan;         // plan.json (resolved, no secrets); null when absent
   nlohmann::json environment;  // environment.json; null when absent
   nlohmann::json summary;      // summary.json; null when absent
-  nlohmann::json review;       // review.json (two-lane regression); null when absent
+  record::RunSummary record;   // summary.json as types (record/run_summary.h); empty when absent
+  // What of summary.json could not be read into `record`: "damaged: summary.json: PATH ...".
+  std::vector<std::string> record_damage;
+  nlohmann::json review;  // review.json (two-lane regression); null when absent
   // One record per (baseline, candidate) pair from review.json and review.*.json
   // (compare/run_reviews.h): the verdicts given on the Review page count wherever they are.
   std::vector<compare::ReviewRecord> reviews;

@@ -2,8 +2,8 @@
 
 #include <exception>
 
+#include "record/file_fields.h"
 #include "report/gate_table.h"
-#include "report/json_access.h"
 #include "report/report_model.h"
 #include "ui/decision/gate_rows.h"
 #include "ui/history/folder_damage.h"
@@ -11,7 +11,7 @@
 namespace lb::ui {
 namespace {
 
-void build_rows(const report::RunFolder& folder, DecisionView& view, report::FileFields& summary) {
+void build_rows(const report::RunFolder& folder, DecisionView& view) {
   const std::vector<std::string> lanes = folder.lane_ids();
   for (const std::string& lane : lanes) view.lanes << QString::fromStdString(lane);
   const report::GateTable table = report::build_gate_table(
@@ -19,7 +19,7 @@ void build_rows(const report::RunFolder& folder, DecisionView& view, report::Fil
   view.gates_snapshot = report::gate_table_to_json(table);
   view.has_gates = !table.empty();
   view.rows = gate_rows(table);
-  for (models::GateRowView& row : performance_rows(folder.summary, lanes, summary))
+  for (models::GateRowView& row : performance_rows(folder.record, lanes))
     view.rows.push_back(std::move(row));
   for (const std::string& c : report::batch_variant_caveats(folder))
     view.caveats << QString::fromStdString(c);
@@ -29,12 +29,11 @@ void build_rows(const report::RunFolder& folder, DecisionView& view, report::Fil
 
 DecisionView decision_view_of(const report::RunFolder& folder) {
   DecisionView view;
-  report::FileFields plan("plan.json");
+  record::FileFields plan("plan.json");
   view.plan_name = QString::fromStdString(plan.string(folder.plan, "", "name"));
-  report::FileFields summary("summary.json");
   view.damage = folder_damage(folder);
   try {
-    build_rows(folder, view, summary);
+    build_rows(folder, view);
   } catch (const std::exception& e) {
     // The gate table reads summary.json, the reviews and the verifications in core/report.
     view.rows.clear();
@@ -45,8 +44,8 @@ DecisionView decision_view_of(const report::RunFolder& folder) {
                        "kind, so the gates cannot be shown (%1)")
                        .arg(e.what());
   }
-  for (const auto* fields : {&plan, &summary})
-    for (const std::string& line : fields->damage()) view.damage << QString::fromStdString(line);
+  for (const std::string& line : plan.damage()) view.damage << QString::fromStdString(line);
+  for (const std::string& line : folder.record_damage) view.damage << QString::fromStdString(line);
   view.error = view.damage.join("\n");
   return view;
 }

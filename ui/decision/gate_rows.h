@@ -1,6 +1,6 @@
 #pragma once
 // The Decision page's table rows: core/report's gate table as item-model rows, plus the
-// performance figures of every phase of each experiment read from summary.json (TTFT, decode and
+// performance figures of every phase of each experiment of the run record (TTFT, decode and
 // E2E latency at each concurrency level, context size, cold and warm pass) and its best output
 // throughput, so the decision is taken with the numbers in view. A figure with a bootstrap
 // interval reads "x [lo, hi]"; a lane compared with the first adds its ratio, the ratio's
@@ -9,18 +9,14 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "models/gate_table_model.h"
+#include "record/run_summary.h"
 #include "report/gate_table.h"
-#include "report/json_access.h"
 
 namespace lb::ui {
 
 std::vector<models::GateRowView> gate_rows(const report::GateTable& table);
-// What of summary.json is of the wrong kind is noted in `fields` (the rows hold the rest).
-std::vector<models::GateRowView> performance_rows(const nlohmann::json& summary,
-                                                  const std::vector<std::string>& lanes,
-                                                  report::FileFields& fields);
+std::vector<models::GateRowView> performance_rows(const record::RunSummary& summary,
+                                                  const std::vector<std::string>& lanes);
 
 }  // namespace lb::ui

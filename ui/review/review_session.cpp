@@ -9,7 +9,7 @@
 #include "compare/pair_comparison.h"
 #include "compare/run_reviews.h"
 #include "compare/texts_file.h"
-#include "report/json_access.h"
+#include "record/file_fields.h"
 
 namespace lb::ui {
 namespace {
@@ -43,10 +43,10 @@ struct ReviewPlan {
   double threshold = compare::kDefaultNearIdenticalThreshold;
 };
 
-void read_regression(const nlohmann::json& plan, report::FileFields& f, ReviewPlan& out) {
+void read_regression(const nlohmann::json& plan, record::FileFields& f, ReviewPlan& out) {
   const nlohmann::json& experiments = f.array(plan, "", "experiments");
   for (size_t i = 0; i < experiments.size(); ++i) {
-    const std::string path = report::FileFields::item_path("", "experiments", i);
+    const std::string path = record::FileFields::item_path("", "experiments", i);
     const nlohmann::json& e = experiments[i];
     if (!f.expect_object(e, path) || f.string(e, path, "kind", {}, true) != "regression") continue;
     if (!out.prompt_set_ref.empty()) continue;  // the first regression is the one reviewed
@@ -60,11 +60,11 @@ ReviewPlan read_review_plan(const QString& run_dir, const std::string& label, QS
   ReviewPlan out;
   const auto text = read_text(QDir(run_dir).filePath("plan.json"));
   if (!text) return out;
-  report::FileFields f(label);
+  record::FileFields f(label);
   const nlohmann::json plan = f.parse_object(*text);
   const nlohmann::json& lanes = f.array(plan, "", "lanes");
   for (size_t i = 0; i < lanes.size(); ++i) {
-    const std::string path = report::FileFields::item_path("", "lanes", i);
+    const std::string path = record::FileFields::item_path("", "lanes", i);
     if (!f.expect_object(lanes[i], path)) continue;
     const std::string id = f.string(lanes[i], path, "id", {}, true);
     if (!id.empty()) out.lanes << QString::fromStdString(id);
@@ -84,7 +84,7 @@ QStringList lanes_with_texts(const QString& run_dir, const QStringList& plan_lan
   return lanes;
 }
 
-void read_load_baseline(const nlohmann::json& lanes, const std::string& path, report::FileFields& f,
+void read_load_baseline(const nlohmann::json& lanes, const std::string& path, record::FileFields& f,
                         std::map<QString, std::set<size_t>>& out) {
   for (const auto& [lane, section] : lanes.items()) {
     const std::string at = path + ".lanes." + lane;
@@ -103,11 +103,11 @@ void read_batch_variant(const QString& run_dir, std::map<QString, std::set<size_
                         QStringList* damage) {
   const auto text = read_text(QDir(run_dir).filePath("summary.json"));
   if (!text) return;
-  report::FileFields f("summary.json");
+  record::FileFields f("summary.json");
   const nlohmann::json summary = f.parse_object(*text);
   const nlohmann::json& experiments = f.array(summary, "", "experiments");
   for (size_t i = 0; i < experiments.size(); ++i) {
-    const std::string path = report::FileFields::item_path("", "experiments", i);
+    const std::string path = record::FileFields::item_path("", "experiments", i);
     const nlohmann::json& e = experiments[i];
     if (!f.expect_object(e, path) || f.string(e, path, "kind") != "regression") continue;
     read_load_baseline(f.object(e, path, "lanes"), path, f, out);

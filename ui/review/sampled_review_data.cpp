@@ -4,7 +4,7 @@
 #include <QFile>
 #include <nlohmann/json.hpp>
 
-#include "report/json_access.h"
+#include "record/file_fields.h"
 
 namespace lb::ui {
 namespace {
@@ -70,7 +70,7 @@ QString sampled_lost_of(const json& fact_lost, const QString& lane) {
   return QString("%1/%2").arg(lost->get<int64_t>()).arg(samples->get<int64_t>());
 }
 
-SampledPromptView prompt_of(const json& p, const std::string& path, report::FileFields& f,
+SampledPromptView prompt_of(const json& p, const std::string& path, record::FileFields& f,
                             const QString& lane_a, const QString& lane_b) {
   SampledPromptView v;
   if (!f.expect_object(p, path)) return v;
@@ -143,7 +143,7 @@ bool read_sampled(const QString& run_dir, const QString& file, SampledReviewData
   const QDir dir(run_dir);
   json sampled;
   if (!read_json(dir, file, &sampled, error)) return false;
-  report::FileFields f(file.toStdString());
+  record::FileFields f(file.toStdString());
   SampledReviewData d;
   d.lane_a = QString::fromStdString(f.string(sampled, "", "baseline", {}, true));
   d.lane_b = QString::fromStdString(f.string(sampled, "", "candidate", {}, true));
@@ -161,7 +161,7 @@ bool read_sampled(const QString& run_dir, const QString& file, SampledReviewData
   d.samples_a = samples_of(a);
   d.samples_b = samples_of(b);
   for (size_t i = 0; i < prompts.size(); ++i)
-    d.prompts.push_back(prompt_of(prompts[i], report::FileFields::item_path("", "prompts", i), f,
+    d.prompts.push_back(prompt_of(prompts[i], record::FileFields::item_path("", "prompts", i), f,
                                   d.lane_a, d.lane_b));
   for (const std::string& line : f.damage()) d.damage << QString::fromStdString(line);
   read_verdicts(dir, file, d);

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare/token_divergence.h"
-#include "report/json_access.h"
+#include "record/file_fields.h"
 
 namespace lb::ui {
 namespace {
@@ -44,7 +44,7 @@ logprobs::PromptLogprobs line_for(const std::vector<logprobs::PromptLogprobs>& l
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // One direction of a pair's teacher-forced scores, when it was scored.
-QString direction_text(const json& d, const std::string& path, report::FileFields& f,
+QString direction_text(const json& d, const std::string& path, record::FileFields& f,
                        const QString& what) {
   if (!d.is_object()) return {};
   if (f.string(d, path, "status", "ok") != "ok")
@@ -58,7 +58,7 @@ QString direction_text(const json& d, const std::string& path, report::FileField
   return parts.isEmpty() ? QString() : what + ": " + parts.join(" · ");
 }
 
-QString cross_text(const json& pair, const std::string& path, report::FileFields& f) {
+QString cross_text(const json& pair, const std::string& path, record::FileFields& f) {
   QStringList out;
   if (pair.contains("cross_score")) {
     const json& cross = f.object(pair, path, "cross_score");
@@ -78,7 +78,7 @@ QString cross_text(const json& pair, const std::string& path, report::FileFields
   return out.join("  |  ");
 }
 
-void take_pair(const json& p, const std::string& path, report::FileFields& f, TokenEvidence& out) {
+void take_pair(const json& p, const std::string& path, record::FileFields& f, TokenEvidence& out) {
   if (!f.expect_object(p, path)) return;
   const double index = f.number(p, path, "index", -1);
   if (!p.contains("index") || !p["index"].is_number_integer() || index < 0 ||
@@ -92,21 +92,21 @@ void take_pair(const json& p, const std::string& path, report::FileFields& f, To
   t.cross_scores = cross_text(p, path, f);
 }
 
-void take_from_report(const json& report, report::FileFields& f, TokenEvidence& out) {
+void take_from_report(const json& report, record::FileFields& f, TokenEvidence& out) {
   const json& th = f.object(report, "", "thresholds");
   out.near_tie_margin_nats =
       f.number(th, "thresholds", "near_tie_margin_nats", out.near_tie_margin_nats);
   out.top_k = static_cast<int>(f.number(th, "thresholds", "top_k", out.top_k));
   const json& pairs = f.array(report, "", "pairs");
   for (size_t i = 0; i < pairs.size(); ++i)
-    take_pair(pairs[i], report::FileFields::item_path("", "pairs", i), f, out);
+    take_pair(pairs[i], record::FileFields::item_path("", "pairs", i), f, out);
 }
 
 // The run's own analysis of the pair, when tokens.json is there and readable.
 bool read_tokens_json(const QString& tokens_json, TokenEvidence& out) {
   QFile file(tokens_json);
   if (tokens_json.isEmpty() || !file.open(QIODevice::ReadOnly)) return false;
-  report::FileFields f(QFileInfo(tokens_json).fileName().toStdString());
+  record::FileFields f(QFileInfo(tokens_json).fileName().toStdString());
   const json report = f.parse_object(file.readAll().toStdString());
   if (report.contains("pairs")) take_from_report(report, f, out);
   for (const std::string& d : f.damage()) out.damage << QString::fromStdString(d);

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "report/json_access.h"
+#include "record/file_fields.h"
 
 namespace lb::ui {
 
@@ -32,7 +32,7 @@ bool LiveGateScores::apply_message(const QString& text) {
 }
 
 void LiveGateScores::apply_lane(const QString& lane, const nlohmann::json& gates,
-                                const std::string& path, report::FileFields& f) {
+                                const std::string& path, record::FileFields& f) {
   if (!lanes_.contains(lane)) lanes_ << lane;
   for (const auto& [check, g] : gates.items()) {
     const std::string at = path + "." + check;
@@ -50,11 +50,11 @@ void LiveGateScores::apply_lane(const QString& lane, const nlohmann::json& gates
 }
 
 QStringList LiveGateScores::apply_summary(const nlohmann::json& summary) {
-  report::FileFields f("summary.json");
+  record::FileFields f("summary.json");
   const nlohmann::json& experiments = f.array(summary, "", "experiments");
   for (size_t i = 0; i < experiments.size(); ++i) {
     const nlohmann::json& e = experiments[i];
-    const std::string path = report::FileFields::item_path("", "experiments", i);
+    const std::string path = record::FileFields::item_path("", "experiments", i);
     if (!f.expect_object(e, path) || f.string(e, path, "kind") != "gates") continue;
     for (const auto& [lane_id, lane] : f.object(e, path, "lanes").items()) {
       const std::string at = path + ".lanes." + lane_id;

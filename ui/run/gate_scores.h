@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace lb::report {
+namespace lb::record {
 class FileFields;
 }
 
@@ -39,7 +39,7 @@ class LiveGateScores {
 
  private:
   void apply_lane(const QString& lane, const nlohmann::json& gates, const std::string& path,
-                  report::FileFields& f);
+                  record::FileFields& f);
 
   QStringList lanes_;
   std::vector<std::string> checks_;

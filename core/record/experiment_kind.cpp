@@ -1,0 +1,51 @@
+#include "record/experiment_kind.h"
+
+#include <array>
+#include <utility>
+
+namespace lb::record {
+namespace {
+
+constexpr std::array<std::pair<ExperimentKind, const char*>, 10> kKindNames{{
+    {ExperimentKind::Throughput, "throughput"},
+    {ExperimentKind::Regression, "regression"},
+    {ExperimentKind::ContextSweep, "context_sweep"},
+    {ExperimentKind::PrefixCache, "prefix_cache"},
+    {ExperimentKind::Speculative, "speculative"},
+    {ExperimentKind::Gates, "gates"},
+    {ExperimentKind::Trace, "trace"},
+    {ExperimentKind::SampledRegression, "sampled_regression"},
+    {ExperimentKind::Sessions, "sessions"},
+    {ExperimentKind::Capacity, "capacity"},
+}};
+
+}  // namespace
+
+const char* to_string(ExperimentKind kind) {
+  for (const auto& [k, name] : kKindNames)
+    if (k == kind) return name;
+  return "unknown";
+}
+
+std::optional<ExperimentKind> experiment_kind_from(std::string_view name) {
+  for (const auto& [k, text] : kKindNames)
+    if (name == text) return k;
+  return std::nullopt;
+}
+
+bool measures_load(ExperimentKind kind) {
+  switch (kind) {
+    case ExperimentKind::Throughput:
+    case ExperimentKind::Trace:
+    case ExperimentKind::Capacity:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool is_reviewable(ExperimentKind kind) {
+  return kind == ExperimentKind::Regression || kind == ExperimentKind::SampledRegression;
+}
+
+}  // namespace lb::record

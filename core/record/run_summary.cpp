@@ -1,0 +1,84 @@
+#include "record/run_summary.h"
+
+namespace lb::record {
+
+const Interval* PhaseRecord::interval(std::string_view figure) const {
+  const auto it = intervals.find(std::string(figure));
+  return it == intervals.end() ? nullptr : &it->second;
+}
+
+bool PhaseRecord::interrupted() const {
+  const auto it = more.find("interrupted");
+  return it != more.end() && it->is_boolean() && it->get<bool>();
+}
+
+const char* to_string(GateStatus status) {
+  switch (status) {
+    case GateStatus::Pass:
+      return "pass";
+    case GateStatus::Fail:
+      return "fail";
+    case GateStatus::Unsupported:
+      return "unsupported";
+    case GateStatus::Stopped:
+      return "stopped";
+    case GateStatus::Unknown:
+      break;
+  }
+  return "n/a";
+}
+
+GateStatus gate_status_from(std::string_view text) {
+  for (GateStatus s :
+       {GateStatus::Pass, GateStatus::Fail, GateStatus::Unsupported, GateStatus::Stopped})
+    if (text == to_string(s)) return s;
+  return GateStatus::Unknown;
+}
+
+std::string GateResult::reason() const { return failures.empty() ? why : failures.front().why; }
+
+const PhaseRecord* LaneRecord::phase(std::string_view name) const {
+  for (const PhaseRecord& p : phases)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+const LaneRecord* ExperimentSection::lane(std::string_view id) const {
+  for (const LaneRecord& l : lanes)
+    if (l.id == id) return &l;
+  return nullptr;
+}
+
+const PhaseRecord* ExperimentSection::phase(std::string_view lane_id,
+                                            std::string_view phase_name) const {
+  const LaneRecord* l = lane(lane_id);
+  return l ? l->phase(phase_name) : nullptr;
+}
+
+std::vector<std::string> ExperimentSection::phase_order(
+    const std::vector<std::string>& lane_ids) const {
+  for (const std::string& id : lane_ids) {
+    const LaneRecord* l = lane(id);
+    if (!l || l->phases.empty()) continue;
+    std::vector<std::string> order;
+    for (const PhaseRecord& p : l->phases) order.push_back(p.name);
+    return order;
+  }
+  return {};
+}
+
+const Comparison* ExperimentSection::comparison(std::string_view candidate, std::string_view phase,
+                                                std::string_view figure) const {
+  for (const Comparison& c : comparisons)
+    if (c.candidate == candidate && c.phase == phase && c.figure == figure) return &c;
+  return nullptr;
+}
+
+std::vector<const ExperimentSection*> RunSummary::of_kind(ExperimentKind kind) const {
+  std::vector<const ExperimentSection*> out;
+  for (const ExperimentSection& s : experiments)
+    if (s.is(kind)) out.push_back(&s);
+  return out;
+}
+
+}  // namespace lb::record

@@ -1,0 +1,160 @@
+#pragma once
+// A run folder's summary.json as types. The engine writes it, the report, the Decision page, the
+// Run page's tables and the CLI read it; every reader goes through read_run_summary, so a damaged
+// or older file reads the same way everywhere: what could be read, plus one sentence per thing
+// that could not (FileFields).
+//
+// RunSummary -> ExperimentSection (one per experiment, in run order) -> LaneRecord (one per lane)
+// -> PhaseRecord (one per phase, in run order: "c8", "cold", "4096", ...). Members this version
+// does not type yet (the per-kind extras such as a prefix-cache section's passes) travel in each
+// level's `more`, so to_json(read_run_summary(x)) writes a folder of this version back byte for
+// byte.
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "metrics/bootstrap.h"
+#include "metrics/summary.h"
+#include "record/experiment_kind.h"
+#include "record/file_fields.h"
+
+namespace lb::record {
+
+// A figure's 95 % interval as the phase recorded it ("intervals": {"median_ttft_ms": {...}}).
+struct Interval {
+  double lo = NAN;
+  double hi = NAN;
+  double level = NAN;
+  int64_t n = -1;      // values behind it (requests or trials); -1 when not recorded
+  std::string basis;   // "requests" or "trials"
+  std::string method;  // "bca", "percentile", ...
+  nlohmann::json more = nlohmann::json::object();
+  bool known() const { return std::isfinite(lo) && std::isfinite(hi); }
+};
+
+// One phase of one lane: the figures metrics::summarize computed from its requests, and their
+// intervals.
+struct PhaseRecord {
+  std::string name;
+  metrics::LaneSummary figures;
+  std::map<std::string, Interval> intervals;  // by figure key: "median_ttft_ms", ...
+  nlohmann::json more = nlohmann::json::object();
+
+  const Interval* interval(std::string_view figure) const;
+  bool interrupted() const;  // the phase was cut short by a stop
+};
+
+enum class GateStatus { Pass, Fail, Unsupported, Stopped, Unknown };
+const char* to_string(GateStatus status);  // "pass", "fail", "unsupported", "stopped", "n/a"
+GateStatus gate_status_from(std::string_view text);
+
+struct GateFailure {
+  int64_t attempt = 0;
+  std::string why;
+};
+
+// One gate check of one lane. Also what the engine reports live as each check is scored.
+struct GateResult {
+  std::string lane_id;
+  std::string check;  // "json", "tools", "multimodal (responses)", ...
+  GateStatus status = GateStatus::Unknown;
+  int64_t passed = 0;
+  int64_t attempts = 0;
+  int64_t repeat = 0;
+  std::string score;  // "3/3"
+  std::string why;    // why it is unsupported or stopped; "" otherwise
+  std::vector<GateFailure> failures;
+  nlohmann::json more = nlohmann::json::object();  // per-kind counts of the multimodal check
+
+  // Why it did not pass, in one line: the first failure's reason, else `why`.
+  std::string reason() const;
+};
+
+struct LaneRecord {
+  std::string id;
+  std::vector<PhaseRecord> phases;  // in run order
+  std::vector<GateResult> gates;    // a gates experiment's checks, by check name
+  nlohmann::json more = nlohmann::json::object();
+
+  const PhaseRecord* phase(std::string_view name) const;
+};
+
+// A candidate lane's figure against the baseline lane's: the ratio, its interval and the verdict.
+struct Comparison {
+  std::string baseline;
+  std::string candidate;
+  std::string phase;
+  std::string figure;  // the phase's figure key: "median_ttft_ms", ...
+  std::string label;
+  std::string statement;  // the whole finding in one sentence
+  double ratio = NAN;
+  double lo = NAN;
+  double hi = NAN;
+  metrics::Verdict verdict = metrics::Verdict::Unknown;
+  nlohmann::json more = nlohmann::json::object();
+  bool interval_known() const { return std::isfinite(lo) && std::isfinite(hi); }
+};
+
+struct ExperimentSection {
+  std::string name;
+  std::optional<ExperimentKind> kind;  // nullopt: a kind this version does not know
+  std::string kind_name;               // as written
+  std::vector<LaneRecord> lanes;       // by lane id
+  // Figure ratios of each candidate lane against the first; a regression's pair outcomes, which
+  // share the file's "comparisons" list, are still in `more`.
+  std::vector<Comparison> comparisons;
+  std::vector<std::string> blockers;
+  nlohmann::json more = nlohmann::json::object();
+  // "comparisons" or "blockers" when the file wrote that list empty (written back the same way).
+  std::set<std::string> empty_lists;
+
+  bool is(ExperimentKind k) const { return kind == k; }
+  const LaneRecord* lane(std::string_view id) const;
+  const PhaseRecord* phase(std::string_view lane_id, std::string_view phase_name) const;
+  // The experiment's phases in run order, from the first of `lane_ids` that has any.
+  std::vector<std::string> phase_order(const std::vector<std::string>& lane_ids) const;
+  // The comparison of CANDIDATE's FIGURE at PHASE with the baseline; nullptr when none.
+  const Comparison* comparison(std::string_view candidate, std::string_view phase,
+                               std::string_view figure) const;
+};
+
+struct RunHeader {
+  std::string name;
+  std::string started_at;
+  std::string finished_at;  // "" while the run goes or when it was killed
+  std::optional<bool> interrupted;
+  std::vector<std::string> blockers;
+  bool empty_blockers = false;  // the file wrote "blockers": []
+  nlohmann::json more = nlohmann::json::object();
+};
+
+struct RunSummary {
+  RunHeader run;
+  std::vector<ExperimentSection> experiments;      // in run order
+  nlohmann::json more = nlohmann::json::object();  // "servers", "sweeps"
+
+  std::vector<const ExperimentSection*> of_kind(ExperimentKind kind) const;
+  bool has(ExperimentKind kind) const { return !of_kind(kind).empty(); }
+};
+
+// summary.json's object (or any part that is not one: then an empty summary and a note).
+RunSummary read_run_summary(const nlohmann::json& summary, FileFields& fields);
+// The file's text parsed and read; a text that is not JSON is noted.
+RunSummary read_run_summary_text(std::string_view text, FileFields& fields);
+
+nlohmann::json to_json(const RunSummary& summary);
+nlohmann::json to_json(const ExperimentSection& section);
+nlohmann::json to_json(const GateResult& gate);  // without lane and check (the keys above it)
+
+// The LaneSummary fields of a phase object; the members it does not know are left in *rest.
+metrics::LaneSummary read_lane_summary(const nlohmann::json& phase, std::string_view path,
+                                       FileFields& fields, nlohmann::json* rest);
+
+}  // namespace lb::record

@@ -1,0 +1,178 @@
+// The golden run folders (tests/fixtures/run_folders, one per experiment kind, written by
+// make.sh on simulator lanes) read into RunSummary without a note and write back byte for byte;
+// damaged files read what they can and say what they could not.
+#include <QtTest>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "record/run_summary.h"
+#include "test_main.h"
+#include "test_paths.h"
+
+using namespace lb::record;
+using nlohmann::json;
+
+namespace {
+
+std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+// As the run-folder writer writes summary.json.
+std::string as_written(const json& j) {
+  return j.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::vector<std::filesystem::path> golden_folders() {
+  std::vector<std::filesystem::path> out;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(lb::test::fixture_path("run_folders")))
+    if (entry.is_directory()) out.push_back(entry.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+RunSummary read(const std::string& text, std::vector<std::string>* damage = nullptr) {
+  FileFields f("summary.json");
+  RunSummary s = read_run_summary_text(text, f);
+  if (damage) *damage = f.damage();
+  return s;
+}
+
+const char* const kDamagedSummary =
+    "{\"run\": {\"name\": 3}, \"experiments\": ["
+    "{\"name\": \"t\", \"kind\": \"throughput\", \"lanes\": {\"a\": {"
+    "\"phase_order\": [\"c1\", \"c9\"], \"phases\": {\"c1\": {\"completed\": \"many\", "
+    "\"median_ttft_ms\": 12.5, \"intervals\": {\"median_ttft_ms\": {\"lo\": 1, \"hi\": "
+    "\"x\"}}}}}}, "
+    "\"comparisons\": [7]}, \"not a section\", {\"name\": \"n\", \"kind\": \"teleport\"}]}";
+
+}  // namespace
+
+class RecordRunSummaryTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void everyKindHasAGoldenFolder() {
+    std::set<std::string> kinds;
+    for (const auto& dir : golden_folders()) kinds.insert(dir.filename().string());
+    for (const char* kind :
+         {"throughput", "regression", "context_sweep", "prefix_cache", "speculative", "gates",
+          "trace", "sampled_regression", "sessions", "capacity"})
+      QVERIFY2(kinds.count(kind), kind);
+  }
+
+  void goldenFoldersReadWithoutANote() {
+    for (const auto& dir : golden_folders()) {
+      const std::string kind = dir.filename().string();
+      std::vector<std::string> damage;
+      const RunSummary s = read(read_text(dir / "summary.json"), &damage);
+      QVERIFY2(damage.empty(), (kind + ": " + (damage.empty() ? "" : damage.front())).c_str());
+      QCOMPARE(s.experiments.size(), size_t(1));
+      const ExperimentSection& e = s.experiments.front();
+      QVERIFY2(e.kind && to_string(*e.kind) == kind, kind.c_str());
+      QCOMPARE(e.lanes.size(), size_t(3));
+      QVERIFY(!s.run.finished_at.empty());
+      QCOMPARE(s.run.interrupted, std::optional<bool>(false));
+      if (e.is(ExperimentKind::Gates)) {
+        for (const LaneRecord& lane : e.lanes) {
+          QCOMPARE(lane.gates.size(), size_t(3));
+          for (const GateResult& g : lane.gates) QVERIFY(g.status != GateStatus::Unknown);
+        }
+        continue;
+      }
+      // Every other kind measures phases with figures and intervals.
+      const LaneRecord& lane = e.lanes.front();
+      QVERIFY2(!lane.phases.empty(), kind.c_str());
+      const PhaseRecord& phase = lane.phases.front();
+      QVERIFY2(phase.figures.completed > 0, kind.c_str());
+      QCOMPARE(phase.figures.lane_id, lane.id);
+      QVERIFY2(std::isfinite(phase.figures.ttft_ms.median), kind.c_str());
+      QVERIFY2(phase.figures.ttft_ms.count > 0, kind.c_str());
+    }
+  }
+
+  void goldenFoldersWriteBackByteForByte() {
+    for (const auto& dir : golden_folders()) {
+      const std::string text = read_text(dir / "summary.json");
+      const std::string again = as_written(to_json(read(text)));
+      if (again != text) {
+        size_t at = 0;
+        while (at < text.size() && at < again.size() && text[at] == again[at]) ++at;
+        const std::string where = dir.filename().string() + " differs at byte " +
+                                  std::to_string(at) + ": file \"" + text.substr(at, 80) +
+                                  "\" written \"" + again.substr(at, 80) + "\"";
+        QFAIL(where.c_str());
+      }
+    }
+  }
+
+  void phasesKeepTheirRunOrderAndComparisonsTheirVerdicts() {
+    const RunSummary s = read(read_text(
+        std::filesystem::path(lb::test::fixture_path("run_folders/throughput")) / "summary.json"));
+    const ExperimentSection& e = s.experiments.front();
+    QCOMPARE(e.phase_order({"bf16", "fp8"}), (std::vector<std::string>{"c1", "c4"}));
+    const PhaseRecord* c4 = e.phase("fp8", "c4");
+    QVERIFY(c4);
+    QVERIFY(c4->figures.output_throughput > 0);
+    const Interval* ttft = c4->interval("median_ttft_ms");
+    QVERIFY(ttft && ttft->known() && ttft->lo <= c4->figures.ttft_ms.median &&
+            c4->figures.ttft_ms.median <= ttft->hi);
+    const Comparison* c = e.comparison("fp8-mtp", "c4", "median_decode_tok_s");
+    QVERIFY(c);
+    QCOMPARE(c->baseline, std::string("bf16"));
+    QVERIFY(std::isfinite(c->ratio));
+    QVERIFY(c->verdict != lb::metrics::Verdict::Unknown || !c->interval_known());
+    QVERIFY(!c->statement.empty());
+  }
+
+  void wrongTypesAreNotedAndReadAsAbsent() {
+    std::vector<std::string> damage;
+    const RunSummary s = read(kDamagedSummary, &damage);
+    QCOMPARE(s.experiments.size(), size_t(2));
+    const PhaseRecord* c1 = s.experiments[0].phase("a", "c1");
+    QVERIFY(c1);
+    QCOMPARE(c1->figures.completed, int64_t(0));
+    QCOMPARE(c1->figures.ttft_ms.median, 12.5);
+    QVERIFY(!c1->interval("median_ttft_ms")->known());
+    QVERIFY(!s.experiments[1].kind);
+    QCOMPARE(s.experiments[1].kind_name, std::string("teleport"));
+    const std::string all = [&] {
+      std::string out;
+      for (const auto& d : damage) out += d + "\n";
+      return out;
+    }();
+    for (const char* expected :
+         {"damaged: summary.json: run.name is a number, not a string",
+          "experiments[0].lanes.a.phase_order names \"c9\", which has no phase",
+          "experiments[0].lanes.a.phases.c1.completed is a string, not a number",
+          "intervals.median_ttft_ms.hi is a string, not a number",
+          "experiments[0].comparisons[0] is a number, not an object",
+          "experiments[1] is a string, not an object",
+          "experiments[2].kind is \"teleport\", a kind this version does not know"})
+      QVERIFY2(all.find(expected) != std::string::npos,
+               (expected + std::string("\n") + all).c_str());
+  }
+
+  void textThatIsNotJsonIsNotedNotThrown() {
+    std::vector<std::string> damage;
+    const RunSummary s = read("{\"run\": {\"name\": \"cut sh", &damage);
+    QVERIFY(s.experiments.empty());
+    QCOMPARE(damage.size(), size_t(1));
+    QVERIFY(damage[0].find("not valid JSON") != std::string::npos);
+  }
+
+  void kindsHaveOneNameEach() {
+    for (int k = 0; k <= static_cast<int>(ExperimentKind::Capacity); ++k) {
+      const auto kind = static_cast<ExperimentKind>(k);
+      QCOMPARE(experiment_kind_from(to_string(kind)), std::optional<ExperimentKind>(kind));
+    }
+    QVERIFY(!experiment_kind_from("Throughput"));
+  }
+};
+
+LANEBENCH_TEST_GUILESS_MAIN(RecordRunSummaryTest)
+#include "record_run_summary_test.moc"
