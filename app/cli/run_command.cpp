@@ -48,8 +48,11 @@ void print_outcome(const RunArgs& args, const run::RunResult& result) {
   if (result.interrupted)
     std::cerr << "lanebench-cli run: interrupted; kept " << result.requests_written
               << " finished requests in " << args.out_dir << '\n';
+  record::FileFields fields("summary.json");
   const std::string table =
-      result.summary.is_null() ? std::string() : format_results_table(result.summary);
+      result.summary.is_object()
+          ? format_results_table(record::read_run_summary(result.summary, fields))
+          : std::string();
   if (args.json) {
     nlohmann::json out = {{"exit_code", result.exit_code},
                           {"run_dir", args.out_dir},

@@ -119,20 +119,28 @@ const std::vector<HeadlineFigure>& headline_figures() {
   return figures;
 }
 
-json intervals_json(const RequestSamples& samples, const BootstrapOptions& options) {
-  json out = json::object();
+std::vector<std::pair<std::string, BootstrapInterval>> headline_intervals(
+    const RequestSamples& samples, const BootstrapOptions& options) {
+  std::vector<std::pair<std::string, BootstrapInterval>> out;
   for (const HeadlineFigure& f : headline_figures()) {
     const BootstrapInterval i = bootstrap_interval(samples.*f.values, f.statistic, options);
-    if (!i.valid()) continue;
-    out[f.key] = {{"lo", i.lo},
-                  {"hi", i.hi},
-                  {"level", i.level},
-                  {"method", to_string(i.method)},
-                  {"method_name", kMethodOverRequests},
-                  {"resamples", i.resamples},
-                  {"seed", options.seed},
-                  {"basis", kBasisRequests},
-                  {"n", i.n}};
+    if (i.valid()) out.emplace_back(f.key, i);
+  }
+  return out;
+}
+
+json intervals_json(const RequestSamples& samples, const BootstrapOptions& options) {
+  json out = json::object();
+  for (const auto& [key, i] : headline_intervals(samples, options)) {
+    out[key] = {{"lo", i.lo},
+                {"hi", i.hi},
+                {"level", i.level},
+                {"method", to_string(i.method)},
+                {"method_name", kMethodOverRequests},
+                {"resamples", i.resamples},
+                {"seed", options.seed},
+                {"basis", kBasisRequests},
+                {"n", i.n}};
   }
   return out;
 }

@@ -119,24 +119,32 @@ RatioInterval ratio_over_trials(const std::vector<double>& baseline,
   return r;
 }
 
-json intervals_over_trials_json(const std::vector<TrialValues>& trials,
-                                const BootstrapOptions& options) {
-  json out = json::object();
+std::vector<std::pair<std::string, BootstrapInterval>> intervals_over_trials(
+    const std::vector<TrialValues>& trials, const BootstrapOptions& options) {
+  std::vector<std::pair<std::string, BootstrapInterval>> out;
   const auto& figures = trial_figures();
   for (size_t f = 0; f < figures.size(); ++f) {
     const BootstrapInterval i = interval_over_trials(figure_over_trials(trials, f), options);
-    if (!i.valid()) continue;
-    out[figures[f].key] = {{"lo", i.lo},
-                           {"hi", i.hi},
-                           {"estimate", i.estimate},
-                           {"statistic", "mean of the per-trial figures"},
-                           {"level", i.level},
-                           {"method", kExpandedPercentile},
-                           {"method_name", kMethodOverTrials},
-                           {"resamples", i.resamples},
-                           {"seed", options.seed},
-                           {"basis", "trials"},
-                           {"n", i.n}};
+    if (i.valid()) out.emplace_back(figures[f].key, i);
+  }
+  return out;
+}
+
+json intervals_over_trials_json(const std::vector<TrialValues>& trials,
+                                const BootstrapOptions& options) {
+  json out = json::object();
+  for (const auto& [key, i] : intervals_over_trials(trials, options)) {
+    out[key] = {{"lo", i.lo},
+                {"hi", i.hi},
+                {"estimate", i.estimate},
+                {"statistic", "mean of the per-trial figures"},
+                {"level", i.level},
+                {"method", kExpandedPercentile},
+                {"method_name", kMethodOverTrials},
+                {"resamples", i.resamples},
+                {"seed", options.seed},
+                {"basis", "trials"},
+                {"n", i.n}};
   }
   return out;
 }

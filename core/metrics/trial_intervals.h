@@ -62,6 +62,9 @@ RatioInterval ratio_over_trials(const std::vector<double>& baseline,
 // {"median_ttft_ms": {"lo", "hi", "estimate", "level", "method": "percentile (expanded)",
 // "method_name": "bootstrap over trials", "resamples", "seed", "basis": "trials", "n"}, ...},
 // one entry per figure with at least two trials' values.
+// The interval of each trial figure that has one, by summary.json key.
+std::vector<std::pair<std::string, BootstrapInterval>> intervals_over_trials(
+    const std::vector<TrialValues>& trials, const BootstrapOptions& options = {});
 nlohmann::json intervals_over_trials_json(const std::vector<TrialValues>& trials,
                                           const BootstrapOptions& options = {});
 

@@ -56,8 +56,10 @@ const char* to_string(GateStatus status);  // "pass", "fail", "unsupported", "st
 GateStatus gate_status_from(std::string_view text);
 
 struct GateFailure {
-  int64_t attempt = 0;
+  std::optional<int64_t> attempt;  // which of the check's repeats failed; a multimodal gate's
+                                   // failures name their prompt instead (in `more`)
   std::string why;
+  nlohmann::json more = nlohmann::json::object();
 };
 
 // One gate check of one lane. Also what the engine reports live as each check is scored.
@@ -152,6 +154,10 @@ RunSummary read_run_summary_text(std::string_view text, FileFields& fields);
 nlohmann::json to_json(const RunSummary& summary);
 nlohmann::json to_json(const ExperimentSection& section);
 nlohmann::json to_json(const GateResult& gate);  // without lane and check (the keys above it)
+// One gate check's object of summary.json (lanes.LANE.gates.CHECK) as a GateResult.
+GateResult read_gate_result(const std::string& lane_id, const std::string& check,
+                            const nlohmann::json& gate, const std::string& path,
+                            FileFields& fields);
 
 // The LaneSummary fields of a phase object; the members it does not know are left in *rest.
 metrics::LaneSummary read_lane_summary(const nlohmann::json& phase, std::string_view path,

@@ -78,8 +78,12 @@ GateResult read_gate(const std::string& lane, const std::string& check, const js
   for (size_t i = 0; i < failures.size(); ++i) {
     const std::string at = FileFields::item_path(path, "failures", i);
     if (!f.expect_object(failures[i], at)) continue;
-    g.failures.push_back({static_cast<int64_t>(f.number(failures[i], at, "attempt", 0)),
-                          f.string(failures[i], at, "why")});
+    GateFailure failure;
+    if (failures[i].contains("attempt"))
+      failure.attempt = static_cast<int64_t>(f.number(failures[i], at, "attempt", 0));
+    failure.why = f.string(failures[i], at, "why");
+    failure.more = members_except(failures[i], {"attempt", "why"});
+    g.failures.push_back(std::move(failure));
   }
   g.more =
       members_except(j, {"status", "passed", "attempts", "repeat", "score", "why", "failures"});
@@ -192,6 +196,11 @@ RunSummary read_run_summary(const json& summary, FileFields& f) {
   }
   out.more = members_except(summary, {"run", "experiments"});
   return out;
+}
+
+GateResult read_gate_result(const std::string& lane_id, const std::string& check, const json& gate,
+                            const std::string& path, FileFields& fields) {
+  return read_gate(lane_id, check, gate, path, fields);
 }
 
 RunSummary read_run_summary_text(std::string_view text, FileFields& f) {

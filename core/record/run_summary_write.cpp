@@ -92,8 +92,12 @@ json to_json(const GateResult& g) {
   if (!g.why.empty()) j["why"] = g.why;
   if (!g.failures.empty()) {
     json failures = json::array();
-    for (const GateFailure& f : g.failures)
-      failures.push_back({{"attempt", f.attempt}, {"why", f.why}});
+    for (const GateFailure& f : g.failures) {
+      json entry = f.more;
+      if (f.attempt) entry["attempt"] = *f.attempt;
+      entry["why"] = f.why;
+      failures.push_back(std::move(entry));
+    }
     j["failures"] = std::move(failures);
   }
   return j;

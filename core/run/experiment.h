@@ -16,6 +16,7 @@
 #include "metrics/summary_intervals.h"
 #include "net/stream_client.h"
 #include "plan/plan.h"
+#include "record/experiment_kind.h"
 #include "run/lane_endpoint.h"
 #include "run/lane_probe.h"
 #include "run/load_driver.h"
@@ -138,5 +139,7 @@ class Experiment {
 
 // nullptr when the kind has no implementation in this build.
 std::unique_ptr<Experiment> make_experiment(const plan::Experiment& spec);
+// The experiment's kind, from the type of its parameters.
+record::ExperimentKind kind_of(const plan::Experiment& spec);
 
 }  // namespace lb::run

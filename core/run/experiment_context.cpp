@@ -44,7 +44,7 @@ ExperimentContext::ExperimentContext(net::StreamClient& client, RunSink& sink,
       section_(section) {
   // An experiment that keeps per-token logprobs finds written blocks for them, so the I/O thread
   // does not fault in fresh pages while it stamps other streams (logprobs/raw_logprobs.h).
-  if (spec.kind == "regression" || spec.logprobs > 0) {
+  if (kind_of(spec) == record::ExperimentKind::Regression || spec.logprobs > 0) {
     logprobs::reserve_raw_blocks(kLogprobReserveBytes);
   }
 }
@@ -105,18 +105,64 @@ void ExperimentContext::flag_blocker(const std::string& why) {
   sink_.on_message(MessageLevel::Error, why);
 }
 
+namespace {
+
+template <class... Fn>
+struct Overloaded : Fn... {
+  using Fn::operator()...;
+};
+template <class... Fn>
+Overloaded(Fn...) -> Overloaded<Fn...>;
+
+}  // namespace
+
+record::ExperimentKind kind_of(const plan::Experiment& spec) {
+  using K = record::ExperimentKind;
+  return std::visit(
+      Overloaded{[](const plan::ThroughputExperiment&) { return K::Throughput; },
+                 [](const plan::RegressionExperiment&) { return K::Regression; },
+                 [](const plan::ContextSweepExperiment&) { return K::ContextSweep; },
+                 [](const plan::PrefixCacheExperiment&) { return K::PrefixCache; },
+                 [](const plan::SpeculativeExperiment&) { return K::Speculative; },
+                 [](const plan::GatesExperiment&) { return K::Gates; },
+                 [](const plan::TraceExperiment&) { return K::Trace; },
+                 [](const plan::SampledRegressionExperiment&) { return K::SampledRegression; },
+                 [](const plan::SessionsExperiment&) { return K::Sessions; },
+                 [](const plan::CapacityExperiment&) { return K::Capacity; }},
+      spec.params);
+}
+
 std::unique_ptr<Experiment> make_experiment(const plan::Experiment& spec) {
-  if (spec.kind == "throughput") return std::make_unique<ThroughputExperiment>();
-  if (spec.kind == "regression") return std::make_unique<RegressionExperiment>();
-  if (spec.kind == "context_sweep") return std::make_unique<ContextSweepExperiment>();
-  if (spec.kind == "prefix_cache") return std::make_unique<PrefixCacheExperiment>();
-  if (spec.kind == "speculative") return std::make_unique<SpeculativeExperiment>();
-  if (spec.kind == "gates") return std::make_unique<GatesExperiment>();
-  if (spec.kind == "trace") return std::make_unique<TraceExperiment>();
-  if (spec.kind == "sampled_regression") return std::make_unique<SampledRegressionExperiment>();
-  if (spec.kind == "sessions") return std::make_unique<SessionsExperiment>();
-  if (spec.kind == "capacity") return std::make_unique<CapacityExperiment>();
-  return nullptr;
+  using Made = std::unique_ptr<Experiment>;
+  return std::visit(
+      Overloaded{
+          [](const plan::ThroughputExperiment&) -> Made {
+            return std::make_unique<ThroughputExperiment>();
+          },
+          [](const plan::RegressionExperiment&) -> Made {
+            return std::make_unique<RegressionExperiment>();
+          },
+          [](const plan::ContextSweepExperiment&) -> Made {
+            return std::make_unique<ContextSweepExperiment>();
+          },
+          [](const plan::PrefixCacheExperiment&) -> Made {
+            return std::make_unique<PrefixCacheExperiment>();
+          },
+          [](const plan::SpeculativeExperiment&) -> Made {
+            return std::make_unique<SpeculativeExperiment>();
+          },
+          [](const plan::GatesExperiment&) -> Made { return std::make_unique<GatesExperiment>(); },
+          [](const plan::TraceExperiment&) -> Made { return std::make_unique<TraceExperiment>(); },
+          [](const plan::SampledRegressionExperiment&) -> Made {
+            return std::make_unique<SampledRegressionExperiment>();
+          },
+          [](const plan::SessionsExperiment&) -> Made {
+            return std::make_unique<SessionsExperiment>();
+          },
+          [](const plan::CapacityExperiment&) -> Made {
+            return std::make_unique<CapacityExperiment>();
+          }},
+      spec.params);
 }
 
 }  // namespace lb::run

@@ -77,11 +77,13 @@ class MultimodalPrompts {
   std::optional<plan::PromptSetResult> loaded_;
 };
 
-// Logs the gate's result, flags a failure as a blocker and keeps it under `key`.
+// Tells the sink the gate's result, logs it, flags a failure as a blocker and keeps it under
+// `key`.
 void record_gate(ExperimentContext& ctx, const LaneRuntime& lane, nlohmann::json& gates,
                  const std::string& key, nlohmann::json j) {
+  record::FileFields fields("gate result");
+  ctx.sink().on_gate_result(record::read_gate_result(lane.plan.id, key, j, key, fields));
   const std::string status = j["status"];
-  // The Run page's live gate table reads this line (ui/run/gate_scores.cpp): keep its form.
   ctx.info("lane " + lane.plan.id + ": gate " + key + " " + status + " (" +
            j["score"].get<std::string>() + ")");
   if (status == "fail" && !ctx.stopped())

@@ -46,7 +46,8 @@ logprobs::PromptLogprobs request_line(const metrics::RequestRecord& r, const std
 
 void ExperimentContext::keep_logprobs(const LoadPhase& phase, const PhaseOutcome& outcome) {
   const int top_k = static_cast<int>(spec_.logprobs);
-  if (top_k <= 0 || spec_.kind == "regression" || phase.lane == nullptr) return;
+  if (top_k <= 0 || kind_of(spec_) == record::ExperimentKind::Regression || phase.lane == nullptr)
+    return;
   const std::string& lane = phase.lane->id;
   LogprobFile& file = logprob_files_[lane];
   if (file.path.empty()) {

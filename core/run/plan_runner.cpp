@@ -40,13 +40,22 @@ std::vector<LaneRuntime*> lanes_for(const plan::Experiment& spec, std::vector<La
 
 // Performance experiments compare every lane with the first on each phase both ran; regression
 // and gates runs judge outputs and functions, not speed.
-bool compares_lanes(const std::string& kind) {
-  return kind == "throughput" || kind == "speculative" || kind == "context_sweep" ||
-         kind == "prefix_cache" || kind == "trace" || kind == "sessions";
+bool compares_lanes(record::ExperimentKind kind) {
+  switch (kind) {
+    case record::ExperimentKind::Throughput:
+    case record::ExperimentKind::Speculative:
+    case record::ExperimentKind::ContextSweep:
+    case record::ExperimentKind::PrefixCache:
+    case record::ExperimentKind::Trace:
+    case record::ExperimentKind::Sessions:
+      return true;
+    default:
+      return false;
+  }
 }
 
 // `ids` in plan order; `samples` of every lane the experiment ran on so far.
-void add_lane_comparisons(const std::string& kind, const std::vector<std::string>& ids,
+void add_lane_comparisons(record::ExperimentKind kind, const std::vector<std::string>& ids,
                           const std::vector<metrics::PhaseSamples>& samples,
                           nlohmann::json& section) {
   if (ids.size() < 2 || !compares_lanes(kind)) return;
@@ -177,7 +186,7 @@ nlohmann::json run_experiment(const plan::Experiment& spec, std::vector<LaneRunt
   run_experiment_on(spec, selected, s, section, samples);
   std::vector<std::string> ids;
   for (const LaneRuntime* lane : selected) ids.push_back(lane->plan.id);
-  add_lane_comparisons(spec.kind, ids, samples, section);
+  add_lane_comparisons(kind_of(spec), ids, samples, section);
   return section;
 }
 
@@ -205,8 +214,8 @@ std::vector<std::string> run_managed_lanes(
   hooks.on_ready = on_ready;
   hooks.run_experiment = [&](size_t i, LaneRuntime& lane) {
     run_experiment_on(plan.experiments[i], {&lane}, s, section(i), samples[i]);
-    add_lane_comparisons(plan.experiments[i].kind, lanes_with_samples(plan, samples[i]), samples[i],
-                         section(i));
+    add_lane_comparisons(kind_of(plan.experiments[i]), lanes_with_samples(plan, samples[i]),
+                         samples[i], section(i));
     s.writer.write_json("summary.json", summary);
   };
   hooks.on_record = [&](const std::string& id, const nlohmann::json& record) {

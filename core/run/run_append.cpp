@@ -97,7 +97,7 @@ bool fit_plan_into_run(plan::Plan& plan, const ExistingRun& run, std::vector<std
   }
   const auto kept = run.plan.find("experiments");
   for (const plan::Experiment& e : plan.experiments) {
-    if (e.kind != "regression" && e.kind != "sampled_regression") continue;
+    if (!record::is_reviewable(kind_of(e))) continue;
     if (kept == run.plan.end() || !kept->is_array()) break;
     for (const auto& old : *kept)
       if (old.is_object() && string_field(old, "kind") == e.kind) {

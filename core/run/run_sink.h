@@ -6,6 +6,7 @@
 #include <string>
 
 #include "metrics/request_record.h"
+#include "record/run_summary.h"
 
 namespace lb::run {
 
@@ -53,6 +54,8 @@ class RunSink {
   virtual void on_message(MessageLevel level, const std::string& text) = 0;
   // A managed lane's server changed state, or waited another second for its ready URL.
   virtual void on_server_state(const ServerState& /*state*/) {}
+  // A gate check of a lane was scored (a gates experiment), as summary.json will record it.
+  virtual void on_gate_result(const record::GateResult& /*result*/) {}
 };
 
 }  // namespace lb::run

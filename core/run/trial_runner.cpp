@@ -32,6 +32,10 @@ class SerializedSink : public RunSink {
     std::lock_guard lock(mutex_);
     inner_.on_server_state(state);
   }
+  void on_gate_result(const record::GateResult& result) override {
+    std::lock_guard lock(mutex_);
+    inner_.on_gate_result(result);
+  }
 
  private:
   RunSink& inner_;

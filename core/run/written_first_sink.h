@@ -26,6 +26,7 @@ class WrittenFirstSink : public RunSink {
     inner_.on_message(level, text);
   }
   void on_server_state(const ServerState& state) override { inner_.on_server_state(state); }
+  void on_gate_result(const record::GateResult& result) override { inner_.on_gate_result(result); }
 
  private:
   RunSink& inner_;

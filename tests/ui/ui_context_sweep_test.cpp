@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QStandardItemModel>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -89,14 +90,20 @@ class UiContextSweepTest : public QObject {
     QVERIFY(error.contains("Concurrency"));
   }
 
-  void gate_scores_follow_messages_then_the_summary() {
+  void gate_scores_follow_the_engine_then_the_summary() {
     LiveGateScores scores;
     scores.reset({"a", "b"}, {"json", "tools"});
-    QVERIFY(!scores.apply_message("experiment gates"));
-    QVERIFY(scores.apply_message("lane b: gate tools fail (1/3)"));
+    record::GateResult live;
+    live.lane_id = "b";
+    live.check = "tools";
+    live.status = record::GateStatus::Fail;
+    live.score = "1/3";
+    live.failures.push_back({1, "no tool call", nlohmann::json::object()});
+    scores.apply(live);
     auto rows = scores.rows();
     QCOMPARE(rows.size(), size_t(2));
     QCOMPARE(rows[1].cells[1].text, QString("fail 1/3"));
+    QCOMPARE(rows[1].cells[1].detail, QString("no tool call"));  // the reason, live
     QCOMPARE(rows[0].cells[0].status, QString("not run"));
     const nlohmann::json summary = {
         {"experiments",
@@ -106,17 +113,71 @@ class UiContextSweepTest : public QObject {
               {{"gates",
                 {{"json", {{"status", "unsupported"}, {"score", "0/3"}, {"why", "no schema"}}},
                  {"tools", {{"status", "pass"}, {"score", "3/3"}}}}}}}}}}}}};
-    scores.apply_summary(summary);
+    record::FileFields fields("summary.json");
+    scores.apply_summary(record::read_run_summary(summary, fields));
     rows = scores.rows();
     QCOMPARE(rows[0].cells[0].text, QString("unsupported"));
     QCOMPARE(rows[0].cells[0].detail, QString("no schema"));
     QCOMPARE(rows[1].cells[0].text, QString("pass 3/3"));
     QCOMPARE(rows[1].cells[1].text, QString("fail 1/3"));  // b kept its live score
-    QVERIFY(scores.apply_message("lane a: gate multimodal (responses) pass (10/10)"));
+    record::GateResult multimodal;
+    multimodal.lane_id = "a";
+    multimodal.check = "multimodal (responses)";
+    multimodal.status = record::GateStatus::Pass;
+    multimodal.score = "10/10";
+    scores.apply(multimodal);
     rows = scores.rows();
     QCOMPARE(rows.size(), size_t(3));
     QCOMPARE(rows[2].gate, QString("multimodal (responses)"));
     QCOMPARE(rows[2].cells[0].text, QString("pass 10/10"));
+  }
+
+  // Three lanes' gates fill the live table from the engine's typed results while the run goes,
+  // then from the run's own summary (with each failure's reason), without the page reading
+  // summary.json back.
+  void live_gate_table_fills_as_each_gate_is_scored() {
+    QTemporaryDir dir;
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.open_workspace(dir.path(), &error), qPrintable(error));
+    nlohmann::json lanes = nlohmann::json::array();
+    for (const char* profile : {"bf16", "fp8", "fp8-mtp3"})
+      lanes.push_back(
+          {{"id", profile}, {"base_url", std::string("sim:") + profile + "?time_scale=0.01"}});
+    const nlohmann::json plan = {
+        {"name", "gates"},
+        {"lanes", lanes},
+        {"experiments",
+         {{{"kind", "gates"}, {"checks", {"json", "streaming", "tools"}}, {"repeat", 2}}}}};
+    const QString path = dir.filePath("gates.json");
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(QByteArray::fromStdString(plan.dump()));
+    file.close();
+
+    RunPage* run = window.run_page();
+    window.show_page(MainWindow::Run);
+    QStandardItemModel* model = run->charts()->gate_model();
+    int scored = 0;
+    QStringList live_cells;  // what the table showed as results came in
+    connect(run->controller(), &RunController::gates_scored, this,
+            [&](const std::vector<record::GateResult>& results) {
+              scored += static_cast<int>(results.size());
+              for (int r = 0; r < model->rowCount(); ++r)
+                for (int c = 0; c < model->columnCount(); ++c)
+                  if (const QStandardItem* item = model->item(r, c)) live_cells << item->text();
+            });
+    QSignalSpy finished(run, &RunPage::run_finished);
+    QVERIFY2(run->start_plan_file(path, &error), qPrintable(error));
+    QVERIFY(finished.wait(120'000));
+    QCOMPARE(scored, 9);  // three checks on three lanes, each heard once
+    QVERIFY2(live_cells.contains("pass 2/2"), qPrintable(live_cells.join(", ")));
+    QCOMPARE(model->rowCount(), 3);
+    QCOMPARE(model->columnCount(), 3);
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) QCOMPARE(model->item(r, c)->text(), QString("pass 2/2"));
+    // Nothing of the engine's log is parsed: the log still says each result for the user.
+    QVERIFY(run->log_text().contains("lane fp8: gate tools pass (2/2)"));
   }
 
   void doubling_sweep_says_where_and_why_it_stopped() {

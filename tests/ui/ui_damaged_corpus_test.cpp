@@ -233,7 +233,8 @@ void run_readers(const QString& dir, Opened& o, std::shared_ptr<const ui::Loaded
     QFile f(QDir(dir).filePath("summary.json"));
     if (!f.open(QIODevice::ReadOnly)) return;
     ui::LiveGateScores scores;
-    scores.apply_summary(json::parse(f.readAll().toStdString(), nullptr, false));
+    record::FileFields fields("summary.json");
+    scores.apply_summary(record::read_run_summary_text(f.readAll().toStdString(), fields));
   });
 }
 

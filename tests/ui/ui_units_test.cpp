@@ -40,8 +40,8 @@ using namespace lb::ui;
 
 namespace {
 
-metrics::RequestRecord record(const std::string& lane, int64_t t0_ns, int index, int events,
-                              int tokens_per_event) {
+metrics::RequestRecord request_record(const std::string& lane, int64_t t0_ns, int index, int events,
+                                      int tokens_per_event) {
   metrics::RequestRecord r;
   r.lane_id = lane;
   r.experiment = "throughput";
@@ -74,6 +74,7 @@ class UiUnitsTest : public QObject {
   }
 
  private slots:
+
   void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
   void workspace_round_trip_keeps_lanes_and_no_secrets() {
@@ -166,7 +167,7 @@ class UiUnitsTest : public QObject {
     for (int t = 0; t < kThreads; ++t)
       producers.emplace_back([&sink, t] {
         for (int i = 0; i < kPerThread; ++i)
-          sink.on_request_done(record("lane" + std::to_string(t), 0, i, 3, 1));
+          sink.on_request_done(request_record("lane" + std::to_string(t), 0, i, 3, 1));
       });
     size_t taken = 0;
     int batches = 0;
@@ -193,8 +194,8 @@ class UiUnitsTest : public QObject {
     data.reset(t0, {"bf16", "fp8"});
     std::vector<metrics::RequestRecord> batch;
     for (int i = 0; i < 30; ++i) {
-      batch.push_back(record("bf16", t0, i, 20, 1));
-      batch.push_back(record("fp8", t0 + 60'000'000'000LL, i, 20, 1));  // starts 60 s later
+      batch.push_back(request_record("bf16", t0, i, 20, 1));
+      batch.push_back(request_record("fp8", t0 + 60'000'000'000LL, i, 20, 1));  // starts 60 s later
     }
     data.add(batch);
     QCOMPARE(data.lane_start_s("bf16"), 0.0);
@@ -228,8 +229,8 @@ class UiUnitsTest : public QObject {
       for (const char* phase : {"c1", "c4"}) {
         // Longer answers at c4: more total output at the same per-user rate.
         const int events = phase[1] == '1' ? 20 : 40;
-        auto a = record("bf16", t0, i, events, 1);
-        auto b = record("mtp", t0, i, events, 3);
+        auto a = request_record("bf16", t0, i, events, 1);
+        auto b = request_record("mtp", t0, i, events, 3);
         a.phase = b.phase = phase;
         batch.push_back(a);
         batch.push_back(b);
@@ -266,8 +267,8 @@ class UiUnitsTest : public QObject {
       std::vector<metrics::RequestRecord> batch;
       for (int i = 0; i < 8; ++i) {
         // Each trial decodes at its own rate (1, 2 or 3 tokens per event) and starts later.
-        metrics::RequestRecord r =
-            record("bf16", t0 + trial * 10'000'000'000LL, i, 10 + i, 1 + static_cast<int>(trial));
+        metrics::RequestRecord r = request_record("bf16", t0 + trial * 10'000'000'000LL, i, 10 + i,
+                                                  1 + static_cast<int>(trial));
         r.phase = "c1";
         r.trial = trial;
         batch.push_back(r);
@@ -341,7 +342,7 @@ class UiUnitsTest : public QObject {
     std::map<QString, std::vector<double>> decode;
     for (int i = 0; i < 60; ++i) {
       // Requests of 10-29 events at 1-3 tokens each: decode rates that differ.
-      metrics::RequestRecord r = record("bf16", t0, i, 10 + i % 20, 1 + i % 3);
+      metrics::RequestRecord r = request_record("bf16", t0, i, 10 + i % 20, 1 + i % 3);
       r.phase = i < 30 ? "c1" : "c4";
       decode[QString::fromStdString(r.phase)].push_back(
           metrics::compute_request_metrics(r).decode_tok_s);
@@ -380,8 +381,8 @@ class UiUnitsTest : public QObject {
     data.reset(t0, {"bf16", "mtp"});
     std::vector<metrics::RequestRecord> batch;
     for (int i = 0; i < 10; ++i) {
-      batch.push_back(record("bf16", t0, i, 20, 1));
-      batch.push_back(record("mtp", t0, i, 20, 3));
+      batch.push_back(request_record("bf16", t0, i, 20, 1));
+      batch.push_back(request_record("mtp", t0, i, 20, 3));
     }
     const auto changed = data.add(batch);
     QCOMPARE(changed.size(), size_t(2));
@@ -410,7 +411,7 @@ class UiUnitsTest : public QObject {
     for (int batch = 0; batch < 100; ++batch) {
       std::vector<metrics::RequestRecord> records;
       for (int i = 0; i < 200; ++i) {
-        metrics::RequestRecord r = record("bf16", t0, batch * 200 + i, 2 + i % 5, 1);
+        metrics::RequestRecord r = request_record("bf16", t0, batch * 200 + i, 2 + i % 5, 1);
         // Spread the TTFTs and the gaps so the percentiles have something to rank.
         for (size_t e = 0; e < r.result.events.size(); ++e)
           r.result.events[e].arrival_ns +=

@@ -175,6 +175,11 @@ QWidget* RunPage::build_live_panel() {
   tables_->addTab(phase_view_, tr("Per p&hase"));
   servers_view_ = new ServerStateView(tables_);
   tables_->addTab(servers_view_, tr("Ser&vers"));
+  connect(&controller_, &RunController::gates_scored, this,
+          [this](const std::vector<record::GateResult>& results) {
+            for (const record::GateResult& r : results) gate_scores_.apply(r);
+            charts_->set_gate_scores(gate_scores_);
+          });
   connect(&controller_, &RunController::servers_changed, this, [this] {
     const bool first = servers_view_->row_count() == 0 && !controller_.servers().empty();
     servers_view_->set_servers(controller_.servers());
@@ -191,17 +196,20 @@ QWidget* RunPage::build_live_panel() {
   return splitter;
 }
 
-void RunPage::show_kind(const QString& kind) {
-  charts_->set_kind(kind);
+void RunPage::show_kind(const QString& name) {
+  using record::ExperimentKind;
+  charts_->set_kind(name);
+  const std::optional<ExperimentKind> kind = record::experiment_kind_from(name.toStdString());
   QString phase = tr("Phase");
-  if (kind == "context_sweep") phase = tr("Prompt\n(tok)");
-  if (kind == "prefix_cache") phase = tr("Pass");
-  if (kind == "throughput" || kind == "speculative") phase = tr("Level");
+  if (kind == ExperimentKind::ContextSweep) phase = tr("Prompt\n(tok)");
+  if (kind == ExperimentKind::PrefixCache) phase = tr("Pass");
+  if (kind == ExperimentKind::Throughput || kind == ExperimentKind::Speculative)
+    phase = tr("Level");
   controller_.phase_model()->set_phase_title(phase);
   // Kinds measured per phase show that table first; a regression has one phase per lane. While
   // a plan's servers are shown, they stay in front.
   if (controller_.running() && tables_->currentWidget() == servers_view_) return;
-  const bool one_phase = kind == "regression" || kind == "sampled_regression" || kind == "gates";
+  const bool one_phase = kind && (record::is_reviewable(*kind) || *kind == ExperimentKind::Gates);
   tables_->setCurrentWidget(one_phase ? stats_view_ : phase_view_);
 }
 

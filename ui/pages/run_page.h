@@ -101,9 +101,6 @@ class RunPage : public QWidget {
   void on_finished(const RunOutcome& outcome, const QString& run_dir);
   void set_running(bool running);
   void show_kind(const QString& kind);
-  void load_gate_summary(const QString& run_dir);
-  // After a throughput run: each lane's knee and, for a doubling sweep, where and why it stopped.
-  void report_sweeps(const QString& run_dir);
   QTableView* make_stats_view(QAbstractItemModel* model, QWidget* parent);
   QWidget* build_setup_panel();
   QWidget* build_offer();

@@ -14,7 +14,6 @@
 
 #include "plan/api_key_source.h"
 #include "plan/key_transport.h"
-#include "report/sweep_summary.h"
 #include "ui/keyring/secret_store.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
@@ -214,8 +213,6 @@ void RunPage::append_log(const QString& line) { log_->appendPlainText(line); }
 void RunPage::on_message(int level, const QString& text) {
   static const char* const kPrefix[] = {"", "⚠ ", "✖ "};
   append_log(QString::fromUtf8(kPrefix[std::clamp(level, 0, 2)]) + text);
-  if (last_kind_ == "gates" && gate_scores_.apply_message(text))
-    charts_->set_gate_scores(gate_scores_);
   if (level >= static_cast<int>(run::MessageLevel::Error)) emit status(text);
 }
 
@@ -223,8 +220,15 @@ void RunPage::on_finished(const RunOutcome& outcome, const QString& run_dir) {
   plan_view_->set_finished(outcome.interrupted);
   setup_stack_->setCurrentWidget(setup_form_);
   set_running(false);
-  if (plan_kinds_.contains("gates")) load_gate_summary(run_dir);
-  if (plan_kinds_.contains("throughput")) report_sweeps(run_dir);
+  if (outcome.summary.has(record::ExperimentKind::Gates)) {
+    // The recorded results (with every failure's reason) replace the live ones.
+    gate_scores_.apply_summary(outcome.summary);
+    charts_->set_gate_scores(gate_scores_);
+  }
+  // After a throughput run: each lane's knee and, for a doubling sweep, where and why it stopped.
+  for (const std::string& line : outcome.sweep_lines) on_message(0, QString::fromStdString(line));
+  if (!outcome.summary_damage.empty())
+    emit status(QString::fromStdString(outcome.summary_damage.front()));
   for (const std::string& e : outcome.errors) on_message(2, QString::fromStdString(e));
   const QString what = outcome.interrupted ? tr("Run stopped") : tr("Run finished");
   progress_->setFormat(outcome.interrupted ? tr("Stopped") : tr("Done"));
@@ -240,39 +244,11 @@ void RunPage::on_finished(const RunOutcome& outcome, const QString& run_dir) {
     QMessageBox::warning(this, tr("The run could not complete"),
                          QString::fromStdString(outcome.errors.front()));
   if (outcome.requests_written > 0) set_open_run(run_dir);
-  const bool reviewable =
-      plan_kinds_.contains("regression") || plan_kinds_.contains("sampled_regression");
+  const auto& sections = outcome.summary.experiments;
+  const bool reviewable = std::any_of(sections.begin(), sections.end(), [](const auto& e) {
+    return e.kind && record::is_reviewable(*e.kind);
+  });
   emit run_finished(run_dir, reviewable && outcome.requests_written > 0);
-}
-
-namespace {
-
-// The run's summary.json; discarded when a stopped run has none or it cannot be read.
-nlohmann::json read_summary(const QString& run_dir) {
-  QFile file(QDir(run_dir).filePath("summary.json"));
-  if (!file.open(QIODevice::ReadOnly)) return nlohmann::json::value_t::discarded;
-  const QByteArray bytes = file.readAll();
-  return nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr,
-                               /*allow_exceptions=*/false);
-}
-
-}  // namespace
-
-void RunPage::load_gate_summary(const QString& run_dir) {
-  const auto summary = read_summary(run_dir);
-  if (summary.is_discarded()) return;  // keep the live scores
-  const QStringList damage = gate_scores_.apply_summary(summary);
-  if (!damage.isEmpty()) emit status(damage.join("; "));
-  charts_->set_gate_scores(gate_scores_);
-}
-
-void RunPage::report_sweeps(const QString& run_dir) {
-  const auto summary = read_summary(run_dir);
-  if (summary.is_discarded()) return;
-  for (const report::SweepSummary& sweep : report::sweep_summaries(summary, {}))
-    on_message(0, tr("Lane %1, concurrency sweep: %2")
-                      .arg(QString::fromStdString(sweep.lane),
-                           QString::fromStdString(report::describe_sweep(sweep))));
 }
 
 }  // namespace lb::ui

@@ -178,13 +178,16 @@ void RunPage::on_experiment_started(int index, const QString& name, const QStrin
   plan_view_->set_current(index);
   last_kind_ = kind;
   show_kind(kind);
-  if (kind == "gates") {
+  const std::optional<record::ExperimentKind> typed =
+      record::experiment_kind_from(kind.toStdString());
+  if (typed == record::ExperimentKind::Gates) {
     const auto at = static_cast<size_t>(index);
     gate_scores_.reset(plan_lanes_,
                        at < plan_checks_.size() ? plan_checks_[at] : std::vector<std::string>{});
     charts_->set_gate_scores(gate_scores_);
   }
-  if (kind == "capacity" && static_cast<size_t>(index) < plan_capacity_.size()) {
+  if (typed == record::ExperimentKind::Capacity &&
+      static_cast<size_t>(index) < plan_capacity_.size()) {
     const plan::CapacityExperiment& c = plan_capacity_[static_cast<size_t>(index)];
     charts_->set_capacity_slo({c.ttft_p99_ms, c.tpot_p99_ms, c.by_rate()});
   }

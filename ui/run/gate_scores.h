@@ -1,24 +1,20 @@
 #pragma once
-// The live gate score table of a gates run: each lane's gates as the engine scores them, taken
-// from its per-gate message ("lane L: gate G pass (3/3)") while the run goes, then from the
-// run's summary.json (with the reasons for fails and unsupported gates) once it is written.
+// The live gate score table of a gates run: each lane's gates as the engine scores them (its typed
+// gate results, run/run_sink.h), then as the run's summary records them once it ends.
 #include <QString>
 #include <QStringList>
 #include <map>
-#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
-namespace lb::record {
-class FileFields;
-}
+#include "record/run_summary.h"
 
 namespace lb::ui {
 
 struct GateScoreCell {
-  QString status;  // "pass", "fail", "unsupported", "not run"
+  QString status;  // "pass", "fail", "unsupported", "stopped", "not run"
   QString text;    // "pass 3/3", "unsupported", "…"
-  QString detail;  // why it failed or is unsupported (from summary.json)
+  QString detail;  // why it failed, is unsupported or was stopped
 };
 
 struct GateScoreRow {
@@ -29,18 +25,13 @@ struct GateScoreRow {
 class LiveGateScores {
  public:
   void reset(QStringList lanes, std::vector<std::string> checks);
-  // True when the message was a gate score and changed the table.
-  bool apply_message(const QString& text);
-  // Reads experiments[kind == "gates"].lanes[LANE].gates[CHECK] of summary.json; returns what of
-  // it could not be read ("damaged: summary.json: …"), the rest being applied.
-  QStringList apply_summary(const nlohmann::json& summary);
+  void apply(const record::GateResult& result);
+  // Every gates experiment of the summary, lane by lane.
+  void apply_summary(const record::RunSummary& summary);
   QStringList lanes() const { return lanes_; }
   std::vector<GateScoreRow> rows() const;
 
  private:
-  void apply_lane(const QString& lane, const nlohmann::json& gates, const std::string& path,
-                  record::FileFields& f);
-
   QStringList lanes_;
   std::vector<std::string> checks_;
   std::map<std::pair<QString, std::string>, GateScoreCell> cells_;

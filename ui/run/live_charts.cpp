@@ -89,28 +89,42 @@ void LiveCharts::name_time_axes() {
   traffic_.name_time_axis(lane_time());
 }
 
+QString LiveCharts::kind() const {
+  return kind_ ? QString::fromLatin1(record::to_string(*kind_)) : QString();
+}
+
 void LiveCharts::set_kind(const QString& kind) {
-  kind_ = kind;
-  std::vector<QWidget*> shown;
-  if (kind == "context_sweep") {
-    shown = {decode_ctx_, ttft_ctx_, output_rate_, ttft_};
-  } else if (kind == "prefix_cache") {
-    shown = {ttft_pass_, output_rate_, ttft_, itl_};
-  } else if (kind == "speculative") {
-    shown = {decode_conc_, tokens_per_event_, itl_, output_rate_};
-  } else if (kind == "throughput") {
-    shown = {output_conc_, decode_conc_, pareto_, output_rate_, ttft_, itl_};
-  } else if (kind == "trace") {
-    shown = {trace_lateness(), output_rate_, ttft_, pareto_};
-  } else if (kind == "sessions") {
-    shown = {ttft_by_turn(), ttft_, output_rate_, itl_};
-  } else if (kind == "capacity") {
-    shown = {capacity_probes(), capacity_ttft(), capacity_tpot(), pareto_};
-  } else if (kind == "gates") {
-    shown = {gate_view_};
-  } else {
-    shown = {output_rate_, ttft_, itl_, tokens_per_event_};
-  }
+  kind_ = record::experiment_kind_from(kind.toStdString());
+  std::vector<QWidget*> shown = {output_rate_, ttft_, itl_, tokens_per_event_};
+  if (kind_) switch (*kind_) {
+      case record::ExperimentKind::ContextSweep:
+        shown = {decode_ctx_, ttft_ctx_, output_rate_, ttft_};
+        break;
+      case record::ExperimentKind::PrefixCache:
+        shown = {ttft_pass_, output_rate_, ttft_, itl_};
+        break;
+      case record::ExperimentKind::Speculative:
+        shown = {decode_conc_, tokens_per_event_, itl_, output_rate_};
+        break;
+      case record::ExperimentKind::Throughput:
+        shown = {output_conc_, decode_conc_, pareto_, output_rate_, ttft_, itl_};
+        break;
+      case record::ExperimentKind::Trace:
+        shown = {trace_lateness(), output_rate_, ttft_, pareto_};
+        break;
+      case record::ExperimentKind::Sessions:
+        shown = {ttft_by_turn(), ttft_, output_rate_, itl_};
+        break;
+      case record::ExperimentKind::Capacity:
+        shown = {capacity_probes(), capacity_ttft(), capacity_tpot(), pareto_};
+        break;
+      case record::ExperimentKind::Gates:
+        shown = {gate_view_};
+        break;
+      case record::ExperimentKind::Regression:
+      case record::ExperimentKind::SampledRegression:
+        break;
+    }
   relayout(shown);
 }
 
@@ -257,12 +271,13 @@ void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& c
     itl_->set_samples(lane, data.itl_sample_ms(lane));
     if (!data.tokens_per_event_sample(lane).empty())
       tokens_per_event_->set_samples(lane, data.tokens_per_event_sample(lane));
-    if (kind_ == "context_sweep" && !data.ttft_vs_context(lane).empty()) {
+    if (is(record::ExperimentKind::ContextSweep) && !data.ttft_vs_context(lane).empty()) {
       decode_ctx_->set_series(lane, data.decode_vs_context(lane));
       ttft_ctx_->set_series(lane, data.ttft_vs_context(lane));
     }
-    if (kind_ == "prefix_cache") ttft_pass_->set_series(lane, data.ttft_per_pass(lane));
-    if (kind_ == "speculative" || kind_ == "throughput") {
+    if (is(record::ExperimentKind::PrefixCache))
+      ttft_pass_->set_series(lane, data.ttft_per_pass(lane));
+    if (is(record::ExperimentKind::Speculative) || is(record::ExperimentKind::Throughput)) {
       const auto decode = data.phase_series(lane, Measure::DecodeP50TokS);
       if (!decode.empty()) {
         decode_conc_->set_series(lane, decode);
@@ -272,8 +287,7 @@ void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& c
       if (!output.empty()) output_conc_->set_series(lane, output);
     }
   }
-  if ((kind_ == "throughput" || kind_ == "trace" || kind_ == "capacity") && !changed.empty())
-    update_pareto(data);
+  if ((kind_ && record::measures_load(*kind_)) && !changed.empty()) update_pareto(data);
   if (!changed.empty()) update_traffic(data, changed);
   // A long run's scatter keeps every n-th request (LiveRunData::ttft_over_time); the title says so.
   int64_t ttft_stride = 1;
@@ -286,14 +300,14 @@ void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& c
 // The traffic kinds' own charts, from the fold both they and a reopened run's use
 // (TrafficSeries), drawn by TrafficCharts as a reopened run's are.
 void LiveCharts::update_traffic(const LiveRunData& data, const std::set<QString>& changed) {
-  if (kind_ == "trace")
+  if (is(record::ExperimentKind::Trace))
     for (const QString& lane : changed)
       traffic_.set_lateness(lane, since_lane_start(data.traffic(lane).lateness(data.t0_ns()),
                                                    lane_start_s(data, lane)));
-  if (kind_ == "sessions")
+  if (is(record::ExperimentKind::Sessions))
     for (const QString& lane : changed)
       traffic_.set_ttft_by_turn(lane, data.traffic(lane).ttft_by_turn());
-  if (kind_ != "capacity") return;
+  if (!is(record::ExperimentKind::Capacity)) return;
   LaneProbes probes;
   for (const QString& lane : data.lanes()) probes.emplace_back(lane, data.capacity_probes(lane));
   traffic_.set_capacity(probes);

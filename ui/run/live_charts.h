@@ -8,9 +8,11 @@
 // chart is a ChartPanel, so each coalesces its own redraws to <= 30 Hz.
 #include <QWidget>
 #include <memory>
+#include <optional>
 #include <set>
 #include <vector>
 
+#include "record/experiment_kind.h"
 #include "ui/run/traffic_charts.h"
 
 class QCheckBox;
@@ -37,9 +39,10 @@ class LiveCharts : public QWidget {
   LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* parent = nullptr);
 
   void clear();
-  // Shows the charts of this experiment kind ("regression", "context_sweep", ...).
+  // Shows the charts of this experiment kind ("regression", "context_sweep", ...); a kind this
+  // version does not know shows the charts every run has.
   void set_kind(const QString& kind);
-  QString kind() const { return kind_; }
+  QString kind() const;
   // Hands every shown chart the new data of the changed lanes (the panels coalesce the redraws).
   // DATA must outlive this widget's use of it: a change of the time axis redraws from it.
   void update_from(const LiveRunData& data, const std::set<QString>& changed, double now_s);
@@ -103,7 +106,8 @@ class LiveCharts : public QWidget {
   // The traffic kinds' charts.
   void update_traffic(const LiveRunData& data, const std::set<QString>& changed);
 
-  QString kind_;
+  std::optional<record::ExperimentKind> kind_;
+  bool is(record::ExperimentKind kind) const { return kind_ == kind; }
   QString ttft_title_;
   widgets::ChartPanel* output_rate_ = nullptr;
   widgets::ChartPanel* ttft_ = nullptr;

@@ -5,23 +5,20 @@
 namespace lb::ui {
 namespace {
 
-// summary.json's interval objects ({"lo", "hi", "estimate"?, "level", "n", ...}) as the table
+// The engine's intervals (metrics/summary_intervals.h, metrics/trial_intervals.h) as the table
 // holds them.
-models::FigureIntervals from_json(const nlohmann::json& intervals,
-                                  models::FigureIntervals::Basis basis) {
+models::FigureIntervals table_intervals(
+    const std::vector<std::pair<std::string, metrics::BootstrapInterval>>& intervals,
+    models::FigureIntervals::Basis basis, bool with_estimate) {
   models::FigureIntervals out;
-  for (const auto& [key, i] : intervals.items()) {
-    if (!i.is_object() || !i.value("lo", nlohmann::json()).is_number() ||
-        !i.value("hi", nlohmann::json()).is_number())
-      continue;
+  for (const auto& [key, i] : intervals) {
     models::FigureInterval f;
-    f.lo = i["lo"].get<double>();
-    f.hi = i["hi"].get<double>();
-    if (i.contains("estimate") && i["estimate"].is_number())
-      f.estimate = i["estimate"].get<double>();
+    f.lo = i.lo;
+    f.hi = i.hi;
+    if (with_estimate) f.estimate = i.estimate;
     out.by_key[key] = f;
-    out.level = i.value("level", out.level);
-    out.n = std::max<int64_t>(out.n, i.value("n", int64_t{0}));
+    out.level = i.level;
+    out.n = std::max<int64_t>(out.n, static_cast<int64_t>(i.n));
   }
   if (!out.by_key.empty()) out.basis = basis;
   return out;
@@ -69,12 +66,13 @@ models::FigureIntervals LiveIntervals::over_trials(bool settled) const {
     if (!running && s.completed > 0) done.push_back(metrics::trial_values(s));
   }
   if (done.size() < 2) return {};
-  return from_json(metrics::intervals_over_trials_json(done),
-                   models::FigureIntervals::Basis::Trials);
+  return table_intervals(metrics::intervals_over_trials(done),
+                         models::FigureIntervals::Basis::Trials, true);
 }
 
 models::FigureIntervals LiveIntervals::over_requests() const {
-  return from_json(metrics::intervals_json(pooled_), models::FigureIntervals::Basis::Requests);
+  return table_intervals(metrics::headline_intervals(pooled_),
+                         models::FigureIntervals::Basis::Requests, false);
 }
 
 }  // namespace lb::ui

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "net/steady_clock.h"
+#include "report/sweep_summary.h"
 #include "run/plan_runner.h"
 
 namespace lb::ui {
@@ -70,8 +71,18 @@ bool RunController::start(plan::Plan plan, const QString& out_dir, QString* erro
     try {
       run::PlanRunner runner(std::move(plan), options, *sink);
       run::RunResult result = runner.run(stop_);
-      outcome = {result.exit_code, result.interrupted, std::move(result.errors),
-                 result.requests_written};
+      outcome.exit_code = result.exit_code;
+      outcome.interrupted = result.interrupted;
+      outcome.errors = std::move(result.errors);
+      outcome.requests_written = result.requests_written;
+      if (result.summary.is_object()) {
+        record::FileFields fields("summary.json");
+        outcome.summary = record::read_run_summary(result.summary, fields);
+        outcome.summary_damage = fields.damage();
+        for (const report::SweepSummary& sweep : report::sweep_summaries(result.summary, {}))
+          outcome.sweep_lines.push_back("Lane " + sweep.lane +
+                                        ", concurrency sweep: " + report::describe_sweep(sweep));
+      }
     } catch (const std::exception& e) {
       outcome.exit_code = run::kExitInput;
       outcome.errors.push_back(std::string("The run stopped on an internal error: ") + e.what());
@@ -117,6 +128,7 @@ void RunController::drain() {
     for (auto& [lane, state] : batch.servers) servers_[lane] = std::move(state);
     emit servers_changed();
   }
+  if (!batch.gates.empty()) emit gates_scored(batch.gates);
   refresh_stats(changed);
   QStringList changed_list(changed.begin(), changed.end());
   emit updated(changed_list);

@@ -30,6 +30,12 @@ void StagingSink::on_server_state(const run::ServerState& state) {
   pending_.store(true, std::memory_order_release);
 }
 
+void StagingSink::on_gate_result(const record::GateResult& result) {
+  std::lock_guard lock(mutex_);
+  batch_.gates.push_back(result);
+  pending_.store(true, std::memory_order_release);
+}
+
 void StagingSink::finish(RunOutcome outcome) {
   std::lock_guard lock(mutex_);
   batch_.outcome = std::move(outcome);

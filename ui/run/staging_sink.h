@@ -19,6 +19,11 @@ struct RunOutcome {
   bool interrupted = false;
   std::vector<std::string> errors;
   int64_t requests_written = 0;
+  // The run's summary as written to summary.json, so the page never reads back the file of a
+  // run it just ran; empty when the run could not start.
+  record::RunSummary summary;
+  std::vector<std::string> summary_damage;  // what of it could not be read (none from this version)
+  std::vector<std::string> sweep_lines;     // "Lane L, concurrency sweep: ..." per swept lane
 };
 
 struct StagedBatch {
@@ -26,9 +31,11 @@ struct StagedBatch {
   std::map<std::string, run::RunProgress> progress;  // latest per lane ("" = whole run)
   std::vector<std::pair<run::MessageLevel, std::string>> messages;
   std::map<std::string, run::ServerState> servers;  // latest per managed lane
+  std::vector<record::GateResult> gates;            // gate checks scored, in order
   std::optional<RunOutcome> outcome;                // set once, when the run thread ends
   bool empty() const {
-    return records.empty() && progress.empty() && messages.empty() && servers.empty() && !outcome;
+    return records.empty() && progress.empty() && messages.empty() && servers.empty() &&
+           gates.empty() && !outcome;
   }
 };
 
@@ -38,6 +45,7 @@ class StagingSink final : public run::RunSink {
   void on_progress(const run::RunProgress& progress) override;
   void on_message(run::MessageLevel level, const std::string& text) override;
   void on_server_state(const run::ServerState& state) override;
+  void on_gate_result(const record::GateResult& result) override;
   void finish(RunOutcome outcome);
 
   bool pending() const { return pending_.load(std::memory_order_acquire); }

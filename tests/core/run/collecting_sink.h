@@ -27,6 +27,10 @@ class CollectingSink : public lb::run::RunSink {
     std::lock_guard lock(mutex);
     messages.push_back({level, text});
   }
+  void on_gate_result(const lb::record::GateResult& result) override {
+    std::lock_guard lock(mutex);
+    gates.push_back(result);
+  }
   bool has_message_containing(const std::string& needle) {
     std::lock_guard lock(mutex);
     for (const auto& m : messages)
@@ -40,6 +44,7 @@ class CollectingSink : public lb::run::RunSink {
   int warmups = 0;
   std::vector<lb::run::RunProgress> progress;
   std::vector<std::pair<lb::run::MessageLevel, std::string>> messages;
+  std::vector<lb::record::GateResult> gates;
 };
 
 }  // namespace lb::test

@@ -60,6 +60,19 @@ class TestMultimodalSim : public QObject {
     QCOMPARE(fp8["unsupported"], lb::run::kMultimodalUnsupported);
     QCOMPARE(result.exit_code, 0);  // unsupported is a result, not a failure
 
+    // The sink heard each gate as the engine scored it, exactly as summary.json records it.
+    QVERIFY(sink.gates.size() >= 2);
+    for (const lb::record::GateResult& g : sink.gates)
+      QVERIFY2(lb::record::to_json(g) == gates[g.lane_id]["gates"][g.check],
+               (g.lane_id + " " + g.check + ": " + lb::record::to_json(g).dump()).c_str());
+    const auto heard = [&](const char* lane) {
+      return std::count_if(sink.gates.begin(), sink.gates.end(), [&](const auto& g) {
+        return g.lane_id == lane && g.check == "multimodal";
+      });
+    };
+    QCOMPARE(heard("bf16"), 1L);
+    QCOMPARE(heard("fp8"), 1L);
+
     int64_t gate_fp8 = 0, regression_with_media = 0;
     for (const auto& r : requests) {
       if (r["experiment"] == "gates" && r["lane"] == "fp8") ++gate_fp8;
