@@ -327,7 +327,9 @@ class UiStoredRunTest : public QObject {
     RunsPage* runs = window.runs_page();
     QAbstractItemModelTester tester(runs->model(),
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QSignalSpy refreshed(runs, &RunsPage::refreshed);
     runs->refresh();
+    QVERIFY(refreshed.wait(10'000));
     const models::RunHistoryModel& model = *runs->model();
     const int killed_row = history_row(model, interrupted_);
     const int complete_row = history_row(model, complete_);
@@ -412,7 +414,9 @@ class UiStoredRunTest : public QObject {
     QString error;
     QVERIFY2(window.open_workspace(workspace_.path(), &error), qPrintable(error));
     RunsPage* runs = window.runs_page();
+    QSignalSpy refreshed(runs, &RunsPage::refreshed);
     runs->refresh();
+    QVERIFY(refreshed.wait(10'000));
     const int row = history_row(*runs->model(), dir);
     QVERIFY(row >= 0);
     QCOMPARE(runs->model()->index(row, models::RunHistoryModel::Status).data().toString(),

@@ -74,6 +74,29 @@ class UiUnitsTest : public QObject {
   }
 
  private slots:
+  // The live context and prefix-cache charts fold an experiment's requests by its kind, so a
+  // sweep the plan named keeps its charts.
+  void live_context_chart_follows_the_kind_not_the_name() {
+    LiveRunData data;
+    ExperimentKinds kinds;
+    kinds.add("long prompts", "context_sweep");
+    data.set_experiment_kinds(kinds);
+    const int64_t t0 = 1'000'000'000;
+    data.reset(t0, {"bf16"});
+    std::vector<metrics::RequestRecord> batch;
+    for (int i = 0; i < 3; ++i) {
+      batch.push_back(request_record("bf16", t0, i, 8, 1));
+      batch.back().experiment = "long prompts";
+      batch.back().phase = std::to_string(512 << i);
+      batch.back().result.usage.prompt_tokens = 512 << i;
+    }
+    data.add(batch);
+    QCOMPARE(data.ttft_vs_context("bf16").size(), size_t(3));
+    QCOMPARE(data.ttft_vs_context("bf16").back().x(), 2048.0);
+    QCOMPARE(kinds.kind_of("long prompts-2"), std::optional(record::ExperimentKind::ContextSweep));
+    QCOMPARE(kinds.kind_of("capacity"), std::optional(record::ExperimentKind::Capacity));
+    QVERIFY(!kinds.kind_of("nonsense"));
+  }
 
   void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 

@@ -197,7 +197,9 @@ void StoredSeriesBuilder::add(const report::RequestPoint& p) {
   }
   for (float t : p.event_tokens)
     if (!std::isnan(t) && t >= 0) s.tokens_per_event_sample.add(t);
-  if (p.experiment == "context_sweep" && p.prompt_tokens > 0) {
+  // By the experiment's kind, not its name: a plan may name a context sweep "long prompts".
+  if (plan_.kinds.kind_of(p.experiment) == record::ExperimentKind::ContextSweep &&
+      p.prompt_tokens > 0) {
     const auto x = static_cast<double>(p.prompt_tokens);
     if (p.decode_tok_s > 0) s.decode_vs_context.emplace_back(x, p.decode_tok_s);
     if (p.ttft_ms >= 0) s.ttft_vs_context.emplace_back(x, p.ttft_ms / 1000.0);

@@ -2,6 +2,7 @@
 
 #include <QDesktopServices>
 #include <QDir>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -12,6 +13,7 @@
 #include <QTableView>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/history/effects_view.h"
 #include "ui/history/stored_charts.h"
@@ -102,10 +104,23 @@ void RunsPage::show_effects() { views_->setCurrentWidget(effects_); }
 QString RunsPage::banner_text() const { return banner_->isHidden() ? QString() : banner_->text(); }
 
 void RunsPage::refresh() {
-  model_.set_runs(scan_runs(workspace_.runs_dir()));
+  const int generation = ++scan_generation_;
+  const QString dir = workspace_.runs_dir();
+  using Scan = std::vector<models::RunFolderInfo>;
+  auto* watcher = new QFutureWatcher<Scan>(this);
+  connect(watcher, &QFutureWatcher<Scan>::finished, this, [this, watcher, generation] {
+    watcher->deleteLater();
+    if (generation == scan_generation_) show_runs(watcher->result());
+  });
+  watcher->setFuture(QtConcurrent::run([dir] { return scan_runs(dir); }));
+}
+
+void RunsPage::show_runs(std::vector<models::RunFolderInfo> runs) {
+  model_.set_runs(std::move(runs));
   table_->resizeColumnsToContents();
   empty_->setVisible(model_.rowCount() == 0);
   if (model_.rowCount() > 0) table_->selectRow(0);
+  emit refreshed();
 }
 
 void RunsPage::open_current() {

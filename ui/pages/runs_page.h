@@ -27,6 +27,9 @@ class RunsPage : public QWidget {
  public:
   RunsPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> palette,
            QWidget* parent = nullptr);
+  // Scans the workspace's run folders off the GUI thread (a run's requests.jsonl is counted line
+  // by line); refreshed() follows once the list shows them. A newer refresh supersedes one still
+  // scanning.
   void refresh();
   // Loads the run folder (off the GUI thread); run_loaded follows.
   void open_run(const QString& run_dir);
@@ -42,17 +45,20 @@ class RunsPage : public QWidget {
   void open_requested(const QString& run_dir);
   void run_loaded(std::shared_ptr<const lb::ui::LoadedRun> run);
   void status(const QString& text);
+  void refreshed();
 
  private:
   QWidget* build_detail();
   void open_current();
   void on_loaded(std::shared_ptr<const LoadedRun> run);
+  void show_runs(std::vector<models::RunFolderInfo> runs);
 
   Workspace& workspace_;
   std::shared_ptr<widgets::LanePalette> palette_;
   models::RunHistoryModel model_;
   RunFolderJob loader_;
   std::shared_ptr<const LoadedRun> current_;
+  int scan_generation_ = 0;
   QTableView* table_ = nullptr;
   QLabel* empty_ = nullptr;
   QLabel* detail_title_ = nullptr;

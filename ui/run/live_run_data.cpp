@@ -105,11 +105,13 @@ void LiveRunData::add_points(Lane& lane, const metrics::RequestRecord& record,
       lane.tokens_per_bucket[bucket] += exact ? e.tokens : even;
     }
   }
-  if (record.experiment == "prefix_cache" && m.ttft_ms >= 0) {
+  // By the experiment's kind, not its name: a plan may name a context sweep "long prompts".
+  const std::optional<record::ExperimentKind> kind = kinds_.kind_of(record.experiment);
+  if (kind == record::ExperimentKind::PrefixCache && m.ttft_ms >= 0) {
     const double pass = phase_x(QString::fromStdString(record.phase));
     if (!std::isnan(pass)) insert_sorted(lane.ttft_pass, QPointF(pass, m.ttft_ms));
   }
-  if (record.experiment == "context_sweep" && m.prompt_tokens > 0) {
+  if (kind == record::ExperimentKind::ContextSweep && m.prompt_tokens > 0) {
     if (m.decode_tok_s > 0)
       insert_sorted(lane.decode_ctx, QPointF(static_cast<double>(m.prompt_tokens), m.decode_tok_s));
     if (m.ttft_ms >= 0)

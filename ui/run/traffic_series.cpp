@@ -32,7 +32,10 @@ CapacitySlo CapacitySlo::from_plan_json(const nlohmann::json& plan) {
     return it != o.end() && it->is_number() ? it->get<double>() : -1.0;
   };
   for (const nlohmann::json& e : plan["experiments"]) {
-    if (!e.is_object() || e.value("kind", nlohmann::json()) != "capacity") continue;
+    if (!e.is_object() || !e.contains("kind") || !e["kind"].is_string() ||
+        record::experiment_kind_from(e["kind"].get<std::string>()) !=
+            record::ExperimentKind::Capacity)
+      continue;
     const auto slo = e.find("slo");
     if (slo != e.end() && slo->is_object()) {
       out.ttft_p99_ms = number(*slo, "ttft_p99_ms");
@@ -44,14 +47,15 @@ CapacitySlo CapacitySlo::from_plan_json(const nlohmann::json& plan) {
   return out;
 }
 
-QString ExperimentKinds::kind_of(const std::string& experiment) const {
+std::optional<record::ExperimentKind> ExperimentKinds::kind_of(
+    const std::string& experiment) const {
   auto it = kinds_.find(experiment);
   // An experiment added to a run under a name the run already had is renamed "NAME-2".
   const size_t dash = experiment.rfind('-');
   if (it == kinds_.end() && dash != std::string::npos && dash + 1 < experiment.size() &&
       experiment.find_first_not_of("0123456789", dash + 1) == std::string::npos)
     it = kinds_.find(experiment.substr(0, dash));
-  return QString::fromStdString(it == kinds_.end() ? experiment : it->second);
+  return record::experiment_kind_from(it == kinds_.end() ? experiment : it->second);
 }
 
 double TrafficSeries::probe_load(const QString& phase) {
@@ -73,7 +77,7 @@ TrafficSeries::Probe& TrafficSeries::probe(const QString& phase, double load) {
 
 void TrafficSeries::add(const TrafficRequest& r) {
   if (r.warmup) return;  // recorded, but excluded from what the charts aggregate
-  if (r.kind == "capacity") {
+  if (r.kind == record::ExperimentKind::Capacity) {
     const double load = probe_load(r.phase);
     if (!std::isnan(load)) {
       Probe& p = probe(r.phase, load);
@@ -92,7 +96,7 @@ void TrafficSeries::add(const TrafficRequest& r) {
     if (turn_ttft_ms_.size() <= turn) turn_ttft_ms_.resize(turn + 1);
     turn_ttft_ms_[turn].push_back(r.ttft_ms);
   }
-  if (r.kind == "trace" && r.t_sched_ns > 0 && r.t_sent_ns > 0)
+  if (r.kind == record::ExperimentKind::Trace && r.t_sched_ns > 0 && r.t_sent_ns > 0)
     lateness_.add(QPointF(static_cast<double>(r.t_sched_ns),
                           static_cast<double>(r.t_sent_ns - r.t_sched_ns) / 1e6));
 }

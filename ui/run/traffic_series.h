@@ -8,19 +8,21 @@
 #include <QString>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
 #include "metrics/order_statistics.h"
+#include "record/experiment_kind.h"
 #include "ui/run/bounded_samples.h"
 
 namespace lb::ui {
 
 // What the traffic charts need of one finished request.
 struct TrafficRequest {
-  QString kind;  // its experiment's kind: "trace", "sessions", "capacity", ...
+  std::optional<record::ExperimentKind> kind;  // its experiment's kind; none when not known
   QString phase;
   bool ok = false;
   bool warmup = false;
@@ -59,8 +61,8 @@ class ExperimentKinds {
   static ExperimentKinds from_plan_json(const nlohmann::json& plan);
   void add(const std::string& name, const std::string& kind) { kinds_[name] = kind; }
   // "NAME-2" is NAME's kind when NAME is known (an experiment appended under a name the run
-  // had); any other unknown name is taken as a kind.
-  QString kind_of(const std::string& experiment) const;
+  // had); any other unknown name is taken as a kind ("context_sweep"); nullopt for the rest.
+  std::optional<record::ExperimentKind> kind_of(const std::string& experiment) const;
 
  private:
   std::map<std::string, std::string> kinds_;

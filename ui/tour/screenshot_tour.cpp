@@ -129,10 +129,15 @@ void ScreenshotTour::on_review_ready() {
       if (!grab("25-review-1280x800")) return;
       window_.resize(usual);
       window_.show_page(MainWindow::Runs);
+      connect(
+          window_.runs_page(), &RunsPage::refreshed, this,
+          [this] {
+            QTimer::singleShot(300, this, [this] {
+              if (grab("05-runs")) show_prompt_sets();
+            });
+          },
+          Qt::SingleShotConnection);
       window_.runs_page()->refresh();
-      QTimer::singleShot(300, this, [this] {
-        if (grab("05-runs")) show_prompt_sets();
-      });
     });
   });
 }
