@@ -15,7 +15,8 @@
 namespace {
 
 struct Bars {
-  double p99_lag_ms = 2.0;        // PRODUCT.md: arrival error p99 < 2 ms at 256 streams
+  double p99_lag_ms =
+      2.0;  // the bar of docs/benchmarks.md: arrival error p99 < 2 ms at 256 streams
   double rss_growth_mb = 16.0;    // last - first after warm-up
   double rss_slope_mb_min = 1.0;  // least-squares slope after warm-up
   double fd_growth = 16;          // last - first after warm-up

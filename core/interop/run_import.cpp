@@ -15,6 +15,7 @@
 #include "interop/import_file.h"
 #include "interop/imported_lane.h"
 #include "interop/json_fields.h"
+#include "record/experiment_kind.h"
 #include "run/environment_info.h"
 #include "run/plan_runner.h"
 
@@ -126,7 +127,9 @@ long choose_section(json& experiments, const std::string& wanted, std::string* e
     const std::string name = string_or(e, "name", "");
     names += (names.empty() ? "" : ", ") + name;
     if (!wanted.empty() && name == wanted) return long(i);
-    if (wanted.empty() && string_or(e, "kind", "") == "throughput") throughput.push_back(long(i));
+    if (wanted.empty() && record::experiment_kind_from(string_or(e, "kind", "")) ==
+                              record::ExperimentKind::Throughput)
+      throughput.push_back(long(i));
   }
   if (!wanted.empty()) {
     *error = "the run has no experiment named " + wanted +

@@ -1,5 +1,5 @@
 #pragma once
-// Per-request metrics exactly as PRODUCT.md defines them (TTFT, E2EL, TPOT, ITL, tokens with
+// Per-request metrics exactly as docs/metrics.md defines them (TTFT, E2EL, TPOT, ITL, tokens with
 // provenance). Pure functions over a finished RequestRecord.
 #include <cstdint>
 

@@ -31,7 +31,7 @@ struct RequestRecord {
   net::StreamResult result;
 };
 
-// Per-request derived metrics, exactly as PRODUCT.md defines them. Negative = not available.
+// Per-request derived metrics, exactly as docs/metrics.md defines them. Negative = not available.
 struct RequestMetrics {
   double ttft_ms = -1;  // first output event (content, reasoning, tool call) - t_sent
   // First event with content - t_sent: for a reasoning model, when the answer itself begins

@@ -42,7 +42,7 @@ class DialectParser {
   std::string_view cut_value(const nlohmann::json& placeholder, int32_t& entries) const;
 
   void fail(ErrorKind kind, std::string message);
-  // Records an output event when it carried content or reasoning (PRODUCT.md's events; a chunk
+  // Records an output event when it carried content or reasoning (docs/metrics.md's events; a chunk
   // with only role, usage or tool-call fragments is not one); tokens -1 = unknown.
   void add_event(int64_t arrival_ns, size_t content_bytes, size_t reasoning_bytes, int32_t tokens,
                  size_t tool_call_bytes = 0);

@@ -1,5 +1,5 @@
 #pragma once
-// The plan file of PRODUCT.md: which lanes (endpoints + serving configuration) to run which
+// The plan file (docs/plan-file.md): which lanes (endpoints + serving configuration) to run which
 // experiments against. The same file drives the GUI and the CLI. Parsing validates everything and
 // reports each problem with the JSON path of the field it concerns.
 #include <cstdint>

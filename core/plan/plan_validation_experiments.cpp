@@ -1,5 +1,5 @@
 // Experiments of a plan: kind, optional name and lane subset, and each kind's parameters with
-// PRODUCT.md's defaults.
+// the defaults of docs/plan-file.md.
 #include <algorithm>
 #include <cmath>
 #include <map>

@@ -3,6 +3,7 @@
 // load.
 #include <algorithm>
 
+#include "record/experiment_kind.h"
 #include "report/json_access.h"
 #include "report/report_model.h"
 
@@ -22,7 +23,9 @@ std::string slo_text(const json& e) {
 
 std::string titled(const std::string& base, const json& e) {
   const std::string name = string_at(e, {"name"});
-  return name.empty() || name == "capacity" ? base : base + " (" + name + ")";
+  return name.empty() || name == record::to_string(record::ExperimentKind::Capacity)
+             ? base
+             : base + " (" + name + ")";
 }
 
 ReportTable summary_table(const json& e, const std::vector<std::string>& lanes) {
@@ -78,7 +81,7 @@ ReportTable probes_table(const json& e, const std::vector<std::string>& lanes) {
 std::vector<ReportTable> capacity_tables(const RunFolder& folder) {
   std::vector<ReportTable> tables;
   const auto lanes = folder.lane_ids();
-  for (const json* e : folder.experiments_of_kind("capacity")) {
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Capacity)) {
     tables.push_back(summary_table(*e, lanes));
     tables.push_back(probes_table(*e, lanes));
   }

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 
+#include "record/experiment_kind.h"
 #include "report/artifact_records.h"
 
 namespace lb::report {
@@ -362,22 +363,47 @@ void add_experiment_rows(GateTable& table, const json& summary,
                          const std::vector<compare::ReviewRecord>* reviews,
                          const std::vector<compare::SampledReviewRecord>* sampled) {
   try {
+    // By kind; a kind this version does not know is counted by its name and adds no row.
+    const auto kind_of = [](const json& e) {
+      return e.is_object() && e.contains("kind") && e["kind"].is_string()
+                 ? record::experiment_kind_from(e["kind"].get<std::string>())
+                 : std::nullopt;
+    };
     std::map<std::string, int> per_kind;
     for (const auto& e : summary["experiments"]) ++per_kind[e.value("kind", "")];
     for (const auto& e : summary["experiments"]) {
-      const std::string kind = e.value("kind", "");
+      using K = record::ExperimentKind;
+      const std::optional<K> kind = kind_of(e);
+      const int of_this_kind = per_kind[e.value("kind", "")];
       const size_t first = table.rows.size();
-      if (kind == "gates") add_functional_rows(table, e, per_kind[kind] > 1);
-      if (kind == "context_sweep") add_retrieval_row(table, e);
-      if (kind == "regression") add_regression_row(table, e, reviews);
-      if (kind == "regression") add_token_row(table, e, reviews);
-      if (kind == "regression") add_top1_row(table, e);
-      if (kind == "sampled_regression") add_sampled_row(table, e, sampled);
-      const std::string name = e.value("name", kind);
+      if (kind) switch (*kind) {
+          case K::Gates:
+            add_functional_rows(table, e, of_this_kind > 1);
+            break;
+          case K::ContextSweep:
+            add_retrieval_row(table, e);
+            break;
+          case K::Regression:
+            add_regression_row(table, e, reviews);
+            add_token_row(table, e, reviews);
+            add_top1_row(table, e);
+            break;
+          case K::SampledRegression:
+            add_sampled_row(table, e, sampled);
+            break;
+          case K::Throughput:
+          case K::PrefixCache:
+          case K::Speculative:
+          case K::Trace:
+          case K::Sessions:
+          case K::Capacity:
+            break;  // judged by their figures (performance gates), not by rows of their own
+        }
+      const std::string name = e.value("name", e.value("kind", ""));
       for (size_t i = first; i < table.rows.size(); ++i) {
         GateRow& row = table.rows[i];
         row.experiment = name;
-        if (kind != "gates" && per_kind[kind] > 1) row.key += "@" + name;
+        if (kind != K::Gates && of_this_kind > 1) row.key += "@" + name;
       }
     }
   } catch (const json::exception&) {

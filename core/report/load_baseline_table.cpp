@@ -33,7 +33,7 @@ ReportTable load_baseline_table(const RunFolder& folder) {
                 "answers were compared with its own, exactly as two lanes are. A prompt whose "
                 "answer changes is batch-variant: batching alone moves it, so a cross-lane "
                 "difference there is not evidence against the configuration (Wilson interval)."};
-  for (const json* e : folder.experiments_of_kind("regression")) {
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Regression)) {
     const json& lanes = json_at(*e, {"lanes"});
     if (!lanes.is_object()) continue;
     for (const auto& [lane, section] : lanes.items()) {

@@ -2,6 +2,7 @@
 // /api/chat), its result and n/N per input kind (image, video, mixed), so a lane that answers
 // images but not videos shows it, a kind the API cannot carry reads "unsupported by the API", and
 // a lane that refused media reads "multimodal unsupported" with the server's reason.
+#include "record/experiment_kind.h"
 #include "report/json_access.h"
 #include "report/report_model.h"
 
@@ -47,7 +48,9 @@ std::string api_cell(const json& gate) {
 ReportTable multimodal_table(const json& e, const std::vector<std::string>& lanes) {
   ReportTable t;
   const std::string name = string_at(e, {"name"});
-  t.title = name.empty() || name == "gates" ? "Multimodal gate" : "Multimodal gate (" + name + ")";
+  t.title = name.empty() || name == record::to_string(record::ExperimentKind::Gates)
+                ? "Multimodal gate"
+                : "Multimodal gate (" + name + ")";
   t.header = {"Lane", "API", "Result", "Image", "Video", "Mixed", "All", "Prompt set"};
   for (const auto& lane : lanes) {
     for (const char* key : kMultimodalKeys) {
@@ -73,7 +76,7 @@ ReportTable multimodal_table(const json& e, const std::vector<std::string>& lane
 std::vector<ReportTable> multimodal_tables(const RunFolder& folder) {
   std::vector<ReportTable> tables;
   const auto lanes = folder.lane_ids();
-  for (const json* e : folder.experiments_of_kind("gates"))
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Gates))
     tables.push_back(multimodal_table(*e, lanes));
   return tables;
 }
@@ -81,7 +84,7 @@ std::vector<ReportTable> multimodal_tables(const RunFolder& folder) {
 std::vector<std::string> multimodal_caveats(const RunFolder& folder) {
   std::vector<std::string> out;
   const auto lanes = folder.lane_ids();
-  for (const json* e : folder.experiments_of_kind("gates")) {
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Gates)) {
     std::vector<std::string> with, without;
     for (const auto& lane : lanes) {
       // A lane answered media when one of its APIs did; it refused them when every one did.

@@ -55,7 +55,7 @@ std::vector<std::string> headline_row(const std::string& label,
 
 void add_throughput_headlines(ReportTable& t, const RunFolder& folder,
                               const std::vector<std::string>& lanes) {
-  const auto throughput = folder.experiments_of_kind("throughput");
+  const auto throughput = folder.experiments_of_kind(record::ExperimentKind::Throughput);
   if (throughput.empty()) return;
   const json& e = *throughput.front();
   auto c1_phase = [&](const std::string& lane) -> const json& {
@@ -81,7 +81,7 @@ void add_throughput_headlines(ReportTable& t, const RunFolder& folder,
 
 void add_context_headlines(ReportTable& t, const RunFolder& folder,
                            const std::vector<std::string>& lanes) {
-  const auto sweeps = folder.experiments_of_kind("context_sweep");
+  const auto sweeps = folder.experiments_of_kind(record::ExperimentKind::ContextSweep);
   if (sweeps.empty()) return;
   const json& e = *sweeps.front();
   std::vector<long long> sizes;
@@ -321,29 +321,29 @@ std::vector<ReportTable> performance_tables(const RunFolder& folder) {
   for (ReportTable& t : sampled_review_tables(folder)) tables.push_back(std::move(t));
   if (ReportTable load = load_baseline_table(folder); !load.rows.empty())
     tables.push_back(std::move(load));
-  for (const json* e : folder.experiments_of_kind("throughput")) {
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Throughput)) {
     tables.push_back(throughput_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
     tables.push_back(performance_gates_table(*e));
   }
   tables.push_back(sweep_table(folder, lanes));
-  for (const json* e : folder.experiments_of_kind("context_sweep")) {
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::ContextSweep)) {
     tables.push_back(context_table(*e, lanes));
     if (ReportTable kv = kv_table(*e, lanes); !kv.rows.empty()) tables.push_back(std::move(kv));
     tables.push_back(lane_comparisons_table(*e));
     tables.push_back(performance_gates_table(*e));
   }
-  for (const json* e : folder.experiments_of_kind("prefix_cache")) {
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::PrefixCache)) {
     tables.push_back(prefix_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
     tables.push_back(performance_gates_table(*e));
   }
-  for (const json* e : folder.experiments_of_kind("speculative")) {
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Speculative)) {
     tables.push_back(speculative_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
     tables.push_back(performance_gates_table(*e));
   }
-  for (const json* e : folder.experiments_of_kind("trace")) {
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Trace)) {
     tables.push_back(trace_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
     tables.push_back(performance_gates_table(*e));

@@ -66,7 +66,7 @@ json speculative_figures(const json& levels) {
 json lane_performance(const RunFolder& folder, const std::string& lane) {
   json perf = json::object();
   const char* id = lane.c_str();
-  for (const json* e : folder.experiments_of_kind("throughput")) {
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Throughput)) {
     const json& s = json_at(*e, {"lanes", id});
     if (!s.is_object()) continue;
     if (!perf.contains("c1_decode_tok_s")) {
@@ -77,14 +77,14 @@ json lane_performance(const RunFolder& folder, const std::string& lane) {
     }
     perf["throughput"] = throughput_figures(s);
   }
-  for (const json* e : folder.experiments_of_kind("context_sweep")) {
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::ContextSweep)) {
     perf["context_sweep"] = context_figures(json_at(*e, {"lanes", id}));
     perf["kv_capacity"] = json_at(*e, {"lanes", id, "kv_capacity"});
   }
-  for (const json* e : folder.experiments_of_kind("prefix_cache"))
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::PrefixCache))
     if (const json& pc = json_at(*e, {"lanes", id, "prefix_cache"}); pc.is_object())
       perf["prefix_cache"] = prefix_figures(pc);
-  for (const json* e : folder.experiments_of_kind("speculative"))
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Speculative))
     if (const json& sp = json_at(*e, {"lanes", id, "speculative"}); sp.is_object())
       perf["speculative"] = speculative_figures(sp);
   return perf;
@@ -106,7 +106,7 @@ json lanes_json(const RunFolder& folder, const ReportModel& model) {
 
 json regression_json(const RunFolder& folder) {
   json out = json::array();
-  for (const json* e : folder.experiments_of_kind("regression"))
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Regression))
     for (const auto& c : json_at(*e, {"comparisons"})) {
       json j = pick(c, {"baseline", "candidate", "pairs", "identical", "near_identical",
                         "divergent", "review_required", "review_outcome"});

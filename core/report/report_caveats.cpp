@@ -81,7 +81,7 @@ void lane_caveats(const RunFolder& folder, std::vector<std::string>& out) {
 }
 
 void experiment_caveats(const RunFolder& folder, std::vector<std::string>& out) {
-  for (const json* e : folder.experiments_of_kind("prefix_cache"))
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::PrefixCache))
     for (const auto& [lane, section] : json_at(*e, {"lanes"}).items())
       if (const std::string w = string_at(section, {"prefix_cache", "evidence", "warning"});
           !w.empty())

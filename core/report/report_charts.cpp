@@ -164,7 +164,7 @@ ChartSpec itl_chart(const RunFolder& folder, const std::vector<std::string>& lan
 
 // Every chart the builder makes of each experiment of KIND, appended to CHARTS.
 template <typename Builder>
-void add_charts_of(const RunFolder& folder, const char* kind, Builder build,
+void add_charts_of(const RunFolder& folder, record::ExperimentKind kind, Builder build,
                    std::vector<ChartSpec>& charts) {
   for (const json* e : folder.experiments_of_kind(kind))
     for (auto& c : build(*e, folder.lane_ids())) charts.push_back(std::move(c));
@@ -172,7 +172,9 @@ void add_charts_of(const RunFolder& folder, const char* kind, Builder build,
 
 // The Pareto chart of every load experiment with two levels or more (one point is no curve).
 void add_pareto_charts(const RunFolder& folder, std::vector<ChartSpec>& charts) {
-  for (const char* kind : {"throughput", "trace", "capacity"})
+  for (record::ExperimentKind kind :
+       {record::ExperimentKind::Throughput, record::ExperimentKind::Trace,
+        record::ExperimentKind::Capacity})
     for (const json* e : folder.experiments_of_kind(kind)) {
       ChartSpec spec = pareto_chart(*e, folder.lane_ids());
       size_t points = 0;
@@ -192,16 +194,16 @@ void drop_empty_charts(std::vector<ChartSpec>& charts) {
 std::vector<ChartSpec> report_charts(const RunFolder& folder) {
   const auto lanes = folder.lane_ids();
   std::vector<ChartSpec> charts;
-  add_charts_of(folder, "context_sweep", context_charts, charts);
-  for (const json* e : folder.experiments_of_kind("throughput")) {
+  add_charts_of(folder, record::ExperimentKind::ContextSweep, context_charts, charts);
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Throughput)) {
     charts.push_back(concurrency_chart(*e, lanes));
     charts.push_back(ttft_concurrency_chart(*e, lanes));
   }
   add_pareto_charts(folder, charts);
-  add_charts_of(folder, "capacity", capacity_charts, charts);
+  add_charts_of(folder, record::ExperimentKind::Capacity, capacity_charts, charts);
   charts.push_back(itl_chart(folder, lanes));
-  add_charts_of(folder, "prefix_cache", prefix_cache_charts, charts);
-  add_charts_of(folder, "speculative", speculative_charts, charts);
+  add_charts_of(folder, record::ExperimentKind::PrefixCache, prefix_cache_charts, charts);
+  add_charts_of(folder, record::ExperimentKind::Speculative, speculative_charts, charts);
   for (auto& c : sweep_charts(folder.summary)) charts.push_back(std::move(c));
   for (auto& c : media_timing_charts(folder)) charts.push_back(std::move(c));
   drop_empty_charts(charts);
@@ -214,9 +216,9 @@ std::vector<ChartSpec> report_charts(const RunFolder& folder) {
 
 std::vector<ChartSpec> effect_charts(const RunFolder& folder) {
   std::vector<ChartSpec> charts;
-  add_charts_of(folder, "prefix_cache", prefix_cache_charts, charts);
-  add_charts_of(folder, "speculative", speculative_charts, charts);
-  add_charts_of(folder, "context_sweep", context_charts, charts);
+  add_charts_of(folder, record::ExperimentKind::PrefixCache, prefix_cache_charts, charts);
+  add_charts_of(folder, record::ExperimentKind::Speculative, speculative_charts, charts);
+  add_charts_of(folder, record::ExperimentKind::ContextSweep, context_charts, charts);
   add_pareto_charts(folder, charts);
   for (auto& c : sweep_charts(folder.summary)) charts.push_back(std::move(c));
   for (auto& c : media_timing_charts(folder)) charts.push_back(std::move(c));

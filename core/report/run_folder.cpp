@@ -205,13 +205,16 @@ std::vector<std::string> RunFolder::lane_ids() const {
   return ids;
 }
 
-std::vector<const nlohmann::json*> RunFolder::experiments_of_kind(const std::string& kind) const {
+std::vector<const nlohmann::json*> RunFolder::experiments_of_kind(
+    record::ExperimentKind kind) const {
   std::vector<const nlohmann::json*> out;
   if (!summary.is_object() || !summary.contains("experiments") ||
       !summary["experiments"].is_array())
     return out;
   for (const auto& e : summary["experiments"])
-    if (e.is_object() && e.contains("kind") && e["kind"] == kind) out.push_back(&e);
+    if (e.is_object() && e.contains("kind") && e["kind"].is_string() &&
+        record::experiment_kind_from(e["kind"].get<std::string>()) == kind)
+      out.push_back(&e);
   return out;
 }
 

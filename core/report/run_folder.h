@@ -90,7 +90,7 @@ struct RunFolder {
   // Lane ids in plan order (falling back to summary, then request order).
   std::vector<std::string> lane_ids() const;
   // The summary's experiment sections of that kind, in run order.
-  std::vector<const nlohmann::json*> experiments_of_kind(const std::string& kind) const;
+  std::vector<const nlohmann::json*> experiments_of_kind(record::ExperimentKind kind) const;
 };
 
 // nullopt with error filled when DIR is not a readable directory or holds nothing of a run.

@@ -76,7 +76,7 @@ ReportTable comparison_table(const RunFolder& folder, const json& e, const json&
 
 std::vector<ReportTable> sampled_review_tables(const RunFolder& folder) {
   std::vector<ReportTable> tables;
-  for (const json* e : folder.experiments_of_kind("sampled_regression"))
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::SampledRegression))
     for (const json& c : json_at(*e, {"comparisons"}))
       tables.push_back(comparison_table(folder, *e, c));
   return tables;

@@ -1,5 +1,6 @@
 // The report's multi-turn sessions table: per lane and turn index, TTFT and the cached share of
 // the prompt, so the first turn can be read against the later ones (docs/sessions.md).
+#include "record/experiment_kind.h"
 #include "report/json_access.h"
 #include "report/report_model.h"
 
@@ -16,8 +17,9 @@ std::string cached_share_cell(const json& turn) {
 ReportTable sessions_table(const json& e, const std::vector<std::string>& lanes) {
   ReportTable t;
   const std::string name = string_at(e, {"name"});
-  t.title = name.empty() || name == "sessions" ? "Multi-turn sessions"
-                                               : "Multi-turn sessions (" + name + ")";
+  t.title = name.empty() || name == record::to_string(record::ExperimentKind::Sessions)
+                ? "Multi-turn sessions"
+                : "Multi-turn sessions (" + name + ")";
   t.header = {"Lane",          "Turn",          "Requests",        "TTFT p50 (ms)",
               "TTFT p99 (ms)", "Prompt tokens", "Cached (server)", "Session E2E p50 (s)"};
   for (const auto& lane : lanes) {
@@ -48,7 +50,7 @@ ReportTable sessions_table(const json& e, const std::vector<std::string>& lanes)
 std::vector<ReportTable> session_tables(const RunFolder& folder) {
   std::vector<ReportTable> tables;
   const auto lanes = folder.lane_ids();
-  for (const json* e : folder.experiments_of_kind("sessions")) {
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Sessions)) {
     tables.push_back(sessions_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
   }

@@ -1,5 +1,6 @@
 #include "report/sweep_summary.h"
 
+#include "record/experiment_kind.h"
 #include "report/json_access.h"
 #include "report/report_model.h"
 
@@ -39,7 +40,10 @@ std::vector<SweepSummary> sweep_summaries(const json& summary,
   const json& experiments = json_at(summary, {"experiments"});
   if (!experiments.is_array()) return out;
   for (const json& e : experiments) {
-    if (!e.is_object() || e.value("kind", "") != "throughput") continue;
+    if (!e.is_object() || !e.contains("kind") || !e["kind"].is_string() ||
+        record::experiment_kind_from(e["kind"].get<std::string>()) !=
+            record::ExperimentKind::Throughput)
+      continue;
     std::vector<std::string> names = lanes;
     if (names.empty() && json_at(e, {"lanes"}).is_object())
       for (const auto& [name, section] : json_at(e, {"lanes"}).items()) names.push_back(name);

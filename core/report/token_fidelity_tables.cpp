@@ -108,7 +108,7 @@ std::vector<ReportTable> token_fidelity_tables(const RunFolder& folder) {
       "of each token are apart, and KL(baseline || candidate) over the union of "
       "both top-K lists plus one tail bucket for the remaining mass."};
   std::vector<ReportTable> top_tables;
-  for (const json* e : folder.experiments_of_kind("regression"))
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Regression))
     for (const json& c : json_at(*e, {"comparisons"})) {
       const json& td = json_at(c, {"token_divergence"});
       if (!td.is_object()) continue;

@@ -1,11 +1,11 @@
-// Nothing lost (PRODUCT.md): `lanebench-cli run` on simulator lanes is killed with SIGKILL at
-// seeded random moments from start-up to the end. After each kill the run folder must load
-// (every requests.jsonl line parses except a torn last one; plan.json, environment.json and
-// summary.json parse when present) and hold every request the CLI had reported finished: its
-// progress lines ("[lane] experiment phase  N/M done") are only printed once the N requests are
-// written, so each count is a floor for the lines of that lane, experiment and phase. And
-// `lanebench-cli report` builds from it, marking the run incomplete.
-// LANEBENCH_CRASH_SEED picks another sequence of kill moments.
+// Nothing lost (docs/report.md, "Incomplete runs"): `lanebench-cli run` on simulator lanes is
+// killed with SIGKILL at seeded random moments from start-up to the end. After each kill the run
+// folder must load (every requests.jsonl line parses except a torn last one; plan.json,
+// environment.json and summary.json parse when present) and hold every request the CLI had reported
+// finished: its progress lines ("[lane] experiment phase  N/M done") are only printed once the N
+// requests are written, so each count is a floor for the lines of that lane, experiment and phase.
+// And `lanebench-cli report` builds from it, marking the run incomplete. LANEBENCH_CRASH_SEED picks
+// another sequence of kill moments.
 #include <signal.h>
 
 #include <QRegularExpression>

@@ -1,5 +1,5 @@
-// Secrets (PRODUCT.md): API keys come from environment variables and are never written to disk,
-// logs or exports. Distinctive keys are planted in the environment of lanebench-cli and of a
+// Secrets (docs/security.md): API keys come from environment variables and are never written to
+// disk, logs or exports. Distinctive keys are planted in the environment of lanebench-cli and of a
 // lanebench-sim child; both simulator lanes (one in-process, one the child with --trace) answer
 // 401 without them. After a full run nothing in the run folder, the report folder, the vLLM
 // export, the CLI's stdout/stderr, the simulator's output or its trace contains a key. Keys put

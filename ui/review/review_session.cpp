@@ -9,6 +9,7 @@
 #include "compare/pair_comparison.h"
 #include "compare/run_reviews.h"
 #include "compare/texts_file.h"
+#include "record/experiment_kind.h"
 #include "record/file_fields.h"
 
 namespace lb::ui {
@@ -48,7 +49,10 @@ void read_regression(const nlohmann::json& plan, record::FileFields& f, ReviewPl
   for (size_t i = 0; i < experiments.size(); ++i) {
     const std::string path = record::FileFields::item_path("", "experiments", i);
     const nlohmann::json& e = experiments[i];
-    if (!f.expect_object(e, path) || f.string(e, path, "kind", {}, true) != "regression") continue;
+    if (!f.expect_object(e, path) ||
+        record::experiment_kind_from(f.string(e, path, "kind", {}, true)) !=
+            record::ExperimentKind::Regression)
+      continue;
     if (!out.prompt_set_ref.empty()) continue;  // the first regression is the one reviewed
     out.prompt_set_ref = f.string(e, path, "prompts", "builtin:regression-20");
     out.threshold = f.number(e, path, "similarity_threshold", out.threshold);
@@ -109,7 +113,9 @@ void read_batch_variant(const QString& run_dir, std::map<QString, std::set<size_
   for (size_t i = 0; i < experiments.size(); ++i) {
     const std::string path = record::FileFields::item_path("", "experiments", i);
     const nlohmann::json& e = experiments[i];
-    if (!f.expect_object(e, path) || f.string(e, path, "kind") != "regression") continue;
+    if (!f.expect_object(e, path) || record::experiment_kind_from(f.string(e, path, "kind")) !=
+                                         record::ExperimentKind::Regression)
+      continue;
     read_load_baseline(f.object(e, path, "lanes"), path, f, out);
     break;
   }

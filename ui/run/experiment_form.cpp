@@ -128,8 +128,10 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
 // The traffic kinds' settings as the plan parser reads them: its messages (path stripped to
 // the field) under the form while they are edited, so a bad value shows before Start.
 void ExperimentForm::check_experiment() {
-  const QString k = kind();
-  problems_->setText(k == "trace" || k == "sessions" || k == "capacity" ? problems() : QString());
+  using K = record::ExperimentKind;
+  const std::optional<K> k = typed_kind();
+  const bool traffic = k == K::Trace || k == K::Sessions || k == K::Capacity;
+  problems_->setText(traffic ? problems() : QString());
   problems_->setVisible(!problems_->text().isEmpty());
 }
 
@@ -315,7 +317,7 @@ QWidget* ExperimentForm::sampled_form() {
 }
 
 QComboBox* ExperimentForm::prompt_combo() const {
-  return kind() == "sampled_regression" ? sm_prompts_ : prompts_;
+  return typed_kind() == record::ExperimentKind::SampledRegression ? sm_prompts_ : prompts_;
 }
 
 QString ExperimentForm::kind() const { return kind_->currentData().toString(); }
@@ -406,81 +408,121 @@ void ExperimentForm::set_throughput_doubling(int max_concurrency, double min_gai
   tp_min_gain_->setValue(min_gain_percent);
 }
 
-nlohmann::json ExperimentForm::experiment_json(QString* error) const {
-  const QString k = kind();
-  nlohmann::json j = {{"kind", k.toStdString()}};
+std::optional<record::ExperimentKind> ExperimentForm::typed_kind() const {
+  return record::experiment_kind_from(kind().toStdString());
+}
+
+bool ExperimentForm::put_throughput(nlohmann::json& j, QString* error) const {
   std::vector<int64_t> list;
-  if (k == "regression") {
-    j["prompts"] = prompt_set_ref().toStdString();
-    j["max_tokens"] = reg_max_tokens_->value();
-    j["similarity_threshold"] = threshold_->value();
-  } else if (k == "throughput") {
-    if (tp_mode_->currentData().toString() == "doubling") {
-      j["concurrency_doubling"] = {{"start", 1},
-                                   {"max", tp_doubling_max_->value()},
-                                   {"min_gain", tp_min_gain_->value() / 100.0}};
-    } else if (!parse_int_list(tp_concurrency_->text(), &list)) {
-      *error = tr("Concurrency must be a list of positive whole numbers, e.g. 1, 4, 16");
-      return nullptr;
-    } else {
-      j["concurrency"] = list;
-    }
-    j["requests"] = tp_requests_->value();
-    j["input_tokens"] = tp_input_->value();
-    j["output_tokens"] = tp_output_->value();
-  } else if (k == "context_sweep") {
-    if (!parse_int_list(ctx_sizes_->text(), &list)) {
-      *error = tr("Prompt sizes must be a list of positive token counts");
-      return nullptr;
-    }
-    j["prompt_tokens"] = list;
-    j["output_tokens"] = ctx_output_->value();
-    j["needle"] = ctx_needle_->isChecked();
-    j["repeat"] = ctx_repeat_->value();
-    // Written only when moved off the default, so plans stay short.
-    const double depth = ctx_depth_->value() / 100.0;
-    if (ctx_needle_->isChecked() &&
-        std::abs(depth - plan::ContextSweepExperiment{}.needle_depth) > 1e-9)
-      j["needle_depth"] = depth;
-  } else if (k == "prefix_cache") {
-    j["burst"] = pc_burst_->value();
-    j["shared_prefix_tokens"] = pc_prefix_->value();
-    j["output_tokens"] = pc_output_->value();
-    j["control"] = pc_control_->isChecked();
-  } else if (k == "speculative") {
-    if (!parse_int_list(sp_concurrency_->text(), &list)) {
-      *error = tr("Concurrency must be a list of positive whole numbers, e.g. 1, 5");
-      return nullptr;
-    }
+  if (tp_mode_->currentData().toString() == "doubling") {
+    j["concurrency_doubling"] = {{"start", 1},
+                                 {"max", tp_doubling_max_->value()},
+                                 {"min_gain", tp_min_gain_->value() / 100.0}};
+  } else if (!parse_int_list(tp_concurrency_->text(), &list)) {
+    *error = tr("Concurrency must be a list of positive whole numbers, e.g. 1, 4, 16");
+    return false;
+  } else {
     j["concurrency"] = list;
-    j["requests"] = sp_requests_->value();
-    j["output_tokens"] = sp_output_->value();
-  } else if (k == "sampled_regression") {
-    j["prompts"] = prompt_set_ref().toStdString();
-    j["samples"] = sm_samples_->value();
-    j["temperature"] = sm_temperature_->value();
-    j["top_p"] = sm_top_p_->value();
-    j["seed"] = sm_seed_->value();
-    j["max_tokens"] = sm_max_tokens_->value();
-  } else if (k == "trace") {
-    return trace_->experiment_json(error);
-  } else if (k == "sessions") {
-    return sessions_->experiment_json(error);
-  } else if (k == "capacity") {
-    return capacity_->experiment_json(error);
-  } else if (k == "gates") {
-    std::vector<std::string> checks;
-    for (int i = 0; i < gate_checks_->count(); ++i)
-      if (gate_checks_->item(i)->checkState() == Qt::Checked)
-        checks.push_back(gate_checks_->item(i)->text().toStdString());
-    if (checks.empty()) {
-      *error = tr("Pick at least one gate to run");
-      return nullptr;
-    }
-    j["checks"] = checks;
-    j["repeat"] = gate_repeat_->value();
   }
-  return j;
+  j["requests"] = tp_requests_->value();
+  j["input_tokens"] = tp_input_->value();
+  j["output_tokens"] = tp_output_->value();
+  return true;
+}
+
+bool ExperimentForm::put_context_sweep(nlohmann::json& j, QString* error) const {
+  std::vector<int64_t> list;
+  if (!parse_int_list(ctx_sizes_->text(), &list)) {
+    *error = tr("Prompt sizes must be a list of positive token counts");
+    return false;
+  }
+  j["prompt_tokens"] = list;
+  j["output_tokens"] = ctx_output_->value();
+  j["needle"] = ctx_needle_->isChecked();
+  j["repeat"] = ctx_repeat_->value();
+  // Written only when moved off the default, so plans stay short.
+  const double depth = ctx_depth_->value() / 100.0;
+  if (ctx_needle_->isChecked() &&
+      std::abs(depth - plan::ContextSweepExperiment{}.needle_depth) > 1e-9)
+    j["needle_depth"] = depth;
+  return true;
+}
+
+bool ExperimentForm::put_speculative(nlohmann::json& j, QString* error) const {
+  std::vector<int64_t> list;
+  if (!parse_int_list(sp_concurrency_->text(), &list)) {
+    *error = tr("Concurrency must be a list of positive whole numbers, e.g. 1, 5");
+    return false;
+  }
+  j["concurrency"] = list;
+  j["requests"] = sp_requests_->value();
+  j["output_tokens"] = sp_output_->value();
+  return true;
+}
+
+bool ExperimentForm::put_gates(nlohmann::json& j, QString* error) const {
+  std::vector<std::string> checks;
+  for (int i = 0; i < gate_checks_->count(); ++i)
+    if (gate_checks_->item(i)->checkState() == Qt::Checked)
+      checks.push_back(gate_checks_->item(i)->text().toStdString());
+  if (checks.empty()) {
+    *error = tr("Pick at least one gate to run");
+    return false;
+  }
+  j["checks"] = checks;
+  j["repeat"] = gate_repeat_->value();
+  return true;
+}
+
+nlohmann::json ExperimentForm::experiment_json(QString* error) const {
+  using K = record::ExperimentKind;
+  const std::optional<K> k = typed_kind();
+  if (!k) {
+    *error = tr("Pick an experiment kind");
+    return nullptr;
+  }
+  nlohmann::json j = {{"kind", record::to_string(*k)}};
+  bool ok = true;
+  switch (*k) {
+    case K::Regression:
+      j["prompts"] = prompt_set_ref().toStdString();
+      j["max_tokens"] = reg_max_tokens_->value();
+      j["similarity_threshold"] = threshold_->value();
+      break;
+    case K::Throughput:
+      ok = put_throughput(j, error);
+      break;
+    case K::ContextSweep:
+      ok = put_context_sweep(j, error);
+      break;
+    case K::PrefixCache:
+      j["burst"] = pc_burst_->value();
+      j["shared_prefix_tokens"] = pc_prefix_->value();
+      j["output_tokens"] = pc_output_->value();
+      j["control"] = pc_control_->isChecked();
+      break;
+    case K::Speculative:
+      ok = put_speculative(j, error);
+      break;
+    case K::SampledRegression:
+      j["prompts"] = prompt_set_ref().toStdString();
+      j["samples"] = sm_samples_->value();
+      j["temperature"] = sm_temperature_->value();
+      j["top_p"] = sm_top_p_->value();
+      j["seed"] = sm_seed_->value();
+      j["max_tokens"] = sm_max_tokens_->value();
+      break;
+    case K::Trace:
+      return trace_->experiment_json(error);
+    case K::Sessions:
+      return sessions_->experiment_json(error);
+    case K::Capacity:
+      return capacity_->experiment_json(error);
+    case K::Gates:
+      ok = put_gates(j, error);
+      break;
+  }
+  return ok ? j : nlohmann::json();
 }
 
 }  // namespace lb::ui

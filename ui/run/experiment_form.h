@@ -4,6 +4,9 @@
 // reason, so the page never offers what it cannot do.
 #include <QWidget>
 #include <nlohmann/json.hpp>
+#include <optional>
+
+#include "record/experiment_kind.h"
 
 class QCheckBox;
 class QComboBox;
@@ -63,6 +66,12 @@ class ExperimentForm : public QWidget {
   QWidget* gates_form();
   QWidget* sampled_form();
   QComboBox* prompt_combo() const;  // the current kind's prompt-set picker
+  std::optional<record::ExperimentKind> typed_kind() const;
+  // Each kind's settings into J; false with ERROR set when one cannot be read.
+  bool put_throughput(nlohmann::json& j, QString* error) const;
+  bool put_context_sweep(nlohmann::json& j, QString* error) const;
+  bool put_speculative(nlohmann::json& j, QString* error) const;
+  bool put_gates(nlohmann::json& j, QString* error) const;
   void add_throughput_fields(QFormLayout* form, QWidget* page);
   void check_experiment();
 

@@ -1,5 +1,5 @@
-// Plan parsing: PRODUCT.md's example, defaults, and every kind of mistake reported with the JSON
-// path of the field and what is wrong with it.
+// Plan parsing: docs/plan-file.md's rules, defaults, and every kind of mistake reported with the
+// JSON path of the field and what is wrong with it.
 #include <QtTest>
 
 #include "test_main.h"

@@ -75,7 +75,8 @@ class TestReportContent : public QObject {
 
   void gateCellsAppearAsInTheSummary() {
     QVERIFY(!model_.gates.empty());
-    const auto& gates = (*folder_->experiments_of_kind("gates").front())["lanes"];
+    const auto& gates =
+        (*folder_->experiments_of_kind(lb::record::ExperimentKind::Gates).front())["lanes"];
     for (const auto& row : model_.gates.rows) {
       QVERIFY2(html_.find(row.label) != std::string::npos, row.label.c_str());
       if (row.key.rfind("gates.", 0) != 0) continue;
@@ -100,7 +101,8 @@ class TestReportContent : public QObject {
   }
 
   void headlineFiguresEqualTheSummary() {
-    const auto& throughput = *folder_->experiments_of_kind("throughput").front();
+    const auto& throughput =
+        *folder_->experiments_of_kind(lb::record::ExperimentKind::Throughput).front();
     const auto& head = model_.performance.front();
     QCOMPARE(head.title, std::string("Headline figures"));
     QCOMPARE(head.rows[0][0], std::string("c1 decode, median (tok/s)"));
@@ -134,7 +136,8 @@ class TestReportContent : public QObject {
   // The throughput table shows each level's figures with their intervals, and the lane
   // comparisons table says each ratio, its interval and the verdict at its confidence level.
   void intervalsAndVerdictsAreShown() {
-    const auto& throughput = *folder_->experiments_of_kind("throughput").front();
+    const auto& throughput =
+        *folder_->experiments_of_kind(lb::record::ExperimentKind::Throughput).front();
     const auto table =
         std::find_if(model_.performance.begin(), model_.performance.end(),
                      [](const auto& t) { return t.title == "Throughput by concurrency"; });
@@ -174,7 +177,8 @@ class TestReportContent : public QObject {
   }
 
   void sweepKneeAndStopAreReported() {
-    const auto& throughput = *folder_->experiments_of_kind("throughput").front();
+    const auto& throughput =
+        *folder_->experiments_of_kind(lb::record::ExperimentKind::Throughput).front();
     const auto table =
         std::find_if(model_.performance.begin(), model_.performance.end(),
                      [](const auto& t) { return t.title == "Concurrency sweep: knee and stop"; });
@@ -245,7 +249,8 @@ class TestReportContent : public QObject {
     QVERIFY(ttft.series[1].points[0].first < ttft.series[1].points[1].first);
     // Each size's needle retrieval marks its TTFT point, as the summary says.
     QCOMPARE(ttft.series[1].marks.size(), size_t(2));
-    const auto sweep = folder_->experiments_of_kind("context_sweep").front();
+    const auto sweep =
+        folder_->experiments_of_kind(lb::record::ExperimentKind::ContextSweep).front();
     for (size_t k = 0; k < 2; ++k)
       QCOMPARE(ttft.series[1].marks[k] == lb::report::PointMark::Pass,
                (*sweep)["lanes"]["fp8"]["context_sweep"][k]["retrieval_pass"].get<bool>());
@@ -333,7 +338,8 @@ class TestReportContent : public QObject {
   // The regression's token-level evidence: a Token fidelity table whose counts are the
   // summary's, each confident change listed, and a gate row that waits for their verdicts.
   void tokenFidelityTablesAndGate() {
-    const auto regression = folder_->experiments_of_kind("regression").front();
+    const auto regression =
+        folder_->experiments_of_kind(lb::record::ExperimentKind::Regression).front();
     const auto& td = (*regression)["comparisons"][0]["token_divergence"];
     QVERIFY2(td.is_object(), "the fixture's lanes record logprobs");
     const auto tables = lb::report::token_fidelity_tables(*folder_);
@@ -457,7 +463,8 @@ class TestReportContent : public QObject {
     const auto table = lb::report::load_baseline_table(*folder);
     QCOMPARE(table.title, std::string("Greedy A/A baseline under load"));
     QCOMPARE(table.rows.size(), size_t(2));
-    const auto& lanes = (*folder->experiments_of_kind("regression").front())["lanes"];
+    const auto& lanes =
+        (*folder->experiments_of_kind(lb::record::ExperimentKind::Regression).front())["lanes"];
     for (const auto& row : table.rows) {
       const auto& load = lanes[row.at(0)]["load_baseline"];
       QCOMPARE(row[1], std::string("1 vs 16"));

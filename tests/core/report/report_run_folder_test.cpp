@@ -50,7 +50,7 @@ class TestReportRunFolder : public QObject {
     QVERIFY(folder);
     const auto table = lb::report::build_gate_table(folder->summary, folder->lane_ids());
     QCOMPARE(table.lanes.size(), size_t(2));
-    const auto gates = folder->experiments_of_kind("gates");
+    const auto gates = folder->experiments_of_kind(lb::record::ExperimentKind::Gates);
     QCOMPARE(gates.size(), size_t(1));
     int functional = 0;
     for (const auto& row : table.rows) {
@@ -96,7 +96,8 @@ class TestReportRunFolder : public QObject {
     const auto folder = lb::report::load_run_folder(run_.string(), nullptr);
     QVERIFY(folder);
     nlohmann::json summary = folder->summary;
-    nlohmann::json again = *folder->experiments_of_kind("context_sweep").front();
+    nlohmann::json again =
+        *folder->experiments_of_kind(lb::record::ExperimentKind::ContextSweep).front();
     again["name"] = "context_sweep-2";
     summary["experiments"].push_back(again);
     const auto table = lb::report::build_gate_table(summary, folder->lane_ids());
