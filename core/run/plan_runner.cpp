@@ -18,6 +18,7 @@
 #include "run/performance_gates.h"
 #include "run/run_append.h"
 #include "run/run_folder_writer.h"
+#include "run/summary_sections.h"
 #include "run/sweep_summary.h"
 #include "run/trial_runner.h"
 
@@ -204,23 +205,20 @@ std::vector<std::string> lanes_with_samples(const plan::Plan& plan,
 // Runs the managed lanes after the others, each experiment extending its section.
 std::vector<std::string> run_managed_lanes(
     const plan::Plan& plan, RunState& s, const std::string& run_dir, nlohmann::json& summary,
-    size_t first_section, std::vector<std::vector<metrics::PhaseSamples>>& samples,
+    SummarySections& sections, std::vector<std::vector<metrics::PhaseSamples>>& samples,
     const std::function<void(const LaneRuntime&)>& on_ready) {
-  // The plan's sections follow those of the run it was added to (first_section of them).
-  auto& sections = summary["experiments"];
-  while (sections.size() < first_section + plan.experiments.size()) sections.push_back(nullptr);
-  auto section = [&](size_t i) -> nlohmann::json& { return sections[first_section + i]; };
+  auto section = [&](size_t i) -> nlohmann::json& { return sections[i]; };
   LaunchedLanesHooks hooks;
   hooks.on_ready = on_ready;
   hooks.run_experiment = [&](size_t i, LaneRuntime& lane) {
     run_experiment_on(plan.experiments[i], {&lane}, s, section(i), samples[i]);
     add_lane_comparisons(kind_of(plan.experiments[i]), lanes_with_samples(plan, samples[i]),
                          samples[i], section(i));
-    s.writer.write_json("summary.json", summary);
+    sections.write(s.writer);
   };
   hooks.on_record = [&](const std::string& id, const nlohmann::json& record) {
     summary["servers"][id] = record;
-    s.writer.write_json("summary.json", summary);
+    sections.write(s.writer);
   };
   auto failures = run_launched_lanes(plan, run_dir, s.client, s.sink, s.stop, hooks, s.env);
   for (size_t i = 0; i < plan.experiments.size(); ++i) {  // no lane of it could run
@@ -234,12 +232,11 @@ std::vector<std::string> run_managed_lanes(
 }
 
 // Judges each experiment's performance gates on the phase values of all its passes.
-void judge_deferred_gates(const plan::Plan& plan, RunState& s, nlohmann::json& summary,
-                          size_t first_section,
+void judge_deferred_gates(const plan::Plan& plan, RunState& s, SummarySections& sections,
                           const std::vector<std::vector<metrics::PhaseSamples>>& samples) {
   for (size_t i = 0; i < plan.experiments.size(); ++i) {
     const auto& gates = plan.experiments[i].performance_gates;
-    nlohmann::json& section = summary["experiments"][first_section + i];
+    nlohmann::json& section = sections[i];
     if (gates.empty() || section.value("status", "") == "not_implemented") continue;
     GateJudgements out = judge_performance_gates(gates, samples[i], s.stop.load());
     section["performance_gates"] = std::move(out.judged);
@@ -352,7 +349,7 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   nlohmann::json& summary = result.summary;
   nlohmann::json written_environment;
   summary = begin_summary(existing, plan_, environment, writer, blockers, &written_environment);
-  const size_t first_section = summary["experiments"].size();
+  SummarySections sections(summary, plan.experiments.size());
   RunState state{
       client, writer, sink_, stop, MetricsSnapshots(client, writer), options_.environment};
   state.forward_events = options_.forward_events;
@@ -360,24 +357,23 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   std::vector<std::vector<metrics::PhaseSamples>> samples(plan.experiments.size());
   for (size_t i = 0; i < plan.experiments.size(); ++i) {
     if (stop.load()) break;
-    summary["experiments"].push_back(
-        run_experiment(plan.experiments[i], prep.lanes, state, samples[i]));
-    writer.write_json("summary.json", summary);
+    sections[i] = run_experiment(plan.experiments[i], prep.lanes, state, samples[i]);
+    sections.write(writer);
   }
   bool servers_failed = false;
   if (plan.launches_servers()) {
     // Each managed lane as its server answered the probe joins environment.json.
     auto server_errors = run_managed_lanes(
-        plan, state, options_.out_dir, summary, first_section, samples,
-        [&](const LaneRuntime& lane) {
+        plan, state, options_.out_dir, summary, sections, samples, [&](const LaneRuntime& lane) {
           written_environment["lanes"][lane.plan.id] = lane_environment_json(lane);
           writer.write_json("environment.json", written_environment);
         });
-    judge_deferred_gates(plan, state, summary, first_section, samples);
+    judge_deferred_gates(plan, state, sections, samples);
     summary["run"]["server_failures"] = server_errors;
     servers_failed = !server_errors.empty();
     result.errors.insert(result.errors.end(), server_errors.begin(), server_errors.end());
   }
+  sections.settle();
   if (!swept.points.empty()) summary["sweeps"] = sweep_summary_json(swept, summary);
   result.interrupted = stop.load();
   summary["run"]["finished_at"] = utc_now_iso8601();
