@@ -10,6 +10,7 @@
 
 #include "interop/json_fields.h"
 #include "metrics/inter_token_gaps.h"
+#include "record/run_summary.h"
 
 namespace lb::interop {
 namespace {
@@ -144,16 +145,6 @@ json result_object(const json& summary, const std::string& exp, const std::strin
   return r;
 }
 
-std::vector<std::string> phase_order(const json& lane_json) {
-  std::vector<std::string> order;
-  if (lane_json.contains("phase_order") && lane_json["phase_order"].is_array())
-    for (const auto& p : lane_json["phase_order"])
-      if (p.is_string()) order.push_back(p.get<std::string>());
-  if (order.empty())
-    for (const auto& item : lane_json["phases"].items()) order.push_back(item.key());
-  return order;
-}
-
 }  // namespace
 
 VllmExport export_vllm_results(const std::string& run_dir, const std::string& lane_filter) {
@@ -181,7 +172,7 @@ VllmExport export_vllm_results(const std::string& run_dir, const std::string& la
       if (!lane_json.is_object() || !lane_json.contains("phases")) continue;
       if (lanes_seen.find(" " + lane + ",") == std::string::npos) lanes_seen += " " + lane + ",";
       if (!lane_filter.empty() && lane != lane_filter) continue;
-      for (const auto& phase : phase_order(lane_json)) {
+      for (const auto& phase : record::phase_names_in_order(lane_json)) {
         if (!lane_json["phases"].contains(phase) || !lane_json["phases"][phase].is_object())
           continue;
         const auto it = details.find({exp, lane, phase});

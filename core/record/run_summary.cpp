@@ -12,6 +12,20 @@ bool PhaseRecord::interrupted() const {
   return it != more.end() && it->is_boolean() && it->get<bool>();
 }
 
+std::vector<std::string> phase_names_in_order(const nlohmann::json& lane_section) {
+  std::vector<std::string> out;
+  if (!lane_section.is_object()) return out;
+  const auto phases = lane_section.find("phases");
+  if (phases == lane_section.end() || !phases->is_object()) return out;
+  const auto order = lane_section.find("phase_order");
+  if (order != lane_section.end() && order->is_array())
+    for (const auto& p : *order)
+      if (p.is_string() && phases->contains(p.get<std::string>())) out.push_back(p);
+  if (out.empty())
+    for (auto it = phases->begin(); it != phases->end(); ++it) out.push_back(it.key());
+  return out;
+}
+
 const char* to_string(GateStatus status) {
   switch (status) {
     case GateStatus::Pass:

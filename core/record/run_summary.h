@@ -159,6 +159,11 @@ GateResult read_gate_result(const std::string& lane_id, const std::string& check
                             const nlohmann::json& gate, const std::string& path,
                             FileFields& fields);
 
+// The phases of a lane section of summary.json ({"phase_order": [...], "phases": {...}}) in run
+// order: the names phase_order lists that have a phase, else (an older or hand-made file) the
+// phases in the object's order. For readers that walk the file's JSON itself.
+std::vector<std::string> phase_names_in_order(const nlohmann::json& lane_section);
+
 // The LaneSummary fields of a phase object; the members it does not know are left in *rest.
 metrics::LaneSummary read_lane_summary(const nlohmann::json& phase, std::string_view path,
                                        FileFields& fields, nlohmann::json* rest);

@@ -33,19 +33,6 @@ std::string string_at(const nlohmann::json& root, std::initializer_list<const ch
   return v.is_string() ? v.get<std::string>() : std::string();
 }
 
-std::vector<std::string> phase_order(const nlohmann::json& lane_section) {
-  std::vector<std::string> out;
-  const auto& order = json_at(lane_section, {"phase_order"});
-  const auto& phases = json_at(lane_section, {"phases"});
-  if (order.is_array()) {
-    for (const auto& p : order)
-      if (p.is_string() && phases.contains(p.get<std::string>())) out.push_back(p);
-  } else if (phases.is_object()) {
-    for (const auto& [name, value] : phases.items()) out.push_back(name);
-  }
-  return out;
-}
-
 long long concurrency_of(const std::string& phase) {
   if (phase.size() < 2 || phase[0] != 'c') return -1;
   for (size_t i = 1; i < phase.size(); ++i)

@@ -18,8 +18,6 @@ const nlohmann::json& json_at(const nlohmann::json& root, std::initializer_list<
 double number_at(const nlohmann::json& root, std::initializer_list<const char*> path,
                  double fallback = -1);
 std::string string_at(const nlohmann::json& root, std::initializer_list<const char*> path);
-// An object's keys in the order the run recorded (phase_order) when present, else key order.
-std::vector<std::string> phase_order(const nlohmann::json& lane_section);
 // "c32" -> 32; -1 when the name is not a concurrency level.
 long long concurrency_of(const std::string& phase);
 // An object's keys with concurrency levels in numeric order (c1, c4, c16), others after them.

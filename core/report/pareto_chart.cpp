@@ -1,6 +1,7 @@
 // The Pareto chart of a load experiment: per-user decode rate against total output, one curve per
 // lane (its levels in the order they ran), and the frontier of all lanes' points.
 #include "metrics/pareto.h"
+#include "record/run_summary.h"
 #include "report/json_access.h"
 #include "report/report_model.h"
 
@@ -22,7 +23,7 @@ ChartSpec pareto_chart(const json& experiment, const std::vector<std::string>& l
   for (size_t i = 0; i < lanes.size(); ++i) {
     ChartSeries series{lanes[i], lane_color(i), {}, {}};
     const json& lane = json_at(experiment, {"lanes", lanes[i].c_str()});
-    for (const auto& phase : phase_order(lane)) {
+    for (const auto& phase : record::phase_names_in_order(lane)) {
       const json& p = json_at(lane, {"phases", phase.c_str()});
       const double total = number_at(p, {"output_throughput"});
       const double per_user = number_at(p, {"median_decode_tok_s"});

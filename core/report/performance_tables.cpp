@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "record/run_summary.h"
 #include "report/json_access.h"
 #include "report/report_model.h"
 #include "report/sweep_summary.h"
@@ -26,7 +27,7 @@ const json& lane_of(const json& experiment, const std::string& lane) {
 // level.
 std::string max_admission_phase(const json& lane_section) {
   std::string best;
-  for (const auto& phase : phase_order(lane_section))
+  for (const auto& phase : record::phase_names_in_order(lane_section))
     if (concurrency_of(phase) > concurrency_of(best)) best = phase;
   return best;
 }
@@ -129,7 +130,7 @@ ReportTable throughput_table(const json& e, const std::vector<std::string>& lane
       "method and resamples). With one trial, ITL and aggregate output have none: gaps within a "
       "request are not independent, and aggregate output is one number per trial.";
   for (const auto& lane : lanes)
-    for (const auto& phase : phase_order(lane_of(e, lane))) {
+    for (const auto& phase : record::phase_names_in_order(lane_of(e, lane))) {
       const json& p = json_at(lane_of(e, lane), {"phases", phase.c_str()});
       t.rows.push_back({lane, phase, format_number(number_at(p, {"completed"}), 0),
                         format_number(number_at(p, {"failed"}), 0),

@@ -1,5 +1,6 @@
 #include "report/qualification_summary.h"
 
+#include "record/run_summary.h"
 #include "report/json_access.h"
 
 namespace lb::report {
@@ -22,7 +23,7 @@ json pick(const json& from, std::initializer_list<const char*> keys) {
 
 json throughput_figures(const json& lane_section) {
   json levels = json::array();
-  for (const auto& phase : phase_order(lane_section)) {
+  for (const auto& phase : record::phase_names_in_order(lane_section)) {
     json p = pick(json_at(lane_section, {"phases", phase.c_str()}),
                   {"completed", "failed", "duration", "output_throughput", "request_throughput",
                    "median_ttft_ms", "p99_ttft_ms", "median_tpot_ms", "median_itl_ms",

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "record/run_summary.h"
 #include "report/json_access.h"
 #include "report/report_model.h"
 
@@ -86,7 +87,7 @@ ChartSpec concurrency_chart(const json& e, const std::vector<std::string>& lanes
                                             {}});
   for (size_t i = 0; i < lanes.size(); ++i) {
     const json& lane = json_at(e, {"lanes", lanes[i].c_str()});
-    for (const auto& phase : phase_order(lane)) {
+    for (const auto& phase : record::phase_names_in_order(lane)) {
       const long long c = concurrency_of(phase);
       const json& p = json_at(lane, {"phases", phase.c_str()});
       // Over trials the figure is the interval's estimate, so the bar sits around it.
@@ -112,7 +113,7 @@ ChartSpec ttft_concurrency_chart(const json& e, const std::vector<std::string>& 
   spec.note = "bars: 95 % bootstrap interval of the median";
   for (size_t i = 0; i < lanes.size(); ++i) {
     const json& lane = json_at(e, {"lanes", lanes[i].c_str()});
-    for (const auto& phase : phase_order(lane)) {
+    for (const auto& phase : record::phase_names_in_order(lane)) {
       const json& p = json_at(lane, {"phases", phase.c_str()});
       const long long c = concurrency_of(phase);
       const double estimate = number_at(p, {"intervals", "median_ttft_ms", "estimate"});

@@ -8,6 +8,27 @@
 #include "run/plan_runner.h"
 
 namespace lb::ui {
+namespace {
+
+// What the page needs of a finished run, read on the run's thread: the summary as types and each
+// swept lane's line.
+RunOutcome outcome_of(run::RunResult result) {
+  RunOutcome outcome;
+  outcome.exit_code = result.exit_code;
+  outcome.interrupted = result.interrupted;
+  outcome.errors = std::move(result.errors);
+  outcome.requests_written = result.requests_written;
+  if (!result.summary.is_object()) return outcome;
+  record::FileFields fields("summary.json");
+  outcome.summary = record::read_run_summary(result.summary, fields);
+  outcome.summary_damage = fields.damage();
+  for (const report::SweepSummary& sweep : report::sweep_summaries(result.summary, {}))
+    outcome.sweep_lines.push_back("Lane " + sweep.lane +
+                                  ", concurrency sweep: " + report::describe_sweep(sweep));
+  return outcome;
+}
+
+}  // namespace
 
 RunController::RunController(QObject* parent) : QObject(parent) {
   qRegisterMetaType<lb::ui::RunOutcome>();
@@ -70,19 +91,7 @@ bool RunController::start(plan::Plan plan, const QString& out_dir, QString* erro
     RunOutcome outcome;
     try {
       run::PlanRunner runner(std::move(plan), options, *sink);
-      run::RunResult result = runner.run(stop_);
-      outcome.exit_code = result.exit_code;
-      outcome.interrupted = result.interrupted;
-      outcome.errors = std::move(result.errors);
-      outcome.requests_written = result.requests_written;
-      if (result.summary.is_object()) {
-        record::FileFields fields("summary.json");
-        outcome.summary = record::read_run_summary(result.summary, fields);
-        outcome.summary_damage = fields.damage();
-        for (const report::SweepSummary& sweep : report::sweep_summaries(result.summary, {}))
-          outcome.sweep_lines.push_back("Lane " + sweep.lane +
-                                        ", concurrency sweep: " + report::describe_sweep(sweep));
-      }
+      outcome = outcome_of(runner.run(stop_));
     } catch (const std::exception& e) {
       outcome.exit_code = run::kExitInput;
       outcome.errors.push_back(std::string("The run stopped on an internal error: ") + e.what());
