@@ -36,17 +36,17 @@ const char* to_string(GateStatus status) {
       return "unsupported";
     case GateStatus::Stopped:
       return "stopped";
-    case GateStatus::Unknown:
+    case GateStatus::NotRun:
       break;
   }
-  return "n/a";
+  return "not run";
 }
 
 GateStatus gate_status_from(std::string_view text) {
   for (GateStatus s :
        {GateStatus::Pass, GateStatus::Fail, GateStatus::Unsupported, GateStatus::Stopped})
     if (text == to_string(s)) return s;
-  return GateStatus::Unknown;
+  return GateStatus::NotRun;
 }
 
 std::string GateResult::reason() const { return failures.empty() ? why : failures.front().why; }

@@ -51,9 +51,10 @@ struct PhaseRecord {
   bool interrupted() const;  // the phase was cut short by a stop
 };
 
-enum class GateStatus { Pass, Fail, Unsupported, Stopped, Unknown };
-const char* to_string(GateStatus status);  // "pass", "fail", "unsupported", "stopped", "n/a"
-GateStatus gate_status_from(std::string_view text);
+// A gate's outcome, as summary.json records a check and the gate table shows a cell.
+enum class GateStatus { Pass, Fail, Unsupported, NotRun, Stopped };
+const char* to_string(GateStatus status);  // "pass", "fail", "unsupported", "not run", "stopped"
+GateStatus gate_status_from(std::string_view text);  // NotRun for anything else
 
 struct GateFailure {
   std::optional<int64_t> attempt;  // which of the check's repeats failed; a multimodal gate's
@@ -66,7 +67,7 @@ struct GateFailure {
 struct GateResult {
   std::string lane_id;
   std::string check;  // "json", "tools", "multimodal (responses)", ...
-  GateStatus status = GateStatus::Unknown;
+  GateStatus status = GateStatus::NotRun;
   int64_t passed = 0;
   int64_t attempts = 0;
   int64_t repeat = 0;

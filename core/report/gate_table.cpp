@@ -21,13 +21,7 @@ const json& lane_section(const json& experiment, const std::string& lane) {
   return it == experiment["lanes"].end() ? kNull : *it;
 }
 
-GateStatus status_of(const std::string& s) {
-  if (s == "pass") return GateStatus::Pass;
-  if (s == "fail") return GateStatus::Fail;
-  if (s == "unsupported") return GateStatus::Unsupported;
-  if (s == "stopped") return GateStatus::Stopped;
-  return GateStatus::NotRun;
-}
+GateStatus status_of(const std::string& s) { return record::gate_status_from(s); }
 
 // A multimodal gate's cell names the route it went over and the prompts it could not carry,
 // per kind, after the failure or refusal when there is one: "over /api/chat; unsupported by the
@@ -413,21 +407,7 @@ void add_experiment_rows(GateTable& table, const json& summary,
 
 }  // namespace
 
-const char* gate_status_name(GateStatus status) {
-  switch (status) {
-    case GateStatus::Pass:
-      return "pass";
-    case GateStatus::Fail:
-      return "fail";
-    case GateStatus::Unsupported:
-      return "unsupported";
-    case GateStatus::NotRun:
-      return "not run";
-    case GateStatus::Stopped:
-      return "stopped";
-  }
-  return "not run";
-}
+const char* gate_status_name(GateStatus status) { return record::to_string(status); }
 
 int GateTable::count(GateStatus status) const {
   int n = 0;

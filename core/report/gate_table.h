@@ -9,6 +9,7 @@
 
 #include "compare/review_record.h"
 #include "compare/sampled_verdicts.h"
+#include "record/run_summary.h"
 
 namespace lb::report {
 
@@ -16,8 +17,8 @@ struct ArtifactRecord;
 
 // Stopped: the user stopped the run while the gate was being attempted; it neither passed nor
 // failed.
-enum class GateStatus { Pass, Fail, Unsupported, NotRun, Stopped };
-// "pass", "fail", "unsupported", "not run", "stopped"
+using GateStatus = record::GateStatus;
+// "pass", "fail", "unsupported", "not run", "stopped" (record::to_string)
 const char* gate_status_name(GateStatus status);
 
 struct GateCell {
