@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "artifacts/inventory.h"
-#include "artifacts/sha256.h"
+#include "core/artifacts/inventory.h"
+#include "core/artifacts/sha256.h"
 #include "split_input.h"
 
 namespace {

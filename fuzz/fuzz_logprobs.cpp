@@ -9,10 +9,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare/token_divergence.h"
-#include "logprobs/json_skip.h"
-#include "logprobs/logprob_lines.h"
-#include "logprobs/wire_logprobs.h"
+#include "core/compare/token_divergence.h"
+#include "core/logprobs/json_skip.h"
+#include "core/logprobs/logprob_lines.h"
+#include "core/logprobs/wire_logprobs.h"
 #include "split_input.h"
 
 namespace {

@@ -4,8 +4,8 @@
 // image that writes back as PNG and reads back as the same pixels.
 #include <string_view>
 
-#include "media/image_codec.h"
-#include "media/media_reader.h"
+#include "core/media/image_codec.h"
+#include "core/media/media_reader.h"
 #include "split_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,7 +1,7 @@
 // NdjsonFramer on arbitrary bytes cut at fuzzer-chosen read boundaries: the lines do not depend
 // on where reads end, no line is empty or holds a '\n', and a tight limit fails cleanly.
+#include "core/net/ndjson_framer.h"
 #include "framing_check.h"
-#include "net/ndjson_framer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto make = [](size_t limit_bytes, std::vector<std::string>& lines) {

@@ -3,7 +3,7 @@
 // the same resolved form).
 #include <string_view>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 #include "split_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

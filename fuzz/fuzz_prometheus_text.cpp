@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string_view>
 
-#include "metrics/prometheus_text.h"
+#include "core/metrics/prometheus_text.h"
 #include "split_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

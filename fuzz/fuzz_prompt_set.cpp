@@ -2,7 +2,7 @@
 // a rejected set says why, every accepted prompt can be found by its id and yields its messages.
 #include <string_view>
 
-#include "plan/prompt_set.h"
+#include "core/plan/prompt_set.h"
 #include "split_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -5,11 +5,11 @@
 #include <string>
 #include <string_view>
 
-#include "net/printable_text.h"
-#include "net/secret_text.h"
-#include "report/markdown_report.h"
-#include "report/private_patterns.h"
-#include "report/requests_csv.h"
+#include "core/net/printable_text.h"
+#include "core/net/secret_text.h"
+#include "core/report/markdown_report.h"
+#include "core/report/private_patterns.h"
+#include "core/report/requests_csv.h"
 #include "split_input.h"
 
 namespace {

@@ -20,12 +20,12 @@
 #include <string>
 #include <string_view>
 
-#include "report/gate_table.h"
-#include "report/html_report.h"
-#include "report/markdown_report.h"
-#include "report/report_model.h"
-#include "report/requests_csv.h"
-#include "report/run_folder.h"
+#include "core/report/gate_table.h"
+#include "core/report/html_report.h"
+#include "core/report/markdown_report.h"
+#include "core/report/report_model.h"
+#include "core/report/requests_csv.h"
+#include "core/report/run_folder.h"
 #include "split_input.h"
 
 namespace {

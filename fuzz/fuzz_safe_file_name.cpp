@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "files/safe_file_name.h"
+#include "core/files/safe_file_name.h"
 #include "split_input.h"
 
 namespace {

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "artifacts/safetensors_header.h"
+#include "core/artifacts/safetensors_header.h"
 #include "split_input.h"
 
 namespace {

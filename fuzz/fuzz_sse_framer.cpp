@@ -1,8 +1,8 @@
 // SseFramer on arbitrary bytes cut at fuzzer-chosen read boundaries. Invariants: framing does not
 // depend on where reads end (same events as one whole read), a generous limit never trips, and a
 // tight limit fails cleanly and stays failed.
+#include "core/net/sse_framer.h"
 #include "framing_check.h"
-#include "net/sse_framer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto make = [](size_t limit_bytes, std::vector<std::string>& events) {

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "net/result_fingerprint.h"
-#include "net/stream_parser.h"
+#include "core/net/result_fingerprint.h"
+#include "core/net/stream_parser.h"
 #include "split_input.h"
 
 namespace {

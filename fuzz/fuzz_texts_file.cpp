@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare/texts_file.h"
+#include "core/compare/texts_file.h"
 #include "split_input.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -6,7 +6,7 @@
 // at 5 requests.
 #include <string_view>
 
-#include "plan/trace_file.h"
+#include "core/plan/trace_file.h"
 #include "split_input.h"
 
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "metrics/summary.h"
+#include "core/metrics/summary.h"
 
 namespace lb::models {
 

@@ -1,7 +1,7 @@
 #include "models/lane_table_model.h"
 
+#include "core/plan/api_key_source.h"
 #include "models/item_roles.h"
-#include "plan/api_key_source.h"
 
 namespace lb::models {
 

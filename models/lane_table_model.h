@@ -6,7 +6,7 @@
 #include <QHash>
 #include <vector>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 
 namespace lb::models {
 

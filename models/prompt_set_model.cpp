@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "core/plan/synthetic_prompt.h"
 #include "models/item_roles.h"
-#include "plan/synthetic_prompt.h"
 
 namespace lb::models {
 namespace {

@@ -6,8 +6,8 @@
 #include <QPainter>
 #include <QSvgRenderer>
 
-#include "files/confined_write.h"
-#include "report/svg_chart.h"
+#include "core/files/confined_write.h"
+#include "core/report/svg_chart.h"
 
 namespace lb::report_pdf {
 namespace {

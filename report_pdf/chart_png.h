@@ -4,8 +4,8 @@
 // QGuiApplication (see gui_application.h) for the fonts.
 #include <string>
 
-#include "report/report_model.h"
-#include "report/report_writer.h"
+#include "core/report/report_model.h"
+#include "core/report/report_writer.h"
 
 namespace lb::report_pdf {
 

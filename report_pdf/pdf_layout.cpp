@@ -6,8 +6,8 @@
 #include <QTextCursor>
 #include <QTextFrame>
 
-#include "report/html_report.h"
-#include "report/svg_chart.h"
+#include "core/report/html_report.h"
+#include "core/report/svg_chart.h"
 
 namespace lb::report_pdf {
 namespace {

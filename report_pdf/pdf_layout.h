@@ -5,7 +5,7 @@
 #include <QTextDocument>
 #include <memory>
 
-#include "report/report_model.h"
+#include "core/report/report_model.h"
 #include "report_pdf/svg_text_object.h"
 
 class QPagedPaintDevice;

@@ -8,7 +8,7 @@
 #include <QPdfWriter>
 #include <QSaveFile>
 
-#include "files/confined_write.h"
+#include "core/files/confined_write.h"
 #include "report_pdf/chart_png.h"
 #include "report_pdf/pdf_layout.h"
 

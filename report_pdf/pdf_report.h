@@ -4,8 +4,8 @@
 #include <set>
 #include <string>
 
-#include "report/report_model.h"
-#include "report/report_writer.h"
+#include "core/report/report_model.h"
+#include "core/report/report_writer.h"
 
 namespace lb::report_pdf {
 

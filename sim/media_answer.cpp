@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "ascii_lower.h"
-#include "media/palette.h"
+#include "core/media/palette.h"
+#include "core/text/ascii_text.h"
 #include "pixel_reading.h"
 
 namespace lb::sim {
@@ -169,7 +169,7 @@ MediaAnswer word_and_video_answer(const std::vector<RequestMedia>& media) {
 }  // namespace
 
 MediaAnswer answer_from_media(const std::string& question, const std::vector<RequestMedia>& media) {
-  const std::string q = ascii_lower(question);
+  const std::string q = text::ascii_lower(question);
   const bool word = has(q, "word is written");
   const bool video = nth(media, true, 0) != nullptr;
   if (word && video) return word_and_video_answer(media);

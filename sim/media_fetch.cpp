@@ -1,4 +1,5 @@
 #include "media_fetch.h"
+#include "core/text/ascii_text.h"
 
 #include <curl/curl.h>
 
@@ -39,11 +40,6 @@ std::string fetch_mb_text(double mb) {
   return out;
 }
 
-std::string fetch_lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 void fetch_init_curl_once() {
   static std::once_flag once;
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
@@ -57,7 +53,7 @@ std::string fetch_error_message(const std::string& what, const std::string& url)
 }
 
 bool is_remote_url(const std::string& url) {
-  const std::string head = fetch_lower(url.substr(0, 8));
+  const std::string head = text::ascii_lower(url.substr(0, 8));
   return head.rfind("http://", 0) == 0 || head.rfind("https://", 0) == 0;
 }
 
@@ -111,7 +107,7 @@ std::variant<FetchedMedia, MediaError> fetch_media_url(const std::string& url, b
   FetchedMedia out;
   char* type = nullptr;
   if (curl_easy_getinfo(h, CURLINFO_CONTENT_TYPE, &type) == CURLE_OK && type) {
-    out.content_type = fetch_lower(type);
+    out.content_type = text::ascii_lower(type);
     out.content_type = out.content_type.substr(0, out.content_type.find(';'));
   }
   out.bytes = std::make_shared<const std::string>(std::move(t.body));

@@ -2,7 +2,7 @@
 #include <cctype>
 
 #include "answer_book.h"
-#include "ascii_lower.h"
+#include "core/text/ascii_text.h"
 #include "tokenizer.h"
 
 namespace lb::sim {
@@ -34,7 +34,7 @@ bool parse_needle(const std::string& text, size_t pos, std::string& thing, std::
 
 NeedleAnswer answer_needle(const GenRequest& request, int64_t retrieval_window_tokens) {
   NeedleAnswer out;
-  const std::string question = ascii_lower(last_user_text(request));
+  const std::string question = text::ascii_lower(last_user_text(request));
   // The question is the tail of the last user turn: look only at its last 400 bytes.
   const std::string tail =
       question.size() > 400 ? question.substr(question.size() - 400) : question;
@@ -49,7 +49,7 @@ NeedleAnswer answer_needle(const GenRequest& request, int64_t retrieval_window_t
     std::string t;
     std::string v;
     if (parse_needle(text, pos, t, v) &&
-        tail.find("secret " + ascii_lower(t)) != std::string::npos) {
+        tail.find("secret " + text::ascii_lower(t)) != std::string::npos) {
       const int64_t before = SimTokenizer::count(std::string_view(text).substr(0, pos));
       thing = t;
       if (total_tokens - before <= retrieval_window_tokens) value = v;

@@ -1,6 +1,6 @@
 // Ollama's native /api/chat request, read into the GenRequest every other route fills.
+#include "core/media/media_format.h"
 #include "gen_request.h"
-#include "media/media_format.h"
 
 namespace lb::sim {
 namespace {

@@ -4,8 +4,8 @@
 #include <array>
 #include <cmath>
 
-#include "media/bitmap_font.h"
-#include "media/palette.h"
+#include "core/media/bitmap_font.h"
+#include "core/media/palette.h"
 
 namespace lb::sim {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "media/image.h"
-#include "media/test_scenes.h"
+#include "core/media/image.h"
+#include "core/media/known_scenes.h"
 
 namespace lb::sim {
 

@@ -2,7 +2,7 @@
 
 #include <array>
 
-#include "media/media_reader.h"
+#include "core/media/media_reader.h"
 
 namespace lb::sim {
 namespace {

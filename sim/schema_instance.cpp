@@ -1,5 +1,5 @@
 #include "schema_instance.h"
-#include "ascii_lower.h"
+#include "core/text/ascii_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -10,7 +10,7 @@ namespace {
 using nlohmann::json;
 
 json string_for(const std::string& key, const std::vector<std::string>& hints, const json& schema) {
-  const std::string k = ascii_lower(key);
+  const std::string k = text::ascii_lower(key);
   const std::string format = schema.value("format", "");
   if (format == "date") return "2024-01-01";
   if (format == "date-time") return "2024-01-01T00:00:00Z";

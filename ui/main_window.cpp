@@ -14,7 +14,7 @@
 #include <QStatusBar>
 #include <QStyle>
 
-#include "report/report_writer.h"
+#include "core/report/report_writer.h"
 #include "ui/keyring/keyring_lookup.h"
 #include "ui/pages/decision_page.h"
 #include "ui/pages/lanes_page.h"

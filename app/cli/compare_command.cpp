@@ -14,13 +14,13 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "compare/pair_comparison.h"
-#include "compare/review_record.h"
-#include "compare/texts_file.h"
-#include "compare/token_divergence.h"
 #include "compare_cross_scores.h"
-#include "logprobs/logprob_lines.h"
-#include "plan/prompt_set.h"
+#include "core/compare/pair_comparison.h"
+#include "core/compare/review_record.h"
+#include "core/compare/texts_file.h"
+#include "core/compare/token_divergence.h"
+#include "core/logprobs/logprob_lines.h"
+#include "core/plan/prompt_set.h"
 
 namespace lb::cli {
 namespace {

@@ -9,8 +9,8 @@
 #include <string>
 
 #include "commands.h"
-#include "interop/vllm_export.h"
-#include "run/atomic_file.h"
+#include "core/interop/vllm_export.h"
+#include "core/run/folder/atomic_file.h"
 
 namespace lb::cli {
 namespace {

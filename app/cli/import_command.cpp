@@ -8,7 +8,7 @@
 #include <string>
 
 #include "commands.h"
-#include "interop/run_import.h"
+#include "core/interop/run_import.h"
 
 namespace lb::cli {
 namespace {

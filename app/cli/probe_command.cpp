@@ -7,12 +7,12 @@
 #include <sstream>
 
 #include "commands.h"
-#include "net/printable_text.h"
-#include "net/stream_client.h"
-#include "run/chat_request_body.h"
-#include "run/lane_probe.h"
-#include "run/plan_runner.h"
-#include "run/sim_lane_registry.h"
+#include "core/net/printable_text.h"
+#include "core/net/stream_client.h"
+#include "core/run/drive/chat_request_body.h"
+#include "core/run/lanes/lane_probe.h"
+#include "core/run/launch/sim_lane_registry.h"
+#include "core/run/plan_runner.h"
 
 namespace lb::cli {
 namespace {
@@ -26,7 +26,7 @@ struct ProbeArgs {
 
 void write_human(std::ostream& out, const std::string& url, const run::ProbeReport& r) {
   out << url << '\n';
-  out << "  server:   " << run::to_string(r.kind) << (r.version.empty() ? "" : " " + r.version)
+  out << "  server:   " << metrics::to_string(r.kind) << (r.version.empty() ? "" : " " + r.version)
       << "  (" << r.kind_evidence << ")\n";
   out << "  dialect:  openai-chat over SSE"
       << (run::accepts_continuous_usage(r.kind) ? ", usage on every chunk" : "")

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "net/printable_text.h"
+#include "core/net/printable_text.h"
 
 namespace lb::cli {
 

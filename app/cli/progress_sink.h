@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "run/run_sink.h"
+#include "core/run/run_sink.h"
 
 namespace lb::cli {
 

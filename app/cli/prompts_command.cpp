@@ -10,8 +10,8 @@
 #include <string>
 
 #include "commands.h"
-#include "plan/prompt_set.h"
-#include "plan/prompt_set_export.h"
+#include "core/plan/prompt_set.h"
+#include "core/plan/prompt_set_export.h"
 
 namespace lb::cli {
 namespace {

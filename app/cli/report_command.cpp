@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "report/report_writer.h"
+#include "core/report/report_writer.h"
 #include "report_pdf/gui_application.h"
 #include "report_pdf/pdf_report.h"
 

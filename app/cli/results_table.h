@@ -2,7 +2,7 @@
 // The concise table `run` prints at the end: one row per experiment, lane and phase.
 #include <string>
 
-#include "record/run_summary.h"
+#include "core/record/run_summary.h"
 
 namespace lb::cli {
 

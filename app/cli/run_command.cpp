@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "commands.h"
-#include "net/printable_text.h"
-#include "plan/api_key_source.h"
-#include "plan/plan.h"
-#include "plan/sweep_expansion.h"
+#include "core/net/printable_text.h"
+#include "core/plan/api_key_source.h"
+#include "core/plan/plan.h"
+#include "core/plan/sweep_expansion.h"
+#include "core/run/plan_runner.h"
 #include "progress_sink.h"
 #include "results_table.h"
-#include "run/plan_runner.h"
 #include "stop_signal.h"
 
 namespace lb::cli {

@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "run/sim_lane_registry.h"
+#include "core/run/launch/sim_lane_registry.h"
 #ifdef LANEBENCH_HAVE_SIM
 #include "sim/sim_lane.h"
 #endif

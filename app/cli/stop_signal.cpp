@@ -4,7 +4,7 @@
 
 #include <csignal>
 
-#include "run/server_process_groups.h"
+#include "core/run/launch/server_process_groups.h"
 
 namespace lb::cli {
 namespace {

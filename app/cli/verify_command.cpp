@@ -18,10 +18,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "artifacts/byte_size.h"
-#include "artifacts/verification.h"
 #include "commands.h"
-#include "report/artifact_attach.h"
+#include "core/artifacts/byte_size.h"
+#include "core/artifacts/verification.h"
+#include "core/report/artifact_attach.h"
 
 namespace lb::cli {
 namespace {

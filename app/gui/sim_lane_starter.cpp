@@ -2,7 +2,7 @@
 
 #include <memory>
 
-#include "run/sim_lane_registry.h"
+#include "core/run/launch/sim_lane_registry.h"
 #include "sim/sim_lane.h"
 
 namespace lb::app {

@@ -12,7 +12,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "artifacts/parallel_hasher.h"
+#include "core/artifacts/parallel_hasher.h"
 
 extern char** environ;
 

@@ -8,17 +8,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare/review_record.h"
-#include "metrics/summary.h"
-#include "plan/plan.h"
-#include "plan/prompt_set.h"
+#include "core/compare/review_record.h"
+#include "core/metrics/summary.h"
+#include "core/plan/plan.h"
+#include "core/plan/prompt_set.h"
+#include "core/run/experiments/concurrency_sweep.h"
+#include "core/run/experiments/experiment.h"
+#include "core/run/experiments/regression_experiment.h"
+#include "core/run/folder/run_folder_writer.h"
+#include "core/run/lanes/environment_info.h"
 #include "regression_texts.h"
 #include "request_synth.h"
-#include "run/concurrency_sweep.h"
-#include "run/environment_info.h"
-#include "run/experiment.h"
-#include "run/regression_experiment.h"
-#include "run/run_folder_writer.h"
 
 namespace lb::bench {
 namespace {

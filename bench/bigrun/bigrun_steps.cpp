@@ -10,7 +10,7 @@
 #include <cstdio>
 #include <iostream>
 
-#include "report/report_writer.h"
+#include "core/report/report_writer.h"
 #include "report_pdf/gui_application.h"
 #include "ui/history/run_folder_job.h"
 #include "ui/report/report_export_job.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "metrics/request_record.h"
+#include "core/metrics/request_record.h"
 
 namespace lb::bench {
 

@@ -12,8 +12,8 @@
 #include <thread>
 #include <unordered_map>
 
-#include "logprobs/raw_logprobs.h"
-#include "net/stream_client.h"
+#include "core/logprobs/raw_logprobs.h"
+#include "core/net/stream_client.h"
 #include "replay_server.h"
 
 namespace lb::bench {
@@ -150,7 +150,7 @@ FidelityResult run_fidelity(const FidelityConfig& config) {
     const size_t i = std::stoul(request.header("x-bench-stream"));
     return std::move(scripts.at(i));
   });
-  // As an experiment that asks for logprobs does (run/experiment_context.cpp).
+  // As an experiment that asks for logprobs does (core/run/experiments/experiment_context.cpp).
   if (config.top_logprobs > 0 && !config.logprobs_as_comment) {
     lb::logprobs::reserve_raw_blocks(events.front().size() * events.size() *
                                      static_cast<size_t>(config.concurrency));

@@ -16,9 +16,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare/diff_highlight.h"
-#include "compare/similarity.h"
-#include "compare/triage.h"
+#include "core/compare/diff_highlight.h"
+#include "core/compare/similarity.h"
+#include "core/compare/triage.h"
 #include "generated_text.h"
 
 namespace {

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "compare/sampled_review.h"
-#include "metrics/bootstrap_random.h"
+#include "core/compare/sampled_review.h"
+#include "core/metrics/bootstrap_random.h"
 
 namespace {
 

@@ -15,9 +15,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare/token_divergence.h"
-#include "logprobs/logprob_lines.h"
-#include "net/stream_parser.h"
+#include "core/compare/token_divergence.h"
+#include "core/logprobs/logprob_lines.h"
+#include "core/net/stream_parser.h"
 
 namespace {
 

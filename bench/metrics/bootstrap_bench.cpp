@@ -20,8 +20,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics/bootstrap.h"
-#include "metrics/summary_intervals.h"
+#include "core/metrics/bootstrap.h"
+#include "core/metrics/summary_intervals.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "net/http_types.h"
+#include "core/net/http_types.h"
 #include "sim/sim_config.h"
 
 namespace lb::bench {

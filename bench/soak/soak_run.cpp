@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "net/stream_client.h"
+#include "core/net/stream_client.h"
 #include "sim/server.h"
 
 namespace lb::bench {

@@ -28,9 +28,9 @@
 #include <string>
 #include <vector>
 
-#include "plan/plan.h"
-#include "run/plan_runner.h"
-#include "run/run_sink.h"
+#include "core/plan/plan.h"
+#include "core/run/plan_runner.h"
+#include "core/run/run_sink.h"
 #include "sim_process.h"
 #include "sim_watch.h"
 

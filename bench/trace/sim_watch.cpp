@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "metrics/prometheus_text.h"
-#include "net/stream_client.h"
+#include "core/metrics/prometheus_text.h"
+#include "core/net/stream_client.h"
 
 namespace lb::bench {
 

@@ -1,4 +1,4 @@
-#include "artifacts/byte_size.h"
+#include "core/artifacts/byte_size.h"
 
 #include <cstdio>
 

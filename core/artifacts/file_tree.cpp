@@ -1,4 +1,4 @@
-#include "artifacts/file_tree.h"
+#include "core/artifacts/file_tree.h"
 
 #include <sys/stat.h>
 

@@ -1,10 +1,10 @@
-#include "artifacts/hf_cache_layout.h"
+#include "core/artifacts/hf_cache_layout.h"
 
 #include <algorithm>
 #include <fstream>
 #include <vector>
 
-#include "artifacts/sha256.h"
+#include "core/artifacts/sha256.h"
 
 namespace lb::artifacts {
 namespace fs = std::filesystem;

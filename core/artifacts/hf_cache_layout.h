@@ -6,8 +6,8 @@
 #include <optional>
 #include <string>
 
-#include "artifacts/file_tree.h"
-#include "artifacts/inventory.h"
+#include "core/artifacts/file_tree.h"
+#include "core/artifacts/inventory.h"
 
 namespace lb::artifacts {
 

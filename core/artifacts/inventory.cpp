@@ -1,4 +1,4 @@
-#include "artifacts/inventory.h"
+#include "core/artifacts/inventory.h"
 
 #include <fstream>
 #include <map>
@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "artifacts/sha256.h"
+#include "core/artifacts/sha256.h"
 
 namespace lb::artifacts {
 namespace {

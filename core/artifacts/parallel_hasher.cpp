@@ -1,4 +1,4 @@
-#include "artifacts/parallel_hasher.h"
+#include "core/artifacts/parallel_hasher.h"
 
 #include <algorithm>
 #include <memory>

@@ -7,7 +7,7 @@
 #include <functional>
 #include <vector>
 
-#include "artifacts/sha256.h"
+#include "core/artifacts/sha256.h"
 
 namespace lb::artifacts {
 

@@ -1,4 +1,4 @@
-#include "artifacts/payload_scan.h"
+#include "core/artifacts/payload_scan.h"
 
 #include <algorithm>
 #include <array>
@@ -7,7 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "artifacts/zip_directory.h"
+#include "core/artifacts/zip_directory.h"
+#include "core/text/ascii_text.h"
 
 namespace lb::artifacts {
 namespace {
@@ -38,19 +39,13 @@ constexpr std::array kExtensionRules{
     ExtensionRule{".npz", Severity::Warn, "NumPy archive: pickled objects load with allow_pickle"},
 };
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() &&
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 void scan_name(const TreeEntry& entry, std::vector<ScanFinding>& out) {
-  const std::string name = lower(entry.path.filename().string());
+  const std::string name = text::ascii_lower(entry.path.filename().string());
   for (const auto& rule : kExtensionRules) {
     if (ends_with(name, rule.extension)) {
       out.push_back({entry.relative_path, rule.severity, rule.reason});
@@ -90,7 +85,7 @@ void scan_zip(const TreeEntry& entry, std::vector<ScanFinding>& out) {
     }
   }
   for (const auto& name : listing.names) {
-    if (ends_with(lower(name), ".pkl")) {
+    if (ends_with(text::ascii_lower(name), ".pkl")) {
       out.push_back({entry.relative_path, Severity::Refuse,
                      "zip archive holding a pickle: \"" + name + "\""});
       return;
@@ -176,7 +171,7 @@ std::vector<ScanFinding> scan_entry(const TreeEntry& entry) {
   }
   scan_name(entry, out);
   scan_magic(entry, out);
-  if (ends_with(lower(entry.path.filename().string()), ".json")) {
+  if (ends_with(text::ascii_lower(entry.path.filename().string()), ".json")) {
     scan_json(entry, out);
   }
   const bool refused = std::any_of(

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "artifacts/file_tree.h"
+#include "core/artifacts/file_tree.h"
 
 namespace lb::artifacts {
 

@@ -1,4 +1,4 @@
-#include "artifacts/safetensors_header.h"
+#include "core/artifacts/safetensors_header.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

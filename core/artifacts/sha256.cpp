@@ -1,4 +1,4 @@
-#include "artifacts/sha256.h"
+#include "core/artifacts/sha256.h"
 
 #include <fcntl.h>
 #include <openssl/evp.h>

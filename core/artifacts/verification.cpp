@@ -1,11 +1,11 @@
-#include "artifacts/verification.h"
+#include "core/artifacts/verification.h"
 
 #include <algorithm>
 #include <chrono>
 #include <map>
 
-#include "artifacts/file_tree.h"
-#include "artifacts/hf_cache_layout.h"
+#include "core/artifacts/file_tree.h"
+#include "core/artifacts/hf_cache_layout.h"
 
 namespace lb::artifacts {
 namespace fs = std::filesystem;

@@ -10,10 +10,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "artifacts/inventory.h"
-#include "artifacts/parallel_hasher.h"
-#include "artifacts/payload_scan.h"
-#include "artifacts/safetensors_header.h"
+#include "core/artifacts/inventory.h"
+#include "core/artifacts/parallel_hasher.h"
+#include "core/artifacts/payload_scan.h"
+#include "core/artifacts/safetensors_header.h"
 
 namespace lb::artifacts {
 

@@ -1,7 +1,7 @@
 // The machine-readable form of a verification (`lanebench-cli verify --json`).
 #include <nlohmann/json.hpp>
 
-#include "artifacts/verification.h"
+#include "core/artifacts/verification.h"
 
 namespace lb::artifacts {
 namespace {

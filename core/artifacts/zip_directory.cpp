@@ -1,4 +1,4 @@
-#include "artifacts/zip_directory.h"
+#include "core/artifacts/zip_directory.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "compare/char_classes.h"
+#include "core/compare/char_classes.h"
 
 namespace lb::compare {
 

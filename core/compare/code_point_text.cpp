@@ -1,4 +1,4 @@
-#include "compare/code_point_text.h"
+#include "core/compare/code_point_text.h"
 
 namespace lb::compare {
 namespace {

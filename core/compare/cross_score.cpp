@@ -1,10 +1,10 @@
-#include "compare/cross_score.h"
+#include "core/compare/cross_score.h"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 
-#include "logprobs/logprob_lines.h"
+#include "core/logprobs/logprob_lines.h"
 
 namespace lb::compare {
 namespace {

@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "logprobs/token_logprobs.h"
+#include "core/logprobs/token_logprobs.h"
 
 namespace lb::compare {
 

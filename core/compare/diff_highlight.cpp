@@ -1,8 +1,8 @@
-#include "compare/diff_highlight.h"
+#include "core/compare/diff_highlight.h"
 
-#include "compare/code_point_text.h"
-#include "compare/similarity.h"
-#include "compare/word_tokens.h"
+#include "core/compare/code_point_text.h"
+#include "core/compare/similarity.h"
+#include "core/compare/word_tokens.h"
 
 namespace lb::compare {
 namespace {

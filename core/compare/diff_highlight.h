@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "compare/sequence_matcher.h"
+#include "core/compare/sequence_matcher.h"
 
 namespace lb::compare {
 

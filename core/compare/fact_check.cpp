@@ -1,29 +1,22 @@
-#include "compare/fact_check.h"
+#include "core/compare/fact_check.h"
 
 #include <algorithm>
 #include <cmath>
 
 #include <nlohmann/json.hpp>
 
-#include "compare/number_scan.h"
-#include "plan/user_regex.h"
+#include "core/compare/number_scan.h"
+#include "core/plan/user_regex.h"
+#include "core/text/ascii_text.h"
 
 namespace lb::compare {
 namespace {
 
 using plan::CheckType;
 
-std::string ascii_lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-  }
-  return out;
-}
-
 bool contains(std::string_view haystack, std::string_view needle, bool ignore_case) {
   if (!ignore_case) return haystack.find(needle) != std::string_view::npos;
-  return ascii_lower(haystack).find(ascii_lower(needle)) != std::string::npos;
+  return text::contains_ascii_nocase(haystack, needle);
 }
 
 std::string_view trim(std::string_view s) {
@@ -52,7 +45,7 @@ bool fenced_json(std::string_view output) {
     const std::string_view info = trim(output.substr(pos + 3, body - pos - 3));
     const std::size_t close = output.find("```", body + 1);
     if (close == std::string_view::npos) return false;
-    if ((info.empty() || ascii_lower(info) == "json") &&
+    if ((info.empty() || text::ascii_lower(std::string(info)) == "json") &&
         parses_as_json(trim(output.substr(body + 1, close - body - 1)), nullptr)) {
       return true;
     }

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "plan/prompt_set.h"
+#include "core/plan/prompt_set.h"
 
 namespace lb::compare {
 

@@ -1,9 +1,9 @@
-#include "compare/json_file.h"
+#include "core/compare/json_file.h"
 
 #include <filesystem>
 #include <fstream>
 
-#include "files/confined_write.h"
+#include "core/files/confined_write.h"
 
 namespace lb::compare {
 

@@ -1,4 +1,4 @@
-#include "compare/number_scan.h"
+#include "core/compare/number_scan.h"
 
 #include <cctype>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "compare/pair_comparison.h"
+#include "core/compare/pair_comparison.h"
 
 #include <stdexcept>
 

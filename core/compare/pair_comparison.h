@@ -5,9 +5,9 @@
 #include <string_view>
 #include <vector>
 
-#include "compare/fact_check.h"
-#include "compare/triage.h"
-#include "plan/prompt_set.h"
+#include "core/compare/fact_check.h"
+#include "core/compare/triage.h"
+#include "core/plan/prompt_set.h"
 
 namespace lb::compare {
 

@@ -1,9 +1,9 @@
-#include "compare/proportion_interval.h"
+#include "core/compare/proportion_interval.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "metrics/bootstrap_random.h"
+#include "core/metrics/bootstrap_random.h"
 
 namespace lb::compare {
 

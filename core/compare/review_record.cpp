@@ -1,5 +1,5 @@
-#include "compare/review_record.h"
-#include "compare/json_file.h"
+#include "core/compare/review_record.h"
+#include "core/compare/json_file.h"
 
 #include <cstdio>
 #include <ctime>

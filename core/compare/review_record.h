@@ -12,7 +12,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "compare/pair_comparison.h"
+#include "core/compare/pair_comparison.h"
 
 namespace lb::compare {
 

@@ -1,4 +1,4 @@
-#include "compare/run_reviews.h"
+#include "core/compare/run_reviews.h"
 
 #include <algorithm>
 #include <cctype>

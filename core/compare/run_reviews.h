@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "compare/review_record.h"
+#include "core/compare/review_record.h"
 
 namespace lb::compare {
 

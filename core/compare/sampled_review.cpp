@@ -1,4 +1,4 @@
-#include "compare/sampled_review.h"
+#include "core/compare/sampled_review.h"
 
 #include <algorithm>
 #include <atomic>
@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare/fact_check.h"
-#include "compare/similarity.h"
+#include "core/compare/fact_check.h"
+#include "core/compare/similarity.h"
 
 namespace lb::compare {
 namespace {

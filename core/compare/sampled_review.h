@@ -12,9 +12,9 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "compare/permutation_test.h"
-#include "compare/proportion_interval.h"
-#include "plan/prompt_set.h"
+#include "core/compare/proportion_interval.h"
+#include "core/compare/similarity_significance.h"
+#include "core/plan/prompt_set.h"
 
 namespace lb::compare {
 

@@ -1,5 +1,5 @@
-#include "compare/sampled_verdicts.h"
-#include "compare/json_file.h"
+#include "core/compare/sampled_verdicts.h"
+#include "core/compare/json_file.h"
 
 #include <filesystem>
 #include <fstream>

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "compare/review_record.h"
-#include "compare/sampled_review.h"
+#include "core/compare/review_record.h"
+#include "core/compare/sampled_review.h"
 
 namespace lb::compare {
 

@@ -1,4 +1,4 @@
-#include "compare/sequence_matcher.h"
+#include "core/compare/sequence_matcher.h"
 
 namespace lb::compare {
 

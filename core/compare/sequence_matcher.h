@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "compare/element_id_map.h"
+#include "core/compare/element_id_map.h"
 
 namespace lb::compare {
 

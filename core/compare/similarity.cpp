@@ -1,7 +1,7 @@
-#include "compare/similarity.h"
+#include "core/compare/similarity.h"
 
-#include "compare/code_point_text.h"
-#include "compare/word_tokens.h"
+#include "core/compare/code_point_text.h"
+#include "core/compare/word_tokens.h"
 
 namespace lb::compare {
 

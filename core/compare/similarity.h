@@ -3,7 +3,7 @@
 // (what `difflib.SequenceMatcher(None, a, b).ratio()` compares on Python str) and word tokens.
 #include <string_view>
 
-#include "compare/sequence_matcher.h"
+#include "core/compare/sequence_matcher.h"
 
 namespace lb::compare {
 

@@ -1,11 +1,11 @@
-#include "compare/texts_file.h"
+#include "core/compare/texts_file.h"
 
 #include <filesystem>
 
 #include <nlohmann/json.hpp>
 
-#include "files/regular_file.h"
-#include "files/safe_file_name.h"
+#include "core/files/regular_file.h"
+#include "core/files/safe_file_name.h"
 
 namespace lb::compare {
 namespace {

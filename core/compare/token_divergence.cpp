@@ -1,4 +1,4 @@
-#include "compare/token_divergence.h"
+#include "core/compare/token_divergence.h"
 
 #include <cmath>
 

@@ -8,8 +8,8 @@
 //  - length_change: one lane stopped where the other went on (servers do not report the
 //    end-of-sequence token's logprob, so no margin can be given);
 //  - tokenizer_mismatch: the lanes cut the same text into different tokens, or give one id
-//    different bytes, or their tokenizers are known to differ (run/tokenizer_match.h): token
-//    positions cannot be compared, so the texts are (the character where they part is given);
+//    different bytes, or their tokenizers are known to differ (core/run/lanes/tokenizer_match.h):
+//    token positions cannot be compared, so the texts are (the character where they part is given);
 //  - no_logprobs: a lane has no logprobs for the prompt, or unusable ones at the divergence.
 // Identical texts are `identical` whatever the logprobs say.
 #include <cstdint>
@@ -19,7 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "logprobs/logprob_lines.h"
+#include "core/logprobs/logprob_lines.h"
 
 namespace lb::compare {
 

@@ -1,13 +1,13 @@
-#include "compare/triage.h"
+#include "core/compare/triage.h"
 
 #include <algorithm>
 #include <string_view>
 
-#include "compare/char_classes.h"
-#include "compare/code_point_text.h"
-#include "compare/number_scan.h"
-#include "compare/sequence_matcher.h"
-#include "compare/similarity.h"
+#include "core/compare/char_classes.h"
+#include "core/compare/code_point_text.h"
+#include "core/compare/number_scan.h"
+#include "core/compare/sequence_matcher.h"
+#include "core/compare/similarity.h"
 
 namespace lb::compare {
 namespace {

@@ -1,8 +1,8 @@
-#include "compare/word_tokens.h"
+#include "core/compare/word_tokens.h"
 
 #include <unordered_map>
 
-#include "compare/char_classes.h"
+#include "core/compare/char_classes.h"
 
 namespace lb::compare {
 namespace {

@@ -1,4 +1,4 @@
-#include "files/confined_write.h"
+#include "core/files/confined_write.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

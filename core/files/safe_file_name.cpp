@@ -1,4 +1,4 @@
-#include "files/safe_file_name.h"
+#include "core/files/safe_file_name.h"
 
 #include <cstdint>
 

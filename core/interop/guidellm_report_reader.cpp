@@ -1,12 +1,12 @@
-#include "interop/guidellm_report_reader.h"
+#include "core/interop/guidellm_report_reader.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
-#include "interop/imported_request.h"
-#include "interop/json_fields.h"
-#include "interop/phase_names.h"
+#include "core/interop/imported_request.h"
+#include "core/interop/json_fields.h"
+#include "core/interop/phase_names.h"
 
 namespace lb::interop {
 namespace {

@@ -1,13 +1,13 @@
-#include "interop/import_file.h"
+#include "core/interop/import_file.h"
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
 
-#include "files/regular_file.h"
-#include "interop/guidellm_report_reader.h"
-#include "interop/vllm_result_reader.h"
+#include "core/files/regular_file.h"
+#include "core/interop/guidellm_report_reader.h"
+#include "core/interop/vllm_result_reader.h"
 
 namespace lb::interop {
 namespace {

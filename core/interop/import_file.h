@@ -3,7 +3,7 @@
 // per line as vLLM's --append-result writes), the format (given or recognised), the reader.
 #include <string>
 
-#include "interop/imported_benchmark.h"
+#include "core/interop/imported_benchmark.h"
 
 namespace lb::interop {
 

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics/request_record.h"
+#include "core/metrics/request_record.h"
 
 namespace lb::interop {
 

@@ -1,8 +1,8 @@
-#include "interop/imported_lane.h"
+#include "core/interop/imported_lane.h"
 
-#include "metrics/request_metrics.h"
-#include "metrics/summary.h"
-#include "run/environment_info.h"
+#include "core/metrics/request_metrics.h"
+#include "core/metrics/summary.h"
+#include "core/run/lanes/environment_info.h"
 
 namespace lb::interop {
 namespace {

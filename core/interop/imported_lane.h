@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "interop/imported_benchmark.h"
+#include "core/interop/imported_benchmark.h"
 
 namespace lb::interop {
 

@@ -1,4 +1,5 @@
-#include "interop/imported_request.h"
+#include "core/interop/imported_request.h"
+#include "core/text/ascii_text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -34,9 +35,7 @@ std::string without_urls(std::string text) {
 }  // namespace
 
 net::ErrorKind classify_tool_error(const std::string& message) {
-  std::string m = message;
-  std::transform(m.begin(), m.end(), m.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string m = text::ascii_lower(message);
   if (contains(m, "429") || contains(m, "too many requests") || contains(m, "rate limit"))
     return net::ErrorKind::RateLimited;
   if (contains(m, "timeout") || contains(m, "timed out")) return net::ErrorKind::TotalTimeout;

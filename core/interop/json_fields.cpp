@@ -1,4 +1,4 @@
-#include "interop/json_fields.h"
+#include "core/interop/json_fields.h"
 
 #include <cmath>
 #include <cstdint>

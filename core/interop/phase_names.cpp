@@ -1,8 +1,8 @@
-#include "interop/phase_names.h"
+#include "core/interop/phase_names.h"
 
 #include <map>
 
-#include "run/throughput_experiment.h"
+#include "core/run/experiments/throughput_experiment.h"
 
 namespace lb::interop {
 

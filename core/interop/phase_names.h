@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "interop/imported_benchmark.h"
+#include "core/interop/imported_benchmark.h"
 
 namespace lb::interop {
 

@@ -1,4 +1,4 @@
-#include "interop/run_import.h"
+#include "core/interop/run_import.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -9,15 +9,15 @@
 #include <fstream>
 #include <sstream>
 
-#include "files/confined_write.h"
-#include "files/regular_file.h"
-#include "files/safe_file_name.h"
-#include "interop/import_file.h"
-#include "interop/imported_lane.h"
-#include "interop/json_fields.h"
-#include "record/experiment_kind.h"
-#include "run/environment_info.h"
-#include "run/plan_runner.h"
+#include "core/files/confined_write.h"
+#include "core/files/regular_file.h"
+#include "core/files/safe_file_name.h"
+#include "core/interop/import_file.h"
+#include "core/interop/imported_lane.h"
+#include "core/interop/json_fields.h"
+#include "core/record/experiment_kind.h"
+#include "core/run/lanes/environment_info.h"
+#include "core/run/plan_runner.h"
 
 namespace lb::interop {
 namespace {

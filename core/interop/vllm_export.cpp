@@ -1,4 +1,4 @@
-#include "interop/vllm_export.h"
+#include "core/interop/vllm_export.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -8,9 +8,9 @@
 #include <sstream>
 #include <tuple>
 
-#include "interop/json_fields.h"
-#include "metrics/inter_token_gaps.h"
-#include "record/run_summary.h"
+#include "core/interop/json_fields.h"
+#include "core/metrics/inter_token_gaps.h"
+#include "core/record/run_summary.h"
 
 namespace lb::interop {
 namespace {

@@ -1,13 +1,13 @@
-#include "interop/vllm_result_reader.h"
+#include "core/interop/vllm_result_reader.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
-#include "interop/imported_request.h"
-#include "interop/json_fields.h"
-#include "interop/phase_names.h"
+#include "core/interop/imported_request.h"
+#include "core/interop/json_fields.h"
+#include "core/interop/phase_names.h"
 
 namespace lb::interop {
 namespace {

@@ -1,4 +1,4 @@
-#include "logprobs/json_skip.h"
+#include "core/logprobs/json_skip.h"
 
 #include <bit>
 #include <cstdint>

@@ -1,4 +1,4 @@
-#include "logprobs/logprob_lines.h"
+#include "core/logprobs/logprob_lines.h"
 
 #include <cmath>
 

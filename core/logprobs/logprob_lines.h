@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "logprobs/token_logprobs.h"
+#include "core/logprobs/token_logprobs.h"
 
 namespace lb::logprobs {
 

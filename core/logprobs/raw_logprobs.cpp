@@ -1,12 +1,12 @@
-#include "logprobs/raw_logprobs.h"
+#include "core/logprobs/raw_logprobs.h"
 
 #include <algorithm>
 #include <cstring>
 
 #include <nlohmann/json.hpp>
 
-#include "logprobs/json_skip.h"
-#include "logprobs/wire_logprobs.h"
+#include "core/logprobs/json_skip.h"
+#include "core/logprobs/wire_logprobs.h"
 
 namespace lb::logprobs {
 namespace {

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "logprobs/token_logprobs.h"
+#include "core/logprobs/token_logprobs.h"
 
 namespace lb::logprobs {
 

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <mutex>
 
-#include "logprobs/raw_logprobs.h"
+#include "core/logprobs/raw_logprobs.h"
 
 namespace lb::logprobs {
 namespace {

@@ -1,4 +1,4 @@
-#include "logprobs/token_logprobs.h"
+#include "core/logprobs/token_logprobs.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "logprobs/wire_logprobs.h"
+#include "core/logprobs/wire_logprobs.h"
 
 #include <cmath>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "media/bitmap_font.h"
+#include "core/media/bitmap_font.h"
 
 #include <bit>
 #include <string_view>

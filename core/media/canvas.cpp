@@ -1,6 +1,6 @@
-#include "media/canvas.h"
+#include "core/media/canvas.h"
 
-#include "media/bitmap_font.h"
+#include "core/media/bitmap_font.h"
 
 namespace lb::media {
 

@@ -3,7 +3,7 @@
 // every machine: filled squares, circles and triangles, and text in the bitmap font.
 #include <string_view>
 
-#include "media/image.h"
+#include "core/media/image.h"
 
 namespace lb::media {
 

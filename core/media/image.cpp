@@ -1,4 +1,4 @@
-#include "media/image.h"
+#include "core/media/image.h"
 
 namespace lb::media {
 

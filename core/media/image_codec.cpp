@@ -1,4 +1,4 @@
-#include "media/image_codec.h"
+#include "core/media/image_codec.h"
 
 #include <cstdlib>
 #include <memory>
@@ -6,7 +6,7 @@
 #include <png.h>
 #include <turbojpeg.h>
 
-#include "media/media_format.h"
+#include "core/media/media_format.h"
 
 namespace lb::media {
 namespace {

@@ -3,8 +3,8 @@
 // library is asked to recover from bad data: corrupt, truncated or oversized input is an error.
 #include <string_view>
 
-#include "media/decoded.h"
-#include "media/image.h"
+#include "core/media/decoded.h"
+#include "core/media/image.h"
 
 namespace lb::media {
 

@@ -1,13 +1,13 @@
-#include "media/known_answer_items.h"
+#include "core/media/known_answer_items.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
 
-#include "media/image_codec.h"
-#include "media/palette.h"
-#include "media/test_scenes.h"
-#include "media/video_codec.h"
+#include "core/media/image_codec.h"
+#include "core/media/known_scenes.h"
+#include "core/media/palette.h"
+#include "core/media/video_codec.h"
 
 namespace lb::media {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "media/image.h"
+#include "core/media/image.h"
 
 namespace lb::media {
 

@@ -1,4 +1,4 @@
-#include "media/media_format.h"
+#include "core/media/media_format.h"
 
 namespace lb::media {
 

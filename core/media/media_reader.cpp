@@ -1,12 +1,12 @@
-#include "media/media_reader.h"
+#include "core/media/media_reader.h"
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <system_error>
 
-#include "media/image_codec.h"
-#include "media/video_codec.h"
+#include "core/media/image_codec.h"
+#include "core/media/video_codec.h"
 
 namespace lb::media {
 

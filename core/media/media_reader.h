@@ -4,9 +4,9 @@
 #include <string>
 #include <string_view>
 
-#include "media/decoded.h"
-#include "media/image.h"
-#include "media/media_format.h"
+#include "core/media/decoded.h"
+#include "core/media/image.h"
+#include "core/media/media_format.h"
 
 namespace lb::media {
 

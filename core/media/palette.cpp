@@ -1,4 +1,4 @@
-#include "media/palette.h"
+#include "core/media/palette.h"
 
 namespace lb::media {
 namespace {

@@ -4,7 +4,7 @@
 #include <span>
 #include <string_view>
 
-#include "media/image.h"
+#include "core/media/image.h"
 
 namespace lb::media {
 

@@ -1,4 +1,4 @@
-#include "media/video_codec.h"
+#include "core/media/video_codec.h"
 
 #include <cstdio>
 #include <cstring>
@@ -13,8 +13,8 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
-#include "media/media_format.h"
-#include "media/video_io.h"
+#include "core/media/media_format.h"
+#include "core/media/video_io.h"
 
 namespace lb::media {
 namespace {

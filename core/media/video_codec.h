@@ -4,8 +4,8 @@
 // with any codec the installed libavcodec decodes.
 #include <string_view>
 
-#include "media/decoded.h"
-#include "media/image.h"
+#include "core/media/decoded.h"
+#include "core/media/image.h"
 
 namespace lb::media {
 

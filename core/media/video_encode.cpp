@@ -7,8 +7,8 @@ extern "C" {
 #include <libswscale/swscale.h>
 }
 
-#include "media/video_codec.h"
-#include "media/video_io.h"
+#include "core/media/video_codec.h"
+#include "core/media/video_io.h"
 
 namespace lb::media {
 namespace {

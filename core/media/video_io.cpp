@@ -1,4 +1,4 @@
-#include "media/video_io.h"
+#include "core/media/video_io.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,12 +1,12 @@
-#include "metrics/bootstrap.h"
+#include "core/metrics/bootstrap.h"
 
 #include <algorithm>
 #include <cmath>
 #include <tuple>
 #include <utility>
 
-#include "metrics/bootstrap_random.h"
-#include "metrics/percentile.h"
+#include "core/metrics/bootstrap_random.h"
+#include "core/metrics/percentile.h"
 
 namespace lb::metrics {
 namespace {

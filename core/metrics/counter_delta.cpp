@@ -1,7 +1,7 @@
 // delta() and the JSON forms of ServerCounters / CounterDelta (declared in server_counters.h).
 #include <cmath>
 
-#include "metrics/server_counters.h"
+#include "core/metrics/server_counters.h"
 
 namespace lb::metrics {
 namespace {

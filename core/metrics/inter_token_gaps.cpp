@@ -1,4 +1,4 @@
-#include "metrics/inter_token_gaps.h"
+#include "core/metrics/inter_token_gaps.h"
 
 #include <cmath>
 #include <limits>

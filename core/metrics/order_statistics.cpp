@@ -1,4 +1,4 @@
-#include "metrics/order_statistics.h"
+#include "core/metrics/order_statistics.h"
 
 #include <algorithm>
 #include <cmath>

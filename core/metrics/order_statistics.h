@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "metrics/percentile.h"
+#include "core/metrics/percentile.h"
 
 namespace lb::metrics {
 

@@ -1,4 +1,4 @@
-#include "metrics/pareto.h"
+#include "core/metrics/pareto.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "metrics/percentile.h"
+#include "core/metrics/percentile.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,4 +1,4 @@
-#include "metrics/prometheus_text.h"
+#include "core/metrics/prometheus_text.h"
 
 #include <array>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "metrics/request_media.h"
+#include "core/metrics/request_media.h"
 
 #include <nlohmann/json.hpp>
 

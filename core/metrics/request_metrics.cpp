@@ -1,8 +1,8 @@
-#include "metrics/request_metrics.h"
+#include "core/metrics/request_metrics.h"
 
 #include <cmath>
 
-#include "metrics/inter_token_gaps.h"
+#include "core/metrics/inter_token_gaps.h"
 
 namespace lb::metrics {
 namespace {

@@ -3,7 +3,7 @@
 // provenance). Pure functions over a finished RequestRecord.
 #include <cstdint>
 
-#include "metrics/request_record.h"
+#include "core/metrics/request_record.h"
 
 namespace lb::metrics {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "metrics/request_media.h"
-#include "net/http_types.h"
+#include "core/metrics/request_media.h"
+#include "core/net/http_types.h"
 
 namespace lb::metrics {
 

@@ -1,4 +1,4 @@
-#include "metrics/sampled_statistics.h"
+#include "core/metrics/sampled_statistics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -10,8 +10,8 @@
 #include <random>
 #include <vector>
 
-#include "metrics/order_statistics.h"
-#include "metrics/percentile.h"
+#include "core/metrics/order_statistics.h"
+#include "core/metrics/percentile.h"
 
 namespace lb::metrics {
 

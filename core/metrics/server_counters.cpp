@@ -1,4 +1,4 @@
-#include "metrics/server_counters.h"
+#include "core/metrics/server_counters.h"
 
 #include <algorithm>
 #include <charconv>
@@ -80,6 +80,9 @@ const EngineNames& names_for(ServerKind kind) {
       return sglang;
     case ServerKind::LlamaCpp:
       return llamacpp;
+    case ServerKind::Tgi:  // TGI, Ollama and the simulator name no counters of their own
+    case ServerKind::Ollama:
+    case ServerKind::LanebenchSim:
     case ServerKind::Unknown:
       break;
   }
@@ -231,20 +234,6 @@ void read_cache_config(const PrometheusSnapshot& snap, ServerCounters& c) {
 }
 
 }  // namespace
-
-const char* to_string(ServerKind kind) {
-  switch (kind) {
-    case ServerKind::Vllm:
-      return "vllm";
-    case ServerKind::Sglang:
-      return "sglang";
-    case ServerKind::LlamaCpp:
-      return "llamacpp";
-    case ServerKind::Unknown:
-      return "unknown";
-  }
-  return "unknown";
-}
 
 ServerCounters extract_server_counters(const PrometheusSnapshot& snap) {
   ServerCounters c;

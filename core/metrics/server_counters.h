@@ -9,13 +9,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics/prometheus_text.h"
-#include "metrics/request_record.h"
+#include "core/metrics/prometheus_text.h"
+#include "core/metrics/request_record.h"
+#include "core/metrics/server_kind.h"
 
 namespace lb::metrics {
-
-enum class ServerKind { Unknown, Vllm, Sglang, LlamaCpp };
-const char* to_string(ServerKind kind);
 
 // A cumulative histogram summed over label sets (e.g. engines). Bounds in the metric's unit
 // (seconds for the latency histograms); the last bucket is +Inf.

@@ -1,10 +1,10 @@
-#include "metrics/summary.h"
+#include "core/metrics/summary.h"
 
 #include <algorithm>
 
-#include "metrics/request_metrics.h"
-#include "metrics/summary_accumulator.h"
-#include "metrics/summary_intervals.h"
+#include "core/metrics/request_metrics.h"
+#include "core/metrics/summary_accumulator.h"
+#include "core/metrics/summary_intervals.h"
 
 namespace lb::metrics {
 namespace {

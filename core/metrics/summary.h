@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics/percentile.h"
-#include "metrics/request_record.h"
+#include "core/metrics/percentile.h"
+#include "core/metrics/request_record.h"
 
 namespace lb::metrics {
 

@@ -1,8 +1,8 @@
-#include "metrics/summary_accumulator.h"
+#include "core/metrics/summary_accumulator.h"
 
 #include <algorithm>
 
-#include "metrics/request_metrics.h"
+#include "core/metrics/request_metrics.h"
 
 namespace lb::metrics {
 namespace {

@@ -8,9 +8,9 @@
 #include <map>
 #include <string>
 
-#include "metrics/order_statistics.h"
-#include "metrics/sampled_statistics.h"
-#include "metrics/summary.h"
+#include "core/metrics/order_statistics.h"
+#include "core/metrics/sampled_statistics.h"
+#include "core/metrics/summary.h"
 
 namespace lb::metrics {
 

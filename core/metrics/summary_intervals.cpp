@@ -1,4 +1,4 @@
-#include "metrics/summary_intervals.h"
+#include "core/metrics/summary_intervals.h"
 
 #include <cmath>
 #include <cstdio>

@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics/bootstrap.h"
-#include "metrics/trial_intervals.h"
+#include "core/metrics/bootstrap.h"
+#include "core/metrics/trial_intervals.h"
 
 namespace lb::metrics {
 

@@ -1,7 +1,7 @@
 // JSON forms of a LaneSummary (summary.json) and of one request (a requests.jsonl line).
 #include <cmath>
 
-#include "metrics/summary.h"
+#include "core/metrics/summary.h"
 
 namespace lb::metrics {
 namespace {

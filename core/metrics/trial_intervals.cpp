@@ -1,9 +1,9 @@
-#include "metrics/trial_intervals.h"
+#include "core/metrics/trial_intervals.h"
 
 #include <algorithm>
 #include <cmath>
 
-#include "metrics/bootstrap_random.h"
+#include "core/metrics/bootstrap_random.h"
 
 namespace lb::metrics {
 namespace {

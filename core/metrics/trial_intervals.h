@@ -17,8 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics/bootstrap.h"
-#include "metrics/summary.h"
+#include "core/metrics/bootstrap.h"
+#include "core/metrics/summary.h"
 
 namespace lb::metrics {
 

@@ -1,4 +1,4 @@
-#include "net/data_url.h"
+#include "core/net/data_url.h"
 
 #include <openssl/evp.h>
 #include <openssl/sha.h>

@@ -1,11 +1,11 @@
-#include "net/dialect_parser.h"
+#include "core/net/dialect_parser.h"
 
 #include <algorithm>
 #include <limits>
 
-#include "logprobs/raw_logprobs.h"
-#include "logprobs/wire_logprobs.h"
-#include "net/error_message.h"
+#include "core/logprobs/raw_logprobs.h"
+#include "core/logprobs/wire_logprobs.h"
+#include "core/net/error_message.h"
 
 namespace lb::net {
 

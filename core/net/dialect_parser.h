@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "logprobs/raw_logprobs.h"
-#include "net/http_types.h"
+#include "core/logprobs/raw_logprobs.h"
+#include "core/net/http_types.h"
 
 namespace lb::net {
 

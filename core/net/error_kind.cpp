@@ -1,4 +1,4 @@
-#include "net/http_types.h"
+#include "core/net/http_types.h"
 
 namespace lb::net {
 

@@ -1,4 +1,4 @@
-#include "net/error_message.h"
+#include "core/net/error_message.h"
 
 namespace lb::net {
 

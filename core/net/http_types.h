@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "logprobs/raw_logprobs.h"
-#include "logprobs/token_logprobs.h"
+#include "core/logprobs/raw_logprobs.h"
+#include "core/logprobs/token_logprobs.h"
 
 namespace lb::net {
 

@@ -1,4 +1,4 @@
-#include "net/ndjson_framer.h"
+#include "core/net/ndjson_framer.h"
 
 #include <cstring>
 

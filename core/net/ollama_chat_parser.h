@@ -3,7 +3,7 @@
 // message.tool_calls (arguments as an object) per line; the line with done:true carries
 // done_reason, prompt_eval_count, eval_count and durations in nanoseconds, which go to
 // server_timings as they are.
-#include "net/dialect_parser.h"
+#include "core/net/dialect_parser.h"
 
 namespace lb::net {
 

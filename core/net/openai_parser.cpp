@@ -1,6 +1,6 @@
-#include "net/openai_parser.h"
+#include "core/net/openai_parser.h"
 
-#include "logprobs/wire_logprobs.h"
+#include "core/logprobs/wire_logprobs.h"
 
 namespace lb::net {
 

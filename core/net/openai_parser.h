@@ -10,7 +10,7 @@
 //    gave none of these
 //  - usage, prompt_tokens_details.cached_tokens, llama.cpp `timings` (cache_n -> cached tokens
 //    when usage has none), vLLM `metrics.speculative_decoding`
-#include "net/dialect_parser.h"
+#include "core/net/dialect_parser.h"
 
 namespace lb::net {
 

@@ -1,4 +1,4 @@
-#include "net/printable_text.h"
+#include "core/net/printable_text.h"
 
 namespace lb::net {
 namespace {

@@ -1,4 +1,4 @@
-#include "net/responses_parser.h"
+#include "core/net/responses_parser.h"
 
 namespace lb::net {
 

@@ -4,7 +4,7 @@
 // Text arrives in response.output_text.delta, reasoning in response.reasoning_text.delta (or the
 // summary variant), tool calls as output items of type function_call whose arguments stream in
 // response.function_call_arguments.delta. Usage only in the final response object.
-#include "net/dialect_parser.h"
+#include "core/net/dialect_parser.h"
 
 namespace lb::net {
 

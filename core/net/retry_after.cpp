@@ -1,4 +1,4 @@
-#include "net/retry_after.h"
+#include "core/net/retry_after.h"
 
 #include <strings.h>
 

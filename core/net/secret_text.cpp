@@ -1,4 +1,5 @@
-#include "net/secret_text.h"
+#include "core/net/secret_text.h"
+#include "core/text/ascii_text.h"
 
 #include <re2/re2.h>
 #include <algorithm>
@@ -37,14 +38,9 @@ bool counts(const std::string& key) { return key.size() >= 4; }
 
 }  // namespace
 
-std::string lower_ascii(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 std::string redact_literal(const std::string& text, const std::string& term) {
   if (term.empty()) return text;
-  const std::string hay = lower_ascii(text), needle = lower_ascii(term);
+  const std::string hay = text::ascii_lower(text), needle = text::ascii_lower(term);
   std::string out;
   size_t at = 0;
   for (size_t hit = hay.find(needle); hit != std::string::npos; hit = hay.find(needle, at)) {
@@ -70,7 +66,8 @@ namespace {
 bool redact_string(std::string& text, const std::vector<std::string>& keys) {
   bool changed = false;
   for (const auto& key : keys) {
-    if (!counts(key) || lower_ascii(text).find(lower_ascii(key)) == std::string::npos) continue;
+    if (!counts(key) || text::ascii_lower(text).find(text::ascii_lower(key)) == std::string::npos)
+      continue;
     text = redact_literal(text, key);
     changed = true;
   }
@@ -100,9 +97,9 @@ bool redact_secret_values(nlohmann::json& value, const std::vector<std::string>&
 std::vector<std::string> secret_text_findings(const std::string& text,
                                               const std::vector<std::string>& keys) {
   std::vector<std::string> out;
-  const std::string hay = lower_ascii(text);
+  const std::string hay = text::ascii_lower(text);
   for (const auto& key : keys)
-    if (counts(key) && hay.find(lower_ascii(key)) != std::string::npos)
+    if (counts(key) && hay.find(text::ascii_lower(key)) != std::string::npos)
       out.push_back("API key value");
   for (const auto& p : secret_patterns())
     if (re2::RE2::PartialMatch(text, p.re)) out.push_back(p.what);

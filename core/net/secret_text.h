@@ -12,7 +12,6 @@ namespace lb::net {
 
 inline constexpr const char* kRedactedText = "[redacted]";
 
-std::string lower_ascii(std::string text);
 // Every case-insensitive occurrence of `term` replaced by "[redacted]"; `term` empty: unchanged.
 std::string redact_literal(const std::string& text, const std::string& term);
 // The keys' values (each of at least 4 characters) and key-like tokens replaced.

@@ -1,4 +1,4 @@
-#include "net/sse_framer.h"
+#include "core/net/sse_framer.h"
 
 #include <cstring>
 

@@ -1,4 +1,4 @@
-#include "net/stream_client.h"
+#include "core/net/stream_client.h"
 
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -12,8 +12,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "net/stream_parser.h"
-#include "net/transfer.h"
+#include "core/net/stream_parser.h"
+#include "core/net/transfer.h"
 
 // The I/O loop drives curl's multi interface with curl_multi_socket_action on an epoll set:
 // only sockets that are ready are serviced, so a thousand mostly idle streams cost nothing per

@@ -8,7 +8,7 @@
 #include <future>
 #include <memory>
 
-#include "net/http_types.h"
+#include "core/net/http_types.h"
 
 namespace lb::net {
 

@@ -1,9 +1,9 @@
-#include "net/stream_parser.h"
+#include "core/net/stream_parser.h"
 
-#include "net/ollama_chat_parser.h"
-#include "net/openai_parser.h"
-#include "net/responses_parser.h"
-#include "net/tgi_generate_parser.h"
+#include "core/net/ollama_chat_parser.h"
+#include "core/net/openai_parser.h"
+#include "core/net/responses_parser.h"
+#include "core/net/tgi_generate_parser.h"
 
 namespace lb::net {
 

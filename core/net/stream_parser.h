@@ -6,10 +6,10 @@
 #include <memory>
 #include <string_view>
 
-#include "net/dialect_parser.h"
-#include "net/http_types.h"
-#include "net/ndjson_framer.h"
-#include "net/sse_framer.h"
+#include "core/net/dialect_parser.h"
+#include "core/net/http_types.h"
+#include "core/net/ndjson_framer.h"
+#include "core/net/sse_framer.h"
 
 namespace lb::net {
 

@@ -2,7 +2,7 @@
 // TGI's native /generate_stream: one event per token ({"index","token":{"text","special"},...});
 // the last event carries generated_text and details{finish_reason, generated_tokens,
 // input_length}. No [DONE]; the final event is the end.
-#include "net/dialect_parser.h"
+#include "core/net/dialect_parser.h"
 
 namespace lb::net {
 

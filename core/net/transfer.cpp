@@ -1,13 +1,13 @@
-#include "net/transfer.h"
+#include "core/net/transfer.h"
 
 #include <strings.h>
 
 #include <algorithm>
 #include <chrono>
 
-#include "net/data_url.h"
-#include "net/error_message.h"
-#include "net/retry_after.h"
+#include "core/net/data_url.h"
+#include "core/net/error_message.h"
+#include "core/net/retry_after.h"
 
 namespace lb::net {
 

@@ -7,9 +7,9 @@
 #include <memory>
 #include <string>
 
-#include "net/steady_clock.h"
-#include "net/stream_client.h"
-#include "net/stream_parser.h"
+#include "core/net/steady_clock.h"
+#include "core/net/stream_client.h"
+#include "core/net/stream_parser.h"
 
 namespace lb::net {
 

@@ -1,9 +1,9 @@
-#include "plan/api_key_source.h"
+#include "core/plan/api_key_source.h"
 
 #include <mutex>
 
-#include "plan/key_transport.h"
-#include "plan/plan.h"
+#include "core/plan/key_transport.h"
+#include "core/plan/plan.h"
 
 namespace lb::plan {
 namespace {

@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "plan/environment.h"
+#include "core/plan/environment.h"
 
 namespace lb::plan {
 

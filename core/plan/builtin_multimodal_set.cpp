@@ -1,8 +1,8 @@
-#include "plan/builtin_multimodal_set.h"
+#include "core/plan/builtin_multimodal_set.h"
 
 #include <memory>
 
-#include "media/known_answer_items.h"
+#include "core/media/known_answer_items.h"
 
 namespace lb::plan {
 namespace {

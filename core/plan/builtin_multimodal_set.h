@@ -1,7 +1,7 @@
 #pragma once
 // builtin:multimodal-30: the generated known-answer items (media/known_answer_items.h) as a
 // prompt set, each with its checks. Made in code, not read from resources/prompts.
-#include "plan/prompt_set.h"
+#include "core/plan/prompt_set.h"
 
 namespace lb::plan {
 

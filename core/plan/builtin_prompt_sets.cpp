@@ -1,7 +1,7 @@
-#include "plan/builtin_prompt_sets.h"
+#include "core/plan/builtin_prompt_sets.h"
 
-#include "plan/builtin_multimodal_set.h"
-#include "plan/builtin_prompt_sets_table.h"
+#include "core/plan/builtin_multimodal_set.h"
+#include "core/plan/builtin_prompt_sets_table.h"
 
 namespace lb::plan {
 

@@ -1,4 +1,4 @@
-#include "plan/environment.h"
+#include "core/plan/environment.h"
 
 extern char** environ;
 

@@ -1,4 +1,4 @@
-#include "plan/key_transport.h"
+#include "core/plan/key_transport.h"
 
 namespace lb::plan {
 

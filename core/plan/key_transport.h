@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 
 namespace lb::plan {
 

@@ -1,4 +1,4 @@
-#include "plan/launch_spec.h"
+#include "core/plan/launch_spec.h"
 
 #include <signal.h>
 

@@ -1,4 +1,4 @@
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,11 +7,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "files/regular_file.h"
-#include "plan/plan_validation.h"
-#include "plan/prompt_set.h"
-#include "plan/sharegpt_file.h"
-#include "plan/trace_file.h"
+#include "core/files/regular_file.h"
+#include "core/plan/plan_validation.h"
+#include "core/plan/prompt_set.h"
+#include "core/plan/sharegpt_file.h"
+#include "core/plan/trace_file.h"
 
 namespace lb::plan {
 namespace {

@@ -12,12 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "net/http_types.h"
-#include "plan/environment.h"
-#include "plan/launch_spec.h"
-#include "plan/sweep_spec.h"
-#include "plan/trace_file.h"
-#include "plan/trial_options.h"
+#include "core/net/http_types.h"
+#include "core/plan/environment.h"
+#include "core/plan/launch_spec.h"
+#include "core/plan/sweep_spec.h"
+#include "core/plan/trace_file.h"
+#include "core/plan/trial_options.h"
 
 namespace lb::plan {
 

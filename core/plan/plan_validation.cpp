@@ -1,4 +1,4 @@
-#include "plan/plan_validation.h"
+#include "core/plan/plan_validation.h"
 
 #include <algorithm>
 #include <cmath>

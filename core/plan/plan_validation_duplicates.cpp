@@ -1,6 +1,6 @@
 // JSON objects with a repeated key: nlohmann keeps only the last value silently, which would
 // turn a plan's second "concurrency" into the only one without a word. A SAX pass finds them.
-#include "plan/plan_validation.h"
+#include "core/plan/plan_validation.h"
 
 namespace lb::plan::detail {
 namespace {

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <map>
 
-#include "plan/plan_validation.h"
-#include "plan/trace_file.h"
+#include "core/plan/plan_validation.h"
+#include "core/plan/trace_file.h"
 
 namespace lb::plan::detail {
 namespace {

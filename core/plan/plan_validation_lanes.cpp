@@ -4,8 +4,8 @@
 #include <charconv>
 #include <map>
 
-#include "plan/api_key_source.h"
-#include "plan/plan_validation.h"
+#include "core/plan/api_key_source.h"
+#include "core/plan/plan_validation.h"
 
 namespace lb::plan::detail {
 namespace {

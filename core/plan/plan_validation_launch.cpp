@@ -1,7 +1,7 @@
 // A lane's "launch" block: the server command LaneBench starts and stops (plan/launch_spec.h).
 #include <cctype>
 
-#include "plan/plan_validation.h"
+#include "core/plan/plan_validation.h"
 
 namespace lb::plan::detail {
 namespace {

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "plan/plan_validation.h"
+#include "core/plan/plan_validation.h"
 
 namespace lb::plan::detail {
 namespace {

@@ -1,8 +1,8 @@
 // Repeated trials, lane order and performance gates of an experiment (plan/trial_options.h).
 #include <algorithm>
 
-#include "plan/plan_validation.h"
-#include "plan/trial_options.h"
+#include "core/plan/plan_validation.h"
+#include "core/plan/trial_options.h"
 
 namespace lb::plan {
 

@@ -1,4 +1,4 @@
-#include "plan/prompt_set.h"
+#include "core/plan/prompt_set.h"
 
 #include <cmath>
 #include <set>
@@ -6,11 +6,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "files/regular_file.h"
-#include "plan/builtin_multimodal_set.h"
-#include "plan/builtin_prompt_sets.h"
-#include "plan/prompt_set_media.h"
-#include "plan/user_regex.h"
+#include "core/files/regular_file.h"
+#include "core/plan/builtin_multimodal_set.h"
+#include "core/plan/builtin_prompt_sets.h"
+#include "core/plan/prompt_set_media.h"
+#include "core/plan/user_regex.h"
 
 namespace lb::plan {
 namespace {

@@ -1,4 +1,4 @@
-#include "plan/prompt_set_export.h"
+#include "core/plan/prompt_set_export.h"
 
 #include <cctype>
 #include <filesystem>
@@ -6,8 +6,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "media/known_answer_items.h"
-#include "plan/builtin_multimodal_set.h"
+#include "core/media/known_answer_items.h"
+#include "core/plan/builtin_multimodal_set.h"
 
 namespace lb::plan {
 namespace {

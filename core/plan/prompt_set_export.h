@@ -8,7 +8,7 @@
 #include <map>
 #include <string>
 
-#include "plan/prompt_set.h"
+#include "core/plan/prompt_set.h"
 
 namespace lb::plan {
 

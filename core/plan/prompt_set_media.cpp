@@ -1,11 +1,11 @@
-#include "plan/prompt_set_media.h"
+#include "core/plan/prompt_set_media.h"
 
 #include <filesystem>
 #include <memory>
 
 #include <nlohmann/json.hpp>
 
-#include "media/media_reader.h"
+#include "core/media/media_reader.h"
 
 namespace lb::plan {
 namespace {

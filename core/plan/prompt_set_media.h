@@ -8,7 +8,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "plan/prompt_set.h"
+#include "core/plan/prompt_set.h"
 
 namespace lb::plan {
 

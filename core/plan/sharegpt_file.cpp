@@ -1,8 +1,8 @@
-#include "plan/sharegpt_file.h"
+#include "core/plan/sharegpt_file.h"
 
 #include <nlohmann/json.hpp>
 
-#include "files/regular_file.h"
+#include "core/files/regular_file.h"
 
 namespace lb::plan {
 namespace {

@@ -1,4 +1,4 @@
-#include "plan/sweep_expansion.h"
+#include "core/plan/sweep_expansion.h"
 
 #include <algorithm>
 #include <cctype>

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 
 namespace lb::plan {
 

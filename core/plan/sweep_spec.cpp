@@ -1,4 +1,4 @@
-#include "plan/sweep_spec.h"
+#include "core/plan/sweep_spec.h"
 
 namespace lb::plan {
 

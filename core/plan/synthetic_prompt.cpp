@@ -1,4 +1,4 @@
-#include "plan/synthetic_prompt.h"
+#include "core/plan/synthetic_prompt.h"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "plan/trace_file.h"
+#include "core/plan/trace_file.h"
 
 #include <unistd.h>
 
@@ -8,8 +8,8 @@
 #include <memory>
 #include <sstream>
 
-#include "files/regular_file.h"
-#include "plan/trace_rows.h"
+#include "core/files/regular_file.h"
+#include "core/plan/trace_rows.h"
 
 namespace lb::plan {
 namespace {

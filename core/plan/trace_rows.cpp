@@ -1,4 +1,4 @@
-#include "plan/trace_rows.h"
+#include "core/plan/trace_rows.h"
 
 #include <charconv>
 #include <cmath>

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "plan/trace_file.h"
+#include "core/plan/trace_file.h"
 
 namespace lb::plan::detail {
 

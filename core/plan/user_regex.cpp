@@ -1,4 +1,4 @@
-#include "plan/user_regex.h"
+#include "core/plan/user_regex.h"
 
 #include <re2/re2.h>
 

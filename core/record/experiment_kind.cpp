@@ -1,4 +1,4 @@
-#include "record/experiment_kind.h"
+#include "core/record/experiment_kind.h"
 
 #include <array>
 #include <utility>

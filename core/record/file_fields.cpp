@@ -1,4 +1,4 @@
-#include "record/file_fields.h"
+#include "core/record/file_fields.h"
 
 namespace lb::record {
 namespace {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <set>
 
-#include "record/run_summary.h"
+#include "core/record/run_summary.h"
 
 namespace lb::record {
 namespace {

@@ -1,4 +1,4 @@
-#include "record/run_summary.h"
+#include "core/record/run_summary.h"
 
 namespace lb::record {
 

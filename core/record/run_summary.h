@@ -20,10 +20,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics/bootstrap.h"
-#include "metrics/summary.h"
-#include "record/experiment_kind.h"
-#include "record/file_fields.h"
+#include "core/metrics/bootstrap.h"
+#include "core/metrics/summary.h"
+#include "core/record/experiment_kind.h"
+#include "core/record/file_fields.h"
 
 namespace lb::record {
 

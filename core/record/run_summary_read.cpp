@@ -2,7 +2,7 @@
 // its `more`; a member of the wrong type is noted and read as absent.
 #include <initializer_list>
 
-#include "record/run_summary.h"
+#include "core/record/run_summary.h"
 
 namespace lb::record {
 namespace {

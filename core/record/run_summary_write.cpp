@@ -1,5 +1,5 @@
 // A RunSummary back into summary.json: each level's typed members over its `more`.
-#include "record/run_summary.h"
+#include "core/record/run_summary.h"
 
 namespace lb::record {
 namespace {

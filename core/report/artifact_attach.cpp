@@ -1,11 +1,11 @@
-#include "report/artifact_attach.h"
+#include "core/report/artifact_attach.h"
 
 #include <filesystem>
 #include <fstream>
 #include <vector>
 
-#include "files/confined_write.h"
-#include "report/artifact_records.h"
+#include "core/files/confined_write.h"
+#include "core/report/artifact_records.h"
 
 namespace lb::report {
 

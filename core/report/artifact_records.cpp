@@ -1,11 +1,11 @@
-#include "report/artifact_records.h"
+#include "core/report/artifact_records.h"
 
 #include <algorithm>
 
-#include "artifacts/byte_size.h"
-#include "artifacts/sha256.h"
-#include "files/safe_file_name.h"
-#include "report/report_model.h"
+#include "core/artifacts/byte_size.h"
+#include "core/artifacts/sha256.h"
+#include "core/files/safe_file_name.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {

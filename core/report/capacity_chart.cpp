@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <tuple>
 
-#include "report/json_access.h"
-#include "report/report_model.h"
+#include "core/report/json_access.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {

@@ -3,9 +3,9 @@
 // load.
 #include <algorithm>
 
-#include "record/experiment_kind.h"
-#include "report/json_access.h"
-#include "report/report_model.h"
+#include "core/record/experiment_kind.h"
+#include "core/report/json_access.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {

@@ -1,11 +1,11 @@
-#include "report/decision_record.h"
+#include "core/report/decision_record.h"
 
 #include <filesystem>
 #include <sstream>
 
-#include "compare/review_record.h"
-#include "files/confined_write.h"
-#include "files/regular_file.h"
+#include "core/compare/review_record.h"
+#include "core/files/confined_write.h"
+#include "core/files/regular_file.h"
 
 namespace lb::report {
 namespace {

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "report/json_access.h"
-#include "report/report_model.h"
+#include "core/report/json_access.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {

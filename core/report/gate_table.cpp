@@ -1,4 +1,4 @@
-#include "report/gate_table.h"
+#include "core/report/gate_table.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,8 +6,8 @@
 #include <map>
 #include <optional>
 
-#include "record/experiment_kind.h"
-#include "report/artifact_records.h"
+#include "core/record/experiment_kind.h"
+#include "core/report/artifact_records.h"
 
 namespace lb::report {
 namespace {

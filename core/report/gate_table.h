@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare/review_record.h"
-#include "compare/sampled_verdicts.h"
-#include "record/run_summary.h"
+#include "core/compare/review_record.h"
+#include "core/compare/sampled_verdicts.h"
+#include "core/record/run_summary.h"
 
 namespace lb::report {
 

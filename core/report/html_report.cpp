@@ -1,10 +1,10 @@
-#include "report/html_report.h"
+#include "core/report/html_report.h"
 
 #include <sstream>
 
-#include "compare/diff_highlight.h"
-#include "report/gate_table.h"
-#include "report/svg_chart.h"
+#include "core/compare/diff_highlight.h"
+#include "core/report/gate_table.h"
+#include "core/report/svg_chart.h"
 
 namespace lb::report {
 namespace {

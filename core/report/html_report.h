@@ -4,7 +4,7 @@
 // escaped.
 #include <string>
 
-#include "report/report_model.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 

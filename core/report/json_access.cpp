@@ -1,4 +1,4 @@
-#include "report/json_access.h"
+#include "core/report/json_access.h"
 
 #include <algorithm>
 #include <cctype>

@@ -1,9 +1,9 @@
 // The report's "Greedy A/A baseline under load" table: for each lane of a regression with a
 // load_baseline, how many of its own greedy answers changed when the same prompts ran at the
-// load concurrency (run/regression_load_baseline.cpp), with the rate's 95 % interval and the
-// batch-variant prompts by id.
-#include "report/json_access.h"
-#include "report/report_model.h"
+// load concurrency (core/run/experiments/regression_load_baseline.cpp), with the rate's 95 %
+// interval and the batch-variant prompts by id.
+#include "core/report/json_access.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {

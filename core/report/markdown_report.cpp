@@ -1,8 +1,8 @@
-#include "report/markdown_report.h"
+#include "core/report/markdown_report.h"
 
 #include <sstream>
 
-#include "compare/diff_highlight.h"
+#include "core/compare/diff_highlight.h"
 
 namespace lb::report {
 namespace {

@@ -3,7 +3,7 @@
 // file.
 #include <string>
 
-#include "report/report_model.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 

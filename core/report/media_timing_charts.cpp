@@ -5,7 +5,7 @@
 #include <functional>
 #include <map>
 
-#include "report/report_model.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {

@@ -2,16 +2,16 @@
 // /api/chat), its result and n/N per input kind (image, video, mixed), so a lane that answers
 // images but not videos shows it, a kind the API cannot carry reads "unsupported by the API", and
 // a lane that refused media reads "multimodal unsupported" with the server's reason.
-#include "record/experiment_kind.h"
-#include "report/json_access.h"
-#include "report/report_model.h"
+#include "core/record/experiment_kind.h"
+#include "core/report/json_access.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {
 
 using nlohmann::json;
 
-// As the run layer records a lane that refused media (run/multimodal_gate.h).
+// As the run layer records a lane that refused media (core/run/experiments/multimodal_gate.h).
 constexpr const char* kMultimodalUnsupported = "multimodal unsupported";
 
 // The gate's results per API: the lane's chat API (OpenAI chat or Ollama's), then Responses.

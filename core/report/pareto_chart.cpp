@@ -1,9 +1,9 @@
 // The Pareto chart of a load experiment: per-user decode rate against total output, one curve per
 // lane (its levels in the order they ran), and the frontier of all lanes' points.
-#include "metrics/pareto.h"
-#include "record/run_summary.h"
-#include "report/json_access.h"
-#include "report/report_model.h"
+#include "core/metrics/pareto.h"
+#include "core/record/run_summary.h"
+#include "core/report/json_access.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 

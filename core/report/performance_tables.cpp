@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <functional>
 
-#include "record/run_summary.h"
-#include "report/json_access.h"
-#include "report/report_model.h"
-#include "report/sweep_summary.h"
+#include "core/record/run_summary.h"
+#include "core/report/concurrency_knee.h"
+#include "core/report/json_access.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {

@@ -1,4 +1,4 @@
-#include "report/privacy_scrub.h"
+#include "core/report/privacy_scrub.h"
 
 #include <pwd.h>
 #include <unistd.h>
@@ -7,12 +7,13 @@
 #include <cctype>
 #include <cstdlib>
 
-#include "net/secret_text.h"
-#include "plan/key_transport.h"
-#include "plan/plan.h"
-#include "report/json_access.h"
-#include "report/private_patterns.h"
-#include "report/run_folder.h"
+#include "core/net/secret_text.h"
+#include "core/plan/key_transport.h"
+#include "core/plan/plan.h"
+#include "core/report/json_access.h"
+#include "core/report/private_patterns.h"
+#include "core/report/run_folder.h"
+#include "core/text/ascii_text.h"
 
 namespace lb::report {
 namespace {
@@ -86,9 +87,9 @@ std::vector<std::string> PrivacyScrubber::secret_findings(const std::string& tex
 std::vector<std::string> PrivacyScrubber::findings(const std::string& text) const {
   std::vector<std::string> out = secret_findings(text);
   for (auto& what : private_pattern_findings(text)) out.push_back(std::move(what));
-  const std::string hay = net::lower_ascii(text);
+  const std::string hay = text::ascii_lower(text);
   for (const auto& t : terms_)
-    if (hay.find(net::lower_ascii(t)) != std::string::npos) out.push_back("user or host name");
+    if (hay.find(text::ascii_lower(t)) != std::string::npos) out.push_back("user or host name");
   return out;
 }
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "plan/environment.h"
+#include "core/plan/environment.h"
 
 namespace lb::report {
 

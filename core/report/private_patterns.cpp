@@ -1,4 +1,4 @@
-#include "report/private_patterns.h"
+#include "core/report/private_patterns.h"
 
 #include <re2/re2.h>
 
@@ -8,7 +8,7 @@
 #include <string_view>
 #include <utility>
 
-#include "report/gate_table.h"
+#include "core/report/gate_table.h"
 
 namespace lb::report {
 namespace {

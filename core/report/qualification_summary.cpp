@@ -1,7 +1,7 @@
-#include "report/qualification_summary.h"
+#include "core/report/qualification_summary.h"
 
-#include "record/run_summary.h"
-#include "report/json_access.h"
+#include "core/record/run_summary.h"
+#include "core/report/json_access.h"
 
 namespace lb::report {
 namespace {

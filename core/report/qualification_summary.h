@@ -10,9 +10,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "report/privacy_scrub.h"
-#include "report/report_model.h"
-#include "report/run_folder.h"
+#include "core/report/privacy_scrub.h"
+#include "core/report/report_model.h"
+#include "core/report/run_folder.h"
 
 namespace lb::report {
 

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <map>
 
-#include "report/json_access.h"
-#include "report/report_model.h"
+#include "core/report/json_access.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {

@@ -5,9 +5,9 @@
 #include <map>
 #include <set>
 
-#include "record/run_summary.h"
-#include "report/json_access.h"
-#include "report/report_model.h"
+#include "core/record/run_summary.h"
+#include "core/report/json_access.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {

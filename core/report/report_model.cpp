@@ -1,15 +1,15 @@
 // The report model: header, lanes with notes and environment manifest, gate
 // table, and the parts built in their own files (tables, charts, pairs,
 // caveats).
-#include "report/report_model.h"
+#include "core/report/report_model.h"
 
 #include <array>
 #include <cmath>
 #include <cstdio>
 
-#include "files/safe_file_name.h"
-#include "plan/api_key_source.h"
-#include "report/json_access.h"
+#include "core/files/safe_file_name.h"
+#include "core/plan/api_key_source.h"
+#include "core/report/json_access.h"
 
 namespace lb::report {
 namespace {

@@ -7,10 +7,10 @@
 #include <utility>
 #include <vector>
 
-#include "report/artifact_records.h"
-#include "report/decision_record.h"
-#include "report/gate_table.h"
-#include "report/run_folder.h"
+#include "core/report/artifact_records.h"
+#include "core/report/decision_record.h"
+#include "core/report/gate_table.h"
+#include "core/report/run_folder.h"
 
 namespace lb::report {
 

@@ -1,16 +1,16 @@
-#include "report/report_writer.h"
+#include "core/report/report_writer.h"
 
 #include <filesystem>
 #include <sstream>
 
-#include "files/confined_write.h"
-#include "files/regular_file.h"
-#include "files/safe_file_name.h"
-#include "report/html_report.h"
-#include "report/markdown_report.h"
-#include "report/qualification_summary.h"
-#include "report/requests_csv.h"
-#include "report/svg_chart.h"
+#include "core/files/confined_write.h"
+#include "core/files/regular_file.h"
+#include "core/files/safe_file_name.h"
+#include "core/report/html_report.h"
+#include "core/report/markdown_report.h"
+#include "core/report/qualification_summary.h"
+#include "core/report/requests_csv.h"
+#include "core/report/svg_chart.h"
 
 namespace lb::report {
 namespace {

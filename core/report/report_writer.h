@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "report/privacy_scrub.h"
-#include "report/report_model.h"
-#include "report/run_folder.h"
+#include "core/report/privacy_scrub.h"
+#include "core/report/report_model.h"
+#include "core/report/run_folder.h"
 
 namespace lb::report {
 

@@ -1,4 +1,4 @@
-#include "report/request_line.h"
+#include "core/report/request_line.h"
 
 #include <simdjson.h>
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "report/run_folder.h"
+#include "core/report/run_folder.h"
 
 namespace lb::report {
 

@@ -1,4 +1,4 @@
-#include "report/request_lines_reader.h"
+#include "core/report/request_lines_reader.h"
 
 #include <unistd.h>
 
@@ -9,8 +9,8 @@
 #include <memory>
 #include <thread>
 
-#include "files/regular_file.h"
-#include "report/request_line.h"
+#include "core/files/regular_file.h"
+#include "core/report/request_line.h"
 
 namespace lb::report {
 namespace {

@@ -1,9 +1,9 @@
-#include "report/requests_csv.h"
+#include "core/report/requests_csv.h"
 
 #include <cstdio>
 #include <vector>
 
-#include "metrics/percentile.h"
+#include "core/metrics/percentile.h"
 
 namespace lb::report {
 namespace {

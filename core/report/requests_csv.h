@@ -4,7 +4,7 @@
 // text).
 #include <string>
 
-#include "report/run_folder.h"
+#include "core/report/run_folder.h"
 
 namespace lb::report {
 

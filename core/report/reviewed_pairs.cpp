@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <map>
 
-#include "compare/texts_file.h"
-#include "report/report_model.h"
+#include "core/compare/texts_file.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {

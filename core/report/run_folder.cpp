@@ -1,14 +1,14 @@
-#include "report/run_folder.h"
+#include "core/report/run_folder.h"
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <string_view>
 
-#include "compare/run_reviews.h"
-#include "files/regular_file.h"
-#include "metrics/inter_token_gaps.h"
-#include "report/request_lines_reader.h"
+#include "core/compare/run_reviews.h"
+#include "core/files/regular_file.h"
+#include "core/metrics/inter_token_gaps.h"
+#include "core/report/request_lines_reader.h"
 
 namespace lb::report {
 namespace {

@@ -10,11 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare/review_record.h"
-#include "compare/sampled_verdicts.h"
-#include "record/run_summary.h"
-#include "report/artifact_records.h"
-#include "report/decision_record.h"
+#include "core/compare/review_record.h"
+#include "core/compare/sampled_verdicts.h"
+#include "core/record/run_summary.h"
+#include "core/report/artifact_records.h"
+#include "core/report/decision_record.h"
 
 namespace lb::report {
 

@@ -3,8 +3,8 @@
 // adjusted p-value and result, each lane's fact loss with its interval, and the verdict given.
 #include <cstdio>
 
-#include "report/json_access.h"
-#include "report/report_model.h"
+#include "core/report/json_access.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {

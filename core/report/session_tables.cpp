@@ -1,8 +1,8 @@
 // The report's multi-turn sessions table: per lane and turn index, TTFT and the cached share of
 // the prompt, so the first turn can be read against the later ones (docs/sessions.md).
-#include "record/experiment_kind.h"
-#include "report/json_access.h"
-#include "report/report_model.h"
+#include "core/record/experiment_kind.h"
+#include "core/report/json_access.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {

@@ -1,4 +1,4 @@
-#include "report/svg_chart.h"
+#include "core/report/svg_chart.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 // the same picture.
 #include <string>
 
-#include "report/report_model.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 

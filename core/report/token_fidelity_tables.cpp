@@ -1,11 +1,11 @@
 // The report's "Token fidelity" tables: for each regression candidate, how its pairs with the
-// baseline part at the token level (run/regression_triage.cpp), and every confident change with
-// both tokens, their logprobs and the baseline's margin there.
+// baseline part at the token level (core/run/experiments/regression_triage.cpp), and every
+// confident change with both tokens, their logprobs and the baseline's margin there.
 #include <algorithm>
 #include <cstdio>
 
-#include "report/json_access.h"
-#include "report/report_model.h"
+#include "core/report/json_access.h"
+#include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {

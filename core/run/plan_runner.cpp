@@ -1,26 +1,26 @@
-#include "run/plan_runner.h"
+#include "core/run/plan_runner.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <set>
 
-#include "files/safe_file_name.h"
-#include "metrics/prometheus_text.h"
-#include "metrics/server_counters.h"
-#include "net/secret_text.h"
-#include "net/stream_client.h"
-#include "plan/sweep_expansion.h"
-#include "run/environment_info.h"
-#include "run/experiment.h"
-#include "run/lane_preparation.h"
-#include "run/launched_lanes.h"
-#include "run/performance_gates.h"
-#include "run/run_append.h"
-#include "run/run_folder_writer.h"
-#include "run/summary_sections.h"
-#include "run/sweep_summary.h"
-#include "run/trial_runner.h"
+#include "core/files/safe_file_name.h"
+#include "core/metrics/prometheus_text.h"
+#include "core/metrics/server_counters.h"
+#include "core/net/secret_text.h"
+#include "core/net/stream_client.h"
+#include "core/plan/sweep_expansion.h"
+#include "core/run/experiments/experiment.h"
+#include "core/run/experiments/performance_gates.h"
+#include "core/run/experiments/sweeps_section.h"
+#include "core/run/experiments/trial_runner.h"
+#include "core/run/folder/run_append.h"
+#include "core/run/folder/run_folder_writer.h"
+#include "core/run/folder/summary_sections.h"
+#include "core/run/lanes/environment_info.h"
+#include "core/run/lanes/lane_preparation.h"
+#include "core/run/launch/launched_lanes.h"
 
 namespace lb::run {
 namespace {
@@ -152,7 +152,8 @@ struct RunState {
 };
 
 // Runs the experiment on `selected` into `section`, which a managed lane's pass may extend
-// later (run/launched_lanes.h); `samples` gathers every lane's phase values for comparisons.
+// later (core/run/launch/launched_lanes.h); `samples` gathers every lane's phase values for
+// comparisons.
 void run_experiment_on(const plan::Experiment& spec, const std::vector<LaneRuntime*>& selected,
                        RunState& s, nlohmann::json& section,
                        std::vector<metrics::PhaseSamples>& samples) {

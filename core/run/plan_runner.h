@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plan/plan.h"
-#include "run/run_sink.h"
+#include "core/plan/plan.h"
+#include "core/run/run_sink.h"
 
 namespace lb::run {
 
@@ -17,8 +17,8 @@ struct RunOptions {
   std::string out_dir;
   std::string client_version = "0";
   bool forward_events = false;  // RunSink::on_event for every generated event (live charts)
-  // Add the plan's experiments to the run already in out_dir (run/run_append.h) instead of
-  // starting a new run there.
+  // Add the plan's experiments to the run already in out_dir (core/run/folder/run_append.h) instead
+  // of starting a new run there.
   bool append = false;
   // Lanes with a launch block start programs: a plan with any runs only when the user allowed it
   // (lanebench-cli run --allow-launch); otherwise the run does not start.

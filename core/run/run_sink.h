@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "metrics/request_record.h"
-#include "record/run_summary.h"
+#include "core/metrics/request_record.h"
+#include "core/record/run_summary.h"
 
 namespace lb::run {
 
@@ -23,9 +23,9 @@ struct RunProgress {
 
 enum class MessageLevel { Info, Warning, Error };
 
-// A managed lane's server (run/managed_server.h) as it moves through a run: starting (while the
-// ready URL is awaited, with the seconds waited of the timeout), ready (port and pid), failed
-// (why, with the last lines of its log) or stopped (how it exited). A plain value: the GUI
+// A managed lane's server (core/run/launch/managed_server.h) as it moves through a run: starting
+// (while the ready URL is awaited, with the seconds waited of the timeout), ready (port and pid),
+// failed (why, with the last lines of its log) or stopped (how it exited). A plain value: the GUI
 // stages it like a progress line. Secret env values are already redacted in every text.
 struct ServerState {
   enum class Phase { Starting, Ready, Failed, Stopped };

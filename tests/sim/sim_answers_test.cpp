@@ -5,8 +5,8 @@
 
 #include "test_main.h"
 
-#include "compare/fact_check.h"
-#include "plan/prompt_set.h"
+#include "core/compare/fact_check.h"
+#include "core/plan/prompt_set.h"
 #include "sim/answer_book.h"
 #include "sim_test_support.h"
 

@@ -11,10 +11,10 @@
 
 #include "test_main.h"
 
-#include "compare/fact_check.h"
-#include "media/image_codec.h"
-#include "media/test_scenes.h"
-#include "plan/prompt_set.h"
+#include "core/compare/fact_check.h"
+#include "core/media/image_codec.h"
+#include "core/media/known_scenes.h"
+#include "core/plan/prompt_set.h"
 #include "replay_server.h"
 #include "sim_test_support.h"
 #include "tls_frontend.h"

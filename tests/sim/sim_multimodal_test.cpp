@@ -6,11 +6,11 @@
 
 #include "test_main.h"
 
-#include "compare/fact_check.h"
-#include "media/image_codec.h"
-#include "media/test_scenes.h"
-#include "net/data_url.h"
-#include "plan/prompt_set.h"
+#include "core/compare/fact_check.h"
+#include "core/media/image_codec.h"
+#include "core/media/known_scenes.h"
+#include "core/net/data_url.h"
+#include "core/plan/prompt_set.h"
 #include "sim/multimodal_prefill.h"
 #include "sim/profile.h"
 #include "sim_engine_runs.h"

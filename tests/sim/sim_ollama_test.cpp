@@ -8,9 +8,9 @@
 
 #include "test_main.h"
 
-#include "compare/fact_check.h"
-#include "net/data_url.h"
-#include "plan/prompt_set.h"
+#include "core/compare/fact_check.h"
+#include "core/net/data_url.h"
+#include "core/plan/prompt_set.h"
 #include "sim_test_support.h"
 
 using namespace lb::sim;

@@ -6,9 +6,9 @@
 
 #include <mutex>
 
-#include "../support/timing_slack.h"
-#include "net/stream_client.h"
+#include "core/net/stream_client.h"
 #include "sim_test_support.h"
+#include "tests/support/timing_slack.h"
 
 using namespace lb::sim;
 using namespace lb::sim::test;

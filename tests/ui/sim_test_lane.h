@@ -3,7 +3,7 @@
 // that run experiments end to end.
 #include <string>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 #include "ui/workspace/lane_json.h"
 
 namespace lb::test {

@@ -16,10 +16,10 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/plan/plan.h"
+#include "core/report/concurrency_knee.h"
 #include "models/item_roles.h"
 #include "models/phase_stats_model.h"
-#include "plan/plan.h"
-#include "report/sweep_summary.h"
 #include "sim_lane_starter.h"
 #include "sim_test_lane.h"
 #include "test_main.h"

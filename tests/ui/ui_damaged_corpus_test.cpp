@@ -14,7 +14,7 @@
 #include <QTest>
 #include <nlohmann/json.hpp>
 
-#include "report/decision_record.h"
+#include "core/report/decision_record.h"
 #include "test_main.h"
 #include "ui/history/run_folder_job.h"
 #include "ui/pages/decision_page.h"

@@ -22,7 +22,7 @@
 
 #include "test_main.h"
 
-#include "plan/api_key_source.h"
+#include "core/plan/api_key_source.h"
 #include "sim_lane_starter.h"
 #include "ui/dialogs/lane_dialog.h"
 #include "ui/dialogs/launch_editor.h"

@@ -15,8 +15,8 @@
 
 #include "test_main.h"
 
-#include "../core/run/test_media.h"
-#include "media/video_codec.h"
+#include "core/media/video_codec.h"
+#include "tests/core/run/test_media.h"
 #include "ui/review/media_strip.h"
 
 using lb::ui::MediaStrip;

@@ -21,9 +21,9 @@
 #include <QTimer>
 #include <nlohmann/json.hpp>
 
+#include "core/plan/plan.h"
 #include "models/gate_table_model.h"
 #include "models/item_roles.h"
-#include "plan/plan.h"
 #include "sim_lane_starter.h"
 #include "sim_test_lane.h"
 #include "test_main.h"

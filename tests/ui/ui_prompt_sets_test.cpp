@@ -18,9 +18,9 @@
 #include <QTest>
 #include <QUndoStack>
 
+#include "core/plan/prompt_set.h"
 #include "models/phase_stats_model.h"
 #include "models/prompt_set_model.h"
-#include "plan/prompt_set.h"
 #include "test_main.h"
 #include "test_paths.h"
 #include "ui/main_window.h"

@@ -15,12 +15,12 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "compare/review_record.h"
+#include "core/compare/review_record.h"
+#include "core/report/qualification_summary.h"
+#include "core/report/report_model.h"
+#include "core/report/run_folder.h"
 #include "models/gate_table_model.h"
 #include "models/item_roles.h"
-#include "report/qualification_summary.h"
-#include "report/report_model.h"
-#include "report/run_folder.h"
 #include "test_main.h"
 #include "ui/history/run_folder_job.h"
 #include "ui/main_window.h"

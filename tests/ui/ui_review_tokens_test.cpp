@@ -19,11 +19,11 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "compare/review_record.h"
-#include "logprobs/logprob_lines.h"
+#include "core/compare/review_record.h"
+#include "core/logprobs/logprob_lines.h"
+#include "core/plan/plan.h"
+#include "core/run/plan_runner.h"
 #include "models/item_roles.h"
-#include "plan/plan.h"
-#include "run/plan_runner.h"
 #include "sim_lane_starter.h"
 #include "test_main.h"
 #include "ui/pages/review_page.h"

@@ -7,8 +7,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "plan/plan.h"
-#include "run/plan_runner.h"
+#include "core/plan/plan.h"
+#include "core/run/plan_runner.h"
 #include "sim_lane_starter.h"
 #include "ui/run/staging_sink.h"
 

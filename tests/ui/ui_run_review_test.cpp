@@ -10,7 +10,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "compare/review_record.h"
+#include "core/compare/review_record.h"
 #include "models/item_roles.h"
 #include "sim/profile.h"
 #include "sim_lane_starter.h"

@@ -14,9 +14,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "compare/sampled_verdicts.h"
+#include "core/compare/sampled_verdicts.h"
+#include "core/plan/plan.h"
 #include "models/review_pair.h"
-#include "plan/plan.h"
 #include "sim_lane_starter.h"
 #include "test_main.h"
 #include "ui/main_window.h"

@@ -18,12 +18,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "compare/review_record.h"
-#include "interop/run_import.h"
+#include "core/compare/review_record.h"
+#include "core/interop/run_import.h"
+#include "core/report/decision_record.h"
+#include "core/report/report_writer.h"
+#include "core/report/run_folder.h"
 #include "models/item_roles.h"
-#include "report/decision_record.h"
-#include "report/report_writer.h"
-#include "report/run_folder.h"
 #include "test_main.h"
 #include "test_paths.h"
 #include "ui/history/run_folder_job.h"

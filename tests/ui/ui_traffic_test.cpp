@@ -20,7 +20,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 #include "sim_lane_starter.h"
 #include "sim_test_lane.h"
 #include "test_main.h"

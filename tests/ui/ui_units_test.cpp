@@ -18,9 +18,9 @@
 #include <cmath>
 #include <thread>
 
-#include "metrics/bootstrap.h"
-#include "metrics/request_metrics.h"
-#include "metrics/trial_intervals.h"
+#include "core/metrics/bootstrap.h"
+#include "core/metrics/request_metrics.h"
+#include "core/metrics/trial_intervals.h"
 #include "models/lane_stats_model.h"
 #include "test_main.h"
 #include "ui/pages/lane_prober.h"

@@ -13,8 +13,8 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "artifacts/sha256.h"
 #include "checkpoint_fixture.h"
+#include "core/artifacts/sha256.h"
 #include "models/verify_findings_model.h"
 #include "test_main.h"
 #include "ui/pages/verify_page.h"

@@ -2,9 +2,9 @@
 
 #include <exception>
 
-#include "record/file_fields.h"
-#include "report/gate_table.h"
-#include "report/report_model.h"
+#include "core/record/file_fields.h"
+#include "core/report/gate_table.h"
+#include "core/report/report_model.h"
 #include "ui/decision/gate_rows.h"
 #include "ui/history/folder_damage.h"
 

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "core/report/run_folder.h"
 #include "models/gate_table_model.h"
-#include "report/run_folder.h"
 
 namespace lb::ui {
 

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "core/record/run_summary.h"
+#include "core/report/gate_table.h"
 #include "models/gate_table_model.h"
-#include "record/run_summary.h"
-#include "report/gate_table.h"
 
 namespace lb::ui {
 

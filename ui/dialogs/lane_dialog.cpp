@@ -9,7 +9,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include "plan/api_key_source.h"
+#include "core/plan/api_key_source.h"
 #include "ui/dialogs/launch_editor.h"
 #include "ui/keyring/secret_store.h"
 #include "ui/workspace/lane_json.h"

@@ -5,7 +5,7 @@
 // Its Launch tab edits the lane's launch block (ui/dialogs/launch_editor.h).
 #include <QDialog>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 
 class QCheckBox;
 class QComboBox;

@@ -14,7 +14,7 @@
 #include <QVBoxLayout>
 #include <set>
 
-#include "plan/api_key_source.h"
+#include "core/plan/api_key_source.h"
 #include "ui/workspace/lane_json.h"
 
 namespace lb::ui {

@@ -7,7 +7,7 @@
 #include <QGroupBox>
 #include <optional>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 
 class QCheckBox;
 class QComboBox;

@@ -3,7 +3,7 @@
 // what", one line per file. A file that is simply absent (a run killed early) is not damage.
 #include <QStringList>
 
-#include "report/run_folder.h"
+#include "core/report/run_folder.h"
 
 namespace lb::ui {
 

@@ -5,8 +5,8 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <nlohmann/json.hpp>
 
-#include "report/report_model.h"
-#include "report/svg_chart.h"
+#include "core/report/report_model.h"
+#include "core/report/svg_chart.h"
 
 namespace lb::ui {
 namespace {

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "report/run_folder.h"
+#include "core/report/run_folder.h"
 #include "ui/decision/decision_view.h"
 #include "ui/history/effects_view.h"
 #include "ui/history/stored_run_series.h"

@@ -16,7 +16,7 @@
 #include <map>
 #include <vector>
 
-#include "report/run_folder.h"
+#include "core/report/run_folder.h"
 #include "ui/run/bounded_samples.h"
 #include "ui/run/traffic_series.h"
 

@@ -1,6 +1,6 @@
 #include "ui/keyring/keyring_lookup.h"
 
-#include "plan/api_key_source.h"
+#include "core/plan/api_key_source.h"
 #include "ui/keyring/secret_store.h"
 
 namespace lb::ui {

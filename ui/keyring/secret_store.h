@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "plan/api_key_source.h"
+#include "core/plan/api_key_source.h"
 
 namespace lb::ui {
 

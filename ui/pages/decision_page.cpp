@@ -16,8 +16,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "compare/run_reviews.h"
-#include "report/gate_table.h"
+#include "core/compare/run_reviews.h"
+#include "core/report/gate_table.h"
 #include "ui/decision/gate_rows.h"
 #include "ui/history/run_folder_job.h"
 

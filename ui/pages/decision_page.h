@@ -14,9 +14,9 @@
 #include <memory>
 #include <optional>
 
-#include "compare/review_record.h"
+#include "core/compare/review_record.h"
+#include "core/report/decision_record.h"
 #include "models/gate_table_model.h"
-#include "report/decision_record.h"
 
 class QButtonGroup;
 class QComboBox;

@@ -5,7 +5,7 @@
 #include <QStringList>
 #include <atomic>
 
-#include "run/lane_preparation.h"
+#include "core/run/lanes/lane_preparation.h"
 
 namespace lb::ui {
 namespace {
@@ -24,7 +24,8 @@ QString describe(const run::LaneRuntime& lane) {
   const run::ProbeReport& p = lane.probe;
   QStringList lines;
   lines << QObject::tr("Server: %1 %2")
-               .arg(QString::fromLatin1(run::to_string(p.kind)), QString::fromStdString(p.version));
+               .arg(QString::fromLatin1(metrics::to_string(p.kind)),
+                    QString::fromStdString(p.version));
   lines << QObject::tr("Dialect: %1")
                .arg(p.dialect == net::Dialect::OpenAiChat ? "OpenAI chat completions" : "other");
   lines << QObject::tr("Model: %1").arg(QString::fromStdString(lane.endpoint.model));

@@ -5,7 +5,7 @@
 #include <QString>
 #include <QThreadPool>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 
 namespace lb::ui {
 

@@ -13,7 +13,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <set>
 
-#include "plan/api_key_source.h"
+#include "core/plan/api_key_source.h"
 #include "ui/dialogs/lane_dialog.h"
 #include "ui/keyring/secret_store.h"
 #include "ui/pages/lane_prober.h"

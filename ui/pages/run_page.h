@@ -50,7 +50,7 @@ class RunPage : public QWidget {
   // `lanebench-cli run` runs unchanged.
   bool save_plan_file(const QString& path, QString* error);
   // Runs the experiment the page is set to into the open run (set_open_run) on the checked
-  // lanes, adding to that run (run/run_append.h).
+  // lanes, adding to that run (core/run/folder/run_append.h).
   bool add_experiment(QString* error);
   // The run folder an added experiment goes into: the last finished or opened run.
   void set_open_run(const QString& run_dir);

@@ -12,8 +12,8 @@
 #include <QStackedWidget>
 #include <QTableView>
 
-#include "plan/api_key_source.h"
-#include "plan/key_transport.h"
+#include "core/plan/api_key_source.h"
+#include "core/plan/key_transport.h"
 #include "ui/keyring/secret_store.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"

@@ -11,10 +11,10 @@
 #include <QPushButton>
 #include <QSaveFile>
 
-#include "net/printable_text.h"
-#include "plan/launch_spec.h"
-#include "plan/plan.h"
-#include "plan/sweep_expansion.h"
+#include "core/net/printable_text.h"
+#include "core/plan/launch_spec.h"
+#include "core/plan/plan.h"
+#include "core/plan/sweep_expansion.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"

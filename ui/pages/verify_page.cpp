@@ -15,9 +15,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "artifacts/verification.h"
+#include "core/artifacts/verification.h"
+#include "core/report/artifact_attach.h"
 #include "models/item_roles.h"
-#include "report/artifact_attach.h"
 #include "ui/pages/page_parts.h"
 #include "ui/verify/attach_dialog.h"
 #include "ui/verify/verify_findings.h"

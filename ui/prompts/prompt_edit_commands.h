@@ -4,7 +4,7 @@
 // character.
 #include <QUndoCommand>
 
-#include "plan/prompt_set.h"
+#include "core/plan/prompt_set.h"
 
 namespace lb::models {
 class PromptSetModel;

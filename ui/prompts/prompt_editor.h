@@ -6,7 +6,7 @@
 #include <functional>
 #include <optional>
 
-#include "plan/prompt_set.h"
+#include "core/plan/prompt_set.h"
 
 class QCheckBox;
 class QComboBox;

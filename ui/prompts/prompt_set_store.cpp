@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "plan/builtin_prompt_sets.h"
-#include "plan/prompt_set_export.h"
+#include "core/plan/builtin_prompt_sets.h"
+#include "core/plan/prompt_set_export.h"
 
 namespace lb::ui {
 namespace {

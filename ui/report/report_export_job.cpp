@@ -2,9 +2,9 @@
 
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "report/report_model.h"
-#include "report/report_writer.h"
-#include "report/run_folder.h"
+#include "core/report/report_model.h"
+#include "core/report/report_writer.h"
+#include "core/report/run_folder.h"
 #include "report_pdf/pdf_report.h"
 
 namespace lb::ui {

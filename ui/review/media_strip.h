@@ -17,7 +17,7 @@
 #include <memory>
 #include <vector>
 
-#include "plan/prompt_set.h"
+#include "core/plan/prompt_set.h"
 
 class QDialog;
 class QHBoxLayout;

@@ -5,7 +5,7 @@
 #include <QImage>
 #include <QString>
 
-#include "plan/prompt_set.h"
+#include "core/plan/prompt_set.h"
 
 namespace lb::ui {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "compare/diff_highlight.h"
+#include "core/compare/diff_highlight.h"
 
 namespace lb::ui {
 namespace {

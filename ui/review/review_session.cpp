@@ -6,11 +6,11 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "compare/pair_comparison.h"
-#include "compare/run_reviews.h"
-#include "compare/texts_file.h"
-#include "record/experiment_kind.h"
-#include "record/file_fields.h"
+#include "core/compare/pair_comparison.h"
+#include "core/compare/run_reviews.h"
+#include "core/compare/texts_file.h"
+#include "core/record/experiment_kind.h"
+#include "core/record/file_fields.h"
 
 namespace lb::ui {
 namespace {

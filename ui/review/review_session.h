@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "compare/review_record.h"
+#include "core/compare/review_record.h"
+#include "core/plan/prompt_set.h"
 #include "models/review_pair.h"
-#include "plan/prompt_set.h"
 #include "ui/review/token_evidence.h"
 
 namespace lb::ui {

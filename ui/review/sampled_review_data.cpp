@@ -4,7 +4,7 @@
 #include <QFile>
 #include <nlohmann/json.hpp>
 
-#include "record/file_fields.h"
+#include "core/record/file_fields.h"
 
 namespace lb::ui {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "compare/sampled_review.h"
-#include "compare/sampled_verdicts.h"
+#include "core/compare/sampled_review.h"
+#include "core/compare/sampled_verdicts.h"
 
 namespace lb::ui {
 

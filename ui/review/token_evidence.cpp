@@ -5,8 +5,8 @@
 #include <QObject>
 #include <nlohmann/json.hpp>
 
-#include "compare/token_divergence.h"
-#include "record/file_fields.h"
+#include "core/compare/token_divergence.h"
+#include "core/record/file_fields.h"
 
 namespace lb::ui {
 namespace {

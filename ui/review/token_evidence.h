@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "logprobs/logprob_lines.h"
+#include "core/logprobs/logprob_lines.h"
 
 namespace lb::ui {
 

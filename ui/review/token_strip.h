@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "logprobs/token_logprobs.h"
+#include "core/logprobs/token_logprobs.h"
 
 namespace lb::ui {
 

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "compare/review_record.h"
+#include "core/compare/review_record.h"
 
 namespace lb::ui {
 

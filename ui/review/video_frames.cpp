@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "media/media_reader.h"
+#include "core/media/media_reader.h"
 
 namespace lb::ui {
 namespace {

@@ -14,8 +14,8 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "plan/plan.h"
-#include "run/experiment.h"
+#include "core/plan/plan.h"
+#include "core/run/experiments/experiment.h"
 #include "ui/run/traffic_forms.h"
 
 namespace lb::ui {

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "record/experiment_kind.h"
+#include "core/record/experiment_kind.h"
 
 class QCheckBox;
 class QComboBox;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "record/run_summary.h"
+#include "core/record/run_summary.h"
 
 namespace lb::ui {
 

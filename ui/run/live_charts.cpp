@@ -11,7 +11,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "metrics/pareto.h"
+#include "core/metrics/pareto.h"
 #include "ui/history/stored_run_series.h"
 #include "ui/run/chart_catalog.h"
 #include "ui/run/gate_scores.h"

@@ -12,7 +12,7 @@
 #include <set>
 #include <vector>
 
-#include "record/experiment_kind.h"
+#include "core/record/experiment_kind.h"
 #include "ui/run/traffic_charts.h"
 
 class QCheckBox;

@@ -1,6 +1,6 @@
 #include "ui/run/live_intervals.h"
 
-#include "metrics/trial_intervals.h"
+#include "core/metrics/trial_intervals.h"
 
 namespace lb::ui {
 namespace {

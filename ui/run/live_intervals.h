@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <map>
 
-#include "metrics/summary_accumulator.h"
-#include "metrics/summary_intervals.h"
+#include "core/metrics/summary_accumulator.h"
+#include "core/metrics/summary_intervals.h"
 #include "models/lane_stats_model.h"
 
 namespace lb::ui {

@@ -13,9 +13,9 @@
 #include <set>
 #include <vector>
 
-#include "metrics/request_metrics.h"
-#include "metrics/summary.h"
-#include "metrics/summary_accumulator.h"
+#include "core/metrics/request_metrics.h"
+#include "core/metrics/summary.h"
+#include "core/metrics/summary_accumulator.h"
 #include "models/lane_stats_model.h"
 #include "ui/run/bounded_samples.h"
 #include "ui/run/live_intervals.h"

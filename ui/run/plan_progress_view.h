@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 
 class QLabel;
 class QListWidget;

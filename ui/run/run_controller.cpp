@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <chrono>
 
-#include "net/steady_clock.h"
-#include "report/sweep_summary.h"
-#include "run/plan_runner.h"
+#include "core/net/steady_clock.h"
+#include "core/report/concurrency_knee.h"
+#include "core/run/plan_runner.h"
 
 namespace lb::ui {
 namespace {
@@ -173,8 +173,8 @@ std::set<QString> RunController::add_records(const std::vector<metrics::RequestR
   return changed;
 }
 
-// An added experiment may be renamed NAME-2 in the run (run/run_append.h): a name the plan does
-// not hold is matched by its prefix.
+// An added experiment may be renamed NAME-2 in the run (core/run/folder/run_append.h): a name the
+// plan does not hold is matched by its prefix.
 void RunController::begin_experiment(const std::string& name) {
   const QString qname = QString::fromStdString(name);
   int index = -1;

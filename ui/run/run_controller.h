@@ -11,9 +11,9 @@
 #include <memory>
 #include <thread>
 
+#include "core/plan/plan.h"
 #include "models/lane_stats_model.h"
 #include "models/phase_stats_model.h"
-#include "plan/plan.h"
 #include "ui/run/live_run_data.h"
 #include "ui/run/staging_sink.h"
 
@@ -28,11 +28,10 @@ class RunController : public QObject {
   ~RunController() override;  // stops a running run and waits for its thread
 
   // Starts the plan writing into out_dir, a new run; with append, the plan's experiments are
-  // added to the run already there (run/run_append.h). Returns false (and *error) when a run is
-  // active or the folder cannot take the run.
-  // ALLOW_LAUNCH lets the plan's launch blocks start their server programs (the user confirmed
-  // them).
-  // ENV is where keys are read and which may be sent where (plan/environment.h).
+  // added to the run already there (core/run/folder/run_append.h). Returns false (and *error) when
+  // a run is active or the folder cannot take the run. ALLOW_LAUNCH lets the plan's launch blocks
+  // start their server programs (the user confirmed them). ENV is where keys are read and which may
+  // be sent where (plan/environment.h).
   bool start(plan::Plan plan, const QString& out_dir, QString* error, bool append = false,
              bool allow_launch = false, plan::Environment env = plan::Environment::of_process());
   // Asks the runner to stop and returns at once; finished() follows. Requests in flight are

@@ -7,7 +7,7 @@
 #include <map>
 #include <string>
 
-#include "run/run_sink.h"
+#include "core/run/run_sink.h"
 
 class QLabel;
 class QPlainTextEdit;

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "run/run_sink.h"
+#include "core/run/run_sink.h"
 
 namespace lb::ui {
 

@@ -4,8 +4,8 @@
 #include <QObject>
 #include <algorithm>
 
-#include "run/capacity_experiment.h"
-#include "run/trace_experiment.h"
+#include "core/run/experiments/capacity_experiment.h"
+#include "core/run/experiments/trace_experiment.h"
 #include "ui/run/chart_catalog.h"
 #include "widgets/chart/chart_panel.h"
 

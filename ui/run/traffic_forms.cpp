@@ -11,8 +11,8 @@
 #include <QSpinBox>
 #include <cmath>
 
-#include "plan/plan.h"
-#include "plan/trace_file.h"
+#include "core/plan/plan.h"
+#include "core/plan/trace_file.h"
 
 namespace lb::ui {
 namespace {

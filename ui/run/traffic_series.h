@@ -14,8 +14,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "metrics/order_statistics.h"
-#include "record/experiment_kind.h"
+#include "core/metrics/order_statistics.h"
+#include "core/record/experiment_kind.h"
 #include "ui/run/bounded_samples.h"
 
 namespace lb::ui {

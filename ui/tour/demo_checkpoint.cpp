@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "artifacts/sha256.h"
+#include "core/artifacts/sha256.h"
 
 namespace lb::ui {
 namespace {

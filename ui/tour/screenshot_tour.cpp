@@ -11,9 +11,9 @@
 #include <QTableWidget>
 #include <cstdio>
 
+#include "core/plan/plan.h"
+#include "core/plan/prompt_set.h"
 #include "models/item_roles.h"
-#include "plan/plan.h"
-#include "plan/prompt_set.h"
 #include "ui/dialogs/lane_dialog.h"
 #include "ui/dialogs/launch_editor.h"
 #include "ui/main_window.h"

@@ -4,7 +4,7 @@
 #include <QString>
 #include <vector>
 
-#include "artifacts/verification.h"
+#include "core/artifacts/verification.h"
 #include "models/verify_findings_model.h"
 
 namespace lb::ui {

@@ -11,7 +11,7 @@
 #include <cstdint>
 #include <memory>
 
-#include "artifacts/verification.h"
+#include "core/artifacts/verification.h"
 
 namespace lb::ui {
 

@@ -4,8 +4,8 @@
 #include <QMessageBox>
 #include <QSettings>
 
-#include "net/printable_text.h"
-#include "plan/api_key_source.h"
+#include "core/net/printable_text.h"
+#include "core/plan/api_key_source.h"
 
 namespace lb::ui {
 namespace {

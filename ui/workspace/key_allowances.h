@@ -6,8 +6,8 @@
 #include <QString>
 #include <string>
 
-#include "plan/environment.h"
-#include "plan/plan.h"
+#include "core/plan/environment.h"
+#include "core/plan/plan.h"
 
 class QWidget;
 

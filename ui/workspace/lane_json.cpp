@@ -1,6 +1,6 @@
 #include "ui/workspace/lane_json.h"
 
-#include "plan/api_key_source.h"
+#include "core/plan/api_key_source.h"
 
 namespace lb::ui {
 

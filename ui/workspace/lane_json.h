@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 
 namespace lb::ui {
 

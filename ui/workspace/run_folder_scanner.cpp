@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "files/regular_file.h"
+#include "core/files/regular_file.h"
 
 namespace lb::ui {
 namespace {

@@ -6,7 +6,7 @@
 #include <QString>
 #include <vector>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 
 namespace lb::ui {
 

@@ -5,8 +5,8 @@
 
 #include "test_main.h"
 
-#include "artifacts/inventory.h"
 #include "checkpoint_fixture.h"
+#include "core/artifacts/inventory.h"
 
 using namespace lb::artifacts;
 

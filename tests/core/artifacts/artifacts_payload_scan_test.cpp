@@ -9,9 +9,9 @@
 
 #include <filesystem>
 
-#include "artifacts/file_tree.h"
-#include "artifacts/payload_scan.h"
 #include "checkpoint_fixture.h"
+#include "core/artifacts/file_tree.h"
+#include "core/artifacts/payload_scan.h"
 
 using namespace lb::artifacts;
 namespace fs = std::filesystem;

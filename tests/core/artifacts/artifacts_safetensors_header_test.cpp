@@ -10,8 +10,8 @@
 
 #include <filesystem>
 
-#include "artifacts/safetensors_header.h"
 #include "checkpoint_fixture.h"
+#include "core/artifacts/safetensors_header.h"
 
 using namespace lb::artifacts;
 namespace fs = std::filesystem;

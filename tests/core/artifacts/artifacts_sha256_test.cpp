@@ -9,9 +9,9 @@
 #include <filesystem>
 #include <memory>
 
-#include "artifacts/parallel_hasher.h"
-#include "artifacts/sha256.h"
 #include "checkpoint_fixture.h"
+#include "core/artifacts/parallel_hasher.h"
+#include "core/artifacts/sha256.h"
 
 using namespace lb::artifacts;
 namespace fs = std::filesystem;

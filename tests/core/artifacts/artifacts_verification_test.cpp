@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "artifacts/sha256.h"
-#include "artifacts/verification.h"
 #include "checkpoint_fixture.h"
+#include "core/artifacts/sha256.h"
+#include "core/artifacts/verification.h"
 
 using namespace lb::artifacts;
 namespace fs = std::filesystem;

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "artifacts/sha256.h"
 #include "checkpoint_fixture.h"
+#include "core/artifacts/sha256.h"
 #include "test_paths.h"
 
 using namespace lb::artifacts;

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "artifacts/sha256.h"
+#include "core/artifacts/sha256.h"
 
 namespace lb::artifacts::testing {
 namespace fs = std::filesystem;

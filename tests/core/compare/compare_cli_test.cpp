@@ -13,8 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare/similarity.h"
-#include "compare/texts_file.h"
+#include "core/compare/similarity.h"
+#include "core/compare/texts_file.h"
 #include "process_runner.h"
 #include "test_paths.h"
 

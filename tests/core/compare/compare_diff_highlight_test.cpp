@@ -6,7 +6,7 @@
 
 #include "test_main.h"
 
-#include "compare/diff_highlight.h"
+#include "core/compare/diff_highlight.h"
 #include "generated_text.h"
 
 using namespace lb::compare;

@@ -3,7 +3,7 @@
 
 #include "test_main.h"
 
-#include "compare/similarity.h"
+#include "core/compare/similarity.h"
 #include "generated_text.h"
 #include "golden_case.h"
 #include "test_paths.h"

@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare/code_point_text.h"
+#include "core/compare/code_point_text.h"
 #include "golden_case.h"
 #include "process_runner.h"
 

@@ -11,8 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plan/builtin_prompt_sets.h"
-#include "plan/prompt_set.h"
+#include "core/plan/builtin_prompt_sets.h"
+#include "core/plan/prompt_set.h"
 #include "prompt_set_test_data.h"
 #include "test_paths.h"
 

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare/review_record.h"
+#include "core/compare/review_record.h"
 
 using namespace lb::compare;
 

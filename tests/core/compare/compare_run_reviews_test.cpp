@@ -7,7 +7,7 @@
 
 #include "test_main.h"
 
-#include "compare/run_reviews.h"
+#include "core/compare/run_reviews.h"
 
 using namespace lb::compare;
 

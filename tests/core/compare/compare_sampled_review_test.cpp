@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare/sampled_review.h"
-#include "compare/sampled_verdicts.h"
+#include "core/compare/sampled_review.h"
+#include "core/compare/sampled_verdicts.h"
 
 using namespace lb::compare;
 

@@ -6,9 +6,9 @@
 
 #include <string>
 
-#include "compare/code_point_text.h"
-#include "compare/sequence_matcher.h"
-#include "compare/similarity.h"
+#include "core/compare/code_point_text.h"
+#include "core/compare/sequence_matcher.h"
+#include "core/compare/similarity.h"
 
 using namespace lb::compare;
 

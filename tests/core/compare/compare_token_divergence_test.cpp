@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "compare/token_divergence.h"
+#include "core/compare/token_divergence.h"
 #include "test_main.h"
 
 using namespace lb::compare;

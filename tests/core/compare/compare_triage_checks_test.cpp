@@ -4,11 +4,11 @@
 
 #include "test_main.h"
 
-#include "compare/fact_check.h"
-#include "compare/number_scan.h"
-#include "compare/pair_comparison.h"
-#include "compare/texts_file.h"
-#include "compare/triage.h"
+#include "core/compare/fact_check.h"
+#include "core/compare/number_scan.h"
+#include "core/compare/pair_comparison.h"
+#include "core/compare/texts_file.h"
+#include "core/compare/triage.h"
 
 using namespace lb::compare;
 using lb::plan::CheckType;

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include "compare/code_point_text.h"
+#include "core/compare/code_point_text.h"
 
 namespace lb::compare::testing {
 namespace {

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "compare/code_point_text.h"
-#include "compare/similarity.h"
-#include "compare/word_tokens.h"
+#include "core/compare/code_point_text.h"
+#include "core/compare/similarity.h"
+#include "core/compare/word_tokens.h"
 
 namespace lb::compare::testing {
 namespace {

@@ -11,9 +11,9 @@
 #include <fstream>
 #include <string>
 
-#include "files/confined_write.h"
-#include "files/regular_file.h"
-#include "files/safe_file_name.h"
+#include "core/files/confined_write.h"
+#include "core/files/regular_file.h"
+#include "core/files/safe_file_name.h"
 #include "test_main.h"
 
 namespace fs = std::filesystem;

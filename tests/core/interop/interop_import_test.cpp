@@ -5,8 +5,8 @@
 
 #include "test_main.h"
 
-#include "interop/import_file.h"
-#include "interop/run_import.h"
+#include "core/interop/import_file.h"
+#include "core/interop/run_import.h"
 #include "interop_test_support.h"
 #include "test_paths.h"
 

@@ -5,8 +5,8 @@
 
 #include "test_main.h"
 
-#include "interop/run_import.h"
-#include "interop/vllm_export.h"
+#include "core/interop/run_import.h"
+#include "core/interop/vllm_export.h"
 #include "interop_test_support.h"
 #include "sim_plan_run.h"
 

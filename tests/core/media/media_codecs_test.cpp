@@ -7,9 +7,9 @@
 
 #include <fstream>
 
-#include "media/image_codec.h"
-#include "media/media_reader.h"
-#include "media/video_codec.h"
+#include "core/media/image_codec.h"
+#include "core/media/media_reader.h"
+#include "core/media/video_codec.h"
 
 using namespace lb::media;
 

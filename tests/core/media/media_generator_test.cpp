@@ -7,11 +7,11 @@
 #include <map>
 #include <set>
 
-#include "media/canvas.h"
-#include "media/known_answer_items.h"
-#include "media/media_reader.h"
-#include "media/palette.h"
-#include "media/test_scenes.h"
+#include "core/media/canvas.h"
+#include "core/media/known_answer_items.h"
+#include "core/media/known_scenes.h"
+#include "core/media/media_reader.h"
+#include "core/media/palette.h"
 
 using namespace lb::media;
 

@@ -9,8 +9,8 @@
 #include <cmath>
 #include <random>
 
-#include "metrics/bootstrap.h"
-#include "metrics/percentile.h"
+#include "core/metrics/bootstrap.h"
+#include "core/metrics/percentile.h"
 
 using namespace lb::metrics;
 

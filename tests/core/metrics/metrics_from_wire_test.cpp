@@ -5,10 +5,10 @@
 
 #include "test_main.h"
 
+#include "core/metrics/request_metrics.h"
+#include "core/metrics/summary.h"
+#include "core/net/stream_parser.h"
 #include "fixture_text.h"
-#include "metrics/request_metrics.h"
-#include "metrics/summary.h"
-#include "net/stream_parser.h"
 
 using namespace lb::metrics;
 

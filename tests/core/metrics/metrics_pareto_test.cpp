@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "metrics/pareto.h"
+#include "core/metrics/pareto.h"
 #include "test_main.h"
 
 using lb::metrics::ParetoPoint;

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "metrics/percentile.h"
+#include "core/metrics/percentile.h"
 
 using namespace lb::metrics;
 

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <string_view>
 
+#include "core/metrics/prometheus_text.h"
 #include "fixture_text.h"
-#include "metrics/prometheus_text.h"
 
 using namespace lb::metrics;
 

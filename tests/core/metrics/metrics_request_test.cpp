@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "metrics/inter_token_gaps.h"
-#include "metrics/request_metrics.h"
+#include "core/metrics/inter_token_gaps.h"
+#include "core/metrics/request_metrics.h"
 
 using namespace lb::metrics;
 using lb::net::EventArrival;

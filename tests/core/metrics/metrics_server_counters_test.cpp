@@ -6,8 +6,8 @@
 
 #include <cmath>
 
+#include "core/metrics/server_counters.h"
 #include "fixture_text.h"
-#include "metrics/server_counters.h"
 
 using namespace lb::metrics;
 

@@ -7,10 +7,10 @@
 #include <cmath>
 #include <random>
 
-#include "metrics/order_statistics.h"
-#include "metrics/sampled_statistics.h"
-#include "metrics/summary.h"
-#include "metrics/summary_accumulator.h"
+#include "core/metrics/order_statistics.h"
+#include "core/metrics/sampled_statistics.h"
+#include "core/metrics/summary.h"
+#include "core/metrics/summary_accumulator.h"
 
 using namespace lb::metrics;
 using lb::net::EventArrival;

@@ -7,8 +7,8 @@
 
 #include <random>
 
-#include "metrics/percentile.h"
-#include "metrics/summary_intervals.h"
+#include "core/metrics/percentile.h"
+#include "core/metrics/summary_intervals.h"
 
 using namespace lb::metrics;
 using nlohmann::json;

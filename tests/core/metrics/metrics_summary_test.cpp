@@ -7,8 +7,8 @@
 
 #include <cmath>
 
-#include "metrics/request_metrics.h"
-#include "metrics/summary.h"
+#include "core/metrics/request_metrics.h"
+#include "core/metrics/summary.h"
 
 using namespace lb::metrics;
 using lb::net::EventArrival;

@@ -8,8 +8,8 @@
 #include <cmath>
 #include <random>
 
-#include "metrics/summary_intervals.h"
-#include "metrics/trial_intervals.h"
+#include "core/metrics/summary_intervals.h"
+#include "core/metrics/trial_intervals.h"
 
 using namespace lb::metrics;
 using nlohmann::json;

@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "net/http_types.h"
-#include "net/stream_parser.h"
+#include "core/net/http_types.h"
+#include "core/net/stream_parser.h"
 #include "wire_fixture.h"
 
 namespace lb::net::testing {

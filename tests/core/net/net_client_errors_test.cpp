@@ -8,7 +8,7 @@
 #include <thread>
 #include "test_main.h"
 
-#include "net/stream_client.h"
+#include "core/net/stream_client.h"
 #include "replay_server.h"
 
 using namespace lb::net;

@@ -6,7 +6,7 @@
 #include <atomic>
 #include "test_main.h"
 
-#include "net/stream_client.h"
+#include "core/net/stream_client.h"
 #include "replay_server.h"
 #include "tls_frontend.h"
 

@@ -4,8 +4,8 @@
 
 #include "test_main.h"
 
-#include "net/data_url.h"
-#include "net/stream_client.h"
+#include "core/net/data_url.h"
+#include "core/net/stream_client.h"
 #include "replay_server.h"
 
 using namespace lb::net;

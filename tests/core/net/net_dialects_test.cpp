@@ -6,10 +6,10 @@
 #include <limits>
 #include "test_main.h"
 
+#include "core/net/dialect_parser.h"
+#include "core/net/error_message.h"
+#include "core/net/retry_after.h"
 #include "fixture_streams.h"
-#include "net/dialect_parser.h"
-#include "net/error_message.h"
-#include "net/retry_after.h"
 #include "result_fingerprint.h"
 
 using namespace lb::net;

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "logprobs/json_skip.h"
-#include "logprobs/raw_logprobs.h"
+#include "core/logprobs/json_skip.h"
+#include "core/logprobs/raw_logprobs.h"
 #include "test_main.h"
 
 namespace lp = lb::logprobs;

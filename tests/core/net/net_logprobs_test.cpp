@@ -4,10 +4,10 @@
 
 #include <cmath>
 
+#include "core/logprobs/logprob_lines.h"
+#include "core/logprobs/raw_logprobs.h"
+#include "core/logprobs/wire_logprobs.h"
 #include "fixture_streams.h"
-#include "logprobs/logprob_lines.h"
-#include "logprobs/raw_logprobs.h"
-#include "logprobs/wire_logprobs.h"
 #include "test_main.h"
 
 using namespace lb::net;

@@ -8,8 +8,8 @@
 
 #include "loopback_listener.h"
 
-#include "net/printable_text.h"
-#include "net/stream_client.h"
+#include "core/net/printable_text.h"
+#include "core/net/stream_client.h"
 
 using namespace lb::net;
 

@@ -6,8 +6,8 @@
 #include <vector>
 #include "test_main.h"
 
-#include "net/ndjson_framer.h"
-#include "net/sse_framer.h"
+#include "core/net/ndjson_framer.h"
+#include "core/net/sse_framer.h"
 
 using lb::net::NdjsonFramer;
 using lb::net::SseEvent;

@@ -10,8 +10,8 @@
 #include <map>
 #include "test_main.h"
 
+#include "core/net/stream_client.h"
 #include "fixture_streams.h"
-#include "net/stream_client.h"
 #include "replay_server.h"
 #include "result_fingerprint.h"
 #include "timing_slack.h"

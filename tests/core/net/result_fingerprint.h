@@ -3,8 +3,8 @@
 // so two parses of the same bytes (split differently) can be compared with one QCOMPARE.
 #include <string>
 
-#include "net/http_types.h"
-#include "net/stream_parser.h"
+#include "core/net/http_types.h"
+#include "core/net/stream_parser.h"
 
 namespace lb::net::testing {
 

@@ -4,8 +4,8 @@
 
 #include "test_main.h"
 
-#include "plan/plan.h"
-#include "plan/sweep_expansion.h"
+#include "core/plan/plan.h"
+#include "core/plan/sweep_expansion.h"
 
 using namespace lb::plan;
 using nlohmann::json;

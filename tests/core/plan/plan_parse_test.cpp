@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 #include "plan_test_texts.h"
 
 using namespace lb::plan;

@@ -12,9 +12,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "media/media_reader.h"
-#include "plan/prompt_set.h"
-#include "plan/prompt_set_export.h"
+#include "core/media/media_reader.h"
+#include "core/plan/prompt_set.h"
+#include "core/plan/prompt_set_export.h"
 
 using namespace lb::plan;
 using nlohmann::json;

@@ -12,10 +12,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "media/image_codec.h"
-#include "media/video_codec.h"
-#include "plan/builtin_prompt_sets.h"
-#include "plan/prompt_set.h"
+#include "core/media/image_codec.h"
+#include "core/media/video_codec.h"
+#include "core/plan/builtin_prompt_sets.h"
+#include "core/plan/prompt_set.h"
 
 using namespace lb::plan;
 using nlohmann::json;

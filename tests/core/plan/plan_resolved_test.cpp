@@ -6,9 +6,9 @@
 
 #include <cstdlib>
 
-#include "plan/api_key_source.h"
-#include "plan/key_transport.h"
-#include "plan/plan.h"
+#include "core/plan/api_key_source.h"
+#include "core/plan/key_transport.h"
+#include "core/plan/plan.h"
 #include "plan_test_texts.h"
 
 using namespace lb::plan;

@@ -7,7 +7,7 @@
 #include <set>
 #include <sstream>
 
-#include "plan/synthetic_prompt.h"
+#include "core/plan/synthetic_prompt.h"
 
 #define PINNED_PROMPT "Request 0. Made sea carry soil s"
 

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 #include "test_paths.h"
 
 using namespace lb::plan;

@@ -9,8 +9,8 @@
 
 #include "test_main.h"
 
-#include "plan/trace_file.h"
-#include "plan/trace_rows.h"
+#include "core/plan/trace_file.h"
+#include "core/plan/trace_rows.h"
 #include "test_paths.h"
 
 using namespace lb::plan;

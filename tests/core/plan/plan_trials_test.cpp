@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plan/plan.h"
+#include "core/plan/plan.h"
 
 using namespace lb::plan;
 using nlohmann::json;

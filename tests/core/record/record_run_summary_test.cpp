@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "record/run_summary.h"
+#include "core/record/run_summary.h"
 #include "test_main.h"
 #include "test_paths.h"
 

@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "report/json_access.h"
-#include "report/report_writer.h"
+#include "core/report/json_access.h"
+#include "core/report/report_writer.h"
 #include "test_main.h"
 
 namespace fs = std::filesystem;

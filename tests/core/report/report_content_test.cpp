@@ -10,9 +10,9 @@
 #include <filesystem>
 #include "test_main.h"
 
-#include "report/decision_record.h"
-#include "report/report_writer.h"
-#include "report/sweep_summary.h"
+#include "core/report/concurrency_knee.h"
+#include "core/report/decision_record.h"
+#include "core/report/report_writer.h"
 #include "report_run_fixture.h"
 #include "run_folder_reader.h"
 

@@ -9,10 +9,10 @@
 
 #include "test_main.h"
 
-#include "metrics/request_metrics.h"
-#include "metrics/summary.h"
-#include "report/report_model.h"
-#include "report/run_folder.h"
+#include "core/metrics/request_metrics.h"
+#include "core/metrics/summary.h"
+#include "core/report/report_model.h"
+#include "core/report/run_folder.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -17,8 +17,8 @@
 #include <filesystem>
 #include "test_main.h"
 
-#include "report/report_writer.h"
-#include "report/svg_chart.h"
+#include "core/report/report_writer.h"
+#include "core/report/svg_chart.h"
 #include "report_pdf/chart_png.h"
 #include "report_pdf/pdf_layout.h"
 #include "report_pdf/pdf_report.h"

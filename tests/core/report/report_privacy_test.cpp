@@ -12,9 +12,9 @@
 #include <optional>
 #include "test_main.h"
 
-#include "plan/api_key_source.h"
-#include "report/qualification_summary.h"
-#include "report/report_writer.h"
+#include "core/plan/api_key_source.h"
+#include "core/report/qualification_summary.h"
+#include "core/report/report_writer.h"
 #include "report_run_fixture.h"
 #include "run_folder_reader.h"
 

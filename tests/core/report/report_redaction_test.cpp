@@ -6,12 +6,12 @@
 
 #include "test_main.h"
 
-#include "net/secret_text.h"
-#include "report/html_report.h"
-#include "report/markdown_report.h"
-#include "report/privacy_scrub.h"
-#include "report/private_patterns.h"
-#include "report/requests_csv.h"
+#include "core/net/secret_text.h"
+#include "core/report/html_report.h"
+#include "core/report/markdown_report.h"
+#include "core/report/privacy_scrub.h"
+#include "core/report/private_patterns.h"
+#include "core/report/requests_csv.h"
 
 using lb::net::redact_secret_text;
 using lb::report::PrivacyScrubber;

@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "report/request_line.h"
-#include "report/request_lines_reader.h"
+#include "core/report/request_line.h"
+#include "core/report/request_lines_reader.h"
 #include "test_main.h"
 
 using lb::report::parse_request_line;

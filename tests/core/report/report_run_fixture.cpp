@@ -4,8 +4,8 @@
 #include <atomic>
 
 #include "collecting_sink.h"
-#include "plan/plan.h"
-#include "run/plan_runner.h"
+#include "core/plan/plan.h"
+#include "core/run/plan_runner.h"
 #include "run_folder_reader.h"
 #include "sim_plan_run.h"
 

@@ -7,9 +7,9 @@
 #include <fstream>
 #include "test_main.h"
 
-#include "report/decision_record.h"
-#include "report/gate_table.h"
-#include "report/run_folder.h"
+#include "core/report/decision_record.h"
+#include "core/report/gate_table.h"
+#include "core/report/run_folder.h"
 #include "report_run_fixture.h"
 #include "run_folder_reader.h"
 

@@ -8,10 +8,10 @@
 
 #include <algorithm>
 
-#include "report/gate_table.h"
-#include "report/markdown_report.h"
-#include "report/report_model.h"
-#include "report/run_folder.h"
+#include "core/report/gate_table.h"
+#include "core/report/markdown_report.h"
+#include "core/report/report_model.h"
+#include "core/report/run_folder.h"
 #include "report_run_fixture.h"
 
 namespace fs = std::filesystem;

@@ -9,7 +9,7 @@
 
 #include "test_main.h"
 
-#include "report/svg_chart.h"
+#include "core/report/svg_chart.h"
 
 using lb::report::ChartSeries;
 using lb::report::ChartSpec;

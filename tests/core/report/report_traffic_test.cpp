@@ -8,8 +8,8 @@
 
 #include "test_main.h"
 
-#include "report/report_model.h"
-#include "report/run_folder.h"
+#include "core/report/report_model.h"
+#include "core/report/run_folder.h"
 #include "report_run_fixture.h"
 
 namespace {

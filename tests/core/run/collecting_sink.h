@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "run/run_sink.h"
+#include "core/run/run_sink.h"
 
 namespace lb::test {
 

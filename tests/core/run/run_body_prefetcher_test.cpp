@@ -10,7 +10,7 @@
 
 #include "test_main.h"
 
-#include "run/body_prefetcher.h"
+#include "core/run/drive/body_prefetcher.h"
 
 using lb::run::BodyPrefetcher;
 using lb::run::PlannedRequest;

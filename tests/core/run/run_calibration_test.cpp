@@ -8,7 +8,7 @@
 
 #include "test_main.h"
 
-#include "metrics/trial_intervals.h"
+#include "core/metrics/trial_intervals.h"
 #include "sim/run_jitter.h"
 #include "sim_plan_run.h"
 

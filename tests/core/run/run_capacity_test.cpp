@@ -5,8 +5,8 @@
 
 #include "test_main.h"
 
-#include "run/capacity_experiment.h"
-#include "run/capacity_search.h"
+#include "core/run/experiments/capacity_experiment.h"
+#include "core/run/experiments/capacity_search.h"
 #include "sim_plan_run.h"
 
 namespace {

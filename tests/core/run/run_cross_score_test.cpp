@@ -9,10 +9,10 @@
 // direction is cross-scored.
 #include <QtTest>
 
+#include "core/net/stream_client.h"
+#include "core/run/experiments/cross_scoring.h"
 #include "fake_vllm.h"
-#include "net/stream_client.h"
 #include "replay_server.h"
-#include "run/cross_scoring.h"
 #include "sim_plan_run.h"
 #include "test_main.h"
 

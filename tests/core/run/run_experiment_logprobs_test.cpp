@@ -4,8 +4,8 @@
 // name.
 #include <QtTest>
 
-#include "logprobs/logprob_lines.h"
-#include "plan/plan.h"
+#include "core/logprobs/logprob_lines.h"
+#include "core/plan/plan.h"
 #include "sim_plan_run.h"
 #include "test_main.h"
 

@@ -9,10 +9,10 @@
 #include "test_main.h"
 
 #include "collecting_sink.h"
+#include "core/plan/plan.h"
+#include "core/report/gate_table.h"
+#include "core/run/plan_runner.h"
 #include "fake_vllm.h"
-#include "plan/plan.h"
-#include "report/gate_table.h"
-#include "run/plan_runner.h"
 #include "run_folder_reader.h"
 
 using lb::test::FakeVllm;

@@ -5,8 +5,8 @@
 
 #include "test_main.h"
 
+#include "core/run/experiments/json_schema_check.h"
 #include "fake_vllm.h"
-#include "run/json_schema_check.h"
 #include "sim_plan_run.h"
 
 using lb::test::FakeVllm;

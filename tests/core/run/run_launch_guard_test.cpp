@@ -5,8 +5,8 @@
 #include "test_main.h"
 
 #include "collecting_sink.h"
-#include "plan/plan.h"
-#include "run/plan_runner.h"
+#include "core/plan/plan.h"
+#include "core/run/plan_runner.h"
 #include "run_folder_reader.h"
 
 class RunLaunchGuardTest : public QObject {

@@ -9,10 +9,10 @@
 #include <set>
 
 #include "collecting_sink.h"
-#include "plan/plan.h"
-#include "plan/plan_validation.h"
-#include "run/plan_runner.h"
-#include "run/regression_experiment.h"
+#include "core/plan/plan.h"
+#include "core/plan/plan_validation.h"
+#include "core/run/experiments/regression_experiment.h"
+#include "core/run/plan_runner.h"
 #include "run_folder_reader.h"
 #include "sim_plan_run.h"
 #include "test_main.h"

@@ -7,10 +7,10 @@
 #include "test_main.h"
 
 #include "collecting_sink.h"
+#include "core/metrics/request_metrics.h"
+#include "core/run/drive/chat_request_body.h"
+#include "core/run/drive/load_driver.h"
 #include "fake_vllm.h"
-#include "metrics/request_metrics.h"
-#include "run/chat_request_body.h"
-#include "run/load_driver.h"
 #include "timing_slack.h"
 
 using namespace lb::run;

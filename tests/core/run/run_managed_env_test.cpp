@@ -9,9 +9,9 @@
 #include "test_main.h"
 
 #include "collecting_sink.h"
+#include "core/plan/plan.h"
+#include "core/run/plan_runner.h"
 #include "fake_vllm.h"
-#include "plan/plan.h"
-#include "run/plan_runner.h"
 #include "run_folder_reader.h"
 
 namespace fs = std::filesystem;

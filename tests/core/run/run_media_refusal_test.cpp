@@ -5,8 +5,8 @@
 
 #include "test_main.h"
 
-#include "compare/review_record.h"
-#include "report/gate_table.h"
+#include "core/compare/review_record.h"
+#include "core/report/gate_table.h"
 #include "sim_plan_run.h"
 
 namespace {

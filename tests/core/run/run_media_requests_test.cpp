@@ -7,12 +7,12 @@
 #include "test_main.h"
 
 #include "collecting_sink.h"
+#include "core/metrics/request_metrics.h"
+#include "core/metrics/summary.h"
+#include "core/net/data_url.h"
+#include "core/run/drive/load_driver.h"
+#include "core/run/drive/media_request_bodies.h"
 #include "fake_vllm.h"
-#include "metrics/request_metrics.h"
-#include "metrics/summary.h"
-#include "net/data_url.h"
-#include "run/load_driver.h"
-#include "run/media_request_bodies.h"
 #include "test_media.h"
 
 using namespace lb::run;

@@ -13,8 +13,8 @@
 
 #include "test_main.h"
 
-#include "net/data_url.h"
-#include "run/multimodal_gate.h"
+#include "core/net/data_url.h"
+#include "core/run/experiments/multimodal_gate.h"
 #include "sim_plan_run.h"
 
 // The run's results, read before its folder is removed (a member of the test class).

@@ -7,11 +7,11 @@
 #include "test_main.h"
 
 #include "collecting_sink.h"
+#include "core/net/data_url.h"
+#include "core/plan/plan.h"
+#include "core/run/experiments/multimodal_gate.h"
+#include "core/run/folder/run_folder_writer.h"
 #include "fake_vllm.h"
-#include "net/data_url.h"
-#include "plan/plan.h"
-#include "run/multimodal_gate.h"
-#include "run/run_folder_writer.h"
 #include "run_folder_reader.h"
 #include "test_media.h"
 

@@ -5,7 +5,7 @@
 
 #include "test_main.h"
 
-#include "run/performance_gates.h"
+#include "core/run/experiments/performance_gates.h"
 #include "sim_plan_run.h"
 
 namespace {

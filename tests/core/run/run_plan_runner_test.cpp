@@ -8,10 +8,10 @@
 #include "test_main.h"
 
 #include "collecting_sink.h"
+#include "core/plan/plan.h"
+#include "core/run/launch/sim_lane_registry.h"
+#include "core/run/plan_runner.h"
 #include "fake_vllm.h"
-#include "plan/plan.h"
-#include "run/plan_runner.h"
-#include "run/sim_lane_registry.h"
 #include "run_folder_reader.h"
 #include "timing_slack.h"
 

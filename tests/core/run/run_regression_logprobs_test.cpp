@@ -8,9 +8,9 @@
 #include <map>
 
 #include "collecting_sink.h"
-#include "logprobs/logprob_lines.h"
-#include "plan/prompt_set.h"
-#include "run/plan_runner.h"
+#include "core/logprobs/logprob_lines.h"
+#include "core/plan/prompt_set.h"
+#include "core/run/plan_runner.h"
 #include "run_folder_reader.h"
 #include "sim/text_filler.h"
 #include "sim_plan_run.h"

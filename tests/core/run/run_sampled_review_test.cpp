@@ -7,9 +7,9 @@
 
 #include <set>
 
-#include "compare/sampled_verdicts.h"
-#include "plan/prompt_set.h"
-#include "run/plan_runner.h"
+#include "core/compare/sampled_verdicts.h"
+#include "core/plan/prompt_set.h"
+#include "core/run/plan_runner.h"
 #include "sim/answer_book.h"
 #include "sim_plan_run.h"
 #include "test_main.h"

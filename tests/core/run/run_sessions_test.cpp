@@ -10,7 +10,7 @@
 
 #include "test_main.h"
 
-#include "plan/sharegpt_file.h"
+#include "core/plan/sharegpt_file.h"
 #include "sim_plan_run.h"
 #include "test_paths.h"
 

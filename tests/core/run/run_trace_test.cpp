@@ -11,9 +11,9 @@
 #include <algorithm>
 #include <map>
 
-#include "plan/trace_file.h"
-#include "run/trace_experiment.h"
-#include "run/trace_requests.h"
+#include "core/plan/trace_file.h"
+#include "core/run/drive/trace_requests.h"
+#include "core/run/experiments/trace_experiment.h"
 #include "sim_plan_run.h"
 #include "test_paths.h"
 #include "timing_slack.h"

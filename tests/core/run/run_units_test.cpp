@@ -7,12 +7,12 @@
 #include <fstream>
 #include "test_main.h"
 
-#include "run/arrival_schedule.h"
-#include "run/atomic_file.h"
-#include "run/concurrency_sweep.h"
-#include "run/lane_endpoint.h"
-#include "run/lane_probe.h"
-#include "run/sim_lane_registry.h"
+#include "core/run/drive/arrival_schedule.h"
+#include "core/run/experiments/concurrency_sweep.h"
+#include "core/run/folder/atomic_file.h"
+#include "core/run/lanes/lane_endpoint.h"
+#include "core/run/lanes/lane_probe.h"
+#include "core/run/launch/sim_lane_registry.h"
 #include "test_paths.h"
 
 using namespace lb::run;

@@ -7,11 +7,11 @@
 #include <mutex>
 #include "test_main.h"
 
+#include "core/plan/plan.h"
+#include "core/run/drive/chat_request_body.h"
+#include "core/run/experiments/experiment.h"
+#include "core/run/folder/run_folder_writer.h"
 #include "fake_vllm.h"
-#include "plan/plan.h"
-#include "run/chat_request_body.h"
-#include "run/experiment.h"
-#include "run/run_folder_writer.h"
 #include "run_folder_reader.h"
 
 using namespace lb::run;

@@ -6,9 +6,9 @@
 #include <string>
 
 #include "collecting_sink.h"
-#include "plan/plan.h"
-#include "run/plan_runner.h"
-#include "run/sim_lane_registry.h"
+#include "core/plan/plan.h"
+#include "core/run/launch/sim_lane_registry.h"
+#include "core/run/plan_runner.h"
 #include "run_folder_reader.h"
 #include "sim/sim_lane.h"
 

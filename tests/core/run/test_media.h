@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "plan/prompt_set.h"
+#include "core/plan/prompt_set.h"
 
 namespace lb::test {
 

@@ -1,0 +1,168 @@
+#include "core/run/experiments/experiment.h"
+
+#include "core/logprobs/raw_logprobs.h"
+#include "core/run/experiments/capacity_experiment.h"
+#include "core/run/experiments/context_sweep_experiment.h"
+#include "core/run/experiments/gates_experiment.h"
+#include "core/run/experiments/prefix_cache_experiment.h"
+#include "core/run/experiments/regression_experiment.h"
+#include "core/run/experiments/sampled_regression_experiment.h"
+#include "core/run/experiments/sessions_experiment.h"
+#include "core/run/experiments/speculative_experiment.h"
+#include "core/run/experiments/throughput_experiment.h"
+#include "core/run/experiments/trace_experiment.h"
+#include "core/run/folder/written_first_sink.h"
+
+namespace lb::run {
+namespace {
+
+// About 25,000 tokens with top-5 alternatives (vLLM's chat shape: ~330 bytes a token); more
+// are written as they come, and recycled once each answer is read.
+constexpr size_t kLogprobReserveBytes = 8 * 1024 * 1024;
+
+// The simulator takes x-sim-trial (its run_jitter draws one speed factor per trial).
+bool is_simulator(const std::vector<LaneRuntime*>& lanes, const LaneEndpoint* endpoint) {
+  for (const LaneRuntime* lane : lanes)
+    if (&lane->endpoint == endpoint)
+      return lane->plan.is_sim() || lane->probe.kind == ServerKind::LanebenchSim;
+  return false;
+}
+
+}  // namespace
+
+ExperimentContext::ExperimentContext(net::StreamClient& client, RunSink& sink,
+                                     RunFolderWriter& writer, const std::atomic<bool>& stop,
+                                     const plan::Experiment& spec, std::vector<LaneRuntime*> lanes,
+                                     nlohmann::json& section)
+    : client_(client),
+      sink_(sink),
+      writer_(writer),
+      stop_(stop),
+      spec_(spec),
+      lanes_(std::move(lanes)),
+      all_lanes_(lanes_),
+      section_(section) {
+  // An experiment that keeps per-token logprobs finds written blocks for them, so the I/O thread
+  // does not fault in fresh pages while it stamps other streams (logprobs/raw_logprobs.h).
+  if (kind_of(spec) == record::ExperimentKind::Regression || spec.logprobs > 0) {
+    logprobs::reserve_raw_blocks(kLogprobReserveBytes);
+  }
+}
+
+LoadPhase ExperimentContext::prepared(const LoadPhase& planned) const {
+  LoadPhase phase = planned;
+  phase.timeouts.total_ms = request_timeout_ms(spec_);
+  phase.forward_events = phase.forward_events || forward_events_;
+  phase.trial = trial_;
+  if (trials_ > 1 && is_simulator(lanes_, phase.lane))
+    phase.extra_headers.emplace_back("x-sim-trial", std::to_string(trial_));
+  return phase;
+}
+
+PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metrics::SloSpec& slo) {
+  const LoadPhase phase = prepared(planned);
+  return run_phase_with(
+      phase,
+      [&](RunSink& sink, const LoadDriver::RecordHandler& on_record) {
+        LoadDriver driver(client_, sink, stop_);
+        return driver.run(phase, on_record);
+      },
+      slo);
+}
+
+PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const PhaseDrive& drive,
+                                               const metrics::SloSpec& slo) {
+  WrittenFirstSink ordered(sink_, writer_);
+  int64_t warmups = 0;
+  PhaseOutcome outcome = drive(ordered, [&](const metrics::RequestRecord& record) {
+    ordered.record(record);
+    warmups += record.warmup ? 1 : 0;
+  });
+  writer_.flush();  // the sink has heard of every request of the phase when it returns
+  keep_logprobs(phase, outcome);
+  if (trials_ > 1) {
+    record_trial_phase(phase, outcome, slo, warmups);
+    return outcome;
+  }
+  metrics::RequestSamples samples;
+  metrics::LaneSummary summary = metrics::summarize(outcome.records, slo, &samples);
+  summary.warmups_excluded = warmups;
+  nlohmann::json j = metrics::to_json(summary);
+  j["interrupted"] = outcome.interrupted;
+  j["cancelled"] = outcome.cancelled;
+  j["intervals"] = metrics::intervals_json(samples);
+  j["intervals_unavailable"] = {{"output_throughput", "n/a (1 trial)"}};
+  phase_samples_.push_back({phase.lane->id, phase.phase, std::move(samples)});
+  auto& lane_section = section_["lanes"][phase.lane->id];
+  lane_section["phases"][phase.phase] = std::move(j);
+  lane_section["phase_order"].push_back(phase.phase);  // JSON objects do not keep run order
+  return outcome;
+}
+
+void ExperimentContext::flag_blocker(const std::string& why) {
+  blockers_.push_back(why);
+  section_["blockers"].push_back(why);
+  sink_.on_message(MessageLevel::Error, why);
+}
+
+namespace {
+
+template <class... Fn>
+struct Overloaded : Fn... {
+  using Fn::operator()...;
+};
+template <class... Fn>
+Overloaded(Fn...) -> Overloaded<Fn...>;
+
+}  // namespace
+
+record::ExperimentKind kind_of(const plan::Experiment& spec) {
+  using K = record::ExperimentKind;
+  return std::visit(
+      Overloaded{[](const plan::ThroughputExperiment&) { return K::Throughput; },
+                 [](const plan::RegressionExperiment&) { return K::Regression; },
+                 [](const plan::ContextSweepExperiment&) { return K::ContextSweep; },
+                 [](const plan::PrefixCacheExperiment&) { return K::PrefixCache; },
+                 [](const plan::SpeculativeExperiment&) { return K::Speculative; },
+                 [](const plan::GatesExperiment&) { return K::Gates; },
+                 [](const plan::TraceExperiment&) { return K::Trace; },
+                 [](const plan::SampledRegressionExperiment&) { return K::SampledRegression; },
+                 [](const plan::SessionsExperiment&) { return K::Sessions; },
+                 [](const plan::CapacityExperiment&) { return K::Capacity; }},
+      spec.params);
+}
+
+std::unique_ptr<Experiment> make_experiment(const plan::Experiment& spec) {
+  using Made = std::unique_ptr<Experiment>;
+  return std::visit(
+      Overloaded{
+          [](const plan::ThroughputExperiment&) -> Made {
+            return std::make_unique<ThroughputExperiment>();
+          },
+          [](const plan::RegressionExperiment&) -> Made {
+            return std::make_unique<RegressionExperiment>();
+          },
+          [](const plan::ContextSweepExperiment&) -> Made {
+            return std::make_unique<ContextSweepExperiment>();
+          },
+          [](const plan::PrefixCacheExperiment&) -> Made {
+            return std::make_unique<PrefixCacheExperiment>();
+          },
+          [](const plan::SpeculativeExperiment&) -> Made {
+            return std::make_unique<SpeculativeExperiment>();
+          },
+          [](const plan::GatesExperiment&) -> Made { return std::make_unique<GatesExperiment>(); },
+          [](const plan::TraceExperiment&) -> Made { return std::make_unique<TraceExperiment>(); },
+          [](const plan::SampledRegressionExperiment&) -> Made {
+            return std::make_unique<SampledRegressionExperiment>();
+          },
+          [](const plan::SessionsExperiment&) -> Made {
+            return std::make_unique<SessionsExperiment>();
+          },
+          [](const plan::CapacityExperiment&) -> Made {
+            return std::make_unique<CapacityExperiment>();
+          }},
+      spec.params);
+}
+
+}  // namespace lb::run

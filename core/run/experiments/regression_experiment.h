@@ -1,0 +1,72 @@
+#pragma once
+// Regression: every prompt of a prompt set, greedy (temperature 0), streamed, on every lane.
+// Outputs are saved in prompt order as texts/<lane>.texts.json; then the first lane (the
+// baseline) is compared with each other lane prompt by prompt, and review.json is started.
+#include <string>
+#include <vector>
+
+#include "core/logprobs/logprob_lines.h"
+#include "core/plan/plan.h"
+#include "core/plan/prompt_set.h"
+#include "core/run/experiments/experiment.h"
+#include "core/run/lanes/tokenizer_match.h"
+
+namespace lb::run {
+
+class RegressionExperiment : public Experiment {
+ public:
+  void run(ExperimentContext& ctx) override;
+};
+
+// Texts of one lane in prompt order ("" where the request failed) and which ones failed.
+struct LaneTexts {
+  std::vector<std::string> texts;
+  std::vector<std::string> errors;  // "" where the request succeeded
+  // Per prompt: the lane's API refused the prompt's images or videos (gate_checks.h
+  // says_media_unsupported), so its empty answer is no answer to compare.
+  std::vector<bool> media_refused;
+  // Per prompt, when logprobs were asked for (empty otherwise): logprobs/<lane>.jsonl.
+  std::vector<logprobs::PromptLogprobs> logprobs;
+  // Per prompt, when the regression has a load baseline (empty otherwise): the lane's own answer
+  // changed under load (regression_load_baseline.cpp).
+  std::vector<bool> batch_variant;
+};
+
+// The lane's answers at the regression's concurrency against its answers at the load baseline's
+// concurrency, compared exactly as two lanes are: the section's lanes.<id>.load_baseline with
+// counts, the mismatch rate and its 95 % Wilson interval, and each batch-variant prompt.
+nlohmann::json load_baseline_summary(const plan::PromptSet& set, const LaneTexts& alone,
+                                     const LaneTexts& under_load,
+                                     const plan::RegressionExperiment& p,
+                                     const std::string& texts_file);
+// Per prompt: listed as batch-variant in a load_baseline_summary.
+std::vector<bool> batch_variant_prompts(const nlohmann::json& load_baseline,
+                                        const plan::PromptSet& set);
+// 95 % Wilson score interval of k successes in n trials ({0, 0} when n is 0).
+std::pair<double, double> wilson_interval_95(int64_t k, int64_t n);
+
+// Each prompt's logprobs in prompt order. `unsupported` (non-empty) marks every prompt
+// "unsupported" with that note; a prompt whose answer carried no logprobs is "unsupported" too.
+std::vector<logprobs::PromptLogprobs> logprobs_in_prompt_order(
+    const std::vector<metrics::RequestRecord>& records, const plan::PromptSet& set, int top_k,
+    const std::string& unsupported);
+// A 400 whose message mentions logprobs: the server refuses them (message set).
+bool refused_logprobs(const std::vector<metrics::RequestRecord>& records, std::string& message);
+
+LaneTexts texts_in_prompt_order(const std::vector<metrics::RequestRecord>& records,
+                                size_t prompt_count);
+
+// Triage of each lane against the first: fills section["comparisons"], writes review.json
+// (review.<lane>.json with more than one candidate) and flags flipped facts as blockers.
+// `cross` (when not null) holds each candidate's cross-scores as JSON, in candidate order:
+// {"totals": {...}, "per_prompt": [...]}; they go into tokens.json and the summary.
+// `tokenizers` (when not null) says per candidate, in candidate order, whether its tokenizer is
+// the baseline's (core/run/lanes/tokenizer_match.h); it goes into tokens.json and the summary, and
+// where they differ every non-identical pair is compared by text.
+void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
+                       const std::vector<std::pair<std::string, LaneTexts>>& lanes,
+                       double similarity_threshold, double near_tie_margin_nats = 0.5,
+                       int top_k = 0, const std::vector<nlohmann::json>* cross = nullptr,
+                       const std::vector<TokenizerMatch>* tokenizers = nullptr);
+
+}  // namespace lb::run

@@ -1,0 +1,30 @@
+#pragma once
+// Whether two lanes cut text into the same token ids: each lane's POST /tokenize is asked for the
+// ids of one fixed text (no chat template, no special tokens) and the lists are compared. Lanes
+// serving different model families (other vocabularies, other sizes) give other ids; token
+// positions and ids of one lane then mean nothing to the other, so the divergence analysis
+// compares the texts and cross-scoring is not attempted. A lane without /tokenize leaves the
+// question open: the analysis then judges each pair by its own tokens.
+#include <string>
+
+#include "core/net/stream_client.h"
+#include "core/run/lanes/lane_endpoint.h"
+
+namespace lb::run {
+
+// The text both lanes tokenize: words, digits, punctuation, accents and a CJK run, so that
+// vocabularies which agree on plain words still part somewhere.
+extern const char* const kTokenizerProbeText;
+
+struct TokenizerMatch {
+  enum class State { Same, Different, Unknown };
+  State state = State::Unknown;
+  std::string reason;  // plain words: what was compared and what came back
+};
+const char* to_string(TokenizerMatch::State state);  // "same", "different", "unknown"
+
+TokenizerMatch compare_tokenizers(net::StreamClient& client, const std::string& id_a,
+                                  const LaneEndpoint& a, const std::string& id_b,
+                                  const LaneEndpoint& b);
+
+}  // namespace lb::run
