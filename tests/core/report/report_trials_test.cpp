@@ -36,8 +36,10 @@ json report_trials_plan() {
                       {"trials", 2}};
   return {{"name", "report trials"},
           {"lanes",
-           {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.02"}},
-            {{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.02"}}}},
+           // time_scale 0.1: the modelled times stay far above the client's own costs under
+           // instrumentation and load, so fp8's lead is the model's, not the machine's.
+           {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.1"}},
+            {{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.1"}}}},
           {"experiments", {load, sweep}}};
 }
 

@@ -148,17 +148,19 @@ class TestCapacityExperiment : public QObject {
       const auto c = run.experiment("capacity")["lanes"][lane]["capacity"];
       QVERIFY2(c["stopped_by"] == "max_duration_s", c.dump().c_str());
       QVERIFY2(double(c["search_duration_s"]) < kBoundS + 0.5, c.dump().c_str());
-      // Every request of the lane, warm-up or measured, was sent within the bound of the first.
+      // Every request of the lane, warm-up or measured, was handed to the client within the
+      // bound of the first: the driver's own decision times (t_sched_ns), which machine load
+      // cannot move past the bound, unlike the moment the I/O thread got to send.
       int64_t first_ns = INT64_MAX, last_ns = 0;
       for (const auto& r : run.requests) {
-        if (r.value("lane", "") != lane || !r["t_sent_ns"].is_number()) continue;
-        first_ns = std::min(first_ns, r["t_sent_ns"].get<int64_t>());
-        last_ns = std::max(last_ns, r["t_sent_ns"].get<int64_t>());
+        if (r.value("lane", "") != lane || !r["t_sched_ns"].is_number()) continue;
+        first_ns = std::min(first_ns, r["t_sched_ns"].get<int64_t>());
+        last_ns = std::max(last_ns, r["t_sched_ns"].get<int64_t>());
       }
       QVERIFY(last_ns > first_ns);
-      QVERIFY2(
-          static_cast<double>(last_ns - first_ns) / 1e9 <= kBoundS,
-          qPrintable(QString("%1: sends span %2 s").arg(lane).arg((last_ns - first_ns) / 1e9)));
+      QVERIFY2(static_cast<double>(last_ns - first_ns) / 1e9 <= kBoundS,
+               qPrintable(
+                   QString("%1: hand-overs span %2 s").arg(lane).arg((last_ns - first_ns) / 1e9)));
     }
   }
 
