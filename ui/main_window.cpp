@@ -235,9 +235,7 @@ void MainWindow::open_plan() {
                                                     tr("Plan files (*.json);;All files (*)"));
   if (path.isEmpty()) return;
   show_page(Run);
-  QString error;
-  if (!run_->start_plan_file(path, &error))
-    QMessageBox::warning(this, tr("Cannot run the plan"), error);
+  run_->open_plan_file(path);  // checked off the GUI thread; a problem is shown by the page
 }
 
 void MainWindow::save_plan() {

@@ -269,19 +269,23 @@ std::vector<PlanError> check_plan_files(Plan& plan, const std::string& plan_fold
     if (t == nullptr) continue;
     const std::filesystem::path p(t->path);
     if (p.is_relative() && !plan_dir.empty()) t->path = (plan_dir / p).lexically_normal().string();
-    const TraceReadResult read = read_trace_file(t->path, trace_read_options(*t));
+    TraceReadResult read = read_trace_file(t->path, trace_read_options(*t));
     for (const auto& e : read.errors) {
       errors.push_back({"experiments[" + std::to_string(i) + "].path", e});
     }
+    t->rows = read.ok() ? std::make_shared<const Trace>(std::move(*read.trace)) : nullptr;
   }
   for (size_t i = 0; i < plan.experiments.size(); ++i) {
     auto* s = std::get_if<SessionsExperiment>(&plan.experiments[i].params);
     if (s == nullptr || s->path.empty()) continue;
     const std::filesystem::path p(s->path);
     if (p.is_relative() && !plan_dir.empty()) s->path = (plan_dir / p).lexically_normal().string();
-    for (const auto& e : read_sharegpt_file(s->path, s->total_sessions).errors) {
+    auto read = std::make_shared<const ConversationReadResult>(
+        read_sharegpt_file(s->path, s->total_sessions));
+    for (const auto& e : read->errors) {
       errors.push_back({"experiments[" + std::to_string(i) + "].path", e});
     }
+    s->conversations = std::move(read);
   }
   return errors;
 }

@@ -4,6 +4,7 @@
 // reports each problem with the JSON path of the field it concerns.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,6 +16,7 @@
 #include "core/net/http_types.h"
 #include "core/plan/environment.h"
 #include "core/plan/launch_spec.h"
+#include "core/plan/sharegpt_file.h"
 #include "core/plan/sweep_spec.h"
 #include "core/plan/trace_file.h"
 #include "core/plan/trial_options.h"
@@ -173,6 +175,9 @@ struct TraceExperiment {
   double max_gap_s = 0;         // > 0: a longer gap between rows is an error; 0 = no check
   bool ignore_eos = true;       // so every request generates the trace's output length
   bool use_tokenize = true;     // size prompts with the server's /tokenize when it has one
+  // The rows check_plan_files read (with trace_read_options): the runner replays these, so the
+  // file is read once and what was checked is what runs. Null until checked.
+  std::shared_ptr<const Trace> rows;
 };
 
 // How to read the experiment's trace: format, bad-row rule, gap check, and the cuts
@@ -194,6 +199,9 @@ struct SessionsExperiment {
   int64_t max_turns = 0;                // ShareGPT: cut longer conversations; 0 = no cut
   bool ignore_eos = true;               // so every answer is output_tokens long
   bool use_tokenize = true;             // size synthetic prompts with the server's /tokenize
+  // The ShareGPT file's conversations as check_plan_files read them, for the runner. Null until
+  // checked, and for synthetic sessions.
+  std::shared_ptr<const ConversationReadResult> conversations;
 };
 
 // SLO capacity (docs/capacity.md): the highest load at which every SLO percentile holds, found

@@ -23,6 +23,7 @@
 #include "sim_lane_starter.h"
 #include "sim_test_lane.h"
 #include "test_main.h"
+#include "tests/ui/plan_file_wait.h"
 #include "ui/main_window.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
@@ -168,7 +169,7 @@ class UiContextSweepTest : public QObject {
                   if (const QStandardItem* item = model->item(r, c)) live_cells << item->text();
             });
     QSignalSpy finished(run, &RunPage::run_finished);
-    QVERIFY2(run->start_plan_file(path, &error), qPrintable(error));
+    QVERIFY2(lb::test::start_plan_file(run, path, &error), qPrintable(error));
     QVERIFY(finished.wait(120'000));
     QCOMPARE(scored, 9);  // three checks on three lanes, each heard once
     QVERIFY2(live_cells.contains("pass 2/2"), qPrintable(live_cells.join(", ")));

@@ -1,10 +1,11 @@
 // The window keeps turning while the Runs page scans a workspace of 200 run folders (each
-// requests.jsonl counted line by line): a 5 ms timer keeps firing through the scan. Asserted
-// against the scan's own length, not a wall-clock bound: a scan on the GUI thread would leave
-// one gap as long as the whole scan.
+// requests.jsonl counted line by line), and while the Run page checks a plan whose trace file
+// is 100 MB: a 5 ms timer keeps firing through each. Asserted against the work's own length,
+// not a wall-clock bound: work on the GUI thread would leave one gap as long as all of it.
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -14,6 +15,7 @@
 
 #include "test_main.h"
 #include "ui/main_window.h"
+#include "ui/pages/run_page.h"
 #include "ui/pages/runs_page.h"
 #include "ui/workspace/workspace.h"
 
@@ -42,6 +44,49 @@ void write_run(const QString& dir, int index) {
   requests.write(lines);
 }
 
+// A Mooncake trace of about BYTES whose last row goes back in time: checking it reads every row
+// and ends in an error naming that row's line. Returns the last line's number.
+qint64 write_trace_with_a_bad_last_row(const QString& path, qint64 bytes) {
+  QFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) qFatal("cannot write %s", qPrintable(path));
+  QByteArray block;
+  qint64 line = 0, written = 0;
+  while (written < bytes) {
+    block.clear();
+    for (int i = 0; i < 10'000; ++i, ++line)
+      block += QString(
+                   "{\"timestamp\": %1, \"input_length\": 812, \"output_length\": 11, "
+                   "\"hash_ids\": [%2, %3]}\n")
+                   .arg(line * 10)
+                   .arg(line % 97)
+                   .arg(line % 89 + 100)
+                   .toUtf8();
+    written += file.write(block);
+  }
+  file.write(
+      "{\"timestamp\": 0, \"input_length\": 812, \"output_length\": 11, \"hash_ids\": [1]}\n");
+  return line + 1;
+}
+
+// Counts a 5 ms timer's ticks and the longest gap between them.
+struct TickCounter {
+  QElapsedTimer clock;
+  qint64 last_tick_ms = 0, longest_gap_ms = 0;
+  int ticks = 0;
+  QTimer timer;
+  TickCounter() {
+    timer.setInterval(5);
+    QObject::connect(&timer, &QTimer::timeout, [this] {
+      const qint64 now = clock.elapsed();
+      longest_gap_ms = std::max(longest_gap_ms, now - last_tick_ms);
+      last_tick_ms = now;
+      ++ticks;
+    });
+    clock.start();
+    timer.start();
+  }
+};
+
 }  // namespace
 
 class UiEventLoopTest : public QObject {
@@ -61,37 +106,67 @@ class UiEventLoopTest : public QObject {
     for (int i = 0; i < kRuns; ++i)
       write_run(runs_dir + QString("/run-%1").arg(i, 3, 10, QChar('0')), i);
 
-    QElapsedTimer clock;
-    qint64 last_tick_ms = 0, longest_gap_ms = 0;
-    int ticks = 0;
-    QTimer timer;
-    timer.setInterval(5);
-    connect(&timer, &QTimer::timeout, this, [&] {
-      const qint64 now = clock.elapsed();
-      longest_gap_ms = std::max(longest_gap_ms, now - last_tick_ms);
-      last_tick_ms = now;
-      ++ticks;
-    });
     QSignalSpy refreshed(runs, &ui::RunsPage::refreshed);
-    clock.start();
-    timer.start();
+    TickCounter ticks;
     runs->refresh();
-    const qint64 returned_ms = clock.elapsed();
+    const qint64 returned_ms = ticks.clock.elapsed();
     QVERIFY(!refreshed.isEmpty() || refreshed.wait(60'000));
-    const qint64 scan_ms = clock.elapsed();
-    timer.stop();
+    const qint64 scan_ms = ticks.clock.elapsed();
+    ticks.timer.stop();
     qInfo(
         "scan of %d runs: %lld ms; refresh() returned after %lld ms; %d ticks, longest gap "
         "%lld ms",
-        kRuns, scan_ms, returned_ms, ticks, longest_gap_ms);
+        kRuns, scan_ms, returned_ms, ticks.ticks, ticks.longest_gap_ms);
     QCOMPARE(runs->model()->rowCount(), kRuns);
     QCOMPARE(runs->model()->run_at(0)->requests, qint64{kLinesPerRun});
     // The scan took long enough to tell: on the GUI thread it would be one gap.
     QVERIFY2(scan_ms >= 20, qPrintable(QString("scan took %1 ms").arg(scan_ms)));
     QVERIFY2(returned_ms * 2 < scan_ms, "refresh() waited for the scan");
-    QVERIFY2(ticks >= 2, qPrintable(QString("%1 ticks").arg(ticks)));
-    QVERIFY2(longest_gap_ms * 2 < scan_ms,
-             qPrintable(QString("a %1 ms gap in a %2 ms scan").arg(longest_gap_ms).arg(scan_ms)));
+    QVERIFY2(ticks.ticks >= 2, qPrintable(QString("%1 ticks").arg(ticks.ticks)));
+    QVERIFY2(
+        ticks.longest_gap_ms * 2 < scan_ms,
+        qPrintable(QString("a %1 ms gap in a %2 ms scan").arg(ticks.longest_gap_ms).arg(scan_ms)));
+  }
+
+  void windowKeepsTurningWhileAPlanFileIsChecked() {
+    QTemporaryDir dir;
+    const QString trace = dir.filePath("big.jsonl");
+    const qint64 last_line = write_trace_with_a_bad_last_row(trace, 100'000'000);
+    QVERIFY(QFileInfo(trace).size() >= 100'000'000);
+    const QString plan = dir.filePath("plan.json");
+    QFile file(plan);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"name": "big trace", "lanes": [{"id": "fp8", "base_url": "sim:fp8"}], )"
+               R"("experiments": [{"kind": "trace", "path": "big.jsonl"}]})");
+    file.close();
+
+    ui::MainWindow window;
+    QString error;
+    QVERIFY2(window.open_workspace(dir.filePath("ws"), &error), qPrintable(error));
+    ui::RunPage* run = window.run_page();
+    QSignalSpy done(run, &ui::RunPage::plan_file_done);
+    TickCounter ticks;
+    run->open_plan_file(plan);
+    const qint64 returned_ms = ticks.clock.elapsed();
+    QVERIFY(!done.isEmpty() || done.wait(300'000));
+    const qint64 check_ms = ticks.clock.elapsed();
+    ticks.timer.stop();
+    error = done.first().at(1).toString();
+    qInfo(
+        "check of a %lld-byte trace: %lld ms; open_plan_file() returned after %lld ms; %d "
+        "ticks, longest gap %lld ms",
+        QFileInfo(trace).size(), check_ms, returned_ms, ticks.ticks, ticks.longest_gap_ms);
+    // Every row was read: the error names the last line.
+    QVERIFY(!done.first().at(0).toBool());
+    QVERIFY2(error.contains(QString("big.jsonl:%1: timestamp goes backwards").arg(last_line)),
+             qPrintable(error));
+    QVERIFY(!run->controller()->running());
+    QVERIFY2(check_ms >= 20, qPrintable(QString("the check took %1 ms").arg(check_ms)));
+    QVERIFY2(returned_ms * 2 < check_ms, "open_plan_file() waited for the check");
+    QVERIFY2(ticks.ticks >= 2, qPrintable(QString("%1 ticks").arg(ticks.ticks)));
+    QVERIFY2(ticks.longest_gap_ms * 2 < check_ms,
+             qPrintable(
+                 QString("a %1 ms gap in a %2 ms check").arg(ticks.longest_gap_ms).arg(check_ms)));
   }
 };
 

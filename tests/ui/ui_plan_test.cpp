@@ -27,6 +27,7 @@
 #include "sim_lane_starter.h"
 #include "sim_test_lane.h"
 #include "test_main.h"
+#include "tests/ui/plan_file_wait.h"
 #include "ui/history/effects_view.h"
 #include "ui/history/run_folder_job.h"
 #include "ui/main_window.h"
@@ -127,7 +128,7 @@ class UiPlanTest : public QObject {
     // File > Open Plan: both experiments into one run, each with its own charts.
     QSignalSpy finished(run, &RunPage::run_finished);
     QSignalSpy started(run->controller(), &RunController::experiment_started);
-    QVERIFY2(run->start_plan_file(plan_path_, &error), qPrintable(error));
+    QVERIFY2(lb::test::start_plan_file(run, plan_path_, &error), qPrintable(error));
     // While it runs, the plan stands in place of the form: its lanes, and its experiments with
     // their own settings (not the form's).
     QVERIFY(run->showing_plan());
@@ -377,7 +378,7 @@ class UiPlanTest : public QObject {
     };
     RunPage* run = window.run_page();
     answer(QMessageBox::Cancel);
-    QVERIFY(!run->start_plan_file(path, &error));
+    QVERIFY(!lb::test::start_plan_file(run, path, &error));
     QVERIFY2(shown.contains("/nonexistent/lanebench-sim --profile fp8 --port"), qPrintable(shown));
     QVERIFY2(error.contains("not allowed"), qPrintable(error));
     QVERIFY(!run->controller()->running());
@@ -385,7 +386,7 @@ class UiPlanTest : public QObject {
     QSignalSpy finished(run, &RunPage::run_finished);
     QSignalSpy messages(run->controller(), &RunController::message);
     answer(QMessageBox::Yes);
-    QVERIFY2(run->start_plan_file(path, &error), qPrintable(error));
+    QVERIFY2(lb::test::start_plan_file(run, path, &error), qPrintable(error));
     // The run cannot complete (its only server did not start): the page says so in a warning.
     QString warning;
     QTimer dismiss;
@@ -418,8 +419,12 @@ class UiPlanTest : public QObject {
     QVERIFY(file.open(QIODevice::WriteOnly));
     file.write("{\"name\": \"x\", \"lanes\": [], \"experiments\": [{\"kind\": \"throughputt\"}]}");
     file.close();
-    QVERIFY(!window.run_page()->start_plan_file(bad, &error));
+    QVERIFY(!lb::test::start_plan_file(window.run_page(), bad, &error));
     QVERIFY2(error.contains("bad.json") && error.contains("throughputt"), qPrintable(error));
+    // Shown without a nested event loop: the box is up and the call above has returned.
+    auto* box = window.run_page()->findChild<QMessageBox*>("planProblem");
+    QVERIFY(box != nullptr && box->isVisible());
+    QCOMPARE(box->text(), error);
     QVERIFY(!window.run_page()->controller()->running());
   }
 

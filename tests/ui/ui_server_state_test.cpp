@@ -20,6 +20,7 @@
 
 #include "test_main.h"
 #include "test_paths.h"
+#include "tests/ui/plan_file_wait.h"
 #include "ui/main_window.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/server_state_view.h"
@@ -102,7 +103,7 @@ class UiServerStateTest : public QObject {
     QSignalSpy finished(run, &RunPage::run_finished);
     QTimer yes;
     sst::answer_boxes(yes, QMessageBox::Yes);
-    QVERIFY2(run->start_plan_file(path, &error), qPrintable(error));
+    QVERIFY2(lb::test::start_plan_file(run, path, &error), qPrintable(error));
     QVERIFY(finished.wait(120'000));
     yes.stop();
 

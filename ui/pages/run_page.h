@@ -44,8 +44,13 @@ class RunPage : public QWidget {
   void reload_prompt_sets();  // after the workspace's prompt sets changed
   bool start_run(QString* error);
   void stop_run();
-  // Runs every experiment of a plan file into one new run, on the plan's own lanes.
-  bool start_plan_file(const QString& path, QString* error);
+  // Runs every experiment of a plan file into one new run, on the plan's own lanes. The file is
+  // read and checked off the GUI thread (a trace or ShareGPT file it names is read there, once,
+  // and the runner replays what was read); then the page asks about any server programs and
+  // starts the run. plan_file_done says how it ended; a second call while a check is under way
+  // is refused.
+  void open_plan_file(const QString& path);
+  bool checking_plan() const { return plan_check_ != nullptr; }
   // Writes what the page is set to (checked lanes, the experiment) as a plan file that
   // `lanebench-cli run` runs unchanged.
   bool save_plan_file(const QString& path, QString* error);
@@ -81,6 +86,9 @@ class RunPage : public QWidget {
  signals:
   void status(const QString& text);
   void run_finished(const QString& run_dir, bool has_review);
+  // After open_plan_file: STARTED, or why not. A problem is also shown in a window-modal box,
+  // except when the user declined to start the plan's programs.
+  void plan_file_done(bool started, const QString& error);
 
  private:
   // The plan file's JSON for the checked lanes and the form's experiment, or null with *error.
@@ -90,6 +98,9 @@ class RunPage : public QWidget {
   // exactly as it will run and said yes.
   bool confirm_launches(const plan::Plan& plan, QString* error);
   bool launch_allowed_ = false;  // for the plan being started
+  void on_plan_checked(const QString& path, plan::PlanParseResult parsed);
+  void plan_file_failed(const QString& error);  // shows it (when any) and says plan_file_done
+  QObject* plan_check_ = nullptr;               // the plan file's check under way, if any
   void on_experiment_started(int index, const QString& name, const QString& kind);
   void on_add_clicked();
   void update_add_button();

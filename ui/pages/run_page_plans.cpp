@@ -4,12 +4,14 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QFrame>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "core/net/printable_text.h"
 #include "core/plan/launch_spec.h"
@@ -22,23 +24,54 @@
 
 namespace lb::ui {
 
-bool RunPage::start_plan_file(const QString& path, QString* error) {
-  if (controller_.running()) {
-    *error = tr("A run is in progress: stop it first.");
-    return false;
-  }
-  plan::PlanParseResult parsed = plan::load_plan_file(path.toStdString());
+void RunPage::open_plan_file(const QString& path) {
+  const auto refuse = [this](const QString& why) { plan_file_failed(why); };
+  if (controller_.running()) return refuse(tr("A run is in progress: stop it first."));
+  if (plan_check_ != nullptr) return refuse(tr("A plan is being checked: wait for it first."));
+  emit status(tr("Checking the plan %1 and the files it names…").arg(QFileInfo(path).fileName()));
+  auto* watcher = new QFutureWatcher<plan::PlanParseResult>(this);
+  plan_check_ = watcher;
+  connect(watcher, &QFutureWatcher<plan::PlanParseResult>::finished, this, [this, watcher, path] {
+    plan_check_ = nullptr;
+    watcher->deleteLater();
+    on_plan_checked(path, watcher->result());
+  });
+  watcher->setFuture(
+      QtConcurrent::run([file = path.toStdString()] { return plan::load_plan_file(file); }));
+}
+
+void RunPage::on_plan_checked(const QString& path, plan::PlanParseResult parsed) {
+  QString error;
   if (!parsed.ok()) {
-    *error = tr("The plan %1 cannot run:\n%2")
-                 .arg(QFileInfo(path).fileName(), QString::fromStdString(parsed.error_text()));
-    return false;
+    error = tr("The plan %1 cannot run:\n%2")
+                .arg(QFileInfo(path).fileName(), QString::fromStdString(parsed.error_text()));
+  } else if (controller_.running()) {
+    error = tr("A run is in progress: stop it first.");
+  } else if (!confirm_launches(*parsed.plan, &error)) {
+    emit status(error);  // the user said no: nothing to warn about
+    return emit plan_file_done(false, error);
+  } else {
+    const QString label = QString::fromStdString(parsed.plan->name);
+    const bool started =
+        run_plan(std::move(*parsed.plan), workspace_.new_run_dir(label), false, &error);
+    launch_allowed_ = false;
+    if (started) return emit plan_file_done(true, QString());
   }
-  if (!confirm_launches(*parsed.plan, error)) return false;
-  const QString label = QString::fromStdString(parsed.plan->name);
-  const bool started =
-      run_plan(std::move(*parsed.plan), workspace_.new_run_dir(label), false, error);
-  launch_allowed_ = false;
-  return started;
+  plan_file_failed(error);
+}
+
+void RunPage::plan_file_failed(const QString& error) {
+  if (!error.isEmpty()) {
+    emit status(error.section('\n', 0, 0));
+    // Window-modal, not a nested event loop: the page keeps drawing behind it.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot run the plan"), error,
+                                QMessageBox::Ok, this);
+    box->setObjectName("planProblem");
+    box->setTextFormat(Qt::PlainText);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+  }
+  emit plan_file_done(false, error);
 }
 
 bool RunPage::confirm_launches(const plan::Plan& plan, QString* error) {
@@ -142,13 +175,7 @@ QWidget* RunPage::build_offer() {
   auto* run = new QPushButton(tr("&Run the Demo Qualification"), offer_);
   run->setAccessibleName(tr("Run the offered plan"));
   auto* dismiss = new QPushButton(tr("Not Now"), offer_);
-  connect(run, &QPushButton::clicked, this, [this] {
-    QString error;
-    if (start_plan_file(offered_plan_, &error))
-      offer_->hide();
-    else
-      QMessageBox::warning(this, tr("Cannot run the plan"), error);
-  });
+  connect(run, &QPushButton::clicked, this, [this] { open_plan_file(offered_plan_); });
   connect(dismiss, &QPushButton::clicked, offer_, &QWidget::hide);
   auto* layout = new QHBoxLayout(offer_);
   layout->setContentsMargins(10, 6, 10, 6);

@@ -265,13 +265,33 @@ void ScreenshotTour::show_sampled_run() {
   poll->start(200);
 }
 
+// Opens a plan file on the Run page (checked off the GUI thread); SAY_YES answers the question
+// about starting its server programs.
+void ScreenshotTour::start_plan(const QString& path, const QString& what, bool say_yes) {
+  QTimer* yes = nullptr;
+  if (say_yes) {
+    yes = new QTimer(this);
+    connect(yes, &QTimer::timeout, this, [] {
+      for (QWidget* w : QApplication::topLevelWidgets())
+        if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible())
+          if (QAbstractButton* button = box->button(QMessageBox::Yes)) button->click();
+    });
+    yes->start(100);
+  }
+  connect(
+      window_.run_page(), &RunPage::plan_file_done, this,
+      [this, what, yes](bool started, const QString& error) {
+        if (yes != nullptr) yes->deleteLater();
+        if (!started) fail("cannot run " + what + ": " + error);
+      },
+      Qt::SingleShotConnection);
+  window_.run_page()->open_plan_file(path);
+}
+
 void ScreenshotTour::run_demo_plan() {
   plan_started_ = true;
   window_.show_page(MainWindow::Run);
-  QString error;
-  const QString plan = QDir(window_.workspace().plans_dir()).filePath(kDemoPlanFile);
-  if (!window_.run_page()->start_plan_file(plan, &error))
-    return fail("cannot run the demo plan: " + error);
+  start_plan(QDir(window_.workspace().plans_dir()).filePath(kDemoPlanFile), "the demo plan", false);
   QTimer::singleShot(45'000, this, [this] { grab("11-plan-live"); });
 }
 
@@ -330,15 +350,9 @@ void ScreenshotTour::run_demo_sweep() {
         return;
       }
   });
-  // start_plan_file asks before it starts the servers: the tour says Yes.
-  QTimer::singleShot(300, this, [] {
-    for (QWidget* w : QApplication::topLevelWidgets())
-      if (auto* box = qobject_cast<QMessageBox*>(w); box && box->isVisible())
-        if (QAbstractButton* yes = box->button(QMessageBox::Yes)) yes->click();
-  });
-  QString error;
-  const QString plan = QDir(window_.workspace().plans_dir()).filePath(kDemoSweepFile);
-  if (!run->start_plan_file(plan, &error)) return fail("cannot run the demo sweep: " + error);
+  // The page asks before it starts the servers: the tour says Yes.
+  start_plan(QDir(window_.workspace().plans_dir()).filePath(kDemoSweepFile), "the demo sweep",
+             true);
 }
 
 void ScreenshotTour::show_sweep_run(const QString& run_dir) {
@@ -376,9 +390,7 @@ void ScreenshotTour::run_media_review() {
     return fail("cannot write " + path);
   file.close();
   window_.show_page(MainWindow::Run);
-  QString error;
-  if (!window_.run_page()->start_plan_file(path, &error))
-    fail("cannot run the multimodal review: " + error);
+  start_plan(path, "the multimodal review", false);
 }
 
 // The mixed prompt that asks about a word in an image and the last colour of a video. The window

@@ -39,6 +39,7 @@ class ScreenshotTour : public QObject {
   void show_verify();
   void finish();
   // The demo qualification plan into one run: live, then its Effects and its Decision page.
+  void start_plan(const QString& path, const QString& what, bool say_yes);
   void run_demo_plan();
   void show_plan_run(const QString& run_dir);
   // A managed lane's Launch tab in the lane dialog, then the demo sweep plan: its servers'

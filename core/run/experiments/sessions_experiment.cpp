@@ -49,7 +49,12 @@ std::vector<SessionScript> synthetic_scripts(ExperimentContext& ctx, LaneRuntime
 
 std::optional<std::vector<SessionScript>> sharegpt_scripts(ExperimentContext& ctx,
                                                            const plan::SessionsExperiment& p) {
-  const plan::ConversationReadResult read = plan::read_sharegpt_file(p.path, p.total_sessions);
+  // The conversations the plan's check read; a plan given without that check reads them here.
+  const std::shared_ptr<const plan::ConversationReadResult> loaded =
+      p.conversations ? p.conversations
+                      : std::make_shared<const plan::ConversationReadResult>(
+                            plan::read_sharegpt_file(p.path, p.total_sessions));
+  const plan::ConversationReadResult& read = *loaded;
   if (!read.ok()) {
     ctx.sink().on_message(MessageLevel::Error, "sessions: " + read.error_text());
     ctx.section()["error"] = read.errors;

@@ -41,14 +41,13 @@ struct SimRun {
   }
 };
 
-inline SimRun run_sim_plan(const nlohmann::json& plan_json, const std::string& dir_name) {
+// Runs a plan as parsed (or loaded from its file) on simulator lanes into a fresh folder.
+inline SimRun run_sim_plan(const lb::plan::Plan& plan, const std::string& dir_name) {
   register_sim_starter();
-  auto parsed = lb::plan::parse_plan(plan_json.dump(), "test-plan.json");
-  if (!parsed.ok()) qFatal("plan rejected: %s", parsed.error_text().c_str());
   const auto dir = fresh_dir(dir_name);
   SimRun run;
   std::atomic<bool> stop{false};
-  lb::run::PlanRunner runner(*parsed.plan, {dir.string(), "test", false}, *run.sink);
+  lb::run::PlanRunner runner(plan, {dir.string(), "test", false}, *run.sink);
   run.result = runner.run(stop);
   run.summary = read_json(dir / "summary.json");
   run.requests = read_jsonl(dir / "requests.jsonl");
@@ -63,6 +62,12 @@ inline SimRun run_sim_plan(const nlohmann::json& plan_json, const std::string& d
   }
   std::filesystem::remove_all(dir);
   return run;
+}
+
+inline SimRun run_sim_plan(const nlohmann::json& plan_json, const std::string& dir_name) {
+  auto parsed = lb::plan::parse_plan(plan_json.dump(), "test-plan.json");
+  if (!parsed.ok()) qFatal("plan rejected: %s", parsed.error_text().c_str());
+  return run_sim_plan(*parsed.plan, dir_name);
 }
 
 }  // namespace lb::test
