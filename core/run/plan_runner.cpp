@@ -144,7 +144,6 @@ struct RunState {
   MetricsSnapshots snapshots;
   const plan::Environment& env;
   std::vector<std::string> blockers;
-  bool forward_events = false;
   // A plan with managed lanes runs each experiment in passes (its other lanes, then each
   // managed lane alone): its performance gates, which may pair lanes of different passes, are
   // judged once all passes are done (judge_deferred_gates).
@@ -171,7 +170,6 @@ void run_experiment_on(const plan::Experiment& spec, const std::vector<LaneRunti
   s.sink.on_message(MessageLevel::Info, "experiment " + name);
   s.snapshots.before(selected, name);
   ExperimentContext ctx(s.client, s.sink, s.writer, s.stop, spec, selected, section);
-  ctx.set_forward_events(s.forward_events);
   run_trials(*experiment, ctx);
   samples.insert(samples.end(), ctx.phase_samples().begin(), ctx.phase_samples().end());
   if (!s.defer_gates) judge_performance_gates(ctx);
@@ -353,7 +351,6 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   SummarySections sections(summary, plan.experiments.size());
   RunState state{
       client, writer, sink_, stop, MetricsSnapshots(client, writer), options_.environment};
-  state.forward_events = options_.forward_events;
   state.defer_gates = plan.launches_servers();
   std::vector<std::vector<metrics::PhaseSamples>> samples(plan.experiments.size());
   for (size_t i = 0; i < plan.experiments.size(); ++i) {

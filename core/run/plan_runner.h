@@ -16,7 +16,6 @@ namespace lb::run {
 struct RunOptions {
   std::string out_dir;
   std::string client_version = "0";
-  bool forward_events = false;  // RunSink::on_event for every generated event (live charts)
   // Add the plan's experiments to the run already in out_dir (core/run/folder/run_append.h) instead
   // of starting a new run there.
   bool append = false;

@@ -47,9 +47,6 @@ class RunSink {
  public:
   virtual ~RunSink() = default;
   virtual void on_request_done(const metrics::RequestRecord& record) = 0;
-  // Optional live view of each generated event (lane, request index, arrival).
-  virtual void on_event(const std::string& /*lane_id*/, int64_t /*index*/,
-                        const net::EventArrival& /*event*/) {}
   virtual void on_progress(const RunProgress& progress) = 0;
   virtual void on_message(MessageLevel level, const std::string& text) = 0;
   // A managed lane's server changed state, or waited another second for its ready URL.

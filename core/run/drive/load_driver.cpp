@@ -130,12 +130,7 @@ class Stage {
       }
       inbox->cv.notify_one();
     };
-    net::StreamClient::EventObserver observer;
-    if (phase_.forward_events) {
-      observer = [this, lane = phase_.lane->id, index = planned.index](
-                     uint64_t, const net::EventArrival& e) { sink_.on_event(lane, index, e); };
-    }
-    const uint64_t id = client_.submit(std::move(req), std::move(done), std::move(observer));
+    const uint64_t id = client_.submit(std::move(req), std::move(done));
     in_flight_.insert(id);
     max_in_flight_ = std::max(max_in_flight_, static_cast<int>(in_flight_.size()));
   }

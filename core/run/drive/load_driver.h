@@ -54,7 +54,6 @@ struct LoadPhase {
   // Non-empty = open loop at exactly these offsets from the phase start (ns, non-decreasing),
   // one measured request each, e.g. a replayed trace; count and duration_ns are then ignored.
   std::vector<int64_t> schedule_ns;
-  bool forward_events = false;  // sink->on_event for each arrival (I/O thread)
   // Called on the scheduler thread once the warm-ups are done, before the first measured request
   // (e.g. to scrape server counters that must not include the warm-ups).
   std::function<void()> on_measured_start;

@@ -104,12 +104,7 @@ class SessionRun {
       }
       inbox->cv.notify_one();
     };
-    net::StreamClient::EventObserver observer;
-    if (phase_.base.forward_events) {
-      observer = [this, lane = phase_.base.lane->id, index = next_index_ - 1](
-                     uint64_t, const net::EventArrival& e) { sink_.on_event(lane, index, e); };
-    }
-    s.request_id = client_.submit(std::move(req), std::move(done), std::move(observer));
+    s.request_id = client_.submit(std::move(req), std::move(done));
     max_in_flight_ = std::max(max_in_flight_, static_cast<int>(in_flight()));
   }
 

@@ -56,9 +56,6 @@ class ExperimentContext {
   const std::vector<LaneRuntime*>& all_lanes() const { return all_lanes_; }
   bool stopped() const { return stop_.load(); }
   const std::atomic<bool>& stop_flag() const { return stop_; }
-  bool forwards_events() const { return forward_events_; }
-  // Every phase then reports each generated event to the sink (live charts).
-  void set_forward_events(bool on) { forward_events_ = on; }
 
   // Runs one phase: every finished request goes to requests.jsonl and the sink; the measured
   // ones are summarised into section["lanes"][lane]["phases"][phase], with the intervals of its
@@ -126,7 +123,6 @@ class ExperimentContext {
   nlohmann::json& section_;
   std::vector<std::string> blockers_;
   std::vector<metrics::PhaseSamples> phase_samples_;
-  bool forward_events_ = false;
   int64_t trial_ = 0;
   int64_t trials_ = 1;
   std::map<std::pair<std::string, std::string>, std::shared_ptr<PooledPhase>> pooled_;

@@ -52,7 +52,6 @@ ExperimentContext::ExperimentContext(net::StreamClient& client, RunSink& sink,
 LoadPhase ExperimentContext::prepared(const LoadPhase& planned) const {
   LoadPhase phase = planned;
   phase.timeouts.total_ms = request_timeout_ms(spec_);
-  phase.forward_events = phase.forward_events || forward_events_;
   phase.trial = trial_;
   if (trials_ > 1 && is_simulator(lanes_, phase.lane))
     phase.extra_headers.emplace_back("x-sim-trial", std::to_string(trial_));

@@ -15,11 +15,6 @@ class SerializedSink : public RunSink {
     std::lock_guard lock(mutex_);
     inner_.on_request_done(record);
   }
-  void on_event(const std::string& lane_id, int64_t index,
-                const net::EventArrival& event) override {
-    std::lock_guard lock(mutex_);
-    inner_.on_event(lane_id, index, event);
-  }
   void on_progress(const RunProgress& progress) override {
     std::lock_guard lock(mutex_);
     inner_.on_progress(progress);
@@ -61,7 +56,6 @@ void run_parallel(ExperimentContext& ctx, const std::vector<LaneRuntime*>& lanes
     runs[i].ctx = std::make_unique<ExperimentContext>(
         ctx.client(), sink, ctx.writer(), ctx.stop_flag(), ctx.spec(),
         std::vector<LaneRuntime*>{lanes[i]}, runs[i].section);
-    runs[i].ctx->set_forward_events(ctx.forwards_events());
     runs[i].experiment = make_experiment(ctx.spec());
   }
   for (int64_t t = 0; t < n && !ctx.stopped(); ++t) {

@@ -17,10 +17,6 @@ class WrittenFirstSink : public RunSink {
   void record(const metrics::RequestRecord& record);
 
   void on_request_done(const metrics::RequestRecord& record) override;
-  void on_event(const std::string& lane_id, int64_t index,
-                const net::EventArrival& event) override {
-    inner_.on_event(lane_id, index, event);
-  }
   void on_progress(const RunProgress& progress) override;
   void on_message(MessageLevel level, const std::string& text) override {
     inner_.on_message(level, text);

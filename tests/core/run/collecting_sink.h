@@ -16,9 +16,6 @@ class CollectingSink : public lb::run::RunSink {
     done.push_back(r.index);
     if (r.warmup) ++warmups;
   }
-  void on_event(const std::string&, int64_t, const lb::net::EventArrival&) override {
-    events.fetch_add(1);
-  }
   void on_progress(const lb::run::RunProgress& p) override {
     std::lock_guard lock(mutex);
     progress.push_back(p);
@@ -38,7 +35,6 @@ class CollectingSink : public lb::run::RunSink {
     return false;
   }
 
-  std::atomic<int64_t> events{0};
   std::mutex mutex;
   std::vector<int64_t> done;
   int warmups = 0;
