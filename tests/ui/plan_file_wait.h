@@ -9,7 +9,7 @@
 namespace lb::test {
 
 inline bool start_plan_file(ui::RunPage* page, const QString& path, QString* error) {
-  QSignalSpy done(page, &ui::RunPage::plan_file_done);
+  QSignalSpy done(page, &ui::RunPage::start_answered);
   page->open_plan_file(path);
   if (done.isEmpty() && !done.wait(120'000)) {
     *error = "the Run page gave no answer about " + path;

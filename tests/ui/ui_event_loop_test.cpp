@@ -144,7 +144,7 @@ class UiEventLoopTest : public QObject {
     QString error;
     QVERIFY2(window.open_workspace(dir.filePath("ws"), &error), qPrintable(error));
     ui::RunPage* run = window.run_page();
-    QSignalSpy done(run, &ui::RunPage::plan_file_done);
+    QSignalSpy done(run, &ui::RunPage::start_answered);
     TickCounter ticks;
     run->open_plan_file(plan);
     const qint64 returned_ms = ticks.clock.elapsed();

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QElapsedTimer>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -19,6 +20,7 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include "test_main.h"
 
@@ -28,8 +30,11 @@
 #include "ui/dialogs/launch_editor.h"
 #include "ui/keyring/keyring_lookup.h"
 #include "ui/keyring/secret_store.h"
+#include "ui/main_window.h"
 #include "ui/pages/lane_prober.h"
 #include "ui/pages/lanes_page.h"
+#include "ui/pages/run_page.h"
+#include "ui/run/experiment_form.h"
 #include "ui/workspace/workspace.h"
 #include "widgets/lane_palette.h"
 
@@ -353,6 +358,57 @@ class KeyringTest : public QObject {
     QVERIFY2(!SecretStore(workspace.id().toStdString()).lookup({"orphan", "sim"}, &error),
              "the key stayed in the keyring");
     QVERIFY2(error.empty(), error.c_str());
+  }
+
+  // A keyring lane whose key this workspace does not keep: the Run page looks the keyring up in
+  // its check job, asks for the key when the run starts, keeps it in the keyring, and the run's
+  // requests carry it (the simulator lane demands it).
+  void runPageAsksForAMissingKeyringKeyAndKeepsIt() {
+    QVERIFY2(bus_.state() == QProcess::Running, "needs the bus above");
+    lb::app::register_sim_lane_starter();
+    QTemporaryDir dir;
+    lb::ui::MainWindow window;
+    QString error;
+    QVERIFY2(window.open_workspace(dir.path(), &error), qPrintable(error));
+    lb::plan::Lane lane = keyed_sim_lane();
+    lane.api_key_env = SecretStore::reference_for("fp8");
+    QVERIFY2(window.workspace().set_lanes({lane}, &error), qPrintable(error));
+    const SecretStore store(window.workspace().id().toStdString());
+    std::string why;
+    QVERIFY(!store.lookup(kFp8, &why));  // a new workspace keeps no key
+    lb::ui::RunPage* run = window.run_page();
+    run->reload_lanes();
+    run->experiment_form()->set_kind("throughput");
+    run->experiment_form()->use_quick_defaults();
+    QString asked;
+    QTimer answer;
+    connect(&answer, &QTimer::timeout, this, [&] {
+      auto* input = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+      if (input == nullptr) return;
+      asked = input->labelText();
+      input->setTextValue(kKey);
+      input->accept();
+      answer.stop();
+    });
+    answer.start(20);
+    QSignalSpy answered(run, &lb::ui::RunPage::start_answered);
+    QSignalSpy finished(run, &lb::ui::RunPage::run_finished);
+    QVERIFY2(run->start_run(&error), qPrintable(error));
+    QVERIFY(answered.wait(30'000));
+    QVERIFY2(answered.first().at(0).toBool(), qPrintable(answered.first().at(1).toString()));
+    QVERIFY2(asked.contains("keeps no key for lane fp8 at sim"), qPrintable(asked));
+    QCOMPARE(store.lookup(kFp8, &why).value_or(""), std::string(kKey));
+    QVERIFY(finished.wait(120'000));
+    const QString run_dir = finished.first().at(0).toString();
+    QFile summary(QDir(run_dir).filePath("summary.json"));
+    QVERIFY(summary.open(QIODevice::ReadOnly));
+    const auto doc = nlohmann::json::parse(summary.readAll().toStdString(), nullptr, false);
+    const auto& phases = doc["experiments"][0]["lanes"]["fp8"]["phases"];
+    QVERIFY2(phases.is_object() && !phases.empty(), doc.dump().c_str());
+    for (const auto& [name, phase] : phases.items())
+      QVERIFY2(phase.value("failed", -1) == 0 && phase.value("completed", 0) > 0, name.c_str());
+    QCOMPARE(file_containing(dir.path(), kKey), QString());  // the key stays in the keyring
+    QVERIFY(store.remove("fp8").ok);
   }
 
   void cleanupTestCase() {

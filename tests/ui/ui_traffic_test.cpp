@@ -231,10 +231,16 @@ class UiTrafficTest : public QObject {
     w.run->experiment_form()->trace_form()->set_trace(fixture("traces/mooncake_backwards.jsonl"),
                                                       1.0, 0);
     QString error;
-    QVERIFY(!w.run->start_run(&error));
+    QSignalSpy answered(w.run, &RunPage::start_answered);
+    QVERIFY2(w.run->start_run(&error), qPrintable(error));  // the trace is read off the GUI thread
+    QVERIFY(!w.run->controller()->running());
+    QVERIFY(answered.wait(30'000));
+    QVERIFY(!answered.first().at(0).toBool());
+    error = answered.first().at(1).toString();
     QVERIFY2(error.contains("mooncake_backwards.jsonl:") && error.contains("goes backwards"),
              qPrintable(error));
     QVERIFY(!w.run->controller()->running());
+    QVERIFY(QDir(w.window.workspace().runs_dir()).isEmpty());  // no run folder for a refused run
   }
 
   void trace_run_plots_each_request_against_its_schedule() {

@@ -207,6 +207,9 @@ class UiVerifyTest : public QObject {
     QVERIFY(page.can_attach());
 
     AttachDialog dialog(QString::fromStdString(runs.string()));
+    QSignalSpy listed(&dialog, &AttachDialog::runs_listed);
+    QVERIFY(dialog.listing());  // the scan runs off the GUI thread
+    QVERIFY(listed.wait(10'000));
     QCOMPARE(dialog.run_count(), 2);
     // The explanation wraps: on one line it made the dialog about 900 px wide.
     QVERIFY2(dialog.sizeHint().width() <= 640,

@@ -5,6 +5,7 @@
 // time left) stand in place of the form, and each experiment's charts stay on a tab of their own
 // after it ends.
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -42,13 +43,16 @@ class RunPage : public QWidget {
 
   void reload_lanes();        // after the workspace's lanes changed
   void reload_prompt_sets();  // after the workspace's prompt sets changed
+  // Runs the experiment the page is set to on the checked lanes, into a new run. False with
+  // *ERROR when the settings cannot run; otherwise the files they name are checked off the GUI
+  // thread and start_answered says whether the run started.
   bool start_run(QString* error);
   void stop_run();
   // Runs every experiment of a plan file into one new run, on the plan's own lanes. The file is
   // read and checked off the GUI thread (a trace or ShareGPT file it names is read there, once,
   // and the runner replays what was read); then the page asks about any server programs and
-  // starts the run. plan_file_done says how it ended; a second call while a check is under way
-  // is refused.
+  // starts the run. start_answered says how it ended; a call while a run goes or a check is
+  // under way is refused.
   void open_plan_file(const QString& path);
   bool checking_plan() const { return plan_check_ != nullptr; }
   // Writes what the page is set to (checked lanes, the experiment) as a plan file that
@@ -86,25 +90,51 @@ class RunPage : public QWidget {
  signals:
   void status(const QString& text);
   void run_finished(const QString& run_dir, bool has_review);
-  // After open_plan_file: STARTED, or why not. A problem is also shown in a window-modal box,
-  // except when the user declined to start the plan's programs.
-  void plan_file_done(bool started, const QString& error);
+  // After open_plan_file, or start_run's check: STARTED, or why not. A problem is also shown in
+  // a window-modal box, except when the user declined to start the plan's programs.
+  void start_answered(bool started, const QString& error);
 
  private:
+  // A plan being checked before it runs: the plan file's name (empty for the page's settings),
+  // the new run's name (empty: the plan's), the open run it adds to (append), and whether its
+  // server programs need the user's yes.
+  struct PlanCheck {
+    QString source;
+    QString run_label;
+    QString append_to;
+    bool ask_launches = false;
+  };
+  // What the check job found: the plan with its files read, and whether this workspace's keyring
+  // keeps the key of each keyring lane (looked up in the job too: a keyring call is a D-Bus
+  // round trip). Never the key itself.
+  struct KeyringState {
+    std::string lane_id;
+    bool stored = false;
+    std::string problem;  // why the keyring could not be read; empty when it could
+  };
+  struct CheckedPlan {
+    plan::PlanParseResult parsed;
+    std::vector<KeyringState> keys;
+  };
   // The plan file's JSON for the checked lanes and the form's experiment, or null with *error.
   nlohmann::json form_plan_json(QString* error) const;
-  bool run_plan(plan::Plan plan, const QString& run_dir, bool append, QString* error);
+  bool run_plan(plan::Plan plan, const QString& run_dir, bool append,
+                const std::vector<KeyringState>& keys, QString* error);
   // A plan whose lanes start server programs runs only once the user has seen each command
   // exactly as it will run and said yes.
   bool confirm_launches(const plan::Plan& plan, QString* error);
   bool launch_allowed_ = false;  // for the plan being started
-  void on_plan_checked(const QString& path, plan::PlanParseResult parsed);
-  void plan_file_failed(const QString& error);  // shows it (when any) and says plan_file_done
+  QString why_not_now() const;   // empty when a run may start
+  static std::function<plan::PlanParseResult()> checked_settings(plan::Plan plan);
+  void check_then_run(PlanCheck what, std::function<plan::PlanParseResult()> job);
+  void on_plan_checked(const PlanCheck& what, CheckedPlan checked);
+  void plan_file_failed(const QString& error);  // shows it (when any) and says start_answered
   QObject* plan_check_ = nullptr;               // the plan file's check under way, if any
   void on_experiment_started(int index, const QString& name, const QString& kind);
   void on_add_clicked();
   void update_add_button();
-  bool confirm_lane_keys(const plan::Plan& plan, QString* error);
+  bool confirm_lane_keys(const plan::Plan& plan, const std::vector<KeyringState>& keys,
+                         QString* error);
   bool ask_keyring_key(const plan::Lane& lane, QString* error);
   void on_start_clicked();
   void on_updated(const QStringList& changed);

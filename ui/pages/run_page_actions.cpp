@@ -59,6 +59,7 @@ nlohmann::json RunPage::form_plan_json(QString* error) const {
 }
 
 bool RunPage::start_run(QString* error) {
+  if (*error = why_not_now(); !error->isEmpty()) return false;
   const nlohmann::json plan_json = form_plan_json(error);
   if (plan_json.is_null()) return false;
   plan::PlanParseResult parsed = plan::parse_plan(plan_json.dump(), "run settings");
@@ -66,20 +67,30 @@ bool RunPage::start_run(QString* error) {
     *error = QString::fromStdString(parsed.error_text());
     return false;
   }
-  // A trace or ShareGPT file is read now, so a bad one is refused (file and line) before any
-  // lane starts.
-  parsed.errors = plan::check_plan_files(*parsed.plan, std::string());
-  if (!parsed.errors.empty()) {
-    *error = QString::fromStdString(parsed.error_text());
-    return false;
-  }
-  return run_plan(std::move(*parsed.plan), workspace_.new_run_dir(form_->kind()), false, error);
+  // A trace, ShareGPT or prompt-set file is read off the GUI thread before any lane starts, so
+  // a bad one is refused (file and line) and a big one does not stop the window.
+  emit status(tr("Checking the files the run reads…"));
+  check_then_run({QString(), form_->kind(), QString(), false},
+                 checked_settings(std::move(*parsed.plan)));
+  return true;
+}
+
+// The check job of a plan made from the page's settings: its files are read as a plan file's.
+std::function<plan::PlanParseResult()> RunPage::checked_settings(plan::Plan plan) {
+  return [plan = std::move(plan)]() mutable {
+    plan::PlanParseResult checked;
+    checked.source_name = "run settings";
+    checked.errors = plan::check_plan_files(plan, std::string());
+    if (checked.errors.empty()) checked.plan = std::move(plan);
+    return checked;
+  };
 }
 
 // Starts PLAN into RUN_DIR, a new run or (append) the open one; the charts follow each
 // experiment as it starts (on_experiment_started).
-bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append, QString* error) {
-  if (!confirm_lane_keys(plan, error)) return false;
+bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append,
+                       const std::vector<KeyringState>& keys, QString* error) {
+  if (!confirm_lane_keys(plan, keys, error)) return false;
   offer_->hide();
   QHash<QString, QColor> colors;
   QStringList lanes;
@@ -126,13 +137,7 @@ bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append, QSt
 bool RunPage::ask_keyring_key(const plan::Lane& lane, QString* error) {
   const plan::KeyringItem item{lane.id, plan::keyring_host(lane.base_url)};
   const SecretStore store(workspace_.id().toStdString());
-  std::string why;
-  if (store.lookup(item, &why)) return true;
   const QString id = QString::fromStdString(lane.id);
-  if (!why.empty()) {
-    *error = tr("Lane %1: %2").arg(id, QString::fromStdString(why));
-    return false;
-  }
   bool ok = false;
   const QString key = QInputDialog::getText(
       this, tr("API key for lane %1").arg(id),
@@ -153,9 +158,19 @@ bool RunPage::ask_keyring_key(const plan::Lane& lane, QString* error) {
 // A lane sends the value of its api_key_env variable only to a host the user allowed it for
 // (ui/workspace/key_allowances.h); keyring lanes need their key kept for this workspace, lane
 // and host.
-bool RunPage::confirm_lane_keys(const plan::Plan& plan, QString* error) {
-  for (const plan::Lane& lane : plan.lanes)
-    if (plan::keyring_lane_of(lane.api_key_env) && !ask_keyring_key(lane, error)) return false;
+bool RunPage::confirm_lane_keys(const plan::Plan& plan, const std::vector<KeyringState>& keys,
+                                QString* error) {
+  for (const KeyringState& key : keys) {
+    if (key.stored) continue;
+    const QString id = QString::fromStdString(key.lane_id);
+    if (!key.problem.empty()) {
+      *error = tr("Lane %1: %2").arg(id, QString::fromStdString(key.problem));
+      return false;
+    }
+    const auto lane = std::find_if(plan.lanes.begin(), plan.lanes.end(),
+                                   [&](const plan::Lane& l) { return l.id == key.lane_id; });
+    if (lane != plan.lanes.end() && !ask_keyring_key(*lane, error)) return false;
+  }
   return KeyAllowances(workspace_.dir()).confirm(this, plan, error);
 }
 

@@ -14,9 +14,11 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/net/printable_text.h"
+#include "core/plan/api_key_source.h"
 #include "core/plan/launch_spec.h"
 #include "core/plan/plan.h"
 #include "core/plan/sweep_expansion.h"
+#include "ui/keyring/secret_store.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
@@ -24,38 +26,64 @@
 
 namespace lb::ui {
 
-void RunPage::open_plan_file(const QString& path) {
-  const auto refuse = [this](const QString& why) { plan_file_failed(why); };
-  if (controller_.running()) return refuse(tr("A run is in progress: stop it first."));
-  if (plan_check_ != nullptr) return refuse(tr("A plan is being checked: wait for it first."));
-  emit status(tr("Checking the plan %1 and the files it names…").arg(QFileInfo(path).fileName()));
-  auto* watcher = new QFutureWatcher<plan::PlanParseResult>(this);
-  plan_check_ = watcher;
-  connect(watcher, &QFutureWatcher<plan::PlanParseResult>::finished, this, [this, watcher, path] {
-    plan_check_ = nullptr;
-    watcher->deleteLater();
-    on_plan_checked(path, watcher->result());
-  });
-  watcher->setFuture(
-      QtConcurrent::run([file = path.toStdString()] { return plan::load_plan_file(file); }));
+QString RunPage::why_not_now() const {
+  if (controller_.running()) return tr("A run is in progress: stop it first.");
+  if (plan_check_ != nullptr) return tr("A plan is being checked: wait for it first.");
+  return QString();
 }
 
-void RunPage::on_plan_checked(const QString& path, plan::PlanParseResult parsed) {
+void RunPage::open_plan_file(const QString& path) {
+  if (const QString why = why_not_now(); !why.isEmpty()) return plan_file_failed(why);
+  const QString name = QFileInfo(path).fileName();
+  emit status(tr("Checking the plan %1 and the files it names…").arg(name));
+  check_then_run({name, QString(), QString(), true},
+                 [file = path.toStdString()] { return plan::load_plan_file(file); });
+}
+
+void RunPage::check_then_run(PlanCheck what, std::function<plan::PlanParseResult()> job) {
+  auto* watcher = new QFutureWatcher<CheckedPlan>(this);
+  plan_check_ = watcher;
+  connect(watcher, &QFutureWatcher<CheckedPlan>::finished, this, [this, watcher, what] {
+    plan_check_ = nullptr;
+    watcher->deleteLater();
+    on_plan_checked(what, watcher->result());
+  });
+  watcher->setFuture(
+      QtConcurrent::run([job = std::move(job), workspace = workspace_.id().toStdString()] {
+        CheckedPlan checked{job(), {}};
+        if (!checked.parsed.ok()) return checked;
+        const SecretStore store(workspace);
+        for (const plan::Lane& lane : checked.parsed.plan->lanes) {
+          if (!plan::keyring_lane_of(lane.api_key_env)) continue;
+          std::string problem;
+          const bool stored =
+              store.lookup({lane.id, plan::keyring_host(lane.base_url)}, &problem).has_value();
+          checked.keys.push_back({lane.id, stored, problem});
+        }
+        return checked;
+      }));
+}
+
+void RunPage::on_plan_checked(const PlanCheck& what, CheckedPlan checked) {
+  plan::PlanParseResult& parsed = checked.parsed;
   QString error;
   if (!parsed.ok()) {
-    error = tr("The plan %1 cannot run:\n%2")
-                .arg(QFileInfo(path).fileName(), QString::fromStdString(parsed.error_text()));
+    const QString errors = QString::fromStdString(parsed.error_text());
+    error =
+        what.source.isEmpty() ? errors : tr("The plan %1 cannot run:\n%2").arg(what.source, errors);
   } else if (controller_.running()) {
     error = tr("A run is in progress: stop it first.");
-  } else if (!confirm_launches(*parsed.plan, &error)) {
+  } else if (what.ask_launches && !confirm_launches(*parsed.plan, &error)) {
     emit status(error);  // the user said no: nothing to warn about
-    return emit plan_file_done(false, error);
+    return emit start_answered(false, error);
   } else {
-    const QString label = QString::fromStdString(parsed.plan->name);
-    const bool started =
-        run_plan(std::move(*parsed.plan), workspace_.new_run_dir(label), false, &error);
+    const QString label =
+        what.run_label.isEmpty() ? QString::fromStdString(parsed.plan->name) : what.run_label;
+    const bool append = !what.append_to.isEmpty();
+    const QString run_dir = append ? what.append_to : workspace_.new_run_dir(label);
+    const bool started = run_plan(std::move(*parsed.plan), run_dir, append, checked.keys, &error);
     launch_allowed_ = false;
-    if (started) return emit plan_file_done(true, QString());
+    if (started) return emit start_answered(true, QString());
   }
   plan_file_failed(error);
 }
@@ -71,7 +99,7 @@ void RunPage::plan_file_failed(const QString& error) {
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
   }
-  emit plan_file_done(false, error);
+  emit start_answered(false, error);
 }
 
 bool RunPage::confirm_launches(const plan::Plan& plan, QString* error) {
@@ -126,10 +154,7 @@ bool RunPage::save_plan_file(const QString& path, QString* error) {
 }
 
 bool RunPage::add_experiment(QString* error) {
-  if (controller_.running()) {
-    *error = tr("A run is in progress: wait for it to finish or stop it first.");
-    return false;
-  }
+  if (*error = why_not_now(); !error->isEmpty()) return false;
   if (open_run_.isEmpty()) {
     *error = tr("No run is open to add to: finish a run, or open one on the Runs page.");
     return false;
@@ -141,7 +166,11 @@ bool RunPage::add_experiment(QString* error) {
     *error = QString::fromStdString(parsed.error_text());
     return false;
   }
-  return run_plan(std::move(*parsed.plan), open_run_, true, error);
+  // Its files are checked off the GUI thread first, as for a new run (start_answered).
+  emit status(tr("Checking the files the experiment reads…"));
+  check_then_run({QString(), QString(), open_run_, false},
+                 checked_settings(std::move(*parsed.plan)));
+  return true;
 }
 
 void RunPage::set_open_run(const QString& run_dir) {

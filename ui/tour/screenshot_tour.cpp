@@ -279,7 +279,7 @@ void ScreenshotTour::start_plan(const QString& path, const QString& what, bool s
     yes->start(100);
   }
   connect(
-      window_.run_page(), &RunPage::plan_file_done, this,
+      window_.run_page(), &RunPage::start_answered, this,
       [this, what, yes](bool started, const QString& error) {
         if (yes != nullptr) yes->deleteLater();
         if (!started) fail("cannot run " + what + ": " + error);

@@ -3,8 +3,10 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QLabel>
 #include <QPushButton>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include "ui/workspace/run_folder_scanner.h"
 
@@ -24,14 +26,6 @@ AttachDialog::AttachDialog(const QString& runs_dir, QWidget* parent) : QDialog(p
   lanes_->setAccessibleName(tr("Lane"));
   problem_ = new QLabel(this);
   problem_->setWordWrap(true);
-  // As the Runs page lists them, newest first; a run whose plan names no lane cannot take one.
-  std::vector<models::RunFolderInfo> runs = scan_runs(runs_dir);
-  models::sort_newest_first(runs);
-  for (const models::RunFolderInfo& run : runs) {
-    if (run.lanes.isEmpty()) continue;
-    runs_->addItem(run.name, run.path);
-    runs_->setItemData(runs_->count() - 1, run.lanes, kLanesRole);
-  }
   buttons_ = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
   buttons_->button(QDialogButtonBox::Ok)->setText(tr("&Attach"));
   connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -50,6 +44,26 @@ AttachDialog::AttachDialog(const QString& runs_dir, QWidget* parent) : QDialog(p
   form->addRow(buttons_);
   setMinimumWidth(kMinimumWidthPx);
   reload_lanes();
+  using Scan = std::vector<models::RunFolderInfo>;
+  auto* watcher = new QFutureWatcher<Scan>(this);
+  connect(watcher, &QFutureWatcher<Scan>::finished, this, [this, watcher] {
+    watcher->deleteLater();
+    list_runs(watcher->result());
+  });
+  watcher->setFuture(QtConcurrent::run([runs_dir] { return scan_runs(runs_dir); }));
+}
+
+// As the Runs page lists them, newest first; a run whose plan names no lane cannot take one.
+void AttachDialog::list_runs(std::vector<models::RunFolderInfo> runs) {
+  models::sort_newest_first(runs);
+  for (const models::RunFolderInfo& run : runs) {
+    if (run.lanes.isEmpty()) continue;
+    runs_->addItem(run.name, run.path);
+    runs_->setItemData(runs_->count() - 1, run.lanes, kLanesRole);
+  }
+  listing_ = false;
+  reload_lanes();
+  emit runs_listed();
 }
 
 QString AttachDialog::run_dir() const { return runs_->currentData().toString(); }
@@ -68,7 +82,9 @@ bool AttachDialog::select_run(const QString& name) {
 void AttachDialog::reload_lanes() {
   lanes_->clear();
   lanes_->addItems(lanes());
-  problem_->setText(runs_->count() == 0 ? tr("This workspace has no run yet.") : QString());
+  problem_->setText(listing_              ? tr("Reading the workspace's runs…")
+                    : runs_->count() == 0 ? tr("This workspace has no run yet.")
+                                          : QString());
   buttons_->button(QDialogButtonBox::Ok)->setEnabled(lanes_->count() > 0);
 }
 
