@@ -3,15 +3,13 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QObject>
-#include <nlohmann/json.hpp>
 
 #include "core/compare/token_divergence.h"
 #include "core/record/file_fields.h"
+#include "core/record/tokens_file.h"
 
 namespace lb::ui {
 namespace {
-
-using nlohmann::json;
 
 std::vector<logprobs::PromptLogprobs> read_lines(const QString& path, TokenEvidence& out) {
   QFile file(path);
@@ -44,62 +42,42 @@ logprobs::PromptLogprobs line_for(const std::vector<logprobs::PromptLogprobs>& l
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // One direction of a pair's teacher-forced scores, when it was scored.
-QString direction_text(const json& d, const std::string& path, record::FileFields& f,
-                       const QString& what) {
-  if (!d.is_object()) return {};
-  if (f.string(d, path, "status", "ok") != "ok")
-    return what + ": " + QString::fromStdString(f.string(d, path, "reason", "not scored"));
+QString direction_text(const record::CrossDirection& d, const QString& what) {
+  if (!d.scored) return what + ": " + QString::fromStdString(d.reason);
   QStringList parts;
-  const double agreement = f.number(d, path, "top1_agreement", kNaN);
-  if (!std::isnan(agreement)) parts << QObject::tr("top-1 agreement %1").arg(agreement, 0, 'f', 4);
-  double kl = f.number(d, path, "mean_kl_nats", kNaN);
-  if (std::isnan(kl)) kl = f.number(d, path, "kl", kNaN);
-  if (!std::isnan(kl)) parts << QObject::tr("KL %1 nats").arg(kl, 0, 'g', 3);
+  if (d.top1_agreement)
+    parts << QObject::tr("top-1 agreement %1").arg(*d.top1_agreement, 0, 'f', 4);
+  if (d.mean_kl_nats) parts << QObject::tr("KL %1 nats").arg(*d.mean_kl_nats, 0, 'g', 3);
   return parts.isEmpty() ? QString() : what + ": " + parts.join(" · ");
 }
 
-QString cross_text(const json& pair, const std::string& path, record::FileFields& f) {
+QString cross_text(const record::TokenPair& p) {
   QStringList out;
-  if (pair.contains("cross_score")) {
-    const json& cross = f.object(pair, path, "cross_score");
-    const std::string at = path + ".cross_score";
-    out << direction_text(f.object(cross, at, "candidate_under_baseline"),
-                          at + ".candidate_under_baseline", f,
-                          QObject::tr("candidate under baseline"))
-        << direction_text(f.object(cross, at, "baseline_under_candidate"),
-                          at + ".baseline_under_candidate", f,
-                          QObject::tr("baseline under candidate"));
-    out.removeAll(QString());
-    if (out.isEmpty() && !cross.empty())
-      out << direction_text(cross, at, f, QObject::tr("cross-scores"));
-  }
-  if (out.isEmpty()) out << direction_text(pair, path, f, QObject::tr("cross-scores"));  // flat
+  if (p.candidate_under_baseline)
+    out << direction_text(*p.candidate_under_baseline, QObject::tr("candidate under baseline"));
+  if (p.baseline_under_candidate)
+    out << direction_text(*p.baseline_under_candidate, QObject::tr("baseline under candidate"));
+  out.removeAll(QString());
+  if (out.isEmpty() && p.cross_whole)
+    out << direction_text(*p.cross_whole, QObject::tr("cross-scores"));
+  out.removeAll(QString());
+  if (out.isEmpty()) out << direction_text(p.flat, QObject::tr("cross-scores"));
   out.removeAll(QString());
   return out.join("  |  ");
 }
 
-void take_pair(const json& p, const std::string& path, record::FileFields& f, TokenEvidence& out) {
-  if (!f.expect_object(p, path)) return;
-  const double index = f.number(p, path, "index", -1);
-  if (!p.contains("index") || !p["index"].is_number_integer() || index < 0 ||
-      index >= static_cast<double>(out.prompts.size()))
-    return;
-  PromptTokens& t = out.prompts[static_cast<size_t>(index)];
-  t.cause = QString::fromStdString(f.string(p, path, "class"));
-  t.reason = QString::fromStdString(f.string(p, path, "reason"));
-  t.token_index = static_cast<int64_t>(f.number(p, path, "token_index", -1));
-  t.margin_nats = f.number(p, path, "baseline_margin_nats", kNaN);
-  t.cross_scores = cross_text(p, path, f);
-}
-
-void take_from_report(const json& report, record::FileFields& f, TokenEvidence& out) {
-  const json& th = f.object(report, "", "thresholds");
-  out.near_tie_margin_nats =
-      f.number(th, "thresholds", "near_tie_margin_nats", out.near_tie_margin_nats);
-  out.top_k = static_cast<int>(f.number(th, "thresholds", "top_k", out.top_k));
-  const json& pairs = f.array(report, "", "pairs");
-  for (size_t i = 0; i < pairs.size(); ++i)
-    take_pair(pairs[i], record::FileFields::item_path("", "pairs", i), f, out);
+void take_from_report(const record::TokensFile& report, TokenEvidence& out) {
+  out.near_tie_margin_nats = report.near_tie_margin_nats.value_or(out.near_tie_margin_nats);
+  out.top_k = static_cast<int>(report.top_k.value_or(out.top_k));
+  for (const record::TokenPair& p : report.pairs) {
+    if (p.index < 0 || p.index >= static_cast<int64_t>(out.prompts.size())) continue;
+    PromptTokens& t = out.prompts[static_cast<size_t>(p.index)];
+    t.cause = QString::fromStdString(p.cause);
+    t.reason = QString::fromStdString(p.reason);
+    t.token_index = p.token_index;
+    t.margin_nats = p.baseline_margin_nats.value_or(kNaN);
+    t.cross_scores = cross_text(p);
+  }
 }
 
 // The run's own analysis of the pair, when tokens.json is there and readable.
@@ -107,10 +85,10 @@ bool read_tokens_json(const QString& tokens_json, TokenEvidence& out) {
   QFile file(tokens_json);
   if (tokens_json.isEmpty() || !file.open(QIODevice::ReadOnly)) return false;
   record::FileFields f(QFileInfo(tokens_json).fileName().toStdString());
-  const json report = f.parse_object(file.readAll().toStdString());
-  if (report.contains("pairs")) take_from_report(report, f, out);
+  const record::TokensFile report = record::read_tokens_file_text(file.readAll().toStdString(), f);
+  if (report.has_pairs) take_from_report(report, out);
   for (const std::string& d : f.damage()) out.damage << QString::fromStdString(d);
-  return report.contains("pairs") && !f.damaged();
+  return report.has_pairs && !f.damaged();
 }
 
 }  // namespace
