@@ -16,9 +16,9 @@ void build_rows(const report::RunFolder& folder, DecisionView& view) {
   for (const std::string& lane : lanes) view.lanes << QString::fromStdString(lane);
   const report::GateTable table = report::build_gate_table(
       folder.summary, lanes, &folder.reviews, &folder.artifacts, &folder.sampled_reviews);
-  view.gates_snapshot = report::gate_table_to_json(table);
   view.has_gates = !table.empty();
   view.rows = gate_rows(table);
+  view.gates = table;
   for (models::GateRowView& row : performance_rows(folder.record, lanes))
     view.rows.push_back(std::move(row));
   for (const std::string& c : report::batch_variant_caveats(folder))
@@ -37,7 +37,7 @@ DecisionView decision_view_of(const report::RunFolder& folder) {
   } catch (const std::exception& e) {
     // The gate table reads summary.json, the reviews and the verifications in core/report.
     view.rows.clear();
-    view.gates_snapshot = nullptr;
+    view.gates.reset();
     view.has_gates = false;
     view.damage << QString(
                        "damaged: summary.json, a review or a verification: a value of the wrong "

@@ -1,13 +1,14 @@
 #pragma once
 // What the Decision page shows of a run, computed with the run's loading off the GUI thread:
-// the gate table (as the report judges it), its JSON snapshot for decision.json, the table rows
+// the gate table (as the report judges it, kept for decision.json's snapshot), the table rows
 // with the performance figures, and the plan's name. A damaged summary.json, review or
 // verification cannot throw into the page: the view says what is damaged and holds the rest.
 #include <QString>
 #include <QStringList>
-#include <nlohmann/json.hpp>
+#include <optional>
 #include <vector>
 
+#include "core/report/gate_table.h"
 #include "core/report/run_folder.h"
 #include "models/gate_table_model.h"
 
@@ -16,8 +17,8 @@ namespace lb::ui {
 struct DecisionView {
   QString plan_name;
   QStringList lanes;
-  std::vector<models::GateRowView> rows;  // gate rows, then performance rows
-  nlohmann::json gates_snapshot;          // report::gate_table_to_json of the gate table
+  std::vector<models::GateRowView> rows;   // gate rows, then performance rows
+  std::optional<report::GateTable> gates;  // none when the run's files could not give one
   bool has_gates = false;
   // Caveats the decision must weigh: differing prompts that batching alone moves (named by id).
   QStringList caveats;

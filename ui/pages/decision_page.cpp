@@ -143,7 +143,6 @@ void DecisionPage::clear_run() {
 
 void DecisionPage::reset_view() {
   run_.reset();
-  gates_snapshot_ = nullptr;
   model_.clear();
   run_label_->setText(
       tr("<h2>Decision</h2><p>No run is open: open one on the Runs page (or "
@@ -168,7 +167,6 @@ void DecisionPage::set_run(std::shared_ptr<const LoadedRun> run) {
   run_ = std::move(run);
   const report::RunFolder& folder = *run_->folder;
   const DecisionView& view = run_->decision;
-  gates_snapshot_ = view.gates_snapshot;
   model_.set_table(view.lanes, view.rows);
   table_->resizeColumnsToContents();
   table_->resizeRowsToContents();  // a candidate's figure has its ratio on a second line
@@ -383,7 +381,9 @@ bool DecisionPage::save(QString* error) {
     for (const QString& g : open) record.overridden_gates.push_back(g.toStdString());
   }
   record.rationale = rationale().trimmed().toStdString();
-  record.gates = gates_snapshot_;
+  // The gate table the decision was taken on, as the page showed it.
+  const auto& gates = run_->decision.gates;
+  record.gates = gates ? report::gate_table_to_json(*gates) : nlohmann::json();
   std::string why;
   if (!report::save_decision(run_->dir.toStdString(), record, &why)) {
     *error = tr("Cannot save the decision: %1").arg(QString::fromStdString(why));

@@ -100,7 +100,6 @@ class DecisionPage : public QWidget {
   std::map<QString, Draft> drafts_;  // by run folder
   QString saved_status_;             // what saved_ says when nothing is unsaved
   bool showing_ = false;             // fields being filled by the page, not edited
-  nlohmann::json gates_snapshot_;
   models::GateTableModel model_;
   QLabel* run_label_ = nullptr;
   QLabel* banner_ = nullptr;
