@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/net/result_fingerprint.h"
+#include "tests/core/net/result_fingerprint.h"
 #include "core/net/stream_parser.h"
 #include "split_input.h"
 
