@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "tests/core/net/result_fingerprint.h"
 #include "core/net/stream_parser.h"
 #include "split_input.h"
+#include "tests/core/net/result_fingerprint.h"
 
 namespace {
 
