@@ -1,5 +1,7 @@
 #include "core/plan/launch_spec.h"
 
+#include "core/plan/api_key_source.h"
+
 #include <signal.h>
 
 #include <algorithm>
@@ -78,10 +80,16 @@ std::string display_command(const LaunchSpec& launch) {
   return out;
 }
 
-nlohmann::json launch_json(const LaunchSpec& launch) {
+nlohmann::json launch_json(const LaunchSpec& launch, SecretEnvValues secrets) {
   nlohmann::json env = nlohmann::json::object();
-  for (const auto& [name, value] : launch.env)
-    env[name] = is_secret_env_name(name) ? "[redacted]" : value;
+  for (const auto& [name, value] : launch.env) {
+    if (!is_secret_env_name(name))
+      env[name] = value;
+    else if (secrets == SecretEnvValues::Redacted)
+      env[name] = "[redacted]";
+    else
+      env[name] = is_launch_env_keyring_reference(value) ? value : std::string();
+  }
   return {{"command", launch.command},
           {"env", env},
           {"ready", {{"url", launch.ready_url}, {"timeout_s", launch.ready_timeout_s}}},

@@ -43,6 +43,11 @@ bool uses_port_placeholder(const LaunchSpec& launch, std::string_view base_url);
 std::string display_command(const LaunchSpec& launch);
 
 // The launch block as written to plan.json: secret env values replaced by "[redacted]".
-nlohmann::json launch_json(const LaunchSpec& launch);
+// How a launch block's secret-named env values are written: a run's plan.json writes
+// "[redacted]"; a workspace's lanes.json keeps keyring references (plan/api_key_source.h) and
+// writes any other value empty.
+enum class SecretEnvValues { Redacted, KeyringReferencesOnly };
+nlohmann::json launch_json(const LaunchSpec& launch,
+                           SecretEnvValues secrets = SecretEnvValues::Redacted);
 
 }  // namespace lb::plan

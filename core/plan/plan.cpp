@@ -54,7 +54,7 @@ const char* http_version_name(net::HttpVersion v) {
   return "auto";
 }
 
-json lane_json(const Lane& lane) {
+json lane_json(const Lane& lane, SecretEnvValues secrets) {
   json notes = {{"weights", lane.notes.weights},
                 {"kv_cache", lane.notes.kv_cache},
                 {"spec", lane.notes.spec},
@@ -75,7 +75,7 @@ json lane_json(const Lane& lane) {
   }
   if (lane.allow_key_over_http) j["allow_key_over_http"] = true;
   if (lane.max_media_bytes != kDefaultMaxMediaBytes) j["max_media_bytes"] = lane.max_media_bytes;
-  if (lane.launch) j["launch"] = launch_json(*lane.launch);  // secret env values redacted
+  if (lane.launch) j["launch"] = launch_json(*lane.launch, secrets);
   return j;
 }
 
@@ -290,6 +290,8 @@ std::vector<PlanError> check_plan_files(Plan& plan, const std::string& plan_fold
   return errors;
 }
 
+json lane_to_json(const Lane& lane, SecretEnvValues secrets) { return lane_json(lane, secrets); }
+
 TraceReadOptions trace_read_options(const TraceExperiment& e) {
   TraceReadOptions o;
   o.format = trace_format_from_string(e.format).value_or(TraceFormat::Auto);
@@ -412,7 +414,7 @@ PlanParseResult load_plan_file(const std::string& path) {
 json resolved_plan_json(const Plan& plan) {
   json lanes = json::array();
   for (const auto& l : plan.lanes) {
-    lanes.push_back(lane_json(l));
+    lanes.push_back(lane_to_json(l, SecretEnvValues::Redacted));
   }
   json experiments = json::array();
   for (const auto& e : plan.experiments) {

@@ -184,6 +184,11 @@ struct TraceExperiment {
 // (max_duration_s is replay time, so the trace is cut at max_duration_s * speedup).
 TraceReadOptions trace_read_options(const TraceExperiment& e);
 
+// A lane in the plan file's lane format, every field, as plan.json and a workspace's lanes.json
+// hold it (parse_plan reads it back unchanged). SECRETS: how a launch block's secret-named env
+// values are written (plan/launch_spec.h).
+nlohmann::json lane_to_json(const Lane& lane, SecretEnvValues secrets);
+
 // Multi-turn chat sessions (docs/sessions.md): each turn sends the whole history, the lane's own
 // earlier answers included. Synthetic sessions, or the user turns of a ShareGPT file (path).
 struct SessionsExperiment {

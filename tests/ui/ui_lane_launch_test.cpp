@@ -191,6 +191,43 @@ class UiLaneLaunchTest : public QObject {
     }
   }
 
+  // lanes.json keeps every field of a lane, not only those the lane dialog edits: a lane's CA
+  // bundle, TLS and HTTP settings and media bound were dropped when the workspace was saved.
+  void everyLaneFieldSurvivesTheWorkspace() {
+    QTemporaryDir dir;
+    lb::ui::Workspace workspace;
+    QString error;
+    QVERIFY2(workspace.open(dir.path(), &error), qPrintable(error));
+    Lane lane;
+    lane.id = "tls";
+    lane.base_url = "https://gpu-7.example:8443";
+    lane.model = "Qwen/Qwen3-8B";
+    lane.ca_bundle = "/etc/ssl/private-ca.pem";
+    lane.insecure = true;
+    lane.http_version = lb::net::HttpVersion::Http2;
+    lane.max_media_bytes = 1'234'567;
+    lane.notes.kv_cache = "fp8";
+    QVERIFY2(workspace.set_lanes({lane}, &error), qPrintable(error));
+    lb::ui::Workspace reopened;
+    QVERIFY2(reopened.open(dir.path(), &error), qPrintable(error));
+    QCOMPARE(reopened.lanes().size(), size_t{1});
+    const Lane& back = reopened.lanes()[0];
+    QCOMPARE(back.model, lane.model);
+    QCOMPARE(back.ca_bundle, lane.ca_bundle);
+    QVERIFY(back.insecure);
+    QVERIFY(back.http_version == lb::net::HttpVersion::Http2);
+    QCOMPARE(back.max_media_bytes, lane.max_media_bytes);
+    QCOMPARE(back.notes.kv_cache, std::string("fp8"));
+    // What the workspace writes, a plan file reads unchanged.
+    const nlohmann::json plan = {{"name", "p"},
+                                 {"lanes", {lb::ui::lane_to_json(back)}},
+                                 {"experiments", {{{"kind", "regression"}}}}};
+    const auto parsed = lb::plan::parse_plan(plan.dump(), "p.json");
+    QVERIFY2(parsed.ok(), parsed.error_text().c_str());
+    QCOMPARE(parsed.plan->lanes[0].ca_bundle, lane.ca_bundle);
+    QVERIFY(parsed.plan->lanes[0].http_version == lb::net::HttpVersion::Http2);
+  }
+
   void secretNamesAreAlwaysSecretAndNeverWritten() {
     LaneDialog dialog(llt::managed_lane(), {});
     auto* editor = dialog.launch_editor();

@@ -253,7 +253,7 @@ std::map<std::string, std::string> LaunchEditor::typed_secrets() const {
 QString LaunchEditor::validate(const plan::Lane& lane) const {
   nlohmann::json j = {{"id", lane.id}, {"base_url", lane.base_url}};
   const auto spec = launch(lane.id);
-  if (spec) j["launch"] = workspace_launch_json(*spec);
+  if (spec) j["launch"] = plan::launch_json(*spec, plan::SecretEnvValues::KeyringReferencesOnly);
   std::set<std::string> names;
   for (int row = 0; row < env_->rowCount() && spec; ++row) {
     const auto* name_edit = static_cast<QLineEdit*>(env_->cellWidget(row, NameColumn));

@@ -25,36 +25,8 @@ void fill_sim_fields(plan::Lane& lane) {
   }
 }
 
-nlohmann::json workspace_launch_json(const plan::LaunchSpec& launch) {
-  nlohmann::json env = nlohmann::json::object();
-  for (const auto& [name, value] : launch.env)
-    env[name] = plan::is_secret_env_name(name) && !plan::is_launch_env_keyring_reference(value)
-                    ? std::string()
-                    : value;
-  nlohmann::json j = {{"command", launch.command},
-                      {"ready", {{"url", launch.ready_url}, {"timeout_s", launch.ready_timeout_s}}},
-                      {"stop", {{"signal", launch.stop_signal}, {"grace_s", launch.stop_grace_s}}},
-                      {"log", launch.log}};
-  if (!env.empty()) j["env"] = env;
-  return j;
-}
-
 nlohmann::json lane_to_json(const plan::Lane& lane) {
-  nlohmann::json j = {{"id", lane.id}, {"base_url", lane.base_url}};
-  if (!lane.model.empty() && lane.model != "auto") j["model"] = lane.model;
-  if (!lane.api_key_env.empty()) j["api_key_env"] = lane.api_key_env;
-  if (lane.allow_key_over_http) j["allow_key_over_http"] = true;
-  nlohmann::json notes = nlohmann::json::object();
-  const plan::LaneNotes& n = lane.notes;
-  if (!n.weights.empty()) notes["weights"] = n.weights;
-  if (!n.kv_cache.empty()) notes["kv_cache"] = n.kv_cache;
-  if (!n.spec.empty()) notes["spec"] = n.spec;
-  if (n.prefix_caching) notes["prefix_caching"] = *n.prefix_caching;
-  if (!n.engine_version.empty()) notes["engine_version"] = n.engine_version;
-  if (!n.text.empty()) notes["text"] = n.text;
-  if (!notes.empty()) j["notes"] = notes;
-  if (lane.launch) j["launch"] = workspace_launch_json(*lane.launch);
-  return j;
+  return plan::lane_to_json(lane, plan::SecretEnvValues::KeyringReferencesOnly);
 }
 
 bool lane_from_json(const nlohmann::json& value, plan::Lane* lane, std::string* error) {
@@ -88,6 +60,14 @@ bool lane_from_json(const nlohmann::json& value, plan::Lane* lane, std::string* 
     if (auto pc = it->find("prefix_caching"); pc != it->end() && pc->is_boolean())
       out.notes.prefix_caching = pc->get<bool>();
   }
+  out.ca_bundle = text(value, "ca_bundle");
+  if (auto it = value.find("insecure"); it != value.end() && it->is_boolean())
+    out.insecure = it->get<bool>();
+  if (auto it = value.find("max_media_bytes"); it != value.end() && it->is_number_integer())
+    out.max_media_bytes = it->get<int64_t>();
+  const std::string http = text(value, "http_version");
+  if (http == "1.1") out.http_version = net::HttpVersion::Http1_1;
+  if (http == "2") out.http_version = net::HttpVersion::Http2;
   fill_sim_fields(out);
   if (const auto errors = plan::read_lane_launch(value, out); !errors.empty()) {
     *error = "lane \"" + out.id + "\": " + errors.front().path + ": " + errors.front().message;
