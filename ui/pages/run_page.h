@@ -128,8 +128,8 @@ class RunPage : public QWidget {
   static std::function<plan::PlanParseResult()> checked_settings(plan::Plan plan);
   void check_then_run(PlanCheck what, std::function<plan::PlanParseResult()> job);
   void on_plan_checked(const PlanCheck& what, CheckedPlan checked);
-  void plan_file_failed(const QString& error);  // shows it (when any) and says start_answered
-  QObject* plan_check_ = nullptr;               // the plan file's check under way, if any
+  void start_failed(const QString& error);  // shows it (when any) and says start_answered
+  QObject* plan_check_ = nullptr;           // the plan file's check under way, if any
   void on_experiment_started(int index, const QString& name, const QString& kind);
   void on_add_clicked();
   void update_add_button();

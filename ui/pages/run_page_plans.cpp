@@ -33,7 +33,7 @@ QString RunPage::why_not_now() const {
 }
 
 void RunPage::open_plan_file(const QString& path) {
-  if (const QString why = why_not_now(); !why.isEmpty()) return plan_file_failed(why);
+  if (const QString why = why_not_now(); !why.isEmpty()) return start_failed(why);
   const QString name = QFileInfo(path).fileName();
   emit status(tr("Checking the plan %1 and the files it names…").arg(name));
   check_then_run({name, QString(), QString(), true},
@@ -85,10 +85,10 @@ void RunPage::on_plan_checked(const PlanCheck& what, CheckedPlan checked) {
     launch_allowed_ = false;
     if (started) return emit start_answered(true, QString());
   }
-  plan_file_failed(error);
+  start_failed(error);
 }
 
-void RunPage::plan_file_failed(const QString& error) {
+void RunPage::start_failed(const QString& error) {
   if (!error.isEmpty()) {
     emit status(error.section('\n', 0, 0));
     // Window-modal, not a nested event loop: the page keeps drawing behind it.
