@@ -11,7 +11,7 @@ set(allowed_core/media "")
 set(allowed_core/artifacts "")
 set(allowed_core/net "core/logprobs")
 set(allowed_core/metrics "core/net;core/logprobs")
-set(allowed_core/record "core/metrics;core/net;core/logprobs")
+set(allowed_core/record "core/files;core/metrics;core/net;core/logprobs")
 set(allowed_core/plan "core/files;core/media;core/net;core/logprobs")
 set(allowed_core/compare "core/files;core/logprobs;core/metrics;core/net;core/plan;core/media")
 set(allowed_core/run
