@@ -8,61 +8,14 @@
 #include <system_error>
 
 #include "core/files/regular_file.h"
+#include "core/record/json_object_file.h"
+#include "core/record/plan_headline.h"
 
 namespace lb::record {
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-// One JSON object file of the folder. An absent file is null with no problem (a run killed early
-// has no summary yet); an unreadable, malformed or non-object file is null and a problem that
-// names the file.
-json read_object(const fs::path& folder, const char* name, std::vector<std::string>& problems) {
-  constexpr size_t kMaxRunJsonBytes = 256 * files::kMiB;
-  const fs::path path = folder / name;
-  std::error_code ec;
-  if (!fs::exists(path, ec)) return nullptr;
-  std::string error;
-  const auto text = files::read_regular_file(path.string(), kMaxRunJsonBytes, &error);
-  if (!text) {
-    problems.push_back(std::string(name) + ": cannot be read (" + error + ")");
-    return nullptr;
-  }
-  json doc = json::parse(*text, nullptr, false);
-  if (doc.is_discarded()) {
-    problems.push_back(std::string(name) + ": not valid JSON");
-    return nullptr;
-  }
-  if (!doc.is_object()) {
-    problems.push_back(std::string(name) + ": not a JSON object");
-    return nullptr;
-  }
-  return doc;
-}
-
-// The strings at list[i].key (lanes[].id, experiments[].kind); each entry of another shape is a
-// problem naming the file and the field, and is left out.
-std::vector<std::string> strings_of(const json& plan, const char* list, const char* key,
-                                    std::vector<std::string>& problems) {
-  std::vector<std::string> out;
-  if (!plan.contains(list)) return out;
-  const json& items = plan[list];
-  if (!items.is_array()) {
-    problems.push_back(std::string("plan.json: ") + list + " is not a list");
-    return out;
-  }
-  for (size_t i = 0; i < items.size(); ++i) {
-    const json& item = items[i];
-    if (item.is_object() && item.contains(key) && item[key].is_string()) {
-      out.push_back(item[key].get<std::string>());
-    } else {
-      problems.push_back(std::string("plan.json: ") + list + "[" + std::to_string(i) + "]." + key +
-                         " is not a string");
-    }
-  }
-  return out;
-}
 
 int64_t count_lines(const fs::path& path) {
   const int fd = files::open_regular_file(path.string(), nullptr);
@@ -77,22 +30,16 @@ int64_t count_lines(const fs::path& path) {
 }
 
 void read_plan(const fs::path& folder, RunFolderHeadline& out) {
-  const json plan = read_object(folder, "plan.json", out.problems);
-  if (plan.is_null()) return;
-  if (plan.contains("name")) {
-    if (plan["name"].is_string()) {
-      out.plan_name = plan["name"].get<std::string>();
-    } else {
-      out.problems.push_back("plan.json: name is not a string");
-    }
-  }
-  out.lanes = strings_of(plan, "lanes", "id", out.problems);
-  out.experiments = strings_of(plan, "experiments", "kind", out.problems);
+  const auto plan = read_plan_headline(folder.string(), &out.problems);
+  if (!plan) return;
+  out.plan_name = plan->name;
+  out.lanes = plan->lanes;
+  for (const PlannedExperiment& e : plan->experiments) out.experiments.push_back(e.kind);
 }
 
 // As the report judges it: finished only when summary.json says so and was not interrupted.
 void read_summary(const fs::path& folder, RunFolderHeadline& out) {
-  const json summary = read_object(folder, "summary.json", out.problems);
+  const json summary = read_json_object_file(folder.string(), "summary.json", out.problems);
   out.complete = false;
   if (summary.is_null() || !summary.contains("run")) return;
   const json& run = summary["run"];
@@ -108,7 +55,7 @@ void read_summary(const fs::path& folder, RunFolderHeadline& out) {
 }
 
 void read_decision(const fs::path& folder, RunFolderHeadline& out) {
-  const json decision = read_object(folder, "decision.json", out.problems);
+  const json decision = read_json_object_file(folder.string(), "decision.json", out.problems);
   if (decision.is_null() || !decision.contains("decision")) return;
   if (decision["decision"].is_string()) {
     out.decision = decision["decision"].get<std::string>();

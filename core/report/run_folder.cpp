@@ -172,6 +172,7 @@ std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* er
   RunFolder folder;
   folder.dir = dir;
   folder.plan = read_json_file(root / "plan.json", folder, true);
+  folder.plan_headline = record::plan_headline_of(folder.plan);
   folder.environment = read_json_file(root / "environment.json", folder, true);
   folder.summary = read_json_file(root / "summary.json", folder, false);
   if (folder.summary.is_object()) {

@@ -203,7 +203,8 @@ class UiStoredSeriesTest : public QObject {
     add("capacity", "r2", 900)->warmup = true;
     add("capacity", "r4", 300);
     for (int turn : {0, 0, 1}) add("chat", "sessions", 100 + 10 * turn)->turn = turn;
-    ui::StoredSeriesBuilder builder({"fp8"}, ui::StoredTrafficPlan::from_plan_json(plan));
+    ui::StoredSeriesBuilder builder(
+        {"fp8"}, ui::StoredTrafficPlan::from(lb::record::plan_headline_of(plan)));
     builder.add_block(points);
     const ui::StoredRunSeries series = builder.finish({"fp8"});
     const ui::StoredLaneSeries& s = series.by_lane.at("fp8");

@@ -3,8 +3,8 @@
 #include <QDir>
 #include <QFile>
 #include <QtConcurrent/QtConcurrentRun>
-#include <nlohmann/json.hpp>
 
+#include "core/record/plan_headline.h"
 #include "core/report/report_model.h"
 #include "core/report/svg_chart.h"
 
@@ -14,11 +14,8 @@ namespace {
 // What the traffic series need of plan.json, read before requests.jsonl is folded (the
 // folder's own reading of it comes with the requests); nothing when it cannot be read.
 StoredTrafficPlan traffic_plan_of(const QString& dir) {
-  QFile file(QDir(dir).filePath("plan.json"));
-  if (!file.open(QIODevice::ReadOnly)) return {};
-  const QByteArray text = file.readAll();
-  return StoredTrafficPlan::from_plan_json(
-      nlohmann::json::parse(text.begin(), text.end(), nullptr, false));
+  const auto plan = record::read_plan_headline(QFile::encodeName(dir).toStdString());
+  return plan ? StoredTrafficPlan::from(*plan) : StoredTrafficPlan{};
 }
 
 // The effect charts come from summary.json alone: when it cannot be drawn, the rest still shows.

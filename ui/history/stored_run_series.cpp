@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <nlohmann/json.hpp>
 
 namespace lb::ui {
 namespace {
@@ -63,8 +62,8 @@ bool StoredRunSeries::has_capacity_probes() const {
   return false;
 }
 
-StoredTrafficPlan StoredTrafficPlan::from_plan_json(const nlohmann::json& plan) {
-  return {ExperimentKinds::from_plan_json(plan), CapacitySlo::from_plan_json(plan)};
+StoredTrafficPlan StoredTrafficPlan::from(const record::PlanHeadline& plan) {
+  return {ExperimentKinds::from(plan), plan.capacity.value_or(CapacitySlo{})};
 }
 
 void RateBins::add(int64_t at_ns, double tokens) {
@@ -237,7 +236,7 @@ StoredRunSeries StoredSeriesBuilder::finish(const QStringList& lane_order) {
 StoredRunSeries stored_run_series(const report::RunFolder& folder) {
   QStringList lanes;
   for (const std::string& id : folder.lane_ids()) lanes << QString::fromStdString(id);
-  StoredSeriesBuilder builder(lanes, StoredTrafficPlan::from_plan_json(folder.plan));
+  StoredSeriesBuilder builder(lanes, StoredTrafficPlan::from(folder.plan_headline));
   builder.add_block(folder.requests);
   return builder.finish();
 }

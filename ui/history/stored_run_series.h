@@ -60,7 +60,7 @@ struct StoredRunSeries {
 struct StoredTrafficPlan {
   ExperimentKinds kinds;
   CapacitySlo capacity_slo;
-  static StoredTrafficPlan from_plan_json(const nlohmann::json& plan);
+  static StoredTrafficPlan from(const record::PlanHeadline& plan);
 };
 
 // Output tokens over time in bins of a whole number of milliseconds that divides 1 s, anchored at

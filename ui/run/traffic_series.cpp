@@ -2,48 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <nlohmann/json.hpp>
 
 namespace lb::ui {
 
-ExperimentKinds ExperimentKinds::from_plan_json(const nlohmann::json& plan) {
+ExperimentKinds ExperimentKinds::from(const record::PlanHeadline& plan) {
   ExperimentKinds out;
-  if (!plan.is_object()) return out;
-  const auto experiments = plan.find("experiments");
-  if (experiments == plan.end() || !experiments->is_array()) return out;
-  for (const nlohmann::json& e : *experiments) {
-    if (!e.is_object()) continue;
-    const auto kind = e.find("kind");
-    if (kind == e.end() || !kind->is_string()) continue;
-    const auto name = e.find("name");
-    const bool named =
-        name != e.end() && name->is_string() && !name->get_ref<const std::string&>().empty();
-    out.add(named ? name->get<std::string>() : kind->get<std::string>(), kind->get<std::string>());
-  }
-  return out;
-}
-
-CapacitySlo CapacitySlo::from_plan_json(const nlohmann::json& plan) {
-  CapacitySlo out;
-  if (!plan.is_object() || !plan.contains("experiments") || !plan["experiments"].is_array())
-    return out;
-  const auto number = [](const nlohmann::json& o, const char* key) {
-    const auto it = o.find(key);
-    return it != o.end() && it->is_number() ? it->get<double>() : -1.0;
-  };
-  for (const nlohmann::json& e : plan["experiments"]) {
-    if (!e.is_object() || !e.contains("kind") || !e["kind"].is_string() ||
-        record::experiment_kind_from(e["kind"].get<std::string>()) !=
-            record::ExperimentKind::Capacity)
-      continue;
-    const auto slo = e.find("slo");
-    if (slo != e.end() && slo->is_object()) {
-      out.ttft_p99_ms = number(*slo, "ttft_p99_ms");
-      out.tpot_p99_ms = number(*slo, "tpot_p99_ms");
-    }
-    out.by_rate = e.value("load", nlohmann::json()) == "rate";
-    break;
-  }
+  for (const record::PlannedExperiment& e : plan.experiments) out.add(e.name, e.kind);
   return out;
 }
 

@@ -12,10 +12,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "core/metrics/order_statistics.h"
 #include "core/record/experiment_kind.h"
+#include "core/record/plan_headline.h"
 #include "ui/run/bounded_samples.h"
 
 namespace lb::ui {
@@ -44,21 +43,15 @@ struct ProbeFigures {
 };
 
 // A capacity experiment's SLOs in ms (<= 0 = not set) and whether it searches a request rate.
-struct CapacitySlo {
-  double ttft_p99_ms = -1;
-  double tpot_p99_ms = -1;
-  bool by_rate = false;
-  // The first capacity experiment's in a plan.json (resolved or not); none set when it has none.
-  static CapacitySlo from_plan_json(const nlohmann::json& plan);
-};
+using CapacitySlo = record::CapacityPlanSlo;
 
 // The kind of each experiment of a plan, by the name its requests carry (the experiment's name,
 // else its kind).
 class ExperimentKinds {
  public:
   ExperimentKinds() = default;
-  // From a plan.json (resolved or not); anything unreadable is left out.
-  static ExperimentKinds from_plan_json(const nlohmann::json& plan);
+  // A run folder's plan.json (resolved or not), as record::plan_headline_of reads it.
+  static ExperimentKinds from(const record::PlanHeadline& plan);
   void add(const std::string& name, const std::string& kind) { kinds_[name] = kind; }
   // "NAME-2" is NAME's kind when NAME is known (an experiment appended under a name the run
   // had); any other unknown name is taken as a kind ("context_sweep"); nullopt for the rest.
