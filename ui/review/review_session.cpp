@@ -3,25 +3,15 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <nlohmann/json.hpp>
 #include <optional>
 
 #include "core/compare/pair_comparison.h"
 #include "core/compare/run_reviews.h"
 #include "core/compare/texts_file.h"
-#include "core/record/experiment_kind.h"
-#include "core/record/file_fields.h"
+#include "core/record/regression_inputs.h"
 
 namespace lb::ui {
 namespace {
-
-// The text of a file of the folder; nullopt when it does not exist or cannot be opened (a run
-// without a summary yet is not damaged).
-std::optional<std::string> read_text(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return std::nullopt;
-  return file.readAll().toStdString();
-}
 
 QStringList to_qt(const std::vector<std::string>& lines) {
   QStringList out;
@@ -44,37 +34,15 @@ struct ReviewPlan {
   double threshold = compare::kDefaultNearIdenticalThreshold;
 };
 
-void read_regression(const nlohmann::json& plan, record::FileFields& f, ReviewPlan& out) {
-  const nlohmann::json& experiments = f.array(plan, "", "experiments");
-  for (size_t i = 0; i < experiments.size(); ++i) {
-    const std::string path = record::FileFields::item_path("", "experiments", i);
-    const nlohmann::json& e = experiments[i];
-    if (!f.expect_object(e, path) ||
-        record::experiment_kind_from(f.string(e, path, "kind", {}, true)) !=
-            record::ExperimentKind::Regression)
-      continue;
-    if (!out.prompt_set_ref.empty()) continue;  // the first regression is the one reviewed
-    out.prompt_set_ref = f.string(e, path, "prompts", "builtin:regression-20");
-    out.threshold = f.number(e, path, "similarity_threshold", out.threshold);
-  }
-}
-
 // plan.json of a run folder; what is of the wrong kind is noted in *damage under `label`.
 ReviewPlan read_review_plan(const QString& run_dir, const std::string& label, QStringList* damage) {
+  const record::RegressionPlanInputs in =
+      record::read_regression_plan_inputs(QFile::encodeName(run_dir).toStdString(), label);
   ReviewPlan out;
-  const auto text = read_text(QDir(run_dir).filePath("plan.json"));
-  if (!text) return out;
-  record::FileFields f(label);
-  const nlohmann::json plan = f.parse_object(*text);
-  const nlohmann::json& lanes = f.array(plan, "", "lanes");
-  for (size_t i = 0; i < lanes.size(); ++i) {
-    const std::string path = record::FileFields::item_path("", "lanes", i);
-    if (!f.expect_object(lanes[i], path)) continue;
-    const std::string id = f.string(lanes[i], path, "id", {}, true);
-    if (!id.empty()) out.lanes << QString::fromStdString(id);
-  }
-  read_regression(plan, f, out);
-  *damage << to_qt(f.damage());
+  out.lanes = to_qt(in.lanes);
+  out.prompt_set_ref = in.prompt_set_ref;
+  out.threshold = in.similarity_threshold.value_or(out.threshold);
+  *damage << to_qt(in.damage);
   return out;
 }
 
@@ -88,38 +56,14 @@ QStringList lanes_with_texts(const QString& run_dir, const QStringList& plan_lan
   return lanes;
 }
 
-void read_load_baseline(const nlohmann::json& lanes, const std::string& path, record::FileFields& f,
-                        std::map<QString, std::set<size_t>>& out) {
-  for (const auto& [lane, section] : lanes.items()) {
-    const std::string at = path + ".lanes." + lane;
-    if (!f.expect_object(section, at)) continue;
-    const nlohmann::json& baseline = f.object(section, at, "load_baseline");
-    if (!baseline.contains("batch_variant")) continue;
-    auto& indexes = out[QString::fromStdString(lane)];
-    for (const auto& v : f.array(baseline, at + ".load_baseline", "batch_variant"))
-      if (v.is_object() && v.contains("index") && v["index"].is_number_unsigned())
-        indexes.insert(v["index"].get<size_t>());
-  }
-}
-
 // The regression's batch-variant prompts per lane, from its load baseline in summary.json.
 void read_batch_variant(const QString& run_dir, std::map<QString, std::set<size_t>>& out,
                         QStringList* damage) {
-  const auto text = read_text(QDir(run_dir).filePath("summary.json"));
-  if (!text) return;
-  record::FileFields f("summary.json");
-  const nlohmann::json summary = f.parse_object(*text);
-  const nlohmann::json& experiments = f.array(summary, "", "experiments");
-  for (size_t i = 0; i < experiments.size(); ++i) {
-    const std::string path = record::FileFields::item_path("", "experiments", i);
-    const nlohmann::json& e = experiments[i];
-    if (!f.expect_object(e, path) || record::experiment_kind_from(f.string(e, path, "kind")) !=
-                                         record::ExperimentKind::Regression)
-      continue;
-    read_load_baseline(f.object(e, path, "lanes"), path, f, out);
-    break;
-  }
-  *damage << to_qt(f.damage());
+  std::vector<std::string> noted;
+  for (auto& [lane, indexes] :
+       record::read_batch_variant_prompts(QFile::encodeName(run_dir).toStdString(), noted))
+    out[QString::fromStdString(lane)] = std::move(indexes);
+  *damage << to_qt(noted);
 }
 
 }  // namespace

@@ -2,94 +2,35 @@
 
 #include <QDir>
 #include <QFile>
-#include <nlohmann/json.hpp>
 
-#include "core/record/file_fields.h"
+#include "core/record/sampled_file.h"
 
 namespace lb::ui {
 namespace {
 
-using nlohmann::json;
-
-// A file of the run folder named as the page says it ("texts/fp8.samples.json").
-bool read_json(const QDir& dir, const QString& file, json* out, QString* error) {
-  QFile f(dir.filePath(file));
-  if (!f.open(QIODevice::ReadOnly)) {
-    *error = QObject::tr("damaged: %1: cannot be read").arg(file);
-    return false;
-  }
-  const QByteArray bytes = f.readAll();
-  *out = json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
-  if (out->is_discarded()) {
-    *error = QObject::tr("damaged: %1: not valid JSON (cut short?)").arg(file);
-    return false;
-  }
-  return true;
-}
-
-// texts/<lane>.samples.json: a list per prompt of its samples.
-bool read_samples(const QDir& dir, const QString& lane, json* out, QString* error) {
-  const QString file = "texts/" + lane + ".samples.json";
-  if (!read_json(dir, file, out, error)) return false;
-  if (out->is_array()) return true;
-  *error = QObject::tr("damaged: %1: the file is %2, not a list")
-               .arg(file, QString::fromLatin1(out->type_name()));
-  return false;
-}
-
-std::vector<std::vector<std::string>> samples_of(const json& j) {
-  std::vector<std::vector<std::string>> out;
-  if (!j.is_array()) return out;
-  for (const auto& prompt : j) {
-    out.emplace_back();
-    if (!prompt.is_array()) continue;
-    for (const auto& s : prompt) out.back().push_back(s.is_string() ? s.get<std::string>() : "");
-  }
-  return out;
-}
-
-std::vector<compare::SamplePair> pairs_of(const json& j) {
-  std::vector<compare::SamplePair> out;
-  if (!j.is_array()) return out;
-  for (const auto& p : j)
-    if (p.is_array() && p.size() == 3 && p[0].is_number_unsigned() && p[1].is_number_unsigned() &&
-        p[2].is_number())
-      out.push_back({p[0].get<uint32_t>(), p[1].get<uint32_t>(), p[2].get<double>()});
-  return out;
-}
-
-// "3/16" from {"lost": 3, "samples": 16}; "?" when the lane is missing.
-QString sampled_lost_of(const json& fact_lost, const QString& lane) {
+// "3/16" from the lane's fact loss; "?" when the lane is missing.
+QString sampled_lost_of(const std::map<std::string, record::SampledFactLoss>& fact_lost,
+                        const QString& lane) {
   const auto it = fact_lost.find(lane.toStdString());
-  if (it == fact_lost.end() || !it->is_object()) return "?";
-  const json& entry = *it;
-  const auto lost = entry.find("lost"), samples = entry.find("samples");
-  if (lost == entry.end() || samples == entry.end() || !lost->is_number_integer() ||
-      !samples->is_number_integer())
-    return "?";
-  return QString("%1/%2").arg(lost->get<int64_t>()).arg(samples->get<int64_t>());
+  if (it == fact_lost.end()) return "?";
+  return QString("%1/%2").arg(it->second.lost).arg(it->second.samples);
 }
 
-SampledPromptView prompt_of(const json& p, const std::string& path, record::FileFields& f,
-                            const QString& lane_a, const QString& lane_b) {
+SampledPromptView prompt_of(const record::SampledPromptRecord& p, const QString& lane_a,
+                            const QString& lane_b) {
   SampledPromptView v;
-  if (!f.expect_object(p, path)) return v;
-  const double index = f.number(p, path, "index", 0);
-  v.index = index >= 0 ? static_cast<size_t>(index) : 0;
-  v.id = QString::fromStdString(f.string(p, path, "id"));
-  v.result = QString::fromStdString(f.string(p, path, "result"));
-  v.q_value = f.number(p, path, "q_value", 1.0);
-  v.fact_loss = QString::fromStdString(f.string(p, path, "fact_loss_text"));
-  if (p.contains("fact_lost")) {
-    const json& lost = f.object(p, path, "fact_lost");
+  v.index = p.index;
+  v.id = QString::fromStdString(p.id);
+  v.result = QString::fromStdString(p.result);
+  v.q_value = p.q_value;
+  v.fact_loss = QString::fromStdString(p.fact_loss_text);
+  if (p.fact_lost)
     v.fact_loss_counts =
-        QObject::tr("%1 vs %2").arg(sampled_lost_of(lost, lane_b), sampled_lost_of(lost, lane_a));
-  }
-  const json& pairs = f.object(p, path, "pairs");
-  const std::string at = path + ".pairs";
-  v.pairs[0] = pairs_of(f.array(pairs, at, "within_a"));
-  v.pairs[1] = pairs_of(f.array(pairs, at, "within_b"));
-  v.pairs[2] = pairs_of(f.array(pairs, at, "cross"));
+        QObject::tr("%1 vs %2")
+            .arg(sampled_lost_of(*p.fact_lost, lane_b), sampled_lost_of(*p.fact_lost, lane_a));
+  for (size_t d = 0; d < p.pairs.size(); ++d)
+    for (const record::SampledPairRatio& pair : p.pairs[d])
+      v.pairs[d].push_back({pair.i, pair.j, pair.ratio});
   return v;
 }
 
@@ -140,31 +81,24 @@ namespace {
 
 bool read_sampled(const QString& run_dir, const QString& file, SampledReviewData* out,
                   QString* error) {
-  const QDir dir(run_dir);
-  json sampled;
-  if (!read_json(dir, file, &sampled, error)) return false;
-  record::FileFields f(file.toStdString());
-  SampledReviewData d;
-  d.lane_a = QString::fromStdString(f.string(sampled, "", "baseline", {}, true));
-  d.lane_b = QString::fromStdString(f.string(sampled, "", "candidate", {}, true));
-  if (f.expect_object(sampled, "") && !sampled.contains("prompts")) f.note("prompts", "is missing");
-  const json& prompts = f.array(sampled, "", "prompts");
-  if (d.lane_a.isEmpty() || d.lane_b.isEmpty() || prompts.empty()) {
-    *error = QString::fromStdString(f.damaged()
-                                        ? f.damage().front()
-                                        : "damaged: " + file.toStdString() + ": it has no prompts");
+  const std::string dir = QFile::encodeName(run_dir).toStdString();
+  std::string why;
+  const auto sampled = record::read_sampled_file(dir, file.toStdString(), &why);
+  auto a = sampled ? record::read_lane_samples(dir, sampled->baseline, &why) : std::nullopt;
+  auto b = a ? record::read_lane_samples(dir, sampled->candidate, &why) : std::nullopt;
+  if (!b) {
+    *error = QString::fromStdString(why);
     return false;
   }
-  json a, b;
-  if (!read_samples(dir, d.lane_a, &a, error) || !read_samples(dir, d.lane_b, &b, error))
-    return false;
-  d.samples_a = samples_of(a);
-  d.samples_b = samples_of(b);
-  for (size_t i = 0; i < prompts.size(); ++i)
-    d.prompts.push_back(prompt_of(prompts[i], record::FileFields::item_path("", "prompts", i), f,
-                                  d.lane_a, d.lane_b));
-  for (const std::string& line : f.damage()) d.damage << QString::fromStdString(line);
-  read_verdicts(dir, file, d);
+  SampledReviewData d;
+  d.lane_a = QString::fromStdString(sampled->baseline);
+  d.lane_b = QString::fromStdString(sampled->candidate);
+  d.samples_a = std::move(*a);
+  d.samples_b = std::move(*b);
+  for (const record::SampledPromptRecord& p : sampled->prompts)
+    d.prompts.push_back(prompt_of(p, d.lane_a, d.lane_b));
+  for (const std::string& line : sampled->damage) d.damage << QString::fromStdString(line);
+  read_verdicts(QDir(run_dir), file, d);
   *out = std::move(d);
   return true;
 }
