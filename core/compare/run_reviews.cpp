@@ -4,6 +4,8 @@
 #include <cctype>
 #include <filesystem>
 
+#include "core/files/regular_file.h"
+
 namespace lb::compare {
 namespace {
 
@@ -62,7 +64,8 @@ void take_later_verdicts(ReviewRecord& base, const ReviewRecord& other) {
 }  // namespace
 
 std::vector<StoredReview> read_review_files(const std::string& run_dir,
-                                            std::vector<std::string>* warnings) {
+                                            std::vector<std::string>* warnings,
+                                            std::vector<std::string>* damage) {
   std::vector<fs::path> paths;
   std::error_code ec;
   for (fs::directory_iterator it(run_dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -74,10 +77,14 @@ std::vector<StoredReview> read_review_files(const std::string& run_dir,
   std::vector<StoredReview> out;
   for (const auto& path : paths) {
     std::string error;
-    if (auto record = load_review(path.string(), &error))
-      out.push_back({path.filename().string(), std::move(*record)});
-    else if (warnings)
-      warnings->push_back(path.filename().string() + " cannot be read: " + error);
+    const std::string name = path.filename().string();
+    if (auto record = load_review(path.string(), &error)) {
+      out.push_back({name, std::move(*record)});
+      continue;
+    }
+    if (warnings) warnings->push_back(name + " cannot be read: " + error);
+    if (damage)
+      damage->push_back("damaged: " + name + ": " + files::error_reason(error, path.string()));
   }
   return out;
 }

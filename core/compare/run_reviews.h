@@ -19,9 +19,11 @@ struct StoredReview {
 };
 
 // review.json and review.*.json of RUN_DIR in file-name order; a file that cannot be read is
-// left out with one sentence in *warnings.
+// left out with one sentence in *warnings ("review.json cannot be read: PATH: why") and one in
+// *damage as the pages name it ("damaged: review.json: why").
 std::vector<StoredReview> read_review_files(const std::string& run_dir,
-                                            std::vector<std::string>* warnings = nullptr);
+                                            std::vector<std::string>* warnings = nullptr,
+                                            std::vector<std::string>* damage = nullptr);
 
 // One record per lane pair, in order of first appearance. Where several files hold a pair, the
 // preferred file's record (see review_file_for_pair) is the base and each prompt pair takes the

@@ -147,12 +147,12 @@ std::optional<DecisionRecord> load_decision(const std::string& dir, std::string*
   std::string read_error;
   const auto text = files::read_regular_file(path.string(), kMaxDecisionBytes, &read_error);
   if (!text) {
-    set_error(error, read_error);
+    set_error(error, "decision.json: " + files::error_reason(read_error, path.string()));
     return std::nullopt;
   }
   const auto json = nlohmann::json::parse(*text, nullptr, false);
   if (json.is_discarded()) {
-    set_error(error, "decision.json is not valid JSON");
+    set_error(error, "decision.json: not valid JSON (cut short?)");
     return std::nullopt;
   }
   return decision_from_json(json, error);

@@ -23,6 +23,10 @@ std::string string_or(const nlohmann::json& j, const char* key) {
 // summary.json of a long sweep is a few MiB; a larger JSON file is not one a run wrote.
 constexpr size_t kMaxJsonFileBytes = 256 * files::kMiB;
 
+void note_damage(RunFolder& folder, const std::string& file, const std::string& what) {
+  folder.damage.push_back("damaged: " + file + ": " + what);
+}
+
 // A JSON file of the folder; null (with a warning) when it is missing, not a regular file, too
 // large or not JSON.
 nlohmann::json read_json_file(const fs::path& path, RunFolder& folder, bool warn_missing) {
@@ -35,14 +39,23 @@ nlohmann::json read_json_file(const fs::path& path, RunFolder& folder, bool warn
   const auto text = files::read_regular_file(path.string(), kMaxJsonFileBytes, &error);
   if (!text) {
     folder.warnings.push_back(error);
+    note_damage(folder, path.filename().string(), files::error_reason(error, path.string()));
     return nullptr;
   }
   auto json = nlohmann::json::parse(*text, nullptr, false);
   if (json.is_discarded()) {
     folder.warnings.push_back(path.filename().string() + " is not valid JSON; ignored");
+    note_damage(folder, path.filename().string(), "not valid JSON (cut short?)");
     return nullptr;
   }
   return json;
+}
+
+// plan.json, environment.json and summary.json are read as JSON of any shape; nothing is taken
+// from one that is not an object, so its figures are missing: say so.
+void note_not_object(RunFolder& folder, const char* name, const nlohmann::json& doc) {
+  if (!doc.is_null() && !doc.is_object())
+    note_damage(folder, name, std::string("the file is ") + doc.type_name() + ", not an object");
 }
 
 // artifacts/<lane>.verification.json, in file-name order.
@@ -106,8 +119,8 @@ void read_requests(const fs::path& path, RunFolder& folder, const RequestBlockSi
 
 // One record per lane pair, whichever of the folder's review files hold its verdicts.
 void read_reviews(const fs::path& dir, RunFolder& folder) {
-  folder.reviews =
-      compare::reviews_by_pair(compare::read_review_files(dir.string(), &folder.warnings));
+  folder.reviews = compare::reviews_by_pair(
+      compare::read_review_files(dir.string(), &folder.warnings, &folder.damage));
 }
 
 void read_sampled_reviews(const fs::path& dir, RunFolder& folder) {
@@ -123,8 +136,10 @@ void read_sampled_reviews(const fs::path& dir, RunFolder& folder) {
     std::string error;
     if (auto record = compare::load_sampled_review(file.string(), &error))
       folder.sampled_reviews.push_back(std::move(*record));
-    else
+    else {
       folder.warnings.push_back(file.filename().string() + " cannot be read: " + error);
+      note_damage(folder, file.filename().string(), files::error_reason(error, file.string()));
+    }
   }
 }
 
@@ -175,6 +190,9 @@ std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* er
   folder.plan_headline = record::plan_headline_of(folder.plan);
   folder.environment = read_json_file(root / "environment.json", folder, true);
   folder.summary = read_json_file(root / "summary.json", folder, false);
+  note_not_object(folder, "plan.json", folder.plan);
+  note_not_object(folder, "environment.json", folder.environment);
+  note_not_object(folder, "summary.json", folder.summary);
   if (folder.summary.is_object()) {
     record::FileFields fields("summary.json");
     folder.record = record::read_run_summary(folder.summary, fields);
@@ -187,7 +205,10 @@ std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* er
   read_artifacts(root, folder);
   std::string decision_error;
   folder.decision = load_decision(dir, &decision_error);
-  if (!folder.decision && !decision_error.empty()) folder.warnings.push_back(decision_error);
+  if (!folder.decision && !decision_error.empty()) {
+    folder.warnings.push_back(decision_error);
+    folder.damage.push_back("damaged: " + decision_error);  // "decision.json: what"
+  }
   judge_completion(folder);
   return folder;
 }

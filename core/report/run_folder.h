@@ -88,6 +88,9 @@ struct RunFolder {
   bool interrupted = false;  // stopped early, or killed before it could say it finished
   int64_t torn_lines = 0;    // requests.jsonl lines that are not JSON (a kill cuts the last one)
   std::vector<std::string> warnings;  // what is missing or damaged, one sentence each
+  // The files among them that are damaged, as the pages name them: "damaged: summary.json: not
+  // valid JSON (cut short?)", "damaged: plan.json: the file is array, not an object".
+  std::vector<std::string> damage;
 
   // Lane ids in plan order (falling back to summary, then request order).
   std::vector<std::string> lane_ids() const;

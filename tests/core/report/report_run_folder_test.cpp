@@ -1,6 +1,8 @@
 // A real run folder read back: every request line, the gate table from summary.json, the
 // decision record round trip, and a folder killed mid-run (torn last line, no summary.json)
 // that still loads, marked incomplete.
+#include <sys/stat.h>
+
 #include <QtTest>
 
 #include <filesystem>
@@ -179,6 +181,33 @@ class TestReportRunFolder : public QObject {
     QCOMPARE(folder->requests.size(), lb::test::read_jsonl(run_ / "requests.jsonl").size() - 1);
     QVERIFY(!folder->warnings.empty());
     QVERIFY(lb::report::build_gate_table(folder->summary, folder->lane_ids()).empty());
+    fs::remove_all(dir);
+  }
+
+  // Each damaged file is named once, in the pages' words, whatever made it unreadable.
+  void damagedFilesAreNamedAsThePagesSayIt() {
+    const auto dir = lb::test::fresh_dir("lb-rf-damage");
+    fs::copy(run_, dir, fs::copy_options::recursive);
+    fs::remove(dir / "summary.json");
+    QCOMPARE(::mkfifo((dir / "summary.json").c_str(), 0600), 0);
+    std::ofstream(dir / "plan.json") << "[1]";
+    std::ofstream(dir / "environment.json") << "{\"cut";
+    std::ofstream(dir / "decision.json") << "{";
+    std::string error;
+    const auto folder = lb::report::load_run_folder(dir.string(), &error);
+    QVERIFY2(folder, error.c_str());
+    std::string all;
+    for (const std::string& line : folder->damage) all += line + "\n";
+    QCOMPARE(folder->damage.size(), size_t{4});
+    QVERIFY2(all.find("damaged: summary.json: a FIFO") != std::string::npos, all.c_str());
+    QVERIFY2(all.find("damaged: plan.json: the file is array, not an object") != std::string::npos,
+             all.c_str());
+    QVERIFY2(
+        all.find("damaged: environment.json: not valid JSON (cut short?)") != std::string::npos,
+        all.c_str());
+    QVERIFY2(all.find("damaged: decision.json: not valid JSON (cut short?)") != std::string::npos,
+             all.c_str());
+    QVERIFY2(all.find(dir.string()) == std::string::npos, all.c_str());  // named, not pathed
     fs::remove_all(dir);
   }
 
