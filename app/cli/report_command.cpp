@@ -33,7 +33,7 @@ int run_report(const ReportArgs& args) {
     std::cerr << "lanebench-cli report: " << error << "\n";
     return 2;
   }
-  const auto folder = report::load_run_folder(args.run, &error);
+  const auto folder = report::load_run_folder_for_report(args.run, &error);
   if (!folder) {
     std::cerr << "lanebench-cli report: " << error << "\n";
     return 2;

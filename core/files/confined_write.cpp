@@ -103,6 +103,13 @@ bool write_all(int fd, std::string_view content) {
 
 bool write_confined(const std::string& root, const std::string& relative, std::string_view content,
                     std::string* error) {
+  return write_confined_pieces(
+      root, relative, [content](const PieceWriter& write) { return write(content); }, error);
+}
+
+bool write_confined_pieces(const std::string& root, const std::string& relative,
+                           const std::function<bool(const PieceWriter& write)>& produce,
+                           std::string* error) {
   const std::vector<std::string> parts = plain_parts(relative);
   if (parts.empty()) return refuse(error, "refused to write '" + relative + "': not a plain name");
   Fd dir(open_parent(root, parts, relative, error));
@@ -115,11 +122,17 @@ bool write_confined(const std::string& root, const std::string& relative, std::s
   const std::string shown = root + "/" + relative;
   Fd out(::openat(dir.fd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
   if (out.fd < 0) return fail(error, "cannot create a temporary file for " + shown);
-  if (!write_all(out.fd, content)) {
+  bool written = true;
+  const PieceWriter write = [&](std::string_view piece) {
+    written = written && write_all(out.fd, piece);
+    return written;
+  };
+  if (!produce(write) || !written) {
     const int saved = errno;
     ::unlinkat(dir.fd, tmp.c_str(), 0);
     errno = saved;
-    return fail(error, "cannot write " + shown);
+    return written ? refuse(error, "cannot write " + shown + ": its content could not be made")
+                   : fail(error, "cannot write " + shown);
   }
   ::fsync(out.fd);
   // rename replaces a link at NAME itself; it never writes through it.

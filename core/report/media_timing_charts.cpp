@@ -16,19 +16,16 @@ double median_of(std::vector<double> v) {
   return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-bool carried_media(const RequestPoint& r) {
-  return r.ok && !r.warmup && r.ttft_ms >= 0 && r.media_images + r.media_videos > 0;
-}
-
 // One series per lane: the median TTFT of the requests at each value of `x`, in x order.
 ChartSpec ttft_chart(const RunFolder& folder, ChartSpec spec,
-                     const std::function<double(const RequestPoint&)>& x) {
+                     const std::function<double(const MediaTtft&)>& x) {
   const auto lanes = folder.lane_ids();
   size_t points = 0;
   for (size_t i = 0; i < lanes.size(); ++i) {
     std::map<double, std::vector<double>> by_x;
-    for (const auto& r : folder.requests)
-      if (r.lane == lanes[i] && carried_media(r)) by_x[x(r)].push_back(r.ttft_ms);
+    const auto media = folder.digest.media().find(lanes[i]);
+    if (media != folder.digest.media().end())
+      for (const MediaTtft& r : media->second) by_x[x(r)].push_back(r.ttft_ms);
     ChartSeries series{lanes[i], lane_color(i), {}, {}, {}};
     for (auto& [value, ttfts] : by_x) series.points.emplace_back(value, median_of(ttfts));
     points += series.points.size();
@@ -48,17 +45,15 @@ std::vector<ChartSpec> media_timing_charts(const RunFolder& folder) {
   pixels.x_title = "pixels per request (megapixels; a video's over its frames)";
   pixels.y_title = "TTFT p50 (ms)";
   pixels.note = "Median TTFT at each total (measured); the client's media encoding is not in it.";
-  charts.push_back(ttft_chart(folder, pixels, [](const RequestPoint& r) {
-    return static_cast<double>(r.media_pixels) / 1e6;
-  }));
+  charts.push_back(ttft_chart(folder, pixels, [](const MediaTtft& r) { return r.megapixels; }));
   ChartSpec count;
   count.id = "ttft_vs_image_count";
   count.title = "TTFT vs images per request";
   count.x_title = "images per request";
   count.y_title = "TTFT p50 (ms)";
   count.note = "Median TTFT of the requests with images at each count (measured).";
-  charts.push_back(ttft_chart(
-      folder, count, [](const RequestPoint& r) { return static_cast<double>(r.media_images); }));
+  charts.push_back(
+      ttft_chart(folder, count, [](const MediaTtft& r) { return static_cast<double>(r.images); }));
   std::erase_if(charts, [](const ChartSpec& c) { return c.series.empty(); });
   return charts;
 }

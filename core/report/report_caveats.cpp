@@ -15,16 +15,10 @@ namespace {
 using nlohmann::json;
 
 void request_caveats(const RunFolder& folder, std::vector<std::string>& out) {
-  std::map<std::string, int64_t> estimated, failed;
-  for (const auto& r : folder.requests) {
-    if (r.warmup) continue;
-    if (r.ok && r.output_tokens_provenance == "estimated") ++estimated[r.lane];
-    if (!r.ok) ++failed[r.lane];
-  }
-  for (const auto& [lane, n] : estimated)
+  for (const auto& [lane, n] : folder.digest.estimated_outputs())
     out.push_back("Lane " + lane + ": output token counts of " + std::to_string(n) +
                   " requests are estimated (the server reported no usage).");
-  for (const auto& [lane, n] : failed)
+  for (const auto& [lane, n] : folder.digest.failed())
     out.push_back("Lane " + lane + ": " + std::to_string(n) +
                   " requests failed; they are excluded from latency and rate figures.");
 }

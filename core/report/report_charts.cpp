@@ -137,27 +137,15 @@ ChartSpec itl_chart(const RunFolder& folder, const std::vector<std::string>& lan
                                             {}});
   const std::set<std::string> throughput = experiment_names(folder, "throughput");
   constexpr size_t kSteps = 50;  // enough for a smooth curve, small enough for a light SVG
-  // One lane's gaps at a time: a long run has tens of millions of them.
+  // Counted as requests.jsonl was read (RequestDigest): a long run has tens of millions of gaps.
   for (size_t i = 0; i < lanes.size(); ++i) {
-    auto counted = [&](const RequestPoint& r) {
-      return r.ok && !r.warmup && r.lane == lanes[i] && throughput.count(r.experiment) > 0;
-    };
-    size_t room = 0;  // sized once: growing by doubling would hold up to twice the gaps
-    for (const auto& r : folder.requests)
-      if (counted(r) && !r.event_offsets_ns.empty()) room += r.event_offsets_ns.size() - 1;
-    std::vector<double> v;
-    v.reserve(room);
-    for (const auto& r : folder.requests)
-      if (counted(r)) {
-        const std::vector<double> itl = r.itl_ms();
-        v.insert(v.end(), itl.begin(), itl.end());
-      }
-    if (v.empty()) continue;
-    std::sort(v.begin(), v.end());
-    for (size_t s = 0; s <= kSteps; ++s) {
-      const size_t k = std::min(v.size() - 1, s * (v.size() - 1) / kSteps);
+    const GapHistogram gaps = folder.digest.gaps(lanes[i], throughput);
+    const int64_t n = gaps.count();
+    if (n == 0) continue;
+    for (int64_t s = 0; s <= static_cast<int64_t>(kSteps); ++s) {
+      const int64_t k = std::min(n - 1, s * (n - 1) / static_cast<int64_t>(kSteps));
       spec.series[i].points.emplace_back(
-          v[k], 100.0 * static_cast<double>(k + 1) / static_cast<double>(v.size()));
+          gaps.at_rank(k), 100.0 * static_cast<double>(k + 1) / static_cast<double>(n));
     }
   }
   return spec;

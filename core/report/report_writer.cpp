@@ -127,7 +127,13 @@ ReportWriteResult write_report_files(const RunFolder& folder, const ReportModel&
     for (const auto& c : model.charts)
       write(result, out_dir, "charts/" + chart_file_stem(c) + ".svg", render_svg_chart(c));
   }
-  if (formats.count("csv")) write(result, out_dir, "requests.csv", requests_csv(folder));
+  if (formats.count("csv")) {
+    std::string error;
+    if (write_requests_csv(folder, out_dir, "requests.csv", &error))
+      result.written.push_back("requests.csv");
+    else
+      result.errors.push_back(error);
+  }
   if (formats.count("json")) {
     std::string error;
     if (auto text = qualification_summary_text(folder, model, scrubber, &error))

@@ -1,9 +1,12 @@
 #include "core/report/requests_csv.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <vector>
 
+#include "core/files/confined_write.h"
 #include "core/metrics/percentile.h"
+#include "core/report/request_lines_reader.h"
 
 namespace lb::report {
 namespace {
@@ -30,13 +33,14 @@ std::string csv_field(const std::string& text) {
   return out + "\"";
 }
 
-std::string requests_csv(const RunFolder& folder) {
-  std::string out =
-      "lane,experiment,phase,index,warmup,ok,ttft_ms,e2el_ms,tpot_ms,decode_"
-      "tok_s,itl_median_ms,"
-      "itl_p99_ms,events,output_tokens,output_tokens_provenance,prompt_tokens,"
-      "prompt_tokens_provenance,error_kind\r\n";
-  for (const auto& r : folder.requests) {
+std::string requests_csv_header() {
+  return "lane,experiment,phase,index,warmup,ok,ttft_ms,e2el_ms,tpot_ms,decode_tok_s,"
+         "itl_median_ms,itl_p99_ms,events,output_tokens,output_tokens_provenance,prompt_tokens,"
+         "prompt_tokens_provenance,error_kind\r\n";
+}
+
+void append_requests_csv_rows(const std::vector<RequestPoint>& points, std::string& out) {
+  for (const auto& r : points) {
     const std::vector<double> itl = r.itl_ms();
     const double itl_median_ms = itl.empty() ? -1 : metrics::percentile(itl, 50);
     const double itl_p99_ms = itl.empty() ? -1 : metrics::percentile(itl, 99);
@@ -58,10 +62,38 @@ std::string requests_csv(const RunFolder& folder) {
                                   count(r.prompt_tokens),
                                   csv_field(r.prompt_tokens_provenance),
                                   csv_field(r.error_kind)};
-    for (size_t i = 0; i < std::size(fields); ++i) out += (i ? "," : "") + fields[i];
+    for (size_t i = 0; i < std::size(fields); ++i) {
+      if (i) out += ',';
+      out += fields[i];
+    }
     out += "\r\n";
   }
-  return out;
+}
+
+bool write_requests_csv(const RunFolder& folder, const std::string& out_dir,
+                        const std::string& name, std::string* error) {
+  std::string read_problem;
+  const auto produce = [&](const files::PieceWriter& write) {
+    std::string rows = requests_csv_header();
+    bool written = true;
+    const RequestBlockSink sink = [&](std::vector<RequestPoint>& points, double) {
+      append_requests_csv_rows(points, rows);
+      written = written && write(rows);
+      rows.clear();
+    };
+    RequestLineCounts counts;
+    const std::filesystem::path requests = std::filesystem::path(folder.dir) / "requests.jsonl";
+    std::error_code ec;
+    if (std::filesystem::exists(requests, ec) && !read_request_lines(requests, sink, counts)) {
+      read_problem =
+          counts.warnings.empty() ? "requests.jsonl cannot be read" : counts.warnings.back();
+      return false;
+    }
+    return written && write(rows);
+  };
+  if (files::write_confined_pieces(out_dir, name, produce, error)) return true;
+  if (error && !read_problem.empty()) *error = name + " not written: " + read_problem;
+  return false;
 }
 
 }  // namespace lb::report

@@ -96,6 +96,7 @@ void read_requests(const fs::path& path, RunFolder& folder, const RequestBlockSi
   if (sink) {
     const RequestBlockSink pass_on = [&](std::vector<RequestPoint>& points, double share_read) {
       note_lanes(points);
+      folder.digest.add_block(points);
       (*sink)(points, share_read);
     };
     found = read_request_lines(path, pass_on, counts);
@@ -105,6 +106,7 @@ void read_requests(const fs::path& path, RunFolder& folder, const RequestBlockSi
     folder.requests = std::move(lines.points);
     counts = std::move(lines.counts);
     note_lanes(folder.requests);
+    folder.digest.add_block(folder.requests);
   }
   if (!found) {
     // A requests.jsonl that is there but refused (a FIFO, a device) says why.
@@ -211,6 +213,11 @@ std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* er
   }
   judge_completion(folder);
   return folder;
+}
+
+std::optional<RunFolder> load_run_folder_for_report(const std::string& dir, std::string* error) {
+  const RequestBlockSink skip = [](std::vector<RequestPoint>&, double) {};
+  return load_run_folder(dir, error, &skip);
 }
 
 std::vector<std::string> RunFolder::lane_ids() const {

@@ -16,6 +16,7 @@
 #include "core/record/run_summary.h"
 #include "core/report/artifact_records.h"
 #include "core/report/decision_record.h"
+#include "core/report/request_digest.h"
 
 namespace lb::report {
 
@@ -82,6 +83,8 @@ struct RunFolder {
   // lines would take several times the file's size as JSON values).
   // Empty when the folder was loaded with a RequestBlockSink, which got them instead.
   std::vector<RequestPoint> requests;
+  // What the report needs of every request, counted as the file was read, kept or not.
+  RequestDigest digest;
   int64_t request_count = 0;               // request records in requests.jsonl, kept or not
   std::vector<std::string> request_lanes;  // their lanes, in order of first appearance
   bool complete = false;     // summary.json has run.finished_at and the run was not interrupted
@@ -103,5 +106,8 @@ struct RunFolder {
 // that folds them as they come never holds a long run's requests at once.
 std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* error,
                                          const RequestBlockSink* requests = nullptr);
+// The same, keeping no request (RunFolder::requests stays empty; the digest is filled): what a
+// report needs, in memory that does not grow with the run.
+std::optional<RunFolder> load_run_folder_for_report(const std::string& dir, std::string* error);
 
 }  // namespace lb::report

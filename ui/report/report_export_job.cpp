@@ -16,7 +16,7 @@ ReportExportResult export_or_throw(const QString& run_dir, const QString& out_di
   ReportExportResult result;
   result.out_dir = out_dir;
   std::string error;
-  const auto folder = report::load_run_folder(run_dir.toStdString(), &error);
+  const auto folder = report::load_run_folder_for_report(run_dir.toStdString(), &error);
   if (!folder) {
     result.errors << QString::fromStdString(error);
     return result;

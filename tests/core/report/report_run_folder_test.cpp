@@ -11,6 +11,7 @@
 
 #include "core/report/decision_record.h"
 #include "core/report/gate_table.h"
+#include "core/report/requests_csv.h"
 #include "core/report/run_folder.h"
 #include "report_run_fixture.h"
 #include "run_folder_reader.h"
@@ -182,6 +183,52 @@ class TestReportRunFolder : public QObject {
     QVERIFY(!folder->warnings.empty());
     QVERIFY(lb::report::build_gate_table(folder->summary, folder->lane_ids()).empty());
     fs::remove_all(dir);
+  }
+
+  // A report loads no request, only their digest, and writes requests.csv from the file itself:
+  // the same rows as from the requests kept in memory; a requests.jsonl it cannot read leaves no
+  // half-written CSV behind.
+  void aReportHoldsNoRequestsAndStreamsItsCsv() {
+    std::string error;
+    const auto kept = lb::report::load_run_folder(run_.string(), &error);
+    QVERIFY2(kept, error.c_str());
+    const auto lean = lb::report::load_run_folder_for_report(run_.string(), &error);
+    QVERIFY2(lean, error.c_str());
+    QVERIFY(lean->requests.empty());
+    QVERIFY(!kept->requests.empty());
+    QCOMPARE(lean->request_count, kept->request_count);
+    QCOMPARE(lean->digest.failed(), kept->digest.failed());
+    std::set<std::string> experiments;
+    for (const auto& r : kept->requests) experiments.insert(r.experiment);
+    int64_t gaps = 0;
+    for (const std::string& lane : kept->lane_ids()) {
+      QCOMPARE(lean->digest.gaps(lane, experiments).count(),
+               kept->digest.gaps(lane, experiments).count());
+      gaps += lean->digest.gaps(lane, experiments).count();
+    }
+    QVERIFY(gaps > 0);
+
+    const auto out = lb::test::fresh_dir("lb-rf-csv");
+    QVERIFY2(lb::report::write_requests_csv(*lean, out.string(), "requests.csv", &error),
+             error.c_str());
+    std::string want = lb::report::requests_csv_header();
+    lb::report::append_requests_csv_rows(kept->requests, want);
+    std::ifstream in(out / "requests.csv", std::ios::binary);
+    const std::string got((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    QCOMPARE(got.size(), want.size());
+    QVERIFY(got == want);
+
+    const auto fifo = lb::test::fresh_dir("lb-rf-csv-fifo");
+    fs::create_directories(fifo);
+    QCOMPARE(::mkfifo((fifo / "requests.jsonl").c_str(), 0600), 0);
+    lb::report::RunFolder broken = *lean;
+    broken.dir = fifo.string();
+    QVERIFY(!lb::report::write_requests_csv(broken, fifo.string(), "out.csv", &error));
+    QVERIFY2(error.find("out.csv not written") != std::string::npos, error.c_str());
+    for (const auto& entry : fs::directory_iterator(fifo))  // no temporary left behind
+      QCOMPARE(entry.path().filename().string(), std::string("requests.jsonl"));
+    fs::remove_all(out);
+    fs::remove_all(fifo);
   }
 
   // Each damaged file is named once, in the pages' words, whatever made it unreadable.
