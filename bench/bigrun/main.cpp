@@ -18,7 +18,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr double kRssBarMb = 1500;  // "under 1.5 GB resident", MB = 10^6 bytes
+constexpr double kRssBarMb = 1500;       // "under 1.5 GB resident", MB = 10^6 bytes
+constexpr double kReportRssBarMb = 400;  // a report holds a digest of the requests, not them
 
 struct Options {
   lb::bench::BigRunConfig config;
@@ -32,7 +33,11 @@ struct Options {
 };
 
 double bar_seconds(const std::string& step) {
-  return step == "reopen" ? 3.0 : step == "report" ? 30.0 : 1.0;
+  return step == "reopen" ? 3.0 : step == "report" ? 10.0 : 1.0;
+}
+
+double bar_rss_mb(const std::string& step) {
+  return step == "report" ? kReportRssBarMb : kRssBarMb;
 }
 
 double median(std::vector<double> v) {
@@ -99,9 +104,9 @@ json measure(const std::string& dir, const Options& o, int64_t expected_requests
     step_json["median_s"] = median(seconds);
     step_json["median_peak_rss_mb"] = median(rss);
     step_json["bar_s"] = bar_seconds(step);
-    step_json["bar_rss_mb"] = kRssBarMb;
+    step_json["bar_rss_mb"] = bar_rss_mb(step);
     step_json["time_pass"] = step_json["ok"] == true && median(seconds) < bar_seconds(step);
-    step_json["rss_pass"] = step_json["ok"] == true && median(rss) < kRssBarMb;
+    step_json["rss_pass"] = step_json["ok"] == true && median(rss) < bar_rss_mb(step);
     steps.push_back(step_json);
   }
   return steps;
@@ -180,7 +185,8 @@ int main(int argc, char** argv) {
       "lanebench-bench-bigrun: the workbench on a long run's folder. Makes a run folder of N "
       "requests over three lanes plus a regression's texts and review, then measures reopening it "
       "(Runs page), building its report and opening its review, each in a fresh child process "
-      "(wall time, peak RSS), against the bars 3 s, 30 s, 1 s and 1.5 GB. This is a measurement: "
+      "(wall time, peak RSS), against the bars 3 s, 10 s, 1 s and 1.5 GB (400 MB for the report). "
+      "This is a measurement: "
       "it exits 0 whatever the figures, unless --enforce is given (then 1 when a bar fails); 1 "
       "when a step itself fails, 2 on bad options."};
   app.add_option("--requests", o.config.requests,

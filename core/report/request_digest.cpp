@@ -1,22 +1,32 @@
 #include "core/report/request_digest.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "core/report/run_folder.h"
 
 namespace lb::report {
 namespace {
 
-constexpr int kDecades = 9;  // kMinMs (1e-3) to kMaxMs (1e6)
-constexpr size_t kBins = kDecades * GapHistogram::kBinsPerDecade;
+// A positive double's exponent and top mantissa bits, which grow with it: its bin number.
+constexpr int kDropBits = 52 - GapHistogram::kMantissaBits;
+constexpr uint64_t kFirstKey = std::bit_cast<uint64_t>(GapHistogram::kMinMs) >> kDropBits;
+constexpr uint64_t kEndKey = std::bit_cast<uint64_t>(GapHistogram::kMaxMs) >> kDropBits;
+constexpr size_t kBins = kEndKey - kFirstKey;
+
+// The middle of bin I: its key with the first dropped bit set.
+double middle_of(size_t i) {
+  return std::bit_cast<double>(((kFirstKey + i) << kDropBits) | (uint64_t{1} << (kDropBits - 1)));
+}
 
 }  // namespace
 
 size_t GapHistogram::bin_of(double gap_ms) {
   if (!(gap_ms > kMinMs)) return 0;
-  const double at = std::log10(gap_ms / kMinMs) * kBinsPerDecade;
-  return std::min(kBins - 1, static_cast<size_t>(at));
+  if (gap_ms >= kMaxMs) return kBins - 1;
+  return static_cast<size_t>((std::bit_cast<uint64_t>(gap_ms) >> kDropBits) - kFirstKey);
 }
 
 void GapHistogram::add(double gap_ms) {
@@ -44,11 +54,7 @@ double GapHistogram::at_rank(int64_t k) const {
   int64_t seen = 0;
   for (size_t i = 0; i < kBins; ++i) {
     seen += bins_[i];
-    if (seen > k) {
-      const double middle =
-          kMinMs * std::pow(10.0, (static_cast<double>(i) + 0.5) / kBinsPerDecade);
-      return std::clamp(middle, min_ms_, max_ms_);
-    }
+    if (seen > k) return std::clamp(middle_of(i), min_ms_, max_ms_);
   }
   return max_ms_;
 }

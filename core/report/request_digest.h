@@ -14,15 +14,18 @@ namespace lb::report {
 
 struct RequestPoint;
 
-// Inter-token gaps in ms, counted in logarithmic bins kBinsPerDecade to a decade from kMinMs to
-// kMaxMs (gaps outside fall in the first or last bin): a quantile is known to within
-// kRelativeError of the gap it stands for, and the smallest and largest gaps exactly.
+// Inter-token gaps in ms, counted in logarithmic bins: each power of two from kMinMs to kMaxMs
+// is split into kBinsPerOctave equal bins (a gap's exponent and the top bits of its mantissa, so
+// counting one costs no logarithm), and gaps outside fall in the first or last bin. A gap drawn
+// from its bin's middle is within kRelativeError of every gap in the bin; the smallest and
+// largest gaps are kept exactly.
 class GapHistogram {
  public:
-  static constexpr double kMinMs = 1e-3;
-  static constexpr double kMaxMs = 1e6;
-  static constexpr int kBinsPerDecade = 400;
-  static constexpr double kRelativeError = 0.003;  // half a bin: 10^(1/800) - 1 = 0.29 %
+  static constexpr double kMinMs = 1.0 / 1024;       // 2^-10 ms, about 1 µs
+  static constexpr double kMaxMs = 1024.0 * 1024.0;  // 2^20 ms, about 17 minutes
+  static constexpr int kMantissaBits = 8;
+  static constexpr int kBinsPerOctave = 1 << kMantissaBits;
+  static constexpr double kRelativeError = 0.5 / kBinsPerOctave;  // 0.2 %
 
   void add(double gap_ms);
   void merge(const GapHistogram& other);

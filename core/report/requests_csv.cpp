@@ -1,5 +1,6 @@
 #include "core/report/requests_csv.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <vector>
@@ -41,9 +42,10 @@ std::string requests_csv_header() {
 
 void append_requests_csv_rows(const std::vector<RequestPoint>& points, std::string& out) {
   for (const auto& r : points) {
-    const std::vector<double> itl = r.itl_ms();
-    const double itl_median_ms = itl.empty() ? -1 : metrics::percentile(itl, 50);
-    const double itl_p99_ms = itl.empty() ? -1 : metrics::percentile(itl, 99);
+    std::vector<double> itl = r.itl_ms();
+    std::sort(itl.begin(), itl.end());  // once for both figures
+    const double itl_median_ms = itl.empty() ? -1 : metrics::percentile_sorted(itl, 50);
+    const double itl_p99_ms = itl.empty() ? -1 : metrics::percentile_sorted(itl, 99);
     const std::string fields[] = {csv_field(r.lane),
                                   csv_field(r.experiment),
                                   csv_field(r.phase),
