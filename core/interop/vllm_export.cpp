@@ -3,11 +3,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <tuple>
 
+#include "core/files/line_reader.h"
+#include "core/files/regular_file.h"
 #include "core/interop/json_fields.h"
 #include "core/metrics/inter_token_gaps.h"
 #include "core/record/run_summary.h"
@@ -58,16 +58,18 @@ void add_request(const json& line, Detail& d) {
   d.errors.push_back(error);
 }
 
+// Each request's details; none from a requests.jsonl that is absent or not a regular file (the
+// export then carries the summary's aggregates alone).
 std::map<PhaseKey, Detail> read_details(const fs::path& jsonl) {
+  constexpr size_t kMaxLineBytes = 64 * files::kMiB;  // far above any request a run records
   std::map<PhaseKey, Detail> out;
-  std::ifstream in(jsonl);
-  std::string text;
-  while (std::getline(in, text)) {
+  const auto add = [&out](std::string_view text) {
     const json line = json::parse(text, nullptr, false);
-    if (!line.is_object() || bool_or(line, "warmup", false)) continue;  // a cut last line too
+    if (!line.is_object() || bool_or(line, "warmup", false)) return;  // a cut last line too
     add_request(line, out[{string_or(line, "experiment", ""), string_or(line, "lane", ""),
                            string_or(line, "phase", "")}]);
-  }
+  };
+  files::read_lines(jsonl.string(), kMaxLineBytes, add, nullptr, nullptr);
   return out;
 }
 
@@ -150,14 +152,20 @@ json result_object(const json& summary, const std::string& exp, const std::strin
 VllmExport export_vllm_results(const std::string& run_dir, const std::string& lane_filter) {
   VllmExport out;
   const fs::path dir(run_dir);
-  std::ifstream in(dir / "summary.json");
-  if (!in) {
+  constexpr size_t kMaxSummaryBytes = 256 * files::kMiB;
+  std::error_code ec;
+  if (!fs::exists(dir / "summary.json", ec)) {
     out.error = run_dir + " is not a run folder (no summary.json)";
     return out;
   }
-  std::stringstream buf;
-  buf << in.rdbuf();
-  const json summary = json::parse(buf.str(), nullptr, false);
+  std::string read_error;
+  const auto text =
+      files::read_regular_file((dir / "summary.json").string(), kMaxSummaryBytes, &read_error);
+  if (!text) {
+    out.error = read_error;
+    return out;
+  }
+  const json summary = json::parse(*text, nullptr, false);
   if (!summary.is_object() || !summary.contains("experiments") ||
       !summary["experiments"].is_array()) {
     out.error = (dir / "summary.json").string() + " is not a run summary (no experiments list)";

@@ -1,6 +1,8 @@
 // A throughput run on a simulator lane, exported as vLLM result JSON and imported back: the
 // imported lane's medians equal the measured lane's, so the export carries every number the
 // import needs and both speak vLLM's units.
+#include <sys/stat.h>
+
 #include <QtTest>
 
 #include "test_main.h"
@@ -104,6 +106,27 @@ class TestInteropRoundTrip : public QObject {
     fs::remove_all(measured);
     fs::remove_all(imported);
     fs::remove(file);
+  }
+
+  // A run folder from elsewhere whose files are FIFOs: the export says so, or exports the
+  // summary's figures alone, and never waits on a writer.
+  void plantedFifosAreRefusedNotWaitedOn() {
+    const fs::path dir = lb::test::fresh_dir("lb-export-fifo");
+    fs::create_directories(dir);
+    QCOMPARE(::mkfifo((dir / "summary.json").c_str(), 0600), 0);
+    const auto refused = lb::interop::export_vllm_results(dir.string());
+    QVERIFY(!refused.ok);
+    QVERIFY2(refused.error.find("FIFO") != std::string::npos, refused.error.c_str());
+
+    fs::remove(dir / "summary.json");
+    lb::test::write_text(dir / "summary.json", R"({"experiments": [{"name": "t", "lanes": {"fp8":
+        {"phase_order": ["c1"], "phases": {"c1": {"completed": 3, "median_ttft_ms": 9}}}}}]})");
+    QCOMPARE(::mkfifo((dir / "requests.jsonl").c_str(), 0600), 0);
+    const auto exported = lb::interop::export_vllm_results(dir.string());
+    QVERIFY2(exported.ok, exported.error.c_str());
+    QCOMPARE(exported.results.size(), size_t(1));
+    QCOMPARE(exported.results[0]["completed"], 3);
+    fs::remove_all(dir);
   }
 };
 
