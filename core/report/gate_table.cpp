@@ -208,8 +208,12 @@ GateCell token_cell(const json& td, const compare::ReviewRecord* review) {
     blockers += verdict == compare::Verdict::Blocker;
     pending += verdict == compare::Verdict::Unreviewed;
   }
-  cell.score = std::to_string(total - pending) + "/" + std::to_string(total);
-  if (blockers > 0) {
+  // With no confident change there is nothing to review: "pass", not a bare "0/0".
+  if (total > 0) cell.score = std::to_string(total - pending) + "/" + std::to_string(total);
+  if (total == 0) {
+    cell.status = GateStatus::Pass;
+    cell.detail = "no confident change: every differing token was one the baseline expected";
+  } else if (blockers > 0) {
     cell.status = GateStatus::Fail;
     cell.detail = std::to_string(blockers) + " confident change(s) judged a blocker";
   } else if (pending > 0) {

@@ -357,7 +357,21 @@ class TestReportContent : public QObject {
     QCOMPARE(row->cells[0].detail, std::string("baseline"));
     QCOMPARE(row->cells[1].status,
              confident > 0 ? lb::report::GateStatus::NotRun : lb::report::GateStatus::Pass);
-    QCOMPARE(row->cells[1].score, "0/" + std::to_string(confident));
+    QCOMPARE(row->cells[1].score, confident > 0 ? "0/" + std::to_string(confident) : "");
+
+    // Without a confident change the row passes with a reason, never with a bare "0/0".
+    nlohmann::json summary = folder_->summary;
+    for (auto& e : summary["experiments"])
+      if (e.value("kind", "") == "regression")
+        e["comparisons"][0]["token_divergence"]["confident_changes"] = nlohmann::json::array();
+    const auto none = lb::report::build_gate_table(summary, folder_->lane_ids());
+    const auto quiet = std::find_if(none.rows.begin(), none.rows.end(),
+                                    [](const auto& r) { return r.key == "tokens"; });
+    QVERIFY(quiet != none.rows.end());
+    QCOMPARE(quiet->cells[1].status, lb::report::GateStatus::Pass);
+    QCOMPARE(quiet->cells[1].score, std::string());
+    QVERIFY2(quiet->cells[1].detail.find("no confident change") != std::string::npos,
+             quiet->cells[1].detail.c_str());
   }
 
   // Cross-scores and the top-1 gate: the Cross-scores table shows both directions, each
