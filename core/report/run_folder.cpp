@@ -96,7 +96,6 @@ void read_requests(const fs::path& path, RunFolder& folder, const RequestBlockSi
   if (sink) {
     const RequestBlockSink pass_on = [&](std::vector<RequestPoint>& points, double share_read) {
       note_lanes(points);
-      folder.digest.add_block(points);
       (*sink)(points, share_read);
     };
     found = read_request_lines(path, pass_on, counts);
@@ -216,8 +215,13 @@ std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* er
 }
 
 std::optional<RunFolder> load_run_folder_for_report(const std::string& dir, std::string* error) {
-  const RequestBlockSink skip = [](std::vector<RequestPoint>&, double) {};
-  return load_run_folder(dir, error, &skip);
+  RequestDigest digest;
+  const RequestBlockSink fold = [&digest](std::vector<RequestPoint>& points, double) {
+    digest.add_block(points);
+  };
+  auto folder = load_run_folder(dir, error, &fold);
+  if (folder) folder->digest = std::move(digest);
+  return folder;
 }
 
 std::vector<std::string> RunFolder::lane_ids() const {

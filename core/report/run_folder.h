@@ -83,7 +83,9 @@ struct RunFolder {
   // lines would take several times the file's size as JSON values).
   // Empty when the folder was loaded with a RequestBlockSink, which got them instead.
   std::vector<RequestPoint> requests;
-  // What the report needs of every request, counted as the file was read, kept or not.
+  // What the report needs of every request, counted as the file was read: filled when the
+  // requests are kept, and by load_run_folder_for_report (a RequestBlockSink gets the points
+  // instead, and the Runs page, which folds its own charts, does not pay for it).
   RequestDigest digest;
   int64_t request_count = 0;               // request records in requests.jsonl, kept or not
   std::vector<std::string> request_lanes;  // their lanes, in order of first appearance
