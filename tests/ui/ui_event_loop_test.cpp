@@ -6,6 +6,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -146,9 +147,15 @@ class UiEventLoopTest : public QObject {
     ui::RunPage* run = window.run_page();
     QSignalSpy done(run, &ui::RunPage::start_answered);
     TickCounter ticks;
+    auto* start = run->findChild<QPushButton*>("startRun");
+    QVERIFY(start != nullptr && start->isEnabled());
     run->open_plan_file(plan);
     const qint64 returned_ms = ticks.clock.elapsed();
+    // While the plan is checked the Start button says another start cannot be taken now.
+    const bool disabled_while_checking = !start->isEnabled() || !done.isEmpty();
     QVERIFY(!done.isEmpty() || done.wait(300'000));
+    QVERIFY(disabled_while_checking);
+    QVERIFY(start->isEnabled());
     const qint64 check_ms = ticks.clock.elapsed();
     ticks.timer.stop();
     error = done.first().at(1).toString();

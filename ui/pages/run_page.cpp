@@ -73,6 +73,7 @@ QWidget* RunPage::build_setup_panel() {
   auto* exp_layout = new QVBoxLayout(exp_box);
   exp_layout->addWidget(form_);
   start_ = new QPushButton(tr("&Start"), panel);
+  start_->setObjectName("startRun");
   start_->setDefault(true);
   start_->setToolTip(tr("Start the run (Ctrl+Return)"));
   stop_ = new QPushButton(tr("S&top"), panel);
@@ -80,6 +81,7 @@ QWidget* RunPage::build_setup_panel() {
   connect(start_, &QPushButton::clicked, this, &RunPage::on_start_clicked);
   connect(stop_, &QPushButton::clicked, this, &RunPage::stop_run);
   add_ = new QPushButton(tr("&Add to This Run"), panel);
+  add_->setObjectName("addToRun");
   add_->setAccessibleName(tr("Add Experiment to This Run"));
   connect(add_, &QPushButton::clicked, this, &RunPage::on_add_clicked);
   auto* add_key = new QShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Return), this);

@@ -132,6 +132,7 @@ class RunPage : public QWidget {
   QObject* plan_check_ = nullptr;           // the plan file's check under way, if any
   void on_experiment_started(int index, const QString& name, const QString& kind);
   void on_add_clicked();
+  void update_start_buttons();  // Start and Add: not while a run goes or a plan is checked
   void update_add_button();
   bool confirm_lane_keys(const plan::Plan& plan, const std::vector<KeyringState>& keys,
                          QString* error);

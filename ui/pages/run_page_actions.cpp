@@ -188,9 +188,8 @@ void RunPage::stop_run() {
 }
 
 void RunPage::set_running(bool running) {
-  start_->setEnabled(!running);
   stop_->setEnabled(running);
-  update_add_button();
+  update_start_buttons();
   form_->setEnabled(!running);
   if (!running && !controller_.run_dir().isEmpty()) return;
   if (running) {

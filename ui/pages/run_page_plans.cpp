@@ -43,8 +43,10 @@ void RunPage::open_plan_file(const QString& path) {
 void RunPage::check_then_run(PlanCheck what, std::function<plan::PlanParseResult()> job) {
   auto* watcher = new QFutureWatcher<CheckedPlan>(this);
   plan_check_ = watcher;
+  update_start_buttons();  // one check at a time: the buttons say so while it runs
   connect(watcher, &QFutureWatcher<CheckedPlan>::finished, this, [this, watcher, what] {
     plan_check_ = nullptr;
+    update_start_buttons();
     watcher->deleteLater();
     on_plan_checked(what, watcher->result());
   });
@@ -178,8 +180,13 @@ void RunPage::set_open_run(const QString& run_dir) {
   update_add_button();
 }
 
+void RunPage::update_start_buttons() {
+  start_->setEnabled(!controller_.running() && !checking_plan());
+  update_add_button();
+}
+
 void RunPage::update_add_button() {
-  add_->setEnabled(!controller_.running() && !open_run_.isEmpty());
+  add_->setEnabled(!controller_.running() && !checking_plan() && !open_run_.isEmpty());
   add_->setToolTip(open_run_.isEmpty()
                        ? tr("Finish a run, or open one on the Runs page, to add experiments to "
                             "it")
