@@ -7,16 +7,25 @@
 
 namespace lb::record {
 
+std::optional<std::string> read_run_file(const std::string& dir, const std::string& name,
+                                         std::string* error) {
+  constexpr size_t kMaxRunFileBytes = 256 * files::kMiB;
+  const std::string path = (std::filesystem::path(dir) / name).string();
+  error->clear();
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  std::string why;
+  auto text = files::read_regular_file(path, kMaxRunFileBytes, &why);
+  if (!text) *error = files::error_reason(why, path);
+  return text;
+}
+
 nlohmann::json read_json_object_file(const std::string& dir, const char* name,
                                      std::vector<std::string>& problems) {
-  constexpr size_t kMaxRunJsonBytes = 256 * files::kMiB;  // far above any file a run writes
-  const std::filesystem::path path = std::filesystem::path(dir) / name;
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return nullptr;
   std::string error;
-  const auto text = files::read_regular_file(path.string(), kMaxRunJsonBytes, &error);
+  const auto text = read_run_file(dir, name, &error);
   if (!text) {
-    problems.push_back(std::string(name) + ": cannot be read (" + error + ")");
+    if (!error.empty()) problems.push_back(std::string(name) + ": cannot be read (" + error + ")");
     return nullptr;
   }
   nlohmann::json doc = nlohmann::json::parse(*text, nullptr, false);

@@ -1,13 +1,11 @@
 #include "core/record/regression_inputs.h"
 
 #include <cmath>
-#include <filesystem>
 #include <nlohmann/json.hpp>
-#include <system_error>
 
-#include "core/files/regular_file.h"
 #include "core/record/experiment_kind.h"
 #include "core/record/file_fields.h"
+#include "core/record/json_object_file.h"
 
 namespace lb::record {
 namespace {
@@ -15,15 +13,11 @@ namespace {
 using nlohmann::json;
 
 // The text of DIR/NAME; nullopt when it does not exist (a run without a summary yet is not
-// damaged), and noted when it is not a regular file or larger than any run writes.
+// damaged), and noted when it cannot be read.
 std::optional<std::string> read_text(const std::string& dir, const char* name, FileFields& f) {
-  constexpr size_t kMaxRunJsonBytes = 256 * files::kMiB;
-  const std::filesystem::path path = std::filesystem::path(dir) / name;
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return std::nullopt;
   std::string error;
-  auto text = files::read_regular_file(path.string(), kMaxRunJsonBytes, &error);
-  if (!text) f.note({}, "cannot be read (" + files::error_reason(error, path.string()) + ")");
+  auto text = read_run_file(dir, name, &error);
+  if (!error.empty()) f.note({}, "cannot be read (" + error + ")");
   return text;
 }
 

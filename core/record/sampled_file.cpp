@@ -1,11 +1,10 @@
 #include "core/record/sampled_file.h"
 
-#include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "core/files/regular_file.h"
 #include "core/files/safe_file_name.h"
 #include "core/record/file_fields.h"
+#include "core/record/json_object_file.h"
 
 namespace lb::record {
 namespace {
@@ -14,12 +13,11 @@ using nlohmann::json;
 
 // DIR/FILE parsed, named as the page says it ("texts/fp8.samples.json").
 std::optional<json> read_json(const std::string& dir, const std::string& file, std::string* error) {
-  constexpr size_t kMaxSampledBytes = 1024 * files::kMiB;  // far above what a run writes
-  const std::string path = (std::filesystem::path(dir) / file).string();
   std::string why;
-  const auto text = files::read_regular_file(path, kMaxSampledBytes, &why);
+  const auto text = read_run_file(dir, file, &why);
   if (!text) {
-    *error = "damaged: " + file + ": cannot be read (" + files::error_reason(why, path) + ")";
+    *error =
+        "damaged: " + file + ": cannot be read (" + (why.empty() ? "it is missing" : why) + ")";
     return std::nullopt;
   }
   json doc = json::parse(*text, nullptr, false);
