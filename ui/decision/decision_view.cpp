@@ -6,7 +6,6 @@
 #include "core/report/gate_table.h"
 #include "core/report/report_model.h"
 #include "ui/decision/gate_rows.h"
-#include "ui/history/folder_damage.h"
 
 namespace lb::ui {
 namespace {
@@ -31,7 +30,8 @@ DecisionView decision_view_of(const report::RunFolder& folder) {
   DecisionView view;
   record::FileFields plan("plan.json");
   view.plan_name = QString::fromStdString(plan.string(folder.plan, "", "name"));
-  view.damage = folder_damage(folder);
+  // "damaged: FILE: what", as the folder's reader wrote it for each file it could not use.
+  for (const std::string& line : folder.damage) view.damage << QString::fromStdString(line);
   try {
     build_rows(folder, view);
   } catch (const std::exception& e) {
