@@ -1,5 +1,6 @@
 #include "core/net/stream_client.h"
 
+#include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -122,7 +123,10 @@ StreamClient::Impl::Impl(ClientOptions opts) : options(opts) {
   ev.data.u64 = kWakeTag;
   epoll_ctl(epoll_fd, EPOLL_CTL_ADD, wake_fd, &ev);
   if (!add_shard()) throw std::runtime_error("StreamClient: init failed");
-  thread = std::thread([this] { run(); });
+  thread = std::thread([this] {
+    pthread_setname_np(pthread_self(), "lb-net-io");  // as top, perf and gdb show it
+    run();
+  });
 }
 
 StreamClient::Impl::~Impl() {

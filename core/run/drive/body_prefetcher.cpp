@@ -1,5 +1,6 @@
 #include "core/run/drive/body_prefetcher.h"
 
+#include <pthread.h>
 #include <chrono>
 #include <exception>
 #include <string>
@@ -17,7 +18,10 @@ int64_t bytes_of(const PlannedRequest& r) {
 BodyPrefetcher::BodyPrefetcher(std::function<PlannedRequest(int64_t, bool)> request_at, bool warmup,
                                int64_t count, PrefetchLimits limits)
     : request_at_(std::move(request_at)), warmup_(warmup), count_(count), limits_(limits) {
-  thread_ = std::thread([this] { work(); });
+  thread_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "lb-prefetch");
+    work();
+  });
 }
 
 BodyPrefetcher::~BodyPrefetcher() {

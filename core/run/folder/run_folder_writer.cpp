@@ -1,6 +1,7 @@
 #include "core/run/folder/run_folder_writer.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,7 +24,10 @@ RunFolderWriter::RunFolderWriter(std::string dir) : dir_(std::move(dir)) {
     // `run --into` appends to a folder from elsewhere: its requests.jsonl may be a link.
     jsonl_fd_ = files::open_confined_append(dir_, "requests.jsonl", &open_error_);
   }
-  thread_ = std::thread([this] { loop(); });
+  thread_ = std::thread([this] {
+    pthread_setname_np(pthread_self(), "lb-run-writer");
+    loop();
+  });
 }
 
 RunFolderWriter::~RunFolderWriter() {
