@@ -152,6 +152,9 @@ RunSummary read_run_summary(const nlohmann::json& summary, FileFields& fields);
 // The file's text parsed and read; a text that is not JSON is noted.
 RunSummary read_run_summary_text(std::string_view text, FileFields& fields);
 
+// One experiment's object of summary.json's "experiments" list.
+ExperimentSection read_experiment_section(const nlohmann::json& section, FileFields& fields);
+
 nlohmann::json to_json(const RunSummary& summary);
 nlohmann::json to_json(const ExperimentSection& section);
 nlohmann::json to_json(const GateResult& gate);  // without lane and check (the keys above it)

@@ -198,6 +198,10 @@ RunSummary read_run_summary(const json& summary, FileFields& f) {
   return out;
 }
 
+ExperimentSection read_experiment_section(const json& section, FileFields& f) {
+  return f.expect_object(section, "") ? read_section(section, "", f) : ExperimentSection{};
+}
+
 GateResult read_gate_result(const std::string& lane_id, const std::string& check, const json& gate,
                             const std::string& path, FileFields& fields) {
   return read_gate(lane_id, check, gate, path, fields);

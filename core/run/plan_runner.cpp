@@ -244,6 +244,20 @@ void judge_deferred_gates(const plan::Plan& plan, RunState& s, SummarySections& 
   }
 }
 
+// Tells the sink that experiment I is over, once summary.json holds its section: the section as
+// the file has it (secret values redacted), typed.
+void announce_section(RunState& s, SummarySections& sections, size_t i,
+                      const std::vector<std::string>& secrets) {
+  if (sections[i].is_null()) return;  // not started: the run was stopped before it
+  nlohmann::json written = sections[i];
+  net::redact_secret_values(written, secrets);
+  record::FileFields fields("summary.json");
+  s.writer.after_written(
+      [&sink = s.sink, i, section = record::read_experiment_section(written, fields)] {
+        sink.on_section_done(i, section);
+      });
+}
+
 // The out dir takes a new run (new or empty), or with options.append already holds a run the
 // plan fits into. False with result filled when neither.
 bool check_out_dir(const RunOptions& options, plan::Plan& plan, RunSink& sink,
@@ -357,6 +371,7 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
     if (stop.load()) break;
     sections[i] = run_experiment(plan.experiments[i], prep.lanes, state, samples[i]);
     sections.write(writer);
+    if (!plan.launches_servers()) announce_section(state, sections, i, keys_used);
   }
   bool servers_failed = false;
   if (plan.launches_servers()) {
@@ -379,6 +394,8 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   blockers.insert(blockers.end(), state.blockers.begin(), state.blockers.end());
   summary["run"]["blockers"] = blockers;
   writer.write_json("summary.json", summary);
+  for (size_t i = 0; i < sections.size() && plan.launches_servers(); ++i)
+    announce_section(state, sections, i, keys_used);  // extended by the managed lanes till now
   writer.flush();
   // A file that could not be written (a full disk, no permission) means records were lost: the
   // run failed, whatever its gates say, and each message names the file.

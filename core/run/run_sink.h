@@ -2,6 +2,7 @@
 // What a running experiment tells its observer (the CLI's progress line, the GUI's controller).
 // Every call may come from the engine's threads: implementations copy or move the values into
 // their own staging and return at once. The GUI drains its staging at <= 30 Hz.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -53,6 +54,10 @@ class RunSink {
   virtual void on_server_state(const ServerState& /*state*/) {}
   // A gate check of a lane was scored (a gates experiment), as summary.json will record it.
   virtual void on_gate_result(const record::GateResult& /*result*/) {}
+  // Experiment EXPERIMENT of the plan (its index there) is over on every lane, managed lanes and
+  // performance gates included, and summary.json holds its section: the section as written.
+  virtual void on_section_done(size_t /*experiment*/,
+                               const record::ExperimentSection& /*section*/) {}
 };
 
 }  // namespace lb::run

@@ -29,6 +29,7 @@
 #include "ui/run/experiment_form.h"
 #include "ui/run/gate_scores.h"
 #include "ui/run/live_charts.h"
+#include "ui/run/plan_progress_view.h"
 #include "ui/workspace/lane_json.h"
 #include "widgets/chart/chart_panel.h"
 
@@ -168,10 +169,23 @@ class UiContextSweepTest : public QObject {
                 for (int c = 0; c < model->columnCount(); ++c)
                   if (const QStandardItem* item = model->item(r, c)) live_cells << item->text();
             });
+    QStringList at_section_done;  // the plan view's line when the experiment was announced over
+    connect(run->controller(), &RunController::section_done, this,
+            [&](int index, const record::ExperimentSection& section) {
+              QCOMPARE(index, 0);
+              QCOMPARE(section.lanes.size(), size_t(3));
+              at_section_done << run->plan_view()->experiment_text(index);
+            });
     QSignalSpy finished(run, &RunPage::run_finished);
     QVERIFY2(lb::test::start_plan_file(run, path, &error), qPrintable(error));
     QVERIFY(finished.wait(120'000));
     QCOMPARE(scored, 9);  // three checks on three lanes, each heard once
+    // The plan view marks the experiment done with what its section records, as it is over.
+    QCOMPARE(at_section_done.size(), 1);
+    QVERIFY2(at_section_done[0].endsWith("3 lanes \u00b7 gates 9 of 9 pass"),
+             qPrintable(at_section_done[0]));
+    QVERIFY(at_section_done[0].startsWith("\u2713"));
+    QCOMPARE(run->plan_view()->state(0), PlanProgressView::State::Done);
     QVERIFY2(live_cells.contains("pass 2/2"), qPrintable(live_cells.join(", ")));
     QCOMPARE(model->rowCount(), 3);
     QCOMPARE(model->columnCount(), 3);

@@ -52,6 +52,7 @@ RunPage::RunPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> pal
   connect(&controller_, &RunController::message, this, &RunPage::on_message);
   connect(&controller_, &RunController::finished, this, &RunPage::on_finished);
   connect(&controller_, &RunController::experiment_started, this, &RunPage::on_experiment_started);
+  connect(&controller_, &RunController::section_done, this, &RunPage::on_section_done);
   overlay_loader_ = new RunFolderJob(this);
   connect(overlay_loader_, &RunFolderJob::loaded, this, &RunPage::on_overlay_loaded);
   reload_lanes();

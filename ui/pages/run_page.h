@@ -131,6 +131,7 @@ class RunPage : public QWidget {
   void start_failed(const QString& error);  // shows it (when any) and says start_answered
   QObject* plan_check_ = nullptr;           // the plan file's check under way, if any
   void on_experiment_started(int index, const QString& name, const QString& kind);
+  void on_section_done(int index, const record::ExperimentSection& section);
   void on_add_clicked();
   void update_start_buttons();  // Start and Add: not while a run goes or a plan is checked
   void update_add_button();

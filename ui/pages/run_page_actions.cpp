@@ -234,11 +234,6 @@ void RunPage::on_finished(const RunOutcome& outcome, const QString& run_dir) {
   plan_view_->set_finished(outcome.interrupted);
   setup_stack_->setCurrentWidget(setup_form_);
   set_running(false);
-  if (outcome.summary.has(record::ExperimentKind::Gates)) {
-    // The recorded results (with every failure's reason) replace the live ones.
-    gate_scores_.apply_summary(outcome.summary);
-    charts_->set_gate_scores(gate_scores_);
-  }
   // After a throughput run: each lane's knee and, for a doubling sweep, where and why it stopped.
   for (const std::string& line : outcome.sweep_lines) on_message(0, QString::fromStdString(line));
   if (!outcome.summary_damage.empty())

@@ -228,6 +228,16 @@ void RunPage::offer_plan(const QString& path, const QString& text) {
   offer_->setVisible(!path.isEmpty());
 }
 
+void RunPage::on_section_done(int index, const record::ExperimentSection& section) {
+  plan_view_->set_result(index, section);
+  // The recorded results replace the live ones in the experiment's table, while it is shown.
+  if (section.is(record::ExperimentKind::Gates) && index == chart_experiment_) {
+    for (const record::LaneRecord& lane : section.lanes)
+      for (const record::GateResult& gate : lane.gates) gate_scores_.apply(gate);
+    charts_->set_gate_scores(gate_scores_);
+  }
+}
+
 void RunPage::on_experiment_started(int index, const QString& name, const QString& kind) {
   // Each experiment draws on charts of its own; the earlier ones stay a tab away.
   const QString title = name.isEmpty() ? kind : name;

@@ -1,5 +1,7 @@
 #include "ui/run/plan_progress_view.h"
 
+#include <algorithm>
+
 #include <QLabel>
 #include <QListWidget>
 #include <QPainter>
@@ -50,6 +52,10 @@ QString state_name(PlanProgressView::State state) {
   return QObject::tr("waiting");
 }
 
+QString counted(int n, const QString& one, const QString& many) {
+  return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
+}
+
 QString value_text(const nlohmann::json& v) {
   if (v.is_string()) return QString::fromStdString(v.get<std::string>());
   if (v.is_number_float()) return QString::number(v.get<double>(), 'g', 6);
@@ -69,6 +75,36 @@ QString experiment_settings_text(const nlohmann::json& e, const nlohmann::json& 
     parts << QStringLiteral("%1 %2").arg(QString::fromStdString(key), text);
   }
   return parts.isEmpty() ? QObject::tr("defaults") : parts.join(", ");
+}
+
+QString section_result_text(const record::ExperimentSection& section) {
+  QStringList parts;
+  parts << counted(static_cast<int>(section.lanes.size()), QObject::tr("lane"),
+                   QObject::tr("lanes"));
+  int gates = 0;
+  int passed = 0;
+  for (const record::LaneRecord& lane : section.lanes)
+    for (const record::GateResult& gate : lane.gates) {
+      ++gates;
+      passed += gate.status == record::GateStatus::Pass ? 1 : 0;
+    }
+  if (gates > 0) parts << QObject::tr("gates %1 of %2 pass").arg(passed).arg(gates);
+  int slower = 0;
+  int faster = 0;
+  for (const record::Comparison& c : section.comparisons) {
+    slower += c.verdict == metrics::Verdict::Slower ? 1 : 0;
+    faster += c.verdict == metrics::Verdict::Faster ? 1 : 0;
+  }
+  if (slower > 0)
+    parts << counted(slower, QObject::tr("figure"), QObject::tr("figures")) + " " +
+                 QObject::tr("slower than the baseline");
+  if (faster > 0) parts << QObject::tr("%1 faster").arg(faster);
+  if (!section.comparisons.empty() && slower == 0 && faster == 0)
+    parts << QObject::tr("no figure clear of noise");
+  if (!section.blockers.empty())
+    parts << counted(static_cast<int>(section.blockers.size()), QObject::tr("blocker"),
+                     QObject::tr("blockers"));
+  return parts.join(QStringLiteral(" \u00b7 "));
 }
 
 PlanProgressView::PlanProgressView(QWidget* parent) : QWidget(parent) {
@@ -103,6 +139,7 @@ void PlanProgressView::set_plan(const plan::Plan& plan,
   experiments_->clear();
   states_.assign(plan.experiments.size(), State::Waiting);
   descriptions_.clear();
+  results_.assign(plan.experiments.size(), QString());
   const nlohmann::json resolved = plan::resolved_plan_json(plan)["experiments"];
   // Each experiment's kind with every setting at its default, to show only what the plan set.
   plan::Plan plain = plan;
@@ -148,6 +185,24 @@ void PlanProgressView::set_current(int index) {
     experiments_->scrollToItem(experiments_->item(index));
 }
 
+void PlanProgressView::set_result(int index, const record::ExperimentSection& section) {
+  if (index < 0 || index >= experiment_count()) return;
+  const auto at = static_cast<size_t>(index);
+  const bool stopped = std::any_of(section.lanes.begin(), section.lanes.end(), [](const auto& l) {
+    return std::any_of(l.phases.begin(), l.phases.end(),
+                       [](const record::PhaseRecord& p) { return p.interrupted(); });
+  });
+  states_[at] = stopped ? State::Stopped : State::Done;
+  results_[at] = section_result_text(section);
+  QListWidgetItem* item = experiments_->item(index);
+  if (item && !section.blockers.empty()) {
+    QStringList lines;
+    for (const std::string& b : section.blockers) lines << QString::fromStdString(b);
+    item->setToolTip(lines.join("\n"));
+  }
+  show_state(index);
+}
+
 void PlanProgressView::set_finished(bool interrupted) {
   for (int i = 0; i < experiment_count(); ++i) {
     if (states_[static_cast<size_t>(i)] != State::Running) continue;
@@ -186,7 +241,10 @@ void PlanProgressView::show_state(int index) {
   QListWidgetItem* item = experiments_->item(index);
   if (!item) return;
   const State s = states_[static_cast<size_t>(index)];
-  item->setText(mark(s) + " " + descriptions_[static_cast<size_t>(index)]);
+  QString text = mark(s) + " " + descriptions_[static_cast<size_t>(index)];
+  if (const QString& result = results_[static_cast<size_t>(index)]; !result.isEmpty())
+    text += "\n    " + result;
+  item->setText(text);
   item->setData(Qt::AccessibleDescriptionRole, state_name(s));
   QFont font = item->font();
   font.setBold(s == State::Running);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/plan/plan.h"
+#include "core/record/run_summary.h"
 
 class QLabel;
 class QListWidget;
@@ -28,6 +29,9 @@ class PlanProgressView : public QWidget {
   void set_plan(const plan::Plan& plan, const std::vector<std::pair<QString, QColor>>& lanes);
   // Experiment INDEX started: those before it are done.
   void set_current(int index);
+  // Experiment INDEX is over: done (stopped when a phase of it was cut short), with what its
+  // section records in a line under it.
+  void set_result(int index, const record::ExperimentSection& section);
   // The run ended: the running experiment is done, or stopped when the run was interrupted.
   void set_finished(bool interrupted);
   void set_time_left(const QString& text);  // "about 3 min 20 s left"; empty hides it
@@ -47,7 +51,12 @@ class PlanProgressView : public QWidget {
   QLabel* time_left_ = nullptr;
   std::vector<State> states_;
   std::vector<QString> descriptions_;
+  std::vector<QString> results_;  // section_result_text once the experiment is over
 };
+
+// "3 lanes · gates 7 of 9 pass · 2 figures slower than the baseline · 1 blocker": what an
+// experiment's section records, in one line.
+QString section_result_text(const record::ExperimentSection& section);
 
 // A lane's colour as a small rounded square, for lists of lanes.
 QIcon lane_swatch(const QColor& color);

@@ -138,6 +138,8 @@ void RunController::drain() {
     emit servers_changed();
   }
   if (!batch.gates.empty()) emit gates_scored(batch.gates);
+  for (const auto& [index, section] : batch.sections_done)
+    emit section_done(static_cast<int>(index), section);
   refresh_stats(changed);
   QStringList changed_list(changed.begin(), changed.end());
   emit updated(changed_list);

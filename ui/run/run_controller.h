@@ -77,6 +77,8 @@ class RunController : public QObject {
   // The run moved on to experiment INDEX of the plan: the live data now holds that experiment's
   // requests only (its own charts and tables; the run folder keeps them all).
   void experiment_started(int index, const QString& name, const QString& kind);
+  // Experiment INDEX of the plan is over on every lane and summary.json holds SECTION.
+  void section_done(int index, const lb::record::ExperimentSection& section);
   void finished(const lb::ui::RunOutcome& outcome, const QString& run_dir);
 
  private:

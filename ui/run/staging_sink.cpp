@@ -36,6 +36,12 @@ void StagingSink::on_gate_result(const record::GateResult& result) {
   pending_.store(true, std::memory_order_release);
 }
 
+void StagingSink::on_section_done(size_t experiment, const record::ExperimentSection& section) {
+  std::lock_guard lock(mutex_);
+  batch_.sections_done.emplace_back(experiment, section);
+  pending_.store(true, std::memory_order_release);
+}
+
 void StagingSink::finish(RunOutcome outcome) {
   std::lock_guard lock(mutex_);
   batch_.outcome = std::move(outcome);

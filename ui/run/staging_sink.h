@@ -32,10 +32,12 @@ struct StagedBatch {
   std::vector<std::pair<run::MessageLevel, std::string>> messages;
   std::map<std::string, run::ServerState> servers;  // latest per managed lane
   std::vector<record::GateResult> gates;            // gate checks scored, in order
-  std::optional<RunOutcome> outcome;                // set once, when the run thread ends
+  // Experiments over, by their index in the plan, with their sections as written.
+  std::vector<std::pair<size_t, record::ExperimentSection>> sections_done;
+  std::optional<RunOutcome> outcome;  // set once, when the run thread ends
   bool empty() const {
     return records.empty() && progress.empty() && messages.empty() && servers.empty() &&
-           gates.empty() && !outcome;
+           gates.empty() && sections_done.empty() && !outcome;
   }
 };
 
@@ -46,6 +48,7 @@ class StagingSink final : public run::RunSink {
   void on_message(run::MessageLevel level, const std::string& text) override;
   void on_server_state(const run::ServerState& state) override;
   void on_gate_result(const record::GateResult& result) override;
+  void on_section_done(size_t experiment, const record::ExperimentSection& section) override;
   void finish(RunOutcome outcome);
 
   bool pending() const { return pending_.load(std::memory_order_acquire); }

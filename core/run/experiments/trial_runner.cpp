@@ -31,6 +31,10 @@ class SerializedSink : public RunSink {
     std::lock_guard lock(mutex_);
     inner_.on_gate_result(result);
   }
+  void on_section_done(size_t experiment, const record::ExperimentSection& section) override {
+    std::lock_guard lock(mutex_);
+    inner_.on_section_done(experiment, section);
+  }
 
  private:
   RunSink& inner_;

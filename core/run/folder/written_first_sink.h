@@ -23,6 +23,9 @@ class WrittenFirstSink : public RunSink {
   }
   void on_server_state(const ServerState& state) override { inner_.on_server_state(state); }
   void on_gate_result(const record::GateResult& result) override { inner_.on_gate_result(result); }
+  void on_section_done(size_t experiment, const record::ExperimentSection& section) override {
+    inner_.on_section_done(experiment, section);
+  }
 
  private:
   RunSink& inner_;

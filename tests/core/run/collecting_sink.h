@@ -1,6 +1,8 @@
 #pragma once
 // A RunSink that keeps what it is told, for assertions.
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -28,6 +30,17 @@ class CollectingSink : public lb::run::RunSink {
     std::lock_guard lock(mutex);
     gates.push_back(result);
   }
+  // With summary_path set, also whether summary.json already held each section when told.
+  void on_section_done(size_t experiment, const lb::record::ExperimentSection& section) override {
+    std::lock_guard lock(mutex);
+    sections.emplace_back(experiment, section);
+    if (summary_path.empty()) return;
+    std::ifstream in(summary_path);
+    const auto summary = nlohmann::json::parse(in, nullptr, false);
+    const bool held = summary.is_object() && summary["experiments"].size() > experiment &&
+                      summary["experiments"][experiment] == lb::record::to_json(section);
+    if (!held) ++sections_told_before_written;
+  }
   bool has_message_containing(const std::string& needle) {
     std::lock_guard lock(mutex);
     for (const auto& m : messages)
@@ -41,6 +54,9 @@ class CollectingSink : public lb::run::RunSink {
   std::vector<lb::run::RunProgress> progress;
   std::vector<std::pair<lb::run::MessageLevel, std::string>> messages;
   std::vector<lb::record::GateResult> gates;
+  std::vector<std::pair<size_t, lb::record::ExperimentSection>> sections;
+  std::filesystem::path summary_path;
+  int sections_told_before_written = 0;
 };
 
 }  // namespace lb::test

@@ -58,12 +58,18 @@ class RunManagedEnvTest : public QObject {
                               .with("LB_MANAGED_TEST_KEY", "sk-managed-test-77")
                               .allowing_key("LB_MANAGED_TEST_KEY", "127.0.0.1");
     lb::test::CollectingSink sink;
+    sink.summary_path = dir / "summary.json";
     std::atomic<bool> stop{false};
     const auto result = lb::run::PlanRunner(*parsed.plan, options, sink).run(stop);
     QVERIFY2(result.errors.empty(), result.errors.empty() ? "" : result.errors.front().c_str());
     QCOMPARE(result.exit_code, lb::run::kExitOk);
     QCOMPARE(lb::test::read_text(marker), std::string("from-the-run|from-the-launch-block"));
     QVERIFY(server.chat_requests() >= 2);
+    // The experiment is announced over once its managed lane ran in it, as the file holds it.
+    QCOMPARE(sink.sections.size(), size_t(1));
+    QCOMPARE(sink.sections_told_before_written, 0);
+    QVERIFY(sink.sections[0].second.lane("srv") != nullptr);
+    QVERIFY(!sink.sections[0].second.lane("srv")->phases.empty());
     // The key was used, and is written nowhere.
     for (const auto& entry : fs::recursive_directory_iterator(dir))
       if (entry.is_regular_file())

@@ -60,6 +60,7 @@ class TestPlanRunner : public QObject {
     FakeVllm b(FakeVllmOptions{.ttft_us = 40'000, .itl_us = 4'000, .tokens = 8});
     const auto dir = lb::test::fresh_dir("lb-run-e2e");
     lb::test::CollectingSink sink;
+    sink.summary_path = dir / "summary.json";
     std::atomic<bool> stop{false};
     RunOptions options{dir.string(), "9.9.9"};
     options.environment = lb::plan::Environment()
@@ -106,6 +107,17 @@ class TestPlanRunner : public QObject {
     QCOMPARE(delta["prefix_cache_hit_rate"].get<double>(), 0.25);
     QCOMPARE(summary["experiments"][2]["status"].get<std::string>(), std::string("done"));
     QCOMPARE(summary["experiments"][2]["lanes"]["base"]["context_sweep"][0]["status"], "measured");
+
+    // Each experiment was announced once over, in plan order, as summary.json holds it then and
+    // at the end, the key redacted like the file's.
+    QCOMPARE(sink.sections.size(), size_t(3));
+    QCOMPARE(sink.sections_told_before_written, 0);
+    for (size_t i = 0; i < 3; ++i) {
+      QCOMPARE(sink.sections[i].first, i);
+      QCOMPARE(lb::record::to_json(sink.sections[i].second), summary["experiments"][i]);
+    }
+    QVERIFY(sink.sections[1].second.is(lb::record::ExperimentKind::Regression));
+    QCOMPARE(sink.sections[0].second.lanes.size(), size_t(2));
 
     // Regression texts in prompt order.
     const auto texts = lb::test::read_json(dir / "texts/cand.texts.json");
