@@ -66,11 +66,13 @@ lb::plan::Lane keyed_sim_lane() {
   return lane;
 }
 
-// Fills the dialog's key fields the way a user would, then presses OK.
-void choose_keyring_key(lb::ui::LaneDialog& dialog, const QString& key) {
+// Fills the dialog's key fields the way a user would, then presses OK; with WAIT, waits until
+// the keyring answered (the dialog is then accepted, or shows why not).
+void choose_keyring_key(lb::ui::LaneDialog& dialog, const QString& key, bool wait = true) {
   dialog.findChild<QComboBox*>("keySource")->setCurrentIndex(2);  // OS keyring
   dialog.findChild<QLineEdit*>("keySecret")->setText(key);
   dialog.accept();
+  if (wait) QTRY_VERIFY_WITH_TIMEOUT(!dialog.storing(), 20'000);
 }
 
 QString shown_error(const QDialog& dialog) {
@@ -244,7 +246,8 @@ class KeyringTest : public QObject {
     for (QPushButton* b : page.findChildren<QPushButton*>())
       if (b->text() == "&Remove") b->click();
     QVERIFY(reopened.lanes().empty());
-    QVERIFY(!store.lookup(kFp8, &error));
+    // The key leaves in a job of its own; the page's thread keeps turning meanwhile.
+    QTRY_VERIFY_WITH_TIMEOUT(!store.lookup(kFp8, &error), 20'000);
     QVERIFY2(error.empty(), error.c_str());
   }
 
@@ -268,6 +271,11 @@ class KeyringTest : public QObject {
     dialog.launch_editor()->add_env_row("MODEL_PASS", "pass-secret-456", true);     // marked
     dialog.launch_editor()->add_env_row("LOG_LEVEL", "INFO", false);
     dialog.accept();
+    // The values go to the keyring in a job: OK and the fields wait, and Cancel is refused.
+    QVERIFY(dialog.storing());
+    QVERIFY(!dialog.tabs()->isEnabled());
+    dialog.reject();
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.storing(), 20'000);
     QVERIFY2(dialog.result() == QDialog::Accepted, qPrintable(dialog.error_text()));
     const lb::plan::Lane saved = dialog.lane();
     QCOMPARE(saved.launch->env.at("HF_TOKEN"), std::string("keyring:srv/env/HF_TOKEN"));
@@ -319,7 +327,7 @@ class KeyringTest : public QObject {
       if (b->text() == "&Remove") b->click();
     QVERIFY(reopened.lanes().empty());
     for (const char* id : {"srv/env/HF_TOKEN", "srv/env/MODEL_PASS"}) {
-      QVERIFY2(!store.lookup({id, host}, &error), id);
+      QTRY_VERIFY2_WITH_TIMEOUT(!store.lookup({id, host}, &error), id, 20'000);
       QVERIFY2(error.empty(), error.c_str());
     }
   }
@@ -341,8 +349,9 @@ class KeyringTest : public QObject {
     QObject::connect(&driver, &QTimer::timeout, [&] {
       QWidget* modal = QApplication::activeModalWidget();
       if (auto* dialog = qobject_cast<lb::ui::LaneDialog*>(modal)) {
+        if (dialog->storing()) return;
         dialog->findChild<QLineEdit*>("laneId")->setText("orphan");
-        choose_keyring_key(*dialog, kKey);
+        choose_keyring_key(*dialog, kKey, false);
       } else if (auto* box = qobject_cast<QMessageBox*>(modal)) {
         critical = box->text();
         box->button(QMessageBox::Ok)->click();
@@ -355,8 +364,9 @@ class KeyringTest : public QObject {
     QVERIFY2(critical.contains("lanes.json"), qPrintable(critical));
     QVERIFY(workspace.lanes().empty());
     std::string error;
-    QVERIFY2(!SecretStore(workspace.id().toStdString()).lookup({"orphan", "sim"}, &error),
-             "the key stayed in the keyring");
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        !SecretStore(workspace.id().toStdString()).lookup({"orphan", "sim"}, &error),
+        "the key stayed in the keyring", 20'000);
     QVERIFY2(error.empty(), error.c_str());
   }
 

@@ -3,11 +3,15 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <string>
+#include <vector>
 
 #include "core/plan/api_key_source.h"
 #include "ui/dialogs/launch_editor.h"
@@ -16,6 +20,28 @@
 
 namespace lb::ui {
 namespace {
+
+// A key the dialog keeps in the keyring: the lane's own, or a secret value of its launch env.
+struct KeyToStore {
+  plan::KeyringItem item;
+  std::string value;
+  std::string launch_name;  // the launch env variable; "" for the lane's key
+};
+
+struct StoreOutcome {
+  std::string error;        // "" when every key is kept
+  std::string launch_name;  // whose key failed, when it was a launch env value
+};
+
+// Runs in a job: one D-Bus round trip per key, or as long as an unlock prompt takes.
+StoreOutcome store_keys(const std::string& workspace_id, const std::vector<KeyToStore>& keys) {
+  const SecretStore store(workspace_id);
+  for (const KeyToStore& key : keys) {
+    const SecretStore::Result stored = store.store(key.item, key.value);
+    if (!stored.ok) return {stored.error, key.launch_name};
+  }
+  return {};
+}
 
 QComboBox* editable_combo(const QStringList& items, const std::string& current, QWidget* parent) {
   auto* combo = new QComboBox(parent);
@@ -78,6 +104,7 @@ LaneDialog::LaneDialog(const plan::Lane& lane, QStringList taken_ids, QString wo
   form->addRow(tr("E&ngine version:"), engine_);
   form->addRow(tr("N&otes:"), notes_);
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
+  buttons_ = buttons;
   connect(buttons, &QDialogButtonBox::accepted, this, &LaneDialog::accept);
   connect(buttons, &QDialogButtonBox::rejected, this, &LaneDialog::reject);
   auto* lane_page = new QWidget(this);
@@ -136,32 +163,51 @@ QString LaneDialog::validate() const {
 }
 
 void LaneDialog::accept() {
-  QString problem = validate();
-  const QString secret = key_secret_->text();
-  if (problem.isEmpty() && key_source_->currentIndex() == KeyringKey && !secret.isEmpty()) {
-    // The key goes to the keyring only now, for this workspace, lane id and host.
-    const plan::Lane l = lane();
-    const auto stored = SecretStore(workspace_id_.toStdString())
-                            .store({l.id, plan::keyring_host(l.base_url)}, secret.toStdString());
-    if (!stored.ok) problem = QString::fromStdString(stored.error);
-  }
-  if (problem.isEmpty()) {
-    // Secret launch env values go to the keyring only now, each under this lane and host.
-    const plan::Lane l = lane();
-    const SecretStore store(workspace_id_.toStdString());
-    for (const auto& [name, value] : launch_->typed_secrets()) {
-      const auto stored = store.store(
-          {plan::launch_env_keyring_id(l.id, name), plan::keyring_host(l.base_url)}, value);
-      if (!stored.ok) {
-        problem = tr("Launch: %1: %2")
-                      .arg(QString::fromStdString(name), QString::fromStdString(stored.error));
-        break;
-      }
+  if (storing_) return;
+  if (const QString problem = validate(); !problem.isEmpty()) return show_problem(problem);
+  // The keys go to the keyring only now, for this workspace, lane id and host.
+  const plan::Lane l = lane();
+  const std::string host = plan::keyring_host(l.base_url);
+  std::vector<KeyToStore> keys;
+  if (key_source_->currentIndex() == KeyringKey && !key_secret_->text().isEmpty())
+    keys.push_back({{l.id, host}, key_secret_->text().toStdString(), {}});
+  for (const auto& [name, value] : launch_->typed_secrets())
+    keys.push_back({{plan::launch_env_keyring_id(l.id, name), host}, value, name});
+  if (keys.empty()) return QDialog::accept();
+  storing_ = true;
+  buttons_->setEnabled(false);
+  tabs_->setEnabled(false);  // the lane as stored is the lane accepted
+  error_->setText(tr("Keeping the key in the OS keyring…"));
+  auto* job = new QFutureWatcher<StoreOutcome>(this);
+  connect(job, &QFutureWatcher<StoreOutcome>::finished, this, [this, job] {
+    const StoreOutcome outcome = job->result();
+    job->deleteLater();
+    storing_ = false;
+    buttons_->setEnabled(true);
+    tabs_->setEnabled(true);
+    if (outcome.error.empty()) {
+      error_->clear();
+      return QDialog::accept();
     }
-  }
+    const QString error = QString::fromStdString(outcome.error);
+    show_problem(
+        outcome.launch_name.empty()
+            ? error
+            : tr("Launch: %1: %2").arg(QString::fromStdString(outcome.launch_name), error));
+  });
+  job->setFuture(
+      QtConcurrent::run([workspace = workspace_id_.toStdString(), keys = std::move(keys)] {
+        return store_keys(workspace, keys);
+      }));
+}
+
+void LaneDialog::reject() {
+  if (!storing_) QDialog::reject();
+}
+
+void LaneDialog::show_problem(const QString& problem) {
   error_->setText(problem);
   if (problem.startsWith(tr("Launch:"))) tabs_->setCurrentWidget(launch_);
-  if (problem.isEmpty()) QDialog::accept();
 }
 
 QString LaneDialog::error_text() const { return error_->text(); }

@@ -1,7 +1,9 @@
 #pragma once
 // Adds or edits one lane: endpoint, model, where its API key comes from (none, an environment
 // variable, or the OS keyring) and serving notes. A key typed here goes into the OS keyring when
-// the dialog is accepted; the lane itself only ever holds the reference "keyring:<lane-id>".
+// the dialog is accepted, off the GUI thread (the Secret Service may ask the user to unlock the
+// keyring first): the dialog closes once it is kept. The lane itself only ever holds the
+// reference "keyring:<lane-id>".
 // Its Launch tab edits the lane's launch block (ui/dialogs/launch_editor.h).
 #include <QDialog>
 
@@ -27,6 +29,8 @@ class LaneDialog : public QDialog {
   plan::Lane lane() const;
 
   void accept() override;
+  void reject() override;  // not while keys are being stored: they would outlive the dialog
+  bool storing() const { return storing_; }  // keys are going to the keyring; OK waits for it
 
   LaunchEditor* launch_editor() const { return launch_; }
   QTabWidget* tabs() const { return tabs_; }
@@ -38,6 +42,7 @@ class LaneDialog : public QDialog {
   void build_key_fields(const plan::Lane& lane);
   void show_key_source(int source);
   std::string key_reference() const;  // what api_key_env holds for the chosen source
+  void show_problem(const QString& problem);
 
   plan::Lane original_;
   QStringList taken_ids_;
@@ -59,6 +64,8 @@ class LaneDialog : public QDialog {
   QLabel* error_ = nullptr;
   LaunchEditor* launch_ = nullptr;
   QTabWidget* tabs_ = nullptr;
+  QWidget* buttons_ = nullptr;
+  bool storing_ = false;
 };
 
 }  // namespace lb::ui

@@ -122,28 +122,47 @@ QStringList LanesPage::ids_except(int row) const {
 
 bool LanesPage::save(std::vector<plan::Lane> lanes) {
   QString error;
-  const std::string workspace_id = workspace_.id().toStdString();
   const std::set<std::string> keys_before = keyring_lanes(workspace_.lanes());
   const std::set<std::string> keys_wanted = keyring_lanes(lanes);
   if (!workspace_.set_lanes(std::move(lanes), &error)) {
     // The lane dialog already put a new lane's key into the keyring; with the workspace that
     // would refer to it not written, the key leaves again rather than stay behind unreferenced.
+    std::vector<std::string> added;
     for (const std::string& lane_id : keys_wanted)
-      if (!keys_before.count(lane_id)) SecretStore(workspace_id).remove(lane_id);
+      if (!keys_before.count(lane_id)) added.push_back(lane_id);
+    remove_keys(std::move(added), false);
     QMessageBox::critical(this, tr("Could not save lanes"), error);
     return false;
   }
   // A key no lane refers to any more (lane removed, or its key source changed) leaves the
   // keyring too, so removing a lane leaves no secret behind.
   const std::set<std::string> keys_after = keyring_lanes(workspace_.lanes());
-  for (const std::string& lane_id : keys_before) {
-    if (keys_after.count(lane_id)) continue;
-    const auto removed = SecretStore(workspace_id).remove(lane_id);
-    if (!removed.ok) emit status(QString::fromStdString(removed.error));
-  }
+  std::vector<std::string> dropped;
+  for (const std::string& lane_id : keys_before)
+    if (!keys_after.count(lane_id)) dropped.push_back(lane_id);
+  remove_keys(std::move(dropped), true);
   reload();
   emit lanes_changed();
   return true;
+}
+
+void LanesPage::remove_keys(std::vector<std::string> lane_ids, bool report) {
+  if (lane_ids.empty()) return;
+  using Errors = std::vector<std::string>;
+  auto* job = new QFutureWatcher<Errors>(this);
+  connect(job, &QFutureWatcher<Errors>::finished, this, [this, job, report] {
+    if (report)
+      for (const std::string& error : job->result()) emit status(QString::fromStdString(error));
+    job->deleteLater();
+  });
+  // Off the GUI thread: a Secret Service may be slow to answer, or ask to unlock the keyring.
+  job->setFuture(QtConcurrent::run([workspace = workspace_.id().toStdString(), lane_ids] {
+    Errors errors;
+    const SecretStore store(workspace);
+    for (const std::string& id : lane_ids)
+      if (const auto removed = store.remove(id); !removed.ok) errors.push_back(removed.error);
+    return errors;
+  }));
 }
 
 // The user typed the lane's key variable and its server in the dialog: that is their allowance

@@ -2,6 +2,8 @@
 // Lanes: the workspace's endpoints. Add, edit, duplicate, remove, probe.
 #include <QWidget>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "models/lane_table_model.h"
 
@@ -39,6 +41,8 @@ class LanesPage : public QWidget {
   void probe_lane();
   int current_row() const;
   bool save(std::vector<plan::Lane> lanes);
+  // Removes these lanes' keys from the keyring in a job; REPORT says what failed, as a status.
+  void remove_keys(std::vector<std::string> lane_ids, bool report);
   QStringList ids_except(int row) const;
   void update_buttons();
 
