@@ -27,6 +27,7 @@
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
 #include "ui/run/plan_progress_view.h"
+#include "ui/run/plan_start_gate.h"
 #include "ui/run/server_state_view.h"
 #include "ui/workspace/lane_json.h"
 #include "ui/workspace/workspace.h"
@@ -38,6 +39,18 @@ namespace lb::ui {
 RunPage::RunPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> palette,
                  QWidget* parent)
     : QWidget(parent), workspace_(workspace), palette_(std::move(palette)) {
+  gate_ = new PlanStartGate(
+      workspace_, this,
+      [this] {
+        return controller_.running() ? tr("A run is in progress: stop it first.") : QString();
+      },
+      [this](plan::Plan plan, const QString& run_dir, bool append, bool launch_allowed,
+             QString* error) {
+        return run_plan(std::move(plan), run_dir, append, launch_allowed, error);
+      });
+  connect(gate_, &PlanStartGate::busy_changed, this, [this] { update_start_buttons(); });
+  connect(gate_, &PlanStartGate::status, this, &RunPage::status);
+  connect(gate_, &PlanStartGate::answered, this, &RunPage::start_answered);
   auto* splitter = new QSplitter(Qt::Horizontal, this);
   splitter->addWidget(build_setup_panel());
   splitter->addWidget(build_live_panel());

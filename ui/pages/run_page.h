@@ -32,6 +32,7 @@ namespace lb::ui {
 class ExperimentForm;
 class LiveCharts;
 class PlanProgressView;
+class PlanStartGate;
 class ServerStateView;
 class Workspace;
 
@@ -54,7 +55,7 @@ class RunPage : public QWidget {
   // starts the run. start_answered says how it ended; a call while a run goes or a check is
   // under way is refused.
   void open_plan_file(const QString& path);
-  bool checking_plan() const { return plan_check_ != nullptr; }
+  bool checking_plan() const;
   // Writes what the page is set to (checked lanes, the experiment) as a plan file that
   // `lanebench-cli run` runs unchanged.
   bool save_plan_file(const QString& path, QString* error);
@@ -95,49 +96,19 @@ class RunPage : public QWidget {
   void start_answered(bool started, const QString& error);
 
  private:
-  // A plan being checked before it runs: the plan file's name (empty for the page's settings),
-  // the new run's name (empty: the plan's), the open run it adds to (append), and whether its
-  // server programs need the user's yes.
-  struct PlanCheck {
-    QString source;
-    QString run_label;
-    QString append_to;
-    bool ask_launches = false;
-  };
-  // What the check job found: the plan with its files read, and whether this workspace's keyring
-  // keeps the key of each keyring lane (looked up in the job too: a keyring call is a D-Bus
-  // round trip). Never the key itself.
-  struct KeyringState {
-    std::string lane_id;
-    bool stored = false;
-    std::string problem;  // why the keyring could not be read; empty when it could
-  };
-  struct CheckedPlan {
-    plan::PlanParseResult parsed;
-    std::vector<KeyringState> keys;
-  };
   // The plan file's JSON for the checked lanes and the form's experiment, or null with *error.
   nlohmann::json form_plan_json(QString* error) const;
-  bool run_plan(plan::Plan plan, const QString& run_dir, bool append,
-                const std::vector<KeyringState>& keys, QString* error);
-  // A plan whose lanes start server programs runs only once the user has seen each command
-  // exactly as it will run and said yes.
-  bool confirm_launches(const plan::Plan& plan, QString* error);
-  bool launch_allowed_ = false;  // for the plan being started
-  QString why_not_now() const;   // empty when a run may start
+  // Starts PLAN, which passed the gate, into RUN_DIR.
+  bool run_plan(plan::Plan plan, const QString& run_dir, bool append, bool launch_allowed,
+                QString* error);
+  QString why_not_now() const;  // empty when a run may start
   static std::function<plan::PlanParseResult()> checked_settings(plan::Plan plan);
-  void check_then_run(PlanCheck what, std::function<plan::PlanParseResult()> job);
-  void on_plan_checked(const PlanCheck& what, CheckedPlan checked);
-  void start_failed(const QString& error);  // shows it (when any) and says start_answered
-  QObject* plan_check_ = nullptr;           // the plan file's check under way, if any
+  PlanStartGate* gate_ = nullptr;  // every start goes through it
   void on_experiment_started(int index, const QString& name, const QString& kind);
   void on_section_done(int index, const record::ExperimentSection& section);
   void on_add_clicked();
   void update_start_buttons();  // Start and Add: not while a run goes or a plan is checked
   void update_add_button();
-  bool confirm_lane_keys(const plan::Plan& plan, const std::vector<KeyringState>& keys,
-                         QString* error);
-  bool ask_keyring_key(const plan::Lane& lane, QString* error);
   void on_start_clicked();
   void on_updated(const QStringList& changed);
   void on_message(int level, const QString& text);

@@ -1,138 +1,40 @@
-// RunPage: plans. A plan file runs whole into one run; the page's settings save as a plan file;
-// an experiment is added to the open run. A plan's experiments each get the charts of their kind
-// as they start.
+// RunPage: plans. A plan file runs whole into one run (through the PlanStartGate); the page's
+// settings save as a plan file; an experiment is added to the open run. A plan's experiments each
+// get the charts of their kind as they start.
 #include <QDir>
 #include <QFileInfo>
 #include <QFrame>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
-#include <QtConcurrent/QtConcurrentRun>
 
-#include "core/net/printable_text.h"
-#include "core/plan/api_key_source.h"
-#include "core/plan/launch_spec.h"
 #include "core/plan/plan.h"
-#include "core/plan/sweep_expansion.h"
-#include "ui/keyring/secret_store.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
+#include "ui/run/plan_start_gate.h"
 #include "ui/workspace/workspace.h"
 
 namespace lb::ui {
 
 QString RunPage::why_not_now() const {
   if (controller_.running()) return tr("A run is in progress: stop it first.");
-  if (plan_check_ != nullptr) return tr("A plan is being checked: wait for it first.");
+  if (checking_plan()) return tr("A plan is being checked: wait for it first.");
   return QString();
 }
 
 void RunPage::open_plan_file(const QString& path) {
-  if (const QString why = why_not_now(); !why.isEmpty()) return start_failed(why);
+  if (const QString why = why_not_now(); !why.isEmpty()) return gate_->refuse(why);
   const QString name = QFileInfo(path).fileName();
   emit status(tr("Checking the plan %1 and the files it names…").arg(name));
-  check_then_run({name, QString(), QString(), true},
-                 [file = path.toStdString()] { return plan::load_plan_file(file); });
+  gate_->check({name, QString(), QString(), true},
+               [file = path.toStdString()] { return plan::load_plan_file(file); });
 }
 
-void RunPage::check_then_run(PlanCheck what, std::function<plan::PlanParseResult()> job) {
-  auto* watcher = new QFutureWatcher<CheckedPlan>(this);
-  plan_check_ = watcher;
-  update_start_buttons();  // one check at a time: the buttons say so while it runs
-  connect(watcher, &QFutureWatcher<CheckedPlan>::finished, this, [this, watcher, what] {
-    plan_check_ = nullptr;
-    update_start_buttons();
-    watcher->deleteLater();
-    on_plan_checked(what, watcher->result());
-  });
-  watcher->setFuture(
-      QtConcurrent::run([job = std::move(job), workspace = workspace_.id().toStdString()] {
-        CheckedPlan checked{job(), {}};
-        if (!checked.parsed.ok()) return checked;
-        const SecretStore store(workspace);
-        for (const plan::Lane& lane : checked.parsed.plan->lanes) {
-          if (!plan::keyring_lane_of(lane.api_key_env)) continue;
-          std::string problem;
-          const bool stored =
-              store.lookup({lane.id, plan::keyring_host(lane.base_url)}, &problem).has_value();
-          checked.keys.push_back({lane.id, stored, problem});
-        }
-        return checked;
-      }));
-}
-
-void RunPage::on_plan_checked(const PlanCheck& what, CheckedPlan checked) {
-  plan::PlanParseResult& parsed = checked.parsed;
-  QString error;
-  if (!parsed.ok()) {
-    const QString errors = QString::fromStdString(parsed.error_text());
-    error =
-        what.source.isEmpty() ? errors : tr("The plan %1 cannot run:\n%2").arg(what.source, errors);
-  } else if (controller_.running()) {
-    error = tr("A run is in progress: stop it first.");
-  } else if (what.ask_launches && !confirm_launches(*parsed.plan, &error)) {
-    emit status(error);  // the user said no: nothing to warn about
-    return emit start_answered(false, error);
-  } else {
-    const QString label =
-        what.run_label.isEmpty() ? QString::fromStdString(parsed.plan->name) : what.run_label;
-    const bool append = !what.append_to.isEmpty();
-    const QString run_dir = append ? what.append_to : workspace_.new_run_dir(label);
-    const bool started = run_plan(std::move(*parsed.plan), run_dir, append, checked.keys, &error);
-    launch_allowed_ = false;
-    if (started) return emit start_answered(true, QString());
-  }
-  start_failed(error);
-}
-
-void RunPage::start_failed(const QString& error) {
-  if (!error.isEmpty()) {
-    emit status(error.section('\n', 0, 0));
-    // Window-modal, not a nested event loop: the page keeps drawing behind it.
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Cannot run the plan"), error,
-                                QMessageBox::Ok, this);
-    box->setObjectName("planProblem");
-    box->setTextFormat(Qt::PlainText);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
-  }
-  emit start_answered(false, error);
-}
-
-bool RunPage::confirm_launches(const plan::Plan& plan, QString* error) {
-  launch_allowed_ = false;
-  if (!plan.launches_servers()) return true;
-  // Every command that will run, a sweep's one per value included, each shown as plain text
-  // without control characters, so that what the user reads is what starts.
-  QStringList commands;
-  for (const plan::Lane& lane : plan::expand_sweep(plan).plan.lanes)
-    if (lane.launch)
-      commands << tr("%1:  %2").arg(
-          QString::fromStdString(net::printable_line(lane.id)),
-          QString::fromStdString(net::printable_line(plan::display_command(*lane.launch))));
-  QMessageBox box(QMessageBox::Warning, tr("Start these programs?"),
-                  tr("This plan starts a server program for each of these lanes, exactly as shown "
-                     "(no shell), and stops it after the lane's experiments. Run only commands "
-                     "you trust."),
-                  QMessageBox::Yes | QMessageBox::Cancel, this);
-  box.setTextFormat(Qt::PlainText);
-  box.setDetailedText(commands.join("\n"));
-  box.setInformativeText(commands.join("\n"));
-  if (auto* label = box.findChild<QLabel*>("qt_msgbox_informativelabel"))
-    label->setTextFormat(Qt::PlainText);  // never rich text, whatever a command holds
-  box.setDefaultButton(QMessageBox::Cancel);
-  if (box.exec() != QMessageBox::Yes) {
-    *error = tr("The plan starts programs and that was not allowed: nothing was run.");
-    return false;
-  }
-  launch_allowed_ = true;
-  return true;
-}
+bool RunPage::checking_plan() const { return gate_->busy(); }
 
 bool RunPage::save_plan_file(const QString& path, QString* error) {
   const nlohmann::json plan_json = form_plan_json(error);
@@ -170,8 +72,7 @@ bool RunPage::add_experiment(QString* error) {
   }
   // Its files are checked off the GUI thread first, as for a new run (start_answered).
   emit status(tr("Checking the files the experiment reads…"));
-  check_then_run({QString(), QString(), open_run_, false},
-                 checked_settings(std::move(*parsed.plan)));
+  gate_->check({QString(), QString(), open_run_, false}, checked_settings(std::move(*parsed.plan)));
   return true;
 }
 

@@ -1,9 +1,7 @@
-// RunPage: starting, stopping and following a run.
+// RunPage: starting a run once its plan passed the gate, stopping it, and following it.
 #include <QDir>
 #include <QFile>
-#include <QInputDialog>
 #include <QLabel>
-#include <QLineEdit>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -12,9 +10,6 @@
 #include <QStackedWidget>
 #include <QTableView>
 
-#include "core/plan/api_key_source.h"
-#include "core/plan/key_transport.h"
-#include "ui/keyring/secret_store.h"
 #include "ui/pages/run_page.h"
 #include "ui/run/experiment_form.h"
 #include "ui/run/live_charts.h"
@@ -70,8 +65,8 @@ bool RunPage::start_run(QString* error) {
   // A trace, ShareGPT or prompt-set file is read off the GUI thread before any lane starts, so
   // a bad one is refused (file and line) and a big one does not stop the window.
   emit status(tr("Checking the files the run reads…"));
-  check_then_run({QString(), form_->kind(), QString(), false},
-                 checked_settings(std::move(*parsed.plan)));
+  gate_->check({QString(), form_->kind(), QString(), false},
+               checked_settings(std::move(*parsed.plan)));
   return true;
 }
 
@@ -88,9 +83,8 @@ std::function<plan::PlanParseResult()> RunPage::checked_settings(plan::Plan plan
 
 // Starts PLAN into RUN_DIR, a new run or (append) the open one; the charts follow each
 // experiment as it starts (on_experiment_started).
-bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append,
-                       const std::vector<KeyringState>& keys, QString* error) {
-  if (!confirm_lane_keys(plan, keys, error)) return false;
+bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append, bool launch_allowed,
+                       QString* error) {
   offer_->hide();
   QHash<QString, QColor> colors;
   QStringList lanes;
@@ -120,7 +114,7 @@ bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append,
   chart_experiment_ = -1;
   on_experiment_started(0, QString(), plan_kinds_.value(0));
   const int count = static_cast<int>(plan.experiments.size());
-  if (!controller_.start(std::move(plan), run_dir, error, append, launch_allowed_,
+  if (!controller_.start(std::move(plan), run_dir, error, append, launch_allowed,
                          KeyAllowances(workspace_.dir()).environment()))
     return false;
   setup_stack_->setCurrentWidget(plan_view_);  // what runs, not the form's other values
@@ -130,48 +124,6 @@ bool RunPage::run_plan(plan::Plan plan, const QString& run_dir, bool append,
                   ? tr("Adding %1 to %2 on %3").arg(what, QDir(run_dir).dirName(), lanes.join(", "))
                   : tr("Running %1 on %2").arg(what, lanes.join(", ")));
   return true;
-}
-
-// A keyring lane whose key is not kept for this workspace, lane and host (the lane came from
-// another workspace, or its host changed) asks for the key, which then goes to the keyring.
-bool RunPage::ask_keyring_key(const plan::Lane& lane, QString* error) {
-  const plan::KeyringItem item{lane.id, plan::keyring_host(lane.base_url)};
-  const SecretStore store(workspace_.id().toStdString());
-  const QString id = QString::fromStdString(lane.id);
-  bool ok = false;
-  const QString key = QInputDialog::getText(
-      this, tr("API key for lane %1").arg(id),
-      tr("This workspace keeps no key for lane %1 at %2 (the lane comes from another workspace, "
-         "or its host changed). Type its API key; it goes to the OS keyring for this workspace, "
-         "lane and host.")
-          .arg(id, QString::fromStdString(item.host)),
-      QLineEdit::Password, QString(), &ok);
-  if (!ok || key.isEmpty()) {
-    *error = tr("Lane %1 has no API key: it was not given.").arg(id);
-    return false;
-  }
-  const SecretStore::Result stored = store.store(item, key.toStdString());
-  if (!stored.ok) *error = tr("Lane %1: %2").arg(id, QString::fromStdString(stored.error));
-  return stored.ok;
-}
-
-// A lane sends the value of its api_key_env variable only to a host the user allowed it for
-// (ui/workspace/key_allowances.h); keyring lanes need their key kept for this workspace, lane
-// and host.
-bool RunPage::confirm_lane_keys(const plan::Plan& plan, const std::vector<KeyringState>& keys,
-                                QString* error) {
-  for (const KeyringState& key : keys) {
-    if (key.stored) continue;
-    const QString id = QString::fromStdString(key.lane_id);
-    if (!key.problem.empty()) {
-      *error = tr("Lane %1: %2").arg(id, QString::fromStdString(key.problem));
-      return false;
-    }
-    const auto lane = std::find_if(plan.lanes.begin(), plan.lanes.end(),
-                                   [&](const plan::Lane& l) { return l.id == key.lane_id; });
-    if (lane != plan.lanes.end() && !ask_keyring_key(*lane, error)) return false;
-  }
-  return KeyAllowances(workspace_.dir()).confirm(this, plan, error);
 }
 
 void RunPage::on_start_clicked() {
