@@ -21,6 +21,8 @@
 namespace lb::ui {
 
 ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
+  verdicts_ = new PairVerdicts(this);
+  connect(verdicts_, &PairVerdicts::saved, this, &ReviewPage::on_verdict_saved);
   proxy_.setSourceModel(&model_);
   table_ = new QTableView(this);
   table_->setModel(&proxy_);
@@ -203,10 +205,10 @@ void ReviewPage::install_shortcuts() {
     add(QKeySequence(Qt::Key_1 + i), [this, key = keys[i]] { set_verdict(key); });
   // The greedy pairs' verdicts only: on the sampled tab they would change what is not shown.
   add(QKeySequence::Undo, [this] {
-    if (tabs_->currentWidget() != sampled_) undo_.undo();
+    if (tabs_->currentWidget() != sampled_) verdicts_->undo_stack()->undo();
   });
   add(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), [this] {
-    if (tabs_->currentWidget() != sampled_) undo_.redo();
+    if (tabs_->currentWidget() != sampled_) verdicts_->undo_stack()->redo();
   });
 }
 

@@ -8,13 +8,13 @@
 // clicked token, and the pair's cross-scores in its header. A run with a sampled review gets a
 // second tab with its distributions and sample pairs (SampledReviewView). Verdicts and notes are
 // undone with Ctrl+Z and redone with Ctrl+Shift+Z, each step saved at once as well.
-#include <QUndoStack>
 #include <QWidget>
 #include <optional>
 
 #include "models/review_filter_proxy.h"
 #include "models/review_pairs_model.h"
 #include "ui/review/diff_job_runner.h"
+#include "ui/review/pair_verdicts.h"
 #include "ui/review/review_session.h"
 
 class QCheckBox;
@@ -74,7 +74,7 @@ class ReviewPage : public QWidget {
   void show_top_k(int token_index);
   QString review_path() const { return pair_ ? pair_->path : QString(); }
   // The verdicts given on the loaded lane pair, cleared when another pair is loaded.
-  QUndoStack* undo_stack() { return &undo_; }
+  QUndoStack* undo_stack() { return verdicts_->undo_stack(); }
 
  signals:
   void status(const QString& text);
@@ -93,8 +93,7 @@ class ReviewPage : public QWidget {
   void show_current();
   int current_source_row() const;
   void update_outcome();
-  bool apply_verdict(std::size_t index, const VerdictState& state);
-  bool push_verdict(const QString& text, std::size_t index, const VerdictState& after);
+  void on_verdict_saved(std::size_t index, const VerdictState& state);
   void install_shortcuts();
   QWidget* build_token_panel(QWidget* parent);
   void show_tokens(int prompt_index);
@@ -130,7 +129,7 @@ class ReviewPage : public QWidget {
   QLabel* top_k_title_ = nullptr;
   QTableWidget* top_k_ = nullptr;
   int shown_prompt_ = -1;
-  QUndoStack undo_;
+  PairVerdicts* verdicts_ = nullptr;  // the loaded pair's verdicts, saved and undoable
   QTabWidget* tabs_ = nullptr;
   SampledReviewView* sampled_ = nullptr;
 };

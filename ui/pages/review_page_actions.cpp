@@ -1,4 +1,5 @@
-// ReviewPage: opening a run, loading a lane pair off the GUI thread, showing a pair, verdicts.
+// ReviewPage: opening a run, loading a lane pair off the GUI thread, showing a pair, and giving
+// it verdicts and notes (saved and undone by PairVerdicts).
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -70,8 +71,8 @@ bool ReviewPage::open_run(const QString& run_dir) {
   run_label_->setText(tr("<b>%1</b>").arg(QDir(run_dir).dirName().toHtmlEscaped()));
   run_label_->setToolTip(run_dir);
   model_.set_pairs({});
+  verdicts_->set_pair(nullptr);
   pair_.reset();
-  undo_.clear();
   show_damage({});
   QString sampled_error;
   const bool sampled = sampled_->open_run(run_dir, &sampled_error);
@@ -157,7 +158,7 @@ void ReviewPage::on_pair_loaded(uint64_t generation, bool ok, const LoadedPair& 
     return;
   }
   pair_ = pair;
-  undo_.clear();  // its steps belong to the pair shown before
+  verdicts_->set_pair(&*pair_);
   show_damage(source_ ? source_->damage + pair_->damage : pair_->damage);
   model_.set_pairs(review_rows(*pair_, *source_));
   const QString current = category_->currentData().toString();
@@ -234,8 +235,8 @@ bool ReviewPage::set_verdict(const QString& verdict) {
   const auto index = static_cast<size_t>(p->index);
   const QString prompt_id = p->prompt_id;
   const VerdictState after{*parsed, p->note.toStdString(), std::chrono::system_clock::now()};
-  if (!push_verdict(tr("Verdict %1 on %2").arg(models::verdict_label(verdict), prompt_id), index,
-                    after))
+  if (!verdicts_->give(tr("Verdict %1 on %2").arg(models::verdict_label(verdict), prompt_id), index,
+                       after))
     return false;
   emit status(tr("%1: %2 — saved to %3")
                   .arg(prompt_id, models::verdict_label(verdict), QDir(pair_->path).dirName()));
@@ -253,33 +254,14 @@ void ReviewPage::edit_note() {
   VerdictState after = VerdictState::of(pair_->record.pairs.at(index));
   after.note = note.toStdString();
   after.reviewed_at = std::chrono::system_clock::now();
-  push_verdict(tr("Note on %1").arg(p->prompt_id), index, after);
+  verdicts_->give(tr("Note on %1").arg(p->prompt_id), index, after);
 }
 
-// Applies AFTER now and keeps the step for undo; a step whose save failed is not kept.
-bool ReviewPage::push_verdict(const QString& text, size_t index, const VerdictState& after) {
-  if (!pair_ || index >= pair_->record.pairs.size()) return false;
-  VerdictState before = VerdictState::of(pair_->record.pairs[index]);
-  if (!apply_verdict(index, after)) return false;
-  undo_.push(
-      new VerdictCommand(text, index, std::move(before), after,
-                         [this](size_t i, const VerdictState& s) { return apply_verdict(i, s); }));
-  return true;
-}
-
-// Saves the pair's record with STATE at INDEX and shows it; on a failed save the record keeps
-// what it had.
-bool ReviewPage::apply_verdict(size_t index, const VerdictState& state) {
-  if (!pair_ || !source_ || index >= pair_->record.pairs.size()) return false;
-  compare::PairReview& review = pair_->record.pairs[index];
-  const VerdictState before = VerdictState::of(review);
-  state.apply_to(review);
-  std::string error;
-  if (!compare::save_review(pair_->record, pair_->path.toStdString(), &error)) {
-    before.apply_to(review);
-    QMessageBox::critical(this, tr("Verdict not saved"), QString::fromStdString(error));
-    return false;
-  }
+// A step was saved: the table and the outcome show it, and the pages that judge the run hear of
+// the record as saved.
+void ReviewPage::on_verdict_saved(std::size_t index, const VerdictState& state) {
+  if (!pair_ || !source_ || index >= pair_->record.pairs.size()) return;
+  const compare::PairReview& review = pair_->record.pairs[index];
   const int row = model_.row_of_prompt(static_cast<int>(review.comparison.index));
   model_.set_verdict(row,
                      state.verdict == compare::Verdict::Unreviewed
@@ -288,7 +270,6 @@ bool ReviewPage::apply_verdict(size_t index, const VerdictState& state) {
                      QString::fromStdString(state.note));
   update_outcome();
   emit verdicts_changed(source_->run_dir, pair_->record);
-  return true;
 }
 
 void ReviewPage::update_outcome() {
