@@ -1,4 +1,4 @@
-// PromptSetsPage: opening, importing, duplicating, editing and saving sets.
+// PromptSetsPage: the open set: opening, importing, duplicating, editing and saving it.
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
