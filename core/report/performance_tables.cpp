@@ -1,6 +1,7 @@
 // Performance tables of the report, each from one experiment kind's section of
 // summary.json.
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 #include "core/record/run_summary.h"
@@ -141,6 +142,49 @@ ReportTable throughput_table(const json& e, const std::vector<std::string>& lane
                         format_number(number_at(p, {"p50_itl_ms"}), 2),
                         format_seconds_with_interval(p, "median_e2el_ms"),
                         format_with_interval(p, "median_decode_tok_s", 1)});
+    }
+  return t;
+}
+
+// Each closed-loop level without its ramp-up and drain (docs/metrics.md, "Steady state"), beside
+// the whole level's figures; no rows for a folder written before levels recorded it.
+ReportTable steady_state_table(const json& e, const std::vector<std::string>& lanes) {
+  ReportTable t;
+  t.title = titled("Steady state by concurrency", e, "throughput");
+  t.header = {"Lane",           "Level",       "Window (s)",    "Sent in window",
+              "Output (tok/s)", "Whole level", "TTFT p50 (ms)", "Whole level",
+              "TPOT p50 (ms)",  "Whole level", "Note"};
+  t.note =
+      "The window runs from the first time 95 % of the level's streams are in flight to the "
+      "last time they fall below it; TTFT and TPOT over the requests sent in it, output over the "
+      "completions in it. A window shorter than max(10 s, 10 % of the level) is marked short.";
+  for (const auto& lane : lanes)
+    for (const auto& phase : record::phase_names_in_order(lane_of(e, lane))) {
+      const json& p = json_at(lane_of(e, lane), {"phases", phase.c_str()});
+      const json& steady = json_at(p, {"steady_state"});
+      if (!steady.is_object()) continue;
+      if (!steady.value("found", false)) {
+        t.rows.push_back(
+            {lane, phase, "none", "", "", "", "", "", "", "",
+             "fewer streams in flight than " + format_number(number_at(steady, {"threshold"}), 0)});
+        continue;
+      }
+      const json& bounds = json_at(steady, {"window_s"});
+      auto bound = [&](size_t i) {
+        const bool known = bounds.is_array() && bounds.size() == 2 && bounds[i].is_number();
+        return format_number(known ? bounds[i].get<double>() : NAN, 1);
+      };
+      const std::string window = bound(0) + "–" + bound(1) + " of " +
+                                 format_number(number_at(steady, {"phase_duration"}), 1);
+      t.rows.push_back({lane, phase, window,
+                        format_number(number_at(steady, {"requests_started"}), 0),
+                        format_number(number_at(steady, {"output_throughput"}), 1),
+                        format_number(number_at(p, {"output_throughput"}), 1),
+                        format_number(number_at(steady, {"median_ttft_ms"}), 1),
+                        format_number(number_at(p, {"median_ttft_ms"}), 1),
+                        format_number(number_at(steady, {"median_tpot_ms"}), 2),
+                        format_number(number_at(p, {"median_tpot_ms"}), 2),
+                        steady.value("short", false) ? "short" : ""});
     }
   return t;
 }
@@ -324,6 +368,8 @@ std::vector<ReportTable> performance_tables(const RunFolder& folder) {
     tables.push_back(std::move(load));
   for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Throughput)) {
     tables.push_back(throughput_table(*e, lanes));
+    if (ReportTable steady = steady_state_table(*e, lanes); !steady.rows.empty())
+      tables.push_back(std::move(steady));
     tables.push_back(lane_comparisons_table(*e));
     tables.push_back(performance_gates_table(*e));
   }

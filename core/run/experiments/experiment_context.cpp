@@ -1,6 +1,7 @@
 #include "core/run/experiments/experiment.h"
 
 #include "core/logprobs/raw_logprobs.h"
+#include "core/metrics/steady_state.h"
 #include "core/run/experiments/capacity_experiment.h"
 #include "core/run/experiments/context_sweep_experiment.h"
 #include "core/run/experiments/gates_experiment.h"
@@ -91,6 +92,9 @@ PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const Pha
   j["cancelled"] = outcome.cancelled;
   j["intervals"] = metrics::intervals_json(samples);
   j["intervals_unavailable"] = {{"output_throughput", "n/a (1 trial)"}};
+  // A closed-loop phase's figures without its ramp-up and drain (docs/metrics.md).
+  if (phase.concurrency > 0 && !phase.arrival && phase.schedule_ns.empty())
+    j["steady_state"] = metrics::to_json(metrics::steady_state(outcome.records, phase.concurrency));
   phase_samples_.push_back({phase.lane->id, phase.phase, std::move(samples)});
   auto& lane_section = section_["lanes"][phase.lane->id];
   lane_section["phases"][phase.phase] = std::move(j);

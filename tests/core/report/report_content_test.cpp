@@ -133,6 +133,30 @@ class TestReportContent : public QObject {
     QVERIFY(md_.find("TTFT at 8192 prompt tokens (s)") != std::string::npos);
   }
 
+  // Each closed-loop level's steady window stands beside the whole level's figures.
+  void steadyStateTableFollowsTheThroughputTable() {
+    const auto& throughput =
+        *folder_->experiments_of_kind(lb::record::ExperimentKind::Throughput).front();
+    const auto table =
+        std::find_if(model_.performance.begin(), model_.performance.end(),
+                     [](const auto& t) { return t.title == "Steady state by concurrency"; });
+    QVERIFY(table != model_.performance.end());
+    QVERIFY(!table->rows.empty());
+    for (const auto& row : table->rows) {
+      const auto& p = throughput["lanes"][row[0]]["phases"][row[1]];
+      const auto& steady = p["steady_state"];
+      QCOMPARE(steady["found"], true);
+      QCOMPARE(row[2], lb::report::format_number(steady["window_s"][0], 1) + "–" +
+                           lb::report::format_number(steady["window_s"][1], 1) + " of " +
+                           lb::report::format_number(steady["phase_duration"], 1));
+      QCOMPARE(row[4], lb::report::format_number(steady["output_throughput"], 1));
+      QCOMPARE(row[5], lb::report::format_number(p["output_throughput"], 1));
+      QCOMPARE(row[6], lb::report::format_number(steady["median_ttft_ms"], 1));
+      QCOMPARE(row[10], std::string(steady["short"].get<bool>() ? "short" : ""));
+    }
+    QVERIFY(md_.find("### Steady state by concurrency") != std::string::npos);
+  }
+
   // The throughput table shows each level's figures with their intervals, and the lane
   // comparisons table says each ratio, its interval and the verdict at its confidence level.
   void intervalsAndVerdictsAreShown() {

@@ -101,6 +101,16 @@ class TestPlanRunner : public QObject {
     const double itl_b = tp["lanes"]["cand"]["phases"]["c1"]["median_itl_ms"].get<double>();
     QVERIFY2(itl_b >= 3.9 && itl_b < 5.0 + slack_ms, qPrintable(QString::number(itl_b)));
     QCOMPARE(tp["lanes"]["cand"]["phase_order"], nlohmann::json({"c1", "c3"}));
+    // Each closed-loop phase says its steady window: three in flight, inside the phase.
+    const auto& steady = tp["lanes"]["base"]["phases"]["c3"]["steady_state"];
+    QCOMPARE(steady["found"], true);
+    QCOMPARE(steady["threshold"].get<int>(), 3);
+    QVERIFY(steady["window_s"][0].get<double>() >= 0);
+    QVERIFY(steady["window_s"][1].get<double>() > steady["window_s"][0].get<double>());
+    QVERIFY(steady["window_s"][1].get<double>() <= steady["phase_duration"].get<double>());
+    QVERIFY(steady["requests_started"].get<int>() >= 1);
+    QVERIFY(steady["requests_started"].get<int>() <= 6);
+    QCOMPARE(steady["short"], true);  // well under 10 s
     // Server counters: the fake counts 100 queried / 25 hit prefix tokens per chat request.
     const auto& delta = tp["lanes"]["base"]["server_counters_delta"];
     QCOMPARE(delta["prefix_cache_queries"].get<double>(), 1400.0);

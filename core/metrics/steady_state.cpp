@@ -1,0 +1,119 @@
+#include "core/metrics/steady_state.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "core/metrics/request_metrics.h"
+
+namespace lb::metrics {
+namespace {
+
+constexpr double kNsPerS = 1e9;
+constexpr double kShortFloorS = 10.0;
+constexpr double kShortShare = 0.10;
+
+bool timed(const RequestRecord& r) {
+  return !r.warmup && r.result.t_sent_ns > 0 && r.result.t_done_ns >= r.result.t_sent_ns;
+}
+
+// [first reach of THRESHOLD, last fall below it] of the requests in flight, in ns; {0, 0} when
+// the count never reached it. A request ending at the instant another starts does not overlap it.
+std::pair<int64_t, int64_t> window_ns(const std::vector<const RequestRecord*>& recs,
+                                      int64_t threshold) {
+  std::vector<std::pair<int64_t, int>> edges;
+  edges.reserve(recs.size() * 2);
+  for (const RequestRecord* r : recs) {
+    edges.emplace_back(r->result.t_sent_ns, +1);
+    edges.emplace_back(r->result.t_done_ns, -1);
+  }
+  std::sort(edges.begin(), edges.end());  // -1 sorts before +1 at equal times
+  int64_t in_flight = 0;
+  int64_t start = 0;
+  int64_t end = 0;
+  for (const auto& [t, d] : edges) {
+    const bool was_steady = in_flight >= threshold;
+    in_flight += d;
+    if (!was_steady && in_flight >= threshold && start == 0) start = t;
+    if (was_steady && in_flight < threshold) end = t;
+  }
+  return {start, end};
+}
+
+}  // namespace
+
+SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t target_concurrency,
+                         double fraction) {
+  SteadyState s;
+  s.target = target_concurrency;
+  s.threshold = std::max<int64_t>(
+      1, static_cast<int64_t>(std::ceil(fraction * static_cast<double>(target_concurrency))));
+  std::vector<const RequestRecord*> recs;
+  int64_t t0 = 0;
+  int64_t t_last = 0;
+  for (const RequestRecord& r : records) {
+    if (!timed(r)) continue;
+    recs.push_back(&r);
+    t0 = t0 == 0 ? r.result.t_sent_ns : std::min(t0, r.result.t_sent_ns);
+    t_last = std::max(t_last, r.result.t_done_ns);
+  }
+  s.phase_s = recs.empty() ? 0 : static_cast<double>(t_last - t0) / kNsPerS;
+  const auto [start, end] = window_ns(recs, s.threshold);
+  if (start == 0 || end <= start) return s;
+  s.found = true;
+  s.start_s = static_cast<double>(start - t0) / kNsPerS;
+  s.end_s = static_cast<double>(end - t0) / kNsPerS;
+  std::vector<double> ttft;
+  std::vector<double> tpot;
+  int64_t output_tokens = 0;
+  for (const RequestRecord* r : recs) {
+    const RequestMetrics m = compute_request_metrics(*r);
+    const int64_t sent = r->result.t_sent_ns;
+    const int64_t done = r->result.t_done_ns;
+    if (sent >= start && sent <= end) {
+      ++s.requests_started;
+      if (m.ok && m.ttft_ms >= 0) ttft.push_back(m.ttft_ms);
+      if (m.ok && m.tpot_ms >= 0) tpot.push_back(m.tpot_ms);
+    }
+    if (m.ok && done >= start && done <= end) {
+      ++s.completions;
+      output_tokens += std::max<int64_t>(m.output_tokens, 0);
+    }
+  }
+  const double window_s = s.duration_s();
+  s.request_throughput = static_cast<double>(s.completions) / window_s;
+  s.output_throughput = static_cast<double>(output_tokens) / window_s;
+  s.ttft_ms = describe(std::move(ttft));
+  s.tpot_ms = describe(std::move(tpot));
+  s.short_window = window_s < std::max(kShortFloorS, kShortShare * s.phase_s);
+  return s;
+}
+
+nlohmann::json to_json(const SteadyState& s) {
+  using nlohmann::json;
+  auto finite = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
+  json j = {{"found", s.found}, {"target_concurrency", s.target}, {"threshold", s.threshold}};
+  if (!s.found) {
+    j["why"] = "the requests in flight never reached the threshold";
+    return j;
+  }
+  j["window_s"] = {s.start_s, s.end_s};
+  j["duration"] = s.duration_s();
+  j["phase_duration"] = s.phase_s;
+  j["requests_started"] = s.requests_started;
+  j["completions"] = s.completions;
+  j["request_throughput"] = s.request_throughput;
+  j["output_throughput"] = s.output_throughput;
+  j["median_ttft_ms"] = finite(s.ttft_ms.median);
+  j["p99_ttft_ms"] = finite(s.ttft_ms.p99);
+  j["median_tpot_ms"] = finite(s.tpot_ms.median);
+  j["p99_tpot_ms"] = finite(s.tpot_ms.p99);
+  j["short"] = s.short_window;
+  if (s.short_window)
+    j["warning"] =
+        "the steady window is shorter than max(10 s, 10 % of the phase): its figures "
+        "rest on few requests";
+  return j;
+}
+
+}  // namespace lb::metrics

@@ -1,0 +1,45 @@
+#pragma once
+// The steady-state window of a closed-loop phase (docs/metrics.md, "Steady state"): figures over a
+// whole run include its ramp-up (streams still starting) and its drain (the last requests
+// finishing alone). The window runs from the first time the requests in flight reach the
+// threshold max(1, ceil(fraction x target concurrency)) to the last time they fall below it;
+// TTFT and TPOT are taken over the requests sent in it, throughput over the completions in it.
+// A window shorter than max(10 s, 10 % of the phase) is flagged short.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/metrics/percentile.h"
+#include "core/metrics/request_record.h"
+
+namespace lb::metrics {
+
+struct SteadyState {
+  bool found = false;             // the requests in flight reached the threshold at all
+  int64_t target = 0;             // the phase's concurrency
+  int64_t threshold = 0;          // requests in flight that count as steady
+  double start_s = 0;             // from the phase's first send
+  double end_s = 0;               // idem
+  double phase_s = 0;             // first send to last completion of the phase
+  int64_t requests_started = 0;   // sent in the window (their TTFT and TPOT below)
+  int64_t completions = 0;        // completed in the window (the throughputs below)
+  double request_throughput = 0;  // completions / window, req/s
+  double output_throughput = 0;   // their output tokens / window, tok/s
+  Distribution ttft_ms;
+  Distribution tpot_ms;
+  bool short_window = false;  // shorter than max(10 s, 10 % of the phase)
+
+  double duration_s() const { return end_s - start_s; }
+};
+
+// Over the phase's measured requests (warm-ups left out); FRACTION in (0, 1].
+SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t target_concurrency,
+                         double fraction = 0.95);
+
+// {"window_s": [start, end], "threshold": n, "requests_started": ..., "short": bool, ...}; when
+// no window was found, {"found": false, "threshold": n} and why.
+nlohmann::json to_json(const SteadyState& s);
+
+}  // namespace lb::metrics

@@ -1,0 +1,120 @@
+// The steady-state window of a hand-built closed-loop run at concurrency 4 (times in s after a
+// base): R0..R3 start at 0, 1, 2, 3 and take 10 s each; as each ends, R4..R7 take its place
+// (at 10, 11, 12, 13) and take 10 s; nothing follows them. Four are in flight from t = 3 (the
+// threshold, ceil(0.95 x 4)) until R4 ends at 20 with no request to replace it: the window is
+// [3, 20]. R0..R3 answer their first token after 0.5 s, R4..R7 (sent into a full server) after
+// 2 s.
+#include <QtTest>
+
+#include "test_main.h"
+
+#include <cmath>
+
+#include "core/metrics/steady_state.h"
+#include "core/metrics/summary.h"
+
+using namespace lb::metrics;
+
+namespace {
+constexpr int64_t kSteadyBaseNs = 9'000'000'000;
+int64_t steady_at_s(double s) { return kSteadyBaseNs + static_cast<int64_t>(s * 1e9); }
+
+RequestRecord steady_request(int64_t index, double sent, double done, double ttft_s) {
+  RequestRecord r;
+  r.lane_id = "fp8";
+  r.experiment = "throughput";
+  r.phase = "c4";
+  r.index = index;
+  r.t_sched_ns = steady_at_s(sent);
+  r.result.t_sent_ns = steady_at_s(sent);
+  r.result.t_done_ns = steady_at_s(done);
+  for (double at : {sent + ttft_s, done}) {
+    lb::net::EventArrival e;
+    e.arrival_ns = steady_at_s(at);
+    e.tokens = 5;
+    e.content_bytes = 20;
+    r.result.events.push_back(e);
+  }
+  r.result.usage.completion_tokens = 10;
+  r.result.usage.prompt_tokens = 100;
+  r.result.http_status = 200;
+  return r;
+}
+
+std::vector<RequestRecord> closed_loop_run() {
+  std::vector<RequestRecord> v;
+  for (int i = 0; i < 4; ++i) v.push_back(steady_request(i, i, 10 + i, 0.5));
+  for (int i = 0; i < 4; ++i) v.push_back(steady_request(4 + i, 10 + i, 20 + i, 2.0));
+  RequestRecord warm = steady_request(99, 30, 90, 0.1);  // a warm-up counts nowhere
+  warm.warmup = true;
+  v.push_back(warm);
+  return v;
+}
+
+bool steady_near(double a, double b) { return std::abs(a - b) < 1e-6 * std::max(1.0, std::abs(b)); }
+
+}  // namespace
+
+class MetricsSteadyStateTest : public QObject {
+  Q_OBJECT
+ private slots:
+  void windowRunsFromFullToTheDrain() {
+    const SteadyState s = steady_state(closed_loop_run(), 4);
+    QVERIFY(s.found);
+    QCOMPARE(s.threshold, int64_t(4));
+    QVERIFY(steady_near(s.start_s, 3.0));
+    QVERIFY(steady_near(s.end_s, 20.0));
+    QVERIFY(steady_near(s.phase_s, 23.0));
+    QCOMPARE(s.requests_started, int64_t(5));  // R3 (at 3) and R4..R7
+    QCOMPARE(s.completions, int64_t(5));       // R0..R3 and R4 (at 20)
+    QVERIFY(steady_near(s.request_throughput, 5.0 / 17.0));
+    QVERIFY(steady_near(s.output_throughput, 50.0 / 17.0));
+    QVERIFY(!s.short_window);  // 17 s >= max(10 s, 2.3 s)
+  }
+
+  // The ramp's quick answers leave the steady figures: TTFT is the loaded server's.
+  void steadyFiguresDifferFromTheWholePhaseInTheExpectedDirection() {
+    const auto records = closed_loop_run();
+    const SteadyState s = steady_state(records, 4);
+    const LaneSummary whole = summarize(records);
+    QVERIFY(steady_near(s.ttft_ms.median, 2000.0));  // R3 500 ms, R4..R7 2000 ms
+    QVERIFY(steady_near(whole.ttft_ms.median, 1250.0));
+    QVERIFY(s.ttft_ms.median > whole.ttft_ms.median);
+    // TPOT: (10 s - 0.5 s) / 9 for R3, (10 s - 2 s) / 9 for the others.
+    QVERIFY(steady_near(s.tpot_ms.median, 8000.0 / 9.0));
+  }
+
+  void aThresholdNeverReachedIsSaid() {
+    const SteadyState s = steady_state(closed_loop_run(), 8);
+    QVERIFY(!s.found);
+    QCOMPARE(s.threshold, int64_t(8));
+    const nlohmann::json j = to_json(s);
+    QCOMPARE(j["found"], false);
+    QVERIFY(j.contains("why"));
+    QVERIFY(!j.contains("window_s"));
+  }
+
+  void aShortWindowIsFlagged() {
+    // Two at a time for only 2 s of a 12 s phase: R0 [0, 10] and R1 [8, 12].
+    std::vector<RequestRecord> v = {steady_request(0, 0, 10, 0.5), steady_request(1, 8, 12, 0.5)};
+    const SteadyState s = steady_state(v, 2);
+    QVERIFY(s.found);
+    QVERIFY(steady_near(s.duration_s(), 2.0));
+    QVERIFY(s.short_window);
+    const nlohmann::json j = to_json(s);
+    QCOMPARE(j["short"], true);
+    QVERIFY(j["warning"].get<std::string>().find("shorter than") != std::string::npos);
+    QCOMPARE(j["window_s"], nlohmann::json({8.0, 10.0}));
+  }
+
+  void theThresholdRoundsUpAndIsAtLeastOne() {
+    QCOMPARE(steady_state({}, 0).threshold, int64_t(1));
+    QCOMPARE(steady_state({}, 10).threshold, int64_t(10));  // ceil(9.5)
+    QCOMPARE(steady_state({}, 20).threshold, int64_t(19));
+    QCOMPARE(steady_state({}, 20, 0.5).threshold, int64_t(10));
+    QVERIFY(!steady_state({}, 4).found);
+  }
+};
+
+LANEBENCH_TEST_GUILESS_MAIN(MetricsSteadyStateTest)
+#include "metrics_steady_state_test.moc"
