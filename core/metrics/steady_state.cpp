@@ -40,6 +40,33 @@ std::pair<int64_t, int64_t> window_ns(const std::vector<const RequestRecord*>& r
   return {start, end};
 }
 
+// Per-interval series over [START, END] (ns): median TTFT and TPOT by send time, output tokens
+// per second by completion time; an interval without a sent request has no TTFT or TPOT point.
+struct IntervalSeries {
+  std::vector<std::vector<double>> ttft, tpot;
+  std::vector<double> output_tokens;
+};
+
+void add_trends(SteadyState& s, const IntervalSeries& in, double width_s) {
+  std::vector<double> t_ttft, ttft, t_tpot, tpot, t_out, out;
+  for (int i = 0; i < kSteadyIntervals; ++i) {
+    const double mid = (i + 0.5) * width_s;
+    if (!in.ttft[i].empty()) {
+      t_ttft.push_back(mid);
+      ttft.push_back(describe(in.ttft[i]).median);
+    }
+    if (!in.tpot[i].empty()) {
+      t_tpot.push_back(mid);
+      tpot.push_back(describe(in.tpot[i]).median);
+    }
+    t_out.push_back(mid);
+    out.push_back(in.output_tokens[i] / width_s);
+  }
+  s.ttft_trend = mann_kendall(t_ttft, ttft);
+  s.tpot_trend = mann_kendall(t_tpot, tpot);
+  s.output_trend = mann_kendall(t_out, out);
+}
+
 }  // namespace
 
 SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t target_concurrency,
@@ -66,18 +93,35 @@ SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t targ
   std::vector<double> ttft;
   std::vector<double> tpot;
   int64_t output_tokens = 0;
+  IntervalSeries series{std::vector<std::vector<double>>(kSteadyIntervals),
+                        std::vector<std::vector<double>>(kSteadyIntervals),
+                        std::vector<double>(kSteadyIntervals, 0.0)};
+  const double width_ns = static_cast<double>(end - start) / kSteadyIntervals;
+  auto interval_of = [&](int64_t t) {
+    return std::clamp(static_cast<int>(static_cast<double>(t - start) / width_ns), 0,
+                      kSteadyIntervals - 1);
+  };
   for (const RequestRecord* r : recs) {
     const RequestMetrics m = compute_request_metrics(*r);
     const int64_t sent = r->result.t_sent_ns;
     const int64_t done = r->result.t_done_ns;
     if (sent >= start && sent <= end) {
       ++s.requests_started;
-      if (m.ok && m.ttft_ms >= 0) ttft.push_back(m.ttft_ms);
-      if (m.ok && m.tpot_ms >= 0) tpot.push_back(m.tpot_ms);
+      const int at = interval_of(sent);
+      if (m.ok && m.ttft_ms >= 0) {
+        ttft.push_back(m.ttft_ms);
+        series.ttft[at].push_back(m.ttft_ms);
+      }
+      if (m.ok && m.tpot_ms >= 0) {
+        tpot.push_back(m.tpot_ms);
+        series.tpot[at].push_back(m.tpot_ms);
+      }
     }
     if (m.ok && done >= start && done <= end) {
       ++s.completions;
-      output_tokens += std::max<int64_t>(m.output_tokens, 0);
+      const int64_t tokens = std::max<int64_t>(m.output_tokens, 0);
+      output_tokens += tokens;
+      series.output_tokens[interval_of(done)] += static_cast<double>(tokens);
     }
   }
   const double window_s = s.duration_s();
@@ -86,6 +130,7 @@ SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t targ
   s.ttft_ms = describe(std::move(ttft));
   s.tpot_ms = describe(std::move(tpot));
   s.short_window = window_s < std::max(kShortFloorS, kShortShare * s.phase_s);
+  add_trends(s, series, window_s / kSteadyIntervals);
   return s;
 }
 
@@ -108,6 +153,15 @@ nlohmann::json to_json(const SteadyState& s) {
   j["p99_ttft_ms"] = finite(s.ttft_ms.p99);
   j["median_tpot_ms"] = finite(s.tpot_ms.median);
   j["p99_tpot_ms"] = finite(s.tpot_ms.p99);
+  auto trend = [&](const TrendResult& t) {
+    return json{{"verdict", to_string(t.trend)},
+                {"intervals", t.n},
+                {"change", finite(t.change)},
+                {"p", finite(t.p)}};
+  };
+  j["drift"] = {{"ttft_ms", trend(s.ttft_trend)},
+                {"tpot_ms", trend(s.tpot_trend)},
+                {"output_throughput", trend(s.output_trend)}};
   j["short"] = s.short_window;
   if (s.short_window)
     j["warning"] =

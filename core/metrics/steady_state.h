@@ -13,8 +13,11 @@
 
 #include "core/metrics/percentile.h"
 #include "core/metrics/request_record.h"
+#include "core/metrics/trend_test.h"
 
 namespace lb::metrics {
+
+constexpr int kSteadyIntervals = 10;
 
 struct SteadyState {
   bool found = false;             // the requests in flight reached the threshold at all
@@ -30,6 +33,11 @@ struct SteadyState {
   Distribution ttft_ms;
   Distribution tpot_ms;
   bool short_window = false;  // shorter than max(10 s, 10 % of the phase)
+  // Drift over the window, from kSteadyIntervals equal intervals: the median TTFT and TPOT of
+  // the requests sent in each, and the output tokens completed in each per second.
+  TrendResult ttft_trend;
+  TrendResult tpot_trend;
+  TrendResult output_trend;
 
   double duration_s() const { return end_s - start_s; }
 };

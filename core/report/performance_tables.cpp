@@ -146,6 +146,25 @@ ReportTable throughput_table(const json& e, const std::vector<std::string>& lane
   return t;
 }
 
+// "short; TTFT drifting up (+12 %)": what qualifies a level's steady figures.
+std::string steady_note(const json& steady) {
+  std::vector<std::string> parts;
+  if (steady.value("short", false)) parts.push_back("short");
+  const std::pair<const char*, const char*> figures[] = {
+      {"ttft_ms", "TTFT"}, {"tpot_ms", "TPOT"}, {"output_throughput", "output"}};
+  for (const auto& [key, label] : figures) {
+    const json& drift = json_at(steady, {"drift", key});
+    const std::string verdict = string_at(drift, {"verdict"});
+    if (verdict.rfind("drifting", 0) != 0) continue;
+    const double change = number_at(drift, {"change"});
+    parts.push_back(std::string(label) + " " + verdict + " (" + (change > 0 ? "+" : "") +
+                    format_number(100 * change, 0) + " %)");
+  }
+  std::string out;
+  for (const std::string& p : parts) out += (out.empty() ? "" : "; ") + p;
+  return out;
+}
+
 // Each closed-loop level without its ramp-up and drain (docs/metrics.md, "Steady state"), beside
 // the whole level's figures; no rows for a folder written before levels recorded it.
 ReportTable steady_state_table(const json& e, const std::vector<std::string>& lanes) {
@@ -157,7 +176,9 @@ ReportTable steady_state_table(const json& e, const std::vector<std::string>& la
   t.note =
       "The window runs from the first time 95 % of the level's streams are in flight to the "
       "last time they fall below it; TTFT and TPOT over the requests sent in it, output over the "
-      "completions in it. A window shorter than max(10 s, 10 % of the level) is marked short.";
+      "completions in it. A window shorter than max(10 s, 10 % of the level) is marked short. A "
+      "figure drifts when the Mann-Kendall test over ten intervals of the window finds a trend "
+      "(p < 0.05) of at least 5 % across it.";
   for (const auto& lane : lanes)
     for (const auto& phase : record::phase_names_in_order(lane_of(e, lane))) {
       const json& p = json_at(lane_of(e, lane), {"phases", phase.c_str()});
@@ -183,8 +204,7 @@ ReportTable steady_state_table(const json& e, const std::vector<std::string>& la
                         format_number(number_at(steady, {"median_ttft_ms"}), 1),
                         format_number(number_at(p, {"median_ttft_ms"}), 1),
                         format_number(number_at(steady, {"median_tpot_ms"}), 2),
-                        format_number(number_at(p, {"median_tpot_ms"}), 2),
-                        steady.value("short", false) ? "short" : ""});
+                        format_number(number_at(p, {"median_tpot_ms"}), 2), steady_note(steady)});
     }
   return t;
 }

@@ -107,6 +107,32 @@ class MetricsSteadyStateTest : public QObject {
     QCOMPARE(j["window_s"], nlohmann::json({8.0, 10.0}));
   }
 
+  // Two slots, each sending its next request as the last one ends; every answer takes 0.9 s
+  // after its first token, and the first token comes later each time (0.1 s + 10 ms per
+  // request): TTFT drifts up over the window, TPOT (0.9 s / 9 tokens) does not move.
+  void driftIsJudgedOverTheWindowsIntervals() {
+    std::vector<RequestRecord> v;
+    for (int slot = 0; slot < 2; ++slot) {
+      double at = slot * 0.5;
+      for (int j = 0; j < 30; ++j) {
+        const double ttft = 0.1 + 0.01 * (2 * j + slot);
+        v.push_back(steady_request(2 * j + slot, at, at + ttft + 0.9, ttft));
+        at += ttft + 0.9;
+      }
+    }
+    const SteadyState s = steady_state(v, 2);
+    QVERIFY(s.found);
+    QCOMPARE(s.ttft_trend.trend, Trend::DriftingUp);
+    QVERIFY(s.ttft_trend.n >= kTrendMinPoints);
+    QCOMPARE(s.tpot_trend.trend, Trend::Plateau);
+    const nlohmann::json j = to_json(s);
+    QCOMPARE(j["drift"]["ttft_ms"]["verdict"], "drifting up");
+    QCOMPARE(j["drift"]["tpot_ms"]["verdict"], "plateau");
+    QVERIFY(j["drift"]["ttft_ms"]["change"].get<double>() > 0.05);
+    // The hand-built run above has too few requests for ten intervals of TTFT.
+    QCOMPARE(steady_state(closed_loop_run(), 4).ttft_trend.trend, Trend::TooFewPoints);
+  }
+
   void theThresholdRoundsUpAndIsAtLeastOne() {
     QCOMPARE(steady_state({}, 0).threshold, int64_t(1));
     QCOMPARE(steady_state({}, 10).threshold, int64_t(10));  // ceil(9.5)

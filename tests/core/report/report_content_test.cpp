@@ -152,7 +152,11 @@ class TestReportContent : public QObject {
       QCOMPARE(row[4], lb::report::format_number(steady["output_throughput"], 1));
       QCOMPARE(row[5], lb::report::format_number(p["output_throughput"], 1));
       QCOMPARE(row[6], lb::report::format_number(steady["median_ttft_ms"], 1));
-      QCOMPARE(row[10], std::string(steady["short"].get<bool>() ? "short" : ""));
+      QCOMPARE(row[10].rfind("short", 0) == 0, steady["short"].get<bool>());
+      for (const char* figure : {"ttft_ms", "tpot_ms", "output_throughput"}) {
+        const std::string verdict = steady["drift"][figure]["verdict"];
+        QCOMPARE(verdict.rfind("drifting", 0) == 0, row[10].find(verdict) != std::string::npos);
+      }
     }
     QVERIFY(md_.find("### Steady state by concurrency") != std::string::npos);
   }
