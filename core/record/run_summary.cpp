@@ -7,6 +7,23 @@ const Interval* PhaseRecord::interval(std::string_view figure) const {
   return it == intervals.end() ? nullptr : &it->second;
 }
 
+std::optional<PhaseRecord::SteadyWindow> PhaseRecord::steady_window() const {
+  // Read member by member: a value of another type is damage, never a throw.
+  auto flag = [](const nlohmann::json& object, const char* key) {
+    const auto at = object.find(key);
+    return at != object.end() && at->is_boolean() && at->get<bool>();
+  };
+  const auto it = more.find("steady_state");
+  if (it == more.end() || !it->is_object() || !flag(*it, "found")) return std::nullopt;
+  const nlohmann::json& window = it->value("window_s", nlohmann::json());
+  const nlohmann::json& level = it->value("output_throughput", nlohmann::json());
+  if (!window.is_array() || window.size() != 2 || !window[0].is_number() ||
+      !window[1].is_number() || !level.is_number())
+    return std::nullopt;  // damaged: nothing to draw
+  return SteadyWindow{window[0].get<double>(), window[1].get<double>(), level.get<double>(),
+                      flag(*it, "short")};
+}
+
 bool PhaseRecord::interrupted() const {
   const auto it = more.find("interrupted");
   return it != more.end() && it->is_boolean() && it->get<bool>();

@@ -49,6 +49,15 @@ struct PhaseRecord {
 
   const Interval* interval(std::string_view figure) const;
   bool interrupted() const;  // the phase was cut short by a stop
+  // Its steady-state window ("steady_state", docs/metrics.md) when one was found and reads
+  // whole: seconds from the phase's first send, and the output throughput within it.
+  struct SteadyWindow {
+    double start_s = 0;
+    double end_s = 0;
+    double output_throughput = 0;
+    bool short_window = false;
+  };
+  std::optional<SteadyWindow> steady_window() const;
 };
 
 // A gate's outcome, as summary.json records a check and the gate table shows a cell.

@@ -169,6 +169,52 @@ class UiStoredSeriesTest : public QObject {
     QVERIFY(first_x(charts.output_rate(), "bf16") > 90.0);
   }
 
+  // Each level's steady window (summary.json, seconds from the level's first send) lands on the
+  // run's clock at that level's first send, shaded at its steady output; a damaged entry draws
+  // nothing.
+  void steadyWindowsSitOnTheRunsClock() {
+    auto points = requests(50, 200, 5, 7);  // one every 0.2 s: c1 from 0 s, c4 from 4 s
+    for (size_t i = 0; i < points.size(); ++i) points[i].phase = i < 20 ? "c1" : "c4";
+    ui::StoredSeriesBuilder builder({"fp8"});
+    builder.add_block(points);
+    ui::StoredRunSeries series = builder.finish({"fp8"});
+    const auto& starts = series.by_lane.at("fp8").phase_start_s;
+    const double c4_start = (points[20].t_sent_ns - points[0].t_sched_ns) / 1e9;
+    QVERIFY(std::abs(starts.at("throughput\nc4") - c4_start) < 1e-9);
+
+    record::ExperimentSection section;
+    section.name = "throughput";
+    section.kind = record::ExperimentKind::Throughput;
+    record::LaneRecord lane;
+    lane.id = "fp8";
+    for (const char* name : {"c1", "c4", "c8"}) {
+      record::PhaseRecord phase;
+      phase.name = name;
+      phase.more["steady_state"] = {
+          {"found", true}, {"window_s", {0.5, 2.5}}, {"output_throughput", 40.0}, {"short", true}};
+      lane.phases.push_back(phase);
+    }
+    lane.phases[2].more["steady_state"]["window_s"] = "damaged";  // and c8 sent nothing anyway
+    section.lanes.push_back(lane);
+    record::RunSummary summary;
+    summary.experiments.push_back(section);
+    const ui::StoredRunSeries plain = series;
+    ui::add_steady_windows(series, summary);
+    const auto& windows = series.by_lane.at("fp8").steady_windows;
+    QCOMPARE(windows.size(), size_t(2));
+    QVERIFY(std::abs(windows[1].x0 - (c4_start + 0.5)) < 1e-9);
+    QVERIFY(std::abs(windows[1].x1 - (c4_start + 2.5)) < 1e-9);
+    QCOMPARE(windows[1].level, 40.0);
+
+    ui::StoredCharts charts(std::make_shared<widgets::LanePalette>());
+    charts.show_run(series);
+    QCOMPARE(charts.output_rate()->spans("fp8").size(), size_t(2));
+    QVERIFY(charts.output_rate()->title().contains("steady window"));
+    charts.show_run(plain);  // a run without windows: none, nor the note
+    QVERIFY(charts.output_rate()->spans("fp8").empty());
+    QVERIFY(!charts.output_rate()->title().contains("steady window"));
+  }
+
   // The traffic kinds' series come from the experiments' kinds as plan.json names them: a
   // trace named "replay" (and "replay-2", appended later) gives lateness, a throughput's "c1" is
   // no capacity probe while a capacity experiment's is, its failures are the probe's errors and

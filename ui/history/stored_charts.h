@@ -60,7 +60,8 @@ class StoredCharts : public QWidget {
   widgets::ChartPanel* ttft_ctx_ = nullptr;
   TrafficCharts traffic_;
   QGridLayout* grid_ = nullptr;
-  QString ttft_title_;  // the TTFT chart's own title, before any "1 in N shown"
+  QString ttft_title_;         // the TTFT chart's own title, before any "1 in N shown"
+  QString output_rate_title_;  // the output chart's own title, before the steady windows' note
   QCheckBox* lane_time_ = nullptr;
   std::unique_ptr<StoredRunSeries> shown_;  // redrawn when the time axis changes
 };

@@ -175,6 +175,11 @@ void StoredSeriesBuilder::add(const report::RequestPoint& p) {
     return;
   }
   if (p.warmup) return;
+  if (p.t_sent_ns > 0) {
+    const auto [at, added] =
+        lane.phase_first_ns.try_emplace(p.experiment + "\n" + p.phase, p.t_sent_ns);
+    if (!added) at->second = std::min(at->second, p.t_sent_ns);
+  }
   if (p.ttft_ms >= 0 && p.t_sent_ns > 0 && lane.ttft_seen++ % s.ttft_stride == 0) {
     lane.ttft_raw.emplace_back(static_cast<double>(p.t_sent_ns), p.ttft_ms);
     thin(lane);
@@ -227,10 +232,28 @@ StoredRunSeries StoredSeriesBuilder::finish(const QStringList& lane_order) {
     s.capacity_probes = lane.traffic.capacity_probes();
     if (lane.start_ns != INT64_MAX)
       s.start_s = std::max(0.0, static_cast<double>(lane.start_ns - t0) / 1e9);
+    for (const auto& [key, first_ns] : lane.phase_first_ns)
+      s.phase_start_s[key] = static_cast<double>(first_ns - t0) / 1e9;
     out.by_lane.emplace(id, std::move(s));
   }
   last_lane_ = nullptr;
   return out;
+}
+
+void add_steady_windows(StoredRunSeries& series, const record::RunSummary& summary) {
+  for (const record::ExperimentSection* e : summary.of_kind(record::ExperimentKind::Throughput))
+    for (const record::LaneRecord& lane : e->lanes) {
+      const auto it = series.by_lane.find(QString::fromStdString(lane.id));
+      if (it == series.by_lane.end()) continue;
+      StoredLaneSeries& s = it->second;
+      for (const record::PhaseRecord& phase : lane.phases) {
+        const auto start = s.phase_start_s.find(e->name + "\n" + phase.name);
+        const auto window = phase.steady_window();
+        if (start == s.phase_start_s.end() || !window) continue;
+        s.steady_windows.push_back({start->second + window->start_s, start->second + window->end_s,
+                                    window->output_throughput});
+      }
+    }
 }
 
 StoredRunSeries stored_run_series(const report::RunFolder& folder) {
@@ -238,7 +261,9 @@ StoredRunSeries stored_run_series(const report::RunFolder& folder) {
   for (const std::string& id : folder.lane_ids()) lanes << QString::fromStdString(id);
   StoredSeriesBuilder builder(lanes, StoredTrafficPlan::from(folder.plan_headline));
   builder.add_block(folder.requests);
-  return builder.finish();
+  StoredRunSeries series = builder.finish();
+  add_steady_windows(series, folder.record);
+  return series;
 }
 
 }  // namespace lb::ui

@@ -19,6 +19,7 @@
 #include "core/report/run_folder.h"
 #include "ui/run/bounded_samples.h"
 #include "ui/run/traffic_series.h"
+#include "widgets/chart/chart_types.h"
 
 namespace lb::ui {
 
@@ -41,6 +42,12 @@ struct StoredLaneSeries {
   int64_t requests = 0;                       // lines of this lane, failures and warm-ups included
   int64_t failed = 0;
   double start_s = 0;  // its first request's schedule, in s since the run started
+  // Each phase's first send in s since the run started, by "experiment\nphase" (warm-ups left
+  // out): where its summary's windows begin.
+  std::map<std::string, double> phase_start_s;
+  // Its closed-loop phases' steady-state windows (x in s since the run started), each at its
+  // steady output throughput: add_steady_windows.
+  std::vector<widgets::XSpan> steady_windows;
 };
 
 struct StoredRunSeries {
@@ -99,6 +106,7 @@ class StoredSeriesBuilder {
     std::unique_ptr<RateBins> rate;
     TrafficSeries traffic;
     int64_t start_ns = INT64_MAX;
+    std::map<std::string, int64_t> phase_first_ns;  // by "experiment\nphase"
   };
   void add(const report::RequestPoint& p);
   Lane& lane(const std::string& id);
@@ -112,6 +120,10 @@ class StoredSeriesBuilder {
   int64_t t0_ns_ = INT64_MAX;  // the earliest scheduled (or else sent) stamp seen
   int64_t anchor_ns_ = -1;     // the first block's, for the rate bins
 };
+
+// The steady-state windows the summary records for the throughput levels, placed on the run's
+// time axis by each phase's first send.
+void add_steady_windows(StoredRunSeries& series, const record::RunSummary& summary);
 
 // All of a loaded folder's requests at once (RunFolder::requests).
 StoredRunSeries stored_run_series(const report::RunFolder& folder);

@@ -122,6 +122,17 @@ void ChartPanel::set_intervals(const QString& lane, std::vector<PointInterval> i
   schedule_flush();
 }
 
+void ChartPanel::set_spans(const QString& lane, std::vector<XSpan> spans) {
+  spans_[lane] = std::move(spans);
+  dirty_ = true;
+  schedule_flush();
+}
+
+std::vector<XSpan> ChartPanel::spans(const QString& lane) const {
+  const auto it = spans_.find(lane);
+  return it == spans_.end() ? std::vector<XSpan>() : it->second;
+}
+
 std::vector<PointInterval> ChartPanel::intervals(const QString& lane) const {
   const auto it = intervals_.find(lane);
   return it == intervals_.end() ? std::vector<PointInterval>() : it->second;
@@ -140,6 +151,8 @@ void ChartPanel::clear() {
   marks_.clear();
   samples_.clear();
   intervals_.clear();
+  spans_.clear();
+  spans_drawn_.clear();
   drawn_.clear();
   order_.clear();
   reference_.clear();
@@ -190,6 +203,20 @@ void ChartPanel::apply_xy() {
       upper << QPointF(i.x, i.hi);
     }
     backend_->replace_band(lane + tr(" (95 % interval)"), palette_->colorFor(lane), lower, upper);
+  }
+  for (const auto& [lane, list] : spans_) {
+    size_t& drawn = spans_drawn_[lane];
+    for (size_t i = 0; i < std::max(drawn, list.size()); ++i) {
+      const QString name = lane + QStringLiteral(" span %1").arg(i);
+      if (i >= list.size()) {
+        backend_->replace_band(name, {}, {}, {});  // removes it
+        continue;
+      }
+      const XSpan& s = list[i];
+      backend_->replace_band(name, palette_->colorFor(lane), {{s.x0, 0}, {s.x1, 0}},
+                             {{s.x0, s.level}, {s.x1, s.level}});
+    }
+    drawn = list.size();
   }
   std::map<QString, std::vector<QPointF>> ranged = points_;
   for (const auto& [name, marks] : marks_) {

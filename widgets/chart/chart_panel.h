@@ -55,6 +55,10 @@ class ChartPanel : public QWidget {
   // its line; the value axis takes them in. An empty list removes the band.
   void set_intervals(const QString& lane, std::vector<PointInterval> intervals);
   std::vector<PointInterval> intervals(const QString& lane) const;
+  // Line: the lane's spans (XSpan), each shaded in the lane's colour and left out of the legend;
+  // an empty list removes them.
+  void set_spans(const QString& lane, std::vector<XSpan> spans);
+  std::vector<XSpan> spans(const QString& lane) const;
   // Histogram: raw samples for a lane, binned together with the other lanes on the next flush.
   void set_samples(const QString& lane, std::vector<double> samples);
   void clear();
@@ -98,6 +102,8 @@ class ChartPanel : public QWidget {
   std::map<QString, std::vector<QPointF>> points_;
   std::map<QString, std::vector<double>> samples_;
   std::map<QString, std::vector<PointInterval>> intervals_;
+  std::map<QString, std::vector<XSpan>> spans_;
+  std::map<QString, size_t> spans_drawn_;  // bands drawn per lane, to remove the ones gone
   struct Marks {
     std::vector<QPointF> points;
     QColor color;

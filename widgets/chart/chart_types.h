@@ -30,6 +30,14 @@ struct PointInterval {
   double hi = 0;
 };
 
+// A stretch of the x axis shaded from 0 up to a level in a lane's colour: a phase's steady-state
+// window at its steady throughput.
+struct XSpan {
+  double x0 = 0;
+  double x1 = 0;
+  double level = 0;
+};
+
 // How a histogram chart bins its raw samples (shared bins across lanes so bars line up).
 struct HistogramSpec {
   enum class Mode { Integer, Linear };

@@ -165,6 +165,31 @@ class RecordRunSummaryTest : public QObject {
     QVERIFY(damage[0].find("not valid JSON") != std::string::npos);
   }
 
+  // A phase's steady window reads whole or not at all; wrong types never throw.
+  void steadyWindowReadsWholeOrNotAtAll() {
+    PhaseRecord p;
+    QVERIFY(!p.steady_window());
+    p.more["steady_state"] = {
+        {"found", true}, {"window_s", {1.5, 9.0}}, {"output_throughput", 812.5}, {"short", true}};
+    const auto w = p.steady_window();
+    QVERIFY(w.has_value());
+    QCOMPARE(w->start_s, 1.5);
+    QCOMPARE(w->end_s, 9.0);
+    QCOMPARE(w->output_throughput, 812.5);
+    QVERIFY(w->short_window);
+    p.more["steady_state"]["short"] = "yes";  // not a boolean: not short
+    QVERIFY(!p.steady_window()->short_window);
+    for (const json& damaged :
+         {json{{"found", "yes"}, {"window_s", {1, 2}}, {"output_throughput", 1}},
+          json{{"found", true}, {"window_s", "1-2"}, {"output_throughput", 1}},
+          json{{"found", true}, {"window_s", {1}}, {"output_throughput", 1}},
+          json{{"found", true}, {"window_s", {1, 2}}, {"output_throughput", "x"}},
+          json{{"found", false}}, json(3)}) {
+      p.more["steady_state"] = damaged;
+      QVERIFY2(!p.steady_window(), damaged.dump().c_str());
+    }
+  }
+
   void kindsHaveOneNameEach() {
     for (int k = 0; k <= static_cast<int>(ExperimentKind::Capacity); ++k) {
       const auto kind = static_cast<ExperimentKind>(k);
