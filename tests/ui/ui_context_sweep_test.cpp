@@ -224,6 +224,21 @@ class UiContextSweepTest : public QObject {
                              .arg(QString::fromStdString(report::describe_sweep(sweeps[0])));
     QVERIFY2(run->log_text().contains(line), qPrintable(run->log_text()));
     QVERIFY(line.contains("stopped at"));
+    // Once the experiment is over, each level's steady window is shaded on its output chart, at
+    // the level's first send and its steady output.
+    widgets::ChartPanel* output = run->charts()->output_rate();
+    QTRY_VERIFY(!output->spans("fp8").empty());
+    QVERIFY(output->title().contains("steady window"));
+    const auto& levels = summary["experiments"][0]["lanes"]["fp8"]["phases"];
+    size_t found = 0;
+    for (const auto& [name, phase] : levels.items())
+      found += phase["steady_state"]["found"] == true;
+    QCOMPARE(output->spans("fp8").size(), found);
+    for (const widgets::XSpan& w : output->spans("fp8")) {
+      QVERIFY(w.x1 > w.x0);
+      QVERIFY(w.x0 >= 0);
+      QVERIFY(w.level > 0);
+    }
   }
 
   void context_sweep_runs_with_its_own_charts_and_table() {

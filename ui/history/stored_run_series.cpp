@@ -170,16 +170,16 @@ void StoredSeriesBuilder::add(const report::RequestPoint& p) {
   ++s.requests;
   if (const int64_t t = origin_stamp(p); t >= 0) lane.start_ns = std::min(lane.start_ns, t);
   lane.traffic.add(traffic_request(p, plan_.kinds));
+  if (!p.warmup && p.t_sent_ns > 0) {  // failed ones too: the summary's window counts them
+    const auto [at, added] =
+        lane.phase_first_ns.try_emplace(p.experiment + "\n" + p.phase, p.t_sent_ns);
+    if (!added) at->second = std::min(at->second, p.t_sent_ns);
+  }
   if (!p.ok) {
     ++s.failed;
     return;
   }
   if (p.warmup) return;
-  if (p.t_sent_ns > 0) {
-    const auto [at, added] =
-        lane.phase_first_ns.try_emplace(p.experiment + "\n" + p.phase, p.t_sent_ns);
-    if (!added) at->second = std::min(at->second, p.t_sent_ns);
-  }
   if (p.ttft_ms >= 0 && p.t_sent_ns > 0 && lane.ttft_seen++ % s.ttft_stride == 0) {
     lane.ttft_raw.emplace_back(static_cast<double>(p.t_sent_ns), p.ttft_ms);
     thin(lane);

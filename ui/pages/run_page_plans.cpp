@@ -131,6 +131,9 @@ void RunPage::offer_plan(const QString& path, const QString& text) {
 
 void RunPage::on_section_done(int index, const record::ExperimentSection& section) {
   plan_view_->set_result(index, section);
+  // The experiment's own charts, while they are the ones shown (a later one has its own tab).
+  if (section.is(record::ExperimentKind::Throughput) && index == chart_experiment_)
+    charts_->set_steady_windows(section, controller_.data());
   // The recorded results replace the live ones in the experiment's table, while it is shown.
   if (section.is(record::ExperimentKind::Gates) && index == chart_experiment_) {
     for (const record::LaneRecord& lane : section.lanes)

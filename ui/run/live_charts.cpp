@@ -29,6 +29,7 @@ LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* p
   output_rate_ = make_run_chart(RunChart::OutputRate, palette, empty, this);
   ttft_ = make_run_chart(RunChart::TtftPerRequest, palette, empty, this);
   ttft_title_ = ttft_->title();
+  output_rate_title_ = output_rate_->title();
   itl_ = make_run_chart(RunChart::Itl, palette, empty, this);
   tokens_per_event_ = make_run_chart(RunChart::TokensPerEvent, palette, empty, this);
   decode_ctx_ = make_run_chart(RunChart::DecodeVsContext, palette, empty, this);
@@ -171,6 +172,8 @@ void LiveCharts::clear() {
   data_ = nullptr;
   for (ChartPanel* panel : panels()) panel->clear();
   ttft_->set_title(ttft_title_);
+  steady_.clear();
+  output_rate_->set_title(output_rate_title_);
   gate_model_->clear();
   apply_overlay();
 }
@@ -255,10 +258,42 @@ void LiveCharts::set_gate_scores(const LiveGateScores& scores) {
   }
 }
 
+void LiveCharts::set_steady_windows(const record::ExperimentSection& section,
+                                    const LiveRunData& data) {
+  steady_.clear();
+  for (const record::LaneRecord& lane : section.lanes) {
+    const QString id = QString::fromStdString(lane.id);
+    for (const record::PhaseRecord& phase : lane.phases) {
+      const auto window = phase.steady_window();
+      const auto start = data.phase_start_s(id, phase.name);
+      if (!window || !start) continue;
+      steady_[id].push_back(
+          {*start + window->start_s, *start + window->end_s, window->output_throughput});
+    }
+  }
+  apply_steady_windows(data);
+  output_rate_->set_title(
+      steady_.empty() ? output_rate_title_
+                      : tr("%1 (shaded: each level's steady window)").arg(output_rate_title_));
+}
+
+void LiveCharts::apply_steady_windows(const LiveRunData& data) {
+  for (const auto& [lane, windows] : steady_) {
+    std::vector<widgets::XSpan> shifted = windows;
+    const double start = lane_start_s(data, lane);
+    for (widgets::XSpan& w : shifted) {
+      w.x0 -= start;
+      w.x1 -= start;
+    }
+    output_rate_->set_spans(lane, std::move(shifted));
+  }
+}
+
 void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& changed,
                              double now_s) {
   data_ = &data;
   now_s_ = now_s;
+  if (!steady_.empty()) apply_steady_windows(data);
   // The rate chart's newest bucket closes with time, not with requests: refresh every lane.
   for (const QString& lane : data.lanes()) {
     auto rate = data.output_rate_over_time(lane, now_s);

@@ -7,13 +7,16 @@
 // Pareto chart (throughput, trace, capacity), and a live gate score table (gates). Each
 // chart is a ChartPanel, so each coalesces its own redraws to <= 30 Hz.
 #include <QWidget>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <vector>
 
 #include "core/record/experiment_kind.h"
+#include "core/record/run_summary.h"
 #include "ui/run/traffic_charts.h"
+#include "widgets/chart/chart_types.h"
 
 class QCheckBox;
 class QPushButton;
@@ -80,6 +83,9 @@ class LiveCharts : public QWidget {
   QStandardItemModel* gate_model() const { return gate_model_; }
   // Rows gates, columns lanes; cells coloured by status, the reason in the tooltip.
   void set_gate_scores(const LiveGateScores& scores);
+  // A finished throughput experiment's steady windows (its SECTION), shaded on the output chart
+  // at each level's first send as DATA saw it; kept across a change of time axis.
+  void set_steady_windows(const record::ExperimentSection& section, const LiveRunData& data);
   // Another run's series drawn dashed beside the live ones for comparison, named "RUN:lane" and
   // coloured as the lane: output tok/s over time (on the lane-time axis when that is on), and a
   // context sweep's decode and TTFT against prompt length. Kept across clear() until replaced
@@ -97,6 +103,8 @@ class LiveCharts : public QWidget {
   widgets::ChartPanel* current_panel() const;
 
  private:
+  void apply_steady_windows(const LiveRunData& data);
+  std::map<QString, std::vector<widgets::XSpan>> steady_;  // by lane, in s since the run's t0
   void relayout(const std::vector<QWidget*>& shown);
   void name_time_axes();
   // Where the lane's time axis starts: its first request on lane time, else the run's start.
@@ -109,6 +117,7 @@ class LiveCharts : public QWidget {
   std::optional<record::ExperimentKind> kind_;
   bool is(record::ExperimentKind kind) const { return kind_ == kind; }
   QString ttft_title_;
+  QString output_rate_title_;
   widgets::ChartPanel* output_rate_ = nullptr;
   widgets::ChartPanel* ttft_ = nullptr;
   widgets::ChartPanel* itl_ = nullptr;

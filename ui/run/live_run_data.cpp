@@ -69,6 +69,11 @@ void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
   const metrics::RequestMetrics m = metrics::compute_request_metrics(record);
   const int64_t scheduled = record.t_sched_ns > 0 ? record.t_sched_ns : record.result.t_sent_ns;
   if (scheduled > 0) lane.start_ns = std::min(lane.start_ns, scheduled);
+  if (!record.warmup && record.result.t_sent_ns > 0) {
+    const auto [at, added] =
+        lane.phase_first_sent_ns.try_emplace(record.phase, record.result.t_sent_ns);
+    if (!added) at->second = std::min(at->second, record.result.t_sent_ns);
+  }
   lane.all.add(record, m);
   lane.all_intervals.add(record, m);
   const QString phase = QString::fromStdString(record.phase);
@@ -118,6 +123,15 @@ void LiveRunData::add_points(Lane& lane, const metrics::RequestRecord& record,
       insert_sorted(lane.ttft_ctx,
                     QPointF(static_cast<double>(m.prompt_tokens), m.ttft_ms / 1000.0));
   }
+}
+
+std::optional<double> LiveRunData::phase_start_s(const QString& lane,
+                                                 const std::string& phase) const {
+  const auto it = data_.find(lane);
+  if (it == data_.end()) return std::nullopt;
+  const auto at = it->second.phase_first_sent_ns.find(phase);
+  if (at == it->second.phase_first_sent_ns.end()) return std::nullopt;
+  return static_cast<double>(at->second - t0_ns_) / 1e9;
 }
 
 double LiveRunData::lane_start_s(const QString& lane) const {

@@ -10,6 +10,7 @@
 #include <QStringList>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -97,6 +98,9 @@ class LiveRunData {
   // When the lane's first request was scheduled, in s since the run started (0 when none is
   // known): lanes that run one after another overlay once their series are shifted by it.
   double lane_start_s(const QString& lane) const;
+  // When PHASE of LANE sent its first measured request, in s since t0 (where a steady window
+  // begins); nullopt when it sent none.
+  std::optional<double> phase_start_s(const QString& lane, const std::string& phase) const;
   int64_t requests(const QString& lane) const;
   int64_t failed(const QString& lane) const;
 
@@ -113,6 +117,7 @@ class LiveRunData {
     TrafficSeries traffic;
     int64_t failed = 0;
     int64_t start_ns = std::numeric_limits<int64_t>::max();  // earliest scheduled stamp
+    std::map<std::string, int64_t> phase_first_sent_ns;      // measured requests only
   };
   void add_one(Lane& lane, const metrics::RequestRecord& record);
   TrafficRequest traffic_request(const metrics::RequestRecord& record,
