@@ -146,10 +146,16 @@ ReportTable throughput_table(const json& e, const std::vector<std::string>& lane
   return t;
 }
 
+// A boolean member; false when absent or of another type (a damaged file never throws here).
+bool flag_at(const json& object, const char* key) {
+  const json& v = json_at(object, {key});
+  return v.is_boolean() && v.get<bool>();
+}
+
 // "short; TTFT drifting up (+12 %)": what qualifies a level's steady figures.
 std::string steady_note(const json& steady) {
   std::vector<std::string> parts;
-  if (steady.value("short", false)) parts.push_back("short");
+  if (flag_at(steady, "short")) parts.push_back("short");
   const std::pair<const char*, const char*> figures[] = {
       {"ttft_ms", "TTFT"}, {"tpot_ms", "TPOT"}, {"output_throughput", "output"}};
   for (const auto& [key, label] : figures) {
@@ -184,7 +190,7 @@ ReportTable steady_state_table(const json& e, const std::vector<std::string>& la
       const json& p = json_at(lane_of(e, lane), {"phases", phase.c_str()});
       const json& steady = json_at(p, {"steady_state"});
       if (!steady.is_object()) continue;
-      if (!steady.value("found", false)) {
+      if (!flag_at(steady, "found")) {
         t.rows.push_back(
             {lane, phase, "none", "", "", "", "", "", "", "",
              "fewer streams in flight than " + format_number(number_at(steady, {"threshold"}), 0)});

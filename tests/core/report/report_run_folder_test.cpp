@@ -5,12 +5,14 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include "test_main.h"
 
 #include "core/report/decision_record.h"
 #include "core/report/gate_table.h"
+#include "core/report/report_model.h"
 #include "core/report/requests_csv.h"
 #include "core/report/run_folder.h"
 #include "report_run_fixture.h"
@@ -182,6 +184,33 @@ class TestReportRunFolder : public QObject {
     QCOMPARE(folder->requests.size(), lb::test::read_jsonl(run_ / "requests.jsonl").size() - 1);
     QVERIFY(!folder->warnings.empty());
     QVERIFY(lb::report::build_gate_table(folder->summary, folder->lane_ids()).empty());
+    fs::remove_all(dir);
+  }
+
+  // A steady_state of the wrong shape is a row saying none was found, never a throw.
+  void damagedSteadyStateIsARowNotAThrow() {
+    const auto dir = lb::test::fresh_dir("lb-rf-steady");
+    fs::copy(run_, dir, fs::copy_options::recursive);
+    auto summary = lb::test::read_json(dir / "summary.json");
+    bool damaged = false;
+    for (auto& e : summary["experiments"])
+      if (e["kind"] == "throughput")
+        for (auto& [lane, section] : e["lanes"].items())
+          for (auto& [name, phase] : section["phases"].items()) {
+            phase["steady_state"] = {{"found", "yes"}, {"short", 3}, {"window_s", "x"}};
+            damaged = true;
+          }
+    QVERIFY(damaged);
+    std::ofstream(dir / "summary.json") << summary.dump();
+    std::string error;
+    const auto folder = lb::report::load_run_folder(dir.string(), &error);
+    QVERIFY2(folder, error.c_str());
+    const auto tables = lb::report::performance_tables(*folder);
+    const auto steady = std::find_if(tables.begin(), tables.end(), [](const auto& t) {
+      return t.title == "Steady state by concurrency";
+    });
+    QVERIFY(steady != tables.end());
+    for (const auto& row : steady->rows) QCOMPARE(row[2], std::string("none"));
     fs::remove_all(dir);
   }
 

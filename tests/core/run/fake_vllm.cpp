@@ -158,7 +158,11 @@ ResponseScript FakeVllm::answer(const ServedRequest& r) {
     return json_script(nlohmann::json({{"object", "list"}, {"data", {card}}}).dump());
   }
   if (r.target == "/version") return json_script(R"({"version":"0.11.0"})");
-  if (r.target == "/health") return json_script("");
+  if (r.target == "/health") {
+    ResponseScript s = json_script("");
+    if (options_.healthy && !options_.healthy()) s.status = 503;
+    return s;
+  }
   if (r.target == "/metrics" && options_.metrics) {
     auto s = json_script(metrics_text());
     s.headers = {{"Content-Type", "text/plain; version=0.0.4"}};

@@ -55,6 +55,8 @@ struct FakeVllmOptions {
   // stream of keep-alive comments that never carries an answer).
   std::function<std::optional<ResponseScript>(const nlohmann::json& request)> script;
   bool metrics = true;  // serve vllm: counters on /metrics
+  // /health answers 503 while this returns false (a server still loading); unset: always 200.
+  std::function<bool()> healthy;
   int threads = 2;
 };
 

@@ -22,11 +22,17 @@ class RunManagedEnvTest : public QObject {
   void serverAndKeyReadTheRunsEnvironment() {
     QVERIFY(std::getenv("LB_MANAGED_TEST_INHERITED") == nullptr);
     QVERIFY(std::getenv("LB_MANAGED_TEST_KEY") == nullptr);
-    lb::test::FakeVllm server(
-        lb::test::FakeVllmOptions{.ttft_us = 1'000, .itl_us = 200, .tokens = 2});
     const fs::path dir = lb::test::fresh_dir("lb-managed-env");
     const fs::path marker = dir.string() + ".marker";
     fs::remove(marker);
+    // Ready once the "server" wrote what it inherited: on a loaded machine the run could
+    // otherwise finish and stop it before its shell got to the printf.
+    lb::test::FakeVllmOptions fake{.ttft_us = 1'000, .itl_us = 200, .tokens = 2};
+    fake.healthy = [marker] {
+      std::error_code ec;
+      return fs::file_size(marker, ec) > 0 && !ec;
+    };
+    lb::test::FakeVllm server(fake);
     // The "server" writes what it inherited, then waits to be stopped; the fake answers for it.
     const std::string script =
         "printf '%s|%s' \"$LB_MANAGED_TEST_INHERITED\" \"$FROM_LAUNCH\" > \"$0\"; exec sleep 30";
