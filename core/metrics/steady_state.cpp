@@ -21,17 +21,10 @@ bool timed(const RequestRecord& r) {
 // the count never reached it. A request ending at the instant another starts does not overlap it.
 std::pair<int64_t, int64_t> window_ns(const std::vector<const RequestRecord*>& recs,
                                       int64_t threshold) {
-  std::vector<std::pair<int64_t, int>> edges;
-  edges.reserve(recs.size() * 2);
-  for (const RequestRecord* r : recs) {
-    edges.emplace_back(r->result.t_sent_ns, +1);
-    edges.emplace_back(r->result.t_done_ns, -1);
-  }
-  std::sort(edges.begin(), edges.end());  // -1 sorts before +1 at equal times
   int64_t in_flight = 0;
   int64_t start = 0;
   int64_t end = 0;
-  for (const auto& [t, d] : edges) {
+  for (const auto& [t, d] : in_flight_steps(recs)) {
     const bool was_steady = in_flight >= threshold;
     in_flight += d;
     if (!was_steady && in_flight >= threshold && start == 0) start = t;
@@ -68,6 +61,19 @@ void add_trends(SteadyState& s, const IntervalSeries& in, double width_s) {
 }
 
 }  // namespace
+
+std::vector<std::pair<int64_t, int>> in_flight_steps(
+    const std::vector<const RequestRecord*>& recs) {
+  std::vector<std::pair<int64_t, int>> steps;
+  steps.reserve(recs.size() * 2);
+  for (const RequestRecord* r : recs) {
+    if (r->result.t_sent_ns <= 0 || r->result.t_done_ns < r->result.t_sent_ns) continue;
+    steps.emplace_back(r->result.t_sent_ns, +1);
+    steps.emplace_back(r->result.t_done_ns, -1);
+  }
+  std::sort(steps.begin(), steps.end());  // -1 sorts before +1 at equal times
+  return steps;
+}
 
 SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t target_concurrency,
                          double fraction) {

@@ -7,6 +7,7 @@
 // A window shorter than max(10 s, 10 % of the phase) is flagged short.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -41,6 +42,11 @@ struct SteadyState {
 
   double duration_s() const { return end_s - start_s; }
 };
+
+// Each request's send (+1) and completion (-1) in time order, for counting the requests in
+// flight: a completion sorts before a send at the same instant (a request ending as another
+// starts does not overlap it). Requests without a send stamp, or ending before it, are left out.
+std::vector<std::pair<int64_t, int>> in_flight_steps(const std::vector<const RequestRecord*>& recs);
 
 // Over the phase's measured requests (warm-ups left out); FRACTION in (0, 1].
 SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t target_concurrency,

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/metrics/request_metrics.h"
+#include "core/metrics/steady_state.h"
 #include "core/metrics/summary_accumulator.h"
 #include "core/metrics/summary_intervals.h"
 
@@ -41,18 +42,9 @@ double peak_tokens_per_s(const std::vector<const RequestRecord*>& recs,
 // Most requests simultaneously between t_sent and t_done. A request ending at the instant
 // another starts does not overlap it.
 int64_t max_overlap(const std::vector<const RequestRecord*>& recs) {
-  std::vector<std::pair<int64_t, int>> edges;
-  for (const auto* r : recs) {
-    if (r->result.t_sent_ns <= 0 || r->result.t_done_ns < r->result.t_sent_ns) {
-      continue;
-    }
-    edges.emplace_back(r->result.t_sent_ns, +1);
-    edges.emplace_back(r->result.t_done_ns, -1);
-  }
-  std::sort(edges.begin(), edges.end());  // -1 sorts before +1 at equal times
   int64_t now = 0;
   int64_t peak = 0;
-  for (const auto& [t, d] : edges) {
+  for (const auto& [t, d] : in_flight_steps(recs)) {
     now += d;
     peak = std::max(peak, now);
   }

@@ -4,17 +4,10 @@
 #include <cmath>
 #include <map>
 
+#include "core/metrics/percentile.h"
+
 namespace lb::metrics {
 namespace {
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return NAN;
-  const size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<long>(mid), v.end());
-  const double upper = v[mid];
-  if (v.size() % 2 == 1) return upper;
-  return (upper + *std::max_element(v.begin(), v.begin() + static_cast<long>(mid))) / 2;
-}
 
 // Var(S) with the correction for tied values: n(n-1)(2n+5)/18 - sum over tie groups of
 // t(t-1)(2t+5)/18.
@@ -63,8 +56,8 @@ TrendResult mann_kendall(const std::vector<double>& t, const std::vector<double>
   if (var > 0)
     r.z = r.s > 0 ? (r.s - 1) / std::sqrt(var) : r.s < 0 ? (r.s + 1) / std::sqrt(var) : 0;
   r.p = std::erfc(std::abs(r.z) / std::sqrt(2.0));
-  r.slope = median_of(slopes);
-  const double level = median_of(head);
+  r.slope = median(slopes);
+  const double level = median(head);
   r.change = level != 0 && std::isfinite(r.slope) ? r.slope * (t[r.n - 1] - t[0]) / level : 0;
   const bool significant = r.p < alpha && std::abs(r.change) >= effect_floor;
   r.trend = !significant ? Trend::Plateau : r.change > 0 ? Trend::DriftingUp : Trend::DriftingDown;
