@@ -21,28 +21,6 @@
 namespace lb::ui {
 namespace {
 
-// A key the dialog keeps in the keyring: the lane's own, or a secret value of its launch env.
-struct KeyToStore {
-  plan::KeyringItem item;
-  std::string value;
-  std::string launch_name;  // the launch env variable; "" for the lane's key
-};
-
-struct StoreOutcome {
-  std::string error;        // "" when every key is kept
-  std::string launch_name;  // whose key failed, when it was a launch env value
-};
-
-// Runs in a job: one D-Bus round trip per key, or as long as an unlock prompt takes.
-StoreOutcome store_keys(const std::string& workspace_id, const std::vector<KeyToStore>& keys) {
-  const SecretStore store(workspace_id);
-  for (const KeyToStore& key : keys) {
-    const SecretStore::Result stored = store.store(key.item, key.value);
-    if (!stored.ok) return {stored.error, key.launch_name};
-  }
-  return {};
-}
-
 QComboBox* editable_combo(const QStringList& items, const std::string& current, QWidget* parent) {
   auto* combo = new QComboBox(parent);
   combo->setEditable(true);
@@ -168,36 +146,44 @@ void LaneDialog::accept() {
   // The keys go to the keyring only now, for this workspace, lane id and host.
   const plan::Lane l = lane();
   const std::string host = plan::keyring_host(l.base_url);
-  std::vector<KeyToStore> keys;
-  if (key_source_->currentIndex() == KeyringKey && !key_secret_->text().isEmpty())
-    keys.push_back({{l.id, host}, key_secret_->text().toStdString(), {}});
-  for (const auto& [name, value] : launch_->typed_secrets())
-    keys.push_back({{plan::launch_env_keyring_id(l.id, name), host}, value, name});
+  // The lane's own key, then each secret value of its launch env (named in LAUNCH_NAMES).
+  std::vector<SecretStore::KeyToKeep> keys;
+  std::vector<std::string> launch_names;
+  if (key_source_->currentIndex() == KeyringKey && !key_secret_->text().isEmpty()) {
+    keys.push_back({{l.id, host}, key_secret_->text().toStdString()});
+    launch_names.emplace_back();
+  }
+  for (const auto& [name, value] : launch_->typed_secrets()) {
+    keys.push_back({{plan::launch_env_keyring_id(l.id, name), host}, value});
+    launch_names.push_back(name);
+  }
   if (keys.empty()) return QDialog::accept();
   storing_ = true;
   buttons_->setEnabled(false);
   tabs_->setEnabled(false);  // the lane as stored is the lane accepted
   error_->setText(tr("Keeping the key in the OS keyring…"));
-  auto* job = new QFutureWatcher<StoreOutcome>(this);
-  connect(job, &QFutureWatcher<StoreOutcome>::finished, this, [this, job] {
-    const StoreOutcome outcome = job->result();
+  using Batch = SecretStore::BatchResult;
+  auto* job = new QFutureWatcher<Batch>(this);
+  connect(job, &QFutureWatcher<Batch>::finished, this, [this, job, launch_names] {
+    const Batch outcome = job->result();
     job->deleteLater();
     storing_ = false;
     buttons_->setEnabled(true);
     tabs_->setEnabled(true);
-    if (outcome.error.empty()) {
+    if (outcome.result.ok) {
       error_->clear();
       return QDialog::accept();
     }
-    const QString error = QString::fromStdString(outcome.error);
-    show_problem(
-        outcome.launch_name.empty()
-            ? error
-            : tr("Launch: %1: %2").arg(QString::fromStdString(outcome.launch_name), error));
+    const QString error = QString::fromStdString(outcome.result.error);
+    const std::string& launch_name = launch_names.at(outcome.failed_at);
+    show_problem(launch_name.empty()
+                     ? error
+                     : tr("Launch: %1: %2").arg(QString::fromStdString(launch_name), error));
   });
+  // One D-Bus round trip per key, or as long as an unlock prompt takes.
   job->setFuture(
       QtConcurrent::run([workspace = workspace_id_.toStdString(), keys = std::move(keys)] {
-        return store_keys(workspace, keys);
+        return SecretStore(workspace).store_all(keys);
       }));
 }
 

@@ -129,14 +129,8 @@ void StoredCharts::show_run(const StoredRunSeries& series) {
     const double start_s = lane_time ? s.start_s : 0.0;
     if (!s.output_tok_s.empty())
       output_rate_->set_series(lane, since_lane_start(s.output_tok_s, start_s));
-    if (!s.steady_windows.empty()) {
-      std::vector<widgets::XSpan> windows = s.steady_windows;
-      for (widgets::XSpan& w : windows) {
-        w.x0 -= start_s;
-        w.x1 -= start_s;
-      }
-      output_rate_->set_spans(lane, std::move(windows));
-    }
+    if (!s.steady_windows.empty())
+      output_rate_->set_spans(lane, since_lane_start(s.steady_windows, start_s));
     if (!s.ttft_ms.empty()) ttft_->set_series(lane, since_lane_start(s.ttft_ms, start_s));
     if (!s.itl_sample_ms.values().empty()) itl_->set_samples(lane, s.itl_sample_ms.values());
     if (!s.tokens_per_event_sample.values().empty())
@@ -149,9 +143,7 @@ void StoredCharts::show_run(const StoredRunSeries& series) {
   draw_traffic(series, lane_time);
   const bool windows = std::any_of(series.by_lane.begin(), series.by_lane.end(),
                                    [](const auto& l) { return !l.second.steady_windows.empty(); });
-  output_rate_->set_title(
-      windows ? tr("%1 (shaded: each level's steady window)").arg(output_rate_title_)
-              : output_rate_title_);
+  output_rate_->set_title(output_rate_title(output_rate_title_, windows));
   int64_t ttft_stride = 1;
   for (const auto& [lane, s] : series.by_lane) ttft_stride = std::max(ttft_stride, s.ttft_stride);
   ttft_->set_title(ttft_stride > 1

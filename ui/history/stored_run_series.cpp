@@ -1,5 +1,7 @@
 #include "ui/history/stored_run_series.h"
 
+#include "ui/run/chart_catalog.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -241,19 +243,19 @@ StoredRunSeries StoredSeriesBuilder::finish(const QStringList& lane_order) {
 }
 
 void add_steady_windows(StoredRunSeries& series, const record::RunSummary& summary) {
-  for (const record::ExperimentSection* e : summary.of_kind(record::ExperimentKind::Throughput))
-    for (const record::LaneRecord& lane : e->lanes) {
-      const auto it = series.by_lane.find(QString::fromStdString(lane.id));
-      if (it == series.by_lane.end()) continue;
-      StoredLaneSeries& s = it->second;
-      for (const record::PhaseRecord& phase : lane.phases) {
-        const auto start = s.phase_start_s.find(e->name + "\n" + phase.name);
-        const auto window = phase.steady_window();
-        if (start == s.phase_start_s.end() || !window) continue;
-        s.steady_windows.push_back({start->second + window->start_s, start->second + window->end_s,
-                                    window->output_throughput});
-      }
+  for (const record::ExperimentSection* e : summary.of_kind(record::ExperimentKind::Throughput)) {
+    // A level's requests name their experiment: its phases are found under the section's name.
+    const auto windows = steady_windows(*e, [&](const QString& lane, const std::string& phase) {
+      const auto it = series.by_lane.find(lane);
+      if (it == series.by_lane.end()) return std::optional<double>();
+      const auto at = it->second.phase_start_s.find(e->name + "\n" + phase);
+      return at == it->second.phase_start_s.end() ? std::optional<double>() : at->second;
+    });
+    for (const auto& [lane, spans] : windows) {
+      auto& kept = series.by_lane.at(lane).steady_windows;
+      kept.insert(kept.end(), spans.begin(), spans.end());
     }
+  }
 }
 
 StoredRunSeries stored_run_series(const report::RunFolder& folder) {

@@ -58,6 +58,12 @@ SecretStore::Result SecretStore::store(const plan::KeyringItem& item,
   return {false, explain(error, "store the key of lane " + item.lane_id)};
 }
 
+SecretStore::BatchResult SecretStore::store_all(const std::vector<KeyToKeep>& keys) const {
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (Result stored = store(keys[i].item, keys[i].key); !stored.ok) return {stored, i};
+  return {{true, {}}, 0};
+}
+
 std::optional<std::string> SecretStore::lookup(const plan::KeyringItem& item,
                                                std::string* error_text) const {
   GError* error = nullptr;

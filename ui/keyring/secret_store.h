@@ -7,8 +7,10 @@
 // Plain C++ on purpose: libsecret's GLib headers stay out of every Qt translation unit.
 // Each call is one D-Bus round trip to a running service (milliseconds); when none is running
 // the call fails at once with a message that says so.
+#include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/plan/api_key_source.h"
 
@@ -26,6 +28,16 @@ class SecretStore {
 
   // Stores (or replaces) the key of the lane at that host.
   Result store(const plan::KeyringItem& item, const std::string& key) const;
+  // Stores each in turn and stops at the first that fails: its result and its index in KEYS.
+  struct KeyToKeep {
+    plan::KeyringItem item;
+    std::string key;
+  };
+  struct BatchResult {
+    Result result;
+    std::size_t failed_at = 0;  // meaningful when !result.ok
+  };
+  BatchResult store_all(const std::vector<KeyToKeep>& keys) const;
   // The key of the lane at that host; nullopt with an empty `error` when none is stored, nullopt
   // with the reason when the keyring cannot be read.
   std::optional<std::string> lookup(const plan::KeyringItem& item, std::string* error) const;

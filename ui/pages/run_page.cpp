@@ -40,10 +40,7 @@ RunPage::RunPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> pal
                  QWidget* parent)
     : QWidget(parent), workspace_(workspace), palette_(std::move(palette)) {
   gate_ = new PlanStartGate(
-      workspace_, this,
-      [this] {
-        return controller_.running() ? tr("A run is in progress: stop it first.") : QString();
-      },
+      workspace_, this, [this] { return run_in_progress(); },
       [this](plan::Plan plan, const QString& run_dir, bool append, bool launch_allowed,
              QString* error) {
         return run_plan(std::move(plan), run_dir, append, launch_allowed, error);

@@ -101,7 +101,8 @@ class RunPage : public QWidget {
   // Starts PLAN, which passed the gate, into RUN_DIR.
   bool run_plan(plan::Plan plan, const QString& run_dir, bool append, bool launch_allowed,
                 QString* error);
-  QString why_not_now() const;  // empty when a run may start
+  QString why_not_now() const;      // empty when a run may start
+  QString run_in_progress() const;  // why not while a run goes; empty when none does
   static std::function<plan::PlanParseResult()> checked_settings(plan::Plan plan);
   PlanStartGate* gate_ = nullptr;  // every start goes through it
   void on_experiment_started(int index, const QString& name, const QString& kind);

@@ -20,10 +20,13 @@
 
 namespace lb::ui {
 
+QString RunPage::run_in_progress() const {
+  return controller_.running() ? tr("A run is in progress: stop it first.") : QString();
+}
+
 QString RunPage::why_not_now() const {
-  if (controller_.running()) return tr("A run is in progress: stop it first.");
-  if (checking_plan()) return tr("A plan is being checked: wait for it first.");
-  return QString();
+  if (QString why = run_in_progress(); !why.isEmpty()) return why;
+  return checking_plan() ? tr("A plan is being checked: wait for it first.") : QString();
 }
 
 void RunPage::open_plan_file(const QString& path) {
@@ -136,8 +139,7 @@ void RunPage::on_section_done(int index, const record::ExperimentSection& sectio
     charts_->set_steady_windows(section, controller_.data());
   // The recorded results replace the live ones in the experiment's table, while it is shown.
   if (section.is(record::ExperimentKind::Gates) && index == chart_experiment_) {
-    for (const record::LaneRecord& lane : section.lanes)
-      for (const record::GateResult& gate : lane.gates) gate_scores_.apply(gate);
+    gate_scores_.apply_section(section);
     charts_->set_gate_scores(gate_scores_);
   }
 }

@@ -133,6 +133,35 @@ std::vector<QPointF> since_lane_start(std::vector<QPointF> points, double lane_s
   return points;
 }
 
+std::vector<widgets::XSpan> since_lane_start(std::vector<widgets::XSpan> spans,
+                                             double lane_start_s) {
+  for (widgets::XSpan& s : spans) {
+    s.x0 -= lane_start_s;
+    s.x1 -= lane_start_s;
+  }
+  return spans;
+}
+
+std::map<QString, std::vector<widgets::XSpan>> steady_windows(
+    const record::ExperimentSection& section, const PhaseStart& phase_start) {
+  std::map<QString, std::vector<widgets::XSpan>> out;
+  for (const record::LaneRecord& lane : section.lanes) {
+    const QString id = QString::fromStdString(lane.id);
+    for (const record::PhaseRecord& phase : lane.phases) {
+      const auto window = phase.steady_window();
+      const auto start = window ? phase_start(id, phase.name) : std::nullopt;
+      if (!start) continue;
+      out[id].push_back(
+          {*start + window->start_s, *start + window->end_s, window->output_throughput});
+    }
+  }
+  return out;
+}
+
+QString output_rate_title(const QString& base, bool steady_windows) {
+  return steady_windows ? QObject::tr("%1 (shaded: each level's steady window)").arg(base) : base;
+}
+
 QCheckBox* make_lane_time_box(QWidget* parent) {
   auto* box = new QCheckBox(QObject::tr("Overlay &lanes: time since each lane started"), parent);
   box->setToolTip(

@@ -4,8 +4,15 @@
 // stored run always looks like the live one did.
 #include <QPointF>
 #include <QString>
+#include <functional>
+#include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
+
+#include "core/record/run_summary.h"
+#include "widgets/chart/chart_types.h"
 
 class QCheckBox;
 class QWidget;
@@ -47,5 +54,17 @@ void name_time_axes(widgets::ChartPanel* output_rate, widgets::ChartPanel* ttft,
 QCheckBox* make_lane_time_box(QWidget* parent);
 // A lane's time series on lane time: every x moved back by the lane's start (s since the run's).
 std::vector<QPointF> since_lane_start(std::vector<QPointF> points, double lane_start_s);
+std::vector<widgets::XSpan> since_lane_start(std::vector<widgets::XSpan> spans,
+                                             double lane_start_s);
+
+// The steady-state windows a throughput SECTION records, by lane, on the run's clock: each at its
+// level's first send (PHASE_START: s since the run started, nullopt when the level sent nothing)
+// and its steady output throughput. Live and reopened runs draw them the same way.
+using PhaseStart =
+    std::function<std::optional<double>(const QString& lane, const std::string& phase)>;
+std::map<QString, std::vector<widgets::XSpan>> steady_windows(
+    const record::ExperimentSection& section, const PhaseStart& phase_start);
+// The output chart's title BASE, with what its shading is when it shows steady windows.
+QString output_rate_title(const QString& base, bool steady_windows);
 
 }  // namespace lb::ui

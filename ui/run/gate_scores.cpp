@@ -24,8 +24,12 @@ void LiveGateScores::apply(const record::GateResult& result) {
 
 void LiveGateScores::apply_summary(const record::RunSummary& summary) {
   for (const record::ExperimentSection* e : summary.of_kind(record::ExperimentKind::Gates))
-    for (const record::LaneRecord& lane : e->lanes)
-      for (const record::GateResult& gate : lane.gates) apply(gate);
+    apply_section(*e);
+}
+
+void LiveGateScores::apply_section(const record::ExperimentSection& section) {
+  for (const record::LaneRecord& lane : section.lanes)
+    for (const record::GateResult& gate : lane.gates) apply(gate);
 }
 
 std::vector<GateScoreRow> LiveGateScores::rows() const {

@@ -28,6 +28,7 @@ class LiveGateScores {
   void apply(const record::GateResult& result);
   // Every gates experiment of the summary, lane by lane.
   void apply_summary(const record::RunSummary& summary);
+  void apply_section(const record::ExperimentSection& section);  // one gates experiment's
   QStringList lanes() const { return lanes_; }
   std::vector<GateScoreRow> rows() const;
 

@@ -260,33 +260,16 @@ void LiveCharts::set_gate_scores(const LiveGateScores& scores) {
 
 void LiveCharts::set_steady_windows(const record::ExperimentSection& section,
                                     const LiveRunData& data) {
-  steady_.clear();
-  for (const record::LaneRecord& lane : section.lanes) {
-    const QString id = QString::fromStdString(lane.id);
-    for (const record::PhaseRecord& phase : lane.phases) {
-      const auto window = phase.steady_window();
-      const auto start = data.phase_start_s(id, phase.name);
-      if (!window || !start) continue;
-      steady_[id].push_back(
-          {*start + window->start_s, *start + window->end_s, window->output_throughput});
-    }
-  }
+  steady_ = steady_windows(section, [&data](const QString& lane, const std::string& phase) {
+    return data.phase_start_s(lane, phase);
+  });
   apply_steady_windows(data);
-  output_rate_->set_title(
-      steady_.empty() ? output_rate_title_
-                      : tr("%1 (shaded: each level's steady window)").arg(output_rate_title_));
+  output_rate_->set_title(output_rate_title(output_rate_title_, !steady_.empty()));
 }
 
 void LiveCharts::apply_steady_windows(const LiveRunData& data) {
-  for (const auto& [lane, windows] : steady_) {
-    std::vector<widgets::XSpan> shifted = windows;
-    const double start = lane_start_s(data, lane);
-    for (widgets::XSpan& w : shifted) {
-      w.x0 -= start;
-      w.x1 -= start;
-    }
-    output_rate_->set_spans(lane, std::move(shifted));
-  }
+  for (const auto& [lane, windows] : steady_)
+    output_rate_->set_spans(lane, since_lane_start(windows, lane_start_s(data, lane)));
 }
 
 void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& changed,

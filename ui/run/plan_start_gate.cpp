@@ -18,15 +18,6 @@
 #include "ui/workspace/workspace.h"
 
 namespace lb::ui {
-namespace {
-
-// A key the user typed for a keyring lane, on its way to the keyring.
-struct TypedKey {
-  plan::KeyringItem item;
-  std::string key;
-};
-
-}  // namespace
 
 PlanStartGate::PlanStartGate(Workspace& workspace, QWidget* dialog_parent, WhyNotNow why_not_now,
                              Start start)
@@ -115,7 +106,7 @@ bool PlanStartGate::confirm_launches(const plan::Plan& plan, QString* error) {
 }
 
 void PlanStartGate::ask_missing_keys(Passing passing, const std::vector<KeyringState>& keys) {
-  std::vector<TypedKey> typed;
+  std::vector<SecretStore::KeyToKeep> typed;
   for (const KeyringState& state : keys) {
     if (state.stored) continue;
     const QString id = QString::fromStdString(state.lane_id);
@@ -140,21 +131,23 @@ void PlanStartGate::ask_missing_keys(Passing passing, const std::vector<KeyringS
   if (typed.empty()) return finish(std::move(passing));
   // The keys go to the keyring in a job: the Secret Service may ask to unlock it first.
   emit status(tr("Keeping the key in the OS keyring…"));
-  auto* watcher = new QFutureWatcher<QString>(this);
+  using Batch = SecretStore::BatchResult;
+  auto* watcher = new QFutureWatcher<Batch>(this);
   auto held = std::make_shared<Passing>(std::move(passing));
-  connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, held] {
+  std::vector<std::string> lane_ids;
+  for (const auto& t : typed) lane_ids.push_back(t.item.lane_id);
+  connect(watcher, &QFutureWatcher<Batch>::finished, this, [this, watcher, held, lane_ids] {
+    const Batch outcome = watcher->result();
     watcher->deleteLater();
-    if (const QString error = watcher->result(); !error.isEmpty()) return fail(error);
+    if (!outcome.result.ok)
+      return fail(tr("Lane %1: %2")
+                      .arg(QString::fromStdString(lane_ids.at(outcome.failed_at)),
+                           QString::fromStdString(outcome.result.error)));
     finish(std::move(*held));
   });
-  watcher->setFuture(QtConcurrent::run(
-      [workspace = workspace_.id().toStdString(), typed = std::move(typed)]() -> QString {
-        const SecretStore store(workspace);
-        for (const TypedKey& t : typed)
-          if (const auto stored = store.store(t.item, t.key); !stored.ok)
-            return QObject::tr("Lane %1: %2")
-                .arg(QString::fromStdString(t.item.lane_id), QString::fromStdString(stored.error));
-        return QString();
+  watcher->setFuture(
+      QtConcurrent::run([workspace = workspace_.id().toStdString(), typed = std::move(typed)] {
+        return SecretStore(workspace).store_all(typed);
       }));
 }
 
