@@ -8,6 +8,7 @@
 
 #include "test_main.h"
 
+#include "core/metrics/percentile.h"
 #include "sim_plan_run.h"
 #include "timing_slack.h"
 
@@ -19,7 +20,8 @@ class TestTraceSchedule : public QObject {
   // Large prompts (mean about 12K tokens, the largest 126K, as in Mooncake's conversation trace)
   // keep the schedule as well as small prompts on the same timestamps: bodies are built ahead of
   // their send time, so a request due with or after a large one never waits for it to be built.
-  // Judged against the same test's small-prompt run, not a wall-clock bound.
+  // Judged on the rows sent right after the largest prompts, against the same rows of the same
+  // test's small-prompt run, not a wall-clock bound.
   void largePromptsKeepTheScheduleOfSmallOnes() {
     const auto dir = lb::test::fresh_dir("lb-trace-large-prompts");
     std::filesystem::create_directories(dir);
@@ -41,7 +43,13 @@ class TestTraceSchedule : public QObject {
     };
     write_trace("small.jsonl", false);
     write_trace("large.jsonl", true);
-    auto schedule_of = [&](const std::string& name) {
+    // A run's lateness of the rows due at the same instant as a 126K-token row, sent after it
+    // (rows 8, 58, ..., 258), in ms, and its median.
+    struct Companions {
+      std::vector<double> lateness_ms;
+      double median_ms = 0;
+    };
+    auto companions_of = [&](const std::string& name) {
       nlohmann::json plan = {
           {"name", "schedule"},
           {"lanes", {{{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.01"}}}},
@@ -52,18 +60,28 @@ class TestTraceSchedule : public QObject {
       qInfo("%s: lateness p50 %.2f ms, p99 %.2f ms, late share %.3f", name.c_str(),
             schedule.value("lateness_p50_ms", -1.0), schedule.value("lateness_p99_ms", -1.0),
             schedule.value("late_share", -1.0));
-      return schedule;
+      Companions c;
+      for (const auto& r : run.requests)
+        if (r.value("index", -1) % 50 == 8)
+          c.lateness_ms.push_back((r["t_sent_ns"].get<double>() - r["t_sched_ns"].get<double>()) /
+                                  1e6);
+      c.median_ms = lb::metrics::median(c.lateness_ms);
+      return c;
     };
-    const auto small = schedule_of("small.jsonl");
-    const auto large = schedule_of("large.jsonl");
-    QCOMPARE(large["sent"], 300);
-    // Built when due, the large prompts' p99 was 5-7 times the small ones' (27-30 ms against
-    // 4-6 ms, 5-7 % late on a busy machine); built ahead, 1-1.6 times (7-10 ms, at most 1.3 %).
-    QVERIFY2(large["lateness_p99_ms"].get<double>() <=
-                 2 * small["lateness_p99_ms"].get<double>() + 3.0 + slack_ms,
-             (large.dump() + " against " + small.dump()).c_str());
-    QVERIFY2(large["late_share"].get<double>() <= small["late_share"].get<double>() + 0.02,
-             (large.dump() + " against " + small.dump()).c_str());
+    const auto small = companions_of("small.jsonl");
+    const auto large = companions_of("large.jsonl");
+    QCOMPARE(large.lateness_ms.size(), size_t{6});
+    // Built when due, each 126K-token body held its companion back 10-15 ms (median 11-12 ms
+    // against 1 ms with small prompts); built ahead, 0.2-1.8 ms with one outlier. The median of
+    // the six leaves out a stall of the whole machine (seen: one second, every thread stopped),
+    // which can catch one or two of them, a second apart.
+    auto text = [](const Companions& c) {
+      std::string out;
+      for (double ms : c.lateness_ms) out += std::to_string(ms) + " ms, ";
+      return out + "median " + std::to_string(c.median_ms) + " ms";
+    };
+    QVERIFY2(large.median_ms <= small.median_ms + 5.0 + slack_ms,
+             ("large: " + text(large) + "; small: " + text(small)).c_str());
     std::filesystem::remove_all(dir);
   }
 };
