@@ -144,6 +144,12 @@ bool AnswerBook::batch_flips(const std::string& id, const AnswerContext& context
   return u < context.batch_flip;
 }
 
+bool AnswerBook::cache_flips(const std::string& id, const AnswerContext& context) {
+  if (context.cache_flip <= 0) return false;
+  const double u = static_cast<double>(fnv1a64(id + "#cache", context.seed) % 1'000'000) / 1e6;
+  return u < context.cache_flip;
+}
+
 // An answer read from the media's pixels, under the same FP8 drift model as the reference
 // answers: a lane's drift kind for the item (question + media) picks the exact answer, a
 // rewording, or (only with flip_facts) the answer with one fact changed.
@@ -191,9 +197,10 @@ AnswerPlan AnswerBook::answer(const GenRequest& request, const AnswerContext& co
     if (ref->flipped != ref->drift && ref->flipped != ref->answer)
       plan.confident_variant = ref->flipped;
     DriftKind kind = drift_kind(ref->id, context);
-    // Batching moves the numerics enough to resolve the near-tie the other way.
+    // Batching, or prefilling only the uncached suffix, moves the numerics enough to resolve
+    // the near-tie the other way.
     if (!plan.near_tie_variant.empty() && kind != DriftKind::FlippedFact &&
-        batch_flips(ref->id, context))
+        (batch_flips(ref->id, context) || cache_flips(ref->id, context)))
       kind = kind == DriftKind::Identical ? DriftKind::Wording : DriftKind::Identical;
     if (context.temperature > 0) {
       plan.content =

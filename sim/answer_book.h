@@ -31,6 +31,9 @@ struct AnswerContext {
   uint64_t sample_seed = 0;
   // Chance that batching resolves the prompt's near-tie the other way (batch_flip_probability).
   double batch_flip = 0.0;
+  // Chance that a prefix-cache hit resolves the prompt's near-tie the other way (0 when the
+  // request's prefix is not cached).
+  double cache_flip = 0.0;
 };
 
 // Batch variance: with `variance` v (0-1) a request joining a batch of `batch` sequences (itself
@@ -63,6 +66,9 @@ class AnswerBook {
   // Whether batching flips the prompt's near-tie: a draw fixed by the prompt id and the lane
   // seed, under context.batch_flip (so a bigger batch flips a superset of prompts).
   static bool batch_flips(const std::string& id, const AnswerContext& context);
+  // Whether a prefix-cache hit flips the prompt's near-tie: a draw of its own, fixed by the
+  // prompt id and the lane seed, under context.cache_flip.
+  static bool cache_flips(const std::string& id, const AnswerContext& context);
 
  private:
   std::map<std::string, ReferenceAnswer> by_prompt_;

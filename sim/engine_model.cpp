@@ -277,4 +277,11 @@ EngineSnapshot EngineModel::snapshot() const {
   return snap;
 }
 
+int64_t EngineModel::cached_prefix_tokens(const std::vector<TokenId>& prompt) const {
+  if (!profile_.prefix_caching || prompt.empty()) return 0;
+  const auto max_reuse =
+      static_cast<int64_t>(prompt.size() - 1) / profile_.block_size * profile_.block_size;
+  return std::min(cache_.peek(cache_.block_hashes(prompt)), max_reuse);
+}
+
 }  // namespace lb::sim

@@ -70,6 +70,11 @@ class EngineModel {
   void abort(uint64_t seq_id);
 
   EngineSnapshot snapshot() const;
+  // Prompt tokens the prefix cache would give a request with this prompt if it were scheduled
+  // now (0 with prefix caching off).
+  int64_t cached_prefix_tokens(const std::vector<TokenId>& prompt) const;
+  // Empties the prefix cache; running requests keep what they computed.
+  void reset_prefix_cache() { cache_.clear(); }
   // Sequences the engine holds (arrived and not finished), whatever their state.
   int sequences() const { return static_cast<int>(seqs_.size()); }
   const Profile& profile() const { return profile_; }

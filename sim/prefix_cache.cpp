@@ -35,6 +35,21 @@ std::vector<uint64_t> PrefixCache::block_hashes(const std::vector<TokenId>& toke
   return out;
 }
 
+int64_t PrefixCache::peek(const std::vector<uint64_t>& hashes) const {
+  int64_t reusable_blocks = 0;
+  for (size_t b = 0; b < hashes.size(); ++b) {
+    auto it = entries_.find(hashes[b]);
+    if (it == entries_.end()) break;
+    if (it->second.checkpoint) reusable_blocks = static_cast<int64_t>(b) + 1;
+  }
+  return reusable_blocks * block_size_;
+}
+
+void PrefixCache::clear() {
+  entries_.clear();
+  lru_.clear();
+}
+
 int64_t PrefixCache::lookup(const std::vector<uint64_t>& hashes) {
   int64_t reusable_blocks = 0;
   for (size_t b = 0; b < hashes.size(); ++b) {

@@ -27,6 +27,11 @@ class PrefixCache {
   // eviction removes the tail of a prefix before its head).
   int64_t lookup(const std::vector<uint64_t>& hashes);
 
+  // What lookup() would return, without touching anything.
+  int64_t peek(const std::vector<uint64_t>& hashes) const;
+  // Forgets every block (vLLM's POST /reset_prefix_cache).
+  void clear();
+
   // Stores blocks [0, n_blocks) and marks block n_blocks-1 as a checkpoint.
   void commit(const std::vector<uint64_t>& hashes, int64_t n_blocks);
 

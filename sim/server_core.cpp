@@ -156,6 +156,12 @@ void ServerCore::handle(const std::shared_ptr<HttpSession>& session, HttpRequest
     res.set(http::field::server, "uvicorn");
     res.body() = render_metrics();
     session->send(std::move(res));
+  } else if (path == "/reset_prefix_cache" && post) {
+    // vLLM serves it in development mode (VLLM_SERVER_DEV_MODE=1): 200 with an empty body.
+    engine_.reset_prefix_cache();
+    HttpResponseMsg res{http::status::ok, 11};
+    res.set(http::field::server, "uvicorn");
+    session->send(std::move(res));
   } else if (path == "/tokenize" && post) {
     handle_tokenize(session, request);
   } else if (path == "/detokenize" && post) {
@@ -168,8 +174,9 @@ void ServerCore::handle(const std::shared_ptr<HttpSession>& session, HttpRequest
     handle_generation(session, request, kResponses);
   } else {
     static const char* const kRoutes[] = {
-        "/health",   "/version",    "/v1/models",           "/load",           "/metrics",
-        "/tokenize", "/detokenize", "/v1/chat/completions", "/v1/completions", "/v1/responses"};
+        "/health",         "/version",      "/v1/models",         "/load",
+        "/metrics",        "/tokenize",     "/detokenize",        "/v1/chat/completions",
+        "/v1/completions", "/v1/responses", "/reset_prefix_cache"};
     bool wrong_method = false;
     for (const char* route : kRoutes) wrong_method = wrong_method || path == route;
     session->send(

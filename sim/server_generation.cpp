@@ -208,6 +208,8 @@ void ServerCore::generate(const std::shared_ptr<HttpSession>& session,
                               : fnv1a64(last_user_text(gen), 0x5eed0000ULL + ++sample_counter_);
   actx.batch_flip = batch_flip_probability(
       config_.batch_variance, std::min(engine_.sequences() + 1, config_.profile.max_num_seqs));
+  if (config_.cache_variance > 0 && engine_.cached_prefix_tokens(*gen.prompt_tokens) > 0)
+    actx.cache_flip = config_.cache_variance;
   AnswerPlan plan = AnswerBook::builtin().answer(gen, actx);
   // Filler has no natural end: without max_tokens it stops at 200 tokens.
   OutputScript script = make_script(plan, gen.max_tokens, 200);

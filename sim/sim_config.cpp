@@ -119,6 +119,8 @@ std::string apply_sim_option(SimConfig& c, std::string_view key, std::string_vie
   if (key == "seed") return to_int(value, c.seed) ? "" : invalid(key, value);
   if (key == "batch_variance")
     return to_double(value, d, 0) && d <= 1 ? (c.batch_variance = d, "") : invalid(key, value);
+  if (key == "cache_variance")
+    return to_double(value, d, 0) && d <= 1 ? (c.cache_variance = d, "") : invalid(key, value);
   if (key == "run_jitter")
     return to_double(value, d, 0) && d <= 1 ? (c.run_jitter = d, "") : invalid(key, value);
   if (key == "retrieval_window_tokens") {
@@ -176,6 +178,7 @@ std::vector<std::string> sim_option_names() {
                                     "seed",
                                     "run_jitter",
                                     "batch_variance",
+                                    "cache_variance",
                                     "retrieval_window_tokens",
                                     "trace",
                                     "image_fetch_timeout_s",

@@ -84,6 +84,10 @@ struct SimConfig {
   // Batch variance (0-1): a near-tie resolves the other way with a probability that grows with
   // the batch a request joins (answer_book.h); 0 = batching never changes an answer.
   double batch_variance = 0.0;
+  // Cache variance (0-1): a request whose prompt prefix the prefix cache holds when it arrives
+  // prefills only the rest, and its near-tie resolves the other way with this probability
+  // (answer_book.h); 0 = a cache hit never changes an answer.
+  double cache_variance = 0.0;
   uint64_t seed = 0;
   int64_t retrieval_window_tokens = 0;                 // 0 = max_model_len
   std::string trace_path;                              // JSON lines file; empty = none
