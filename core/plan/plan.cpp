@@ -109,6 +109,15 @@ struct ParamsJson {
       j["load_baseline"] = {{"concurrency", e.load_baseline_concurrency}};
     }
   }
+  void operator()(const DeterminismExperiment& e) {
+    j.update({{"prompts", e.prompts},
+              {"max_tokens", e.max_tokens},
+              {"repeats", e.repeats},
+              {"batch_concurrency", e.batch_concurrency},
+              {"cache", e.cache},
+              {"logprobs", e.logprobs},
+              {"near_tie_margin_nats", e.near_tie_margin_nats}});
+  }
   void operator()(const SampledRegressionExperiment& e) {
     j.update({{"prompts", e.prompts},
               {"max_tokens", e.max_tokens},
@@ -245,6 +254,7 @@ void check_prompt_set(std::string& ref, const std::filesystem::path& plan_dir,
 std::string* prompt_set_of(Experiment& e, std::string* field) {
   if (auto* r = std::get_if<RegressionExperiment>(&e.params)) return &r->prompts;
   if (auto* s = std::get_if<SampledRegressionExperiment>(&e.params)) return &s->prompts;
+  if (auto* d = std::get_if<DeterminismExperiment>(&e.params)) return &d->prompts;
   if (auto* g = std::get_if<GatesExperiment>(&e.params)) {
     if (std::find(g->checks.begin(), g->checks.end(), "multimodal") == g->checks.end())
       return nullptr;

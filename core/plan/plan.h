@@ -94,6 +94,21 @@ struct RegressionExperiment {
 // plan's temperature and top_p, sample k with seed `seed + k` where the server takes a seed; each
 // prompt's within-lane and cross-lane similarity compared by a permutation test, with
 // Benjamini–Hochberg across prompts at false discovery rate `fdr`.
+// Determinism floor (plan file "kind": "determinism"): how often a lane's greedy answers change
+// on their own. Repeatability: the prompt set `repeats` times at concurrency 1. Batch invariance:
+// once more at `batch_concurrency` (0 = skipped). Cache invariance (`cache`): a warm pass right
+// after a cold one, the prefix cache reset first where the server has an endpoint for it.
+struct DeterminismExperiment {
+  std::string prompts = "builtin:regression-20";  // "builtin:NAME" or a prompt-set file path
+  int64_t max_tokens = 256;
+  int64_t repeats = 3;
+  int64_t batch_concurrency = 16;
+  bool cache = true;
+  // Alternatives per token (0-20) for the first divergent token's margin; 0 = texts only.
+  int64_t logprobs = 5;
+  double near_tie_margin_nats = 0.5;
+};
+
 struct SampledRegressionExperiment {
   std::string prompts = "builtin:regression-20";  // "builtin:NAME" or a prompt-set file path
   int64_t max_tokens = 256;
@@ -251,7 +266,8 @@ const std::vector<std::string>& optional_gate_checks();
 using ExperimentParams =
     std::variant<RegressionExperiment, ThroughputExperiment, ContextSweepExperiment,
                  PrefixCacheExperiment, SpeculativeExperiment, GatesExperiment, TraceExperiment,
-                 SampledRegressionExperiment, SessionsExperiment, CapacityExperiment>;
+                 SampledRegressionExperiment, SessionsExperiment, CapacityExperiment,
+                 DeterminismExperiment>;
 
 struct Experiment {
   std::string kind;  // "regression", "throughput", "context_sweep", "prefix_cache", ...

@@ -19,9 +19,19 @@ constexpr double kMaxDouble = 1e308;
 
 const std::vector<std::string>& kinds() {
   static const std::vector<std::string> k = {
-      "regression", "throughput", "context_sweep",      "prefix_cache", "speculative",
-      "gates",      "trace",      "sampled_regression", "sessions",     "capacity"};
+      "regression", "throughput",         "context_sweep", "prefix_cache", "speculative", "gates",
+      "trace",      "sampled_regression", "sessions",      "capacity",     "determinism"};
   return k;
+}
+
+// "logprobs": true (5 alternatives), false (none) or a count, 0-20.
+void read_logprobs(ObjectReader& r, int64_t& logprobs) {
+  if (bool on = true; r.has_boolean("logprobs")) {
+    r.boolean("logprobs", on);
+    logprobs = on ? 5 : 0;
+  } else {
+    r.integer("logprobs", logprobs, IntRange{0, 20});
+  }
 }
 
 // "load_baseline": {"concurrency": N}; {} takes the default of 32.
@@ -46,12 +56,7 @@ RegressionExperiment read_regression(ObjectReader& r, ErrorList& errors) {
   r.number("temperature", e.temperature, 0, 2, false);
   r.number("similarity_threshold", e.similarity_threshold, 0, 1, false);
   r.integer("concurrency", e.concurrency, kConcurrency);
-  if (bool on = true; r.has_boolean("logprobs")) {
-    r.boolean("logprobs", on);
-    e.logprobs = on ? 5 : 0;
-  } else {
-    r.integer("logprobs", e.logprobs, IntRange{0, 20});
-  }
+  read_logprobs(r, e.logprobs);
   r.number("near_tie_margin_nats", e.near_tie_margin_nats, 0, 100, false);
   r.boolean("cross_score", e.cross_score);
   r.number("min_top1_agreement", e.min_top1_agreement, 0, 1, false);
@@ -64,6 +69,26 @@ RegressionExperiment read_regression(ObjectReader& r, ErrorList& errors) {
     r.error("load_baseline", "concurrency must differ from the regression's concurrency (" +
                                  std::to_string(e.concurrency) + ")");
   }
+  return e;
+}
+
+DeterminismExperiment read_determinism(ObjectReader& r) {
+  DeterminismExperiment e;
+  if (r.string("prompts", e.prompts) && e.prompts.empty()) {
+    r.error("prompts", "must not be empty");
+  }
+  r.integer("max_tokens", e.max_tokens, kTokens);
+  r.integer("repeats", e.repeats, IntRange{2, 100});
+  if (r.has("batch_concurrency")) {
+    r.integer("batch_concurrency", e.batch_concurrency, IntRange{0, kConcurrency.max});
+    if (e.batch_concurrency == 1)
+      r.error("batch_concurrency",
+              "must be 0 (no batch check) or at least 2: at 1 a prompt is "
+              "alone, as in the repeatability passes");
+  }
+  r.boolean("cache", e.cache);
+  read_logprobs(r, e.logprobs);
+  r.number("near_tie_margin_nats", e.near_tie_margin_nats, 0, 100, false);
   return e;
 }
 
@@ -335,6 +360,9 @@ ExperimentParams read_params(const std::string& kind, ObjectReader& r, ErrorList
   if (kind == "sampled_regression") {
     return read_sampled_regression(r);
   }
+  if (kind == "determinism") {
+    return read_determinism(r);
+  }
   if (kind == "sessions") {
     return read_sessions(r);
   }
@@ -378,20 +406,18 @@ std::optional<Experiment> read_experiment(const json& value, const std::string& 
   if (std::find(kinds().begin(), kinds().end(), e.kind) == kinds().end()) {
     r.error("kind", "unknown experiment kind '" + e.kind + "'" + did_you_mean(e.kind, kinds()) +
                         "; one of regression, throughput, context_sweep, prefix_cache, "
-                        "speculative, gates, trace, sampled_regression, sessions, capacity");
+                        "speculative, gates, trace, sampled_regression, sessions, capacity, "
+                        "determinism");
     return std::nullopt;  // its other keys cannot be judged
   }
   r.string("name", e.name);
   read_lane_subset(r, e, lanes, errors);
   e.params = read_params(e.kind, r, errors);
-  if (e.kind != "regression" && r.has("logprobs")) {
+  if (e.kind != "regression" && e.kind != "determinism" && r.has("logprobs")) {
     if (e.kind == "gates") {
       r.error("logprobs", "the gates kind checks functional answers and takes no logprobs");
-    } else if (bool on = true; r.has_boolean("logprobs")) {
-      r.boolean("logprobs", on);
-      e.logprobs = on ? 5 : 0;
     } else {
-      r.integer("logprobs", e.logprobs, IntRange{0, 20});
+      read_logprobs(r, e.logprobs);
     }
   }
   read_trial_options(r, e, lanes, errors);
@@ -427,13 +453,13 @@ void assign_names(std::vector<Experiment>& experiments, ErrorList& errors) {
 }
 
 // A regression writes texts/<lane>.texts.json and review.json, a sampled regression
-// texts/<lane>.samples.json and sampled-review.json: a second one of a kind in the same run would
-// overwrite the first's.
+// texts/<lane>.samples.json and sampled-review.json, a determinism floor determinism/<lane>.json:
+// a second one of a kind in the same run would overwrite the first's.
 void refuse_repeated_regressions(const std::vector<Experiment>& experiments, ErrorList& errors) {
   std::map<std::string, size_t> first;
   for (size_t i = 0; i < experiments.size(); ++i) {
     const std::string& kind = experiments[i].kind;
-    if (kind != "regression" && kind != "sampled_regression") continue;
+    if (kind != "regression" && kind != "sampled_regression" && kind != "determinism") continue;
     const auto [it, inserted] = first.emplace(kind, i);
     if (!inserted)
       errors.add(key_path(index_path("experiments", i), "kind"),

@@ -6,7 +6,7 @@
 namespace lb::record {
 namespace {
 
-constexpr std::array<std::pair<ExperimentKind, const char*>, 10> kKindNames{{
+constexpr std::array<std::pair<ExperimentKind, const char*>, 11> kKindNames{{
     {ExperimentKind::Throughput, "throughput"},
     {ExperimentKind::Regression, "regression"},
     {ExperimentKind::ContextSweep, "context_sweep"},
@@ -17,6 +17,7 @@ constexpr std::array<std::pair<ExperimentKind, const char*>, 10> kKindNames{{
     {ExperimentKind::SampledRegression, "sampled_regression"},
     {ExperimentKind::Sessions, "sessions"},
     {ExperimentKind::Capacity, "capacity"},
+    {ExperimentKind::Determinism, "determinism"},
 }};
 
 }  // namespace

@@ -17,6 +17,7 @@ enum class ExperimentKind {
   SampledRegression,
   Sessions,
   Capacity,
+  Determinism,
 };
 
 // The name a plan and summary.json use: "throughput", "context_sweep", ...

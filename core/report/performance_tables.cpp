@@ -392,6 +392,7 @@ std::vector<ReportTable> performance_tables(const RunFolder& folder) {
   for (ReportTable& t : sampled_review_tables(folder)) tables.push_back(std::move(t));
   if (ReportTable load = load_baseline_table(folder); !load.rows.empty())
     tables.push_back(std::move(load));
+  for (ReportTable& t : determinism_tables(folder)) tables.push_back(std::move(t));
   for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Throughput)) {
     tables.push_back(throughput_table(*e, lanes));
     if (ReportTable steady = steady_state_table(*e, lanes); !steady.rows.empty())

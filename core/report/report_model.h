@@ -118,6 +118,9 @@ std::vector<ReportTable> capacity_tables(const RunFolder& folder);
 // "Greedy A/A baseline under load": each lane's load mismatch rate with its interval and its
 // batch-variant prompts; no rows when no regression has a load baseline.
 ReportTable load_baseline_table(const RunFolder& folder);
+// The determinism floor per lane and check, and each flip's first divergent token with its
+// margin (determinism_tables.cpp); none when the run has no determinism experiment.
+std::vector<ReportTable> determinism_tables(const RunFolder& folder);
 // The effects a qualification looks for, at a glance (effect_charts.cpp): prefix cache passes
 // and speculative decoding as grouped bars per lane, acceptance per draft position.
 std::vector<ChartSpec> prefix_cache_charts(const nlohmann::json& experiment,

@@ -16,6 +16,7 @@
 
 #include "core/plan/plan.h"
 #include "core/run/experiments/experiment.h"
+#include "ui/run/determinism_form.h"
 #include "ui/run/traffic_forms.h"
 
 namespace lb::ui {
@@ -34,7 +35,8 @@ constexpr KindInfo kKinds[] = {{"regression", "Regression (outputs compared)"},
                                {"sampled_regression", "Sampled review (sampled outputs compared)"},
                                {"trace", "Trace replay"},
                                {"sessions", "Multi-turn sessions"},
-                               {"capacity", "SLO capacity"}};
+                               {"capacity", "SLO capacity"},
+                               {"determinism", "Determinism floor (answers against themselves)"}};
 
 QSpinBox* spin(int min, int max, int value, QWidget* parent, const QString& suffix = {}) {
   auto* s = new QSpinBox(parent);
@@ -96,11 +98,13 @@ ExperimentForm::ExperimentForm(QWidget* parent) : QWidget(parent) {
   trace_ = new TraceForm(this);
   sessions_ = new SessionsForm(this);
   capacity_ = new CapacityForm(this);
-  for (QWidget* page : std::initializer_list<QWidget*>{trace_, sessions_, capacity_})
+  determinism_ = new DeterminismForm(this);
+  for (QWidget* page : std::initializer_list<QWidget*>{trace_, sessions_, capacity_, determinism_})
     stack_->addWidget(page);
   connect(trace_, &TraceForm::changed, this, &ExperimentForm::check_experiment);
   connect(sessions_, &SessionsForm::changed, this, &ExperimentForm::check_experiment);
   connect(capacity_, &CapacityForm::changed, this, &ExperimentForm::check_experiment);
+  connect(determinism_, &DeterminismForm::changed, this, &ExperimentForm::check_experiment);
   problems_ = new QLabel(this);
   problems_->setWordWrap(true);
   problems_->setStyleSheet("color: #b00020");
@@ -317,7 +321,14 @@ QWidget* ExperimentForm::sampled_form() {
 }
 
 QComboBox* ExperimentForm::prompt_combo() const {
-  return typed_kind() == record::ExperimentKind::SampledRegression ? sm_prompts_ : prompts_;
+  switch (typed_kind().value_or(record::ExperimentKind::Regression)) {
+    case record::ExperimentKind::SampledRegression:
+      return sm_prompts_;
+    case record::ExperimentKind::Determinism:
+      return determinism_->prompts();
+    default:
+      return prompts_;
+  }
 }
 
 QString ExperimentForm::kind() const { return kind_->currentData().toString(); }
@@ -352,10 +363,11 @@ void ExperimentForm::use_quick_defaults() {
   sessions_->set_synthetic(2, 3, 512, 24);
   capacity_->set_probe(8, 1, 256, 24);
   capacity_->set_bounds(6, 120);
+  determinism_->set_quick(2, 96);
 }
 
 void ExperimentForm::set_prompt_sets(const std::vector<std::pair<QString, QString>>& sets) {
-  for (QComboBox* combo : {prompts_, sm_prompts_}) {
+  for (QComboBox* combo : {prompts_, sm_prompts_, determinism_->prompts()}) {
     const int i = combo->currentIndex();
     const QString keep = i >= 0 && combo->itemText(i) == combo->currentText()
                              ? combo->itemData(i).toString()
@@ -518,6 +530,8 @@ nlohmann::json ExperimentForm::experiment_json(QString* error) const {
       return sessions_->experiment_json(error);
     case K::Capacity:
       return capacity_->experiment_json(error);
+    case K::Determinism:
+      return determinism_->experiment_json(prompt_set_ref());
     case K::Gates:
       ok = put_gates(j, error);
       break;

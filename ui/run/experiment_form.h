@@ -21,6 +21,7 @@ class QStackedWidget;
 namespace lb::ui {
 
 class CapacityForm;
+class DeterminismForm;
 class SessionsForm;
 class TraceForm;
 
@@ -82,6 +83,7 @@ class ExperimentForm : public QWidget {
   TraceForm* trace_ = nullptr;
   SessionsForm* sessions_ = nullptr;
   CapacityForm* capacity_ = nullptr;
+  DeterminismForm* determinism_ = nullptr;
   // regression
   QComboBox* prompts_ = nullptr;
   QSpinBox* reg_max_tokens_ = nullptr;

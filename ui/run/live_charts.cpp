@@ -124,6 +124,7 @@ void LiveCharts::set_kind(const QString& kind) {
         break;
       case record::ExperimentKind::Regression:
       case record::ExperimentKind::SampledRegression:
+      case record::ExperimentKind::Determinism:
         break;
     }
   relayout(shown);

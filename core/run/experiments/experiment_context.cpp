@@ -4,6 +4,7 @@
 #include "core/metrics/steady_state.h"
 #include "core/run/experiments/capacity_experiment.h"
 #include "core/run/experiments/context_sweep_experiment.h"
+#include "core/run/experiments/determinism_experiment.h"
 #include "core/run/experiments/gates_experiment.h"
 #include "core/run/experiments/prefix_cache_experiment.h"
 #include "core/run/experiments/regression_experiment.h"
@@ -131,7 +132,8 @@ record::ExperimentKind kind_of(const plan::Experiment& spec) {
                  [](const plan::TraceExperiment&) { return K::Trace; },
                  [](const plan::SampledRegressionExperiment&) { return K::SampledRegression; },
                  [](const plan::SessionsExperiment&) { return K::Sessions; },
-                 [](const plan::CapacityExperiment&) { return K::Capacity; }},
+                 [](const plan::CapacityExperiment&) { return K::Capacity; },
+                 [](const plan::DeterminismExperiment&) { return K::Determinism; }},
       spec.params);
 }
 
@@ -164,6 +166,9 @@ std::unique_ptr<Experiment> make_experiment(const plan::Experiment& spec) {
           },
           [](const plan::CapacityExperiment&) -> Made {
             return std::make_unique<CapacityExperiment>();
+          },
+          [](const plan::DeterminismExperiment&) -> Made {
+            return std::make_unique<DeterminismExperiment>();
           }},
       spec.params);
 }

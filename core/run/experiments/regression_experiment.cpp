@@ -29,28 +29,37 @@ LaneTexts texts_in_prompt_order(const std::vector<metrics::RequestRecord>& recor
   return out;
 }
 
-namespace {
+std::optional<plan::PromptSet> load_experiment_prompts(ExperimentContext& ctx,
+                                                       const std::string& ref) {
+  auto loaded = plan::load_prompt_set(ref);
+  if (!loaded.ok()) {
+    ctx.sink().on_message(MessageLevel::Error, ctx.spec().kind + ": cannot load prompt set " + ref +
+                                                   ":\n" + loaded.error_text());
+    ctx.section()["error"] = "cannot load prompt set " + ref;
+    return std::nullopt;
+  }
+  ctx.section()["prompt_set"] = loaded.set->name;
+  ctx.section()["prompt_count"] = loaded.set->prompts.size();
+  return std::move(loaded.set);
+}
 
-LoadPhase regression_phase(const plan::RegressionExperiment& p, const plan::PromptSet& set,
-                           const ExperimentContext& ctx, const LaneRuntime& lane,
-                           int64_t top_logprobs, int64_t load_concurrency = 0) {
+LoadPhase prompt_set_phase(const ExperimentContext& ctx, const LaneRuntime& lane,
+                           const plan::PromptSet& set, const PromptPass& pass) {
   LoadPhase phase;
   phase.experiment = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
-  phase.phase = top_logprobs > 0 || p.logprobs == 0 ? "greedy" : "greedy-no-logprobs";
-  if (load_concurrency > 0) phase.phase = "greedy-load";
+  phase.phase = pass.phase;
   phase.lane = &lane.endpoint;
   phase.url = lane.endpoint.api_url("/chat/completions");
   phase.count = static_cast<int64_t>(set.prompts.size());
-  phase.concurrency = static_cast<int>(
-      std::max<int64_t>(1, load_concurrency > 0 ? load_concurrency : p.concurrency));
+  phase.concurrency = static_cast<int>(std::max<int64_t>(1, pass.concurrency));
   ChatRequestOptions options;
   options.model = lane.endpoint.model;
-  options.temperature = p.temperature;
+  options.temperature = pass.temperature;
   options.server = lane.probe.kind;
   options.max_media_bytes = lane.plan.max_media_bytes;
-  options.top_logprobs = top_logprobs;
+  options.top_logprobs = pass.top_logprobs;
   // Prompt sets say how long each answer may be; the plan's max_tokens caps them all.
-  phase.request_at = [&set, options, cap = p.max_tokens](int64_t n, bool) mutable {
+  phase.request_at = [&set, options, cap = pass.max_tokens](int64_t n, bool) mutable {
     const auto& prompt = set.prompts[static_cast<size_t>(n)];
     options.max_tokens = std::min<int64_t>(prompt.max_tokens, cap);
     RequestBody built = prompt_request_body(prompt, options);
@@ -63,6 +72,21 @@ LoadPhase regression_phase(const plan::RegressionExperiment& p, const plan::Prom
     return r;
   };
   return phase;
+}
+
+namespace {
+
+LoadPhase regression_phase(const plan::RegressionExperiment& p, const plan::PromptSet& set,
+                           const ExperimentContext& ctx, const LaneRuntime& lane,
+                           int64_t top_logprobs, int64_t load_concurrency = 0) {
+  PromptPass pass;
+  pass.phase = top_logprobs > 0 || p.logprobs == 0 ? "greedy" : "greedy-no-logprobs";
+  if (load_concurrency > 0) pass.phase = "greedy-load";
+  pass.concurrency = load_concurrency > 0 ? load_concurrency : p.concurrency;
+  pass.max_tokens = p.max_tokens;
+  pass.temperature = p.temperature;
+  pass.top_logprobs = top_logprobs;
+  return prompt_set_phase(ctx, lane, set, pass);
 }
 
 nlohmann::json error_list(const LaneTexts& texts, const plan::PromptSet& set) {
@@ -124,16 +148,9 @@ std::vector<nlohmann::json> cross_scores(
 
 void RegressionExperiment::run(ExperimentContext& ctx) {
   const auto& p = std::get<plan::RegressionExperiment>(ctx.spec().params);
-  auto loaded = plan::load_prompt_set(p.prompts);
-  if (!loaded.ok()) {
-    ctx.sink().on_message(MessageLevel::Error, "regression: cannot load prompt set " + p.prompts +
-                                                   ":\n" + loaded.error_text());
-    ctx.section()["error"] = "cannot load prompt set " + p.prompts;
-    return;
-  }
-  const plan::PromptSet& set = *loaded.set;
-  ctx.section()["prompt_set"] = set.name;
-  ctx.section()["prompt_count"] = set.prompts.size();
+  const std::optional<plan::PromptSet> loaded = load_experiment_prompts(ctx, p.prompts);
+  if (!loaded) return;
+  const plan::PromptSet& set = *loaded;
   std::vector<std::pair<std::string, LaneTexts>> lane_texts;
   std::vector<const LaneRuntime*> ran;
   const int top_k = static_cast<int>(p.logprobs);

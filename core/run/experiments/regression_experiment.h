@@ -2,6 +2,7 @@
 // Regression: every prompt of a prompt set, greedy (temperature 0), streamed, on every lane.
 // Outputs are saved in prompt order as texts/<lane>.texts.json; then the first lane (the
 // baseline) is compared with each other lane prompt by prompt, and review.json is started.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,23 @@ std::vector<logprobs::PromptLogprobs> logprobs_in_prompt_order(
     const std::string& unsupported);
 // A 400 whose message mentions logprobs: the server refuses them (message set).
 bool refused_logprobs(const std::vector<metrics::RequestRecord>& records, std::string& message);
+
+// The experiment's prompt set, its name and size recorded in the section; nullopt (the error
+// told and recorded) when it cannot be loaded.
+std::optional<plan::PromptSet> load_experiment_prompts(ExperimentContext& ctx,
+                                                       const std::string& ref);
+
+// One pass of a prompt set over a lane's chat completions, every prompt once, in order.
+struct PromptPass {
+  std::string phase;
+  int64_t concurrency = 1;
+  int64_t max_tokens = 256;  // caps each prompt's own max_tokens
+  double temperature = 0;
+  int64_t top_logprobs = 0;  // 0 = no logprobs
+};
+// The phase of that pass (the set must outlive it).
+LoadPhase prompt_set_phase(const ExperimentContext& ctx, const LaneRuntime& lane,
+                           const plan::PromptSet& set, const PromptPass& pass);
 
 LaneTexts texts_in_prompt_order(const std::vector<metrics::RequestRecord>& records,
                                 size_t prompt_count);

@@ -5,6 +5,7 @@
 
 #include "core/compare/sampled_verdicts.h"
 #include "core/run/drive/chat_request_body.h"
+#include "core/run/experiments/regression_experiment.h"
 
 namespace lb::run {
 
@@ -118,16 +119,9 @@ void compare_with_baseline(
 
 void SampledRegressionExperiment::run(ExperimentContext& ctx) {
   const auto& p = std::get<plan::SampledRegressionExperiment>(ctx.spec().params);
-  auto loaded = plan::load_prompt_set(p.prompts);
-  if (!loaded.ok()) {
-    ctx.sink().on_message(MessageLevel::Error, "sampled_regression: cannot load prompt set " +
-                                                   p.prompts + ":\n" + loaded.error_text());
-    ctx.section()["error"] = "cannot load prompt set " + p.prompts;
-    return;
-  }
-  const plan::PromptSet& set = *loaded.set;
-  ctx.section()["prompt_set"] = set.name;
-  ctx.section()["prompt_count"] = set.prompts.size();
+  const std::optional<plan::PromptSet> loaded = load_experiment_prompts(ctx, p.prompts);
+  if (!loaded) return;
+  const plan::PromptSet& set = *loaded;
   ctx.section()["samples"] = p.samples;
   std::vector<std::pair<std::string, std::vector<compare::PromptSamples>>> lanes;
   for (LaneRuntime* lane : ctx.lanes()) {

@@ -125,6 +125,41 @@ class PlanParseTest : public QObject {
                          "'samples'?)"));
   }
 
+  void determinismDefaultsAndBadValues() {
+    const PlanParseResult r = parse_plan(with_experiment(R"({"kind": "determinism"})"), "p");
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    const auto& d = std::get<DeterminismExperiment>(r.plan->experiments[0].params);
+    QCOMPARE(d.prompts, std::string("builtin:regression-20"));
+    QCOMPARE(d.repeats, int64_t(3));
+    QCOMPARE(d.batch_concurrency, int64_t(16));
+    QVERIFY(d.cache);
+    QCOMPARE(d.logprobs, int64_t(5));
+    const PlanParseResult r2 =
+        parse_plan(with_experiment(R"({"kind": "determinism", "repeats": 5, "batch_concurrency": 0,
+                            "cache": false, "logprobs": false, "max_tokens": 32})"),
+                   "p");
+    QVERIFY2(r2.ok(), r2.error_text().c_str());
+    const auto& e = std::get<DeterminismExperiment>(r2.plan->experiments[0].params);
+    QCOMPARE(e.repeats, int64_t(5));
+    QCOMPARE(e.batch_concurrency, int64_t(0));
+    QVERIFY(!e.cache);
+    QCOMPARE(e.logprobs, int64_t(0));
+    // The plan as resolved reads back to the same experiment.
+    const auto resolved = resolved_plan_json(*r2.plan)["experiments"][0];
+    QCOMPARE(resolved["kind"], "determinism");
+    QCOMPARE(resolved["repeats"], 5);
+    QCOMPARE(resolved["cache"], false);
+    QCOMPARE(only_error(with_experiment(R"({"kind": "determinism", "repeats": 1})")),
+             std::string("experiments[0].repeats: must be >= 2 (got 1)"));
+    QCOMPARE(only_error(with_experiment(R"({"kind": "determinism", "batch_concurrency": 1})")),
+             std::string("experiments[0].batch_concurrency: must be 0 (no batch check) or at "
+                         "least 2: at 1 a prompt is alone, as in the repeatability passes"));
+    QCOMPARE(only_error(with_experiment(R"({"kind": "determinism"}, {"kind": "determinism"})")),
+             std::string("experiments[1].kind: a plan holds one determinism (also experiments[0]): "
+                         "a second one would overwrite its texts and review file; run it from a "
+                         "plan of its own"));
+  }
+
   // Two regressions in one run would write the same texts/ files and review.json.
   void aSecondRegressionOfAKindIsRefused() {
     QCOMPARE(only_error(with_experiment(R"({"kind": "regression"}, {"kind": "throughput"},

@@ -1,0 +1,39 @@
+#pragma once
+// The determinism floor's arithmetic: passes of the same greedy prompts on one lane, compared
+// with a reference pass prompt by prompt. A prompt flips when any pass's answer differs from the
+// reference's; its first divergent token and the reference's top-1/top-2 margin there come from
+// the passes' logprobs (compare/token_divergence.h). A prompt that failed in any pass is left
+// out of the count.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/compare/token_divergence.h"
+#include "core/plan/prompt_set.h"
+#include "core/run/experiments/regression_experiment.h"
+
+namespace lb::run {
+
+struct FlipCheck {
+  int64_t prompts_compared = 0;
+  std::vector<size_t> failed;                             // prompt indexes left out
+  std::vector<size_t> flipped;                            // prompt indexes
+  nlohmann::json flipped_json = nlohmann::json::array();  // index, id, unique_outputs, divergence
+};
+
+// `reference` against every pass of `others` (each in prompt order).
+FlipCheck compare_passes(const plan::PromptSet& set, const LaneTexts& reference,
+                         const std::vector<const LaneTexts*>& others,
+                         const compare::DivergenceThresholds& thresholds);
+
+// The check as summary.json records it: counts, the flip rate with its 95 % Wilson interval
+// (null rate when nothing was compared), and each flip.
+nlohmann::json flip_check_json(const FlipCheck& check, const plan::PromptSet& set);
+
+// The floor: a prompt flipped by any of the checks, over the prompts the first check compared.
+nlohmann::json floor_json(const std::vector<const FlipCheck*>& checks,
+                          const std::vector<std::string>& names);
+
+}  // namespace lb::run

@@ -1,0 +1,180 @@
+#include "core/run/experiments/determinism_experiment.h"
+
+#include <variant>
+
+#include "core/net/secret_text.h"
+#include "core/plan/prompt_set.h"
+#include "core/run/experiments/determinism_checks.h"
+#include "core/run/experiments/pass_counters.h"
+#include "core/run/lanes/prefix_cache_reset.h"
+
+namespace lb::run {
+namespace {
+
+// One lane's passes and checks.
+class LaneFloor {
+ public:
+  LaneFloor(ExperimentContext& ctx, LaneRuntime& lane, const plan::DeterminismExperiment& p,
+            const plan::PromptSet& set)
+      : ctx_(ctx), lane_(lane), p_(p), set_(set) {}
+
+  nlohmann::json run() {
+    nlohmann::json out;
+    thresholds_.near_tie_margin_nats = p_.near_tie_margin_nats;
+    thresholds_.top_k = static_cast<int>(p_.logprobs);
+    out["repeatability"] = repeatability();
+    if (p_.batch_concurrency > 0 && !ctx_.stopped()) out["batch"] = batch();
+    if (p_.cache && !ctx_.stopped()) out["cache"] = cache();
+    std::vector<const FlipCheck*> counted;
+    std::vector<std::string> names;
+    for (const auto& [name, check] : counted_) {
+      counted.push_back(&check);
+      names.push_back(name);
+    }
+    out["floor"] = floor_json(counted, names);
+    ctx_.writer().write_json("determinism/" + lane_.plan.id + ".json", answers_);
+    out["answers_file"] = "determinism/" + lane_.plan.id + ".json";
+    return out;
+  }
+
+ private:
+  LaneTexts pass(const std::string& phase, int64_t concurrency) {
+    PromptPass pass;
+    pass.phase = phase;
+    pass.concurrency = concurrency;
+    pass.max_tokens = p_.max_tokens;
+    pass.top_logprobs = logprobs_refused_ ? 0 : p_.logprobs;
+    PhaseOutcome outcome = ctx_.run_phase(prompt_set_phase(ctx_, lane_, set_, pass));
+    std::string refused;
+    if (pass.top_logprobs > 0 && refused_logprobs(outcome.records, refused)) {
+      // Texts still show a flip; only its margin is lost.
+      ctx_.warn("determinism: " + lane_.plan.id +
+                " refuses logprobs; flips are shown without "
+                "their margin");
+      logprobs_refused_ = true;
+      pass.top_logprobs = 0;
+      if (!ctx_.stopped()) outcome = ctx_.run_phase(prompt_set_phase(ctx_, lane_, set_, pass));
+    }
+    LaneTexts texts = texts_in_prompt_order(outcome.records, set_.prompts.size());
+    if (pass.top_logprobs > 0)
+      texts.logprobs =
+          logprobs_in_prompt_order(outcome.records, set_, static_cast<int>(p_.logprobs), "");
+    answers_["passes"][phase] = texts.texts;
+    return texts;
+  }
+
+  // Empties the prefix cache when the server allows it; remembers why not otherwise.
+  bool reset() {
+    const CacheReset r = reset_prefix_cache(ctx_.client(), lane_.endpoint, lane_.probe.kind);
+    if (!r.done && reset_note_.empty())
+      reset_note_ = net::redact_secret_text(r.note, {api_key_of(lane_.endpoint)});
+    reset_endpoint_ = r.endpoint;
+    return r.done;
+  }
+
+  nlohmann::json repeatability() {
+    std::vector<LaneTexts> passes;
+    bool all_reset = true;
+    for (int64_t k = 1; k <= p_.repeats && !ctx_.stopped(); ++k) {
+      if (p_.cache) all_reset = reset() && all_reset;
+      passes.push_back(pass("repeat-" + std::to_string(k), 1));
+    }
+    if (passes.size() < 2) return {{"status", "stopped"}};
+    std::vector<const LaneTexts*> others;
+    for (size_t i = 1; i < passes.size(); ++i) others.push_back(&passes[i]);
+    FlipCheck check = compare_passes(set_, passes[0], others, thresholds_);
+    nlohmann::json j = flip_check_json(check, set_);
+    j["status"] = "measured";
+    j["passes"] = passes.size();
+    j["concurrency"] = 1;
+    j["cache_reset_before_each"] = p_.cache && all_reset;
+    if (p_.cache && !all_reset)
+      j["note"] = "passes after the first may have reused the prefix cache: " + reset_note_;
+    reference_ = std::move(passes[0]);
+    counted_.emplace_back("repeatability", std::move(check));
+    return j;
+  }
+
+  nlohmann::json batch() {
+    if (p_.cache) reset();
+    const std::string phase = "batch-c" + std::to_string(p_.batch_concurrency);
+    LaneTexts batched = pass(phase, p_.batch_concurrency);
+    if (ctx_.stopped()) return {{"status", "stopped"}};
+    FlipCheck check = compare_passes(set_, reference_, {&batched}, thresholds_);
+    nlohmann::json j = flip_check_json(check, set_);
+    j["status"] = "measured";
+    j["concurrency"] = p_.batch_concurrency;
+    j["reference_concurrency"] = 1;
+    counted_.emplace_back("batch", std::move(check));
+    return j;
+  }
+
+  nlohmann::json cache() {
+    if (!reset()) return {{"status", "unsupported"}, {"note", reset_note_}};
+    LaneTexts cold = pass("cache-cold", 1);
+    if (ctx_.stopped()) return {{"status", "stopped"}};
+    PassCounters counters(ctx_, lane_);
+    LaneTexts warm = pass("cache-warm", 1);
+    if (ctx_.stopped()) return {{"status", "stopped"}};
+    const auto delta = counters.finish();
+    FlipCheck check = compare_passes(set_, cold, {&warm}, thresholds_);
+    nlohmann::json j = flip_check_json(check, set_);
+    j["reset_endpoint"] = reset_endpoint_;
+    const bool counted = delta && delta->prefix_cache_hits.has_value();
+    j["warm_cached_tokens"] = counted ? nlohmann::json(*delta->prefix_cache_hits) : nullptr;
+    if (!counted) {
+      // Flips are still shown, but invariance cannot be claimed: nothing says the cache was hit.
+      j["status"] = "unverified";
+      j["note"] =
+          "the lane exposes no prefix-cache hit counter: a warm pass that reused nothing "
+          "cannot be told from one that did";
+    } else if (*delta->prefix_cache_hits <= 0) {
+      j["status"] = "vacuous";
+      j["note"] =
+          "the warm pass reused no cached tokens (prefix caching off, or prompts shorter "
+          "than a cache block), so it says nothing about cache invariance";
+    } else {
+      j["status"] = "measured";
+    }
+    if (j["status"] != "vacuous") counted_.emplace_back("cache", std::move(check));
+    return j;
+  }
+
+  ExperimentContext& ctx_;
+  LaneRuntime& lane_;
+  const plan::DeterminismExperiment& p_;
+  const plan::PromptSet& set_;
+  compare::DivergenceThresholds thresholds_;
+  bool logprobs_refused_ = false;
+  std::string reset_note_, reset_endpoint_;
+  LaneTexts reference_;
+  std::vector<std::pair<std::string, FlipCheck>> counted_;
+  nlohmann::json answers_ = {{"passes", nlohmann::json::object()}};
+};
+
+std::string percent(const nlohmann::json& rate) {
+  if (!rate.is_number()) return "-";
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f %%", rate.get<double>() * 100);
+  return text;
+}
+
+}  // namespace
+
+void DeterminismExperiment::run(ExperimentContext& ctx) {
+  const auto& p = std::get<plan::DeterminismExperiment>(ctx.spec().params);
+  const std::optional<plan::PromptSet> loaded = load_experiment_prompts(ctx, p.prompts);
+  if (!loaded) return;
+  const plan::PromptSet& set = *loaded;
+  for (LaneRuntime* lane : ctx.lanes()) {
+    if (ctx.stopped()) break;
+    nlohmann::json floor = LaneFloor(ctx, *lane, p, set).run();
+    const auto& f = floor["floor"];
+    ctx.info("determinism: " + lane->plan.id + " floor " + std::to_string(f.value("flips", 0)) +
+             " of " + std::to_string(f.value("prompts_compared", 0)) + " prompts (" +
+             percent(f["flip_rate"]) + ")");
+    ctx.section()["lanes"][lane->plan.id]["determinism"] = std::move(floor);
+  }
+}
+
+}  // namespace lb::run

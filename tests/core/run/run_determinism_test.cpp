@@ -1,0 +1,120 @@
+// The determinism floor end to end on simulator lanes: a lane whose answers never change on
+// their own has a floor of zero with every check measured; one with batch- and cache-variant
+// near-ties shows flips in those checks (each with its first divergent token and margin) and none
+// in plain repetition; a lane without prefix caching cannot pass the cache check vacuously; a
+// server without a reset endpoint says so.
+#include <QtTest>
+
+#include "test_main.h"
+
+#include "core/run/lanes/prefix_cache_reset.h"
+#include "sim_plan_run.h"
+
+using nlohmann::json;
+
+namespace {
+
+json determinism_plan(const json& lanes, const json& extra = json::object()) {
+  json experiment = {{"kind", "determinism"}, {"max_tokens", 64}, {"batch_concurrency", 8}};
+  experiment.update(extra);
+  return {{"name", "floor"}, {"lanes", lanes}, {"experiments", {experiment}}};
+}
+
+json lane(const std::string& id, const std::string& url) { return {{"id", id}, {"base_url", url}}; }
+
+}  // namespace
+
+class TestDeterminism : public QObject {
+  Q_OBJECT
+ private slots:
+  void aSteadyLaneHasNoFloorAndAVariantOneHasItsFlips() {
+    const auto run =
+        lb::test::run_sim_plan(determinism_plan({lane("steady", "sim:fp8?time_scale=0.002"),
+                                                 lane("variant",
+                                                      "sim:fp8?time_scale=0.002&batch_variance=0.9&"
+                                                      "cache_variance=0.6&seed=5")}),
+                               "lb-determinism-floor");
+    const json section = run.experiment("determinism");
+    QVERIFY2(section.is_object(), run.summary.dump().c_str());
+    QCOMPARE(section["prompt_count"], 20);
+
+    const json steady = section["lanes"]["steady"]["determinism"];
+    for (const char* check : {"repeatability", "batch", "cache"}) {
+      QCOMPARE(steady[check]["status"], "measured");
+      QCOMPARE(steady[check]["flips"], 0);
+      QCOMPARE(steady[check]["prompts_compared"], 20);
+    }
+    QCOMPARE(steady["repeatability"]["passes"], 3);
+    QCOMPARE(steady["repeatability"]["cache_reset_before_each"], true);
+    QVERIFY(steady["cache"]["warm_cached_tokens"].get<double>() > 0);
+    QCOMPARE(steady["floor"]["flips"], 0);
+    QCOMPARE(steady["floor"]["flip_rate"], 0.0);
+    QCOMPARE(steady["floor"]["checks"], json({"repeatability", "batch", "cache"}));
+
+    const json variant = section["lanes"]["variant"]["determinism"];
+    QCOMPARE(variant["repeatability"]["flips"], 0);  // alone and cold, nothing moves
+    const int batch = variant["batch"]["flips"].get<int>();
+    const int cache = variant["cache"]["flips"].get<int>();
+    QVERIFY2(batch > 0 && cache > 0, variant.dump().c_str());
+    QVERIFY(variant["floor"]["flips"].get<int>() >= std::max(batch, cache));
+    const auto interval = variant["floor"]["flip_rate_interval"];
+    QVERIFY(interval[0].get<double>() > 0 && interval[1].get<double>() < 1);
+    // A batch or cache flip resolves a near-tie the other way: at a token whose margin is small,
+    // or where one answer stops (no margin is reported for the end of a sequence).
+    int near_ties = 0;
+    for (const char* check : {"batch", "cache"}) {
+      for (const auto& flip : variant[check]["flipped"]) {
+        QCOMPARE(flip["unique_outputs"], 2);
+        const json d = flip["divergence"];
+        QVERIFY2(d["class"] == "near_tie" || d["class"] == "length_change", flip.dump().c_str());
+        QVERIFY(d["token_index"].get<int>() >= 0);
+        QVERIFY(d["reference_token"] != d["other_token"]);
+        if (d["class"] != "near_tie") continue;
+        ++near_ties;
+        QVERIFY(d["margin_nats"].get<double>() <= 0.5);
+      }
+    }
+    QVERIFY(near_ties > 0);
+    // Every pass's answers are kept, by phase.
+    QCOMPARE(section["lanes"]["variant"]["determinism"]["answers_file"],
+             "determinism/variant.json");
+    int phases = 0;
+    for (const auto& r : run.requests)
+      if (r.value("lane", "") == "variant") ++phases;
+    QCOMPARE(phases, 20 * 6);  // three repeats, the batch pass, cold and warm
+  }
+
+  void withoutPrefixCachingTheCacheCheckIsVacuousNotPassed() {
+    const auto run = lb::test::run_sim_plan(
+        determinism_plan(
+            json::array({lane("nocache", "sim:fp8-nocache?time_scale=0.002&cache_variance=1")}),
+            {{"batch_concurrency", 0}, {"repeats", 2}}),
+        "lb-determinism-nocache");
+    const json d = run.experiment("determinism")["lanes"]["nocache"]["determinism"];
+    QCOMPARE(d["cache"]["status"], "vacuous");
+    QCOMPARE(d["cache"]["warm_cached_tokens"], 0.0);
+    QVERIFY(!d.contains("batch"));
+    QCOMPARE(d["floor"]["checks"], json({"repeatability"}));
+  }
+
+  void aServerWithoutAResetEndpointIsUnsupported() {
+    QCOMPARE(lb::run::prefix_cache_reset_path(lb::metrics::ServerKind::Vllm),
+             "/reset_prefix_cache");
+    QCOMPARE(lb::run::prefix_cache_reset_path(lb::metrics::ServerKind::Sglang), "/flush_cache");
+    QCOMPARE(lb::run::prefix_cache_reset_path(lb::metrics::ServerKind::Ollama), "");
+    const auto run = lb::test::run_sim_plan(
+        determinism_plan(json::array({lane("ollama", "sim:fp8?time_scale=0.002&api=ollama")}),
+                         {{"batch_concurrency", 0}, {"repeats", 2}}),
+        "lb-determinism-ollama");
+    const json d = run.experiment("determinism")["lanes"]["ollama"]["determinism"];
+    QCOMPARE(d["cache"]["status"], "unsupported");
+    QVERIFY2(d["cache"]["note"].get<std::string>().find("no endpoint") != std::string::npos,
+             d.dump().c_str());
+    QCOMPARE(d["repeatability"]["cache_reset_before_each"], false);
+    QVERIFY(d["repeatability"]["note"].get<std::string>().find("may have reused") !=
+            std::string::npos);
+  }
+};
+
+LANEBENCH_TEST_GUILESS_MAIN(TestDeterminism)
+#include "run_determinism_test.moc"
