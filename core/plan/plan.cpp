@@ -108,6 +108,11 @@ struct ParamsJson {
     if (e.load_baseline_concurrency > 0) {
       j["load_baseline"] = {{"concurrency", e.load_baseline_concurrency}};
     }
+    if (e.floor) {
+      j["floor"] = {{"repeats", e.floor->repeats},
+                    {"batch_concurrency", e.floor->batch_concurrency},
+                    {"cache", e.floor->cache}};
+    }
   }
   void operator()(const DeterminismExperiment& e) {
     j.update({{"prompts", e.prompts},

@@ -69,6 +69,21 @@ struct SloThresholds {  // <= 0 = not set
   double e2el_ms = -1;
 };
 
+// Determinism floor (plan file "kind": "determinism"): how often a lane's greedy answers change
+// on their own. Repeatability: the prompt set `repeats` times at concurrency 1. Batch invariance:
+// once more at `batch_concurrency` (0 = skipped). Cache invariance (`cache`): a warm pass right
+// after a cold one, the prefix cache reset first where the server has an endpoint for it.
+struct DeterminismExperiment {
+  std::string prompts = "builtin:regression-20";  // "builtin:NAME" or a prompt-set file path
+  int64_t max_tokens = 256;
+  int64_t repeats = 3;
+  int64_t batch_concurrency = 16;
+  bool cache = true;
+  // Alternatives per token (0-20) for the first divergent token's margin; 0 = texts only.
+  int64_t logprobs = 5;
+  double near_tie_margin_nats = 0.5;
+};
+
 struct RegressionExperiment {
   std::string prompts = "builtin:regression-20";  // "builtin:NAME" or a prompt-set file path
   int64_t max_tokens = 256;
@@ -88,27 +103,16 @@ struct RegressionExperiment {
   // also answers the prompts at this concurrency, compared with its own answers at
   // `concurrency`; 0 = not asked for.
   int64_t load_baseline_concurrency = 0;
+  // The baseline's determinism floor (plan file "floor": true or {"repeats", "batch_concurrency",
+  // "cache"}), measured with the regression's prompts, max_tokens and logprobs; each candidate's
+  // differences are then judged above or within it. Unset = not asked for.
+  std::optional<DeterminismExperiment> floor;
 };
 
 // The sampled review (docs/plan-file.md): `samples` sampled answers per prompt and lane at the
 // plan's temperature and top_p, sample k with seed `seed + k` where the server takes a seed; each
 // prompt's within-lane and cross-lane similarity compared by a permutation test, with
 // Benjamini–Hochberg across prompts at false discovery rate `fdr`.
-// Determinism floor (plan file "kind": "determinism"): how often a lane's greedy answers change
-// on their own. Repeatability: the prompt set `repeats` times at concurrency 1. Batch invariance:
-// once more at `batch_concurrency` (0 = skipped). Cache invariance (`cache`): a warm pass right
-// after a cold one, the prefix cache reset first where the server has an endpoint for it.
-struct DeterminismExperiment {
-  std::string prompts = "builtin:regression-20";  // "builtin:NAME" or a prompt-set file path
-  int64_t max_tokens = 256;
-  int64_t repeats = 3;
-  int64_t batch_concurrency = 16;
-  bool cache = true;
-  // Alternatives per token (0-20) for the first divergent token's margin; 0 = texts only.
-  int64_t logprobs = 5;
-  double near_tie_margin_nats = 0.5;
-};
-
 struct SampledRegressionExperiment {
   std::string prompts = "builtin:regression-20";  // "builtin:NAME" or a prompt-set file path
   int64_t max_tokens = 256;

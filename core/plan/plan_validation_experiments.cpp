@@ -47,6 +47,32 @@ int64_t read_load_baseline(ObjectReader& parent, ErrorList& errors) {
   return concurrency;
 }
 
+// "floor": true (the defaults), false, or {"repeats", "batch_concurrency", "cache"}; the prompts,
+// max_tokens and logprobs are the regression's own.
+std::optional<DeterminismExperiment> read_floor(ObjectReader& parent, const RegressionExperiment& e,
+                                                ErrorList& errors) {
+  DeterminismExperiment floor;
+  floor.prompts = e.prompts;
+  floor.max_tokens = e.max_tokens;
+  floor.logprobs = e.logprobs;
+  floor.near_tie_margin_nats = e.near_tie_margin_nats;
+  if (parent.has_boolean("floor")) {
+    bool on = false;
+    parent.boolean("floor", on);
+    return on ? std::optional(floor) : std::nullopt;
+  }
+  const json* v = parent.member("floor", json::value_t::object);
+  if (v == nullptr) return std::nullopt;
+  ObjectReader r(*v, key_path(parent.path(), "floor"), errors);
+  r.integer("repeats", floor.repeats, IntRange{2, 100});
+  r.integer("batch_concurrency", floor.batch_concurrency, IntRange{0, kConcurrency.max});
+  if (floor.batch_concurrency == 1)
+    r.error("batch_concurrency", "must be 0 (no batch check) or at least 2");
+  r.boolean("cache", floor.cache);
+  r.finish();
+  return floor;
+}
+
 RegressionExperiment read_regression(ObjectReader& r, ErrorList& errors) {
   RegressionExperiment e;
   if (r.string("prompts", e.prompts) && e.prompts.empty()) {
@@ -65,6 +91,7 @@ RegressionExperiment read_regression(ObjectReader& r, ErrorList& errors) {
   if (e.min_top1_agreement >= 0 && !e.cross_score)
     r.error("min_top1_agreement", "needs \"cross_score\": true (agreement is measured by it)");
   e.load_baseline_concurrency = read_load_baseline(r, errors);
+  e.floor = read_floor(r, e, errors);
   if (e.load_baseline_concurrency > 0 && e.load_baseline_concurrency == e.concurrency) {
     r.error("load_baseline", "concurrency must differ from the regression's concurrency (" +
                                  std::to_string(e.concurrency) + ")");

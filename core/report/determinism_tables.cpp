@@ -112,7 +112,35 @@ std::vector<ReportTable> determinism_tables(const RunFolder& folder) {
   }
   if (left_out > 0)
     flips.note += " " + std::to_string(left_out) + " more flips are in summary.json.";
+  ReportTable verdicts{
+      "Candidates against the baseline's floor",
+      {"baseline", "candidate", "answers differing", "baseline floor", "p", "verdict"},
+      {},
+      "A candidate's answers that differ from the baseline's, against the "
+      "baseline's answers that differ from themselves (the regression's "
+      "\"floor\" option). Above the floor: the candidate differs more often "
+      "than the baseline's own non-determinism explains (one-sided Fisher exact "
+      "test, p < 0.05); within it, its differences are not blamed on the "
+      "configuration."};
+  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Regression)) {
+    const json& floor = json_at(*e, {"floor"});
+    if (!floor.is_object()) continue;
+    add_lane_rows(floor_table, string_at(floor, {"lane"}) + " (regression baseline)", floor);
+    add_flip_rows(flips, string_at(floor, {"lane"}), floor, left_out);
+    for (const json& c : json_at(*e, {"comparisons"})) {
+      const json& v = json_at(c, {"floor_verdict"});
+      if (!v.is_object()) continue;
+      verdicts.rows.push_back({string_at(c, {"baseline"}), string_at(c, {"candidate"}),
+                               format_number(number_at(v, {"differing"}), 0) + " of " +
+                                   format_number(number_at(v, {"compared"}), 0),
+                               format_number(number_at(v, {"floor_flips"}), 0) + " of " +
+                                   format_number(number_at(v, {"floor_compared"}), 0),
+                               format_number(number_at(v, {"p_value"}), 4),
+                               string_at(v, {"verdict"})});
+    }
+  }
   std::vector<ReportTable> out;
+  if (!verdicts.rows.empty()) out.push_back(std::move(verdicts));
   if (!floor_table.rows.empty()) out.push_back(std::move(floor_table));
   if (!flips.rows.empty()) out.push_back(std::move(flips));
   return out;

@@ -190,6 +190,10 @@ void add_regression_row(GateTable& table, const json& experiment,
     if (const int64_t n = c.value("unsupported_by_lane", int64_t{0}); n > 0)
       cell.detail += (cell.detail.empty() ? "" : "; ") + std::to_string(n) +
                      " prompt(s) unsupported by the lane";
+    // Judged against the baseline's determinism floor (docs/determinism.md), when measured.
+    if (c.contains("floor_verdict") && c["floor_verdict"].is_object())
+      cell.detail +=
+          (cell.detail.empty() ? "" : "; ") + c["floor_verdict"].value("text", std::string());
     return std::optional<GateCell>(std::move(cell));
   });
   table.rows.push_back(std::move(row));

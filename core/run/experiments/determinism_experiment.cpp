@@ -1,5 +1,6 @@
 #include "core/run/experiments/determinism_experiment.h"
 
+#include <utility>
 #include <variant>
 
 #include "core/net/secret_text.h"
@@ -15,8 +16,8 @@ namespace {
 class LaneFloor {
  public:
   LaneFloor(ExperimentContext& ctx, LaneRuntime& lane, const plan::DeterminismExperiment& p,
-            const plan::PromptSet& set)
-      : ctx_(ctx), lane_(lane), p_(p), set_(set) {}
+            const plan::PromptSet& set, std::string answers_file)
+      : ctx_(ctx), lane_(lane), p_(p), set_(set), answers_file_(std::move(answers_file)) {}
 
   nlohmann::json run() {
     nlohmann::json out;
@@ -32,8 +33,8 @@ class LaneFloor {
       names.push_back(name);
     }
     out["floor"] = floor_json(counted, names);
-    ctx_.writer().write_json("determinism/" + lane_.plan.id + ".json", answers_);
-    out["answers_file"] = "determinism/" + lane_.plan.id + ".json";
+    ctx_.writer().write_json(answers_file_, answers_);
+    out["answers_file"] = answers_file_;
     return out;
   }
 
@@ -144,6 +145,7 @@ class LaneFloor {
   LaneRuntime& lane_;
   const plan::DeterminismExperiment& p_;
   const plan::PromptSet& set_;
+  std::string answers_file_;
   compare::DivergenceThresholds thresholds_;
   bool logprobs_refused_ = false;
   std::string reset_note_, reset_endpoint_;
@@ -161,6 +163,12 @@ std::string percent(const nlohmann::json& rate) {
 
 }  // namespace
 
+nlohmann::json measure_floor(ExperimentContext& ctx, LaneRuntime& lane,
+                             const plan::DeterminismExperiment& p, const plan::PromptSet& set,
+                             const std::string& answers_file) {
+  return LaneFloor(ctx, lane, p, set, answers_file).run();
+}
+
 void DeterminismExperiment::run(ExperimentContext& ctx) {
   const auto& p = std::get<plan::DeterminismExperiment>(ctx.spec().params);
   const std::optional<plan::PromptSet> loaded = load_experiment_prompts(ctx, p.prompts);
@@ -168,7 +176,8 @@ void DeterminismExperiment::run(ExperimentContext& ctx) {
   const plan::PromptSet& set = *loaded;
   for (LaneRuntime* lane : ctx.lanes()) {
     if (ctx.stopped()) break;
-    nlohmann::json floor = LaneFloor(ctx, *lane, p, set).run();
+    nlohmann::json floor =
+        measure_floor(ctx, *lane, p, set, "determinism/" + lane->plan.id + ".json");
     const auto& f = floor["floor"];
     ctx.info("determinism: " + lane->plan.id + " floor " + std::to_string(f.value("flips", 0)) +
              " of " + std::to_string(f.value("prompts_compared", 0)) + " prompts (" +

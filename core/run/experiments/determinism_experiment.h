@@ -10,6 +10,7 @@
 // Each check gives a flip rate with its Wilson interval and every flip's first divergent token
 // with the reference pass's margin there; the floor is the prompts flipped by any check.
 // summary.json: lanes.<id>.determinism; answers in determinism/<lane>.json.
+#include "core/plan/prompt_set.h"
 #include "core/run/experiments/experiment.h"
 
 namespace lb::run {
@@ -18,5 +19,11 @@ class DeterminismExperiment : public Experiment {
  public:
   void run(ExperimentContext& ctx) override;
 };
+
+// One lane's checks and floor as lanes.<id>.determinism records them (also a regression's
+// "floor" option, on its baseline), every pass's answers written to `answers_file`.
+nlohmann::json measure_floor(ExperimentContext& ctx, LaneRuntime& lane,
+                             const plan::DeterminismExperiment& p, const plan::PromptSet& set,
+                             const std::string& answers_file);
 
 }  // namespace lb::run

@@ -160,6 +160,30 @@ class PlanParseTest : public QObject {
                          "plan of its own"));
   }
 
+  void regressionFloorTakesTheRegressionsPrompts() {
+    const PlanParseResult on = parse_plan(
+        with_experiment(R"({"kind": "regression", "max_tokens": 40, "floor": true})"), "p");
+    QVERIFY2(on.ok(), on.error_text().c_str());
+    const auto& reg = std::get<RegressionExperiment>(on.plan->experiments[0].params);
+    QVERIFY(reg.floor.has_value());
+    QCOMPARE(reg.floor->max_tokens, int64_t(40));
+    QCOMPARE(reg.floor->prompts, reg.prompts);
+    QCOMPARE(reg.floor->repeats, int64_t(3));
+    const PlanParseResult object = parse_plan(
+        with_experiment(R"({"kind": "regression", "floor": {"repeats": 4, "cache": false}})"), "p");
+    QVERIFY2(object.ok(), object.error_text().c_str());
+    const auto& reg2 = std::get<RegressionExperiment>(object.plan->experiments[0].params);
+    QCOMPARE(reg2.floor->repeats, int64_t(4));
+    QVERIFY(!reg2.floor->cache);
+    QCOMPARE(resolved_plan_json(*object.plan)["experiments"][0]["floor"]["repeats"], 4);
+    const PlanParseResult off =
+        parse_plan(with_experiment(R"({"kind": "regression", "floor": false})"), "p");
+    QVERIFY(!std::get<RegressionExperiment>(off.plan->experiments[0].params).floor);
+    QCOMPARE(only_error(with_experiment(R"({"kind": "regression", "floor": {"repeat": 4}})")),
+             std::string("experiments[0].floor.repeat: unknown key 'repeat' (did you mean "
+                         "'repeats'?)"));
+  }
+
   // Two regressions in one run would write the same texts/ files and review.json.
   void aSecondRegressionOfAKindIsRefused() {
     QCOMPARE(only_error(with_experiment(R"({"kind": "regression"}, {"kind": "throughput"},

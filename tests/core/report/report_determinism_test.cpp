@@ -66,6 +66,42 @@ class TestReportDeterminism : public QObject {
     QVERIFY(found);
     std::filesystem::remove_all(run);
   }
+
+  // A regression's floor: the verdict table and the regression gate's words say above or within
+  // the floor with the test, as summary.json records it.
+  void candidatesAreJudgedAgainstTheFloorInTablesAndGates() {
+    const json plan = {
+        {"name", "regression-floor"},
+        {"lanes",
+         {{{"id", "base"}, {"base_url", "sim:fp8?time_scale=0.002&batch_variance=0.2"}},
+          {{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.002"}}}},
+        {"experiments",
+         {{{"kind", "regression"}, {"max_tokens", 48}, {"floor", {{"batch_concurrency", 8}}}}}}};
+    const auto run = lb::test::run_plan_into(plan, "lb-report-regression-floor");
+    std::string error;
+    const auto folder = lb::report::load_run_folder(run.string(), &error);
+    QVERIFY2(folder, error.c_str());
+    const auto tables = lb::report::determinism_tables(*folder);
+    QVERIFY(tables.size() >= 2);
+    QCOMPARE(tables[0].title, std::string("Candidates against the baseline's floor"));
+    QCOMPARE(tables[0].rows.size(), size_t(1));
+    const json& c = (*folder->experiments_of_kind(lb::record::ExperimentKind::Regression)
+                          .front())["comparisons"][0];
+    const auto& row = tables[0].rows[0];
+    QCOMPARE(row[1], std::string("bf16"));
+    QCOMPARE(row[2], std::to_string(c["floor_verdict"]["differing"].get<int>()) + " of " +
+                         std::to_string(c["floor_verdict"]["compared"].get<int>()));
+    QCOMPARE(row[5], c["floor_verdict"]["verdict"].get<std::string>());
+    QCOMPARE(tables[1].rows.front()[0], std::string("base (regression baseline)"));
+    const auto model = lb::report::build_report_model(*folder);
+    bool said = false;
+    for (const auto& gate : model.gates.rows)
+      for (const auto& cell : gate.cells)
+        said = said ||
+               cell.detail.find(c["floor_verdict"]["text"].get<std::string>()) != std::string::npos;
+    QVERIFY2(said, "the regression gate says the floor verdict");
+    std::filesystem::remove_all(run);
+  }
 };
 
 LANEBENCH_TEST_GUILESS_MAIN(TestReportDeterminism)

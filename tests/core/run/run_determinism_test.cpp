@@ -5,6 +5,8 @@
 // server without a reset endpoint says so.
 #include <QtTest>
 
+#include <map>
+
 #include "test_main.h"
 
 #include "core/run/lanes/prefix_cache_reset.h"
@@ -82,6 +84,44 @@ class TestDeterminism : public QObject {
     for (const auto& r : run.requests)
       if (r.value("lane", "") == "variant") ++phases;
     QCOMPARE(phases, 20 * 6);  // three repeats, the batch pass, cold and warm
+  }
+
+  // A regression with "floor" measures its baseline against itself and says of each candidate
+  // whether its differences rise above that: the same configuration does not, BF16 against FP8
+  // (a different model's numerics) does.
+  void aRegressionJudgesEachCandidateAgainstTheBaselinesFloor() {
+    const json plan = {
+        {"name", "regression-floor"},
+        {"lanes",
+         {lane("base", "sim:fp8?time_scale=0.002&batch_variance=0.2"),
+          lane("same", "sim:fp8?time_scale=0.002&batch_variance=0.2"),
+          lane("bf16", "sim:bf16?time_scale=0.002")}},
+        {"experiments",
+         {{{"kind", "regression"}, {"max_tokens", 64}, {"floor", {{"batch_concurrency", 8}}}}}}};
+    const auto run = lb::test::run_sim_plan(plan, "lb-determinism-regression-floor");
+    const json section = run.experiment("regression");
+    const json floor = section["floor"];
+    QCOMPARE(floor["lane"], "base");
+    QCOMPARE(floor["answers_file"], "determinism/regression/base.json");
+    const int floor_flips = floor["floor"]["flips"].get<int>();
+    QVERIFY2(floor_flips > 0 && floor_flips < 10, floor.dump().c_str());
+    std::map<std::string, json> verdicts;
+    for (const auto& c : section["comparisons"]) verdicts[c["candidate"]] = c["floor_verdict"];
+    QCOMPARE(verdicts["same"]["verdict"], "within the floor");
+    QCOMPARE(verdicts["same"]["differing"], 0);
+    QCOMPARE(verdicts["bf16"]["verdict"], "above the floor");
+    QVERIFY(verdicts["bf16"]["p_value"].get<double>() < 0.05);
+    QCOMPARE(verdicts["bf16"]["floor_flips"], floor_flips);
+    QCOMPARE(verdicts["bf16"]["test"], "one-sided Fisher exact test");
+    // The candidates' own texts are the regression's usual ones: the floor adds phases only on
+    // the baseline.
+    int floor_requests = 0;
+    for (const auto& r : run.requests)
+      if (r.value("phase", "").rfind("repeat-", 0) == 0) {
+        QCOMPARE(r.value("lane", ""), "base");
+        ++floor_requests;
+      }
+    QCOMPARE(floor_requests, 60);
   }
 
   void withoutPrefixCachingTheCacheCheckIsVacuousNotPassed() {
