@@ -18,6 +18,8 @@ void build_rows(const report::RunFolder& folder, DecisionView& view) {
   view.has_gates = !table.empty();
   view.rows = gate_rows(table);
   view.gates = table;
+  for (models::GateRowView& row : floor_rows(folder.record, lanes))
+    view.rows.push_back(std::move(row));
   for (models::GateRowView& row : performance_rows(folder.record, lanes))
     view.rows.push_back(std::move(row));
   for (const std::string& c : report::batch_variant_caveats(folder))

@@ -1,5 +1,7 @@
 #include "ui/decision/gate_rows.h"
 
+#include <algorithm>
+
 #include <QObject>
 #include <QString>
 #include <cmath>
@@ -66,15 +68,33 @@ models::GateRowView figure_row(const QString& label, const record::ExperimentSec
   return row;
 }
 
-// Best output throughput over the phases of each lane, with the phase it was reached at.
+// The phases to set side by side: with several lanes, those that at least two of them ran (a
+// regression's determinism floor runs passes on its baseline alone, with nothing to compare).
+std::vector<std::string> compared_phases(const record::ExperimentSection& e,
+                                         const std::vector<std::string>& lanes) {
+  size_t lanes_run = 0;
+  for (const std::string& lane : lanes) lanes_run += e.lane(lane) != nullptr ? 1 : 0;
+  std::vector<std::string> out;
+  for (const std::string& phase : e.phase_order(lanes)) {
+    size_t ran = 0;
+    for (const std::string& lane : lanes) ran += e.phase(lane, phase) != nullptr ? 1 : 0;
+    if (ran >= std::min<size_t>(2, lanes_run)) out.push_back(phase);
+  }
+  return out;
+}
+
+// Best output throughput over the compared phases of each lane, with the phase it was reached
+// at.
 models::GateRowView peak_row(const QString& label, const record::ExperimentSection& e,
-                             const std::vector<std::string>& lanes) {
+                             const std::vector<std::string>& lanes,
+                             const std::vector<std::string>& phases) {
   models::GateRowView row{label, true, {}, q(e.name)};
   for (const std::string& lane : lanes) {
     double best = NAN;
     std::string at;
     if (const record::LaneRecord* l = e.lane(lane))
       for (const record::PhaseRecord& p : l->phases) {
+        if (std::find(phases.begin(), phases.end(), p.name) == phases.end()) continue;
         const double v = p.figures.output_throughput;
         if (std::isfinite(v) && (std::isnan(best) || v > best)) {
           best = v;
@@ -87,6 +107,15 @@ models::GateRowView peak_row(const QString& label, const record::ExperimentSecti
   return row;
 }
 
+// A cell's text in the table: a pending cell's detail up to its first clause ("review pending: 10
+// pair(s)"), so that one long statement does not widen its lane's column; the whole detail is the
+// cell's tooltip.
+QString short_cell_text(const report::GateCell& cell) {
+  const QString text = q(report::cell_text(cell));
+  const qsizetype clause = text.indexOf("; ");
+  return clause > 0 && text.size() > 60 ? text.left(clause) + QString::fromUtf8(" …") : text;
+}
+
 }  // namespace
 
 std::vector<models::GateRowView> gate_rows(const report::GateTable& table) {
@@ -97,9 +126,45 @@ std::vector<models::GateRowView> gate_rows(const report::GateTable& table) {
       QString status = QString::fromLatin1(report::gate_status_name(cell.status));
       if (cell.status == report::GateStatus::NotRun && cell.detail == "baseline")
         status = "baseline";
-      view.cells.push_back({status, q(report::cell_text(cell)), q(cell.detail)});
+      view.cells.push_back({status, short_cell_text(cell), q(cell.detail)});
     }
     rows.push_back(std::move(view));
+  }
+  return rows;
+}
+
+std::vector<models::GateRowView> floor_rows(const record::RunSummary& summary,
+                                            const std::vector<std::string>& lanes) {
+  std::vector<models::GateRowView> rows;
+  for (const record::ExperimentSection& e : summary.experiments) {
+    const nlohmann::json& floor = e.more.contains("floor") ? e.more["floor"] : nlohmann::json();
+    if (!e.is(record::ExperimentKind::Regression) || !floor.is_object()) continue;
+    models::GateRowView row{
+        QObject::tr("Answers against the baseline's determinism floor"), true, {}, q(e.name)};
+    const nlohmann::json& f = floor.value("floor", nlohmann::json::object());
+    for (const std::string& lane : lanes) {
+      models::GateCellView cell;
+      if (lane == floor.value("lane", std::string())) {
+        cell.text = QObject::tr("floor %1 of %2")
+                        .arg(f.value("flips", int64_t{0}))
+                        .arg(f.value("prompts_compared", int64_t{0}));
+        cell.detail = QObject::tr(
+            "The baseline's own answers changed on this many prompts "
+            "(repeated, batched, warm against cold cache)");
+      }
+      for (const nlohmann::json& c : e.more.value("comparisons", nlohmann::json::array())) {
+        if (!c.is_object() || c.value("candidate", std::string()) != lane ||
+            !c.contains("floor_verdict") || !c["floor_verdict"].is_object())
+          continue;
+        const nlohmann::json& v = c["floor_verdict"];
+        cell.text = QObject::tr("%1 (p = %2)")
+                        .arg(q(v.value("verdict", std::string())))
+                        .arg(v.value("p_value", 1.0), 0, 'g', 2);
+        cell.detail = q(v.value("text", std::string()));
+      }
+      row.cells.push_back(std::move(cell));
+    }
+    rows.push_back(std::move(row));
   }
   return rows;
 }
@@ -108,8 +173,9 @@ std::vector<models::GateRowView> performance_rows(const record::RunSummary& summ
                                                   const std::vector<std::string>& lanes) {
   std::vector<models::GateRowView> rows;
   for (const record::ExperimentSection& e : summary.experiments) {
-    if (e.is(record::ExperimentKind::Gates)) continue;
-    const std::vector<std::string> phases = e.phase_order(lanes);
+    // Gates have no figures; a determinism floor's passes measure answers, not speed.
+    if (e.is(record::ExperimentKind::Gates) || e.is(record::ExperimentKind::Determinism)) continue;
+    const std::vector<std::string> phases = compared_phases(e, lanes);
     if (phases.empty()) continue;
     // Every phase: each context size, cold and warm, each concurrency level.
     for (const std::string& phase : phases) {
@@ -125,7 +191,7 @@ std::vector<models::GateRowView> performance_rows(const record::RunSummary& summ
           QObject::tr("E2E latency p50 (ms)%1").arg(at), e, lanes, phase,
           [](const metrics::LaneSummary& s) { return s.e2el_ms.p50; }, "median_e2el_ms"));
     }
-    rows.push_back(peak_row(QObject::tr("Best output throughput (tok/s)"), e, lanes));
+    rows.push_back(peak_row(QObject::tr("Best output throughput (tok/s)"), e, lanes, phases));
   }
   return rows;
 }

@@ -16,6 +16,11 @@
 namespace lb::ui {
 
 std::vector<models::GateRowView> gate_rows(const report::GateTable& table);
+// For each regression measured against its baseline's determinism floor: the floor on the
+// baseline's cell and "above the floor" or "within the floor" with the test's p on each
+// candidate's (the whole statement is the tooltip).
+std::vector<models::GateRowView> floor_rows(const record::RunSummary& summary,
+                                            const std::vector<std::string>& lanes);
 std::vector<models::GateRowView> performance_rows(const record::RunSummary& summary,
                                                   const std::vector<std::string>& lanes);
 
