@@ -79,8 +79,11 @@ SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t targ
                          double fraction) {
   SteadyState s;
   s.target = target_concurrency;
+  s.fraction = fraction;
+  // Less a hair, so that 0.9 x 10 (9.000000000000002 in binary) is 9, not 10.
   s.threshold = std::max<int64_t>(
-      1, static_cast<int64_t>(std::ceil(fraction * static_cast<double>(target_concurrency))));
+      1,
+      static_cast<int64_t>(std::ceil(fraction * static_cast<double>(target_concurrency) - 1e-9)));
   std::vector<const RequestRecord*> recs;
   int64_t t0 = 0;
   int64_t t_last = 0;
@@ -143,7 +146,10 @@ SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t targ
 nlohmann::json to_json(const SteadyState& s) {
   using nlohmann::json;
   auto finite = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
-  json j = {{"found", s.found}, {"target_concurrency", s.target}, {"threshold", s.threshold}};
+  json j = {{"found", s.found},
+            {"target_concurrency", s.target},
+            {"fraction", s.fraction},
+            {"threshold", s.threshold}};
   if (!s.found) {
     j["why"] = "the requests in flight never reached the threshold";
     return j;

@@ -23,6 +23,7 @@ constexpr int kSteadyIntervals = 10;
 struct SteadyState {
   bool found = false;             // the requests in flight reached the threshold at all
   int64_t target = 0;             // the phase's concurrency
+  double fraction = 0.95;         // of the target that counts as steady
   int64_t threshold = 0;          // requests in flight that count as steady
   double start_s = 0;             // from the phase's first send
   double end_s = 0;               // idem

@@ -441,6 +441,7 @@ json resolved_plan_json(const Plan& plan) {
     if (e.logprobs > 0) j["logprobs"] = e.logprobs;
     detail::add_trial_options_json(e, j);
     j["request_timeout_s"] = e.request_timeout_s;
+    if (e.steady_state_fraction != 0.95) j["steady_state_fraction"] = e.steady_state_fraction;
     experiments.push_back(std::move(j));
   }
   json j = {{"name", plan.name},

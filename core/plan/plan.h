@@ -290,6 +290,9 @@ struct Experiment {
   // Each request's total time limit (seconds): the experiment's own "request_timeout_s", else the
   // plan's. A request still running then ends with a timeout error.
   double request_timeout_s = kDefaultRequestTimeoutS;
+  // Closed-loop phases' steady window (docs/metrics.md, "Steady state"): the share of the
+  // phase's concurrency that must be in flight, in (0, 1].
+  double steady_state_fraction = 0.95;
 };
 
 struct Plan {

@@ -449,6 +449,7 @@ std::optional<Experiment> read_experiment(const json& value, const std::string& 
   }
   read_trial_options(r, e, lanes, errors);
   r.number("request_timeout_s", e.request_timeout_s, 0, kMaxRequestTimeoutS, true);
+  r.number("steady_state_fraction", e.steady_state_fraction, 0, 1, true);
   r.finish();
   return e;
 }

@@ -95,7 +95,8 @@ PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const Pha
   j["intervals_unavailable"] = {{"output_throughput", "n/a (1 trial)"}};
   // A closed-loop phase's figures without its ramp-up and drain (docs/metrics.md).
   if (phase.concurrency > 0 && !phase.arrival && phase.schedule_ns.empty())
-    j["steady_state"] = metrics::to_json(metrics::steady_state(outcome.records, phase.concurrency));
+    j["steady_state"] = metrics::to_json(
+        metrics::steady_state(outcome.records, phase.concurrency, spec_.steady_state_fraction));
   phase_samples_.push_back({phase.lane->id, phase.phase, std::move(samples)});
   auto& lane_section = section_["lanes"][phase.lane->id];
   lane_section["phases"][phase.phase] = std::move(j);

@@ -138,6 +138,8 @@ class MetricsSteadyStateTest : public QObject {
     QCOMPARE(steady_state({}, 10).threshold, int64_t(10));  // ceil(9.5)
     QCOMPARE(steady_state({}, 20).threshold, int64_t(19));
     QCOMPARE(steady_state({}, 20, 0.5).threshold, int64_t(10));
+    QCOMPARE(steady_state({}, 10, 0.9).threshold, int64_t(9));  // 9.000000000000002 in binary
+    QCOMPARE(to_json(steady_state({}, 10, 0.9))["fraction"], 0.9);
     QVERIFY(!steady_state({}, 4).found);
   }
 };

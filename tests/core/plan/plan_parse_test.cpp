@@ -184,6 +184,16 @@ class PlanParseTest : public QObject {
                          "'repeats'?)"));
   }
 
+  void steadyStateFractionIsAShareOfTheConcurrency() {
+    const PlanParseResult r =
+        parse_plan(with_experiment(R"({"kind": "throughput", "steady_state_fraction": 0.8})"), "p");
+    QVERIFY2(r.ok(), r.error_text().c_str());
+    QCOMPARE(r.plan->experiments[0].steady_state_fraction, 0.8);
+    QCOMPARE(resolved_plan_json(*r.plan)["experiments"][0]["steady_state_fraction"], 0.8);
+    QCOMPARE(only_error(with_experiment(R"({"kind": "throughput", "steady_state_fraction": 0})")),
+             std::string("experiments[0].steady_state_fraction: must be > 0 and <= 1 (got 0)"));
+  }
+
   // Two regressions in one run would write the same texts/ files and review.json.
   void aSecondRegressionOfAKindIsRefused() {
     QCOMPARE(only_error(with_experiment(R"({"kind": "regression"}, {"kind": "throughput"},

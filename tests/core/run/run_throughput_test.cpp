@@ -61,6 +61,27 @@ class TestThroughputExperiment : public QObject {
     QVERIFY(std::abs(double(kv["full_context_windows"]) - 6.96) < 0.01);
   }
 
+  // The plan's steady_state_fraction sets each closed-loop level's threshold, and is recorded.
+  void theSteadyStateShareIsThePlans() {
+    const nlohmann::json plan = {
+        {"name", "steady share"},
+        {"lanes", {{{"id", "lane"}, {"base_url", "sim:fp8?time_scale=0.01"}}}},
+        {"experiments",
+         {{{"kind", "throughput"},
+           {"concurrency", {4}},
+           {"requests", 12},
+           {"warmups", 0},
+           {"input_tokens", 128},
+           {"output_tokens", 16},
+           {"steady_state_fraction", 0.5}}}}};
+    const auto run = lb::test::run_sim_plan(plan, "lb-throughput-steady-share");
+    const auto steady =
+        run.experiment("throughput")["lanes"]["lane"]["phases"]["c4"]["steady_state"];
+    QCOMPARE(steady["fraction"], 0.5);
+    QCOMPARE(steady["threshold"], 2);
+    QCOMPARE(steady["found"], true);
+  }
+
   void failedRequestsStopTheDoubling() {
     const auto run = lb::test::run_sim_plan(doubling_plan("sim:fp8?time_scale=0.02&error_rate=1"),
                                             "lb-exp-doubling-errors");
