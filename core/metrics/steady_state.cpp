@@ -75,30 +75,34 @@ std::vector<std::pair<int64_t, int>> in_flight_steps(
   return steps;
 }
 
-SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t target_concurrency,
-                         double fraction) {
-  SteadyState s;
-  s.target = target_concurrency;
-  s.fraction = fraction;
-  // Less a hair, so that 0.9 x 10 (9.000000000000002 in binary) is 9, not 10.
-  s.threshold = std::max<int64_t>(
-      1,
-      static_cast<int64_t>(std::ceil(fraction * static_cast<double>(target_concurrency) - 1e-9)));
+namespace {
+
+// The phase's timed requests and its span (first send, last completion).
+struct TimedRequests {
   std::vector<const RequestRecord*> recs;
   int64_t t0 = 0;
   int64_t t_last = 0;
+};
+
+TimedRequests timed_requests(const std::vector<RequestRecord>& records) {
+  TimedRequests out;
   for (const RequestRecord& r : records) {
     if (!timed(r)) continue;
-    recs.push_back(&r);
-    t0 = t0 == 0 ? r.result.t_sent_ns : std::min(t0, r.result.t_sent_ns);
-    t_last = std::max(t_last, r.result.t_done_ns);
+    out.recs.push_back(&r);
+    out.t0 = out.t0 == 0 ? r.result.t_sent_ns : std::min(out.t0, r.result.t_sent_ns);
+    out.t_last = std::max(out.t_last, r.result.t_done_ns);
   }
-  s.phase_s = recs.empty() ? 0 : static_cast<double>(t_last - t0) / kNsPerS;
-  const auto [start, end] = window_ns(recs, s.threshold);
-  if (start == 0 || end <= start) return s;
+  return out;
+}
+
+// The figures of the window [start, end] (steady ns): TTFT and TPOT over the requests sent in
+// it, throughput over the completions in it, drift over its intervals.
+void fill_window(SteadyState& s, const TimedRequests& t, int64_t start, int64_t end) {
+  s.phase_s = t.recs.empty() ? 0 : static_cast<double>(t.t_last - t.t0) / kNsPerS;
+  if (start == 0 || end <= start) return;
   s.found = true;
-  s.start_s = static_cast<double>(start - t0) / kNsPerS;
-  s.end_s = static_cast<double>(end - t0) / kNsPerS;
+  s.start_s = static_cast<double>(start - t.t0) / kNsPerS;
+  s.end_s = static_cast<double>(end - t.t0) / kNsPerS;
   std::vector<double> ttft;
   std::vector<double> tpot;
   int64_t output_tokens = 0;
@@ -106,11 +110,11 @@ SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t targ
                         std::vector<std::vector<double>>(kSteadyIntervals),
                         std::vector<double>(kSteadyIntervals, 0.0)};
   const double width_ns = static_cast<double>(end - start) / kSteadyIntervals;
-  auto interval_of = [&](int64_t t) {
-    return std::clamp(static_cast<int>(static_cast<double>(t - start) / width_ns), 0,
+  auto interval_of = [&](int64_t at) {
+    return std::clamp(static_cast<int>(static_cast<double>(at - start) / width_ns), 0,
                       kSteadyIntervals - 1);
   };
-  for (const RequestRecord* r : recs) {
+  for (const RequestRecord* r : t.recs) {
     const RequestMetrics m = compute_request_metrics(*r);
     const int64_t sent = r->result.t_sent_ns;
     const int64_t done = r->result.t_done_ns;
@@ -140,18 +144,67 @@ SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t targ
   s.tpot_ms = describe(std::move(tpot));
   s.short_window = window_s < std::max(kShortFloorS, kShortShare * s.phase_s);
   add_trends(s, series, window_s / kSteadyIntervals);
+}
+
+}  // namespace
+
+SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t target_concurrency,
+                         double fraction) {
+  SteadyState s;
+  s.target = target_concurrency;
+  s.fraction = fraction;
+  // Less a hair, so that 0.9 x 10 (9.000000000000002 in binary) is 9, not 10.
+  s.threshold = std::max<int64_t>(
+      1,
+      static_cast<int64_t>(std::ceil(fraction * static_cast<double>(target_concurrency) - 1e-9)));
+  const TimedRequests t = timed_requests(records);
+  const auto [start, end] = window_ns(t.recs, s.threshold);
+  fill_window(s, t, start, end);
+  return s;
+}
+
+SteadyState trimmed_state(const std::vector<RequestRecord>& records, const OpenLoopTrim& trim) {
+  SteadyState s;
+  s.trim = trim;
+  const TimedRequests t = timed_requests(records);
+  if (t.recs.empty()) return s;
+  std::vector<int64_t> sends;
+  for (const RequestRecord* r : t.recs) sends.push_back(r->result.t_sent_ns);
+  std::sort(sends.begin(), sends.end());
+  const auto n = static_cast<int64_t>(sends.size());
+  if (trim.warmup_requests + trim.cooldown_requests >= n) {
+    s.phase_s = static_cast<double>(t.t_last - t.t0) / kNsPerS;
+    return s;  // nothing left between them
+  }
+  const auto ns = [](double seconds) { return static_cast<int64_t>(seconds * kNsPerS); };
+  const int64_t start =
+      std::max(sends.front() + ns(trim.warmup_s), sends[static_cast<size_t>(trim.warmup_requests)]);
+  const int64_t end = std::min(sends.back() - ns(trim.cooldown_s),
+                               sends[static_cast<size_t>(n - 1 - trim.cooldown_requests)]);
+  fill_window(s, t, start, end);
   return s;
 }
 
 nlohmann::json to_json(const SteadyState& s) {
   using nlohmann::json;
   auto finite = [](double v) { return std::isfinite(v) ? json(v) : json(nullptr); };
-  json j = {{"found", s.found},
-            {"target_concurrency", s.target},
-            {"fraction", s.fraction},
-            {"threshold", s.threshold}};
+  json j = {{"found", s.found}};
+  if (s.trim) {
+    // Open loop: the window is what the plan's warm-up and cool-down leave.
+    j["rule"] = "trimmed";
+    j["trim"] = {{"warmup_s", s.trim->warmup_s},
+                 {"cooldown_s", s.trim->cooldown_s},
+                 {"warmup_requests", s.trim->warmup_requests},
+                 {"cooldown_requests", s.trim->cooldown_requests}};
+  } else {
+    j["rule"] = "in flight";
+    j["target_concurrency"] = s.target;
+    j["fraction"] = s.fraction;
+    j["threshold"] = s.threshold;
+  }
   if (!s.found) {
-    j["why"] = "the requests in flight never reached the threshold";
+    j["why"] = s.trim ? "the warm-up and cool-down leave no window between them"
+                      : "the requests in flight never reached the threshold";
     return j;
   }
   j["window_s"] = {s.start_s, s.end_s};

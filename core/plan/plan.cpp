@@ -442,6 +442,12 @@ json resolved_plan_json(const Plan& plan) {
     detail::add_trial_options_json(e, j);
     j["request_timeout_s"] = e.request_timeout_s;
     if (e.steady_state_fraction != 0.95) j["steady_state_fraction"] = e.steady_state_fraction;
+    const auto& t = e.trim;
+    if (t.warmup_s > 0 || t.cooldown_s > 0 || t.warmup_requests > 0 || t.cooldown_requests > 0)
+      j["trim"] = {{"warmup_s", t.warmup_s},
+                   {"cooldown_s", t.cooldown_s},
+                   {"warmup_requests", t.warmup_requests},
+                   {"cooldown_requests", t.cooldown_requests}};
     experiments.push_back(std::move(j));
   }
   json j = {{"name", plan.name},

@@ -293,6 +293,12 @@ struct Experiment {
   // Closed-loop phases' steady window (docs/metrics.md, "Steady state"): the share of the
   // phase's concurrency that must be in flight, in (0, 1].
   double steady_state_fraction = 0.95;
+  // Open-loop phases' steady window (plan file "trim"): the warm-up and cool-down left out of
+  // it, in seconds and/or requests from each end of the phase's sends; all 0 = no window.
+  struct Trim {
+    double warmup_s = 0, cooldown_s = 0;
+    int64_t warmup_requests = 0, cooldown_requests = 0;
+  } trim;
 };
 
 struct Plan {

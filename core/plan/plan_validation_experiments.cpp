@@ -420,6 +420,19 @@ void read_lane_subset(ObjectReader& r, Experiment& e, const std::vector<Lane>& l
   }
 }
 
+// "trim": {"warmup_s", "cooldown_s", "warmup_requests", "cooldown_requests"}: an open-loop
+// phase's steady window.
+void read_trim(ObjectReader& parent, Experiment::Trim& trim, ErrorList& errors) {
+  const json* v = parent.member("trim", json::value_t::object);
+  if (v == nullptr) return;
+  ObjectReader r(*v, key_path(parent.path(), "trim"), errors);
+  r.number("warmup_s", trim.warmup_s, 0, 7 * 24 * 3600.0, false);
+  r.number("cooldown_s", trim.cooldown_s, 0, 7 * 24 * 3600.0, false);
+  r.integer("warmup_requests", trim.warmup_requests, IntRange{0, kCount.max});
+  r.integer("cooldown_requests", trim.cooldown_requests, IntRange{0, kCount.max});
+  r.finish();
+}
+
 std::optional<Experiment> read_experiment(const json& value, const std::string& path,
                                           const std::vector<Lane>& lanes, ErrorList& errors) {
   ObjectReader r(value, path, errors);
@@ -450,6 +463,7 @@ std::optional<Experiment> read_experiment(const json& value, const std::string& 
   read_trial_options(r, e, lanes, errors);
   r.number("request_timeout_s", e.request_timeout_s, 0, kMaxRequestTimeoutS, true);
   r.number("steady_state_fraction", e.steady_state_fraction, 0, 1, true);
+  read_trim(r, e.trim, errors);
   r.finish();
   return e;
 }

@@ -93,10 +93,16 @@ PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const Pha
   j["cancelled"] = outcome.cancelled;
   j["intervals"] = metrics::intervals_json(samples);
   j["intervals_unavailable"] = {{"output_throughput", "n/a (1 trial)"}};
-  // A closed-loop phase's figures without its ramp-up and drain (docs/metrics.md).
-  if (phase.concurrency > 0 && !phase.arrival && phase.schedule_ns.empty())
+  // A closed-loop phase's figures without its ramp-up and drain, an open-loop phase's without
+  // the warm-up and cool-down the plan names (docs/metrics.md).
+  const bool open_loop = phase.arrival.has_value() || !phase.schedule_ns.empty();
+  const metrics::OpenLoopTrim trim{spec_.trim.warmup_s, spec_.trim.cooldown_s,
+                                   spec_.trim.warmup_requests, spec_.trim.cooldown_requests};
+  if (phase.concurrency > 0 && !open_loop)
     j["steady_state"] = metrics::to_json(
         metrics::steady_state(outcome.records, phase.concurrency, spec_.steady_state_fraction));
+  else if (open_loop && trim.any())
+    j["steady_state"] = metrics::to_json(metrics::trimmed_state(outcome.records, trim));
   phase_samples_.push_back({phase.lane->id, phase.phase, std::move(samples)});
   auto& lane_section = section_["lanes"][phase.lane->id];
   lane_section["phases"][phase.phase] = std::move(j);

@@ -133,6 +133,45 @@ class MetricsSteadyStateTest : public QObject {
     QCOMPARE(steady_state(closed_loop_run(), 4).ttft_trend.trend, Trend::TooFewPoints);
   }
 
+  // Open loop: one request a second for 20 s, each 1 s long; the first five (a cold server) take
+  // their first token after 3 s, the rest after 0.5 s. A warm-up of 5 s or of 5 requests leaves
+  // them out, and a cool-down of 2 s or 2 requests the last two sends.
+  void anOpenLoopPhaseIsTrimmedBySecondsOrRequests() {
+    std::vector<RequestRecord> v;
+    for (int i = 0; i < 20; ++i) v.push_back(steady_request(i, i, i + 4, i < 5 ? 3.0 : 0.5));
+    OpenLoopTrim by_time;
+    by_time.warmup_s = 5;
+    by_time.cooldown_s = 2;
+    const SteadyState t = trimmed_state(v, by_time);
+    QVERIFY(t.found);
+    QVERIFY(steady_near(t.start_s, 5));
+    QVERIFY(steady_near(t.end_s, 17));
+    QCOMPARE(t.requests_started, int64_t(13));  // sent at 5 .. 17
+    QVERIFY(steady_near(t.ttft_ms.median, 500));
+    const SteadyState whole = trimmed_state(v, OpenLoopTrim{});
+    QVERIFY(whole.ttft_ms.p99 > 2900);  // the cold ones are in the untrimmed span
+    OpenLoopTrim by_count;
+    by_count.warmup_requests = 5;
+    by_count.cooldown_requests = 2;
+    const SteadyState c = trimmed_state(v, by_count);
+    QVERIFY(steady_near(c.start_s, 5));
+    QVERIFY(steady_near(c.end_s, 17));
+    // Both given: the later start and the earlier end.
+    by_count.warmup_s = 8;
+    QVERIFY(steady_near(trimmed_state(v, by_count).start_s, 8));
+    const auto j = to_json(t);
+    QCOMPARE(j["rule"], "trimmed");
+    QCOMPARE(j["trim"]["warmup_s"], 5.0);
+    QVERIFY(!j.contains("threshold"));
+    // Trimming everything leaves no window, and says so.
+    OpenLoopTrim all;
+    all.warmup_requests = 15;
+    all.cooldown_requests = 5;
+    const auto none = to_json(trimmed_state(v, all));
+    QCOMPARE(none["found"], false);
+    QVERIFY(none["why"].get<std::string>().find("warm-up and cool-down") != std::string::npos);
+  }
+
   void theThresholdRoundsUpAndIsAtLeastOne() {
     QCOMPARE(steady_state({}, 0).threshold, int64_t(1));
     QCOMPARE(steady_state({}, 10).threshold, int64_t(10));  // ceil(9.5)

@@ -192,6 +192,17 @@ class PlanParseTest : public QObject {
     QCOMPARE(resolved_plan_json(*r.plan)["experiments"][0]["steady_state_fraction"], 0.8);
     QCOMPARE(only_error(with_experiment(R"({"kind": "throughput", "steady_state_fraction": 0})")),
              std::string("experiments[0].steady_state_fraction: must be > 0 and <= 1 (got 0)"));
+    const PlanParseResult trimmed =
+        parse_plan(with_experiment(R"({"kind": "trace", "path": "t.jsonl",
+                            "trim": {"warmup_s": 30, "cooldown_requests": 100}})"),
+                   "p");
+    QVERIFY2(trimmed.ok(), trimmed.error_text().c_str());
+    QCOMPARE(trimmed.plan->experiments[0].trim.warmup_s, 30.0);
+    QCOMPARE(trimmed.plan->experiments[0].trim.cooldown_requests, int64_t(100));
+    QCOMPARE(resolved_plan_json(*trimmed.plan)["experiments"][0]["trim"]["warmup_s"], 30.0);
+    QCOMPARE(only_error(with_experiment(R"({"kind": "throughput", "trim": {"warmup": 3}})")),
+             std::string("experiments[0].trim.warmup: unknown key 'warmup' (did you mean "
+                         "'warmup_s'?)"));
   }
 
   // Two regressions in one run would write the same texts/ files and review.json.

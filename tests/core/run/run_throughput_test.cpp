@@ -82,6 +82,30 @@ class TestThroughputExperiment : public QObject {
     QCOMPARE(steady["found"], true);
   }
 
+  // An open-loop level's window is what the plan's trim leaves: here the sends from the sixth
+  // to the sixth from last.
+  void anOpenLoopLevelIsTrimmedAsThePlanSays() {
+    const nlohmann::json plan = {
+        {"name", "trimmed"},
+        {"lanes", {{{"id", "lane"}, {"base_url", "sim:fp8?time_scale=0.01"}}}},
+        {"experiments",
+         {{{"kind", "throughput"},
+           {"request_rate", 40},
+           {"requests", 30},
+           {"warmups", 0},
+           {"input_tokens", 128},
+           {"output_tokens", 16},
+           {"trim", {{"warmup_requests", 5}, {"cooldown_requests", 5}}}}}}};
+    const auto run = lb::test::run_sim_plan(plan, "lb-throughput-trimmed");
+    const auto phases = run.experiment("throughput")["lanes"]["lane"]["phases"];
+    QCOMPARE(phases.size(), size_t(1));
+    const auto steady = phases.begin().value()["steady_state"];
+    QCOMPARE(steady["rule"], "trimmed");
+    QCOMPARE(steady["found"], true);
+    QCOMPARE(steady["requests_started"], 20);
+    QCOMPARE(steady["trim"]["cooldown_requests"], 5);
+  }
+
   void failedRequestsStopTheDoubling() {
     const auto run = lb::test::run_sim_plan(doubling_plan("sim:fp8?time_scale=0.02&error_rate=1"),
                                             "lb-exp-doubling-errors");
