@@ -35,16 +35,22 @@ FloorVerdict judge_against_floor(int64_t differing, int64_t compared, int64_t fl
   v.floor_flips = floor_flips;
   v.floor_compared = floor_compared;
   v.alpha = alpha;
+  v.judged = compared > 0 && floor_compared > 0 && differing >= 0 && differing <= compared &&
+             floor_flips >= 0 && floor_flips <= floor_compared;
   v.p_value = fisher_exact_greater(differing, compared, floor_flips, floor_compared);
-  v.above = v.p_value < alpha;
+  v.above = v.judged && v.p_value < alpha;
   return v;
 }
 
 const char* verdict_name(const FloorVerdict& v) {
+  if (!v.judged) return "not judged";
   return v.above ? "above the floor" : "within the floor";
 }
 
 std::string verdict_text(const FloorVerdict& v) {
+  if (!v.judged)
+    return "not judged: " + std::to_string(v.compared) + " answers both lanes gave, against " +
+           std::to_string(v.floor_compared) + " the floor compared";
   char p[32];
   std::snprintf(p, sizeof p, v.p_value < 0.001 ? "%.1e" : "%.3g", v.p_value);
   return std::string(verdict_name(v)) + ": " + std::to_string(v.differing) + " of " +

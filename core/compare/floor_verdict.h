@@ -15,6 +15,7 @@ struct FloorVerdict {
   int64_t floor_flips = 0, floor_compared = 0;  // the baseline against itself
   double p_value = 1.0;
   double alpha = 0.05;
+  bool judged = false;  // both sides compared something
   bool above = false;
   std::string test = "one-sided Fisher exact test";
 };
@@ -26,10 +27,10 @@ double fisher_exact_greater(int64_t a, int64_t n1, int64_t b, int64_t n2);
 FloorVerdict judge_against_floor(int64_t differing, int64_t compared, int64_t floor_flips,
                                  int64_t floor_compared, double alpha = 0.05);
 
-// "above the floor" or "within the floor".
+// "above the floor", "within the floor", or "not judged" when either side compared nothing.
 const char* verdict_name(const FloorVerdict& v);
 // One line: "within the floor: 1 of 20 answers differ against 2 of 20 on the baseline alone
-// (one-sided Fisher exact test, p = 0.77)".
+// (one-sided Fisher exact test, p = 0.885)".
 std::string verdict_text(const FloorVerdict& v);
 nlohmann::json to_json(const FloorVerdict& v);
 

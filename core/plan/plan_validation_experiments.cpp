@@ -92,6 +92,10 @@ RegressionExperiment read_regression(ObjectReader& r, ErrorList& errors) {
     r.error("min_top1_agreement", "needs \"cross_score\": true (agreement is measured by it)");
   e.load_baseline_concurrency = read_load_baseline(r, errors);
   e.floor = read_floor(r, e, errors);
+  if (e.floor && e.temperature > 0)
+    r.error("floor",
+            "needs a greedy regression (temperature 0): the floor is measured greedy, "
+            "and sampled answers would differ from it by sampling alone");
   if (e.load_baseline_concurrency > 0 && e.load_baseline_concurrency == e.concurrency) {
     r.error("load_baseline", "concurrency must differ from the regression's concurrency (" +
                                  std::to_string(e.concurrency) + ")");

@@ -52,7 +52,7 @@ void add_lane_rows(ReportTable& t, const std::string& lane, const json& floor) {
   const json& f = json_at(floor, {"floor"});
   std::string checks;
   for (const json& c : json_at(f, {"checks"}))
-    checks += (checks.empty() ? "" : ", ") + c.get<std::string>();
+    if (c.is_string()) checks += (checks.empty() ? "" : ", ") + c.get<std::string>();
   t.rows.push_back({lane, "floor (any check)", checks.empty() ? "–" : checks,
                     format_number(number_at(f, {"prompts_compared"}), 0),
                     format_number(number_at(f, {"flips"}), 0), rate_text(f), ""});
@@ -91,8 +91,10 @@ std::vector<ReportTable> determinism_tables(const RunFolder& folder) {
       {},
       "How often each lane's greedy answers changed on their own: repeated alone and cold, in a "
       "batch, and warm against cold prefix cache. A candidate's differences from the baseline "
-      "are judged against this floor (Wilson intervals). A cache check is counted only when the "
-      "server's prefix-cache hit counter rose during the warm pass."};
+      "are judged against this floor (Wilson intervals). A cache check whose warm pass reused no "
+      "more "
+      "cached tokens than its cold pass is left out (vacuous); one on a lane without the counter "
+      "is counted but marked unverified."};
   ReportTable flips{"Determinism flips",
                     {"lane", "check", "prompt", "first divergent token", "reference → other",
                      "margin (nats)", "class"},
@@ -120,8 +122,8 @@ std::vector<ReportTable> determinism_tables(const RunFolder& folder) {
       "baseline's answers that differ from themselves (the regression's "
       "\"floor\" option). Above the floor: the candidate differs more often "
       "than the baseline's own non-determinism explains (one-sided Fisher exact "
-      "test, p < 0.05); within it, its differences are not blamed on the "
-      "configuration."};
+      "test, p < 0.05); within it, the test found no such excess, which with few "
+      "prompts is weak evidence that there is none."};
   for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Regression)) {
     const json& floor = json_at(*e, {"floor"});
     if (!floor.is_object()) continue;

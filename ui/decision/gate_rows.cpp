@@ -112,6 +112,7 @@ models::GateRowView peak_row(const QString& label, const record::ExperimentSecti
 // cell's tooltip.
 QString short_cell_text(const report::GateCell& cell) {
   const QString text = q(report::cell_text(cell));
+  if (cell.status != report::GateStatus::NotRun) return text;
   const qsizetype clause = text.indexOf("; ");
   return clause > 0 && text.size() > 60 ? text.left(clause) + QString::fromUtf8(" …") : text;
 }
@@ -135,32 +136,45 @@ std::vector<models::GateRowView> gate_rows(const report::GateTable& table) {
 
 std::vector<models::GateRowView> floor_rows(const record::RunSummary& summary,
                                             const std::vector<std::string>& lanes) {
+  // Read from an untrusted file: every field's type is checked, a wrong one leaves a cell empty.
+  auto text_of = [](const nlohmann::json& o, const char* key) {
+    return o.is_object() && o.contains(key) && o[key].is_string() ? o[key].get<std::string>()
+                                                                  : std::string();
+  };
+  auto number_of = [](const nlohmann::json& o, const char* key) {
+    return o.is_object() && o.contains(key) && o[key].is_number() ? o[key].get<double>() : NAN;
+  };
   std::vector<models::GateRowView> rows;
   for (const record::ExperimentSection& e : summary.experiments) {
-    const nlohmann::json& floor = e.more.contains("floor") ? e.more["floor"] : nlohmann::json();
-    if (!e.is(record::ExperimentKind::Regression) || !floor.is_object()) continue;
+    if (!e.is(record::ExperimentKind::Regression) || !e.more.contains("floor")) continue;
+    const nlohmann::json& floor = e.more["floor"];
+    if (!floor.is_object()) continue;
+    const nlohmann::json& f = floor.contains("floor") ? floor["floor"] : nlohmann::json();
+    const nlohmann::json& comparisons =
+        e.more.contains("comparisons") ? e.more["comparisons"] : nlohmann::json();
     models::GateRowView row{
         QObject::tr("Answers against the baseline's determinism floor"), true, {}, q(e.name)};
-    const nlohmann::json& f = floor.value("floor", nlohmann::json::object());
     for (const std::string& lane : lanes) {
       models::GateCellView cell;
-      if (lane == floor.value("lane", std::string())) {
+      if (lane == text_of(floor, "lane")) {
+        auto count = [](double v) {
+          return std::isfinite(v) ? QString::number(static_cast<qlonglong>(v)) : QString("–");
+        };
         cell.text = QObject::tr("floor %1 of %2")
-                        .arg(f.value("flips", int64_t{0}))
-                        .arg(f.value("prompts_compared", int64_t{0}));
+                        .arg(count(number_of(f, "flips")))
+                        .arg(count(number_of(f, "prompts_compared")));
         cell.detail = QObject::tr(
             "The baseline's own answers changed on this many prompts "
             "(repeated, batched, warm against cold cache)");
       }
-      for (const nlohmann::json& c : e.more.value("comparisons", nlohmann::json::array())) {
-        if (!c.is_object() || c.value("candidate", std::string()) != lane ||
-            !c.contains("floor_verdict") || !c["floor_verdict"].is_object())
-          continue;
+      for (const nlohmann::json& c : comparisons.is_array() ? comparisons : nlohmann::json()) {
+        if (text_of(c, "candidate") != lane || !c.contains("floor_verdict")) continue;
         const nlohmann::json& v = c["floor_verdict"];
-        cell.text = QObject::tr("%1 (p = %2)")
-                        .arg(q(v.value("verdict", std::string())))
-                        .arg(v.value("p_value", 1.0), 0, 'g', 2);
-        cell.detail = q(v.value("text", std::string()));
+        const double p = number_of(v, "p_value");
+        cell.text = std::isfinite(p)
+                        ? QObject::tr("%1 (p = %2)").arg(q(text_of(v, "verdict"))).arg(p, 0, 'g', 2)
+                        : q(text_of(v, "verdict"));
+        cell.detail = q(text_of(v, "text"));
       }
       row.cells.push_back(std::move(cell));
     }

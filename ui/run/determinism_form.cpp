@@ -54,6 +54,11 @@ DeterminismForm::DeterminismForm(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Cache check:"), cache_);
   form->addRow(tr("Max tokens:"), max_tokens_);
   form->addRow(tr("Logprobs (top-K):"), logprobs_);
+  // 1 would be a prompt alone, as in the repeated passes: the box steps over it.
+  connect(batch_, &QSpinBox::valueChanged, this, [this](int v) {
+    if (v == 1) batch_->setValue(batch_last_ > 1 ? 0 : 2);
+    batch_last_ = batch_->value();
+  });
   for (QSpinBox* s : {repeats_, batch_, max_tokens_, logprobs_})
     connect(s, &QSpinBox::valueChanged, this, &DeterminismForm::changed);
   connect(cache_, &QCheckBox::toggled, this, &DeterminismForm::changed);

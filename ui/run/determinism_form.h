@@ -27,6 +27,7 @@ class DeterminismForm : public QWidget {
   QComboBox* prompts_ = nullptr;
   QSpinBox* repeats_ = nullptr;
   QSpinBox* batch_ = nullptr;
+  int batch_last_ = 16;
   QCheckBox* cache_ = nullptr;
   QSpinBox* max_tokens_ = nullptr;
   QSpinBox* logprobs_ = nullptr;

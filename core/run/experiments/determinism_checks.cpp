@@ -17,7 +17,7 @@ nlohmann::json rate_json(int64_t flips, int64_t compared) {
           {"flip_rate",
            compared > 0 ? nlohmann::json(static_cast<double>(flips) / static_cast<double>(compared))
                         : nlohmann::json(nullptr)},
-          {"flip_rate_interval", {lo, hi}},
+          {"flip_rate_interval", compared > 0 ? nlohmann::json({lo, hi}) : nlohmann::json(nullptr)},
           {"interval_method", "Wilson score, 95 %"}};
 }
 
@@ -48,6 +48,7 @@ FlipCheck compare_passes(const plan::PromptSet& set, const LaneTexts& reference,
       continue;
     }
     ++out.prompts_compared;
+    out.compared.push_back(i);
     std::set<std::string> unique = {reference.texts[i]};
     const LaneTexts* first_differing = nullptr;
     for (const LaneTexts* o : others) {
@@ -78,9 +79,20 @@ nlohmann::json flip_check_json(const FlipCheck& check, const plan::PromptSet& se
 
 nlohmann::json floor_json(const std::vector<const FlipCheck*>& checks,
                           const std::vector<std::string>& names) {
+  std::set<size_t> in_all;
+  if (!checks.empty())
+    in_all.insert(checks.front()->compared.begin(), checks.front()->compared.end());
+  for (const FlipCheck* c : checks) {
+    std::set<size_t> kept;
+    for (size_t i : c->compared)
+      if (in_all.count(i)) kept.insert(i);
+    in_all = std::move(kept);
+  }
   std::set<size_t> flipped;
-  for (const FlipCheck* c : checks) flipped.insert(c->flipped.begin(), c->flipped.end());
-  const int64_t compared = checks.empty() ? 0 : checks.front()->prompts_compared;
+  for (const FlipCheck* c : checks)
+    for (size_t i : c->flipped)
+      if (in_all.count(i)) flipped.insert(i);
+  const auto compared = static_cast<int64_t>(in_all.size());
   nlohmann::json j = rate_json(static_cast<int64_t>(flipped.size()), compared);
   j["checks"] = names;
   j["flipped_prompts"] = std::vector<size_t>(flipped.begin(), flipped.end());

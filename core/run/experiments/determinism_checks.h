@@ -18,6 +18,7 @@ namespace lb::run {
 
 struct FlipCheck {
   int64_t prompts_compared = 0;
+  std::vector<size_t> compared;                           // prompt indexes
   std::vector<size_t> failed;                             // prompt indexes left out
   std::vector<size_t> flipped;                            // prompt indexes
   nlohmann::json flipped_json = nlohmann::json::array();  // index, id, unique_outputs, divergence
@@ -32,7 +33,7 @@ FlipCheck compare_passes(const plan::PromptSet& set, const LaneTexts& reference,
 // (null rate when nothing was compared), and each flip.
 nlohmann::json flip_check_json(const FlipCheck& check, const plan::PromptSet& set);
 
-// The floor: a prompt flipped by any of the checks, over the prompts the first check compared.
+// The floor: over the prompts every check compared, those flipped by any of them.
 nlohmann::json floor_json(const std::vector<const FlipCheck*>& checks,
                           const std::vector<std::string>& names);
 

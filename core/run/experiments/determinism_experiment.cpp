@@ -1,5 +1,6 @@
 #include "core/run/experiments/determinism_experiment.h"
 
+#include <cstdio>
 #include <utility>
 #include <variant>
 
@@ -57,9 +58,13 @@ class LaneFloor {
       if (!ctx_.stopped()) outcome = ctx_.run_phase(prompt_set_phase(ctx_, lane_, set_, pass));
     }
     LaneTexts texts = texts_in_prompt_order(outcome.records, set_.prompts.size());
-    if (pass.top_logprobs > 0)
+    if (pass.top_logprobs > 0) {
       texts.logprobs =
           logprobs_in_prompt_order(outcome.records, set_, static_cast<int>(p_.logprobs), "");
+      // Notes quote server error messages, which may quote the key they refused.
+      const std::vector<std::string> keys = {api_key_of(lane_.endpoint)};
+      for (auto& l : texts.logprobs) l.note = net::redact_secret_text(std::move(l.note), keys);
+    }
     answers_["passes"][phase] = texts.texts;
     return texts;
   }
@@ -80,7 +85,7 @@ class LaneFloor {
       if (p_.cache) all_reset = reset() && all_reset;
       passes.push_back(pass("repeat-" + std::to_string(k), 1));
     }
-    if (passes.size() < 2) return {{"status", "stopped"}};
+    if (passes.size() < 2 || ctx_.stopped()) return {{"status", "stopped"}};
     std::vector<const LaneTexts*> others;
     for (size_t i = 1; i < passes.size(); ++i) others.push_back(&passes[i]);
     FlipCheck check = compare_passes(set_, passes[0], others, thresholds_);
@@ -112,8 +117,10 @@ class LaneFloor {
 
   nlohmann::json cache() {
     if (!reset()) return {{"status", "unsupported"}, {"note", reset_note_}};
+    PassCounters cold_counters(ctx_, lane_);
     LaneTexts cold = pass("cache-cold", 1);
     if (ctx_.stopped()) return {{"status", "stopped"}};
+    const auto cold_delta = cold_counters.finish();
     PassCounters counters(ctx_, lane_);
     LaneTexts warm = pass("cache-warm", 1);
     if (ctx_.stopped()) return {{"status", "stopped"}};
@@ -121,19 +128,23 @@ class LaneFloor {
     FlipCheck check = compare_passes(set_, cold, {&warm}, thresholds_);
     nlohmann::json j = flip_check_json(check, set_);
     j["reset_endpoint"] = reset_endpoint_;
-    const bool counted = delta && delta->prefix_cache_hits.has_value();
+    const bool counted = delta && delta->prefix_cache_hits.has_value() && cold_delta &&
+                         cold_delta->prefix_cache_hits.has_value();
     j["warm_cached_tokens"] = counted ? nlohmann::json(*delta->prefix_cache_hits) : nullptr;
+    j["cold_cached_tokens"] = counted ? nlohmann::json(*cold_delta->prefix_cache_hits) : nullptr;
     if (!counted) {
       // Flips are still shown, but invariance cannot be claimed: nothing says the cache was hit.
       j["status"] = "unverified";
       j["note"] =
           "the lane exposes no prefix-cache hit counter: a warm pass that reused nothing "
           "cannot be told from one that did";
-    } else if (*delta->prefix_cache_hits <= 0) {
+    } else if (*delta->prefix_cache_hits <= *cold_delta->prefix_cache_hits) {
+      // A shared template prefix is reused in the cold pass too; only reuse beyond it is the
+      // warm pass's own.
       j["status"] = "vacuous";
       j["note"] =
-          "the warm pass reused no cached tokens (prefix caching off, or prompts shorter "
-          "than a cache block), so it says nothing about cache invariance";
+          "the warm pass reused no more cached tokens than the cold one (prefix caching off, "
+          "or prompts shorter than a cache block), so it says nothing about cache invariance";
     } else {
       j["status"] = "measured";
     }

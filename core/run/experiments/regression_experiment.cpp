@@ -151,14 +151,10 @@ void judge_against_floor(ExperimentContext& ctx) {
   const nlohmann::json& floor = ctx.section()["floor"]["floor"];
   if (!floor.is_object() || floor.value("prompts_compared", int64_t{0}) <= 0) return;
   for (auto& c : ctx.section()["comparisons"]) {
-    const int64_t failed = c.contains("failed_requests") && c["failed_requests"].is_array()
-                               ? static_cast<int64_t>(c["failed_requests"].size())
-                               : 0;
-    const int64_t compared =
-        c.value("pairs", int64_t{0}) - failed - c.value("unsupported_by_lane", int64_t{0});
+    // Only prompts both lanes answered (no failed request, no refused media) count.
     const compare::FloorVerdict v = compare::judge_against_floor(
-        compared - c.value("identical", int64_t{0}), compared, floor.value("flips", int64_t{0}),
-        floor.value("prompts_compared", int64_t{0}));
+        c.value("differing_answers", int64_t{0}), c.value("answered_by_both", int64_t{0}),
+        floor.value("flips", int64_t{0}), floor.value("prompts_compared", int64_t{0}));
     c["floor_verdict"] = compare::to_json(v);
     ctx.info("regression: " + c.value("candidate", std::string()) + " " + compare::verdict_text(v));
   }
@@ -212,13 +208,6 @@ void RegressionExperiment::run(ExperimentContext& ctx) {
     lane_texts.emplace_back(lane->plan.id, std::move(texts));
     ran.push_back(lane);
   }
-  if (p.floor && !ctx.stopped() && !ran.empty()) {
-    // The baseline against itself: the floor its candidates' differences are judged against.
-    LaneRuntime& baseline = *ctx.lanes()[0];
-    ctx.section()["floor"] = measure_floor(ctx, baseline, *p.floor, set,
-                                           "determinism/regression/" + baseline.plan.id + ".json");
-    ctx.section()["floor"]["lane"] = baseline.plan.id;
-  }
   if (ctx.stopped() || lane_texts.size() < 2) return;
   // Token evidence compares token ids only between lanes whose tokenizers agree.
   std::vector<TokenizerMatch> tokenizers;
@@ -236,7 +225,15 @@ void RegressionExperiment::run(ExperimentContext& ctx) {
     cross = cross_scores(ctx, set, ran, lane_texts, top_k, p.min_top1_agreement, tokenizers);
   triage_lane_pairs(ctx, set, lane_texts, p.similarity_threshold, p.near_tie_margin_nats, top_k,
                     cross.empty() ? nullptr : &cross, tokenizers.empty() ? nullptr : &tokenizers);
-  if (ctx.section().contains("floor")) judge_against_floor(ctx);
+  // The floor last: a stop while it runs keeps the regression's review and blockers.
+  if (p.floor && !ctx.stopped()) {
+    // The baseline against itself: the floor its candidates' differences are judged against.
+    LaneRuntime& baseline = *ctx.lanes()[0];
+    ctx.section()["floor"] = measure_floor(ctx, baseline, *p.floor, set,
+                                           "determinism/regression/" + baseline.plan.id + ".json");
+    ctx.section()["floor"]["lane"] = baseline.plan.id;
+  }
+  if (ctx.section().contains("floor") && !ctx.stopped()) judge_against_floor(ctx);
 }
 
 }  // namespace lb::run

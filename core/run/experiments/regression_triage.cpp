@@ -19,6 +19,7 @@ nlohmann::json pair_summary(const std::string& base, const std::string& cand,
                             const LaneTexts& base_texts, const LaneTexts& cand_texts,
                             const compare::ReviewRecord& review) {
   int identical = 0, near = 0, divergent = 0, review_required = 0, unsupported = 0;
+  int answered_by_both = 0, differing_answers = 0;  // what a floor verdict counts
   int checks_failed_base = 0, checks_failed_cand = 0;
   nlohmann::json flipped = nlohmann::json::array();
   nlohmann::json failed_requests = nlohmann::json::array();
@@ -31,8 +32,12 @@ nlohmann::json pair_summary(const std::string& base, const std::string& cand,
     checks_failed_base += failed_checks(p.checks_a);
     checks_failed_cand += failed_checks(p.checks_b);
     if (p.blocker_candidate()) flipped.push_back({{"index", p.index}, {"id", p.prompt_id}});
-    if (!base_texts.errors[p.index].empty() || !cand_texts.errors[p.index].empty())
+    if (!base_texts.errors[p.index].empty() || !cand_texts.errors[p.index].empty()) {
       failed_requests.push_back(p.index);
+    } else if (!p.unsupported()) {
+      ++answered_by_both;
+      differing_answers += p.triage.triage != compare::TriageClass::Identical ? 1 : 0;
+    }
   }
   return {{"baseline", base},
           {"candidate", cand},
@@ -45,6 +50,8 @@ nlohmann::json pair_summary(const std::string& base, const std::string& cand,
           {"fact_checks_failed", {{base, checks_failed_base}, {cand, checks_failed_cand}}},
           {"failed_requests", failed_requests},
           {"unsupported_by_lane", unsupported},
+          {"answered_by_both", answered_by_both},
+          {"differing_answers", differing_answers},
           {"review_outcome", review.outcome().summary}};
 }
 

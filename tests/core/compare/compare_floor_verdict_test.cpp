@@ -42,6 +42,13 @@ class TestFloorVerdict : public QObject {
     QCOMPARE(j["floor_flips"], 2);
     QCOMPARE(j["test"], "one-sided Fisher exact test");
     QVERIFY(j["p_value"].get<double>() > 0.05);
+    // A candidate whose every request failed compared nothing: not judged, never "within".
+    const FloorVerdict dead = judge_against_floor(0, 0, 2, 20);
+    QVERIFY(!dead.judged && !dead.above);
+    QCOMPARE(std::string(verdict_name(dead)), std::string("not judged"));
+    QVERIFY(verdict_text(dead).rfind("not judged", 0) == 0);
+    QCOMPARE(std::string(verdict_name(judge_against_floor(0, 20, 0, 0))),
+             std::string("not judged"));
   }
 };
 

@@ -9,6 +9,7 @@
 
 #include "test_main.h"
 
+#include "core/run/experiments/determinism_checks.h"
 #include "core/run/lanes/prefix_cache_reset.h"
 #include "sim_plan_run.h"
 
@@ -95,7 +96,8 @@ class TestDeterminism : public QObject {
         {"lanes",
          {lane("base", "sim:fp8?time_scale=0.002&batch_variance=0.2"),
           lane("same", "sim:fp8?time_scale=0.002&batch_variance=0.2"),
-          lane("bf16", "sim:bf16?time_scale=0.002")}},
+          lane("bf16", "sim:bf16?time_scale=0.002"),
+          lane("dead", "sim:fp8?time_scale=0.002&error_rate=1")}},
         {"experiments",
          {{{"kind", "regression"}, {"max_tokens", 64}, {"floor", {{"batch_concurrency", 8}}}}}}};
     const auto run = lb::test::run_sim_plan(plan, "lb-determinism-regression-floor");
@@ -113,6 +115,9 @@ class TestDeterminism : public QObject {
     QVERIFY(verdicts["bf16"]["p_value"].get<double>() < 0.05);
     QCOMPARE(verdicts["bf16"]["floor_flips"], floor_flips);
     QCOMPARE(verdicts["bf16"]["test"], "one-sided Fisher exact test");
+    // Every request of "dead" failed: nothing compared, so no verdict, never "within".
+    QCOMPARE(verdicts["dead"]["verdict"], "not judged");
+    QCOMPARE(verdicts["dead"]["compared"], 0);
     // The candidates' own texts are the regression's usual ones: the floor adds phases only on
     // the baseline.
     int floor_requests = 0;
@@ -122,6 +127,37 @@ class TestDeterminism : public QObject {
         ++floor_requests;
       }
     QCOMPARE(floor_requests, 60);
+  }
+
+  // The floor counts only prompts every check compared: a flip on a prompt that failed in
+  // another check is left out rather than counted against too few prompts.
+  void theFloorIsOverPromptsEveryCheckCompared() {
+    lb::plan::PromptSet set;
+    for (int i = 0; i < 4; ++i) {
+      lb::plan::PromptSpec p;
+      p.id = "p" + std::to_string(i);
+      set.prompts.push_back(p);
+    }
+    auto texts = [](std::vector<std::string> t, std::vector<std::string> errors) {
+      lb::run::LaneTexts out;
+      out.texts = std::move(t);
+      out.errors = std::move(errors);
+      return out;
+    };
+    const auto ref = texts({"a", "b", "c", "d"}, {"", "", "", ""});
+    const auto repeat = texts({"a", "b", "", "d"}, {"", "", "timeout", ""});  // p2 failed
+    const auto batch = texts({"a", "b", "C", "D"}, {"", "", "", ""});         // p2, p3 flip
+    const lb::compare::DivergenceThresholds th;
+    const auto r = lb::run::compare_passes(set, ref, {&repeat}, th);
+    const auto b = lb::run::compare_passes(set, ref, {&batch}, th);
+    QCOMPARE(r.prompts_compared, int64_t(3));
+    QCOMPARE(b.flipped.size(), size_t(2));
+    const json floor = lb::run::floor_json({&r, &b}, {"repeatability", "batch"});
+    QCOMPARE(floor["prompts_compared"], 3);
+    QCOMPARE(floor["flips"], 1);  // p3; p2 was not compared by every check
+    QVERIFY(floor["flips"].get<int>() <= floor["prompts_compared"].get<int>());
+    const json none = lb::run::floor_json({}, {});
+    QVERIFY(none["flip_rate"].is_null() && none["flip_rate_interval"].is_null());
   }
 
   void withoutPrefixCachingTheCacheCheckIsVacuousNotPassed() {
