@@ -52,6 +52,9 @@ struct Lane {
   // The most bytes of images and videos (encoded files, together) one request may carry; a
   // request with more is refused before it is sent. 0 = no limit.
   int64_t max_media_bytes = kDefaultMaxMediaBytes;
+  // What the lane's serving hardware costs, in US dollars an hour (0 = not given): each phase
+  // then records its cost per million output tokens (docs/metrics.md, "Cost").
+  double cost_per_hour = 0;
   LaneNotes notes;
 
   // Filled for "sim:" lanes.

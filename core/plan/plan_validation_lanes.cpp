@@ -220,6 +220,7 @@ Lane read_lane(const json& value, const std::string& path, ErrorList& errors) {
   r.boolean("insecure", lane.insecure);
   r.boolean("allow_key_over_http", lane.allow_key_over_http);
   r.integer("max_media_bytes", lane.max_media_bytes, {0, int64_t{1} << 40});
+  r.number("cost_per_hour", lane.cost_per_hour, 0, 1e7, true);
   read_http_version(r, lane);
   read_notes(r, lane.notes, errors);
   read_launch(r, lane, errors);

@@ -65,6 +65,9 @@ bool lane_from_json(const nlohmann::json& value, plan::Lane* lane, std::string* 
     out.insecure = it->get<bool>();
   if (auto it = value.find("max_media_bytes"); it != value.end() && it->is_number_integer())
     out.max_media_bytes = it->get<int64_t>();
+  if (auto it = value.find("cost_per_hour");
+      it != value.end() && it->is_number() && it->get<double>() > 0)
+    out.cost_per_hour = it->get<double>();
   const std::string http = text(value, "http_version");
   if (http == "1.1") out.http_version = net::HttpVersion::Http1_1;
   if (http == "2") out.http_version = net::HttpVersion::Http2;

@@ -110,6 +110,8 @@ class ExperimentContext {
   };
   std::map<std::string, LogprobFile> logprob_files_;  // by lane id
   struct PooledPhase;
+  // The lane's cost_per_hour (0 when not given or not one of the experiment's lanes).
+  double cost_per_hour_of(const std::string& lane_id) const;
   void record_trial_phase(const LoadPhase& phase, const PhaseOutcome& outcome,
                           const metrics::SloSpec& slo, int64_t warmups);
 

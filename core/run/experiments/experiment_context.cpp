@@ -1,6 +1,7 @@
 #include "core/run/experiments/experiment.h"
 
 #include "core/logprobs/raw_logprobs.h"
+#include "core/metrics/phase_cost.h"
 #include "core/metrics/steady_state.h"
 #include "core/run/experiments/capacity_experiment.h"
 #include "core/run/experiments/context_sweep_experiment.h"
@@ -103,6 +104,8 @@ PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const Pha
         metrics::steady_state(outcome.records, phase.concurrency, spec_.steady_state_fraction));
   else if (open_loop && trim.any())
     j["steady_state"] = metrics::to_json(metrics::trimmed_state(outcome.records, trim));
+  if (const double usd = cost_per_hour_of(phase.lane->id); usd > 0)
+    j["cost"] = metrics::cost_json(usd, summary.output_throughput);
   phase_samples_.push_back({phase.lane->id, phase.phase, std::move(samples)});
   auto& lane_section = section_["lanes"][phase.lane->id];
   lane_section["phases"][phase.phase] = std::move(j);
@@ -126,6 +129,12 @@ template <class... Fn>
 Overloaded(Fn...) -> Overloaded<Fn...>;
 
 }  // namespace
+
+double ExperimentContext::cost_per_hour_of(const std::string& lane_id) const {
+  for (const LaneRuntime* lane : all_lanes_)
+    if (lane->plan.id == lane_id) return lane->plan.cost_per_hour;
+  return 0;
+}
 
 record::ExperimentKind kind_of(const plan::Experiment& spec) {
   using K = record::ExperimentKind;

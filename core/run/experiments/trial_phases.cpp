@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/metrics/phase_cost.h"
 #include "core/metrics/trial_intervals.h"
 #include "core/run/experiments/experiment.h"
 
@@ -74,6 +75,8 @@ void ExperimentContext::record_trial_phase(const LoadPhase& phase, const PhaseOu
   j["intervals"] = metrics::intervals_over_trials_json(p.trials);
   j["interval_method"] = metrics::kMethodOverTrials;
   j["trials"] = metrics::trial_figures_json(p.trials, p.trial_indexes);
+  if (const double usd = cost_per_hour_of(phase.lane->id); usd > 0)
+    j["cost"] = metrics::cost_json(usd, summary.output_throughput);
   metrics::PhaseSamples entry{phase.lane->id, phase.phase, std::move(samples), p.trials};
   if (first) {
     p.samples_at = phase_samples_.size();

@@ -106,6 +106,32 @@ class TestThroughputExperiment : public QObject {
     QCOMPARE(steady["trim"]["cooldown_requests"], 5);
   }
 
+  // A lane's cost_per_hour gives each of its phases a cost per million output tokens at the
+  // phase's output throughput; a lane without one gets no cost.
+  void aLanesHourlyCostGivesACostPerMillionTokens() {
+    const nlohmann::json plan = {
+        {"name", "cost"},
+        {"lanes",
+         {{{"id", "paid"}, {"base_url", "sim:fp8?time_scale=0.01"}, {"cost_per_hour", 3.6}},
+          {{"id", "free"}, {"base_url", "sim:fp8?time_scale=0.01"}}}},
+        {"experiments",
+         {{{"kind", "throughput"},
+           {"concurrency", {2}},
+           {"requests", 6},
+           {"warmups", 0},
+           {"input_tokens", 128},
+           {"output_tokens", 16}}}}};
+    const auto run = lb::test::run_sim_plan(plan, "lb-throughput-cost");
+    const auto lanes = run.experiment("throughput")["lanes"];
+    const auto paid = lanes["paid"]["phases"]["c2"];
+    const double tok_s = paid["output_throughput"].get<double>();
+    QVERIFY(tok_s > 0);
+    QCOMPARE(paid["cost"]["usd_per_hour"], 3.6);
+    QVERIFY(std::abs(paid["cost"]["usd_per_million_output_tokens"].get<double>() -
+                     3.6 / 3600 / tok_s * 1e6) < 1e-9);
+    QVERIFY(!lanes["free"]["phases"]["c2"].contains("cost"));
+  }
+
   void failedRequestsStopTheDoubling() {
     const auto run = lb::test::run_sim_plan(doubling_plan("sim:fp8?time_scale=0.02&error_rate=1"),
                                             "lb-exp-doubling-errors");
