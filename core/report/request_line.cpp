@@ -1,5 +1,7 @@
 #include "core/report/request_line.h"
 
+#include <cmath>
+
 #include <simdjson.h>
 
 #include <limits>
@@ -38,6 +40,15 @@ struct FieldReader {
     if (e == simdjson::SUCCESS) return d;
     if (!other_type(e)) failed(e);
     return fallback;
+  }
+
+  // A whole number from the line: FALLBACK for one that is not finite or outside int64 (a
+  // damaged line's 5.9e27 must not become whatever the conversion makes of it).
+  template <typename Result>
+  int64_t whole(Result&& v, int64_t fallback) {
+    const double d = number(std::forward<Result>(v), static_cast<double>(fallback));
+    constexpr double kLimit = 9.2e18;  // inside int64's range, with room for rounding
+    return std::isfinite(d) && d > -kLimit && d < kLimit ? static_cast<int64_t>(d) : fallback;
   }
 
   std::string text(od::value& v) {
@@ -114,9 +125,9 @@ struct FieldReader {
       std::string_view key;
       od::value value;
       if (failed(field.unescaped_key().get(key)) || failed(field.value().get(value))) return;
-      if (key == "images") p.media_images = static_cast<int64_t>(number(value, 0));
-      if (key == "videos") p.media_videos = static_cast<int64_t>(number(value, 0));
-      if (key == "pixels") p.media_pixels = static_cast<int64_t>(number(value, 0));
+      if (key == "images") p.media_images = whole(value, 0);
+      if (key == "videos") p.media_videos = whole(value, 0);
+      if (key == "pixels") p.media_pixels = whole(value, 0);
       if (fault != LineFault::none) return;
     }
   }
@@ -134,9 +145,9 @@ void read_field(FieldReader& r, std::string_view key, od::value& v, RequestPoint
   else if (key == "phase")
     p.phase = r.text(v);
   else if (key == "index")
-    p.index = static_cast<int64_t>(r.number(v, 0));
+    p.index = r.whole(v, 0);
   else if (key == "turn")
-    p.turn = static_cast<int64_t>(r.number(v, -1));
+    p.turn = r.whole(v, -1);
   else if (key == "warmup")
     p.warmup = r.boolean(v);
   else if (key == "ok")
@@ -150,9 +161,9 @@ void read_field(FieldReader& r, std::string_view key, od::value& v, RequestPoint
   else if (key == "decode_tok_s")
     p.decode_tok_s = r.number(v, -1);
   else if (key == "output_tokens")
-    p.output_tokens = static_cast<int64_t>(r.number(v, -1));
+    p.output_tokens = r.whole(v, -1);
   else if (key == "prompt_tokens")
-    p.prompt_tokens = static_cast<int64_t>(r.number(v, -1));
+    p.prompt_tokens = r.whole(v, -1);
   else if (key == "output_tokens_provenance")
     p.output_tokens_provenance = r.text(v);
   else if (key == "prompt_tokens_provenance")
@@ -160,9 +171,9 @@ void read_field(FieldReader& r, std::string_view key, od::value& v, RequestPoint
   else if (key == "error")
     p.error_kind = r.error_kind(v);
   else if (key == "t_sched_ns")
-    p.t_sched_ns = static_cast<int64_t>(r.number(v, -1));
+    p.t_sched_ns = r.whole(v, -1);
   else if (key == "t_sent_ns")
-    p.t_sent_ns = static_cast<int64_t>(r.number(v, -1));
+    p.t_sent_ns = r.whole(v, -1);
   else if (key == "media")
     r.media(v, p);
   // Any other field is skipped unread.

@@ -114,6 +114,24 @@ class ReportRequestLinesTest : public QObject {
     QCOMPARE(p->error_kind, std::string("timeout"));
   }
 
+  // Whole numbers too large for int64 (a damaged file's 5.9e27, found by the run-folder fuzz
+  // target) read as absent, not as whatever the conversion makes of them.
+  void wholeNumbersOutOfRangeReadAsAbsent() {
+    json line = full_line(1);
+    line["t_sent_ns"] = 5.90375e27;
+    line["t_sched_ns"] = -1e300;
+    line["output_tokens"] = 1e19;
+    line["index"] = 9.3e18;
+    const auto p = parse(line);
+    QVERIFY(p);
+    QCOMPARE(p->t_sent_ns, int64_t(-1));
+    QCOMPARE(p->t_sched_ns, int64_t(-1));
+    QCOMPARE(p->output_tokens, int64_t(-1));
+    QCOMPARE(p->index, int64_t(0));
+    line["t_sent_ns"] = 1234567890123.0;  // in range: read as it is
+    QCOMPARE(parse(line)->t_sent_ns, int64_t(1234567890123));
+  }
+
   void escapedKeysAndStringsAreDecoded() {
     const auto p = parse_request_line(
         "{\"la\\u006ee\": \"a\\\"b\\u00e9\", \"ok\": true, \"warmup\": false, \"ttft_ms\": 1e3}",
