@@ -1,4 +1,4 @@
-// The reviewer's verdicts are the qualification record (issue 31). On the demo qualification's
+// The reviewer's verdicts are the qualification record. On the demo qualification's
 // three lanes (bf16 baseline, fp8 and fp8-mtp3 candidates), verdicts given by key on the Review
 // page for bf16/fp8 pass fp8's regression gate on the Decision page at once, in decision.json and
 // in the exported report, while fp8-mtp3 stays pending; Ctrl+Z and Ctrl+Shift+Z take a verdict
