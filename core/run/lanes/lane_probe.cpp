@@ -140,8 +140,8 @@ nlohmann::json ProbeReport::to_json() const {
   return j;
 }
 
-net::StreamResult LaneProbe::get(const LaneEndpoint& lane, std::string url) {
-  auto req = lane.make_request(std::move(url), "GET");
+net::StreamResult LaneProbe::plain(const LaneEndpoint& lane, std::string url, std::string method) {
+  auto req = lane.make_request(std::move(url), std::move(method));
   req.stream = false;
   req.dialect = net::Dialect::PlainText;
   req.timeouts.connect_ms = 5'000;

@@ -52,9 +52,14 @@ class LaneProbe {
   ProbeReport probe(const LaneEndpoint& lane);
   // GET server_root/metrics; empty string and false when the server has none.
   bool scrape_metrics(const LaneEndpoint& lane, std::string& text_out);
+  // One plain (not streamed) request to the lane's server with the probe's timeouts, e.g. a
+  // POST to a control endpoint; the body is read as text.
+  net::StreamResult plain(const LaneEndpoint& lane, std::string url, std::string method);
 
  private:
-  net::StreamResult get(const LaneEndpoint& lane, std::string url);
+  net::StreamResult get(const LaneEndpoint& lane, std::string url) {
+    return plain(lane, std::move(url), "GET");
+  }
   net::StreamClient& client_;
 };
 

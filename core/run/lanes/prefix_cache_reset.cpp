@@ -23,14 +23,7 @@ CacheReset reset_prefix_cache(net::StreamClient& client, const LaneEndpoint& lan
                ") has no endpoint that empties its prefix cache";
     return out;
   }
-  auto req = lane.make_request(lane.root_url(out.endpoint), "POST");
-  req.stream = false;
-  req.dialect = net::Dialect::PlainText;
-  req.timeouts.connect_ms = 5'000;
-  req.timeouts.first_byte_ms = 30'000;
-  req.timeouts.idle_ms = 30'000;
-  req.timeouts.total_ms = 60'000;
-  const net::StreamResult r = client.fetch(std::move(req));
+  const net::StreamResult r = LaneProbe(client).plain(lane, lane.root_url(out.endpoint), "POST");
   if (r.error != net::ErrorKind::None) {
     out.note = "POST " + out.endpoint + " failed: " + net::to_string(r.error);
   } else if (r.http_status == 404 || r.http_status == 405) {
