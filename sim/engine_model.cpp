@@ -105,6 +105,7 @@ void EngineModel::maybe_start_prefill_step() {
     chunks.push_back(Chunk{id, tokens});
   }
   prefill_step_running_ = true;
+  note_load();
   clock_.call_at(clock_.now_s() + cost_s, [this, chunks] { finish_prefill_step(chunks); });
 }
 
@@ -120,6 +121,7 @@ void EngineModel::commit_progress(Seq& seq, int64_t old_computed) {
 
 void EngineModel::finish_prefill_step(const std::vector<Chunk>& chunks) {
   prefill_step_running_ = false;
+  note_load();
   std::vector<uint64_t> completed;
   for (const Chunk& chunk : chunks) {
     auto it = seqs_.find(chunk.seq_id);
@@ -135,6 +137,7 @@ void EngineModel::finish_prefill_step(const std::vector<Chunk>& chunks) {
     seqs_.at(id)->state = State::Decode;
     ++decoding_;
   }
+  note_load();
   maybe_start_prefill_step();
   // The engine's output processor hands finished prefills to the API server one by one; the
   // stagger keeps their streams from sharing one write instant for the rest of their decode.
@@ -253,6 +256,7 @@ void EngineModel::finish(uint64_t id) {
       break;
     case State::Decode:
       --decoding_;
+      note_load();
       break;
   }
   release(seq);
@@ -274,6 +278,8 @@ EngineSnapshot EngineModel::snapshot() const {
   const int64_t total = std::max<int64_t>(1, profile_.num_gpu_blocks());
   snap.kv_cache_usage = static_cast<double>(held) / static_cast<double>(total);
   snap.counters = counters_;
+  snap.energy_j = power_.joules(clock_.now_s());
+  snap.watts = power_.watts() < 0 ? profile_.idle_watts : power_.watts();
   return snap;
 }
 

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "power_model.h"
 #include "prefix_cache.h"
 #include "profile.h"
 #include "sim_clock.h"
@@ -54,6 +55,8 @@ struct EngineSnapshot {
   int waiting = 0;
   double kv_cache_usage = 0.0;  // blocks held by running requests / num_gpu_blocks
   EngineCounters counters;
+  double energy_j = 0.0;  // modelled GPU energy since the engine started (power_model.h)
+  double watts = 0.0;     // modelled GPU power now
 };
 
 class EngineModel {
@@ -114,6 +117,8 @@ class EngineModel {
   void release(Seq& seq);
   void finish(uint64_t id);
   int64_t blocks_for(int64_t tokens) const;
+  // Tells the power model the load changed (a prefill step started or ended, decodes came or went).
+  void note_load() { power_.set_load(clock_.now_s(), prefill_step_running_, decoding_); }
 
   Profile profile_;
   SimClock& clock_;
@@ -126,6 +131,7 @@ class EngineModel {
   int64_t reserved_blocks_ = 0;
   uint64_t next_id_ = 1;
   EngineCounters counters_;
+  PowerModel power_{profile_};
 };
 
 }  // namespace lb::sim

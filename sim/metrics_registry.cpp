@@ -24,6 +24,29 @@ void sample(std::string& out, const std::string& name, const std::string& labels
   out += name + "{" + labels + "} " + num(v) + "\n";
 }
 
+// DCGM's energy counter (mJ since the driver loaded, a whole number) and power gauge (W), one
+// sample per GPU with dcgm-exporter's labels, the lane's energy split evenly over its GPUs.
+void render_dcgm(std::string& out, const Profile& profile, double joules, double watts) {
+  const std::string energy = "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION";
+  const std::string power = "DCGM_FI_DEV_POWER_USAGE";
+  std::string energy_lines = "# HELP " + energy +
+                             " Total energy consumption since boot (in mJ).\n# TYPE " + energy +
+                             " counter\n";
+  std::string power_lines = "# HELP " + power + " Power draw (in W).\n# TYPE " + power + " gauge\n";
+  for (int gpu = 0; gpu < profile.gpus; ++gpu) {
+    const std::string id = std::to_string(gpu);
+    const std::string labels = "gpu=\"" + id + "\",UUID=\"GPU-lanebench-sim-" + id +
+                               "\",device=\"nvidia" + id +
+                               "\",modelName=\"LaneBench simulator\",Hostname=\"localhost\"";
+    char value[64];
+    std::snprintf(value, sizeof value, "%.0f", joules * 1000.0 / profile.gpus);
+    energy_lines += energy + "{" + labels + "} " + value + "\n";
+    std::snprintf(value, sizeof value, "%.3f", watts / profile.gpus);
+    power_lines += power + "{" + labels + "} " + value + "\n";
+  }
+  out += energy_lines + power_lines;
+}
+
 }  // namespace
 
 Histogram::Histogram(std::vector<double> bounds)
@@ -57,7 +80,7 @@ MetricsRegistry::MetricsRegistry(const Profile& profile)
       e2e_({0.3,  0.5,  0.8,  1.0,  1.5,   2.0,   2.5,   5.0,   10.0,   15.0,  20.0,
             30.0, 40.0, 50.0, 60.0, 120.0, 240.0, 480.0, 960.0, 1920.0, 7680.0}) {}
 
-std::string MetricsRegistry::render(const EngineSnapshot& e) const {
+std::string MetricsRegistry::render(const EngineSnapshot& e, double time_scale) const {
   const std::string l = "model_name=\"" + profile_.model_id + "\",engine=\"0\"";
   const EngineCounters& c = e.counters;
   std::string out;
@@ -124,6 +147,9 @@ std::string MetricsRegistry::render(const EngineSnapshot& e) const {
   header(out, "vllm:e2e_request_latency_seconds", "Histogram of e2e request latency in seconds.",
          "histogram");
   e2e_.render(out, "vllm:e2e_request_latency_seconds", l);
+  // Energy over the client's clock: a lane at time_scale s uses the modelled watts for s times the
+  // model's seconds, so mean power reads true and energy per token scales like throughput does.
+  if (profile_.energy_counter) render_dcgm(out, profile_, e.energy_j * time_scale, e.watts);
   return out;
 }
 

@@ -35,7 +35,8 @@ class MetricsRegistry {
   void observe_e2e_s(double s) { e2e_.observe(s); }
   void count_finished(const std::string& finish_reason) { ++finished_[finish_reason]; }
 
-  std::string render(const EngineSnapshot& engine) const;
+  // time_scale: real seconds per model second (SimConfig::time_scale), for the energy counter.
+  std::string render(const EngineSnapshot& engine, double time_scale = 1.0) const;
 
  private:
   Profile profile_;

@@ -161,6 +161,17 @@ const std::map<std::string, Setter, std::less<>>& setters() {
       {"video_limit", number_setter(&Profile::video_limit, -1)},
       {"vision_patch_px", number_setter(&Profile::vision_patch_px, 1)},
       {"vision_encoder_s_per_mpx", number_setter(&Profile::vision_encoder_s_per_mpx, 0.0)},
+      {"idle_watts", number_setter(&Profile::idle_watts, 0.0)},
+      {"busy_watts", number_setter(&Profile::busy_watts, 0.0)},
+      {"gpus",
+       [](Profile& p, std::string_view v) {
+         int n = 0;
+         if (!parse_number(v, n) || n < 1 || n > 64) return false;
+         p.gpus = n;
+         return true;
+       }},
+      {"energy_counter",
+       [](Profile& p, std::string_view v) { return parse_bool(v, p.energy_counter); }},
   };
   return table;
 }

@@ -54,6 +54,13 @@ struct Profile {
   int vision_patch_px = 28;
   double vision_encoder_s_per_mpx = 0.02;
 
+  // Energy (power_model.h): board power of the lane's GPUs, split evenly over `gpus` on /metrics
+  // as DCGM's energy counter; energy_counter false leaves the counter out.
+  double idle_watts = 90;
+  double busy_watts = 700;
+  int gpus = 1;
+  bool energy_counter = true;
+
   int64_t num_gpu_blocks() const { return kv_tokens / block_size; }
   // Expected tokens per decode step: 1 + sum over positions of P(all drafts up to it accepted).
   double expected_tokens_per_step() const;

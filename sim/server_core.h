@@ -34,7 +34,9 @@ class ServerCore final : public RequestHandler {
   TraceWriter& trace() { return trace_; }
   const SimConfig& config() const { return config_; }
   std::string next_id(const char* prefix);
-  std::string render_metrics() const { return metrics_.render(engine_.snapshot()); }
+  std::string render_metrics() const {
+    return metrics_.render(engine_.snapshot(), config_.time_scale);
+  }
 
  private:
   void handle_generation(const std::shared_ptr<HttpSession>& session, const HttpRequestMsg& request,
