@@ -70,6 +70,11 @@ struct LaneSummary {
 
   double max_output_tokens_per_s = 0;   // peak of 1-second windows from first send, tokens
   int64_t max_concurrent_requests = 0;  // most requests in flight over [t_sent, t_done]
+  // Set by the run, not by summarize(), for the per-trial figures: the GPU energy over the
+  // measured requests in joules (-1 = not measured; energy_counter.h) and the lane's hourly cost
+  // in US dollars (0 = not given; phase_cost.h).
+  double energy_joules = -1;
+  double usd_per_hour = 0;
 
   // Provenance of each figure, keyed by the summary's JSON name stem ("ttft", "output_tokens",
   // "input_tokens", "tpot", "itl", "max_output_tokens_per_s", "max_concurrent_requests", ...).

@@ -39,6 +39,8 @@ struct ComparedFigure {
   const char* label;
   Better better;
   bool over_trials;
+  const char* better_text = nullptr;
+  const char* worse_text = nullptr;
 };
 
 json comparison_json(const std::string& baseline, const std::string& candidate,
@@ -47,27 +49,27 @@ json comparison_json(const std::string& baseline, const std::string& candidate,
   const Verdict verdict = verdict_of(r, figure.better);
   const int64_t needed = verdict == Verdict::WithinNoise ? samples_needed(r) : -1;
   const std::string unit = figure.over_trials ? "trials" : "requests";
-  json j = {
-      {"baseline", baseline},
-      {"candidate", candidate},
-      {"phase", phase},
-      {"figure", figure.key},
-      {"label", figure.label},
-      {"better", figure.better == Better::Higher ? "higher" : "lower"},
-      {"ratio", finite_or_null(r.ratio)},
-      {"lo", finite_or_null(r.lo)},
-      {"hi", finite_or_null(r.hi)},
-      {"level", r.level},
-      {"method", figure.over_trials ? "percentile (expanded)" : to_string(r.method)},
-      {"method_name", figure.over_trials ? kMethodOverTrials : kMethodOverRequests},
-      {"resamples", r.resamples},
-      {"seed", seed},
-      {"basis", figure.over_trials ? "trials" : kBasisRequests},
-      {"n_baseline", r.n_baseline},
-      {"n_candidate", r.n_candidate},
-      {"verdict", to_string(verdict)},
-      {"requests_needed", nullptr},
-      {"statement", verdict_statement(baseline, candidate, phase, figure.label, r, verdict, unit)}};
+  json j = {{"baseline", baseline},
+            {"candidate", candidate},
+            {"phase", phase},
+            {"figure", figure.key},
+            {"label", figure.label},
+            {"better", figure.better == Better::Higher ? "higher" : "lower"},
+            {"ratio", finite_or_null(r.ratio)},
+            {"lo", finite_or_null(r.lo)},
+            {"hi", finite_or_null(r.hi)},
+            {"level", r.level},
+            {"method", figure.over_trials ? "percentile (expanded)" : to_string(r.method)},
+            {"method_name", figure.over_trials ? kMethodOverTrials : kMethodOverRequests},
+            {"resamples", r.resamples},
+            {"seed", seed},
+            {"basis", figure.over_trials ? "trials" : kBasisRequests},
+            {"n_baseline", r.n_baseline},
+            {"n_candidate", r.n_candidate},
+            {"verdict", to_string(verdict)},
+            {"requests_needed", nullptr},
+            {"statement", verdict_statement(baseline, candidate, phase, figure.label, r, verdict,
+                                            unit, figure.better_text, figure.worse_text)}};
   j[unit + "_needed"] = needed > 0 ? json(needed) : json(nullptr);
   return j;
 }
@@ -84,7 +86,8 @@ json compare_over_trials(const std::string& baseline, const PhaseSamples& base,
   const auto b = figure_over_trials(cand.trials, index);
   if (a.empty() || b.empty()) return nullptr;
   const RatioInterval r = ratio_over_trials(a, b, options);
-  return comparison_json(baseline, candidate, base.phase, {f.key, f.label, f.better, true}, r,
+  return comparison_json(baseline, candidate, base.phase,
+                         {f.key, f.label, f.better, true, f.better_text, f.worse_text}, r,
                          options.seed);
 }
 
@@ -174,12 +177,16 @@ json lane_comparisons_json(const std::vector<std::string>& lanes,
 
 std::string verdict_statement(const std::string& baseline, const std::string& candidate,
                               const std::string& phase, const std::string& label,
-                              const RatioInterval& r, Verdict verdict, const std::string& unit) {
+                              const RatioInterval& r, Verdict verdict, const std::string& unit,
+                              const char* better_text, const char* worse_text) {
   std::string s = candidate + "/" + baseline + " " + phase + " " + label + " ";
   if (!std::isfinite(r.ratio)) return s + "n/a";
   s += fixed3(r.ratio);
   if (r.valid()) s += " [" + fixed3(r.lo) + ", " + fixed3(r.hi) + "]";
-  s += std::string(": ") + to_string(verdict);
+  const char* said = to_string(verdict);
+  if (verdict == Verdict::Faster && better_text) said = better_text;
+  if (verdict == Verdict::Slower && worse_text) said = worse_text;
+  s += std::string(": ") + said;
   if (verdict == Verdict::Unknown) return s + " (too few " + unit + " for an interval)";
   s += " (" + level_text(r.level) + ")";
   if (verdict == Verdict::WithinNoise) {

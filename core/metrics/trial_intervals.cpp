@@ -60,6 +60,20 @@ const std::vector<TrialFigure>& trial_figures() {
       {"output_throughput", "output tok/s",
        [](const LaneSummary& s) { return s.completed > 0 ? s.output_throughput : -1.0; },
        Better::Higher},
+      {"joules_per_output_token", "J/output token",
+       [](const LaneSummary& s) {
+         return s.energy_joules >= 0 && s.total_output_tokens > 0
+                    ? s.energy_joules / static_cast<double>(s.total_output_tokens)
+                    : -1.0;
+       },
+       Better::Lower, "less energy", "more energy"},
+      {"usd_per_million_output_tokens", "$/1M output tokens",
+       [](const LaneSummary& s) {
+         return s.usd_per_hour > 0 && s.output_throughput > 0
+                    ? s.usd_per_hour / 3600.0 / s.output_throughput * 1e6
+                    : -1.0;
+       },
+       Better::Lower, "cheaper", "dearer"},
   };
   return figures;
 }

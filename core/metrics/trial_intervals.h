@@ -32,8 +32,12 @@ struct TrialFigure {
   const char* label;  // "TTFT p50", "output tok/s"
   double (*of)(const LaneSummary&);
   Better better;
+  // How a comparison's statement names the verdict when "faster" / "slower" would not fit.
+  const char* better_text = nullptr;
+  const char* worse_text = nullptr;
 };
-// TTFT p50 and p99, TPOT p50, ITL p50, E2EL p50 and p99, decode p50, aggregate output tok/s.
+// TTFT p50 and p99, TPOT p50, ITL p50, E2EL p50 and p99, decode p50, aggregate output tok/s,
+// energy per output token and cost per million output tokens (when the phase has them).
 const std::vector<TrialFigure>& trial_figures();
 const TrialFigure* find_trial_figure(const std::string& key);
 

@@ -76,6 +76,8 @@ json lane_json(const Lane& lane, SecretEnvValues secrets) {
   if (lane.allow_key_over_http) j["allow_key_over_http"] = true;
   if (lane.max_media_bytes != kDefaultMaxMediaBytes) j["max_media_bytes"] = lane.max_media_bytes;
   if (lane.cost_per_hour > 0) j["cost_per_hour"] = lane.cost_per_hour;
+  if (lane.energy)
+    j["energy"] = {{"metrics_url", lane.energy->metrics_url}, {"gpus", lane.energy->gpus}};
   if (lane.launch) j["launch"] = launch_json(*lane.launch, secrets);
   return j;
 }

@@ -39,6 +39,18 @@ inline constexpr int64_t kDefaultMaxMediaBytes = int64_t{20} << 20;  // 20 MiB
 inline constexpr double kDefaultRequestTimeoutS = 1800;
 inline constexpr double kMaxRequestTimeoutS = 7 * 24 * 3600.0;
 
+// Where a lane's GPU energy is read (docs/metrics.md, "Energy"): the cumulative DCGM counter
+// DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION (mJ) on a Prometheus text endpoint.
+struct EnergySource {
+  // "lane" = the lane's own /metrics; otherwise the http(s) URL of dcgm-exporter's /metrics or
+  // of a Prometheus server's /federate?match[]=DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION.
+  std::string metrics_url;
+  // The GPUs of the lane, matched against each sample's `gpu` (index) or `UUID` label; empty =
+  // every GPU the endpoint reports.
+  std::vector<std::string> gpus;
+};
+inline constexpr const char* kEnergyFromLane = "lane";
+
 struct Lane {
   std::string id;
   std::string base_url;        // "http(s)://host[:port][/path]" or "sim:PROFILE[?k=v&...]"
@@ -55,6 +67,8 @@ struct Lane {
   // What the lane's serving hardware costs, in US dollars an hour (0 = not given): each phase
   // then records its cost per million output tokens (docs/metrics.md, "Cost").
   double cost_per_hour = 0;
+  // Unset = the lane's own /metrics when its probe finds the DCGM counter there.
+  std::optional<EnergySource> energy;
   LaneNotes notes;
 
   // Filled for "sim:" lanes.

@@ -151,6 +151,27 @@ void read_notes(ObjectReader& lane_reader, LaneNotes& notes, ErrorList& errors) 
   r.finish();
 }
 
+void read_energy(ObjectReader& lane_reader, Lane& lane, ErrorList& errors) {
+  const json* v = lane_reader.member("energy", json::value_t::object);
+  if (v == nullptr) return;
+  ObjectReader r(*v, key_path(lane_reader.path(), "energy"), errors);
+  EnergySource source;
+  if (r.string("metrics_url", source.metrics_url, true) && source.metrics_url != kEnergyFromLane) {
+    const std::string& url = source.metrics_url;
+    const bool http = url.rfind("http://", 0) == 0 || url.rfind("https://", 0) == 0;
+    const std::string problem =
+        http ? check_http_url(url) : "must be \"lane\" or start with http:// or https://";
+    if (!problem.empty()) r.error("metrics_url", "'" + without_credentials(url) + "' " + problem);
+  }
+  if (r.string_list("gpus", source.gpus)) {
+    if (source.gpus.size() > 1024) r.error("gpus", "names more than 1024 GPUs");
+    for (const std::string& gpu : source.gpus)
+      if (gpu.empty() || gpu.size() > 128) r.error("gpus", "holds an empty or overlong GPU id");
+  }
+  r.finish();
+  lane.energy = std::move(source);
+}
+
 void read_http_version(ObjectReader& r, Lane& lane) {
   std::string text;
   if (!r.string("http_version", text)) {
@@ -222,6 +243,7 @@ Lane read_lane(const json& value, const std::string& path, ErrorList& errors) {
   r.integer("max_media_bytes", lane.max_media_bytes, {0, int64_t{1} << 40});
   r.number("cost_per_hour", lane.cost_per_hour, 0, 1e7, true);
   read_http_version(r, lane);
+  read_energy(r, lane, errors);
   read_notes(r, lane.notes, errors);
   read_launch(r, lane, errors);
   r.finish();

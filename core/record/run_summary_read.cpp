@@ -60,6 +60,15 @@ PhaseRecord read_phase(const std::string& name, const json& j, const std::string
     // An empty object stays in `more`: written back as it was.
     if (!p.intervals.empty()) p.more.erase("intervals");
   }
+  // The energy and cost blocks stay in `more`, written back as they were; the numbers the
+  // per-trial figures derive from are also read into the figures (docs/metrics.md, "Energy").
+  if (p.more.contains("energy")) {
+    const json& energy = f.object(j, path, "energy");
+    if (energy.contains("joules"))
+      p.figures.energy_joules = f.number(energy, path + ".energy", "joules", -1);
+  }
+  if (p.more.contains("cost"))
+    p.figures.usd_per_hour = f.number(f.object(j, path, "cost"), path + ".cost", "usd_per_hour", 0);
   return p;
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/metrics/trial_intervals.h"
 #include "core/report/json_access.h"
 #include "core/report/report_model.h"
 
@@ -43,9 +44,14 @@ std::string unit_of(const json& c) {
 }
 
 std::string verdict_cell(const json& c) {
-  const std::string verdict = string_at(c, {"verdict"});
+  std::string verdict = string_at(c, {"verdict"});
   const std::string unit = unit_of(c);
   if (verdict.empty() || verdict == "n/a") return "n/a (too few " + unit + " for an interval)";
+  // Energy and cost improve without being faster: their own words ("less energy", "cheaper").
+  if (const metrics::TrialFigure* f = metrics::find_trial_figure(string_at(c, {"figure"}))) {
+    if (verdict == "faster" && f->better_text) verdict = f->better_text;
+    if (verdict == "slower" && f->worse_text) verdict = f->worse_text;
+  }
   std::string text = verdict + " (" + confidence_text(number_at(c, {"level"}, 0.95)) + ")";
   const double needed = number_at(c, {(unit + "_needed").c_str()});
   if (needed > 0)
@@ -107,8 +113,9 @@ ReportTable lane_comparisons_table(const json& experiment) {
                          " trials per lane, the ratio of the per-trial figures' means), "
                    : string_at(first, {"method"}) + " bootstrap over requests, ") +
            format_number(number_at(first, {"resamples"}), 0) +
-           " resamples with a fixed seed. faster / slower: the interval excludes 1, read for "
-           "which way the figure improves; within noise: it contains 1." +
+           " resamples with a fixed seed. faster / slower (less / more energy, cheaper / dearer): "
+           "the interval excludes 1, read for which way the figure improves; within noise: it "
+           "contains 1." +
            (trials ? std::string() : " Aggregate output tok/s has no interval with one trial.");
   return t;
 }

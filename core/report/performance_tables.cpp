@@ -397,6 +397,7 @@ std::vector<ReportTable> performance_tables(const RunFolder& folder) {
     tables.push_back(throughput_table(*e, lanes));
     if (ReportTable steady = steady_state_table(*e, lanes); !steady.rows.empty())
       tables.push_back(std::move(steady));
+    tables.push_back(energy_cost_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
     tables.push_back(performance_gates_table(*e));
   }
@@ -404,21 +405,25 @@ std::vector<ReportTable> performance_tables(const RunFolder& folder) {
   for (const json* e : folder.experiments_of_kind(record::ExperimentKind::ContextSweep)) {
     tables.push_back(context_table(*e, lanes));
     if (ReportTable kv = kv_table(*e, lanes); !kv.rows.empty()) tables.push_back(std::move(kv));
+    tables.push_back(energy_cost_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
     tables.push_back(performance_gates_table(*e));
   }
   for (const json* e : folder.experiments_of_kind(record::ExperimentKind::PrefixCache)) {
     tables.push_back(prefix_table(*e, lanes));
+    tables.push_back(energy_cost_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
     tables.push_back(performance_gates_table(*e));
   }
   for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Speculative)) {
     tables.push_back(speculative_table(*e, lanes));
+    tables.push_back(energy_cost_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
     tables.push_back(performance_gates_table(*e));
   }
   for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Trace)) {
     tables.push_back(trace_table(*e, lanes));
+    tables.push_back(energy_cost_table(*e, lanes));
     tables.push_back(lane_comparisons_table(*e));
     tables.push_back(performance_gates_table(*e));
   }

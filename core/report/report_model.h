@@ -121,6 +121,11 @@ ReportTable load_baseline_table(const RunFolder& folder);
 // The determinism floor per lane and check, and each flip's first divergent token with its
 // margin (determinism_tables.cpp); none when the run has no determinism experiment.
 std::vector<ReportTable> determinism_tables(const RunFolder& folder);
+// "Energy and cost" of one load experiment: per lane and phase the energy source, J per output
+// token, output tokens per J, mean W, the window and $ per million output tokens, with intervals
+// over trials (energy_tables.cpp); no rows when no lane measured energy or named a cost.
+ReportTable energy_cost_table(const nlohmann::json& experiment,
+                              const std::vector<std::string>& lanes);
 // The effects a qualification looks for, at a glance (effect_charts.cpp): prefix cache passes
 // and speculative decoding as grouped bars per lane, acceptance per draft position.
 std::vector<ChartSpec> prefix_cache_charts(const nlohmann::json& experiment,

@@ -239,6 +239,11 @@ class UiContextSweepTest : public QObject {
       QVERIFY(w.x0 >= 0);
       QVERIFY(w.level > 0);
     }
+    if (const QByteArray shots = qgetenv("LANEBENCH_SHOT_DIR"); !shots.isEmpty()) {
+      QTest::qWait(300);
+      QVERIFY(
+          window.grab().save(QDir(QString::fromLocal8Bit(shots)).filePath("27-steady-window.png")));
+    }
   }
 
   void context_sweep_runs_with_its_own_charts_and_table() {

@@ -21,8 +21,10 @@
 #include "core/metrics/bootstrap.h"
 #include "core/metrics/request_metrics.h"
 #include "core/metrics/trial_intervals.h"
+#include "core/record/run_summary.h"
 #include "models/lane_stats_model.h"
 #include "test_main.h"
+#include "ui/decision/gate_rows.h"
 #include "ui/pages/lane_prober.h"
 #include "ui/review/diff_job_runner.h"
 #include "ui/review/pair_highlighter.h"
@@ -74,6 +76,62 @@ class UiUnitsTest : public QObject {
   }
 
  private slots:
+  // The Decision page sets energy per token and cost per million tokens side by side where a lane
+  // measured them, with their intervals over trials, and words the candidate's verdict for what
+  // the figure is ("less energy", not "faster").
+  void decision_rows_show_energy_and_cost_with_their_verdicts() {
+    auto phase = [](double joules, double lo, double hi) {
+      nlohmann::json p = {
+          {"completed", 18},
+          {"total_output_tokens", 432},
+          {"output_throughput", 4000.0},
+          {"energy", {{"joules", joules}, {"source", "the lane's /metrics"}}},
+          {"cost", {{"usd_per_hour", 2.0}}},
+          {"intervals",
+           {{"joules_per_output_token", {{"lo", lo}, {"hi", hi}, {"level", 0.95}, {"n", 3}}}}}};
+      if (joules < 0) p.erase("energy"), p.erase("intervals");
+      return p;
+    };
+    const nlohmann::json summary = {
+        {"experiments",
+         {{{"kind", "throughput"},
+           {"name", "energy"},
+           {"lanes",
+            {{"bf16", {{"phases", {{"c2", phase(66.2, 0.150, 0.157)}}}, {"phase_order", {"c2"}}}},
+             {"fp8", {{"phases", {{"c2", phase(28.9, 0.0651, 0.0688)}}}, {"phase_order", {"c2"}}}},
+             {"dark", {{"phases", {{"c2", phase(-1, 0, 0)}}}, {"phase_order", {"c2"}}}}}},
+           {"comparisons",
+            {{{"baseline", "bf16"},
+              {"candidate", "fp8"},
+              {"phase", "c2"},
+              {"figure", "joules_per_output_token"},
+              {"label", "J/output token"},
+              {"ratio", 0.437},
+              {"lo", 0.42},
+              {"hi", 0.45},
+              {"verdict", "faster"},
+              {"statement", "fp8/bf16 c2 J/output token 0.437 [0.420, 0.450]: less energy"}}}}}}}};
+    record::FileFields fields("summary.json");
+    const record::RunSummary run = record::read_run_summary(summary, fields);
+    QVERIFY2(!fields.damaged(), fields.damage().empty() ? "" : fields.damage()[0].c_str());
+    const auto rows = performance_rows(run, {"bf16", "fp8", "dark"});
+    const models::GateRowView* energy = nullptr;
+    const models::GateRowView* cost = nullptr;
+    for (const auto& row : rows) {
+      if (row.label.startsWith("Energy per output token (J)")) energy = &row;
+      if (row.label.startsWith("Cost per 1M output tokens ($)")) cost = &row;
+    }
+    QVERIFY(energy && cost);
+    QCOMPARE(energy->cells.size(), size_t(3));
+    QVERIFY2(energy->cells[0].text.startsWith("0.153 [0.15, 0.157]"),
+             qPrintable(energy->cells[0].text));
+    QVERIFY2(energy->cells[1].text.contains("less energy"), qPrintable(energy->cells[1].text));
+    QCOMPARE(energy->cells[1].verdict, QString("faster"));  // tinted as an improvement
+    QCOMPARE(energy->cells[2].text, QString("–"));
+    // $2 an hour at 4,000 output tok/s: 2 / 3600 / 4000 x 1e6 = $0.139 per million.
+    QVERIFY2(cost->cells[0].text.startsWith("0.139"), qPrintable(cost->cells[0].text));
+  }
+
   // The live context and prefix-cache charts fold an experiment's requests by its kind, so a
   // sweep the plan named keeps its charts.
   void live_context_chart_follows_the_kind_not_the_name() {

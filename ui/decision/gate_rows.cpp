@@ -6,13 +6,18 @@
 #include <QString>
 #include <cmath>
 
+#include "core/metrics/trial_intervals.h"
+
 namespace lb::ui {
 namespace {
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-QString format(double v) {
+// Fixed decimals for speeds and latencies; three significant digits for figures that span
+// magnitudes (joules per token, dollars per million tokens).
+QString format(double v, bool significant = false) {
   if (!std::isfinite(v)) return QStringLiteral("–");
+  if (significant) return QString::number(v, 'g', 3);
   return QString::number(v, 'f', std::abs(v) >= 100 ? 0 : 1);
 }
 
@@ -22,15 +27,29 @@ using Figure = double (*)(const metrics::LaneSummary&);
 // "412.7 [410.2, 415.0]" when the phase has the figure's bootstrap interval, the bounds in the
 // figure's decimals.
 QString format_with_interval(const record::PhaseRecord* phase, Figure figure,
-                             const char* interval_key) {
-  const double v = phase ? figure(phase->figures) : NAN;
-  const QString text = format(v);
+                             const char* interval_key, bool significant) {
+  double v = phase ? figure(phase->figures) : NAN;
+  if (v < 0) v = NAN;  // a figure the phase could not measure
+  const QString text = format(v, significant);
   const record::Interval* interval = phase ? phase->interval(interval_key) : nullptr;
   if (!std::isfinite(v) || !interval || !interval->known()) return text;
+  if (significant)
+    return text +
+           QStringLiteral(" [%1, %2]").arg(format(interval->lo, true), format(interval->hi, true));
   const int decimals = std::abs(v) >= 100 ? 0 : 1;
   return text + QStringLiteral(" [%1, %2]")
                     .arg(QString::number(interval->lo, 'f', decimals),
                          QString::number(interval->hi, 'f', decimals));
+}
+
+// "faster" / "slower", or what the figure says instead ("less energy", "cheaper").
+QString verdict_text(const record::Comparison& c) {
+  const char* said = metrics::to_string(c.verdict);
+  if (const metrics::TrialFigure* f = metrics::find_trial_figure(c.figure)) {
+    if (c.verdict == metrics::Verdict::Faster && f->better_text) said = f->better_text;
+    if (c.verdict == metrics::Verdict::Slower && f->worse_text) said = f->worse_text;
+  }
+  return QString::fromLatin1(said);
 }
 
 // "×1.79 [1.77, 1.80] faster": the candidate-to-baseline ratio, its interval and the verdict;
@@ -41,8 +60,7 @@ QString ratio_text(const record::Comparison& c) {
   if (!c.interval_known()) return text + QObject::tr(", no interval");
   text +=
       QStringLiteral(" [%1, %2]").arg(QString::number(c.lo, 'f', 2), QString::number(c.hi, 'f', 2));
-  if (c.verdict != metrics::Verdict::Unknown)
-    text += " " + QString::fromLatin1(metrics::to_string(c.verdict));
+  if (c.verdict != metrics::Verdict::Unknown) text += " " + verdict_text(c);
   return text;
 }
 
@@ -51,15 +69,16 @@ QString ratio_text(const record::Comparison& c) {
 // tooltip).
 models::GateRowView figure_row(const QString& label, const record::ExperimentSection& e,
                                const std::vector<std::string>& lanes, const std::string& phase,
-                               Figure figure, const char* interval_key) {
+                               Figure figure, const char* interval_key, bool significant = false) {
   models::GateRowView row{label, true, {}, q(e.name)};
   for (const std::string& lane : lanes) {
-    models::GateCellView cell{QString(),
-                              format_with_interval(e.phase(lane, phase), figure, interval_key),
-                              QString(), QString()};
+    models::GateCellView cell{
+        QString(), format_with_interval(e.phase(lane, phase), figure, interval_key, significant),
+        QString(), QString()};
     if (const record::Comparison* c = e.comparison(lane, phase, interval_key)) {
       if (const QString ratio = ratio_text(*c); !ratio.isEmpty()) cell.text += "\n" + ratio;
       cell.detail = q(c->statement);
+      // The tint follows the verdict; the text words it for the figure.
       if (c->verdict != metrics::Verdict::Unknown)
         cell.verdict = QString::fromLatin1(metrics::to_string(c->verdict));
     }
@@ -115,6 +134,30 @@ QString short_cell_text(const report::GateCell& cell) {
   if (cell.status != report::GateStatus::NotRun) return text;
   const qsizetype clause = text.indexOf("; ");
   return clause > 0 && text.size() > 60 ? text.left(clause) + QString::fromUtf8(" …") : text;
+}
+
+bool any_lane_has(const record::ExperimentSection& e, const std::vector<std::string>& lanes,
+                  const std::string& phase, const metrics::TrialFigure& figure) {
+  return std::any_of(lanes.begin(), lanes.end(), [&](const std::string& lane) {
+    const record::PhaseRecord* p = e.phase(lane, phase);
+    return p && figure.of(p->figures) >= 0;
+  });
+}
+
+// Energy per output token and cost per million output tokens, where a lane of the phase
+// measured them (docs/metrics.md, "Energy", "Cost").
+void add_energy_and_cost_rows(std::vector<models::GateRowView>& rows,
+                              const record::ExperimentSection& e,
+                              const std::vector<std::string>& lanes, const std::string& phase,
+                              const QString& at) {
+  const std::pair<const char*, QString> figures[] = {
+      {"joules_per_output_token", QObject::tr("Energy per output token (J)%1").arg(at)},
+      {"usd_per_million_output_tokens", QObject::tr("Cost per 1M output tokens ($)%1").arg(at)}};
+  for (const auto& [key, label] : figures) {
+    const metrics::TrialFigure* f = metrics::find_trial_figure(key);
+    if (f && any_lane_has(e, lanes, phase, *f))
+      rows.push_back(figure_row(label, e, lanes, phase, f->of, key, true));
+  }
 }
 
 }  // namespace
@@ -204,6 +247,7 @@ std::vector<models::GateRowView> performance_rows(const record::RunSummary& summ
       rows.push_back(figure_row(
           QObject::tr("E2E latency p50 (ms)%1").arg(at), e, lanes, phase,
           [](const metrics::LaneSummary& s) { return s.e2el_ms.p50; }, "median_e2el_ms"));
+      add_energy_and_cost_rows(rows, e, lanes, phase, at);
     }
     rows.push_back(peak_row(QObject::tr("Best output throughput (tok/s)"), e, lanes, phases));
   }

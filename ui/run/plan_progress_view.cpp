@@ -89,6 +89,8 @@ QString section_result_text(const record::ExperimentSection& section) {
       passed += gate.status == record::GateStatus::Pass ? 1 : 0;
     }
   if (gates > 0) parts << QObject::tr("gates %1 of %2 pass").arg(passed).arg(gates);
+  // Verdicts are "faster" / "slower" for every figure; energy and cost improve without being
+  // faster, so the count speaks of better and worse.
   int slower = 0;
   int faster = 0;
   for (const record::Comparison& c : section.comparisons) {
@@ -97,8 +99,8 @@ QString section_result_text(const record::ExperimentSection& section) {
   }
   if (slower > 0)
     parts << counted(slower, QObject::tr("figure"), QObject::tr("figures")) + " " +
-                 QObject::tr("slower than the baseline");
-  if (faster > 0) parts << QObject::tr("%1 faster").arg(faster);
+                 QObject::tr("worse than the baseline");
+  if (faster > 0) parts << QObject::tr("%1 better").arg(faster);
   if (!section.comparisons.empty() && slower == 0 && faster == 0)
     parts << QObject::tr("no figure clear of noise");
   if (!section.blockers.empty())

@@ -68,6 +68,14 @@ bool lane_from_json(const nlohmann::json& value, plan::Lane* lane, std::string* 
   if (auto it = value.find("cost_per_hour");
       it != value.end() && it->is_number() && it->get<double>() > 0)
     out.cost_per_hour = it->get<double>();
+  if (auto it = value.find("energy"); it != value.end() && it->is_object()) {
+    plan::EnergySource energy;
+    energy.metrics_url = text(*it, "metrics_url");
+    if (auto gpus = it->find("gpus"); gpus != it->end() && gpus->is_array())
+      for (const auto& gpu : *gpus)
+        if (gpu.is_string()) energy.gpus.push_back(gpu.get<std::string>());
+    if (!energy.metrics_url.empty()) out.energy = std::move(energy);
+  }
   const std::string http = text(value, "http_version");
   if (http == "1.1") out.http_version = net::HttpVersion::Http1_1;
   if (http == "2") out.http_version = net::HttpVersion::Http2;

@@ -18,6 +18,7 @@
 #include "core/plan/plan.h"
 #include "core/record/experiment_kind.h"
 #include "core/run/drive/load_driver.h"
+#include "core/run/experiments/phase_energy.h"
 #include "core/run/folder/run_folder_writer.h"
 #include "core/run/lanes/lane_endpoint.h"
 #include "core/run/lanes/lane_probe.h"
@@ -112,8 +113,11 @@ class ExperimentContext {
   struct PooledPhase;
   // The lane's cost_per_hour (0 when not given or not one of the experiment's lanes).
   double cost_per_hour_of(const std::string& lane_id) const;
+  // The meter of the phase's lane, for run_phase() to start when the warm-ups are done.
+  std::unique_ptr<PhaseEnergyMeter> energy_meter_for(const LoadPhase& phase) const;
   void record_trial_phase(const LoadPhase& phase, const PhaseOutcome& outcome,
-                          const metrics::SloSpec& slo, int64_t warmups);
+                          const metrics::SloSpec& slo, int64_t warmups,
+                          const PhaseEnergyMeter& energy);
 
   net::StreamClient& client_;
   RunSink& sink_;
@@ -128,6 +132,8 @@ class ExperimentContext {
   int64_t trial_ = 0;
   int64_t trials_ = 1;
   std::map<std::pair<std::string, std::string>, std::shared_ptr<PooledPhase>> pooled_;
+  // Set by run_phase() for run_phase_with(): started when the measured requests begin.
+  std::unique_ptr<PhaseEnergyMeter> energy_meter_;
 };
 
 class Experiment {

@@ -62,7 +62,13 @@ LoadPhase ExperimentContext::prepared(const LoadPhase& planned) const {
 }
 
 PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metrics::SloSpec& slo) {
-  const LoadPhase phase = prepared(planned);
+  LoadPhase phase = prepared(planned);
+  energy_meter_ = energy_meter_for(phase);
+  // Energy is read once the warm-ups are done, before the first measured request.
+  phase.on_measured_start = [meter = energy_meter_.get(), then = phase.on_measured_start] {
+    meter->start();
+    if (then) then();
+  };
   return run_phase_with(
       phase,
       [&](RunSink& sink, const LoadDriver::RecordHandler& on_record) {
@@ -72,28 +78,50 @@ PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metric
       slo);
 }
 
+std::unique_ptr<PhaseEnergyMeter> ExperimentContext::energy_meter_for(
+    const LoadPhase& phase) const {
+  for (const LaneRuntime* lane : all_lanes_)
+    if (&lane->endpoint == phase.lane)
+      return std::make_unique<PhaseEnergyMeter>(
+          client_, lane->endpoint, energy_source_of(lane->plan, lane->endpoint, lane->probe));
+  return std::make_unique<PhaseEnergyMeter>(client_, *phase.lane, EnergySourceUse{});
+}
+
 PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const PhaseDrive& drive,
                                                const metrics::SloSpec& slo) {
   WrittenFirstSink ordered(sink_, writer_);
   int64_t warmups = 0;
+  // A phase driven elsewhere has no hook at the end of its warm-ups: its energy counts from here.
+  const bool hooked = energy_meter_ != nullptr;  // run_phase() starts it after the warm-ups
+  std::unique_ptr<PhaseEnergyMeter> energy =
+      hooked ? std::move(energy_meter_) : energy_meter_for(phase);
+  if (!hooked) energy->start();
   PhaseOutcome outcome = drive(ordered, [&](const metrics::RequestRecord& record) {
     ordered.record(record);
     warmups += record.warmup ? 1 : 0;
   });
+  energy->finish();
   writer_.flush();  // the sink has heard of every request of the phase when it returns
   keep_logprobs(phase, outcome);
   if (trials_ > 1) {
-    record_trial_phase(phase, outcome, slo, warmups);
+    record_trial_phase(phase, outcome, slo, warmups, *energy);
     return outcome;
   }
   metrics::RequestSamples samples;
   metrics::LaneSummary summary = metrics::summarize(outcome.records, slo, &samples);
   summary.warmups_excluded = warmups;
+  const metrics::PhaseEnergy phase_energy = energy->energy(summary.total_output_tokens);
   nlohmann::json j = metrics::to_json(summary);
   j["interrupted"] = outcome.interrupted;
   j["cancelled"] = outcome.cancelled;
   j["intervals"] = metrics::intervals_json(samples);
+  // One reading of the counter and one throughput per phase: their intervals need trials.
   j["intervals_unavailable"] = {{"output_throughput", "n/a (1 trial)"}};
+  if (phase_energy.measured())
+    j["intervals_unavailable"]["joules_per_output_token"] = "n/a (1 trial)";
+  if (cost_per_hour_of(phase.lane->id) > 0)
+    j["intervals_unavailable"]["usd_per_million_output_tokens"] = "n/a (1 trial)";
+  j["energy"] = metrics::to_json(phase_energy);
   // A closed-loop phase's figures without its ramp-up and drain, an open-loop phase's without
   // the warm-up and cool-down the plan names (docs/metrics.md).
   const bool open_loop = phase.arrival.has_value() || !phase.schedule_ns.empty();

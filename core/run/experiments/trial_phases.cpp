@@ -14,6 +14,7 @@ struct ExperimentContext::PooledPhase {
   std::vector<metrics::TrialValues> trials;     // each trial's figures
   std::vector<int64_t> trial_indexes;
   std::vector<metrics::LaneSummary> summaries;  // each trial's summary
+  std::vector<metrics::PhaseEnergy> energies;   // each trial's energy
   int64_t warmups = 0;
   int64_t cancelled = 0;
   bool interrupted = false;
@@ -52,13 +53,18 @@ void ExperimentContext::begin_trial(int64_t trial, int64_t trials,
 }
 
 void ExperimentContext::record_trial_phase(const LoadPhase& phase, const PhaseOutcome& outcome,
-                                           const metrics::SloSpec& slo, int64_t warmups) {
+                                           const metrics::SloSpec& slo, int64_t warmups,
+                                           const PhaseEnergyMeter& energy) {
   auto& slot = pooled_[{phase.lane->id, phase.phase}];
   const bool first = slot == nullptr;
   if (first) slot = std::make_shared<PooledPhase>();
   PooledPhase& p = *slot;
   p.records.insert(p.records.end(), outcome.records.begin(), outcome.records.end());
   p.summaries.push_back(metrics::summarize(outcome.records, slo));
+  metrics::LaneSummary& trial_summary = p.summaries.back();
+  p.energies.push_back(energy.energy(trial_summary.total_output_tokens));
+  if (p.energies.back().measured()) trial_summary.energy_joules = p.energies.back().joules;
+  trial_summary.usd_per_hour = cost_per_hour_of(phase.lane->id);
   p.trials.push_back(metrics::trial_values(p.summaries.back()));
   p.trial_indexes.push_back(trial_);
   p.warmups += warmups;
@@ -75,6 +81,7 @@ void ExperimentContext::record_trial_phase(const LoadPhase& phase, const PhaseOu
   j["intervals"] = metrics::intervals_over_trials_json(p.trials);
   j["interval_method"] = metrics::kMethodOverTrials;
   j["trials"] = metrics::trial_figures_json(p.trials, p.trial_indexes);
+  j["energy"] = metrics::to_json(metrics::pooled_energy(p.energies));
   if (const double usd = cost_per_hour_of(phase.lane->id); usd > 0)
     j["cost"] = metrics::cost_json(usd, summary.output_throughput);
   metrics::PhaseSamples entry{phase.lane->id, phase.phase, std::move(samples), p.trials};

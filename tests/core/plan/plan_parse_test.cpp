@@ -386,6 +386,35 @@ class PlanParseTest : public QObject {
     QCOMPARE(sim.plan->lanes[0].sim_options.at("time_scale"), std::string("0.1"));
     QCOMPARE(sim.plan->lanes[0].sim_options.at("seed"), std::string("7"));
   }
+  // A lane's energy source: "lane" or an http(s) URL without credentials, GPU ids as strings.
+  void energySourceIsALaneOrAUrl() {
+    const auto lane = [](const std::string& energy) {
+      return with_lane("{\"id\": \"a\", \"base_url\": \"sim:fp8\", \"energy\": " + energy + "}");
+    };
+    const PlanParseResult ok =
+        parse_plan(lane("{\"metrics_url\": \"http:"
+                        "//gpu-node:9400/metrics\", \"gpus\": [\"0\", \"GPU-ab\"]}"),
+                   "p");
+    QVERIFY2(ok.ok(), ok.error_text().c_str());
+    QCOMPARE(ok.plan->lanes[0].energy->metrics_url, std::string("http://gpu-node:9400/metrics"));
+    QCOMPARE(ok.plan->lanes[0].energy->gpus, (std::vector<std::string>{"0", "GPU-ab"}));
+    const PlanParseResult own = parse_plan(lane(R"({"metrics_url": "lane"})"), "p");
+    QVERIFY2(own.ok(), own.error_text().c_str());
+    QVERIFY(own.plan->lanes[0].energy->gpus.empty());
+    QVERIFY(!parse_plan(with_lane(R"({"id": "a", "base_url": "sim:fp8"})"), "p")
+                 .plan->lanes[0]
+                 .energy.has_value());
+    QCOMPARE(only_error(lane("{\"metrics_url\": \"file:///etc/passwd\"}")),
+             std::string("lanes[0].energy.metrics_url: 'file:///etc/passwd' must be \"lane\" or "
+                         "start with http:// or https://"));
+    const std::string creds = only_error(lane("{\"metrics_url\": \"http://u:secret@h/metrics\"}"));
+    QVERIFY2(creds.find("must not contain credentials") != std::string::npos, creds.c_str());
+    QVERIFY(creds.find("secret") == std::string::npos);
+    QVERIFY(only_error(lane(R"({"gpus": ["0"]})")).find("metrics_url") != std::string::npos);
+    QVERIFY(only_error(lane(R"({"metrics_url": "lane", "gpus": [""]})")).find("GPU id") !=
+            std::string::npos);
+    QVERIFY(only_error(lane(R"("lane")")).find("energy") != std::string::npos);
+  }
   void apiKeyValueIsRefusedWithoutEchoingIt() {
     const PlanParseResult r =
         parse_plan(with_lane(R"({"id": "a", "base_url": "sim:x", "api_key": "sk-live-123"})"), "p");
