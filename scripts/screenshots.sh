@@ -55,15 +55,12 @@ PLAN
 else
   echo "pdftoppm or convert missing (Debian: poppler-utils, imagemagick): report pages skipped"
 fi
-# The Decision page of a regression judged against its baseline's determinism floor (the test's
-# own run, saved when LANEBENCH_SHOT_DIR is set); only where the tests are built.
+# The Decision page of a regression judged against its baseline's determinism floor, and of a
+# throughput run's energy and cost (the tests' own runs, saved when LANEBENCH_SHOT_DIR is set);
+# only where the tests are built.
 if [[ -x "$build/tests/ui/tests_ui" ]]; then
   XDG_RUNTIME_DIR="$scratch" LANEBENCH_SHOT_DIR="$out" QT_QPA_PLATFORMTHEME="" \
     xvfb-run -a -s "-screen 0 1600x1000x24" "$build/tests/ui/tests_ui" UiFloorDecisionTest >/dev/null
-  # A doubling throughput sweep: each level's steady-state window shaded on the output chart.
-  XDG_RUNTIME_DIR="$scratch" LANEBENCH_SHOT_DIR="$out" QT_QPA_PLATFORMTHEME="" \
-    xvfb-run -a -s "-screen 0 1600x1000x24" "$build/tests/ui/tests_ui" UiContextSweepTest \
-    doubling_sweep_says_where_and_why_it_stopped >/dev/null
 fi
 echo "screenshots written to $out"
 ls -1 "$out"/*.png

@@ -2,7 +2,8 @@
 // three simulator lanes (a bf16 baseline whose greedy answers move with batching and caching, an
 // fp8 candidate and a second bf16 lane of the baseline's configuration), the Decision page's
 // regression cells say "above the floor" for fp8 and "within the floor" for the copy, with the
-// test and its p-value. LANEBENCH_SHOT_DIR, when set, receives a screenshot of the page.
+// test and its p-value. And a throughput run's energy and cost on three lanes, one without an
+// energy counter. LANEBENCH_SHOT_DIR, when set, receives a screenshot of each page.
 #include <QDir>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -47,6 +48,34 @@ QString regression_detail(DecisionPage* page, int lane) {
           .data(Qt::ToolTipRole)
           .toString();
   return {};
+}
+
+nlohmann::json energy_plan() {
+  return {{"name", "energy and cost"},
+          {"lanes",
+           {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.02"}, {"cost_per_hour", 4.0}},
+            {{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.02"}, {"cost_per_hour", 4.0}},
+            {{"id", "fp8-mtp3"},
+             {"base_url", "sim:fp8-mtp3?time_scale=0.02&energy_counter=0"},
+             {"cost_per_hour", 4.0}}}},
+          {"experiments",
+           {{{"kind", "throughput"},
+             {"concurrency", {4}},
+             {"requests", 8},
+             {"warmups", 1},
+             {"trials", 3},
+             {"input_tokens", 256},
+             {"output_tokens", 48}}}}};
+}
+
+// The texts of the Decision page's row whose label starts with LABEL, lanes in order.
+QStringList row_texts(const models::GateTableModel& model, const QString& label) {
+  QStringList out;
+  for (int r = 0; r < model.rowCount(); ++r)
+    if (model.index(r, 0).data().toString().startsWith(label))
+      for (int c = models::GateTableModel::kFirstLaneColumn; c < model.columnCount(); ++c)
+        out << model.index(r, c).data().toString();
+  return out;
 }
 
 }  // namespace
@@ -96,6 +125,39 @@ class UiFloorDecisionTest : public QObject {
       QTest::qWait(300);
       QVERIFY(window.grab().save(
           QDir(QString::fromLocal8Bit(shots)).filePath("26-decision-floor.png")));
+    }
+  }
+
+  void theDecisionPageShowsEnergyAndCost() {
+    QStandardPaths::setTestModeEnabled(true);
+    QTemporaryDir dir;
+    const QString run = QDir(dir.path()).filePath("run");
+    test::run_plan_json(run, energy_plan());
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.open_workspace(QDir(dir.path()).filePath("ws"), &error), qPrintable(error));
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy loaded(window.runs_page(), &RunsPage::run_loaded);
+    QVERIFY2(window.open_run_dir(run, &error), qPrintable(error));
+    QVERIFY(loaded.wait(30'000));
+    QTRY_VERIFY_WITH_TIMEOUT(window.decision_page()->has_run(), 30'000);
+    window.show_page(MainWindow::Decision);
+    const models::GateTableModel& model = *window.decision_page()->model();
+    const QStringList energy = row_texts(model, "Energy per output token (J)");
+    QCOMPARE(energy.size(), 3);
+    QVERIFY2(energy[0].contains(" ["), qPrintable(energy[0]));  // an interval over trials
+    QVERIFY2(energy[1].contains("less energy"), qPrintable(energy[1]));
+    QCOMPARE(energy[2], QString("unsupported"));  // no counter on that lane
+    const QStringList cost = row_texts(model, "Cost per 1M output tokens ($)");
+    QCOMPARE(cost.size(), 3);
+    QVERIFY2(cost[1].contains("cheaper") && cost[2].contains("cheaper"),
+             qPrintable(cost.join(" | ")));
+    if (const QByteArray shots = qgetenv("LANEBENCH_SHOT_DIR"); !shots.isEmpty()) {
+      QTest::qWait(300);
+      QVERIFY(window.grab().save(
+          QDir(QString::fromLocal8Bit(shots)).filePath("28-decision-energy.png")));
     }
   }
 };

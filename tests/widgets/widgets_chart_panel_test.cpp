@@ -172,6 +172,20 @@ class ChartPanelTest : public QObject {
     QCOMPARE(panel.drawn_point_count("a"), -1);
   }
 
+  // A shaded span (a steady window up to its level's throughput) is in view whole, even when it
+  // rises above every point of the lane's line.
+  void value_axis_takes_in_the_spans_tops() {
+    ChartPanel panel(ChartKind::Line, std::make_shared<LanePalette>());
+    panel.set_series("fp8", {{0.0, 100.0}, {1.0, 120.0}});
+    panel.set_spans("fp8", {{0.2, 0.8, 500.0}});
+    panel.flush();
+    auto* view = panel.findChild<QChartView*>();
+    QVERIFY(view);
+    auto* y = qobject_cast<QValueAxis*>(view->chart()->axes(Qt::Vertical).first());
+    QVERIFY(y);
+    QVERIFY2(y->max() >= 500.0, qPrintable(QString::number(y->max())));
+  }
+
   void histogram_share_axis_near_full_scale_is_0_to_100() {
     ChartPanel panel(ChartKind::Histogram, std::make_shared<LanePalette>());
     panel.set_histogram_spec({HistogramSpec::Mode::Linear, 10, 0.99});

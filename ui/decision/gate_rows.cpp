@@ -150,14 +150,27 @@ void add_energy_and_cost_rows(std::vector<models::GateRowView>& rows,
                               const record::ExperimentSection& e,
                               const std::vector<std::string>& lanes, const std::string& phase,
                               const QString& at) {
-  const std::pair<const char*, QString> figures[] = {
-      {"joules_per_output_token", QObject::tr("Energy per output token (J)%1").arg(at)},
-      {"usd_per_million_output_tokens", QObject::tr("Cost per 1M output tokens ($)%1").arg(at)}};
-  for (const auto& [key, label] : figures) {
-    const metrics::TrialFigure* f = metrics::find_trial_figure(key);
-    if (f && any_lane_has(e, lanes, phase, *f))
-      rows.push_back(figure_row(label, e, lanes, phase, f->of, key, true));
+  const metrics::TrialFigure* energy = metrics::find_trial_figure("joules_per_output_token");
+  if (energy && any_lane_has(e, lanes, phase, *energy)) {
+    models::GateRowView row = figure_row(QObject::tr("Energy per output token (J)%1").arg(at), e,
+                                         lanes, phase, energy->of, energy->key, true);
+    // A lane without an energy source, or whose readings gave no total, says so and why.
+    for (size_t i = 0; i < lanes.size() && i < row.cells.size(); ++i) {
+      const record::PhaseRecord* p = e.phase(lanes[i], phase);
+      if (!p || !p->more.contains("energy") || !p->more["energy"].is_object()) continue;
+      const nlohmann::json& block = p->more["energy"];
+      for (const char* why : {"unsupported", "refused"})
+        if (block.contains(why) && block[why].is_string()) {
+          row.cells[i].text = QString::fromLatin1(why);
+          row.cells[i].detail = q(block[why].get<std::string>());
+        }
+    }
+    rows.push_back(std::move(row));
   }
+  const metrics::TrialFigure* cost = metrics::find_trial_figure("usd_per_million_output_tokens");
+  if (cost && any_lane_has(e, lanes, phase, *cost))
+    rows.push_back(figure_row(QObject::tr("Cost per 1M output tokens ($)%1").arg(at), e, lanes,
+                              phase, cost->of, cost->key, true));
 }
 
 }  // namespace

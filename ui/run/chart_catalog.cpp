@@ -159,7 +159,7 @@ std::map<QString, std::vector<widgets::XSpan>> steady_windows(
 }
 
 QString output_rate_title(const QString& base, bool steady_windows) {
-  return steady_windows ? QObject::tr("%1 (shaded: each level's steady window)").arg(base) : base;
+  return steady_windows ? QObject::tr("%1 (shaded: steady windows)").arg(base) : base;
 }
 
 QCheckBox* make_lane_time_box(QWidget* parent) {

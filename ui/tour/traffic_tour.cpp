@@ -66,6 +66,8 @@ void TrafficTour::start() {
       const QImage shot = step_ == 3 ? window_.run_page()->charts()->pareto()->render_image(1.0)
                                      : window_.grab().toImage();
       if (!save(shot, kShots[step_])) return;
+      // The sweep's whole page too: each level's steady window shaded on the output chart.
+      if (step_ == 3 && !save(window_.grab().toImage(), "27-steady-window")) return;
       if (step_ == 2)
         reopen(run_dir);
       else

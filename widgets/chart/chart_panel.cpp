@@ -219,6 +219,10 @@ void ChartPanel::apply_xy() {
     drawn = list.size();
   }
   std::map<QString, std::vector<QPointF>> ranged = points_;
+  for (const auto& [lane, list] : spans_) {  // a span's top is in view too
+    std::vector<QPointF>& tops = ranged[lane + QStringLiteral("\nspans")];  // a key no lane has
+    for (const XSpan& s : list) tops.insert(tops.end(), {{s.x0, s.level}, {s.x1, s.level}});
+  }
   for (const auto& [name, marks] : marks_) {
     backend_->replace_marks(name, marks.color,
                             QList<QPointF>(marks.points.begin(), marks.points.end()), marks.shape);

@@ -20,12 +20,10 @@ EnergySourceUse energy_source_of(const plan::Lane& lane, const LaneEndpoint& end
       probe.metrics_available &&
       !metrics::parse_prometheus_text(probe.metrics_text).find(metrics::kDcgmEnergyCounter).empty();
   if (!has_counter) {
+    const std::string counter = metrics::kDcgmEnergyCounter;
     use.unsupported = named
-                          ? std::string("the lane's /metrics has no ") + metrics::kDcgmEnergyCounter
-                          : std::string(
-                                "no energy source: the lane names none and its "
-                                "/metrics has no ") +
-                                metrics::kDcgmEnergyCounter;
+                          ? "the lane's /metrics has no " + counter
+                          : "no energy source named, and no " + counter + " on the lane's /metrics";
     return use;
   }
   use.url = endpoint.root_url("/metrics");
