@@ -83,7 +83,8 @@ class TestInteropCli : public QObject {
          "excludes"},
         {{"import", "/nonexistent.json", "--out", q(run)}, "cannot read /nonexistent.json"},
         {{"export", "/nonexistent-run"}, "is not a run folder"},
-        {{"export", q(run), "--format", "csv"}, "--format must be vllm"},
+        {{"export", q(run), "--format", "csv"}, "--format must be vllm or br0.2"},
+        {{"export", q(run), "--format", "br0.2"}, "name a folder with -o DIR"},
     };
     for (const auto& [args, expected] : cases) {
       const auto r = run_cli(args);
@@ -95,6 +96,27 @@ class TestInteropCli : public QObject {
     QCOMPARE(r.exit_code, 2);
     QVERIFY2(r.err.find("no lane nope (lanes: imported:vllm)") != std::string::npos, r.err.c_str());
     fs::remove_all(run);
+  }
+
+  // Benchmark Report v0.2: one file per phase in the folder -o names.
+  void benchmarkReportsGoOneFilePerPhaseIntoAFolder() {
+    const fs::path out = lb::test::fresh_dir("lb-cli-br");
+    const QString run =
+        QString::fromStdString(lb::test::fixtures_dir() + "/run_folders/throughput");
+    const auto r = run_cli({"export", run, "--format", "br0.2", "-o", q(out)});
+    QVERIFY2(r.exit_code == 0, r.err.c_str());
+    size_t files = 0;
+    for (const auto& entry : fs::directory_iterator(out)) {
+      ++files;
+      const json report = json::parse(lb::test::read_text(entry.path()));
+      QCOMPARE(report["version"], "0.2");
+      QVERIFY(entry.path().filename().string().ends_with(".json"));
+    }
+    QVERIFY(files >= 2);
+    QVERIFY2(r.err.find("wrote " + std::to_string(files) + " Benchmark Report v0.2 file(s)") !=
+                 std::string::npos,
+             r.err.c_str());
+    fs::remove_all(out);
   }
 };
 
