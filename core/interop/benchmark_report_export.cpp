@@ -225,14 +225,15 @@ json floor_part(const json& floor) { return floor.contains("floor") ? floor["flo
 json quality_evidence(const json& summary, const std::string& lane) {
   json out = json::array();
   for (const json& e : member(summary, "experiments")) {
-    const std::string kind = string_or(e, "kind", "");
+    using record::ExperimentKind;
+    const auto kind = record::experiment_kind_from(string_or(e, "kind", ""));
     const std::string name = string_or(e, "name", "");
-    if (kind == "determinism") {
+    if (kind == ExperimentKind::Determinism) {
       const json& floor =
           member(member(member(member(e, "lanes"), lane.c_str()), "determinism"), "floor");
       if (floor.is_object()) out.push_back({{"experiment", name}, {"determinism_floor", floor}});
     }
-    if (kind != "regression") continue;
+    if (kind != ExperimentKind::Regression) continue;
     bool baseline_here = false;
     for (const json& c : member(e, "comparisons")) {
       const std::string baseline = string_or(c, "baseline", "");
