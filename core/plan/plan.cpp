@@ -114,6 +114,7 @@ struct ParamsJson {
     if (e.floor) {
       j["floor"] = {{"repeats", e.floor->repeats},
                     {"batch_concurrency", e.floor->batch_concurrency},
+                    {"decode_load_streams", e.floor->decode_load_streams},
                     {"cache", e.floor->cache}};
     }
   }
@@ -122,6 +123,7 @@ struct ParamsJson {
               {"max_tokens", e.max_tokens},
               {"repeats", e.repeats},
               {"batch_concurrency", e.batch_concurrency},
+              {"decode_load_streams", e.decode_load_streams},
               {"cache", e.cache},
               {"logprobs", e.logprobs},
               {"near_tie_margin_nats", e.near_tie_margin_nats}});

@@ -95,6 +95,8 @@ struct DeterminismExperiment {
   int64_t max_tokens = 256;
   int64_t repeats = 3;
   int64_t batch_concurrency = 16;
+  // Decode load: once more at concurrency 1 among this many long decodes in flight (0 = skipped).
+  int64_t decode_load_streams = 0;
   bool cache = true;
   // Alternatives per token (0-20) for the first divergent token's margin; 0 = texts only.
   int64_t logprobs = 5;

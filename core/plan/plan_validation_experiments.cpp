@@ -47,8 +47,8 @@ int64_t read_load_baseline(ObjectReader& parent, ErrorList& errors) {
   return concurrency;
 }
 
-// "floor": true (the defaults), false, or {"repeats", "batch_concurrency", "cache"}; the prompts,
-// max_tokens and logprobs are the regression's own.
+// "floor": true (the defaults), false, or {"repeats", "batch_concurrency", "decode_load_streams",
+// "cache"}; the prompts, max_tokens and logprobs are the regression's own.
 std::optional<DeterminismExperiment> read_floor(ObjectReader& parent, const RegressionExperiment& e,
                                                 ErrorList& errors) {
   DeterminismExperiment floor;
@@ -68,6 +68,7 @@ std::optional<DeterminismExperiment> read_floor(ObjectReader& parent, const Regr
   r.integer("batch_concurrency", floor.batch_concurrency, IntRange{0, kConcurrency.max});
   if (floor.batch_concurrency == 1)
     r.error("batch_concurrency", "must be 0 (no batch check) or at least 2");
+  r.integer("decode_load_streams", floor.decode_load_streams, IntRange{0, kConcurrency.max});
   r.boolean("cache", floor.cache);
   r.finish();
   return floor;
@@ -117,6 +118,7 @@ DeterminismExperiment read_determinism(ObjectReader& r) {
               "must be 0 (no batch check) or at least 2: at 1 a prompt is "
               "alone, as in the repeatability passes");
   }
+  r.integer("decode_load_streams", e.decode_load_streams, IntRange{0, kConcurrency.max});
   r.boolean("cache", e.cache);
   read_logprobs(r, e.logprobs);
   r.number("near_tie_margin_nats", e.near_tie_margin_nats, 0, 100, false);

@@ -10,7 +10,7 @@ namespace {
 using nlohmann::json;
 
 constexpr size_t kMaxFlipRows = 60;
-constexpr const char* kChecks[] = {"repeatability", "batch", "cache"};
+constexpr const char* kChecks[] = {"repeatability", "batch", "decode_load", "cache"};
 
 std::string floor_percent(double share) { return format_number(100 * share, 1) + " %"; }
 
@@ -30,6 +30,9 @@ std::string how_run(const std::string& name, const json& check) {
     return format_number(number_at(check, {"passes"}), 0) + " passes at concurrency 1";
   if (name == "batch")
     return "concurrency " + format_number(number_at(check, {"concurrency"}), 0) + " vs 1";
+  if (name == "decode_load")
+    return "alone among " + format_number(number_at(check, {"streams"}), 0) +
+           " decoding streams vs alone";
   return "warm vs cold (" + string_at(check, {"reset_endpoint"}) + ")";
 }
 

@@ -34,6 +34,11 @@ DeterminismForm::DeterminismForm(QWidget* parent) : QWidget(parent) {
   batch_->setToolTip(
       tr("One more pass at this concurrency, against the first pass alone; "
          "off skips the batch check"));
+  decode_load_ = spin_box(0, 100'000, d.decode_load_streams, this);
+  decode_load_->setSpecialValueText(tr("off"));
+  decode_load_->setToolTip(
+      tr("One more pass at concurrency 1 while this many long decodes run in the background, "
+         "against the first pass alone; off skips the decode-load check"));
   cache_ = new QCheckBox(tr("Cold pass, then a warm one (prefix cache reset first)"), this);
   cache_->setChecked(d.cache);
   cache_->setToolTip(
@@ -51,6 +56,7 @@ DeterminismForm::DeterminismForm(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("Prompts:"), prompts_);
   form->addRow(tr("Repeated passes:"), repeats_);
   form->addRow(tr("Batch concurrency:"), batch_);
+  form->addRow(tr("Decode load (streams):"), decode_load_);
   form->addRow(tr("Cache check:"), cache_);
   form->addRow(tr("Max tokens:"), max_tokens_);
   form->addRow(tr("Logprobs (top-K):"), logprobs_);
@@ -59,15 +65,19 @@ DeterminismForm::DeterminismForm(QWidget* parent) : QWidget(parent) {
     if (v == 1) batch_->setValue(batch_last_ > 1 ? 0 : 2);
     batch_last_ = batch_->value();
   });
-  for (QSpinBox* s : {repeats_, batch_, max_tokens_, logprobs_})
+  for (QSpinBox* s : {repeats_, batch_, decode_load_, max_tokens_, logprobs_})
     connect(s, &QSpinBox::valueChanged, this, &DeterminismForm::changed);
   connect(cache_, &QCheckBox::toggled, this, &DeterminismForm::changed);
 }
 
 nlohmann::json DeterminismForm::experiment_json(const QString& prompt_set) const {
-  return {{"kind", "determinism"},         {"prompts", prompt_set.toStdString()},
-          {"repeats", repeats_->value()},  {"batch_concurrency", batch_->value()},
-          {"cache", cache_->isChecked()},  {"max_tokens", max_tokens_->value()},
+  return {{"kind", "determinism"},
+          {"prompts", prompt_set.toStdString()},
+          {"repeats", repeats_->value()},
+          {"batch_concurrency", batch_->value()},
+          {"decode_load_streams", decode_load_->value()},
+          {"cache", cache_->isChecked()},
+          {"max_tokens", max_tokens_->value()},
           {"logprobs", logprobs_->value()}};
 }
 

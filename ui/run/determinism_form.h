@@ -28,6 +28,7 @@ class DeterminismForm : public QWidget {
   QSpinBox* repeats_ = nullptr;
   QSpinBox* batch_ = nullptr;
   int batch_last_ = 16;
+  QSpinBox* decode_load_ = nullptr;
   QCheckBox* cache_ = nullptr;
   QSpinBox* max_tokens_ = nullptr;
   QSpinBox* logprobs_ = nullptr;

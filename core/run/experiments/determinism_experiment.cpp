@@ -6,6 +6,7 @@
 
 #include "core/net/secret_text.h"
 #include "core/plan/prompt_set.h"
+#include "core/run/experiments/decode_load.h"
 #include "core/run/experiments/determinism_checks.h"
 #include "core/run/experiments/pass_counters.h"
 #include "core/run/lanes/prefix_cache_reset.h"
@@ -26,6 +27,7 @@ class LaneFloor {
     thresholds_.top_k = static_cast<int>(p_.logprobs);
     out["repeatability"] = repeatability();
     if (p_.batch_concurrency > 0 && !ctx_.stopped()) out["batch"] = batch();
+    if (p_.decode_load_streams > 0 && !ctx_.stopped()) out["decode_load"] = decode_load();
     if (p_.cache && !ctx_.stopped()) out["cache"] = cache();
     std::vector<const FlipCheck*> counted;
     std::vector<std::string> names;
@@ -112,6 +114,30 @@ class LaneFloor {
     j["concurrency"] = p_.batch_concurrency;
     j["reference_concurrency"] = 1;
     counted_.emplace_back("batch", std::move(check));
+    return j;
+  }
+
+  // Each prompt alone among decoding sequences: the batch it meets is long decodes, not its own
+  // kind of prompt.
+  nlohmann::json decode_load() {
+    if (p_.cache) reset();
+    const std::string phase = "decode-load-c" + std::to_string(p_.decode_load_streams);
+    LaneTexts loaded;
+    nlohmann::json background;
+    {
+      DecodeLoad load(ctx_, lane_, p_.decode_load_streams,
+                      std::max<int64_t>(4 * p_.max_tokens, 1024));
+      loaded = pass(phase, 1);
+      background = load.stop();
+    }
+    if (ctx_.stopped()) return {{"status", "stopped"}};
+    FlipCheck check = compare_passes(set_, reference_, {&loaded}, thresholds_);
+    nlohmann::json j = flip_check_json(check, set_);
+    j["status"] = "measured";
+    j["concurrency"] = 1;
+    j["streams"] = p_.decode_load_streams;
+    j["background"] = std::move(background);
+    counted_.emplace_back("decode_load", std::move(check));
     return j;
   }
 

@@ -87,6 +87,36 @@ class TestDeterminism : public QObject {
     QCOMPARE(phases, 20 * 6);  // three repeats, the batch pass, cold and warm
   }
 
+  // Decode load: each prompt alone among long decodes. A lane whose answers move with the batch
+  // they join flips there; a steady lane does not; the background's requests are not recorded.
+  void decodeLoadMeetsEachPromptWithLongDecodes() {
+    const auto run = lb::test::run_sim_plan(
+        determinism_plan({lane("steady", "sim:fp8?time_scale=0.002"),
+                          lane("variant", "sim:fp8?time_scale=0.002&batch_variance=0.9&seed=5")},
+                         {{"decode_load_streams", 4},
+                          {"batch_concurrency", 0},
+                          {"cache", false},
+                          {"repeats", 2}}),
+        "lb-determinism-decode-load");
+    const json section = run.experiment("determinism");
+    const json steady = section["lanes"]["steady"]["determinism"];
+    QCOMPARE(steady["decode_load"]["status"], "measured");
+    QCOMPARE(steady["decode_load"]["flips"], 0);
+    QCOMPARE(steady["decode_load"]["prompts_compared"], 20);
+    QCOMPARE(steady["decode_load"]["streams"], 4);
+    QCOMPARE(steady["decode_load"]["background"]["streams"], 4);
+    QCOMPARE(steady["floor"]["checks"], json({"repeatability", "decode_load"}));
+    const json variant = section["lanes"]["variant"]["determinism"];
+    QCOMPARE(variant["repeatability"]["flips"], 0);
+    QVERIFY2(variant["decode_load"]["flips"].get<int>() > 0, variant.dump().c_str());
+    int recorded = 0;
+    for (const auto& r : run.requests) {
+      QVERIFY(r.value("phase", "") != "decode-load-background");
+      if (r.value("lane", "") == "variant") ++recorded;
+    }
+    QCOMPARE(recorded, 20 * 3);  // two repeats and the pass under load
+  }
+
   // A regression with "floor" measures its baseline against itself and says of each candidate
   // whether its differences rise above that: the same configuration does not, BF16 against FP8
   // (a different model's numerics) does.
