@@ -1,5 +1,6 @@
 // ChartPanel: downsampling to the pixel width, coalesced flushes (<= 30 Hz), histograms binned
 // per lane, and exports that carry the title, axis units and legend.
+#include <QBarCategoryAxis>
 #include <QChartView>
 #include <QElapsedTimer>
 #include <QFile>
@@ -184,6 +185,28 @@ class ChartPanelTest : public QObject {
     auto* y = qobject_cast<QValueAxis*>(view->chart()->axes(Qt::Vertical).first());
     QVERIFY(y);
     QVERIFY2(y->max() >= 500.0, qPrintable(QString::number(y->max())));
+  }
+
+  // Twenty bins in a quarter of the window: the axis labels every few bins, and the last one
+  // ("≥x") always, rather than cutting each label to "1…".
+  void many_bins_get_every_kth_label() {
+    ChartPanel panel(ChartKind::Histogram, std::make_shared<LanePalette>());
+    panel.set_histogram_spec({HistogramSpec::Mode::Linear, 20, 1.0});
+    std::vector<double> samples;
+    for (int i = 0; i < 190; ++i) samples.push_back(i);
+    panel.set_samples("a", samples);
+    panel.flush();
+    auto* view = panel.findChild<QChartView*>();
+    QVERIFY(view);
+    auto* x = qobject_cast<QBarCategoryAxis*>(view->chart()->axes(Qt::Horizontal).first());
+    QVERIFY(x);
+    const QStringList labels = x->categories();
+    QVERIFY2(labels.size() >= 20, qPrintable(labels.join(",")));
+    int shown = 0;
+    for (QString label : labels) shown += label.remove(QChar(0x200B)).isEmpty() ? 0 : 1;
+    QVERIFY2(shown >= 5 && shown <= 11, qPrintable(QString::number(shown)));
+    QVERIFY(labels.first() == "0");
+    QVERIFY(labels.last().startsWith(QString::fromUtf8("≥")));
   }
 
   void histogram_share_axis_near_full_scale_is_0_to_100() {

@@ -22,12 +22,14 @@ struct ChartDefinition {
   AxisSpec y;
 };
 
+// Value-axis titles stay short: in a quarter of a 1440 x 900 window the plot is about 110 pixels
+// high, and a longer title is cut to "Share of eve…".
 ChartDefinition definition(RunChart chart) {
-  const AxisSpec share{QObject::tr("Share of events"), "%"};
+  const AxisSpec share{QObject::tr("Events"), "%"};
   const AxisSpec prompt{QObject::tr("Prompt length"), "tokens"};
   const AxisSpec concurrency{QObject::tr("Concurrency"), "streams"};
   const AxisSpec ttft_ms{QObject::tr("TTFT"), "ms"};
-  const AxisSpec decode{QObject::tr("Decode rate"), "tok/s"};
+  const AxisSpec decode{QObject::tr("Decode"), "tok/s"};
   const AxisSpec output{QObject::tr("Output"), "tok/s"};
   switch (chart) {
     case RunChart::OutputRate:
@@ -72,7 +74,7 @@ ChartDefinition definition(RunChart chart) {
       return {ChartKind::Line,
               QObject::tr("Pareto: per-user decode vs total output"),
               {QObject::tr("Total output"), "tok/s"},
-              {QObject::tr("Per-user decode, median"), "tok/s"}};
+              {QObject::tr("Per user, p50"), "tok/s"}};
     case RunChart::TraceLateness:
       return {ChartKind::Scatter,
               QObject::tr("Send lateness against the trace schedule"),

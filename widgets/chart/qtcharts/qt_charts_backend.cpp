@@ -252,11 +252,28 @@ class QtChartsBackend final : public ChartBackend {
   // chart title; one blank category keeps the axis (and its title) where it belongs.
   void set_categories(const QStringList& categories) {
     cat_axis_->clear();
-    cat_axis_->append(categories.isEmpty() ? QStringList{QStringLiteral(" ")} : categories);
+    cat_axis_->append(categories.isEmpty() ? QStringList{QStringLiteral(" ")}
+                                           : thinned_labels(categories));
     if (categories.isEmpty()) {  // shares: a full scale until there is data
       y_axis_->setRange(0, 100);
       y_axis_->setLabelFormat(QStringLiteral("%.0f"));
     }
+  }
+
+  // More bins than labels fit in a quarter of the window: every k-th bin keeps its label (the
+  // last, "≥x", always), so none is cut to "1…". The others get distinct invisible labels, as
+  // the axis takes each category once.
+  static QStringList thinned_labels(const QStringList& categories) {
+    constexpr qsizetype kMaxLabels = 11;
+    const qsizetype n = categories.size();
+    if (n <= kMaxLabels) return categories;
+    const qsizetype step = (n + kMaxLabels - 1) / kMaxLabels;
+    QStringList out;
+    for (qsizetype i = 0; i < n; ++i)
+      out << ((i % step == 0 && n - 1 - i >= step) || i == n - 1
+                  ? categories[i]
+                  : QString(static_cast<int>(i + 1), QChar(0x200B)));
+    return out;
   }
 
   QXYSeries* add_series(const QString& name, const QColor& color) {
