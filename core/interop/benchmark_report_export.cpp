@@ -5,6 +5,7 @@
 #include <ctime>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "core/files/line_reader.h"
@@ -70,9 +71,10 @@ std::string iso_of(int64_t epoch_s) {
   return buf;
 }
 
-// Output tokens completed in each second of the run, per phase, from the run's first send.
+// Output tokens completed in each second, per phase, from its experiment's first send (runs
+// added to a folder later ran on another process's steady clock).
 struct OutputSeries {
-  int64_t first_send_ns = INT64_MAX;
+  std::map<std::string, int64_t> first_send_ns;  // by experiment
   std::map<PhaseKey, std::map<int64_t, double>> tokens_by_second;
 };
 
@@ -91,7 +93,9 @@ OutputSeries read_output_series(const fs::path& jsonl) {
         const json line = json::parse(text, nullptr, false);
         const double sent = number_of(line, "t_sent_ns");
         if (!line.is_object() || !std::isfinite(sent) || std::abs(sent) > 4e18) return;
-        out.first_send_ns = std::min(out.first_send_ns, static_cast<int64_t>(sent));
+        const std::string experiment = string_or(line, "experiment", "");
+        auto [first, added] = out.first_send_ns.try_emplace(experiment, static_cast<int64_t>(sent));
+        if (!added) first->second = std::min(first->second, static_cast<int64_t>(sent));
         const double e2el = number_of(line, "e2el_ms");
         if (bool_or(line, "warmup", false) || !bool_or(line, "ok", false) || !std::isfinite(e2el) ||
             e2el < 0 || e2el > 1e9)
@@ -104,7 +108,8 @@ OutputSeries read_output_series(const fs::path& jsonl) {
       },
       nullptr, nullptr);
   for (const Done& d : done)
-    out.tokens_by_second[d.key][(d.done_ns - out.first_send_ns) / 1'000'000'000] += d.tokens;
+    out.tokens_by_second[d.key][(d.done_ns - out.first_send_ns.at(std::get<0>(d.key))) /
+                                1'000'000'000] += d.tokens;
   return out;
 }
 
@@ -166,6 +171,10 @@ json stack_component(const std::string& lane, const json& plan_lane, const json&
   const json& probe = member(env_lane, "probe");
   json native = plan_lane.is_object() ? plan_lane : json::object();
   for (const char* key : {"base_url", "ca_bundle", "api_key_env", "launch"}) native.erase(key);
+  if (native.contains("energy") && native["energy"].is_object()) {  // its URL is another host
+    json& energy = native["energy"];
+    if (string_or(energy, "metrics_url", "") != "lane") energy["metrics_url"] = "(an endpoint)";
+  }
   json metadata = {{"kind", "generic"},
                    {"schema_version", "0.0.1"},
                    {"label", lane},
@@ -186,12 +195,25 @@ json sequence_length(double mean) {
   return {{"distribution", "other"}, {"value", std::isfinite(mean) ? std::max(1.0, mean) : 1.0}};
 }
 
+// The experiment as the plan ran it, without the paths of its files (a prompt set, a trace, a
+// ShareGPT file): "(a file)" stands for each.
+json without_paths(json experiment) {
+  if (!experiment.is_object()) return json::object();
+  if (experiment.contains("path")) experiment["path"] = "(a file)";
+  if (experiment.contains("prompts") && experiment["prompts"].is_string() &&
+      experiment["prompts"].get<std::string>().rfind("builtin:", 0) != 0)
+    experiment["prompts"] = "(a file)";
+  return experiment;
+}
+
 json load_of(const json& experiment, const json& plan_experiment, const std::string& phase,
              int stage, const json& aggregate_requests, const std::string& version) {
+  // Prompts from a set, a trace or a conversation file are sampled; synthetic ones random.
+  const bool sampled = plan_experiment.contains("prompts") || plan_experiment.contains("path");
   json standardized = {
       {"tool", "lanebench"},
       {"tool_version", version},
-      {"source", plan_experiment.contains("prompts") ? "sampled" : "random"},
+      {"source", sampled ? "sampled" : "random"},
       {"stage", stage},
       {"input_seq_len",
        sequence_length(number_of(member(aggregate_requests, "input_length"), "mean"))},
@@ -212,7 +234,7 @@ json load_of(const json& experiment, const json& plan_experiment, const std::str
             {"description", string_or(experiment, "kind", "") + " experiment " +
                                 string_or(experiment, "name", "")}}},
           {"standardized", standardized},
-          {"native", {{"config", plan_experiment}}}};
+          {"native", {{"config", without_paths(plan_experiment)}}}};
 }
 
 // The regression evidence of each lane pair the lane is in: counts, the causes of divergence,
@@ -297,7 +319,10 @@ json phase_report(const RunFiles& run, const json& e, size_t experiment_index,
     time["duration"] = buf;
   }
   json results = {{"request_performance", {{"aggregate", aggregate(p)}}}};
-  if (json ts = time_series(run.series, {exp, lane, phase}, epoch_of(run_start)); !ts.is_null())
+  // The series counts from the experiment's first send, placed at the experiment's start.
+  int64_t series_start_s = epoch_of(string_or(e, "started_at", ""));
+  if (series_start_s < 0) series_start_s = epoch_of(run_start);
+  if (json ts = time_series(run.series, {exp, lane, phase}, series_start_s); !ts.is_null())
     results["request_performance"]["time_series"] = std::move(ts);
   json extension = {{"experiment", exp},
                     {"kind", string_or(e, "kind", "")},
@@ -306,6 +331,10 @@ json phase_report(const RunFiles& run, const json& e, size_t experiment_index,
                     {"quality", quality_evidence(run.summary, lane)}};
   for (const char* key : {"energy", "cost", "intervals", "steady_state"})
     if (p.contains(key)) extension[key] = p[key];
+  if (extension.contains("energy") && extension["energy"].is_object() &&
+      string_or(extension["energy"], "source", "") != "the lane's /metrics" &&
+      extension["energy"].contains("source"))
+    extension["energy"]["source"] = "a separate endpoint";
   json comparisons = json::array();
   for (const json& c : member(e, "comparisons"))
     if (string_or(c, "phase", "") == phase &&
@@ -348,6 +377,7 @@ BenchmarkReports export_benchmark_reports(const std::string& run_dir, const std:
   run.environment = read_json_file(dir / "environment.json", 64 * files::kMiB);
   run.series = read_output_series(dir / "requests.jsonl");
   const json& experiments = run.summary["experiments"];
+  std::set<std::string> used;
   for (size_t i = 0; i < experiments.size(); ++i) {
     const json& e = experiments[i];
     if (!member(e, "lanes").is_object()) continue;
@@ -357,9 +387,13 @@ BenchmarkReports export_benchmark_reports(const std::string& run_dir, const std:
       int stage = 0;
       for (const std::string& phase : record::phase_names_in_order(lane_json)) {
         if (!member(lane_json["phases"], phase.c_str()).is_object()) continue;
-        const std::string name = string_or(e, "name", "experiment") + "." + id + "." + phase;
-        out.files.push_back(
-            {files::safe_file_name(name) + ".json", phase_report(run, e, i, id, phase, stage++)});
+        // "a.b" + "c" and "a" + "b.c" make one name: a later one gets "-2", "-3", ...
+        const std::string base =
+            files::safe_file_name(string_or(e, "name", "experiment") + "." + id + "." + phase);
+        std::string name = base + ".json";
+        for (int n = 2; !used.insert(name).second; ++n)
+          name = base + "-" + std::to_string(n) + ".json";
+        out.files.push_back({name, phase_report(run, e, i, id, phase, stage++)});
       }
     }
   }

@@ -6,10 +6,14 @@
 namespace lb::metrics {
 namespace {
 
+// A GPU's identity across hosts: its UUID, else its host and index (a Prometheus server's
+// /federate holds gpu="0" once per node).
 std::string gpu_key(const PromSample& sample) {
-  if (const std::string* gpu = sample.label("gpu")) return *gpu;
   if (const std::string* uuid = sample.label("UUID")) return *uuid;
-  return "";
+  const std::string* gpu = sample.label("gpu");
+  const std::string* host = sample.label("Hostname");
+  if (!host) host = sample.label("instance");
+  return (host ? *host + ":" : std::string()) + (gpu ? *gpu : std::string());
 }
 
 bool named(const PromSample& sample, const std::vector<std::string>& gpus) {
@@ -41,6 +45,8 @@ EnergyReading read_dcgm_energy(const PrometheusSnapshot& snapshot,
     if (!named(*s, gpus) || !std::isfinite(s->value) || s->value < 0) continue;
     // Prometheus' /federate can hold one GPU several times (per scrape job): the first counts.
     reading.millijoules_by_gpu.emplace(gpu_key(*s), s->value);
+    if (s->timestamp_ms)
+      reading.sampled_ms = std::max(reading.sampled_ms.value_or(INT64_MIN), *s->timestamp_ms);
   }
   for (const std::string& id : gpus) {
     const bool found = std::any_of(samples.begin(), samples.end(), [&](const PromSample* s) {
@@ -83,8 +89,27 @@ PhaseEnergy energy_between(const EnergyReading& before, const EnergyReading& aft
     }
     mj_total += it->second - mj_before;
   }
+  // An exporter serves the value it last collected (dcgm-exporter every 30 s by default), and a
+  // Prometheus server the one it last scraped: with sample timestamps the window is theirs.
+  if (before.sampled_ms && after.sampled_ms) {
+    e.window_s = static_cast<double>(*after.sampled_ms - *before.sampled_ms) / 1000.0;
+    e.window_from = "the samples' timestamps";
+    if (e.window_s <= 0) {
+      e.refused =
+          "the counter's samples were not refreshed between the readings (the phase "
+          "was shorter than the exporter's collection or scrape interval)";
+      return e;
+    }
+  }
   if (e.window_s <= 0) {
     e.refused = "the readings span no time";
+    return e;
+  }
+  if (mj_total == 0 && output_tokens > 0) {
+    e.refused =
+        "the counter did not move while the phase produced tokens (the exporter "
+        "refreshes it less often than the phase lasted: dcgm-exporter collects every "
+        "30 s by default)";
     return e;
   }
   e.joules = mj_total / 1000.0;
@@ -96,6 +121,7 @@ PhaseEnergy pooled_energy(const std::vector<PhaseEnergy>& trials) {
   for (const PhaseEnergy& t : trials) {
     if (out.source.empty()) out.source = t.source;
     if (out.gpus.empty()) out.gpus = t.gpus;
+    if (&t == &trials.front()) out.window_from = t.window_from;
     if (!t.unsupported.empty()) out.unsupported = t.unsupported;
     if (!t.refused.empty() && out.refused.empty()) out.refused = t.refused;
     out.joules += t.joules;
@@ -123,6 +149,7 @@ nlohmann::json to_json(const PhaseEnergy& e) {
   j.update({{"counter", kDcgmEnergyCounter},
             {"gpus", e.gpus},
             {"window_s", e.window_s},
+            {"window_from", e.window_from},
             {"joules", e.joules},
             {"output_tokens", e.output_tokens},
             {"joules_per_output_token", ratio(e.joules, tokens)},

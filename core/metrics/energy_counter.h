@@ -4,6 +4,7 @@
 // (docs/metrics.md, "Energy"). Every figure here has Provenance::Server.
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,10 +16,11 @@ namespace lb::metrics {
 
 inline constexpr const char* kDcgmEnergyCounter = "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION";
 
-// One reading: the counter of each GPU, by its `gpu` label (the UUID when it has none).
+// One reading: the counter of each GPU, by its `UUID` label (else `Hostname:gpu`).
 struct EnergyReading {
   std::map<std::string, double> millijoules_by_gpu;
-  int64_t taken_ns = 0;  // steady clock
+  int64_t taken_ns = 0;               // steady clock, when the answer came
+  std::optional<int64_t> sampled_ms;  // the samples' own timestamp (the latest), when given
 };
 
 // The reading of the GPUs named in `gpus` (matched against `gpu` or `UUID`; empty = every GPU).
@@ -34,13 +36,16 @@ struct PhaseEnergy {
   std::vector<std::string> gpus;
   double joules = 0;
   double window_s = 0;
+  std::string window_from = "the readings";  // or "the samples' timestamps"
   int64_t output_tokens = 0;
   bool measured() const { return unsupported.empty() && refused.empty(); }
 };
 
-// after - before over the same GPUs. Refused when a GPU's counter went down (a driver reload
-// or GPU reset between the readings: no total across a reset), when the GPU sets differ, or
-// when the window is empty.
+// after - before over the same GPUs, over the window between the readings, or between the
+// samples' timestamps when both carry them. Refused when a GPU's counter went down (a driver
+// reload or GPU reset between the readings: no total across a reset), when the GPU sets
+// differ, when the window is empty, or when the counter did not move while tokens were made
+// (an exporter that had not refreshed it).
 PhaseEnergy energy_between(const EnergyReading& before, const EnergyReading& after,
                            int64_t output_tokens);
 // Several trials' energies of one phase pooled: joules, windows and tokens summed; refused or

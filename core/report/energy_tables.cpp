@@ -20,12 +20,15 @@ int decimals_for(double v) {
   return std::clamp(2 - magnitude, 0, 6);
 }
 
-// The figure with its interval over trials, "[n/a (1 trial)]" or nothing when none.
+// The figure with its interval over trials, "[n/a (1 trial)]" or nothing when none. Over trials
+// the figure is the interval's estimate, the mean of the per-trial figures, so it lies inside.
 std::string with_interval(const json& phase, const char* key, double value) {
-  const int decimals = decimals_for(value);
-  std::string text = format_number(value, decimals);
   const json& i = json_at(phase, {"intervals", key});
-  if (i.is_object() && number_at(i, {"lo"}, -1) >= 0)
+  const bool over_trials = i.is_object() && number_at(i, {"lo"}, -1) >= 0;
+  if (over_trials) value = number_at(i, {"estimate"}, value);
+  const int decimals = decimals_for(value);
+  const std::string text = format_number(value, decimals);
+  if (over_trials)
     return text + " [" + format_number(number_at(i, {"lo"}), decimals) + ", " +
            format_number(number_at(i, {"hi"}), decimals) + "]";
   const std::string why = string_at(phase, {"intervals_unavailable", key});
@@ -65,8 +68,9 @@ ReportTable energy_cost_table(const json& e, const std::vector<std::string>& lan
   t.note =
       "Energy is DCGM's DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION summed over the lane's GPUs, read "
       "after the warm-ups and after the last request of each phase; no total spans a counter "
-      "reset. Cost is the lane's cost_per_hour over the phase's output throughput. Intervals are "
-      "over trials (mean of the per-trial figures).";
+      "reset. Cost is the lane's cost_per_hour over the phase's output throughput. With trials, "
+      "J / output token and $ / 1M are the mean of the per-trial figures, with their interval "
+      "over trials; output tok / J, mean W and the window are over all trials together.";
   bool any = false;
   for (const auto& lane : lanes) {
     const json& lane_section = json_at(e, {"lanes", lane.c_str()});

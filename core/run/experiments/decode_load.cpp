@@ -10,11 +10,12 @@ namespace lb::run {
 // Counts the background's requests; nothing of them reaches the run's sink or folder.
 class DecodeLoad::Counter final : public RunSink {
  public:
-  void on_request_done(const metrics::RequestRecord& record) override {
-    (record.result.error == net::ErrorKind::None ? completed : failed).fetch_add(1);
-  }
+  void on_request_done(const metrics::RequestRecord&) override {}
   void on_progress(const RunProgress&) override {}
   void on_message(MessageLevel, const std::string&) override {}
+  void count(const metrics::RequestRecord& record) {
+    (record.result.error == net::ErrorKind::None ? completed : failed).fetch_add(1);
+  }
   std::atomic<int64_t> completed{0};
   std::atomic<int64_t> failed{0};
 };
@@ -49,8 +50,8 @@ DecodeLoad::DecodeLoad(ExperimentContext& ctx, const LaneRuntime& lane, int64_t 
   std::unique_lock lock(mutex_);
   started_cv_.wait(lock, [this] { return started_; });
   lock.unlock();
-  // The first requests are sent once the driver starts them; let them reach the engine and
-  // start decoding before the checked prompts arrive.
+  // Let the first requests reach the engine and start decoding before the checked prompts
+  // arrive.
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
 }
 

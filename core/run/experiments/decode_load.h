@@ -17,7 +17,8 @@ namespace lb::run {
 
 class DecodeLoad {
  public:
-  // Starts the background; returns once its first STREAMS requests are sent (or it ended).
+  // Starts the background; returns 300 ms after its first STREAMS requests are sent (or when it
+  // ended).
   DecodeLoad(ExperimentContext& ctx, const LaneRuntime& lane, int64_t streams, int64_t max_tokens);
   ~DecodeLoad();
   DecodeLoad(const DecodeLoad&) = delete;

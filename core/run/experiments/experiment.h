@@ -78,6 +78,9 @@ class ExperimentContext {
   // Every phase's per-request values, in the order the phases ran.
   const std::vector<metrics::PhaseSamples>& phase_samples() const { return phase_samples_; }
   void info(const std::string& text) { sink_.on_message(MessageLevel::Info, text); }
+  // While set, phases record no energy, with this reason: the lane's GPUs also serve requests
+  // the phase does not count (a background load). Empty again = measured as usual.
+  void set_energy_not_measured(std::string why) { energy_not_measured_ = std::move(why); }
 
   // Repeated trials (core/run/experiments/trial_runner.h): the phases that follow belong to trial
   // `trial` (0-based) of `trials` and run on `lanes` only. With trials > 1 a phase run again in a
@@ -134,6 +137,7 @@ class ExperimentContext {
   std::map<std::pair<std::string, std::string>, std::shared_ptr<PooledPhase>> pooled_;
   // Set by run_phase() for run_phase_with(): started when the measured requests begin.
   std::unique_ptr<PhaseEnergyMeter> energy_meter_;
+  std::string energy_not_measured_;
 };
 
 class Experiment {

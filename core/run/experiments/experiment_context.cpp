@@ -80,11 +80,16 @@ PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metric
 
 std::unique_ptr<PhaseEnergyMeter> ExperimentContext::energy_meter_for(
     const LoadPhase& phase) const {
-  for (const LaneRuntime* lane : all_lanes_)
-    if (&lane->endpoint == phase.lane)
-      return std::make_unique<PhaseEnergyMeter>(
-          client_, lane->endpoint, energy_source_of(lane->plan, lane->endpoint, lane->probe));
-  return std::make_unique<PhaseEnergyMeter>(client_, *phase.lane, EnergySourceUse{});
+  EnergySourceUse none;
+  none.unsupported = energy_not_measured_;
+  if (none.unsupported.empty()) {
+    for (const LaneRuntime* lane : all_lanes_)
+      if (&lane->endpoint == phase.lane)
+        return std::make_unique<PhaseEnergyMeter>(
+            client_, lane->endpoint, energy_source_of(lane->plan, lane->endpoint, lane->probe));
+    none.unsupported = "the phase's lane is not one of the experiment's";
+  }
+  return std::make_unique<PhaseEnergyMeter>(client_, *phase.lane, std::move(none));
 }
 
 PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const PhaseDrive& drive,

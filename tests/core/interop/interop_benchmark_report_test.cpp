@@ -4,13 +4,17 @@
 // throughput and regression run folders, so the figures can be checked against their summaries.
 #include <QtTest>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "core/interop/benchmark_report_export.h"
+#include "run_folder_reader.h"
 #include "test_main.h"
 #include "test_paths.h"
 
 using nlohmann::json;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -210,6 +214,48 @@ class TestBenchmarkReport : public QObject {
     QVERIFY(!none.ok);
     QVERIFY(none.error.find("nope") != std::string::npos);
     QVERIFY(!lb::interop::export_benchmark_reports("/nonexistent-run").ok);
+  }
+
+  // A run whose plan names a prompt-set file and an energy endpoint on another host: neither
+  // the path nor the host is in any report; and names that meet get a suffix, not an overwrite.
+  void noPathOrHostLeavesAndNamesDoNotCollide() {
+    const fs::path dir = lb::test::fresh_dir("lb-br-private");
+    fs::create_directories(dir);
+    json plan = {{"lanes",
+                  {{{"id", "a.b"},
+                    {"base_url", "http://10.1.2.3:8000/v1"},
+                    {"energy", {{"metrics_url", "http://gpu-node-7:9400/metrics"}}}},
+                   {{"id", "b"}, {"base_url", "http://10.1.2.3:8001/v1"}}}},
+                 {"experiments",
+                  {{{"kind", "regression"}, {"prompts", "/home/alice/secret-prompts.jsonl"}},
+                   {{"kind", "trace"}, {"path", "/home/alice/trace.jsonl"}}}}};
+    const json phase = {
+        {"completed", 2},
+        {"failed", 0},
+        {"mean_ttft_ms", 10.0},
+        {"energy", {{"source", "http://gpu-node-7:9400/metrics"}, {"joules", 5.0}}}};
+    json summary = {
+        {"run", {{"started_at", "2026-12-06T06:00:00Z"}}},
+        {"experiments",
+         {{{"kind", "regression"},
+           {"name", "tp"},
+           {"lanes", {{"a.b", {{"phases", {{"c1", phase}}}, {"phase_order", {"c1"}}}}}}},
+          {{"kind", "trace"},
+           {"name", "tp.a"},
+           {"lanes", {{"b", {{"phases", {{"c1", phase}}}, {"phase_order", {"c1"}}}}}}}}}};
+    std::ofstream(dir / "plan.json") << plan.dump();
+    std::ofstream(dir / "summary.json") << summary.dump();
+    const auto out = lb::interop::export_benchmark_reports(dir.string());
+    QVERIFY2(out.ok, out.error.c_str());
+    QCOMPARE(out.files.size(), size_t(2));
+    QVERIFY2(out.files[0].name != out.files[1].name, out.files[1].name.c_str());
+    for (const auto& file : out.files) {
+      const std::string text = file.report.dump();
+      for (const char* secret : {"/home/alice", "gpu-node-7", "10.1.2.3"})
+        QVERIFY2(text.find(secret) == std::string::npos, (file.name + ": " + secret).c_str());
+    }
+    QCOMPARE(out.files[1].report["scenario"]["load"]["standardized"]["source"], "sampled");
+    fs::remove_all(dir);
   }
 };
 

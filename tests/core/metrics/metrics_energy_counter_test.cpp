@@ -43,7 +43,7 @@ class TestEnergyCounter : public QObject {
     QCOMPARE(all.millijoules_by_gpu.size(), size_t(2));
     const auto one = read_dcgm_energy(snapshot, {"GPU-bbbb"}, why);
     QCOMPARE(one.millijoules_by_gpu.size(), size_t(1));
-    QCOMPARE(one.millijoules_by_gpu.at("1"), 7'000'000.0);
+    QCOMPARE(one.millijoules_by_gpu.at("GPU-bbbb"), 7'000'000.0);
     QVERIFY(why.empty());
     const auto missing = read_dcgm_energy(snapshot, {"0", "3"}, why);
     QVERIFY(missing.millijoules_by_gpu.empty());
@@ -66,7 +66,8 @@ class TestEnergyCounter : public QObject {
     QCOMPARE(j["joules_per_output_token"].get<double>(), 2.0);
     QCOMPARE(j["output_tokens_per_joule"].get<double>(), 0.5);
     QCOMPARE(j["mean_watts"].get<double>(), 400.0);
-    QCOMPARE(j["gpus"], nlohmann::json({"0", "1"}));
+    QCOMPARE(j["gpus"], nlohmann::json({"GPU-aaaa", "GPU-bbbb"}));
+    QCOMPARE(j["window_from"], "the readings");
     QCOMPARE(j["provenance"], "server");
   }
 
@@ -75,7 +76,7 @@ class TestEnergyCounter : public QObject {
     const auto e = energy_between(reading(5'000'000, 7'000'000, {}, 0),
                                   reading(5'300'000, 20'000, {}, 1'000'000'000), 100);
     QVERIFY(!e.measured());
-    QVERIFY2(e.refused.find("GPU \"1\"") != std::string::npos, e.refused.c_str());
+    QVERIFY2(e.refused.find("GPU \"GPU-bbbb\"") != std::string::npos, e.refused.c_str());
     QVERIFY(e.refused.find("reset") != std::string::npos);
     const auto j = to_json(e);
     QVERIFY(j.contains("refused"));
@@ -85,6 +86,43 @@ class TestEnergyCounter : public QObject {
                                       reading(5'300'000, 20'000, {"0"}, 1'000'000'000), 100);
     QVERIFY(only0.measured());
     QCOMPARE(only0.joules, 300.0);
+  }
+
+  // A Prometheus server's /federate: every node has a gpu="0", told apart by host, and the
+  // samples carry the time they were scraped, which is the window then.
+  void federatedSamplesAreKeyedByHostAndTimedByTheirTimestamps() {
+    const auto text = [](double a_mj, double b_mj, int64_t at_ms) {
+      const std::string ts = " " + std::to_string(at_ms) + "\n";
+      return "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",Hostname=\"node-a\"} " +
+             std::to_string(int64_t(a_mj)) + ts +
+             "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{gpu=\"0\",Hostname=\"node-b\"} " +
+             std::to_string(int64_t(b_mj)) + ts;
+    };
+    std::string why;
+    auto before =
+        read_dcgm_energy(parse_prometheus_text(text(1'000'000, 5'000'000, 1'000)), {}, why);
+    auto after =
+        read_dcgm_energy(parse_prometheus_text(text(1'400'000, 5'600'000, 31'000)), {}, why);
+    QCOMPARE(before.millijoules_by_gpu.size(), size_t(2));
+    QVERIFY(before.millijoules_by_gpu.count("node-b:0"));
+    before.taken_ns = 0;
+    after.taken_ns = 40'000'000'000;  // read 40 s apart, sampled 30 s apart
+    const auto e = energy_between(before, after, 100);
+    QVERIFY2(e.measured(), e.refused.c_str());
+    QCOMPARE(e.joules, 1000.0);
+    QCOMPARE(e.window_s, 30.0);
+    QCOMPARE(e.window_from, std::string("the samples' timestamps"));
+    // Not scraped again in between: no window at all.
+    const auto stale = energy_between(before, before, 100);
+    QVERIFY(stale.refused.find("not refreshed") != std::string::npos);
+  }
+
+  // An exporter that had not collected again serves the same value: no energy, not zero energy.
+  void aCounterThatDidNotMoveIsNotZeroEnergy() {
+    const auto e = energy_between(reading(5'000'000, 7'000'000, {}, 0),
+                                  reading(5'000'000, 7'000'000, {}, 2'000'000'000), 400);
+    QVERIFY(!e.measured());
+    QVERIFY2(e.refused.find("did not move") != std::string::npos, e.refused.c_str());
   }
 
   void trialsPoolTheirJoulesWindowsAndTokens() {

@@ -105,6 +105,14 @@ class TestDeterminism : public QObject {
     QCOMPARE(steady["decode_load"]["prompts_compared"], 20);
     QCOMPARE(steady["decode_load"]["streams"], 4);
     QCOMPARE(steady["decode_load"]["background"]["streams"], 4);
+    QCOMPARE(steady["decode_load"]["background"]["failed"], 0);
+    QVERIFY(steady["decode_load"]["background"]["completed"].get<int>() >= 0);
+    // The lane's GPUs also ran the background: the pass's energy is not the prompts' own.
+    const json phase = section["lanes"]["steady"]["phases"]["decode-load-c4"];
+    QVERIFY2(phase["energy"]["unsupported"].get<std::string>().find("decode-load background") !=
+                 std::string::npos,
+             phase["energy"].dump().c_str());
+    QVERIFY(section["lanes"]["steady"]["phases"]["repeat-1"]["energy"].contains("joules"));
     QCOMPARE(steady["floor"]["checks"], json({"repeatability", "decode_load"}));
     const json variant = section["lanes"]["variant"]["determinism"];
     QCOMPARE(variant["repeatability"]["flips"], 0);
