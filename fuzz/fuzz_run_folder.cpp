@@ -3,7 +3,7 @@
 // - load_run_folder never throws, and a folder it refuses comes with the reason;
 // - lane ids never throw;
 // - what the workbench and the report read next (gate table, report model, Markdown, HTML, CSV)
-//   never crashes. They may throw a std::exception on a value of the wrong kind: the workbench
+//   and the Benchmark Report export never crash. They may throw a std::exception on a value of the wrong kind: the workbench
 //   catches that and shows it as the run's error (ui/history/run_folder_job.cpp,
 //   ui/report/report_export_job.cpp), and so does this target.
 //
@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/interop/benchmark_report_export.h"
 #include "core/report/gate_table.h"
 #include "core/report/html_report.h"
 #include "core/report/markdown_report.h"
@@ -132,6 +133,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     (void)lb::report::render_html(model);
     std::string csv = lb::report::requests_csv_header();
     lb::report::append_requests_csv_rows(folder->requests, csv);
+  } catch (const std::exception&) {
+  }
+  try {
+    for (const auto& file : lb::interop::export_benchmark_reports(dir.string()).files)
+      (void)file.report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
   } catch (const std::exception&) {
   }
   return 0;
