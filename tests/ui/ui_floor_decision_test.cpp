@@ -78,26 +78,34 @@ QStringList row_texts(const models::GateTableModel& model, const QString& label)
   return out;
 }
 
+// Runs PLAN into DIR/run and opens it in WINDOW (workspace DIR/ws) as a reviewer would, at
+// 1280 x 800, until the Decision page has it.
+void open_on_decision_page(MainWindow& window, const QTemporaryDir& dir,
+                           const nlohmann::json& plan) {
+  QStandardPaths::setTestModeEnabled(true);
+  const QString run = QDir(dir.path()).filePath("run");
+  test::run_plan_json(run, plan);
+  QString error;
+  QVERIFY2(window.open_workspace(QDir(dir.path()).filePath("ws"), &error), qPrintable(error));
+  window.resize(1280, 800);
+  window.show();
+  QVERIFY(QTest::qWaitForWindowExposed(&window));
+  QSignalSpy loaded(window.runs_page(), &RunsPage::run_loaded);
+  QVERIFY2(window.open_run_dir(run, &error), qPrintable(error));
+  QVERIFY(loaded.wait(30'000));
+  QTRY_VERIFY_WITH_TIMEOUT(window.decision_page()->has_run(), 30'000);
+}
+
 }  // namespace
 
 class UiFloorDecisionTest : public QObject {
   Q_OBJECT
  private slots:
   void theDecisionPageSaysAboveOrWithinTheFloor() {
-    QStandardPaths::setTestModeEnabled(true);
     QTemporaryDir dir;
-    const QString run = QDir(dir.path()).filePath("run");
-    test::run_plan_json(run, floor_plan());
     MainWindow window;
-    QString error;
-    QVERIFY2(window.open_workspace(QDir(dir.path()).filePath("ws"), &error), qPrintable(error));
-    window.resize(1280, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy loaded(window.runs_page(), &RunsPage::run_loaded);
-    QVERIFY2(window.open_run_dir(run, &error), qPrintable(error));
-    QVERIFY(loaded.wait(30'000));
-    QTRY_VERIFY_WITH_TIMEOUT(window.decision_page()->has_run(), 30'000);
+    open_on_decision_page(window, dir, floor_plan());
+    if (QTest::currentTestFailed()) return;
     window.show_page(MainWindow::Decision);
     // Lane columns: bf16 (the baseline), fp8, bf16-again.
     const QString fp8 = regression_detail(window.decision_page(), 1);
@@ -129,20 +137,10 @@ class UiFloorDecisionTest : public QObject {
   }
 
   void theDecisionPageShowsEnergyAndCost() {
-    QStandardPaths::setTestModeEnabled(true);
     QTemporaryDir dir;
-    const QString run = QDir(dir.path()).filePath("run");
-    test::run_plan_json(run, energy_plan());
     MainWindow window;
-    QString error;
-    QVERIFY2(window.open_workspace(QDir(dir.path()).filePath("ws"), &error), qPrintable(error));
-    window.resize(1280, 800);
-    window.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&window));
-    QSignalSpy loaded(window.runs_page(), &RunsPage::run_loaded);
-    QVERIFY2(window.open_run_dir(run, &error), qPrintable(error));
-    QVERIFY(loaded.wait(30'000));
-    QTRY_VERIFY_WITH_TIMEOUT(window.decision_page()->has_run(), 30'000);
+    open_on_decision_page(window, dir, energy_plan());
+    if (QTest::currentTestFailed()) return;
     window.show_page(MainWindow::Decision);
     const models::GateTableModel& model = *window.decision_page()->model();
     const QStringList energy = row_texts(model, "Energy per output token (J)");
