@@ -3,9 +3,9 @@
 // - load_run_folder never throws, and a folder it refuses comes with the reason;
 // - lane ids never throw;
 // - what the workbench and the report read next (gate table, report model, Markdown, HTML, CSV)
-//   and the Benchmark Report export never crash. They may throw a std::exception on a value of the wrong kind: the workbench
-//   catches that and shows it as the run's error (ui/history/run_folder_job.cpp,
-//   ui/report/report_export_job.cpp), and so does this target.
+//   and the Benchmark Report export never crash. They may throw a std::exception on a value of the
+//   wrong kind: the workbench catches that and shows it as the run's error
+//   (ui/history/run_folder_job.cpp, ui/report/report_export_job.cpp), and so does this target.
 //
 // Input layout: files separated by lines "//file NAME" (NAME from the run folder's own file
 // names, see kNames); text before the first such line is plan.json. A seed is a run folder
