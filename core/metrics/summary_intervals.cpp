@@ -39,8 +39,6 @@ struct ComparedFigure {
   const char* label;
   Better better;
   bool over_trials;
-  const char* better_text = nullptr;
-  const char* worse_text = nullptr;
 };
 
 json comparison_json(const std::string& baseline, const std::string& candidate,
@@ -69,7 +67,7 @@ json comparison_json(const std::string& baseline, const std::string& candidate,
             {"verdict", to_string(verdict)},
             {"requests_needed", nullptr},
             {"statement", verdict_statement(baseline, candidate, phase, figure.label, r, verdict,
-                                            unit, figure.better_text, figure.worse_text)}};
+                                            unit, figure.key)}};
   j[unit + "_needed"] = needed > 0 ? json(needed) : json(nullptr);
   return j;
 }
@@ -86,8 +84,7 @@ json compare_over_trials(const std::string& baseline, const PhaseSamples& base,
   const auto b = figure_over_trials(cand.trials, index);
   if (a.empty() || b.empty()) return nullptr;
   const RatioInterval r = ratio_over_trials(a, b, options);
-  return comparison_json(baseline, candidate, base.phase,
-                         {f.key, f.label, f.better, true, f.better_text, f.worse_text}, r,
+  return comparison_json(baseline, candidate, base.phase, {f.key, f.label, f.better, true}, r,
                          options.seed);
 }
 
@@ -178,15 +175,12 @@ json lane_comparisons_json(const std::vector<std::string>& lanes,
 std::string verdict_statement(const std::string& baseline, const std::string& candidate,
                               const std::string& phase, const std::string& label,
                               const RatioInterval& r, Verdict verdict, const std::string& unit,
-                              const char* better_text, const char* worse_text) {
+                              const std::string& figure_key) {
   std::string s = candidate + "/" + baseline + " " + phase + " " + label + " ";
   if (!std::isfinite(r.ratio)) return s + "n/a";
   s += fixed3(r.ratio);
   if (r.valid()) s += " [" + fixed3(r.lo) + ", " + fixed3(r.hi) + "]";
-  const char* said = to_string(verdict);
-  if (verdict == Verdict::Faster && better_text) said = better_text;
-  if (verdict == Verdict::Slower && worse_text) said = worse_text;
-  s += std::string(": ") + said;
+  s += std::string(": ") + verdict_text(figure_key, verdict);
   if (verdict == Verdict::Unknown) return s + " (too few " + unit + " for an interval)";
   s += " (" + level_text(r.level) + ")";
   if (verdict == Verdict::WithinNoise) {

@@ -69,12 +69,12 @@ nlohmann::json lane_comparisons_json(const std::vector<std::string>& lanes,
 
 // "fp8/bf16 c1 decode p50 1.780 [1.760, 1.800]: faster (95 %)", with "; about N requests per
 // lane would resolve it" when within noise (`unit` "trials" for comparisons over trials).
-// `better_text` / `worse_text` replace "faster" / "slower" for figures that are not speeds.
+// The verdict is worded for FIGURE_KEY (verdict_text(): "less energy" rather than "faster").
 std::string verdict_statement(const std::string& baseline, const std::string& candidate,
                               const std::string& phase, const std::string& label,
                               const RatioInterval& ratio, Verdict verdict,
                               const std::string& unit = "requests",
-                              const char* better_text = nullptr, const char* worse_text = nullptr);
+                              const std::string& figure_key = {});
 
 // One pair's comparison on one figure, as lane_comparisons_json gives it, over trials when both
 // sides have more than one, else over requests (figure_key a trial_figures() key; the request

@@ -84,6 +84,14 @@ const TrialFigure* find_trial_figure(const std::string& key) {
   return nullptr;
 }
 
+const char* verdict_text(const std::string& key, Verdict verdict) {
+  if (const TrialFigure* f = find_trial_figure(key)) {
+    if (verdict == Verdict::Faster && f->better_text) return f->better_text;
+    if (verdict == Verdict::Slower && f->worse_text) return f->worse_text;
+  }
+  return to_string(verdict);
+}
+
 TrialValues trial_values(const LaneSummary& summary) {
   TrialValues out;
   for (const TrialFigure& f : trial_figures())

@@ -40,6 +40,9 @@ struct TrialFigure {
 // energy per output token and cost per million output tokens (when the phase has them).
 const std::vector<TrialFigure>& trial_figures();
 const TrialFigure* find_trial_figure(const std::string& key);
+// How a comparison of figure KEY names VERDICT: "faster" / "slower", or the figure's own words
+// ("less energy", "cheaper") for a figure that is not a speed.
+const char* verdict_text(const std::string& key, Verdict verdict);
 
 // One trial's value of each trial_figures() entry, in that order; NaN when the trial had none.
 using TrialValues = std::vector<double>;

@@ -48,10 +48,10 @@ std::string verdict_cell(const json& c) {
   const std::string unit = unit_of(c);
   if (verdict.empty() || verdict == "n/a") return "n/a (too few " + unit + " for an interval)";
   // Energy and cost improve without being faster: their own words ("less energy", "cheaper").
-  if (const metrics::TrialFigure* f = metrics::find_trial_figure(string_at(c, {"figure"}))) {
-    if (verdict == "faster" && f->better_text) verdict = f->better_text;
-    if (verdict == "slower" && f->worse_text) verdict = f->worse_text;
-  }
+  if (verdict == "faster" || verdict == "slower")
+    verdict = metrics::verdict_text(string_at(c, {"figure"}), verdict == "faster"
+                                                                  ? metrics::Verdict::Faster
+                                                                  : metrics::Verdict::Slower);
   std::string text = verdict + " (" + confidence_text(number_at(c, {"level"}, 0.95)) + ")";
   const double needed = number_at(c, {(unit + "_needed").c_str()});
   if (needed > 0)

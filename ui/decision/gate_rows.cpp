@@ -44,12 +44,7 @@ QString format_with_interval(const record::PhaseRecord* phase, Figure figure,
 
 // "faster" / "slower", or what the figure says instead ("less energy", "cheaper").
 QString verdict_text(const record::Comparison& c) {
-  const char* said = metrics::to_string(c.verdict);
-  if (const metrics::TrialFigure* f = metrics::find_trial_figure(c.figure)) {
-    if (c.verdict == metrics::Verdict::Faster && f->better_text) said = f->better_text;
-    if (c.verdict == metrics::Verdict::Slower && f->worse_text) said = f->worse_text;
-  }
-  return QString::fromLatin1(said);
+  return QString::fromLatin1(metrics::verdict_text(c.figure, c.verdict));
 }
 
 // "×1.79 [1.77, 1.80] faster": the candidate-to-baseline ratio, its interval and the verdict;
