@@ -57,6 +57,7 @@ struct Options {
                                        "prefill_interference=0"};
   int watch_ms = 20;  // how often the simulator's /metrics are read during a run
   bool json = false;
+  bool sim_inherits_priority = false;
   // Trace mode: speedups to replay TRACE at (its first ROWS rows); no TRACE = a generated one.
   std::vector<double> speedups;
   std::string trace;
@@ -272,6 +273,10 @@ int main(int argc, char** argv) {
   app.add_option("--rows", o.rows, "trace rows replayed (from the first)")
       ->check(CLI::Range(1, 1'000'000))
       ->capture_default_str();
+  app.add_flag("--sim-inherits-priority", o.sim_inherits_priority,
+               "run the simulator at this process's scheduling priority (by default it runs at "
+               "normal priority, as a server on another machine would not compete with the "
+               "client)");
   CLI11_PARSE(app, argc, argv);
   raise_file_limit();
   // A trace's 12K-token prompts take the modelled engine far longer to prefill than the short
@@ -288,7 +293,7 @@ int main(int argc, char** argv) {
     sim_args.push_back("--set");
     sim_args.push_back(set);
   }
-  if (!sim.start(o.sim, sim_args, &error)) {
+  if (!sim.start(o.sim, sim_args, &error, !o.sim_inherits_priority)) {
     std::fprintf(stderr, "%s\n", error.c_str());
     return 2;
   }

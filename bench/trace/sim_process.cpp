@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/socket.h>
@@ -52,7 +53,7 @@ bool accepts(int port) {
 }  // namespace
 
 bool SimProcess::start(const std::string& program, std::vector<std::string> args,
-                       std::string* error) {
+                       std::string* error, bool normal_priority) {
   port_ = free_port();
   if (port_ == 0) {
     *error = "no free loopback port";
@@ -64,9 +65,19 @@ bool SimProcess::start(const std::string& program, std::vector<std::string> args
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  if (normal_priority) {
+    sched_param param{};
+    param.sched_priority = 0;
+    posix_spawnattr_setschedpolicy(&attr, SCHED_OTHER);
+    posix_spawnattr_setschedparam(&attr, &param);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSCHEDULER);
+  }
   pid_t pid = 0;
-  if (const int rc = posix_spawn(&pid, program.c_str(), nullptr, nullptr, argv.data(), environ);
-      rc != 0) {
+  const int rc = posix_spawn(&pid, program.c_str(), nullptr, &attr, argv.data(), environ);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) {
     *error = "cannot start " + program + ": " + std::strerror(rc);
     return false;
   }

@@ -1,10 +1,11 @@
 #include "core/run/drive/body_prefetcher.h"
 
-#include <pthread.h>
 #include <chrono>
 #include <exception>
 #include <string>
 #include <utility>
+
+#include "core/run/background_thread.h"
 
 namespace lb::run {
 namespace {
@@ -19,7 +20,7 @@ BodyPrefetcher::BodyPrefetcher(std::function<PlannedRequest(int64_t, bool)> requ
                                int64_t count, PrefetchLimits limits)
     : request_at_(std::move(request_at)), warmup_(warmup), count_(count), limits_(limits) {
   thread_ = std::thread([this] {
-    pthread_setname_np(pthread_self(), "lb-prefetch");
+    become_background_thread("lb-prefetch");
     work();
   });
 }

@@ -1,7 +1,6 @@
 #include "core/run/folder/run_folder_writer.h"
 
 #include <fcntl.h>
-#include <pthread.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +11,7 @@
 #include "core/metrics/request_metrics.h"
 #include "core/metrics/summary.h"
 #include "core/net/secret_text.h"
+#include "core/run/background_thread.h"
 
 namespace lb::run {
 
@@ -25,7 +25,7 @@ RunFolderWriter::RunFolderWriter(std::string dir) : dir_(std::move(dir)) {
     jsonl_fd_ = files::open_confined_append(dir_, "requests.jsonl", &open_error_);
   }
   thread_ = std::thread([this] {
-    pthread_setname_np(pthread_self(), "lb-run-writer");
+    become_background_thread("lb-run-writer");
     loop();
   });
 }

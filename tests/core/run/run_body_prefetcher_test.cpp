@@ -1,8 +1,11 @@
 // BodyPrefetcher: requests come out in order, built on a thread of their own no further ahead
 // than the limits in requests and bytes; a request that cannot be built is refused, not a crash;
 // a prefetcher dropped mid-build stops at once; priming waits for the first bodies and not past
-// a stop.
+// a stop; started from a real-time thread, it builds at the normal policy.
+#include <pthread.h>
+#include <sched.h>
 #include <QtTest>
+
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
@@ -101,6 +104,33 @@ class RunBodyPrefetcherTest : public QObject {
     const auto t0 = std::chrono::steady_clock::now();
     stopped.wait_primed(500, int64_t{1} << 30, 5'000'000'000, stop);
     QVERIFY(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2));
+  }
+
+  // Under `chrt -f 50` every thread inherits real-time priority; the prefetcher must not keep it,
+  // or building a 126K-token body holds a core the scheduler or the I/O thread is waiting for.
+  void aRealTimeRunBuildsBodiesAtTheNormalPolicy() {
+    std::atomic<int> policy_seen{-1};
+    int start_error = 0;
+    std::thread real_time([&] {
+      sched_param param{};
+      param.sched_priority = 1;
+      start_error = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param);
+      if (start_error != 0) return;
+      BodyPrefetcher prefetch(
+          [&](int64_t n, bool) {
+            policy_seen = sched_getscheduler(0);
+            PlannedRequest r;
+            r.index = n;
+            r.body = std::make_shared<const std::string>("{}");
+            return r;
+          },
+          false, 1);
+      prefetch.take();
+    });
+    real_time.join();
+    if (start_error == EPERM) QSKIP("setting SCHED_FIFO needs CAP_SYS_NICE (CI runs as root)");
+    QCOMPARE(start_error, 0);
+    QCOMPARE(policy_seen.load(), SCHED_OTHER);
   }
 };
 
