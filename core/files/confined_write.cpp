@@ -38,6 +38,14 @@ bool refuse(std::string* error, const std::string& what) {
   return false;
 }
 
+// A folder that could not be opened: a link or a non-folder is refused as such; anything else
+// (no descriptor left, no permission) is said as it is, not blamed on a link.
+bool fail_folder(std::string* error, const std::string& folder, const std::string& context) {
+  if (errno == ELOOP || errno == ENOTDIR)
+    return refuse(error, context + folder + " is a link or not a folder");
+  return fail(error, context + "cannot open " + folder);
+}
+
 // RELATIVE's parts, or none when one of them could name something outside the folder.
 std::vector<std::string> plain_parts(const std::string& relative) {
   std::vector<std::string> parts;
@@ -68,7 +76,7 @@ int open_root(const std::string& root, std::string* error) {
   if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST)
     return fail(error, "cannot create " + root), -1;
   const int fd = ::open(path.c_str(), kDirFlags);
-  if (fd < 0) fail(error, root + " is not a folder this may write into (a link is refused)");
+  if (fd < 0) fail_folder(error, root, "");
   return fd;
 }
 
@@ -80,8 +88,7 @@ int open_parent(const std::string& root, const std::vector<std::string>& parts,
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
     Fd next(enter(dir.fd, parts[i]));
     if (next.fd < 0)
-      return fail(error, "refused to write " + relative + " in " + root + ": " + parts[i] +
-                             " is a link or not a folder"),
+      return fail_folder(error, parts[i], "refused to write " + relative + " in " + root + ": "),
              -1;
     std::swap(dir.fd, next.fd);
   }

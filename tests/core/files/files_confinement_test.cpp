@@ -1,5 +1,6 @@
 // The primitives that keep a name, a write or a read from data from elsewhere in its place:
 // a name aimed at a path, a link planted in a folder, a FIFO or device where a file should be.
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,6 +8,7 @@
 #include <QtTest>
 
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -89,6 +91,33 @@ class TestFilesConfinement : public QObject {
     QVERIFY(!lb::files::write_confined(root, "../outside", "x", &error));
     QVERIFY(!lb::files::write_confined(root, "/tmp/outside", "x", &error));
     QVERIFY(!fs::exists(tmp.filePath("outside").toStdString()));
+  }
+
+  // A run with tens of thousands of connections can use every descriptor: writing its folder
+  // then fails for that reason, said as such, and not as a link that was never there.
+  void aFolderThatCannotBeOpenedIsNotBlamedOnALink() {
+    QTemporaryDir tmp;
+    const fs::path root = tmp.filePath("run").toStdString();
+    fs::create_directories(root);
+    rlimit saved{};
+    QCOMPARE(getrlimit(RLIMIT_NOFILE, &saved), 0);
+    const int probe = ::dup(0);  // the lowest free descriptor: every one below it is in use
+    QVERIFY(probe >= 0);
+    ::close(probe);
+    rlimit none = saved;
+    none.rlim_cur = static_cast<rlim_t>(probe);
+    QCOMPARE(setrlimit(RLIMIT_NOFILE, &none), 0);
+    std::string error;
+    const bool wrote = lb::files::write_confined(root, "summary.json", "{}", &error);
+    setrlimit(RLIMIT_NOFILE, &saved);
+    QVERIFY(!wrote);
+    QVERIFY2(error.find(std::strerror(EMFILE)) != std::string::npos, error.c_str());
+    QVERIFY2(error.find("link") == std::string::npos, error.c_str());
+
+    const fs::path linked = tmp.filePath("linked").toStdString();
+    fs::create_directory_symlink(root, linked);
+    QVERIFY(!lb::files::write_confined(linked.string(), "summary.json", "{}", &error));
+    QVERIFY2(error.find("is a link or not a folder") != std::string::npos, error.c_str());
   }
 
   void confinedWriteReplacesALinkedFileInsteadOfWritingThroughIt() {
