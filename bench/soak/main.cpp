@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -22,12 +23,29 @@ struct Bars {
   double fd_growth = 16;          // last - first after warm-up
 };
 
-void raise_fd_limit() {
+// Every stream takes two descriptors here (the client's socket and the simulator's), so tens of
+// thousands of streams need more than a usual hard limit: a privileged process raises it to what
+// the streams need, anyone else to the hard limit.
+// False with a message when the streams cannot have the descriptors they need: a run past the
+// limit would measure a million failed connects, not the client.
+bool raise_fd_limit(int streams, std::string* error) {
   rlimit lim{};
-  if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+  if (getrlimit(RLIMIT_NOFILE, &lim) != 0) return true;
+  const rlim_t wanted = static_cast<rlim_t>(streams) * 2 + 1024;
+  if (lim.rlim_max < wanted) {
+    rlimit raised{wanted, wanted};
+    if (setrlimit(RLIMIT_NOFILE, &raised) == 0) return true;
+  }
+  if (lim.rlim_cur < lim.rlim_max) {
     lim.rlim_cur = lim.rlim_max;
     setrlimit(RLIMIT_NOFILE, &lim);
   }
+  if (lim.rlim_max >= wanted) return true;
+  *error = std::to_string(streams) + " streams need about " + std::to_string(wanted) +
+           " descriptors (a client and a server socket each); this process may open " +
+           std::to_string(lim.rlim_max) +
+           " (raising the hard limit needs CAP_SYS_RESOURCE, or ulimit -n as root)";
+  return false;
 }
 
 nlohmann::json flat_json(const lb::bench::FlatnessFigures& f) {
@@ -86,7 +104,7 @@ int main(int argc, char** argv) {
   CLI::App app{"lanebench-bench-soak: concurrent streams against a faulty simulator lane"};
   app.add_option("--duration-s", config.duration_s, "how long to keep the streams going")
       ->check(CLI::PositiveNumber);
-  app.add_option("--streams", config.streams, "concurrent streams")->check(CLI::Range(1, 4096));
+  app.add_option("--streams", config.streams, "concurrent streams")->check(CLI::Range(1, 32768));
   app.add_option("--warmup-s", config.warmup_s, "samples before this are not judged");
   app.add_option("--sample-s", config.sample_every_s, "RSS / descriptor sampling period")
       ->check(CLI::PositiveNumber);
@@ -112,7 +130,10 @@ int main(int argc, char** argv) {
     std::cerr << "--warmup-s must be shorter than --duration-s\n";
     return 2;
   }
-  raise_fd_limit();
+  if (std::string error; !raise_fd_limit(config.streams, &error)) {
+    std::cerr << error << '\n';
+    return 2;
+  }
   const lb::bench::SoakResult r = lb::bench::run_soak(config);
   nlohmann::json j = result_json(config, r);
   const auto failed = failed_bars(r, bars);

@@ -212,7 +212,10 @@ json level(const Options& o, double rate, int port, const fs::path& dir) {
   std::vector<RunFigures> runs;
   for (int r = 0; r < o.runs; ++r) {
     RunFigures f = run_once(o, rate, port, dir, r);
-    if (f.ok) runs.push_back(f);
+    if (!f.ok) continue;
+    std::fprintf(stderr, "  run %d: lateness p50 %.3f ms, p99 %.3f ms, max %.2f ms, late %.2f %%\n",
+                 r + 1, f.p50_ms, f.p99_ms, f.max_ms, 100.0 * f.late_share);
+    runs.push_back(f);
   }
   json j = {{o.speedups.empty() ? "rate_req_s" : "speedup", rate}, {"runs", runs.size()}};
   if (runs.empty()) return j;
