@@ -509,11 +509,14 @@ void refuse_repeated_regressions(const std::vector<Experiment>& experiments, Err
     const std::string& kind = experiments[i].kind;
     if (kind != "regression" && kind != "sampled_regression" && kind != "determinism") continue;
     const auto [it, inserted] = first.emplace(kind, i);
+    // What the first one wrote and a second would write over, as each kind names its files.
+    const char* files = kind == "determinism" ? "its answers and floors (determinism/)"
+                                              : "its texts and review file";
     if (!inserted)
       errors.add(key_path(index_path("experiments", i), "kind"),
                  "a plan holds one " + kind + " (also experiments[" + std::to_string(it->second) +
-                     "]): a second one would overwrite its texts and review file; run it from "
-                     "a plan of its own");
+                     "]): a second one would overwrite " + files +
+                     "; run it from a plan of its own");
   }
 }
 

@@ -156,8 +156,8 @@ class PlanParseTest : public QObject {
                          "least 2: at 1 a prompt is alone, as in the repeatability passes"));
     QCOMPARE(only_error(with_experiment(R"({"kind": "determinism"}, {"kind": "determinism"})")),
              std::string("experiments[1].kind: a plan holds one determinism (also experiments[0]): "
-                         "a second one would overwrite its texts and review file; run it from a "
-                         "plan of its own"));
+                         "a second one would overwrite its answers and floors (determinism/); run "
+                         "it from a plan of its own"));
   }
 
   void regressionFloorTakesTheRegressionsPrompts() {
