@@ -48,6 +48,7 @@ class TestTraceSchedule : public QObject {
     struct Companions {
       std::vector<double> lateness_ms;
       double median_ms = 0;
+      double all_p90_ms = 0;  // every row's lateness, p90: what the machine's load does to sends
     };
     auto companions_of = [&](const std::string& name) {
       nlohmann::json plan = {
@@ -61,26 +62,33 @@ class TestTraceSchedule : public QObject {
             schedule.value("lateness_p50_ms", -1.0), schedule.value("lateness_p99_ms", -1.0),
             schedule.value("late_share", -1.0));
       Companions c;
-      for (const auto& r : run.requests)
-        if (r.value("index", -1) % 50 == 8)
-          c.lateness_ms.push_back((r["t_sent_ns"].get<double>() - r["t_sched_ns"].get<double>()) /
-                                  1e6);
+      std::vector<double> all_ms;
+      for (const auto& r : run.requests) {
+        const double ms = (r["t_sent_ns"].get<double>() - r["t_sched_ns"].get<double>()) / 1e6;
+        all_ms.push_back(ms);
+        if (r.value("index", -1) % 50 == 8) c.lateness_ms.push_back(ms);
+      }
       c.median_ms = lb::metrics::median(c.lateness_ms);
+      c.all_p90_ms = all_ms.empty() ? 0 : lb::metrics::percentile(all_ms, 90);
       return c;
     };
     const auto small = companions_of("small.jsonl");
     const auto large = companions_of("large.jsonl");
     QCOMPARE(large.lateness_ms.size(), size_t{6});
     // Built when due, each 126K-token body held its companion back 10-15 ms (median 11-12 ms
-    // against 1 ms with small prompts); built ahead, 0.2-1.8 ms with one outlier. The median of
-    // the six leaves out a stall of the whole machine (seen: one second, every thread stopped),
-    // which can catch one or two of them, a second apart.
+    // against 1 ms with small prompts) on a quiet machine; built ahead, 0.2-1.8 ms with one
+    // outlier. The median of the six leaves out a stall of the whole machine (seen: one second,
+    // every thread stopped), which can catch one or two of them, a second apart. On a loaded
+    // machine every send can wait for a core: at load 8 the companions' median was 6.4 ms built
+    // ahead, so the bound grows by what the load did to the small-prompt run's sends (their p90),
+    // which a body built when due exceeds by its build time.
     auto text = [](const Companions& c) {
       std::string out;
       for (double ms : c.lateness_ms) out += std::to_string(ms) + " ms, ";
-      return out + "median " + std::to_string(c.median_ms) + " ms";
+      return out + "median " + std::to_string(c.median_ms) + " ms, every row's p90 " +
+             std::to_string(c.all_p90_ms) + " ms";
     };
-    QVERIFY2(large.median_ms <= small.median_ms + 5.0 + slack_ms,
+    QVERIFY2(large.median_ms <= small.median_ms + 5.0 + small.all_p90_ms + slack_ms,
              ("large: " + text(large) + "; small: " + text(small)).c_str());
     std::filesystem::remove_all(dir);
   }
