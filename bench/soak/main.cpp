@@ -40,10 +40,10 @@ bool raise_fd_limit(int streams, std::string* error) {
     lim.rlim_cur = lim.rlim_max;
     setrlimit(RLIMIT_NOFILE, &lim);
   }
-  if (lim.rlim_max >= wanted) return true;
+  if (getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur >= wanted) return true;
   *error = std::to_string(streams) + " streams need about " + std::to_string(wanted) +
            " descriptors (a client and a server socket each); this process may open " +
-           std::to_string(lim.rlim_max) +
+           std::to_string(lim.rlim_cur) +
            " (raising the hard limit needs CAP_SYS_RESOURCE, or ulimit -n as root)";
   return false;
 }

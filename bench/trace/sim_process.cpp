@@ -67,7 +67,10 @@ bool SimProcess::start(const std::string& program, std::vector<std::string> args
   argv.push_back(nullptr);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
-  if (normal_priority) {
+  // Only a real-time bench has a priority to take back (one under SCHED_IDLE or nice may keep
+  // its own).
+  const int policy = sched_getscheduler(0) & ~SCHED_RESET_ON_FORK;
+  if (normal_priority && (policy == SCHED_FIFO || policy == SCHED_RR)) {
     sched_param param{};
     param.sched_priority = 0;
     posix_spawnattr_setschedpolicy(&attr, SCHED_OTHER);

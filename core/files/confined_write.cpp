@@ -28,8 +28,9 @@ struct Fd {
   int release() { return std::exchange(fd, -1); }
 };
 
-bool fail(std::string* error, const std::string& what) {
-  if (error) *error = what + ": " + std::strerror(errno);
+// ERR: the errno of the call that failed, taken before anything else could change it.
+bool fail(std::string* error, const std::string& what, int err = errno) {
+  if (error) *error = what + ": " + std::strerror(err);
   return false;
 }
 
@@ -40,10 +41,11 @@ bool refuse(std::string* error, const std::string& what) {
 
 // A folder that could not be opened: a link or a non-folder is refused as such; anything else
 // (no descriptor left, no permission) is said as it is, not blamed on a link.
-bool fail_folder(std::string* error, const std::string& folder, const std::string& context) {
-  if (errno == ELOOP || errno == ENOTDIR)
+bool fail_folder(std::string* error, int err, const std::string& folder,
+                 const std::string& context) {
+  if (err == ELOOP || err == ENOTDIR)
     return refuse(error, context + folder + " is a link or not a folder");
-  return fail(error, context + "cannot open " + folder);
+  return fail(error, context + "cannot open " + folder, err);
 }
 
 // RELATIVE's parts, or none when one of them could name something outside the folder.
@@ -74,9 +76,9 @@ int open_root(const std::string& root, std::string* error) {
   if (!path.has_filename() && path.has_parent_path()) path = path.parent_path();  // "run/"
   if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
   if (::mkdir(path.c_str(), 0755) != 0 && errno != EEXIST)
-    return fail(error, "cannot create " + root), -1;
+    return fail(error, "cannot create " + root, errno), -1;
   const int fd = ::open(path.c_str(), kDirFlags);
-  if (fd < 0) fail_folder(error, root, "");
+  if (fd < 0) fail_folder(error, errno, root, "");
   return fd;
 }
 
@@ -87,9 +89,12 @@ int open_parent(const std::string& root, const std::vector<std::string>& parts,
   if (dir.fd < 0) return -1;
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
     Fd next(enter(dir.fd, parts[i]));
-    if (next.fd < 0)
-      return fail_folder(error, parts[i], "refused to write " + relative + " in " + root + ": "),
+    if (next.fd < 0) {
+      const int err = errno;
+      return fail_folder(error, err, parts[i],
+                         "refused to write " + relative + " in " + root + ": "),
              -1;
+    }
     std::swap(dir.fd, next.fd);
   }
   return dir.release();
@@ -163,13 +168,14 @@ int open_confined_append(const std::string& root, const std::string& relative, s
   Fd fd(::openat(dir.fd, parts.back().c_str(),
                  O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644));
   if (fd.fd < 0) {
+    const int err = errno;  // the stat below sets its own
     struct stat there {};
     const bool found = ::fstatat(dir.fd, parts.back().c_str(), &there, AT_SYMLINK_NOFOLLOW) == 0;
     if (found && S_ISLNK(there.st_mode))
       return refuse(error, "refused to append to " + shown + ": a link, which is not followed"), -1;
     if (found && !S_ISREG(there.st_mode))
       return refuse(error, "refused to append to " + shown + ": not a regular file"), -1;
-    return fail(error, "cannot open " + shown), -1;
+    return fail(error, "cannot open " + shown, err), -1;
   }
   struct stat st {};
   if (::fstat(fd.fd, &st) != 0 || !S_ISREG(st.st_mode))

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "core/net/secret_text.h"
+#include "core/run/background_thread.h"
 #include "core/run/launch/server_process_groups.h"
 
 namespace lb::run {
@@ -109,7 +110,10 @@ std::unique_ptr<ServerProcess> ServerProcess::spawn(const ServerSpawn& spec, std
   }
   remember_server_group(p->pid_);
   p->out_fd_ = fds[0];
-  p->reader_ = std::thread([raw = p.get()] { raw->copy_output(); });
+  p->reader_ = std::thread([raw = p.get()] {
+    become_background_thread("lb-server-log");
+    raw->copy_output();
+  });
   return p;
 }
 

@@ -1,5 +1,6 @@
 // The primitives that keep a name, a write or a read from data from elsewhere in its place:
 // a name aimed at a path, a link planted in a folder, a FIFO or device where a file should be.
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -101,7 +102,8 @@ class TestFilesConfinement : public QObject {
     fs::create_directories(root);
     rlimit saved{};
     QCOMPARE(getrlimit(RLIMIT_NOFILE, &saved), 0);
-    const int probe = ::dup(0);  // the lowest free descriptor: every one below it is in use
+    // The lowest free descriptor: every one below it is in use.
+    const int probe = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     QVERIFY(probe >= 0);
     ::close(probe);
     rlimit none = saved;
@@ -110,9 +112,20 @@ class TestFilesConfinement : public QObject {
     std::string error;
     const bool wrote = lb::files::write_confined(root, "summary.json", "{}", &error);
     setrlimit(RLIMIT_NOFILE, &saved);
+    // One descriptor left: the folder opens, the file to append to does not (requests.jsonl,
+    // not there yet, so a look at what is there finds nothing and must not change the reason).
+    rlimit one_left = saved;
+    one_left.rlim_cur = static_cast<rlim_t>(probe) + 1;
+    QCOMPARE(setrlimit(RLIMIT_NOFILE, &one_left), 0);
+    std::string append_error;
+    const int appended = lb::files::open_confined_append(root, "requests.jsonl", &append_error);
+    setrlimit(RLIMIT_NOFILE, &saved);
+    if (appended >= 0) ::close(appended);
     QVERIFY(!wrote);
     QVERIFY2(error.find(std::strerror(EMFILE)) != std::string::npos, error.c_str());
     QVERIFY2(error.find("link") == std::string::npos, error.c_str());
+    QVERIFY(appended < 0);
+    QVERIFY2(append_error.find(std::strerror(EMFILE)) != std::string::npos, append_error.c_str());
 
     const fs::path linked = tmp.filePath("linked").toStdString();
     fs::create_directory_symlink(root, linked);

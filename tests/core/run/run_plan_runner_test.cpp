@@ -94,10 +94,11 @@ class TestPlanRunner : public QObject {
     QCOMPARE(c1["completed"].get<int>(), 6);
     QCOMPARE(c1["warmups_excluded"].get<int>(), 1);
     QCOMPARE(c1["total_output_tokens"].get<int>(), 48);
-    // Never below the scripted delays, and in the scripts' order. Above them by what the machine
-    // adds, which load makes several ms and not the same for both lanes (at load 6, ITL 2.2 and
-    // 8.0 ms for scripts of 2 and 4 ms), so the upper bounds only catch a wrong interval or unit
-    // (a TTFT from the phase's start, an ITL in µs): 5 times the script.
+    // Never below the scripted delays; TTFT in the scripts' order (20 ms apart). Above them by
+    // what the machine adds, which load makes several ms and not the same for both lanes (at
+    // load 6, ITL 2.2 and 8.0 ms for scripts of 2 and 4 ms: more than the scripts' 2 ms
+    // difference, so ITL has no order check), so the upper bounds only catch a wrong interval or
+    // unit (a TTFT from the phase's start, an ITL in µs): 5 times the script.
     const double ttft_a = c1["median_ttft_ms"].get<double>();
     const double ttft_b = tp["lanes"]["cand"]["phases"]["c3"]["median_ttft_ms"].get<double>();
     const double itl_a = c1["median_itl_ms"].get<double>();
@@ -105,7 +106,7 @@ class TestPlanRunner : public QObject {
     const QString timings =
         QString("TTFT %1 / %2 ms, ITL %3 / %4 ms").arg(ttft_a).arg(ttft_b).arg(itl_a).arg(itl_b);
     QVERIFY2(ttft_a >= 20.0 && ttft_b >= 40.0 && itl_a >= 1.9 && itl_b >= 3.9, qPrintable(timings));
-    QVERIFY2(ttft_b > ttft_a + 10.0 && itl_b > itl_a, qPrintable(timings));
+    QVERIFY2(ttft_b > ttft_a + 10.0, qPrintable(timings));
     QVERIFY2(ttft_a < 100.0 + slack_ms && ttft_b < 200.0 + slack_ms && itl_a < 10.0 + slack_ms &&
                  itl_b < 20.0 + slack_ms,
              qPrintable(timings));
