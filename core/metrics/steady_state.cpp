@@ -4,8 +4,6 @@
 #include <cmath>
 #include <utility>
 
-#include "core/metrics/request_metrics.h"
-
 namespace lb::metrics {
 namespace {
 
@@ -13,14 +11,13 @@ constexpr double kNsPerS = 1e9;
 constexpr double kShortFloorS = 10.0;
 constexpr double kShortShare = 0.10;
 
-bool timed(const RequestRecord& r) {
-  return !r.warmup && r.result.t_sent_ns > 0 && r.result.t_done_ns >= r.result.t_sent_ns;
+bool timed(const RequestRow& r) {
+  return !r.warmup && r.t_sent_ns > 0 && r.t_done_ns >= r.t_sent_ns;
 }
 
 // [first reach of THRESHOLD, last fall below it] of the requests in flight, in ns; {0, 0} when
 // the count never reached it. A request ending at the instant another starts does not overlap it.
-std::pair<int64_t, int64_t> window_ns(const std::vector<const RequestRecord*>& recs,
-                                      int64_t threshold) {
+std::pair<int64_t, int64_t> window_ns(const std::vector<RequestRow>& recs, int64_t threshold) {
   int64_t in_flight = 0;
   int64_t start = 0;
   int64_t end = 0;
@@ -62,14 +59,13 @@ void add_trends(SteadyState& s, const IntervalSeries& in, double width_s) {
 
 }  // namespace
 
-std::vector<std::pair<int64_t, int>> in_flight_steps(
-    const std::vector<const RequestRecord*>& recs) {
+std::vector<std::pair<int64_t, int>> in_flight_steps(const std::vector<RequestRow>& rows) {
   std::vector<std::pair<int64_t, int>> steps;
-  steps.reserve(recs.size() * 2);
-  for (const RequestRecord* r : recs) {
-    if (r->result.t_sent_ns <= 0 || r->result.t_done_ns < r->result.t_sent_ns) continue;
-    steps.emplace_back(r->result.t_sent_ns, +1);
-    steps.emplace_back(r->result.t_done_ns, -1);
+  steps.reserve(rows.size() * 2);
+  for (const RequestRow& r : rows) {
+    if (r.warmup || r.t_sent_ns <= 0 || r.t_done_ns < r.t_sent_ns) continue;
+    steps.emplace_back(r.t_sent_ns, +1);
+    steps.emplace_back(r.t_done_ns, -1);
   }
   std::sort(steps.begin(), steps.end());  // -1 sorts before +1 at equal times
   return steps;
@@ -79,18 +75,18 @@ namespace {
 
 // The phase's timed requests and its span (first send, last completion).
 struct TimedRequests {
-  std::vector<const RequestRecord*> recs;
+  std::vector<RequestRow> recs;
   int64_t t0 = 0;
   int64_t t_last = 0;
 };
 
-TimedRequests timed_requests(const std::vector<RequestRecord>& records) {
+TimedRequests timed_requests(const std::vector<RequestRow>& rows) {
   TimedRequests out;
-  for (const RequestRecord& r : records) {
+  for (const RequestRow& r : rows) {
     if (!timed(r)) continue;
-    out.recs.push_back(&r);
-    out.t0 = out.t0 == 0 ? r.result.t_sent_ns : std::min(out.t0, r.result.t_sent_ns);
-    out.t_last = std::max(out.t_last, r.result.t_done_ns);
+    out.recs.push_back(r);
+    out.t0 = out.t0 == 0 ? r.t_sent_ns : std::min(out.t0, r.t_sent_ns);
+    out.t_last = std::max(out.t_last, r.t_done_ns);
   }
   return out;
 }
@@ -114,10 +110,9 @@ void fill_window(SteadyState& s, const TimedRequests& t, int64_t start, int64_t 
     return std::clamp(static_cast<int>(static_cast<double>(at - start) / width_ns), 0,
                       kSteadyIntervals - 1);
   };
-  for (const RequestRecord* r : t.recs) {
-    const RequestMetrics m = compute_request_metrics(*r);
-    const int64_t sent = r->result.t_sent_ns;
-    const int64_t done = r->result.t_done_ns;
+  for (const RequestRow& m : t.recs) {
+    const int64_t sent = m.t_sent_ns;
+    const int64_t done = m.t_done_ns;
     if (sent >= start && sent <= end) {
       ++s.requests_started;
       const int at = interval_of(sent);
@@ -150,6 +145,15 @@ void fill_window(SteadyState& s, const TimedRequests& t, int64_t start, int64_t 
 
 SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t target_concurrency,
                          double fraction) {
+  return steady_state_of(request_rows(records), target_concurrency, fraction);
+}
+
+SteadyState trimmed_state(const std::vector<RequestRecord>& records, const OpenLoopTrim& trim) {
+  return trimmed_state_of(request_rows(records), trim);
+}
+
+SteadyState steady_state_of(const std::vector<RequestRow>& rows, int64_t target_concurrency,
+                            double fraction) {
   SteadyState s;
   s.target = target_concurrency;
   s.fraction = fraction;
@@ -157,19 +161,19 @@ SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t targ
   s.threshold = std::max<int64_t>(
       1,
       static_cast<int64_t>(std::ceil(fraction * static_cast<double>(target_concurrency) - 1e-9)));
-  const TimedRequests t = timed_requests(records);
+  const TimedRequests t = timed_requests(rows);
   const auto [start, end] = window_ns(t.recs, s.threshold);
   fill_window(s, t, start, end);
   return s;
 }
 
-SteadyState trimmed_state(const std::vector<RequestRecord>& records, const OpenLoopTrim& trim) {
+SteadyState trimmed_state_of(const std::vector<RequestRow>& rows, const OpenLoopTrim& trim) {
   SteadyState s;
   s.trim = trim;
-  const TimedRequests t = timed_requests(records);
+  const TimedRequests t = timed_requests(rows);
   if (t.recs.empty()) return s;
   std::vector<int64_t> sends;
-  for (const RequestRecord* r : t.recs) sends.push_back(r->result.t_sent_ns);
+  for (const RequestRow& r : t.recs) sends.push_back(r.t_sent_ns);
   std::sort(sends.begin(), sends.end());
   const auto n = static_cast<int64_t>(sends.size());
   if (trim.warmup_requests + trim.cooldown_requests >= n) {

@@ -15,6 +15,7 @@
 
 #include "core/metrics/percentile.h"
 #include "core/metrics/request_record.h"
+#include "core/metrics/request_row.h"
 #include "core/metrics/trend_test.h"
 
 namespace lb::metrics {
@@ -61,8 +62,9 @@ struct SteadyState {
 
 // Each request's send (+1) and completion (-1) in time order, for counting the requests in
 // flight: a completion sorts before a send at the same instant (a request ending as another
-// starts does not overlap it). Requests without a send stamp, or ending before it, are left out.
-std::vector<std::pair<int64_t, int>> in_flight_steps(const std::vector<const RequestRecord*>& recs);
+// starts does not overlap it). Warm-ups, requests without a send stamp, and requests ending
+// before it are left out.
+std::vector<std::pair<int64_t, int>> in_flight_steps(const std::vector<RequestRow>& rows);
 
 // Over the phase's measured requests (warm-ups left out); FRACTION in (0, 1].
 SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t target_concurrency,
@@ -70,6 +72,11 @@ SteadyState steady_state(const std::vector<RequestRecord>& records, int64_t targ
 
 // An open-loop phase's window as TRIM leaves it, with the same figures.
 SteadyState trimmed_state(const std::vector<RequestRecord>& records, const OpenLoopTrim& trim);
+
+// The same over the requests' rows (a spooled phase's, RecordSpool::rows()).
+SteadyState steady_state_of(const std::vector<RequestRow>& rows, int64_t target_concurrency,
+                            double fraction = 0.95);
+SteadyState trimmed_state_of(const std::vector<RequestRow>& rows, const OpenLoopTrim& trim);
 
 // {"window_s": [start, end], "rule": "in flight" or "trimmed", "threshold": n, "requests_started":
 // ..., "short": bool, ...}; when no window was found, {"found": false, "threshold": n} and why.

@@ -22,7 +22,7 @@ void add_usage(int64_t& total, int64_t v) {
 }
 
 // Missing values (-1) are absent from a distribution, never a sample.
-void add_if_known(OrderStatistics& stats, double v) {
+void add_if_known(FigureStatistics& stats, double v) {
   if (v >= 0) stats.insert(v);
 }
 
@@ -57,8 +57,18 @@ void assign_provenance(LaneSummary& out, Provenance input_tokens, Provenance out
 
 }  // namespace
 
-SummaryAccumulator::SummaryAccumulator(SloSpec slo, size_t event_sample)
-    : slo_(slo), itl_(event_sample), tokens_per_event_(event_sample) {}
+SummaryAccumulator::SummaryAccumulator(SloSpec slo, size_t event_sample, ValueStorage storage)
+    : slo_(slo),
+      ttft_(storage),
+      ttft_content_(storage),
+      ttft_sched_(storage),
+      tpot_(storage),
+      e2el_(storage),
+      e2el_sched_(storage),
+      queue_(storage),
+      decode_(storage),
+      itl_(storage, event_sample),
+      tokens_per_event_(storage, event_sample) {}
 
 void SummaryAccumulator::ProvenanceMix::add(Provenance p) {
   if (p == Provenance::None) return;

@@ -3,20 +3,23 @@
 // goes on (the workbench's live tables). Adding a request costs what that request brought; reading
 // the summary costs the same however many requests came before. summarize() is this accumulator
 // over all records plus the two figures that need every request at once: the peak of 1-second
-// output windows and the most requests in flight. summary() leaves those two at 0.
+// output windows and the most requests in flight. summary() leaves those two at 0. With
+// ValueStorage::Spooled every figure's values go to disk (FigureStatistics), so a phase of any
+// length is summarised exactly in memory that does not grow with it.
 #include <cstdint>
 #include <map>
 #include <string>
 
+#include "core/metrics/figure_statistics.h"
 #include "core/metrics/order_statistics.h"
-#include "core/metrics/sampled_statistics.h"
 #include "core/metrics/summary.h"
 
 namespace lb::metrics {
 
 class SummaryAccumulator {
  public:
-  explicit SummaryAccumulator(SloSpec slo = {}, size_t event_sample = 0);
+  explicit SummaryAccumulator(SloSpec slo = {}, size_t event_sample = 0,
+                              ValueStorage storage = ValueStorage::Memory);
 
   void add(const RequestRecord& record);
   // Same, with the record's metrics already computed (compute_request_metrics(record)).
@@ -24,14 +27,13 @@ class SummaryAccumulator {
   LaneSummary summary() const;
   // With an event sample size: the uniform samples behind the ITL and tokens-per-event
   // percentiles (for histograms); empty without one.
-  const std::vector<double>& itl_sample() const { return itl_.sampled.sample(); }
-  const std::vector<double>& tokens_per_event_sample() const {
-    return tokens_per_event_.sampled.sample();
-  }
+  const std::vector<double>& itl_sample() const { return itl_.sample(); }
+  const std::vector<double>& tokens_per_event_sample() const { return tokens_per_event_.sample(); }
   int64_t requests() const { return measured_ + warmups_; }  // warm-ups included
-  // Every completed request's TTFT (ms) and decode rate (tok/s) so far, for intervals.
-  const OrderStatistics& ttft_values() const { return ttft_; }
-  const OrderStatistics& decode_values() const { return decode_; }
+  // Every completed request's TTFT (ms) and decode rate (tok/s) so far, for intervals; empty
+  // when spooled.
+  const OrderStatistics& ttft_values() const { return ttft_.exact(); }
+  const OrderStatistics& decode_values() const { return decode_.exact(); }
 
  private:
   // Provenances of per-request figures combined: any estimate makes the aggregate an estimate.
@@ -56,19 +58,9 @@ class SummaryAccumulator {
   int64_t first_sent_ns_ = 0, last_done_ns_ = 0;
   int64_t input_tokens_ = 0, output_tokens_ = 0;
   ProvenanceMix input_provenance_, output_provenance_;
-  OrderStatistics ttft_, ttft_content_, ttft_sched_, tpot_, e2el_, e2el_sched_, queue_, decode_;
-  // Per-event: exact (OrderStatistics) or, with an event sample size, sampled.
-  struct EventStatistics {
-    explicit EventStatistics(size_t sample) : sampled(sample), use_sample(sample > 0) {}
-    OrderStatistics exact;
-    SampledStatistics sampled;
-    bool use_sample;
-    void insert(double v) { use_sample ? sampled.insert(v) : exact.insert(v); }
-    size_t size() const { return use_sample ? sampled.size() : exact.size(); }
-    bool estimated() const { return use_sample && !sampled.exact(); }
-    Distribution describe() const { return use_sample ? sampled.describe() : exact.describe(); }
-  };
-  EventStatistics itl_, tokens_per_event_;
+  FigureStatistics ttft_, ttft_content_, ttft_sched_, tpot_, e2el_, e2el_sched_, queue_, decode_;
+  // Per-event: with an event sample size (in memory), sampled.
+  FigureStatistics itl_, tokens_per_event_;
   int64_t coalesced_ = 0;
   UsageTotals usage_;
 };

@@ -178,7 +178,10 @@ class Stage {
       } else {
         tokens_ += output_tokens_of(record.result);
       }
-      out.records.push_back(std::move(record));
+      if (out.spool)
+        out.spool->add(record);
+      else
+        out.records.push_back(std::move(record));
     }
     if (!warmup_) out.max_in_flight = std::max(out.max_in_flight, max_in_flight_);
   }
@@ -235,6 +238,7 @@ class Stage {
 
 PhaseOutcome LoadDriver::run(const LoadPhase& phase, const RecordHandler& on_record) {
   PhaseOutcome out;
+  if (phase.spool_slo) out.spool = std::make_shared<metrics::RecordSpool>(*phase.spool_slo);
   if (phase.warmups > 0 && !stop_.load()) {
     Stage warm(client_, sink_, stop_, phase, /*warmup=*/true, on_record);
     warm.run(phase.warmups, phase.warmup_duration_ns, out);
@@ -246,7 +250,8 @@ PhaseOutcome LoadDriver::run(const LoadPhase& phase, const RecordHandler& on_rec
   } else {
     out.interrupted = true;
   }
-  out.first_send_ns = 0;
+  out.first_send_ns = out.spool ? out.spool->first_send_ns() : 0;
+  out.last_done_ns = out.spool ? out.spool->last_done_ns() : 0;
   for (const auto& r : out.records) {
     if (r.result.t_sent_ns > 0 &&
         (out.first_send_ns == 0 || r.result.t_sent_ns < out.first_send_ns))

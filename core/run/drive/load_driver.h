@@ -12,7 +12,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/metrics/record_spool.h"
 #include "core/metrics/request_record.h"
+#include "core/metrics/summary.h"
 #include "core/net/steady_clock.h"
 #include "core/net/stream_client.h"
 #include "core/run/drive/arrival_schedule.h"
@@ -58,13 +60,20 @@ struct LoadPhase {
   // (e.g. to scrape server counters that must not include the warm-ups).
   std::function<void()> on_measured_start;
   int64_t trial = 0;  // copied into every record (RequestRecord::trial)
+  // Set: the measured records are folded into a spool on disk as they finish
+  // (PhaseOutcome::spool) instead of kept in PhaseOutcome::records, so a phase of any length runs
+  // in memory that does not grow with it; its summary counts goodput against these objectives.
+  std::optional<metrics::SloSpec> spool_slo;
   // Sent with every request besides the lane's own headers (e.g. x-sim-trial to a simulator).
   std::vector<std::pair<std::string, std::string>> extra_headers;
 };
 
 struct PhaseOutcome {
-  std::vector<metrics::RequestRecord>
-      records;  // measured, finished (not cancelled), in finish order
+  // Measured, finished (not cancelled), in finish order; empty when the phase spooled them.
+  std::vector<metrics::RequestRecord> records;
+  std::shared_ptr<metrics::RecordSpool> spool;  // set when LoadPhase::spool_slo was
+  // The phase's summary, once the experiment has made it (one trial).
+  std::optional<metrics::LaneSummary> summary;
   int64_t cancelled = 0;
   int64_t errors = 0;
   int64_t first_send_ns = 0;  // steady_clock

@@ -63,6 +63,8 @@ LoadPhase ExperimentContext::prepared(const LoadPhase& planned) const {
 
 PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metrics::SloSpec& slo) {
   LoadPhase phase = prepared(planned);
+  // Trials pool their records, and log-probabilities are written from them: both keep records.
+  if (trials_ > 1 || spec_.logprobs > 0) phase.spool_slo.reset();
   energy_meter_ = energy_meter_for(phase);
   // Energy is read once the warm-ups are done, before the first measured request.
   phase.on_measured_start = [meter = energy_meter_.get(), then = phase.on_measured_start] {
@@ -113,8 +115,10 @@ PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const Pha
     return outcome;
   }
   metrics::RequestSamples samples;
-  metrics::LaneSummary summary = metrics::summarize(outcome.records, slo, &samples);
+  metrics::LaneSummary summary = outcome.spool ? outcome.spool->summarize(&samples)
+                                               : metrics::summarize(outcome.records, slo, &samples);
   summary.warmups_excluded = warmups;
+  outcome.summary = summary;
   const metrics::PhaseEnergy phase_energy = energy->energy(summary.total_output_tokens);
   nlohmann::json j = metrics::to_json(summary);
   j["interrupted"] = outcome.interrupted;
@@ -132,11 +136,14 @@ PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const Pha
   const bool open_loop = phase.arrival.has_value() || !phase.schedule_ns.empty();
   const metrics::OpenLoopTrim trim{spec_.trim.warmup_s, spec_.trim.cooldown_s,
                                    spec_.trim.warmup_requests, spec_.trim.cooldown_requests};
-  if (phase.concurrency > 0 && !open_loop)
+  const bool steady = phase.concurrency > 0 && !open_loop;
+  if (steady || (open_loop && trim.any())) {
+    const std::vector<metrics::RequestRow> rows =
+        outcome.spool ? outcome.spool->rows() : metrics::request_rows(outcome.records);
     j["steady_state"] = metrics::to_json(
-        metrics::steady_state(outcome.records, phase.concurrency, spec_.steady_state_fraction));
-  else if (open_loop && trim.any())
-    j["steady_state"] = metrics::to_json(metrics::trimmed_state(outcome.records, trim));
+        steady ? metrics::steady_state_of(rows, phase.concurrency, spec_.steady_state_fraction)
+               : metrics::trimmed_state_of(rows, trim));
+  }
   if (const double usd = cost_per_hour_of(phase.lane->id); usd > 0)
     j["cost"] = metrics::cost_json(usd, summary.output_throughput);
   phase_samples_.push_back({phase.lane->id, phase.phase, std::move(samples)});

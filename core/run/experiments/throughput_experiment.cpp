@@ -20,6 +20,14 @@ uint64_t prompt_seed(const plan::ThroughputExperiment& p, const std::string& exp
   return p.seed ^ h;
 }
 
+metrics::SloSpec slo_of(const plan::ThroughputExperiment& p) {
+  metrics::SloSpec slo;
+  slo.ttft_ms = p.slo.ttft_ms;
+  slo.tpot_ms = p.slo.tpot_ms;
+  slo.e2el_ms = p.slo.e2el_ms;
+  return slo;
+}
+
 LoadPhase base_phase(const plan::ThroughputExperiment& p, const ExperimentContext& ctx,
                      const LaneRuntime& lane, int64_t level) {
   LoadPhase phase;
@@ -40,15 +48,10 @@ LoadPhase base_phase(const plan::ThroughputExperiment& p, const ExperimentContex
   // The budget was found when the lane's first level was set up (ThroughputExperiment::run).
   phase.request_at = synthetic_requests(p.input_tokens, seed, level, options,
                                         known_budget(lane, p.input_tokens, p.use_tokenize));
+  // Only figures come of these requests, never texts: a phase of any length needs no more
+  // memory than a short one.
+  phase.spool_slo = slo_of(p);
   return phase;
-}
-
-metrics::SloSpec slo_of(const plan::ThroughputExperiment& p) {
-  metrics::SloSpec slo;
-  slo.ttft_ms = p.slo.ttft_ms;
-  slo.tpot_ms = p.slo.tpot_ms;
-  slo.e2el_ms = p.slo.e2el_ms;
-  return slo;
 }
 
 }  // namespace
@@ -69,8 +72,9 @@ LevelFigures run_level(ExperimentContext& ctx, const plan::ThroughputExperiment&
   phase.concurrency = static_cast<int>(c);
   const metrics::SloSpec slo = slo_of(p);
   const PhaseOutcome outcome = ctx.run_phase(phase, slo);
-  return level_figures(c, metrics::summarize(outcome.records, slo), outcome.errors,
-                       outcome.interrupted);
+  return level_figures(
+      c, outcome.summary ? *outcome.summary : metrics::summarize(outcome.records, slo),
+      outcome.errors, outcome.interrupted);
 }
 
 nlohmann::json run_list(ExperimentContext& ctx, const plan::ThroughputExperiment& p,

@@ -11,6 +11,7 @@
 
 #include "collecting_sink.h"
 #include "core/metrics/request_metrics.h"
+#include "core/metrics/summary.h"
 #include "core/run/drive/chat_request_body.h"
 #include "core/run/drive/load_driver.h"
 #include "fake_vllm.h"
@@ -117,6 +118,38 @@ class TestLoadDriver : public QObject {
     QVERIFY(!sink.progress.empty());
     QCOMPARE(sink.progress.back().done, int64_t(12));
     QCOMPARE(sink.progress.back().total, int64_t(12));
+  }
+
+  void aSpooledPhaseKeepsNoRecordAndSummarisesThemAll() {
+    FakeVllm server(FakeVllmOptions{.ttft_us = 5'000, .itl_us = 1'000, .tokens = 8});
+    const auto lane = lane_for(server);
+    lb::net::StreamClient client;
+    lb::test::CollectingSink sink;
+    std::atomic<bool> stop{false};
+    auto phase = chat_phase(lane, 40, 4);
+    phase.warmups = 3;
+    lb::metrics::SloSpec slo;
+    slo.ttft_ms = 60'000;
+    phase.spool_slo = slo;
+    std::vector<lb::metrics::RequestRecord> handed;  // what the run folder's writer is given
+    auto out = LoadDriver(client, sink, stop).run(phase, [&](const lb::metrics::RequestRecord& r) {
+      if (!r.warmup) handed.push_back(r);
+    });
+    QVERIFY(out.records.empty());  // nothing of the phase held beside the spool
+    QVERIFY(out.spool != nullptr);
+    QCOMPARE(out.spool->size(), int64_t(40));
+    QCOMPARE(handed.size(), size_t(40));
+    const lb::metrics::LaneSummary got = out.spool->summarize();
+    const lb::metrics::LaneSummary want = lb::metrics::summarize(handed, slo);
+    QCOMPARE(got.completed, int64_t(40));
+    QCOMPARE(got.good_requests, int64_t(40));
+    QCOMPARE(got.total_output_tokens, int64_t(40 * 8));
+    QCOMPARE(got.itl_ms.count, want.itl_ms.count);
+    QCOMPARE(got.itl_ms.p99, want.itl_ms.p99);
+    QCOMPARE(got.ttft_ms.p50, want.ttft_ms.p50);
+    QCOMPARE(got.max_concurrent_requests, want.max_concurrent_requests);
+    QCOMPARE(out.first_send_ns, out.spool->first_send_ns());
+    QVERIFY(out.first_send_ns > 0 && out.last_done_ns > out.first_send_ns);
   }
 
   void openLoopKeepsItsScheduleWhenTheServerIsSlow() {
