@@ -32,12 +32,6 @@ Distribution FigureStatistics::describe() const {
   return std::visit([](const auto& v) { return v.describe(); }, values_);
 }
 
-const OrderStatistics& FigureStatistics::exact() const {
-  static const OrderStatistics kNone;
-  const auto* exact = std::get_if<OrderStatistics>(&values_);
-  return exact != nullptr ? *exact : kNone;
-}
-
 const std::vector<double>& FigureStatistics::sample() const {
   static const std::vector<double> kNone;
   const auto* sampled = std::get_if<SampledStatistics>(&values_);

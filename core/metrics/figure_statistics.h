@@ -25,8 +25,6 @@ class FigureStatistics {
   size_t size() const;
   bool estimated() const;  // percentiles from a sample that is not every value
   Distribution describe() const;
-  // The exact values in memory; empty for the other two.
-  const OrderStatistics& exact() const;
   // The sample behind a sampled figure's percentiles; empty for the other two.
   const std::vector<double>& sample() const;
 

@@ -57,16 +57,17 @@ void assign_provenance(LaneSummary& out, Provenance input_tokens, Provenance out
 
 }  // namespace
 
-SummaryAccumulator::SummaryAccumulator(SloSpec slo, size_t event_sample, ValueStorage storage)
+SummaryAccumulator::SummaryAccumulator(SloSpec slo, size_t event_sample, ValueStorage storage,
+                                       size_t request_sample)
     : slo_(slo),
-      ttft_(storage),
-      ttft_content_(storage),
-      ttft_sched_(storage),
-      tpot_(storage),
-      e2el_(storage),
-      e2el_sched_(storage),
-      queue_(storage),
-      decode_(storage),
+      ttft_(storage, request_sample),
+      ttft_content_(storage, request_sample),
+      ttft_sched_(storage, request_sample),
+      tpot_(storage, request_sample),
+      e2el_(storage, request_sample),
+      e2el_sched_(storage, request_sample),
+      queue_(storage, request_sample),
+      decode_(storage, request_sample),
       itl_(storage, event_sample),
       tokens_per_event_(storage, event_sample) {}
 
@@ -198,6 +199,11 @@ LaneSummary SummaryAccumulator::summary() const {
   usage_.write(out);
   assign_provenance(out, input_provenance_.result, output_provenance_.result);
   if (itl_.estimated()) out.provenance["itl"] = Provenance::Estimated;
+  const std::pair<const char*, const FigureStatistics*> per_request[] = {
+      {"ttft", &ttft_}, {"ttft_sched", &ttft_sched_}, {"tpot", &tpot_},
+      {"e2el", &e2el_}, {"queue_delay", &queue_},     {"decode_tok_s", &decode_}};
+  for (const auto& [key, figure] : per_request)
+    if (figure->estimated()) out.provenance[key] = Provenance::Estimated;
   if (tokens_per_event_.estimated()) out.provenance["tokens_per_event"] = Provenance::Estimated;
   return out;
 }

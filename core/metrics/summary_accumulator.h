@@ -18,8 +18,13 @@ namespace lb::metrics {
 
 class SummaryAccumulator {
  public:
+  // EVENT_SAMPLE > 0 (in memory): the per-event figures (ITL, tokens per event) from a uniform
+  // sample of that many values; REQUEST_SAMPLE > 0: the per-request ones (TTFT, TPOT, ...) too.
+  // A figure whose sample is not every value is marked Estimated. For live summaries, whose
+  // memory must not grow with the run; summary.json has the exact figures.
   explicit SummaryAccumulator(SloSpec slo = {}, size_t event_sample = 0,
-                              ValueStorage storage = ValueStorage::Memory);
+                              ValueStorage storage = ValueStorage::Memory,
+                              size_t request_sample = 0);
 
   void add(const RequestRecord& record);
   // Same, with the record's metrics already computed (compute_request_metrics(record)).
@@ -30,10 +35,6 @@ class SummaryAccumulator {
   const std::vector<double>& itl_sample() const { return itl_.sample(); }
   const std::vector<double>& tokens_per_event_sample() const { return tokens_per_event_.sample(); }
   int64_t requests() const { return measured_ + warmups_; }  // warm-ups included
-  // Every completed request's TTFT (ms) and decode rate (tok/s) so far, for intervals; empty
-  // when spooled.
-  const OrderStatistics& ttft_values() const { return ttft_.exact(); }
-  const OrderStatistics& decode_values() const { return decode_.exact(); }
 
  private:
   // Provenances of per-request figures combined: any estimate makes the aggregate an estimate.

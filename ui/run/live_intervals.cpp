@@ -24,24 +24,27 @@ models::FigureIntervals table_intervals(
   return out;
 }
 
-void keep(std::vector<double>& to, double v) {
-  if (v >= 0) to.push_back(v);
+void keep(metrics::SampledStatistics& to, double v) {
+  if (v >= 0) to.insert(v);
 }
 
 }  // namespace
 
 void LiveIntervals::add(const metrics::RequestRecord& record, const metrics::RequestMetrics& m) {
-  trials_.try_emplace(record.trial).first->second.add(record, m);
+  trials_
+      .try_emplace(record.trial, metrics::SloSpec{}, kTrialEventSample,
+                   metrics::ValueStorage::Memory, kRequestSample)
+      .first->second.add(record, m);
   if (record.warmup || !m.ok) return;
-  keep(pooled_.ttft_ms, m.ttft_ms);
-  keep(pooled_.tpot_ms, m.tpot_ms);
-  keep(pooled_.e2el_ms, m.e2el_ms);
-  keep(pooled_.decode_tok_s, m.decode_tok_s);
+  keep(ttft_, m.ttft_ms);
+  keep(tpot_, m.tpot_ms);
+  keep(e2el_, m.e2el_ms);
+  keep(decode_, m.decode_tok_s);
 }
 
 bool LiveIntervals::stale(bool settled) const {
   if (!computed_ || settled != cached_settled_ || trials_.size() != cached_trials_) return true;
-  const size_t n = pooled_.ttft_ms.size();
+  const size_t n = ttft_.size();
   if (n == cached_requests_) return false;
   return n < kAlwaysRecomputeBelow ||
          static_cast<double>(n) >= kRecomputeGrowth * static_cast<double>(cached_requests_);
@@ -51,7 +54,7 @@ const models::FigureIntervals& LiveIntervals::intervals(bool settled) {
   if (!stale(settled)) return cached_;
   cached_ = over_trials(settled);
   if (cached_.basis == models::FigureIntervals::Basis::None) cached_ = over_requests();
-  cached_requests_ = pooled_.ttft_ms.size();
+  cached_requests_ = ttft_.size();
   cached_trials_ = trials_.size();
   cached_settled_ = settled;
   computed_ = true;
@@ -71,8 +74,17 @@ models::FigureIntervals LiveIntervals::over_trials(bool settled) const {
 }
 
 models::FigureIntervals LiveIntervals::over_requests() const {
-  return table_intervals(metrics::headline_intervals(pooled_),
-                         models::FigureIntervals::Basis::Requests, false);
+  std::vector<std::pair<std::string, metrics::BootstrapInterval>> intervals;
+  for (const metrics::HeadlineFigure& f : metrics::headline_figures()) {
+    const metrics::SampledStatistics* values =
+        f.values == &metrics::RequestSamples::ttft_ms   ? &ttft_
+        : f.values == &metrics::RequestSamples::tpot_ms ? &tpot_
+        : f.values == &metrics::RequestSamples::e2el_ms ? &e2el_
+                                                        : &decode_;
+    const metrics::BootstrapInterval i = metrics::bootstrap_interval(values->sample(), f.statistic);
+    if (i.valid()) intervals.emplace_back(f.key, metrics::scaled_to_population(i, values->size()));
+  }
+  return table_intervals(intervals, models::FigureIntervals::Basis::Requests, false);
 }
 
 }  // namespace lb::ui

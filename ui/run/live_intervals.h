@@ -5,11 +5,15 @@
 // bootstrap of each request's TTFT, TPOT, E2EL and decode rate).
 //
 // A bootstrap over requests costs what the requests number, so while a run grows it is redone
-// once the sample has grown by kRecomputeGrowth (every drain while it is small); settle() at the
-// end of a run makes every interval current.
+// once the requests have grown by kRecomputeGrowth (every drain while they are few); settle() at
+// the end of a run makes every interval current. Memory and cost stay bounded however long the
+// run: each figure keeps a uniform sample of at most kRequestSample requests, and beyond that the
+// sample's interval is narrowed to the whole count (metrics::scaled_to_population); summary.json
+// has the intervals over every request.
 #include <cstdint>
 #include <map>
 
+#include "core/metrics/sampled_statistics.h"
 #include "core/metrics/summary_accumulator.h"
 #include "core/metrics/summary_intervals.h"
 #include "models/lane_stats_model.h"
@@ -20,6 +24,9 @@ class LiveIntervals {
  public:
   static constexpr size_t kAlwaysRecomputeBelow = 500;  // requests
   static constexpr double kRecomputeGrowth = 1.05;
+  // Requests kept per figure (and per trial's summary) for the live figures.
+  static constexpr size_t kRequestSample = 20'000;
+  static constexpr size_t kTrialEventSample = 256;  // a trial's ITL is not a headline figure
 
   // A finished request of the lane or phase (warm-ups and failures are counted as summaries
   // count them: not in the figures).
@@ -33,7 +40,9 @@ class LiveIntervals {
   models::FigureIntervals over_requests() const;
   bool stale(bool settled) const;
 
-  metrics::RequestSamples pooled_;
+  // Each completed request's TTFT, TPOT, E2EL and decode rate: a uniform sample of each.
+  metrics::SampledStatistics ttft_{kRequestSample}, tpot_{kRequestSample}, e2el_{kRequestSample},
+      decode_{kRequestSample};
   std::map<int64_t, metrics::SummaryAccumulator> trials_;
   models::FigureIntervals cached_;
   size_t cached_requests_ = 0;

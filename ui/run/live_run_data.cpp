@@ -77,7 +77,10 @@ void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
   lane.all.add(record, m);
   lane.all_intervals.add(record, m);
   const QString phase = QString::fromStdString(record.phase);
-  lane.by_phase.try_emplace(phase, metrics::SloSpec{}, kEventSample).first->second.add(record, m);
+  lane.by_phase
+      .try_emplace(phase, metrics::SloSpec{}, kEventSample, metrics::ValueStorage::Memory,
+                   LiveIntervals::kRequestSample)
+      .first->second.add(record, m);
   lane.phase_intervals[phase].add(record, m);
   lane.traffic.add(traffic_request(record, m));
   if (!m.ok) {

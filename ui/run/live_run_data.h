@@ -41,7 +41,8 @@ class LiveRunData {
   static constexpr double kRateBucketS = 1.0;  // output tok/s is counted per 1 s of wall time
   // ITL and tokens-per-event percentiles of the live tables come from a uniform sample of this
   // many values per lane and phase (SummaryAccumulator); summary.json has the exact ones. The
-  // histograms bin the lane's sample.
+  // histograms bin the lane's sample. The per-request figures keep a sample of
+  // LiveIntervals::kRequestSample requests, so a run of any length holds bounded memory.
   static constexpr size_t kEventSample = 10'000;
 
   void reset(int64_t t0_ns, QStringList lanes);
@@ -106,7 +107,8 @@ class LiveRunData {
 
  private:
   struct Lane {
-    metrics::SummaryAccumulator all{{}, kEventSample};
+    metrics::SummaryAccumulator all{
+        {}, kEventSample, metrics::ValueStorage::Memory, LiveIntervals::kRequestSample};
     std::map<QString, metrics::SummaryAccumulator> by_phase;
     mutable LiveIntervals all_intervals;  // a cache: made current when read
     std::map<QString, LiveIntervals> phase_intervals;

@@ -133,6 +133,37 @@ class SummaryAccumulatorTest : public QObject {
     QCOMPARE(live.requests(), static_cast<int64_t>(so_far.size()));
   }
 
+  void sampledRequestFiguresAreExactUntilTheSampleFills() {
+    std::mt19937_64 rng(43);
+    SummaryAccumulator live({}, 50, ValueStorage::Memory, 300);
+    SummaryAccumulator exact;
+    int64_t completed = 0;
+    for (int64_t i = 0; completed < 300; ++i) {
+      const RequestRecord r = random_request(rng, i);
+      live.add(r);
+      exact.add(r);
+      completed = exact.summary().completed;
+    }
+    LaneSummary l = live.summary();
+    QVERIFY(l.ttft_ms.count <= 300);
+    QVERIFY(same_distribution(l.ttft_ms, exact.summary().ttft_ms));
+    QCOMPARE(l.provenance.at("ttft"), Provenance::Measured);
+    for (int64_t i = 0; i < 3000; ++i) {  // ten times the sample
+      const RequestRecord r = random_request(rng, 10'000 + i);
+      live.add(r);
+      exact.add(r);
+    }
+    l = live.summary();
+    const LaneSummary e = exact.summary();
+    QCOMPARE(l.ttft_ms.count, e.ttft_ms.count);  // counts, means and extremes stay exact
+    QCOMPARE(l.ttft_ms.max, e.ttft_ms.max);
+    QVERIFY(close_to(l.ttft_ms.mean, e.ttft_ms.mean));
+    QCOMPARE(l.provenance.at("ttft"), Provenance::Estimated);
+    QCOMPARE(l.provenance.at("decode_tok_s"), Provenance::Estimated);
+    QCOMPARE(e.provenance.at("ttft"), Provenance::Measured);
+    QVERIFY(std::abs(l.ttft_ms.p50 / e.ttft_ms.p50 - 1) < 0.1);
+  }
+
   void missingValuesStayOutOfTheLiveDistributions() {
     // A completed request with no events has no TTFT: it adds nothing to the TTFT samples.
     RequestRecord r;
