@@ -248,14 +248,4 @@ int64_t samples_needed(const RatioInterval& r) {
   return static_cast<int64_t>(std::ceil(n * (half / effect) * (half / effect)));
 }
 
-BootstrapInterval scaled_to_population(BootstrapInterval interval, size_t population) {
-  if (!interval.valid() || interval.n == 0 || population <= interval.n) return interval;
-  const double shrink =
-      std::sqrt(static_cast<double>(interval.n) / static_cast<double>(population));
-  interval.lo = interval.estimate - (interval.estimate - interval.lo) * shrink;
-  interval.hi = interval.estimate + (interval.hi - interval.estimate) * shrink;
-  interval.n = population;
-  return interval;
-}
-
 }  // namespace lb::metrics

@@ -66,12 +66,6 @@ size_t bootstrap_min_values(BootstrapStatistic statistic);
 BootstrapInterval bootstrap_interval(std::vector<double> values, BootstrapStatistic statistic,
                                      const BootstrapOptions& options = {});
 
-// An interval made from a uniform sample of m of POPULATION values (m = interval.n), narrowed to
-// what the whole population would give (m-out-of-n bootstrap): the statistic's spread shrinks as
-// 1/sqrt(n), so each side's distance from the estimate is scaled by sqrt(m / n), and n becomes
-// POPULATION. Unchanged when the sample is every value.
-BootstrapInterval scaled_to_population(BootstrapInterval interval, size_t population);
-
 // The statistic of each of `resamples` resamples of `values`, in draw order (for error bars and
 // histograms, and to check the resampling itself).
 std::vector<double> bootstrap_replicates(std::vector<double> values, BootstrapStatistic statistic,

@@ -38,4 +38,9 @@ const std::vector<double>& FigureStatistics::sample() const {
   return sampled != nullptr ? sampled->sample() : kNone;
 }
 
+std::string FigureStatistics::spool_fallback_reason() const {
+  const auto* spooled = std::get_if<SpooledStatistics>(&values_);
+  return spooled != nullptr ? spooled->spool().fallback_reason() : std::string();
+}
+
 }  // namespace lb::metrics

@@ -4,6 +4,7 @@
 // per-event figures), or exact on disk (SpooledStatistics: a phase of any length in memory that
 // does not grow with it).
 #include <cstddef>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -27,6 +28,8 @@ class FigureStatistics {
   Distribution describe() const;
   // The sample behind a sampled figure's percentiles; empty for the other two.
   const std::vector<double>& sample() const;
+  // Spooled: why its values are kept in memory (ValueSpool::fallback_reason); else empty.
+  std::string spool_fallback_reason() const;
 
  private:
   std::variant<OrderStatistics, SampledStatistics, SpooledStatistics> values_;

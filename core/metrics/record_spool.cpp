@@ -31,9 +31,9 @@ std::vector<RequestRow> RecordSpool::rows() const {
   return out;
 }
 
-LaneSummary RecordSpool::summarize(RequestSamples* samples) const {
+LaneSummary RecordSpool::summarize(const std::vector<RequestRow>& measured,
+                                   RequestSamples* samples) const {
   LaneSummary out = accumulator_.summary();
-  const std::vector<RequestRow> measured = rows();
   out.max_concurrent_requests = max_overlap(measured);
   if (samples != nullptr)
     for (const RequestRow& row : measured)
@@ -48,7 +48,7 @@ LaneSummary RecordSpool::summarize(RequestSamples* samples) const {
 std::string RecordSpool::memory_fallback_reason() const {
   if (rows_.memory_fallback()) return rows_.fallback_reason();
   if (events_.memory_fallback()) return events_.fallback_reason();
-  return {};
+  return accumulator_.spool_fallback_reason();
 }
 
 }  // namespace lb::metrics

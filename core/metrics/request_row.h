@@ -1,7 +1,7 @@
 #pragma once
 // What the figures that depend on when requests ran (the requests in flight, a steady-state window,
 // the per-request intervals) need of one request: its send and completion stamps and its
-// per-request figures, 56 bytes instead of the whole record with its events and text.
+// per-request figures, 64 bytes instead of the whole record with its events and text.
 #include <cstdint>
 #include <vector>
 
@@ -21,7 +21,9 @@ struct RequestRow {
   int64_t output_tokens = -1;
   bool ok = false;
   bool warmup = false;
+  char reserved[6] = {};  // no padding: every byte written to a spool is set
 };
+static_assert(sizeof(RequestRow) == 64);
 
 RequestRow request_row(const RequestRecord& record, const RequestMetrics& metrics);
 // Each record's row, in order (computes each record's metrics).

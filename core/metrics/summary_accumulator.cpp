@@ -200,12 +200,25 @@ LaneSummary SummaryAccumulator::summary() const {
   assign_provenance(out, input_provenance_.result, output_provenance_.result);
   if (itl_.estimated()) out.provenance["itl"] = Provenance::Estimated;
   const std::pair<const char*, const FigureStatistics*> per_request[] = {
-      {"ttft", &ttft_}, {"ttft_sched", &ttft_sched_}, {"tpot", &tpot_},
-      {"e2el", &e2el_}, {"queue_delay", &queue_},     {"decode_tok_s", &decode_}};
+      {"ttft", &ttft_},
+      {"ttft_content", &ttft_content_},
+      {"ttft_sched", &ttft_sched_},
+      {"tpot", &tpot_},
+      {"e2el", &e2el_},
+      {"e2el_sched", &e2el_sched_},
+      {"queue_delay", &queue_},
+      {"decode_tok_s", &decode_}};
   for (const auto& [key, figure] : per_request)
     if (figure->estimated()) out.provenance[key] = Provenance::Estimated;
   if (tokens_per_event_.estimated()) out.provenance["tokens_per_event"] = Provenance::Estimated;
   return out;
+}
+
+std::string SummaryAccumulator::spool_fallback_reason() const {
+  for (const FigureStatistics* f : {&ttft_, &ttft_content_, &ttft_sched_, &tpot_, &e2el_,
+                                    &e2el_sched_, &queue_, &decode_, &itl_, &tokens_per_event_})
+    if (std::string why = f->spool_fallback_reason(); !why.empty()) return why;
+  return {};
 }
 
 }  // namespace lb::metrics

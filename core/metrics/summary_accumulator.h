@@ -35,6 +35,8 @@ class SummaryAccumulator {
   const std::vector<double>& itl_sample() const { return itl_.sample(); }
   const std::vector<double>& tokens_per_event_sample() const { return tokens_per_event_.sample(); }
   int64_t requests() const { return measured_ + warmups_; }  // warm-ups included
+  // Spooled: why some figure keeps its values in memory after all (a full disk); else empty.
+  std::string spool_fallback_reason() const;
 
  private:
   // Provenances of per-request figures combined: any estimate makes the aggregate an estimate.

@@ -49,10 +49,13 @@ bool write_all(int fd, const unsigned char* data, size_t n, std::string& why) {
   return true;
 }
 
+// False at an error (errno says which) or an early end of the file (errno 0).
 bool read_at(int fd, unsigned char* data, size_t n, int64_t offset) {
+  errno = 0;
   while (n > 0) {
     const ssize_t r = ::pread(fd, data, n, offset);
     if (r < 0 && errno == EINTR) continue;
+    if (r == 0) errno = 0;
     if (r <= 0) return false;
     data += r;
     n -= static_cast<size_t>(r);
@@ -100,17 +103,9 @@ void ByteSpool::append(const void* record) {
 }
 
 void ByteSpool::fall_back(const std::string& why) const {
+  // What reached the file stays there and is still read back; from now on records stay in
+  // memory (a partial write's tail beyond file_bytes_ is never read: those records are pending).
   fallback_reason_ = why;
-  if (fd_ < 0) return;
-  // What reached the file comes back into memory, ahead of what had not.
-  std::vector<unsigned char> all(static_cast<size_t>(file_bytes_));
-  const bool read = read_at(fd_, all.data(), all.size(), 0);
-  ::close(fd_);
-  fd_ = -1;
-  file_bytes_ = 0;
-  if (!read) throw std::runtime_error("cannot read back the spool file: " + why);
-  all.insert(all.end(), pending_.begin(), pending_.end());
-  pending_ = std::move(all);
 }
 
 void ByteSpool::flush() const {
@@ -118,10 +113,7 @@ void ByteSpool::flush() const {
   std::string why;
   if (fd_ < 0) fd_ = open_unnamed(spool_dir(), why);
   if (fd_ < 0) return fall_back(why);
-  if (!write_all(fd_, pending_.data(), pending_.size(), why)) {
-    // A partial write leaves the file's tail unknown: keep only the whole blocks before it.
-    return fall_back(why);
-  }
+  if (!write_all(fd_, pending_.data(), pending_.size(), why)) return fall_back(why);
   file_bytes_ += static_cast<int64_t>(pending_.size());
   pending_.clear();
 }
@@ -134,7 +126,7 @@ void ByteSpool::for_each(const std::function<void(const unsigned char*)>& visit)
       const auto n = static_cast<size_t>(std::min<int64_t>(per_block, file_bytes_ - at));
       if (!read_at(fd_, block.data(), n, at))
         throw std::runtime_error(std::string("cannot read back the spool file: ") +
-                                 std::strerror(errno));
+                                 (errno != 0 ? std::strerror(errno) : "it ended early"));
       for (size_t i = 0; i < n; i += record_bytes_) visit(block.data() + i);
       at += static_cast<int64_t>(n);
     }

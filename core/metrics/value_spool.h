@@ -3,8 +3,9 @@
 // back in order block by block: what a long phase's summary needs from every request without
 // holding every request. The file is created unlinked in $TMPDIR (or /tmp), so nothing is left
 // behind when the process ends, however it ends. Should the file not be created, or a write
-// fail (a full disk), the spool keeps what it holds in memory from then on: the figures stay
-// exact and only the memory bound is lost, which memory_fallback() tells.
+// fail (a full disk), what reached the file stays there and the records from then on stay in
+// memory: the figures stay exact and only the memory bound is lost, which memory_fallback()
+// tells.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

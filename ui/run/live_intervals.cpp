@@ -82,7 +82,7 @@ models::FigureIntervals LiveIntervals::over_requests() const {
         : f.values == &metrics::RequestSamples::e2el_ms ? &e2el_
                                                         : &decode_;
     const metrics::BootstrapInterval i = metrics::bootstrap_interval(values->sample(), f.statistic);
-    if (i.valid()) intervals.emplace_back(f.key, metrics::scaled_to_population(i, values->size()));
+    if (i.valid()) intervals.emplace_back(f.key, i);
   }
   return table_intervals(intervals, models::FigureIntervals::Basis::Requests, false);
 }

@@ -8,8 +8,8 @@
 // once the requests have grown by kRecomputeGrowth (every drain while they are few); settle() at
 // the end of a run makes every interval current. Memory and cost stay bounded however long the
 // run: each figure keeps a uniform sample of at most kRequestSample requests, and beyond that the
-// sample's interval is narrowed to the whole count (metrics::scaled_to_population); summary.json
-// has the intervals over every request.
+// interval is the sample's (its count says so): wider than the one over every request, which
+// summary.json has, and still covering it.
 #include <cstdint>
 #include <map>
 

@@ -65,6 +65,7 @@ PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metric
   LoadPhase phase = prepared(planned);
   // Trials pool their records, and log-probabilities are written from them: both keep records.
   if (trials_ > 1 || spec_.logprobs > 0) phase.spool_slo.reset();
+  if (phase.spool_slo) phase.spool_slo = slo;  // the objectives this summary counts
   energy_meter_ = energy_meter_for(phase);
   // Energy is read once the warm-ups are done, before the first measured request.
   phase.on_measured_start = [meter = energy_meter_.get(), then = phase.on_measured_start] {
@@ -115,8 +116,16 @@ PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const Pha
     return outcome;
   }
   metrics::RequestSamples samples;
-  metrics::LaneSummary summary = outcome.spool ? outcome.spool->summarize(&samples)
+  // A spooled phase's rows are read back once, for its summary and its steady state.
+  std::vector<metrics::RequestRow> rows;
+  if (outcome.spool) rows = outcome.spool->rows();
+  metrics::LaneSummary summary = outcome.spool ? outcome.spool->summarize(rows, &samples)
                                                : metrics::summarize(outcome.records, slo, &samples);
+  if (outcome.spool) {
+    if (const std::string why = outcome.spool->memory_fallback_reason(); !why.empty())
+      warn("lane " + phase.lane->id + " " + phase.phase + ": " + why +
+           "; its figures are exact, but it held its requests in memory");
+  }
   summary.warmups_excluded = warmups;
   outcome.summary = summary;
   const metrics::PhaseEnergy phase_energy = energy->energy(summary.total_output_tokens);
@@ -138,8 +147,7 @@ PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const Pha
                                    spec_.trim.warmup_requests, spec_.trim.cooldown_requests};
   const bool steady = phase.concurrency > 0 && !open_loop;
   if (steady || (open_loop && trim.any())) {
-    const std::vector<metrics::RequestRow> rows =
-        outcome.spool ? outcome.spool->rows() : metrics::request_rows(outcome.records);
+    if (!outcome.spool) rows = metrics::request_rows(outcome.records);
     j["steady_state"] = metrics::to_json(
         steady ? metrics::steady_state_of(rows, phase.concurrency, spec_.steady_state_fraction)
                : metrics::trimmed_state_of(rows, trim));

@@ -11,7 +11,6 @@
 
 #include "core/metrics/bootstrap.h"
 #include "core/metrics/percentile.h"
-#include "core/metrics/sampled_statistics.h"
 
 using namespace lb::metrics;
 
@@ -70,37 +69,6 @@ std::vector<double> naive_percentile_replicates(const std::vector<double>& v, do
 class BootstrapTest : public QObject {
   Q_OBJECT
  private slots:
-  // A live table keeps a sample of the requests: its interval, narrowed to the whole count, is
-  // close to the interval over every request, where the sample's own is twice as wide.
-  void aSampleOfTheRequestsGivesTheWholeCountsInterval() {
-    const std::vector<double> all = exponential_sample(41, 80'000, 0.05);
-    const BootstrapInterval exact = bootstrap_interval(all, BootstrapStatistic::median());
-    SampledStatistics sample(20'000);
-    for (double v : all) sample.insert(v);
-    const BootstrapInterval of_sample =
-        bootstrap_interval(sample.sample(), BootstrapStatistic::median());
-    const BootstrapInterval scaled = scaled_to_population(of_sample, all.size());
-    const double exact_width = exact.hi - exact.lo;
-    qInfo("widths: every value %.4f, sample %.4f, scaled %.4f", exact_width,
-          of_sample.hi - of_sample.lo, scaled.hi - scaled.lo);
-    QCOMPARE(scaled.n, all.size());
-    QVERIFY(of_sample.hi - of_sample.lo > 1.6 * exact_width);
-    QVERIFY(std::abs((scaled.hi - scaled.lo) / exact_width - 1) < 0.2);
-    QVERIFY(scaled.lo < exact.estimate && exact.estimate < scaled.hi);
-    // The arithmetic: each side's distance from the estimate times sqrt(m / n).
-    BootstrapInterval i;
-    i.estimate = 10;
-    i.lo = 8;
-    i.hi = 13;
-    i.n = 100;
-    const BootstrapInterval four_times = scaled_to_population(i, 400);
-    QCOMPARE(four_times.lo, 9.0);
-    QCOMPARE(four_times.hi, 11.5);
-    QCOMPARE(four_times.n, size_t(400));
-    QCOMPARE(scaled_to_population(i, 100).lo, 8.0);  // the sample is every value
-    QVERIFY(!scaled_to_population(BootstrapInterval{}, 400).valid());
-  }
-
   void meanIntervalCoversTheTrueMean() {
     auto draw = [](uint64_t seed) { return normal_sample(seed, 50, 10.0, 2.0); };
     for (auto method : {BootstrapMethod::Bca, BootstrapMethod::Percentile}) {

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <random>
 #include <string>
@@ -138,6 +139,27 @@ class RecordSpoolTest : public QObject {
     QVERIFY2(why.find("cannot create a spool file") != std::string::npos, why.c_str());
     QVERIFY2(why.find(std::strerror(EMFILE)) != std::string::npos, why.c_str());
     QVERIFY(identical(spooled.describe(), exact.describe()));
+  }
+
+  void aSpoolWhoseWriteFailsKeepsWhatItWroteAndTheRestInMemory() {
+    rlimit saved{};
+    QCOMPARE(getrlimit(RLIMIT_FSIZE, &saved), 0);
+    rlimit small = saved;
+    small.rlim_cur = 100 * 1024;  // the second 64 KB block cannot be written whole
+    auto* const old_handler = std::signal(SIGXFSZ, SIG_IGN);  // the write fails with EFBIG instead
+    QCOMPARE(setrlimit(RLIMIT_FSIZE, &small), 0);
+    ValueSpool<int64_t> spool;
+    for (int64_t i = 0; i < 50'000; ++i) spool.append(i);  // 400 KB
+    setrlimit(RLIMIT_FSIZE, &saved);
+    std::signal(SIGXFSZ, old_handler);
+    QVERIFY(spool.memory_fallback());
+    QVERIFY2(spool.fallback_reason().find(std::strerror(EFBIG)) != std::string::npos,
+             spool.fallback_reason().c_str());
+    int64_t expect = 0;
+    bool in_order = true;
+    spool.for_each([&](int64_t v) { in_order = in_order && v == expect++; });
+    QVERIFY(in_order);
+    QCOMPARE(expect, int64_t(50'000));
   }
 
   void aSpooledPhaseSummarisesAsItsRecordsInMemory() {
