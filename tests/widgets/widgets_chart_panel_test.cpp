@@ -187,6 +187,37 @@ class ChartPanelTest : public QObject {
     QVERIFY2(y->max() >= 500.0, qPrintable(QString::number(y->max())));
   }
 
+  // A live chart asks for a range on every drain; the axes (whose every change lays out all their
+  // labels again) change only when the nice range does.
+  void axes_change_only_when_their_nice_range_does() {
+    ChartPanel panel(ChartKind::Line, std::make_shared<LanePalette>());
+    panel.set_series("fp8", {{0.0, 100.0}, {10.5, 120.0}});
+    panel.flush();
+    auto* view = panel.findChild<QChartView*>();
+    QVERIFY(view);
+    auto* x = qobject_cast<QValueAxis*>(view->chart()->axes(Qt::Horizontal).first());
+    auto* y = qobject_cast<QValueAxis*>(view->chart()->axes(Qt::Vertical).first());
+    QVERIFY(x && y);
+    const double x_max = x->max();
+    int changes = 0;
+    for (QValueAxis* axis : {x, y}) {
+      connect(axis, &QValueAxis::rangeChanged, this, [&] { ++changes; });
+      connect(axis, &QValueAxis::labelFormatChanged, this, [&] { ++changes; });
+      connect(axis, &QValueAxis::tickCountChanged, this, [&] { ++changes; });
+    }
+    // New points inside the nice range already shown: nothing on the axes moves.
+    panel.set_series("fp8", {{0.0, 100.0}, {10.5, 120.0}, {5.2, 119.0}});
+    panel.flush();
+    panel.set_series("fp8", {{0.0, 100.0}, {10.5, 120.0}, {7.4, 101.5}, {9.0, 110.0}});
+    panel.flush();
+    QCOMPARE(changes, 0);
+    // Past it, the axis follows.
+    panel.set_series("fp8", {{0.0, 100.0}, {10.0, 120.0}, {x_max * 3, 119.0}});
+    panel.flush();
+    QVERIFY(changes > 0);
+    QVERIFY2(x->max() >= x_max * 3, qPrintable(QString::number(x->max())));
+  }
+
   // Twenty bins in a quarter of the window: the axis labels every few bins, and the last one
   // ("≥x") always, rather than cutting each label to "1…".
   void many_bins_get_every_kth_label() {

@@ -34,6 +34,21 @@ QString label_format(const QValueAxis* axis) {
   return step >= 0.1 ? QStringLiteral("%.1f") : QStringLiteral("%.2f");
 }
 
+// Sets AXIS to the nice-number range around [LO, HI] and its label format, touching it only where
+// they change: each change of a Qt Charts axis lays out every label again (rich text), and a live
+// chart asks for a range on every drain while the nice range moves seldom.
+void apply_nice_range(QValueAxis* axis, double lo, double hi) {
+  QValueAxis nice;  // in no chart: nothing to lay out
+  nice.setTickCount(axis->tickCount());
+  nice.setRange(lo, hi);
+  nice.applyNiceNumbers();
+  if (axis->min() != nice.min() || axis->max() != nice.max())
+    axis->setRange(nice.min(), nice.max());
+  if (axis->tickCount() != nice.tickCount()) axis->setTickCount(nice.tickCount());
+  const QString format = label_format(axis);
+  if (axis->labelFormat() != format) axis->setLabelFormat(format);
+}
+
 class QtChartsBackend final : public ChartBackend {
  public:
   static constexpr int kMarkedPointsMax = 24;
@@ -169,12 +184,8 @@ class QtChartsBackend final : public ChartBackend {
   }
 
   void set_range(const AxisRange& r) override {
-    if (x_axis_) x_axis_->setRange(r.x_min, r.x_max);
-    y_axis_->setRange(r.y_min, r.y_max);
-    if (x_axis_) x_axis_->applyNiceNumbers();
-    y_axis_->applyNiceNumbers();
-    if (x_axis_) x_axis_->setLabelFormat(label_format(x_axis_));
-    y_axis_->setLabelFormat(label_format(y_axis_));
+    if (x_axis_) apply_nice_range(x_axis_, r.x_min, r.x_max);
+    apply_nice_range(y_axis_, r.y_min, r.y_max);
   }
 
   void set_bars(const BarData& data, const QList<QColor>& colors) override {
@@ -195,13 +206,13 @@ class QtChartsBackend final : public ChartBackend {
     // Near the top the scale is the whole 0-100 %, so its ticks stay round (not 0, 20, 39, ...).
     const double top = std::max(5.0, max_value * 1.1);
     if (top < 90) {
-      y_axis_->setRange(0, top);
-      y_axis_->applyNiceNumbers();
+      apply_nice_range(y_axis_, 0, top);
     } else {
-      y_axis_->setRange(0, 100);
-      y_axis_->setTickCount(6);
+      if (y_axis_->min() != 0 || y_axis_->max() != 100) y_axis_->setRange(0, 100);
+      if (y_axis_->tickCount() != 6) y_axis_->setTickCount(6);
+      if (y_axis_->labelFormat() != label_format(y_axis_))
+        y_axis_->setLabelFormat(label_format(y_axis_));
     }
-    y_axis_->setLabelFormat(label_format(y_axis_));
     update_empty(data.sets.empty());
   }
 
