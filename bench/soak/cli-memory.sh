@@ -11,7 +11,8 @@ seconds=${3:-600}
 step=${4:-10}
 warmup=${5:-60}
 work=$(mktemp -d)
-trap 'kill "$pid" 2>/dev/null || true; rm -rf "$work"' EXIT
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$work"' EXIT
 lane() {
   printf '{"id": "%s", "base_url": "sim:%s?time_scale=0.02&max_num_seqs=%s", "model": "auto"}' \
     "$1" "$1" "$streams"
@@ -32,7 +33,10 @@ while kill -0 "$pid" 2>/dev/null; do
   [ -n "$rss_kb" ] || break
   echo "$(( $(date +%s) - start )) $(awk -v k="$rss_kb" 'BEGIN {printf "%.1f", k / 1000}')"
 done | tee "$work/rss"
-wait "$pid" || { echo "the run failed:"; tail -5 "$work/log"; exit 1; }
+status=0
+wait "$pid" || status=$?
+pid=
+[ "$status" -eq 0 ] || { echo "the run failed:"; tail -5 "$work/log"; exit 1; }
 requests=$(wc -l < "$work/run/requests.jsonl")
 awk -v warmup="$warmup" -v requests="$requests" '
   $1 ~ /^[0-9]+$/ && $1 >= warmup { n++; sx += $1; sy += $2; sxx += $1 * $1; sxy += $1 * $2;
