@@ -6,10 +6,12 @@
 # See docs/sanitizers.md.
 #   scripts/sanitizers.sh [asan] [tsan]   (default: both, ASan first)
 # LANEBENCH_ASAN_BUILD_DIR, LANEBENCH_TSAN_BUILD_DIR: build dirs. LANEBENCH_SANITIZER_JOBS:
-# parallel compile jobs (default: nproc).
+# parallel compile jobs (default: nproc). LANEBENCH_TEST_JOBS: ASan tests at once (default:
+# nproc + 1); the TSan tests run one at a time.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 jobs="${LANEBENCH_SANITIZER_JOBS:-$(nproc)}"
+test_jobs="${LANEBENCH_TEST_JOBS:-$(($(nproc) + 1))}"
 suppressions="$root/scripts/sanitizers"
 modes=("$@")
 if ((${#modes[@]} == 0)); then modes=(asan tsan); fi
@@ -84,8 +86,8 @@ run_asan() {
 detect_stack_use_after_return=1:check_initialization_order=1"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
     export LSAN_OPTIONS="suppressions=$suppressions/lsan.supp:print_suppressions=0"
-    # Serially, as in scripts/test.sh: several tests measure against a loopback server.
-    ctest --output-on-failure --timeout 600 -E "$(regex_of "${asan_excluded[@]}")"
+    # Side by side, as in scripts/test.sh.
+    ctest --output-on-failure --timeout 600 -j "$test_jobs" -E "$(regex_of "${asan_excluded[@]}")"
   )
   echo "sanitizers: asan tests took $((SECONDS - start)) s" >&2
 }
