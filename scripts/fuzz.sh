@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz/, clang-14, ASan+UBSan) into build-fuzz and runs each one for
-# a bounded time from its seed corpus. Exits non-zero when any target crashes, naming the target
-# and the saved reproducer. Usage: scripts/fuzz.sh [TARGET...]   (default: every target)
-# LANEBENCH_FUZZ_SECONDS: time per target (default 20). LANEBENCH_FUZZ_BUILD_DIR: build dir.
+# Builds the libFuzzer targets (fuzz/, clang-14, ASan+UBSan) in the ASan tree the sanitizer tests
+# share (build-asan, scripts/lib/sanitizer_tree.sh) and runs each one for a bounded time from its
+# seed corpus. Exits non-zero when any target crashes, naming the target and the saved reproducer.
+#   scripts/fuzz.sh [TARGET...]   (default: every target)
+# LANEBENCH_FUZZ_SECONDS: time per target (default 20). LANEBENCH_ASAN_BUILD_DIR: the tree.
 # LANEBENCH_FUZZ_SEED: libFuzzer's random seed (default: a new one each run, so runs explore).
 # LANEBENCH_FUZZ_JOBS: targets run at once (default: nproc).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-build="${LANEBENCH_FUZZ_BUILD_DIR:-$root/build-fuzz}"
+tree="${LANEBENCH_ASAN_BUILD_DIR:-$root/build-asan}"
+build="$tree/fuzz"
 seconds="${LANEBENCH_FUZZ_SECONDS:-20}"
 seed_flag=()
 if [[ -n "${LANEBENCH_FUZZ_SEED:-}" ]]; then seed_flag=(-seed="$LANEBENCH_FUZZ_SEED"); fi
@@ -16,8 +18,9 @@ targets=(sse_framer ndjson_framer stream_parser prometheus_text plan prompt_set 
   safe_file_name)
 if (($# > 0)); then targets=("$@"); fi
 
-cmake -S "$root/fuzz" -B "$build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
-cmake --build "$build" -j2 --target "${targets[@]/#/fuzz_}"
+. "$root/scripts/lib/sanitizer_tree.sh"
+asan_configure "$root" "$tree"
+cmake --build "$tree" --parallel "$(nproc)" --target "${targets[@]/#/fuzz_}"
 
 # Targets run side by side, one per core (LANEBENCH_FUZZ_JOBS overrides): each still gets its full
 # time, and a libFuzzer process uses one core.

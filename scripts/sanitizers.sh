@@ -45,20 +45,7 @@ tsan_tests=(
   plan_resolved_test sim_api_key_test run_body_prefetcher_test
 )
 
-# clang-14 (bootstrap.sh installs it for the fuzz targets): it compiles an instrumented batch about
-# twice as fast as g++ 12 (docs/building.md), and the build dominates this script's time.
-# -O1 -g1: stacks symbolised to file and line (-g1 keeps the line tables, not the variables, which
-# a sanitizer report does not use), a quicker compile than -O2, and assert() on (no NDEBUG) so a
-# broken invariant stops the test where it breaks. Warnings are the normal build's job (g++ with
-# -Werror): clang's own set must not stop a sanitizer run, so they stay warnings here.
-compiler="${LANEBENCH_SANITIZER_CXX:-clang++-14}"
-configure() {  # build_dir sanitizer_flags [cmake options...]
-  cmake -S "$root" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
-    -DCMAKE_CXX_COMPILER="$compiler" -DLANEBENCH_WERROR=OFF \
-    -DLANEBENCH_BUILD_BENCH=OFF \
-    -DCMAKE_CXX_FLAGS="$2" -DCMAKE_EXE_LINKER_FLAGS="$2" \
-    -DCMAKE_SHARED_LINKER_FLAGS="$2" "${@:3}" >/dev/null
-}
+. "$root/scripts/lib/sanitizer_tree.sh"
 
 # Room the timing tests add to their upper bounds under instrumentation (tests/support/timing_slack.h):
 # ASan slows calls about 2x and TSan 5-15x, and a 20 ms scripted delay measured against a 30 ms bound
@@ -73,8 +60,7 @@ regex_of() {  # name... -> ^(a|b|c)$
 run_asan() {
   local build="${LANEBENCH_ASAN_BUILD_DIR:-$root/build-asan}"
   local start=$SECONDS
-  configure "$build" "-fsanitize=address,undefined -fno-omit-frame-pointer \
--fno-sanitize-recover=undefined"
+  asan_configure "$root" "$build"
   cmake --build "$build" --parallel "$jobs"
   echo "sanitizers: asan build took $((SECONDS - start)) s" >&2
   start=$SECONDS
@@ -97,7 +83,8 @@ run_tsan() {
   local start=$SECONDS
   # No programs: the threading tests run none, and a test program that runs lanebench-cli would
   # otherwise have the CLI and the report libraries built under TSan for nothing.
-  configure "$build" "-fsanitize=thread" -DLANEBENCH_BUILD_APPS=OFF -DLANEBENCH_BUILD_GUI=OFF
+  sanitizer_configure "$root" "$build" "-fsanitize=thread" -DLANEBENCH_BUILD_APPS=OFF \
+    -DLANEBENCH_BUILD_GUI=OFF
   # Only the test programs that hold the threading tests, and what they need: a TSan build of
   # everything is not needed. A test's program is the first word of its ctest command.
   local programs=() targets=() t program
