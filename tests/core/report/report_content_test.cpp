@@ -145,7 +145,14 @@ class TestReportContent : public QObject {
     for (const auto& row : table->rows) {
       const auto& p = throughput["lanes"][row[0]]["phases"][row[1]];
       const auto& steady = p["steady_state"];
-      QCOMPARE(steady["found"], true);
+      // A loaded machine may keep a level below 95 % of its streams in flight throughout: the
+      // row then says so instead of showing a window.
+      if (!steady["found"].get<bool>()) {
+        QCOMPARE(row[2], std::string("none"));
+        QCOMPARE(row[10], "fewer streams in flight than " +
+                              lb::report::format_number(steady["threshold"], 0));
+        continue;
+      }
       QCOMPARE(row[2], lb::report::format_number(steady["window_s"][0], 1) + "–" +
                            lb::report::format_number(steady["window_s"][1], 1) + " of " +
                            lb::report::format_number(steady["phase_duration"], 1));
