@@ -15,16 +15,17 @@ set(allowed_core/record "core/files;core/metrics;core/net;core/logprobs")
 set(allowed_core/plan "core/files;core/media;core/net;core/logprobs")
 set(allowed_core/compare "core/files;core/logprobs;core/metrics;core/net;core/plan;core/media")
 set(allowed_core/run
-    "core/compare;core/files;core/logprobs;core/media;core/metrics;core/net;core/plan;core/record")
+    "core/artifacts;core/compare;core/files;core/logprobs;core/media;core/metrics;core/net;core/plan;core/record")
 set(allowed_core/report "core/artifacts;core/compare;core/files;core/logprobs;core/media;core/metrics;core/net;core/plan;core/record;core/run")
 set(allowed_core/interop "core/files;core/logprobs;core/metrics;core/net;core/record;core/run;core/plan")
+set(allowed_core/fleet "core/files;core/metrics;core/net;core/plan;core/record;core/run")
 set(allowed_sim "core/media;core/net;core/logprobs")
 set(allowed_models "core/metrics;core/plan;core/net;core/logprobs;core/files;core/media")
 set(allowed_widgets "")
 set(allowed_report_pdf "core/files;core/report")
 set(allowed_ui "core/artifacts;core/compare;core/files;core/logprobs;core/media;core/metrics;core/net;core/plan;core/record;core/report;core/run;models;widgets;report_pdf")
 set(layers core/text core/files core/logprobs core/media core/artifacts core/net core/metrics
-           core/record core/plan core/compare core/run core/report core/interop sim models widgets
+           core/record core/plan core/compare core/run core/report core/interop core/fleet sim models widgets
            report_pdf ui)
 set(offenders "")
 set(count 0)

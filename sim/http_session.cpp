@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "asio_sim_clock.h"
+#include "core/text/http_date.h"
 #include "trace_writer.h"
 
 namespace lb::sim {
@@ -16,7 +17,13 @@ namespace asio = boost::asio;
 
 namespace {
 constexpr uint64_t kMaxBodyBytes = 512ULL * 1024 * 1024;  // a 262K-token prompt is ~1 MB
+
+// The real clock, as every server sends it: shards of a plan read their offset from it.
+std::string date_now() {
+  using namespace std::chrono;
+  return text::http_date(duration_cast<seconds>(system_clock::now().time_since_epoch()).count());
 }
+}  // namespace
 
 struct HttpSession::OutItem {
   enum class Kind { Message, Header, Chunk, LastChunk, Close } kind = Kind::Chunk;
@@ -102,6 +109,7 @@ void HttpSession::dispatch_next() {
 
 void HttpSession::send(HttpResponseMsg response) {
   response.keep_alive(keep_alive_);
+  response.set(http::field::date, date_now());
   response.prepare_payload();
   auto item = std::make_unique<OutItem>();
   item->kind = OutItem::Kind::Message;
@@ -116,6 +124,7 @@ void HttpSession::begin_stream(http::status status, const std::string& content_t
   http::response<http::empty_body> header{status, 11};
   header.set(http::field::content_type, content_type);
   header.set(http::field::server, "uvicorn");
+  header.set(http::field::date, date_now());
   header.keep_alive(keep_alive_);
   header.chunked(true);
   // Beast serializes the header; it is sent like the chunks, with one non-blocking write.

@@ -1,9 +1,10 @@
 // `lanebench-cli run PLAN.json (--out DIR | --into RUN) [--json] [--allow-env NAME]...
-// [--allow-launch]`: runs a plan and leaves a run folder, or adds the plan's experiments to an
-// existing run.
+// [--allow-launch] [--shard I/N]`: runs a plan (or one shard of it) and leaves a run folder, or
+// adds the plan's experiments to an existing run.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "core/plan/plan.h"
 #include "core/plan/sweep_expansion.h"
 #include "core/run/plan_runner.h"
+#include "core/run/shard_selection.h"
 #include "progress_sink.h"
 #include "results_table.h"
 #include "stop_signal.h"
@@ -27,6 +29,7 @@ struct RunArgs {
   bool json = false;
   std::vector<std::string> allowed_envs;  // api_key_env names the user vouches for
   bool allow_launch = false;              // the plan may start the servers it names
+  std::string shard;                      // --shard I/N or auto/N; "" = the whole plan
 };
 
 // A plan that starts programs runs only with --allow-launch; without it, the refusal shows each
@@ -76,6 +79,14 @@ int run_plan_command(const RunArgs& args) {
   }
   if (!launch_allowed(args, *parsed.plan)) return run::kExitInput;
   std::string why;
+  std::optional<run::ShardSpec> shard;
+  if (!args.shard.empty()) {
+    shard = run::parse_shard_spec(args.shard, plan::Environment::of_process(), &why);
+    if (!shard) {
+      std::cerr << "lanebench-cli run: " << net::printable_text(why) << '\n';
+      return run::kExitInput;
+    }
+  }
   if (!args.append && !run::run_folder_usable(args.out_dir, &why)) {
     std::cerr << "lanebench-cli run: --out: " << net::printable_text(why) << '\n';
     return run::kExitInput;
@@ -87,6 +98,7 @@ int run_plan_command(const RunArgs& args) {
   options.append = args.append;
   options.client_version = LANEBENCH_VERSION;
   options.allow_launch = args.allow_launch;
+  options.shard = shard;
   // A lane's api_key_env is sent only where the user said so, whatever the variable's name.
   for (const std::string& name : args.allowed_envs)
     options.environment = options.environment.allowing_key(name);
@@ -118,6 +130,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->type_name("NAME");
   cmd->add_flag("--allow-launch", args->allow_launch,
                 "let the plan start the server commands of its lanes' launch blocks");
+  cmd->add_option("--shard", args->shard,
+                  "run one shard of the plan: I/N (0-based), or auto/N with the index from "
+                  "SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; a plan has one shard per lane "
+                  "(each sweep value a lane); merge the shards with lanebench-cli merge")
+      ->type_name("I/N");
   cmd->callback([args, into, out, &exit_code] {
     if (out->count() == 0 && into->count() == 0)
       throw CLI::RequiredError("--out (a new run folder) or --into (an existing run)");

@@ -2,6 +2,7 @@
 // estimated figures, missing counters, failed requests, unsupported gates,
 // unreviewed pairs and differences that batching alone explains.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -134,6 +135,37 @@ std::vector<std::string> batch_variant_caveats(const RunFolder& folder) {
   return out;
 }
 
+// A run merged from shards (docs/fleet.md): where they ran, and which a partial merge left out.
+void shard_caveats(const RunFolder& folder, std::vector<std::string>& out) {
+  const json& shards = json_at(folder.summary, {"shards"});
+  if (!shards.is_array() || shards.empty()) return;
+  std::string hosts;
+  double worst_ms = 0;
+  for (const json& s : shards) {
+    const std::string host = string_at(s, {"host"});
+    if (!host.empty() && hosts.find(host) == std::string::npos)
+      hosts += (hosts.empty() ? "" : ", ") + host;
+    const json& offset = json_at(s, {"clock_offset_ms"});
+    if (offset.is_number()) worst_ms = std::max(worst_ms, std::abs(offset.get<double>()));
+  }
+  char offset_text[48];
+  std::snprintf(offset_text, sizeof offset_text, "%.0f ms", worst_ms);
+  out.push_back("Merged from " + std::to_string(shards.size()) + " shards run on " + hosts +
+                "; the largest clock offset against the lanes' servers was " + offset_text + ".");
+  const json& missing = json_at(folder.summary, {"run", "partial", "missing_shards"});
+  if (!missing.is_array() || missing.empty()) return;
+  std::string list;
+  for (const json& i : missing)
+    if (i.is_number_integer())
+      list += (list.empty() ? "" : ", ") + std::to_string(i.get<int64_t>());
+  out.push_back(
+      "Partial run: shard(s) " + list + " of " +
+      std::to_string(json_at(folder.summary, {"run", "partial", "of"}).is_number_integer()
+                         ? json_at(folder.summary, {"run", "partial", "of"}).get<int64_t>()
+                         : int64_t(0)) +
+      " are missing or did not finish; their lanes are absent from every table.");
+}
+
 std::vector<std::string> report_caveats(const RunFolder& folder) {
   std::vector<std::string> out;
   if (!folder.complete)
@@ -144,6 +176,7 @@ std::vector<std::string> report_caveats(const RunFolder& folder) {
                       : "Incomplete run: it was interrupted; experiments after "
                         "the stop are "
                         "missing and the last one may be partial.");
+  shard_caveats(folder, out);
   if (folder.torn_lines > 0)
     out.push_back(std::to_string(folder.torn_lines) +
                   " line(s) of requests.jsonl were cut short (the run was "

@@ -21,6 +21,7 @@
 #include "core/run/lanes/environment_info.h"
 #include "core/run/lanes/lane_preparation.h"
 #include "core/run/launch/launched_lanes.h"
+#include "core/run/shard_record.h"
 
 namespace lb::run {
 namespace {
@@ -37,30 +38,6 @@ std::vector<LaneRuntime*> lanes_for(const plan::Experiment& spec, std::vector<La
     if (wanted) out.push_back(&lane);
   }
   return out;
-}
-
-// Performance experiments compare every lane with the first on each phase both ran; regression
-// and gates runs judge outputs and functions, not speed.
-bool compares_lanes(record::ExperimentKind kind) {
-  switch (kind) {
-    case record::ExperimentKind::Throughput:
-    case record::ExperimentKind::Speculative:
-    case record::ExperimentKind::ContextSweep:
-    case record::ExperimentKind::PrefixCache:
-    case record::ExperimentKind::Trace:
-    case record::ExperimentKind::Sessions:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// `ids` in plan order; `samples` of every lane the experiment ran on so far.
-void add_lane_comparisons(record::ExperimentKind kind, const std::vector<std::string>& ids,
-                          const std::vector<metrics::PhaseSamples>& samples,
-                          nlohmann::json& section) {
-  if (ids.size() < 2 || !compares_lanes(kind)) return;
-  section["comparisons"] = metrics::lane_comparisons_json(ids, samples);
 }
 
 // /metrics before and after one experiment, saved as .prom files and differenced.
@@ -115,6 +92,33 @@ class MetricsSnapshots {
 };
 
 }  // namespace
+
+// Performance experiments compare every lane with the first on each phase both ran; regression
+// and gates runs judge outputs and functions, not speed.
+namespace {
+
+bool compares_lanes(record::ExperimentKind kind) {
+  switch (kind) {
+    case record::ExperimentKind::Throughput:
+    case record::ExperimentKind::Speculative:
+    case record::ExperimentKind::ContextSweep:
+    case record::ExperimentKind::PrefixCache:
+    case record::ExperimentKind::Trace:
+    case record::ExperimentKind::Sessions:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void add_lane_comparisons(record::ExperimentKind kind, const std::vector<std::string>& ids,
+                          const std::vector<metrics::PhaseSamples>& samples,
+                          nlohmann::json& section) {
+  if (ids.size() < 2 || !compares_lanes(kind)) return;
+  section["comparisons"] = metrics::lane_comparisons_json(ids, samples);
+}
 
 bool run_folder_usable(const std::string& dir, std::string* why) {
   namespace fs = std::filesystem;
@@ -309,6 +313,20 @@ nlohmann::json begin_summary(const std::optional<ExistingRun>& existing, const p
   return summary;
 }
 
+// A shard runs into a new folder, on one lane of PLAN with its sweep expanded.
+bool check_shard(const RunOptions& options, const plan::Plan& plan, RunResult& result) {
+  std::string why;
+  plan::Plan expanded = plan::expand_sweep(plan).plan;
+  if (options.append)
+    why = "a shard runs into a new run folder only (--out), not into an existing run";
+  else
+    keep_shard_lanes(expanded, *options.shard, &why);
+  if (why.empty()) return true;
+  result.errors.push_back(why);
+  result.exit_code = kExitInput;
+  return false;
+}
+
 }  // namespace
 
 RunResult PlanRunner::run(const std::atomic<bool>& stop) {
@@ -320,8 +338,13 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
     result.exit_code = kExitInput;
     return result;
   }
+  if (options_.shard && !check_shard(options_, plan_, result)) return result;
   std::optional<ExistingRun> existing;
+  // An appended plan's experiments may be renamed here to fit the run (fit_plan_into_run).
   if (!check_out_dir(options_, plan_, sink_, existing, result)) return result;
+  // A sweep's points are lanes of their own from here on (plan/sweep_expansion.h).
+  plan::SweptPlan swept = plan::expand_sweep(plan_);
+  if (options_.shard) keep_shard_lanes(swept.plan, *options_.shard, nullptr);
   RunFolderWriter writer(options_.out_dir);
   if (!writer.ok()) {
     result.errors.push_back(writer.open_error());
@@ -333,14 +356,18 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   net::ClientOptions client_options;
   client_options.cancel_when = &stop;
   net::StreamClient client(client_options);
-  if (!existing) writer.write_json("plan.json", plan::resolved_plan_json(plan_));
-  // A sweep's points are lanes of their own from here on (plan/sweep_expansion.h).
-  const plan::SweptPlan swept = plan::expand_sweep(plan_);
+  const nlohmann::json plan_json = plan::resolved_plan_json(plan_);
+  if (!existing) writer.write_json("plan.json", plan_json);
   const plan::Plan& plan = swept.plan;
   auto prep =
       prepare_lanes(without_launched_lanes(plan), client, sink_, stop, options_.environment);
   const nlohmann::json environment = environment_json(prep.lanes, options_.client_version);
   if (!existing) writer.write_json("environment.json", environment);
+  std::optional<ShardRecord> shard;
+  if (options_.shard)
+    shard.emplace(*options_.shard, plan, plan_json, options_.client_version, writer);
+  for (const LaneRuntime& lane : prep.lanes)
+    if (shard && !stop.load()) shard->measure_clock(client, lane, stop);
   if (!prep.errors.empty()) {
     result.errors = prep.errors;
     result.interrupted = stop.load();
@@ -365,7 +392,8 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   SummarySections sections(summary, plan.experiments.size());
   RunState state{
       client, writer, sink_, stop, MetricsSnapshots(client, writer), options_.environment};
-  state.defer_gates = plan.launches_servers();
+  // A shard's gates may pair its lane with another shard's: the merge judges them.
+  state.defer_gates = plan.launches_servers() || shard.has_value();
   std::vector<std::vector<metrics::PhaseSamples>> samples(plan.experiments.size());
   for (size_t i = 0; i < plan.experiments.size(); ++i) {
     if (stop.load()) break;
@@ -380,14 +408,15 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
         plan, state, options_.out_dir, summary, sections, samples, [&](const LaneRuntime& lane) {
           written_environment["lanes"][lane.plan.id] = lane_environment_json(lane);
           writer.write_json("environment.json", written_environment);
+          if (shard) shard->measure_clock(client, lane, stop);
         });
-    judge_deferred_gates(plan, state, sections, samples);
+    if (!shard) judge_deferred_gates(plan, state, sections, samples);
     summary["run"]["server_failures"] = server_errors;
     servers_failed = !server_errors.empty();
     result.errors.insert(result.errors.end(), server_errors.begin(), server_errors.end());
   }
   sections.settle();
-  if (!swept.points.empty()) summary["sweeps"] = sweep_summary_json(swept, summary);
+  if (!swept.points.empty() && !shard) summary["sweeps"] = sweep_summary_json(swept, summary);
   result.interrupted = stop.load();
   summary["run"]["finished_at"] = utc_now_iso8601();
   summary["run"]["interrupted"] = result.interrupted;

@@ -3,13 +3,17 @@
 // environment.json, runs each experiment with /metrics snapshots before and after it, and keeps
 // summary.json current after every experiment, so an interrupted run still leaves a usable folder.
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/metrics/summary_intervals.h"
 #include "core/plan/plan.h"
+#include "core/record/experiment_kind.h"
 #include "core/run/run_sink.h"
+#include "core/run/shard_selection.h"
 
 namespace lb::run {
 
@@ -25,6 +29,9 @@ struct RunOptions {
   // Where lanes' API keys are read and what managed servers inherit. Tests fill their own, so
   // none changes the process environment while the run's threads read it.
   plan::Environment environment = plan::Environment::of_process();
+  // Run one shard of the plan (core/run/shard_selection.h) into a new folder: its lane only, no
+  // comparisons of lanes, performance gates or sweep table (a merge makes them), and shard.json.
+  std::optional<ShardSpec> shard;
 };
 
 // Exit codes shared with the CLI.
@@ -53,6 +60,13 @@ class PlanRunner {
   RunOptions options_;
   RunSink& sink_;
 };
+
+// Each candidate lane's figures against the first lane's, on every phase both ran, into
+// section["comparisons"], for the kinds that compare speed (not regression or gates). IDS in plan
+// order; SAMPLES of every lane the experiment ran on. Also what a merge of shards recomputes.
+void add_lane_comparisons(record::ExperimentKind kind, const std::vector<std::string>& ids,
+                          const std::vector<metrics::PhaseSamples>& samples,
+                          nlohmann::json& section);
 
 // Whether DIR can take a new run: it does not exist, or it is empty. Fills why when not.
 bool run_folder_usable(const std::string& dir, std::string* why);

@@ -1,0 +1,84 @@
+#include "core/fleet/merged_requests.h"
+
+#include <cmath>
+
+#include "core/files/confined_write.h"
+#include "core/files/line_reader.h"
+
+namespace lb::fleet {
+namespace {
+
+using json = nlohmann::json;
+
+constexpr size_t kMaxLineBytes = 64u << 20;  // as the run-folder reader
+
+bool is_stamp(const std::string& key) {
+  return key.size() > 5 && key.compare(0, 2, "t_") == 0 &&
+         key.compare(key.size() - 3, 3, "_ns") == 0;
+}
+
+void keep(std::vector<double>& to, const json& line, const char* key) {
+  const auto it = line.find(key);
+  if (it == line.end() || !it->is_number()) return;
+  const double v = it->get<double>();
+  if (std::isfinite(v) && v >= 0) to.push_back(v);
+}
+
+void keep_samples(const json& line, MergedRequests& out) {
+  if (line.value("warmup", false) || !line.value("ok", false)) return;
+  const auto name = [&](const char* key) {
+    const auto it = line.find(key);
+    return it != line.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  metrics::RequestSamples& s = out.samples[{name("experiment"), name("lane"), name("phase")}];
+  keep(s.ttft_ms, line, "ttft_ms");
+  keep(s.tpot_ms, line, "tpot_ms");
+  keep(s.e2el_ms, line, "e2el_ms");
+  keep(s.decode_tok_s, line, "decode_tok_s");
+}
+
+}  // namespace
+
+int64_t stamp_shift_ns(const ShardFolder& s, const ShardFolder& reference) {
+  const auto server_ns = [](const ShardFolder& f) {
+    return f.wall_minus_steady_ns - std::llround(f.clock_offset_ms.value_or(0.0) * 1e6);
+  };
+  return server_ns(s) - server_ns(reference);
+}
+
+bool merge_request_lines(const std::vector<ShardFolder>& shards, const std::string& out_dir,
+                         MergedRequests& out, std::string* error) {
+  std::string read_error;
+  auto produce = [&](const files::PieceWriter& write) {
+    for (const ShardFolder& shard : shards) {
+      const int64_t shift = stamp_shift_ns(shard, shards.front());
+      bool wrote = true;
+      auto on_line = [&](std::string_view text) {
+        if (!wrote || text.empty()) return;
+        json line = json::parse(text, nullptr, /*allow_exceptions=*/false);
+        if (!line.is_object()) {
+          ++out.unreadable;
+          return;
+        }
+        for (auto& [key, value] : line.items())
+          if (is_stamp(key) && value.is_number_integer() && shift != 0)
+            value = value.get<int64_t>() + shift;
+        keep_samples(line, out);
+        wrote = write(line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n");
+        ++out.lines;
+      };
+      files::LineCounts counts;
+      if (!files::read_lines(shard.dir + "/requests.jsonl", kMaxLineBytes, on_line, &counts,
+                             &read_error))
+        return false;
+      out.unreadable += counts.too_long;
+      if (!wrote) return false;
+    }
+    return true;
+  };
+  if (files::write_confined_pieces(out_dir, "requests.jsonl", produce, error)) return true;
+  if (!read_error.empty()) *error = read_error;
+  return false;
+}
+
+}  // namespace lb::fleet

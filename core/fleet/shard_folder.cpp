@@ -1,0 +1,149 @@
+#include "core/fleet/shard_folder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/record/json_object_file.h"
+
+namespace lb::fleet {
+namespace {
+
+using json = nlohmann::json;
+
+bool whole(const json& j, const char* key) { return j.contains(key) && j[key].is_number_integer(); }
+bool text(const json& j, const char* key) { return j.contains(key) && j[key].is_string(); }
+
+// shard.json's fields into S; the first thing wrong, or "".
+std::string read_shard_json(const json& j, ShardFolder& s) {
+  const json& shard = j.value("shard", json());
+  if (!shard.is_object() || !whole(shard, "index") || !whole(shard, "count"))
+    return "shard.json: no shard index and count";
+  s.index = shard["index"].get<int64_t>();
+  s.count = shard["count"].get<int64_t>();
+  if (s.count < 1 || s.index < 0 || s.index >= s.count)
+    return "shard.json: shard " + std::to_string(s.index) + " of " + std::to_string(s.count) +
+           " is not a valid shard";
+  if (shard.contains("lanes") && shard["lanes"].is_array())
+    for (const json& lane : shard["lanes"])
+      if (lane.is_string()) s.lanes.push_back(lane.get<std::string>());
+  if (!text(j, "plan_sha256") || !text(j, "client_version"))
+    return "shard.json: no plan_sha256 or client_version";
+  s.plan_sha256 = j["plan_sha256"].get<std::string>();
+  s.client_version = j["client_version"].get<std::string>();
+  s.host = text(j, "host") ? j["host"].get<std::string>() : "unknown";
+  const json& clock = j.value("clock", json());
+  if (!clock.is_object() || !whole(clock, "wall_ns") || !whole(clock, "steady_ns"))
+    return "shard.json: no clock anchor (wall_ns, steady_ns)";
+  s.wall_minus_steady_ns = clock["wall_ns"].get<int64_t>() - clock["steady_ns"].get<int64_t>();
+  double sum = 0;
+  int n = 0;
+  const json& servers = j.value("server_clocks", json());
+  if (servers.is_object()) {
+    for (const auto& [lane, c] : servers.items()) {
+      if (!c.is_object() || !c.contains("offset_ms") || !c["offset_ms"].is_number()) continue;
+      const double offset = c["offset_ms"].get<double>();
+      if (!std::isfinite(offset)) continue;
+      sum += offset;
+      ++n;
+      if (c.contains("uncertainty_ms") && c["uncertainty_ms"].is_number())
+        s.clock_uncertainty_ms =
+            std::max(s.clock_uncertainty_ms, c["uncertainty_ms"].get<double>());
+    }
+  }
+  if (n > 0) s.clock_offset_ms = sum / n;
+  return "";
+}
+
+}  // namespace
+
+std::optional<ShardFolder> read_shard_folder(const std::string& dir, std::string* why) {
+  ShardFolder s;
+  s.dir = dir;
+  std::vector<std::string> problems;
+  const json shard = record::read_json_object_file(dir, "shard.json", problems);
+  auto fail = [&](const std::string& what) {
+    *why = dir + ": " + what;
+    return std::nullopt;
+  };
+  if (!problems.empty()) return fail(problems.front());
+  if (shard.is_null())
+    return fail("no shard.json: not a shard's run folder (lanebench-cli run --shard)");
+  if (std::string bad = read_shard_json(shard, s); !bad.empty()) return fail(bad);
+  std::string error;
+  const auto plan = record::read_run_file(dir, "plan.json", &error);
+  if (!plan) return fail("plan.json: " + (error.empty() ? std::string("missing") : error));
+  s.plan_text = *plan;
+  s.summary = record::read_json_object_file(dir, "summary.json", problems);
+  s.environment = record::read_json_object_file(dir, "environment.json", problems);
+  if (!problems.empty()) return fail(problems.front());
+  if (s.summary.is_object() && !s.summary.value("experiments", json()).is_array())
+    return fail("summary.json: no experiments list");
+  const json run = s.summary.is_object() ? s.summary.value("run", json()) : json();
+  s.finished = run.is_object() && text(run, "finished_at") &&
+               !run["finished_at"].get<std::string>().empty() && !run.value("interrupted", false);
+  return s;
+}
+
+ShardSetCheck check_shard_set(std::vector<ShardFolder>& shards, bool partial,
+                              double max_offset_ms) {
+  ShardSetCheck out;
+  if (shards.empty()) {
+    out.errors.push_back("no shards to merge");
+    return out;
+  }
+  std::sort(shards.begin(), shards.end(),
+            [](const ShardFolder& a, const ShardFolder& b) { return a.index < b.index; });
+  const ShardFolder& first = shards.front();
+  for (const ShardFolder& s : shards) {
+    if (s.plan_sha256 != first.plan_sha256 || s.plan_text != first.plan_text)
+      out.errors.push_back(s.dir + " is a shard of another plan than " + first.dir);
+    else if (s.client_version != first.client_version)
+      out.errors.push_back(s.dir + " was run by LaneBench " + s.client_version + ", " + first.dir +
+                           " by " + first.client_version);
+    else if (s.count != first.count)
+      out.errors.push_back(s.dir + " is one of " + std::to_string(s.count) + " shards, " +
+                           first.dir + " one of " + std::to_string(first.count));
+  }
+  std::set<int64_t> seen;
+  for (const ShardFolder& s : shards)
+    if (!seen.insert(s.index).second)
+      out.errors.push_back("shard " + std::to_string(s.index) + " is given twice (" + s.dir + ")");
+  if (!out.errors.empty()) return out;
+  std::vector<ShardFolder> kept;
+  for (ShardFolder& s : shards) {
+    if (s.finished) {
+      kept.push_back(std::move(s));
+      continue;
+    }
+    const std::string what = "shard " + std::to_string(s.index) + " (" + s.dir + ", " + s.host +
+                             ") did not finish: its run was interrupted or failed";
+    (partial ? out.notes : out.errors).push_back(what + (partial ? "; left out" : ""));
+    out.missing.push_back(s.index);
+  }
+  for (int64_t i = 0; i < first.count; ++i) {
+    if (seen.count(i)) continue;
+    out.missing.push_back(i);
+    (partial ? out.notes : out.errors)
+        .push_back("shard " + std::to_string(i) + " of " + std::to_string(first.count) +
+                   " is missing" + (partial ? "; left out" : ""));
+  }
+  std::sort(out.missing.begin(), out.missing.end());
+  if (!partial && !out.missing.empty())
+    out.errors.push_back(
+        "merge the shards that are there with --partial (the run is then "
+        "marked partial), or run the missing ones first");
+  for (const ShardFolder& s : kept) {
+    if (s.clock_offset_ms && std::abs(*s.clock_offset_ms) > max_offset_ms)
+      out.errors.push_back("shard " + std::to_string(s.index) + " (" + s.host + "): its clock is " +
+                           std::to_string(std::lround(*s.clock_offset_ms)) +
+                           " ms off its lanes' servers' clocks, more than " +
+                           std::to_string(std::lround(max_offset_ms)) +
+                           " ms; synchronise the clocks (chrony, NTP) and run it again");
+  }
+  if (kept.empty() && out.errors.empty()) out.errors.push_back("no shard finished");
+  shards = std::move(kept);
+  return out;
+}
+
+}  // namespace lb::fleet

@@ -1,0 +1,53 @@
+#include "core/run/shard_record.h"
+
+#include <unistd.h>
+
+#include <chrono>
+
+#include "core/artifacts/sha256.h"
+#include "core/run/lanes/clock_offset.h"
+
+namespace lb::run {
+namespace {
+
+std::string host_name() {
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) != 0) return "unknown";
+  return name;
+}
+
+// The wall clock and the steady clock read together: a request's t_*_ns (steady) plus
+// wall_ns - steady_ns is its wall-clock time on this machine.
+nlohmann::json clock_anchor() {
+  using namespace std::chrono;
+  const int64_t steady_ns =
+      duration_cast<nanoseconds>(steady_clock::now().time_since_epoch()).count();
+  const int64_t wall_ns =
+      duration_cast<nanoseconds>(system_clock::now().time_since_epoch()).count();
+  return {{"steady_ns", steady_ns}, {"wall_ns", wall_ns}};
+}
+
+}  // namespace
+
+ShardRecord::ShardRecord(const ShardSpec& spec, const plan::Plan& shard_plan,
+                         const nlohmann::json& plan_json, const std::string& client_version,
+                         RunFolderWriter& writer)
+    : writer_(writer) {
+  record_ = {{"format", 1},
+             {"shard", shard_json(spec, shard_plan)},
+             {"host", host_name()},
+             {"client_version", client_version},
+             {"plan_sha256", artifacts::sha256_hex(plan_json.dump())},
+             {"clock", clock_anchor()},
+             {"server_clocks", nlohmann::json::object()}};
+  writer_.write_json("shard.json", record_);
+}
+
+void ShardRecord::measure_clock(net::StreamClient& client, const LaneRuntime& lane,
+                                const std::atomic<bool>& stop) {
+  record_["server_clocks"][lane.plan.id] =
+      to_json(measure_clock_offset(client, lane.endpoint, stop));
+  writer_.write_json("shard.json", record_);
+}
+
+}  // namespace lb::run

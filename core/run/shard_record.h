@@ -1,0 +1,33 @@
+#pragma once
+// shard.json: what a merge needs to know of one shard's run folder besides its plan, summary and
+// requests: which shard it is, where it ran, the plan's hash, and where its steady clock (the
+// requests' t_*_ns stamps) stands against the wall clock and the lanes' servers' clocks.
+#include <atomic>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/net/stream_client.h"
+#include "core/plan/plan.h"
+#include "core/run/experiments/experiment.h"
+#include "core/run/folder/run_folder_writer.h"
+#include "core/run/shard_selection.h"
+
+namespace lb::run {
+
+class ShardRecord {
+ public:
+  // Writes shard.json at once: SHARD_PLAN is the plan with the shard's lane only, PLAN_JSON the
+  // whole plan as plan.json holds it.
+  ShardRecord(const ShardSpec& spec, const plan::Plan& shard_plan, const nlohmann::json& plan_json,
+              const std::string& client_version, RunFolderWriter& writer);
+  // Reads LANE's server clock (clock_offset.h) and rewrites shard.json with it.
+  void measure_clock(net::StreamClient& client, const LaneRuntime& lane,
+                     const std::atomic<bool>& stop);
+
+ private:
+  nlohmann::json record_;
+  RunFolderWriter& writer_;
+};
+
+}  // namespace lb::run

@@ -1,0 +1,106 @@
+#include "core/run/shard_selection.h"
+
+#include <charconv>
+
+#include "core/record/experiment_kind.h"
+
+namespace lb::run {
+namespace {
+
+std::optional<int64_t> whole_number(std::string_view text) {
+  int64_t value = 0;
+  const char* end = text.data() + text.size();
+  auto [at, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || at != end || text.empty()) return std::nullopt;
+  return value;
+}
+
+// Kinds whose lanes' answers are compared with each other while the run goes: they need every
+// lane in one process.
+bool compares_answers(const std::string& kind) {
+  const auto k = record::experiment_kind_from(kind);
+  if (!k) return false;
+  switch (*k) {
+    case record::ExperimentKind::Regression:
+    case record::ExperimentKind::SampledRegression:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::optional<ShardSpec> parse_shard_spec(std::string_view text, const plan::Environment& env,
+                                          std::string* why) {
+  const size_t slash = text.find('/');
+  const auto count =
+      slash == std::string_view::npos ? std::nullopt : whole_number(text.substr(slash + 1));
+  if (!count || *count < 1) {
+    *why = "--shard takes I/N or auto/N with N a whole number of at least 1, not \"" +
+           std::string(text) + "\"";
+    return std::nullopt;
+  }
+  const std::string_view head = text.substr(0, slash);
+  std::optional<int64_t> index;
+  if (head == "auto") {
+    for (const char* name : {"SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"}) {
+      const auto value = env.get(name);
+      if (!value) continue;
+      index = whole_number(*value);
+      if (!index) {
+        *why = std::string("--shard auto: ") + name + " is not a whole number";
+        return std::nullopt;
+      }
+      break;
+    }
+    if (!index) {
+      *why =
+          "--shard auto: neither SLURM_ARRAY_TASK_ID (a Slurm job array) nor "
+          "JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) is set";
+      return std::nullopt;
+    }
+  } else {
+    index = whole_number(head);
+    if (!index) {
+      *why = "--shard takes I/N or auto/N, not \"" + std::string(text) + "\"";
+      return std::nullopt;
+    }
+  }
+  if (*index < 0 || *index >= *count) {
+    *why =
+        "--shard: index " + std::to_string(*index) + " is not in 0.." + std::to_string(*count - 1);
+    return std::nullopt;
+  }
+  return ShardSpec{*index, *count};
+}
+
+bool keep_shard_lanes(plan::Plan& plan, const ShardSpec& spec, std::string* why) {
+  std::string ignored;
+  if (why == nullptr) why = &ignored;
+  const auto lanes = static_cast<int64_t>(plan.lanes.size());
+  if (spec.count != lanes) {
+    *why = "this plan runs as " + std::to_string(lanes) + " shard" + (lanes == 1 ? "" : "s") +
+           " (one per lane, each sweep value a lane of its own), not " + std::to_string(spec.count);
+    return false;
+  }
+  for (const auto& e : plan.experiments) {
+    if (spec.count > 1 && compares_answers(e.kind)) {
+      *why = "experiment \"" + (e.name.empty() ? e.kind : e.name) + "\" (" + e.kind +
+             ") compares the lanes' answers while it runs, so all its lanes must run in one "
+             "process; run it without --shard";
+      return false;
+    }
+  }
+  plan::Lane kept = plan.lanes[static_cast<size_t>(spec.index)];
+  plan.lanes = {std::move(kept)};
+  return true;
+}
+
+nlohmann::json shard_json(const ShardSpec& spec, const plan::Plan& shard_plan) {
+  nlohmann::json lanes = nlohmann::json::array();
+  for (const auto& lane : shard_plan.lanes) lanes.push_back(lane.id);
+  return {{"index", spec.index}, {"count", spec.count}, {"lanes", lanes}};
+}
+
+}  // namespace lb::run
