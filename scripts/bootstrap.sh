@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages LaneBench needs to build, test and run; does nothing when all are
-# present. Needs root (or sudo) only when something is missing.
+# present. Needs root (or sudo) only when something is missing. With --tests, also what only the
+# tests use: Slurm and munge for the single-node cluster of the fleet test.
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config ccache
@@ -14,6 +15,9 @@ packages=(
   xvfb xauth imagemagick python3 fonts-dejavu-core
   dpkg-dev file desktop-file-utils appstream
 )
+if [[ ${1:-} == --tests ]]; then
+  packages+=(slurmctld slurmd slurm-client munge)
+fi
 missing=()
 for p in "${packages[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

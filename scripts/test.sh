@@ -36,7 +36,7 @@ echo "test: $(free_space) free on the build disk" >&2
 if (($(df -k --output=avail "$root" | tail -n 1) < 3 * 1024 * 1024)); then
   echo "test: warning: less than 3 GB free; the build dirs need about 2.5 GB" >&2
 fi
-step bootstrap "$root/scripts/bootstrap.sh"
+step bootstrap "$root/scripts/bootstrap.sh" --tests
 step build "$root/scripts/build.sh"
 build="${LANEBENCH_BUILD_DIR:-$root/build}"
 # Every package the build used must come from bootstrap.sh's list (or the base image), or the

@@ -15,4 +15,5 @@ void add_import_command(CLI::App& app, int& exit_code);
 void add_export_command(CLI::App& app, int& exit_code);
 void add_prompts_command(CLI::App& app, int& exit_code);
 void add_merge_command(CLI::App& app, int& exit_code);
+void add_fleet_command(CLI::App& app, int& exit_code);
 }  // namespace lb::cli

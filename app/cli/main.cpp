@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   lb::cli::add_export_command(app, exit_code);
   lb::cli::add_prompts_command(app, exit_code);
   lb::cli::add_merge_command(app, exit_code);
+  lb::cli::add_fleet_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
