@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages LaneBench needs to build, test and run; does nothing when all are
 # present. Needs root (or sudo) only when something is missing. With --tests, also what only the
-# tests use: Slurm and munge for the single-node cluster of the fleet test.
+# tests use: Slurm and munge for the single-node cluster of the fleet test, and node and npm for
+# the Kubernetes manifest check (unless some node and npm are on PATH already).
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config ccache
@@ -17,6 +18,8 @@ packages=(
 )
 if [[ ${1:-} == --tests ]]; then
   packages+=(slurmctld slurmd slurm-client munge)
+  command -v node >/dev/null || packages+=(nodejs)
+  command -v npm >/dev/null || packages+=(npm)
 fi
 missing=()
 for p in "${packages[@]}"; do

@@ -3,11 +3,15 @@
 // they stand (docs/fleet.md).
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 
 #include "commands.h"
+#include "core/files/confined_write.h"
+#include "core/fleet/kubernetes_job.h"
 #include "core/fleet/slurm_batch.h"
 #include "core/net/printable_text.h"
 #include "core/plan/plan.h"
@@ -65,6 +69,66 @@ int slurm_command(SlurmArgs args) {
   return run::kExitOk;
 }
 
+// A trace or ShareGPT file, which a pod sees only where the image or a volume puts it.
+bool reads_a_file(const plan::Experiment& e) {
+  if (const auto* t = std::get_if<plan::TraceExperiment>(&e.params)) return !t->path.empty();
+  if (const auto* s = std::get_if<plan::SessionsExperiment>(&e.params)) return !s->path.empty();
+  return false;
+}
+
+struct K8sArgs {
+  std::string plan_path;
+  std::string out_dir;
+  fleet::KubernetesOptions options;
+};
+
+int k8s_command(K8sArgs args) {
+  auto parsed = plan::load_plan_file(args.plan_path);
+  if (!parsed.ok()) return fail("the plan is not valid:\n" + parsed.error_text());
+  plan::Plan lanes = plan::expand_sweep(*parsed.plan).plan;
+  const auto count = static_cast<int64_t>(lanes.lanes.size());
+  std::string why;
+  if (!run::keep_shard_lanes(lanes, {0, count}, &why)) return fail(why);
+  if (parsed.plan->launches_servers() && !args.options.allow_launch)
+    return fail("this plan starts servers; add --allow-launch if you trust its commands");
+  for (const auto& lane : parsed.plan->lanes)
+    if (!lane.api_key_env.empty() && lane.api_key_env.rfind("keyring:", 0) != 0 &&
+        std::find(args.options.key_envs.begin(), args.options.key_envs.end(), lane.api_key_env) ==
+            args.options.key_envs.end())
+      args.options.key_envs.push_back(lane.api_key_env);
+  if (!args.options.key_envs.empty() && args.options.secret.empty())
+    return fail(
+        "the plan's lanes read API keys from variables; name the Kubernetes Secret that "
+        "holds them with --secret (its keys are the variables' names)");
+  std::string plan_text;
+  {
+    std::ifstream in(args.plan_path, std::ios::binary);
+    plan_text.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  fleet::KubernetesManifests m;
+  if (!fleet::kubernetes_manifests(args.options, plan_text, parsed.plan->name, count, &m, &why))
+    return fail(why);
+  auto write = [&](const char* name, const nlohmann::json& value) {
+    return value.is_null() || files::write_confined(args.out_dir, name, value.dump(2) + "\n", &why);
+  };
+  if (!write("configmap.json", m.config_map) || !write("pvc.json", m.pvc) ||
+      !write("shards-job.json", m.shards_job) || !write("merge-job.json", m.merge_job))
+    return fail(why);
+  const std::string shards = m.shards_job["metadata"]["name"].get<std::string>();
+  const std::string d = args.out_dir;
+  std::cout << "wrote " << d << "/configmap.json, " << (m.pvc.is_null() ? "" : "pvc.json, ")
+            << "shards-job.json (" << count << " shards) and merge-job.json\n"
+            << "apply:\n  kubectl apply -f " << d << "/configmap.json"
+            << (m.pvc.is_null() ? "" : " -f " + d + "/pvc.json") << " -f " << d
+            << "/shards-job.json\n  kubectl wait --for=condition=complete --timeout=24h job/"
+            << shards << "  # or condition=failed\n  kubectl apply -f " << d << "/merge-job.json\n";
+  for (const auto& e : parsed.plan->experiments)
+    if (reads_a_file(e))
+      std::cout << "note: experiment " << net::printable_line(e.name.empty() ? e.kind : e.name)
+                << " reads a file; the pods must see it at the same path\n";
+  return run::kExitOk;
+}
+
 }  // namespace
 
 void add_fleet_command(CLI::App& app, int& exit_code) {
@@ -94,6 +158,30 @@ void add_fleet_command(CLI::App& app, int& exit_code) {
                   "the merge job merges the shards that finished (the run is marked partial)");
   slurm->add_flag("--submit", args->submit, "submit both with sbatch and print their job ids");
   slurm->callback([args, &exit_code] { exit_code = slurm_command(*args); });
+
+  auto k8s = std::make_shared<K8sArgs>();
+  auto* kube = fleet_cmd->add_subcommand(
+      "k8s", "write a Kubernetes Indexed Job of the plan's shards, its ConfigMap and a merge Job");
+  kube->add_option("plan", k8s->plan_path, "plan file (JSON)")->required();
+  kube->add_option("--out,-o", k8s->out_dir, "folder for the manifests")->required();
+  kube->add_option("--image", k8s->options.image, "image with lanebench-cli on its PATH")
+      ->required();
+  kube->add_option("--name", k8s->options.name, "object name prefix (default lanebench-PLAN)");
+  kube->add_option("--namespace,-n", k8s->options.ns, "namespace of every object");
+  kube->add_option("--gpus-per-pod", k8s->options.gpus_per_pod, "nvidia.com/gpu per shard")
+      ->check(CLI::NonNegativeNumber);
+  kube->add_option("--pvc", k8s->options.pvc,
+                   "existing PersistentVolumeClaim (ReadWriteMany) for the results; default: "
+                   "pvc.json asks for one");
+  kube->add_option("--storage", k8s->options.storage, "size of the claim pvc.json asks for");
+  kube->add_option("--queue", k8s->options.queue, "Kueue LocalQueue (gang admission)");
+  kube->add_option("--secret", k8s->options.secret,
+                   "Secret whose keys are the lanes' api_key_env variables");
+  kube->add_flag("--allow-launch", k8s->options.allow_launch,
+                 "let each shard start its lane's server (the plan's launch blocks)");
+  kube->add_flag("--partial-merge", k8s->options.partial_merge,
+                 "the merge Job merges the shards that finished (the run is marked partial)");
+  kube->callback([k8s, &exit_code] { exit_code = k8s_command(*k8s); });
 
   auto dir = std::make_shared<std::string>();
   auto* status = fleet_cmd->add_subcommand("status", "each shard's Slurm state and folder");

@@ -51,7 +51,7 @@ QString find_program(const char* name) {
   return QStandardPaths::findExecutable(name, {"/usr/sbin", "/usr/bin", "/sbin", "/bin"});
 }
 
-json plan() {
+json slurm_plan() {
   return {
       {"name", "fleet-slurm"},
       {"lanes",
@@ -194,7 +194,7 @@ class TestFleetSlurm : public QObject {
   }
 
   void aPlanRunsAsAJobArrayAndMergesAsOneProcessWouldRunIt() {
-    const std::string plan_path = write_plan_file(dir_ / "plan.json", plan());
+    const std::string plan_path = write_plan_file(dir_ / "plan.json", slurm_plan());
     const auto one =
         run_program(cli_path(), {"run", qstr(plan_path), "--out", qstr(dir_ / "one")}, env_);
     QCOMPARE(one.exit_code, 0);
@@ -241,7 +241,7 @@ class TestFleetSlurm : public QObject {
   }
 
   void aPlanThatCannotBeShardedWritesNoScript() {
-    json regression = plan();
+    json regression = slurm_plan();
     regression["experiments"] = {{{"kind", "regression"}, {"prompts", "builtin:regression-20"}}};
     const std::string plan_path = write_plan_file(dir_ / "regression.json", regression);
     const fs::path out = dir_ / "refused";
