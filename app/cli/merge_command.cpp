@@ -26,7 +26,10 @@ void add_merge_command(CLI::App& app, int& exit_code) {
                   "refuse a shard whose clock is further than this from its lanes' servers' "
                   "(default 1000)")
       ->check(CLI::PositiveNumber);
-  cmd->callback([options, &exit_code] {
+  auto blockers_ok = std::make_shared<bool>(false);
+  cmd->add_flag("--blockers-ok", *blockers_ok,
+                "exit 0, not 1, when the merged run has blockers (a failed gate, a flipped fact)");
+  cmd->callback([options, blockers_ok, &exit_code] {
     const fleet::MergeResult result = fleet::merge_shards(*options);
     for (const std::string& e : result.errors)
       std::cerr << "lanebench-cli merge: " << net::printable_text(e) << '\n';
@@ -37,7 +40,7 @@ void add_merge_command(CLI::App& app, int& exit_code) {
                 << result.requests << " requests"
                 << (result.missing.empty() ? "" : " (partial: shards missing)")
                 << "\nrun folder: " << options->out_dir << '\n';
-    exit_code = result.exit_code;
+    exit_code = result.exit_code == 1 && *blockers_ok ? 0 : result.exit_code;
   });
 }
 

@@ -30,6 +30,7 @@ struct RunArgs {
   std::vector<std::string> allowed_envs;  // api_key_env names the user vouches for
   bool allow_launch = false;              // the plan may start the servers it names
   std::string shard;                      // --shard I/N or auto/N; "" = the whole plan
+  bool blockers_ok = false;  // exit 0 when the run finished with blockers (for schedulers)
 };
 
 // A plan that starts programs runs only with --allow-launch; without it, the refusal shows each
@@ -106,6 +107,12 @@ int run_plan_command(const RunArgs& args) {
   run::RunResult result = runner.run(stop);
   sink.finish();
   print_outcome(args, result);
+  // Blockers alone (no error of the run itself) are a finding the run folder records.
+  if (args.blockers_ok && result.exit_code == run::kExitFailed && result.errors.empty()) {
+    std::cerr << "lanebench-cli run: finished with blockers (recorded in the run folder); exit 0 "
+                 "as --blockers-ok asks\n";
+    return run::kExitOk;
+  }
   return result.exit_code;
 }
 
@@ -135,6 +142,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; a plan has one shard per lane "
                   "(each sweep value a lane); merge the shards with lanebench-cli merge")
       ->type_name("I/N");
+  cmd->add_flag("--blockers-ok", args->blockers_ok,
+                "exit 0, not 1, when the run finished and only found blockers (a failed gate, a "
+                "flipped fact); for schedulers, where a failed task is retried or fails its job");
   cmd->callback([args, into, out, &exit_code] {
     if (out->count() == 0 && into->count() == 0)
       throw CLI::RequiredError("--out (a new run folder) or --into (an existing run)");

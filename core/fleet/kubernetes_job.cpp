@@ -113,6 +113,7 @@ bool kubernetes_manifests(const KubernetesOptions& o, const std::string& plan_te
   json args = {"run",     std::string(kPlanMount) + "/plan.json",
                "--shard", "auto/" + count,
                "--out",   std::string(kResultsMount) + "/shards/shard-$(JOB_COMPLETION_INDEX)"};
+  args.push_back("--blockers-ok");  // a blocker is a finding, not a failed pod to retry
   if (o.allow_launch) args.push_back("--allow-launch");
   for (const std::string& name : o.key_envs)
     if (!o.secret.empty()) args.insert(args.end(), {"--allow-env", name});
@@ -144,8 +145,8 @@ bool kubernetes_manifests(const KubernetesOptions& o, const std::string& plan_te
   std::string merge = "set -eu; shards=''; for i in $(seq 0 " + std::to_string(shard_count - 1) +
                       "); do d=" + kResultsMount + "/shards/shard-$i; " +
                       "if [ -d \"$d\" ]; then shards=\"$shards $d\"; fi; done; " +
-                      "exec lanebench-cli merge $shards --out " + kResultsMount + "/run" +
-                      (o.partial_merge ? " --partial" : "");
+                      "exec lanebench-cli merge $shards --out " + kResultsMount +
+                      "/run --blockers-ok" + (o.partial_merge ? " --partial" : "");
   json merger = {{"name", "merge"},
                  {"image", o.image},
                  {"command", {"/bin/sh", "-c", merge}},

@@ -8,6 +8,7 @@
 #include "core/record/run_summary.h"
 #include "core/run/experiments/experiment.h"
 #include "core/run/experiments/performance_gates.h"
+#include "core/run/experiments/regression_experiment.h"
 #include "core/run/experiments/sweeps_section.h"
 #include "core/run/plan_runner.h"
 
@@ -81,6 +82,14 @@ void append_turns(json& out, const json& s) {
   for (const json& t : turns) to.push_back(t);
 }
 
+// A later shard's section: its trials' turns, and what only its lane's run recorded at the top
+// of the section (a regression's floor, measured in the baseline's shard).
+void join_other_keys(json& out, const json& s) {
+  append_turns(out, s);
+  for (const auto& [key, value] : s.items())
+    if (!out.contains(key) && key != "comparisons" && key != "performance_gates") out[key] = value;
+}
+
 // Experiment I's section as one shard wrote it (null when the shard has none).
 const json& section_of(const ShardFolder& shard, size_t i) {
   static const json none;
@@ -103,7 +112,7 @@ json joined_section(const std::vector<ShardFolder>& shards, size_t i) {
       out.erase("comparisons");
       out.erase("performance_gates");
     } else
-      append_turns(out, s);
+      join_other_keys(out, s);
     if (s.contains("lanes") && s["lanes"].is_object())
       for (const auto& [lane, value] : s["lanes"].items()) out["lanes"][lane] = value;
     append_strings(out["blockers"], s.value("blockers", json()));
@@ -145,7 +154,8 @@ json shards_json(const std::vector<ShardFolder>& shards) {
 }  // namespace
 
 MergedSummary merged_summary(const plan::SweptPlan& swept, const std::vector<ShardFolder>& shards,
-                             const MergedRequests& requests, const std::vector<int64_t>& missing) {
+                             const MergedRequests& requests, const std::vector<int64_t>& missing,
+                             const std::string& out_dir, std::vector<std::string>& notes) {
   const plan::Plan& plan = swept.plan;
   MergedSummary out;
   json& summary = out.summary;
@@ -177,6 +187,12 @@ MergedSummary merged_summary(const plan::SweptPlan& swept, const std::vector<Sha
     const auto samples =
         samples_of(text_at(section, "name"), section, lane_ids_of(plan, spec), requests, ids);
     run::add_lane_comparisons(run::kind_of(spec), ids, samples, section);
+    if (run::kind_of(spec) == record::ExperimentKind::Regression)
+      for (const std::string& why :
+           run::judge_merged_regression(plan, spec, out_dir, section, notes)) {
+        section["blockers"].push_back(why);
+        blockers.push_back(why);
+      }
     if (!spec.performance_gates.empty()) {
       run::GateJudgements judged =
           run::judge_performance_gates(spec.performance_gates, samples, false);

@@ -135,7 +135,8 @@ MergeResult merge_shards(const MergeOptions& options) {
         std::to_string(requests.unreadable) +
         " lines of the shards' requests.jsonl were not request records; left out");
   if (!copy_lane_files(shards, options.out_dir, result)) return fail(std::move(result));
-  MergedSummary merged = merged_summary(swept, shards, requests, check.missing);
+  MergedSummary merged =
+      merged_summary(swept, shards, requests, check.missing, options.out_dir, result.notes);
   if (!write_json(options.out_dir, "environment.json", merged_environment(shards), result) ||
       !write_json(options.out_dir, "summary.json", merged.summary, result))
     return fail(std::move(result));

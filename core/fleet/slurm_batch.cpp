@@ -74,7 +74,7 @@ std::string shards_script(const SlurmOptions& o, int64_t count, const std::strin
     s += "#SBATCH --gpus-per-task=" + o.gpus_per_task + "\n#SBATCH --ntasks=1\n";
   s += "set -eu\nexec " + shell_word(o.cli_path) + " run " + shell_word(o.plan_path) +
        " --shard auto/" + std::to_string(count) + " --out " + shell_word(o.out_dir + "/shards") +
-       "/shard-\"$SLURM_ARRAY_TASK_ID\"";
+       "/shard-\"$SLURM_ARRAY_TASK_ID\" --blockers-ok";
   if (o.allow_launch) s += " --allow-launch";
   for (const std::string& e : o.allowed_envs) s += " --allow-env " + shell_word(e);
   return s + "\n";
@@ -89,7 +89,8 @@ std::string merge_script(const SlurmOptions& o, int64_t count, const std::string
   s += "  if [ -d \"$d\" ]; then shards+=(\"$d\"); fi\ndone\n";
   s += "if [ ${#shards[@]} -eq 0 ]; then echo 'no shard left a folder' >&2; exit 2; fi\n";
   s += "exec " + shell_word(o.cli_path) + " merge \"${shards[@]}\" --out " +
-       shell_word(o.out_dir + "/run") + (o.partial_merge ? " --partial" : "") + "\n";
+       shell_word(o.out_dir + "/run") + " --blockers-ok" + (o.partial_merge ? " --partial" : "") +
+       "\n";
   return s;
 }
 

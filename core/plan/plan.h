@@ -318,6 +318,9 @@ struct Experiment {
     double warmup_s = 0, cooldown_s = 0;
     int64_t warmup_requests = 0, cooldown_requests = 0;
   } trim;
+  // Not a plan-file key. In one shard of the plan (run --shard): the experiment's lanes in the
+  // whole plan, in plan order (the first is its baseline); empty in a run of the whole plan.
+  std::vector<std::string> shard_lanes;
 };
 
 struct Plan {

@@ -1,5 +1,6 @@
 #include "core/run/shard_selection.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "core/record/experiment_kind.h"
@@ -16,12 +17,11 @@ std::optional<int64_t> whole_number(std::string_view text) {
 }
 
 // Kinds whose lanes' answers are compared with each other while the run goes: they need every
-// lane in one process.
+// lane in one process. (A regression's pairs are judged by the merge, from the shards' texts.)
 bool compares_answers(const std::string& kind) {
   const auto k = record::experiment_kind_from(kind);
   if (!k) return false;
   switch (*k) {
-    case record::ExperimentKind::Regression:
     case record::ExperimentKind::SampledRegression:
       return true;
     default:
@@ -91,6 +91,12 @@ bool keep_shard_lanes(plan::Plan& plan, const ShardSpec& spec, std::string* why)
              "process; run it without --shard";
       return false;
     }
+  }
+  for (auto& e : plan.experiments) {
+    e.shard_lanes.clear();
+    for (const auto& lane : plan.lanes)
+      if (e.lanes.empty() || std::find(e.lanes.begin(), e.lanes.end(), lane.id) != e.lanes.end())
+        e.shard_lanes.push_back(lane.id);
   }
   plan::Lane kept = plan.lanes[static_cast<size_t>(spec.index)];
   plan.lanes = {std::move(kept)};

@@ -30,7 +30,7 @@ int64_t shard_count_of(const plan::Plan& plan);
 
 // Keeps in PLAN (its sweep expanded) only shard SPEC's lane. False with *why (when not null) when
 // it cannot run as SPEC.count shards: another count, or an experiment that compares the lanes'
-// answers in one process (regression, sampled regression).
+// answers in one process (a sampled regression).
 bool keep_shard_lanes(plan::Plan& plan, const ShardSpec& spec, std::string* why);
 
 // shard.json's "shard" object: {"index", "count", "lanes"}.

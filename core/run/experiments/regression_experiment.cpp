@@ -146,8 +146,32 @@ std::vector<nlohmann::json> cross_scores(
   return out;
 }
 
+// The baseline against itself (the first lane of the context): the floor its candidates'
+// differences are judged against.
+void measure_regression_floor(ExperimentContext& ctx, const plan::DeterminismExperiment& floor,
+                              const plan::PromptSet& set) {
+  LaneRuntime& baseline = *ctx.lanes()[0];
+  ctx.section()["floor"] = measure_floor(ctx, baseline, floor, set,
+                                         "determinism/regression/" + baseline.plan.id + ".json");
+  ctx.section()["floor"]["lane"] = baseline.plan.id;
+}
+
+// What the merge of shards needs beyond the texts and logprobs files to judge this lane's pairs:
+// which prompts' media the lane refused, and its tokenizer's ids for the probe text.
+void record_for_merge(ExperimentContext& ctx, const LaneRuntime& lane, const LaneTexts& texts,
+                      int top_k, nlohmann::json& lane_section) {
+  nlohmann::json refused = nlohmann::json::array();
+  for (size_t i = 0; i < texts.media_refused.size(); ++i)
+    if (texts.media_refused[i]) refused.push_back(i);
+  lane_section["media_refused"] = std::move(refused);
+  if (top_k > 0)
+    lane_section["tokenizer_probe"] = to_json(probe_tokenizer(ctx.client(), lane.endpoint));
+}
+
+}  // namespace
+
 // Each comparison's differing answers against the baseline's floor: comparisons[i].floor_verdict.
-void judge_against_floor(ExperimentContext& ctx) {
+void judge_regression_floor(ExperimentContext& ctx) {
   const nlohmann::json& floor = ctx.section()["floor"]["floor"];
   if (!floor.is_object() || floor.value("prompts_compared", int64_t{0}) <= 0) return;
   for (auto& c : ctx.section()["comparisons"]) {
@@ -160,8 +184,6 @@ void judge_against_floor(ExperimentContext& ctx) {
   }
 }
 
-}  // namespace
-
 void RegressionExperiment::run(ExperimentContext& ctx) {
   const auto& p = std::get<plan::RegressionExperiment>(ctx.spec().params);
   const std::optional<plan::PromptSet> loaded = load_experiment_prompts(ctx, p.prompts);
@@ -170,6 +192,7 @@ void RegressionExperiment::run(ExperimentContext& ctx) {
   std::vector<std::pair<std::string, LaneTexts>> lane_texts;
   std::vector<const LaneRuntime*> ran;
   const int top_k = static_cast<int>(p.logprobs);
+  const bool sharded = !ctx.spec().shard_lanes.empty();
   for (LaneRuntime* lane : ctx.lanes()) {
     if (ctx.stopped()) break;
     PhaseOutcome outcome = ctx.run_phase(regression_phase(p, set, ctx, *lane, top_k));
@@ -205,9 +228,13 @@ void RegressionExperiment::run(ExperimentContext& ctx) {
       lane_section["load_baseline"] = load_baseline_summary(set, texts, under_load, p, file);
       texts.batch_variant = batch_variant_prompts(lane_section["load_baseline"], set);
     }
+    if (sharded) record_for_merge(ctx, *lane, texts, top_k, lane_section);
     lane_texts.emplace_back(lane->plan.id, std::move(texts));
     ran.push_back(lane);
   }
+  // A shard runs one lane: the merge judges its pairs, and the baseline's shard measures the floor.
+  if (sharded && !ctx.stopped() && p.floor && ctx.lanes()[0]->plan.id == ctx.spec().shard_lanes[0])
+    measure_regression_floor(ctx, *p.floor, set);
   if (ctx.stopped() || lane_texts.size() < 2) return;
   // Token evidence compares token ids only between lanes whose tokenizers agree.
   std::vector<TokenizerMatch> tokenizers;
@@ -226,14 +253,8 @@ void RegressionExperiment::run(ExperimentContext& ctx) {
   triage_lane_pairs(ctx, set, lane_texts, p.similarity_threshold, p.near_tie_margin_nats, top_k,
                     cross.empty() ? nullptr : &cross, tokenizers.empty() ? nullptr : &tokenizers);
   // The floor last: a stop while it runs keeps the regression's review and blockers.
-  if (p.floor && !ctx.stopped()) {
-    // The baseline against itself: the floor its candidates' differences are judged against.
-    LaneRuntime& baseline = *ctx.lanes()[0];
-    ctx.section()["floor"] = measure_floor(ctx, baseline, *p.floor, set,
-                                           "determinism/regression/" + baseline.plan.id + ".json");
-    ctx.section()["floor"]["lane"] = baseline.plan.id;
-  }
-  if (ctx.section().contains("floor") && !ctx.stopped()) judge_against_floor(ctx);
+  if (p.floor && !ctx.stopped()) measure_regression_floor(ctx, *p.floor, set);
+  if (ctx.section().contains("floor") && !ctx.stopped()) judge_regression_floor(ctx);
 }
 
 }  // namespace lb::run

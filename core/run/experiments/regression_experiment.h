@@ -87,4 +87,22 @@ void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
                        int top_k = 0, const std::vector<nlohmann::json>* cross = nullptr,
                        const std::vector<TokenizerMatch>* tokenizers = nullptr);
 
+// Each comparison of the section against the baseline's floor (section["floor"]): its
+// floor_verdict, for the candidates' differing answers.
+void judge_regression_floor(ExperimentContext& ctx);
+
+// A merged run's regression (core/fleet): each lane's answers, errors, refused media, logprobs
+// and load baseline read back from RUN_DIR (texts/, logprobs/ and the lanes' sections that the
+// shards wrote), then judged pair by pair as one process judges them. Cross-scoring needs both
+// lanes' servers at once and is not done; section["cross_score"] says so when it was asked for.
+void triage_merged_regression(ExperimentContext& ctx, const std::string& run_dir);
+// The same for a run folder on its own: PLAN (its sweep expanded) names the lanes, SPEC is the
+// regression, SECTION its merged section (comparisons and floor verdicts are added to it).
+// Returns the blockers (flipped facts); warnings go to NOTES.
+std::vector<std::string> judge_merged_regression(const plan::Plan& plan,
+                                                 const plan::Experiment& spec,
+                                                 const std::string& run_dir,
+                                                 nlohmann::json& section,
+                                                 std::vector<std::string>& notes);
+
 }  // namespace lb::run

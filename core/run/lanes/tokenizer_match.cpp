@@ -64,30 +64,62 @@ const char* to_string(TokenizerMatch::State state) {
   return "unknown";
 }
 
-TokenizerMatch compare_tokenizers(net::StreamClient& client, const std::string& id_a,
-                                  const LaneEndpoint& a, const std::string& id_b,
-                                  const LaneEndpoint& b) {
+TokenizerProbe probe_tokenizer(net::StreamClient& client, const LaneEndpoint& lane) {
+  TokenizerProbe out;
+  out.ids = tokenize_probe(client, lane, out.why);
+  return out;
+}
+
+TokenizerMatch match_tokenizers(const std::string& id_a, const TokenizerProbe& a,
+                                const std::string& id_b, const TokenizerProbe& b) {
   TokenizerMatch out;
-  std::string why_a, why_b;
-  const auto ids_a = tokenize_probe(client, a, why_a);
-  const auto ids_b = tokenize_probe(client, b, why_b);
-  if (!ids_a || !ids_b) {
-    out.reason = "not known: " + (ids_a ? id_b + ": " + why_b : id_a + ": " + why_a);
+  if (!a.ids || !b.ids) {
+    out.reason = "not known: " + (a.ids ? id_b + ": " + b.why : id_a + ": " + a.why);
     return out;
   }
-  if (*ids_a == *ids_b) {
+  const std::vector<int64_t>& ids_a = *a.ids;
+  const std::vector<int64_t>& ids_b = *b.ids;
+  if (ids_a == ids_b) {
     out.state = TokenizerMatch::State::Same;
-    out.reason = "/tokenize of the same text gave the same " + std::to_string(ids_a->size()) +
+    out.reason = "/tokenize of the same text gave the same " + std::to_string(ids_a.size()) +
                  " ids on both lanes";
     return out;
   }
   size_t at = 0;
-  while (at < ids_a->size() && at < ids_b->size() && (*ids_a)[at] == (*ids_b)[at]) ++at;
+  while (at < ids_a.size() && at < ids_b.size() && ids_a[at] == ids_b[at]) ++at;
   out.state = TokenizerMatch::State::Different;
   out.reason = "/tokenize of the same text gave different ids (" + id_a + ": " +
-               std::to_string(ids_a->size()) + " tokens, " + id_b + ": " +
-               std::to_string(ids_b->size()) + " tokens; first difference at token " +
+               std::to_string(ids_a.size()) + " tokens, " + id_b + ": " +
+               std::to_string(ids_b.size()) + " tokens; first difference at token " +
                std::to_string(at) + ")";
+  return out;
+}
+
+TokenizerMatch compare_tokenizers(net::StreamClient& client, const std::string& id_a,
+                                  const LaneEndpoint& a, const std::string& id_b,
+                                  const LaneEndpoint& b) {
+  return match_tokenizers(id_a, probe_tokenizer(client, a), id_b, probe_tokenizer(client, b));
+}
+
+nlohmann::json to_json(const TokenizerProbe& probe) {
+  if (probe.ids) return {{"ids", *probe.ids}};
+  return {{"unavailable", probe.why}};
+}
+
+TokenizerProbe tokenizer_probe_from(const nlohmann::json& j) {
+  TokenizerProbe out;
+  if (j.is_object() && j.contains("ids") && j["ids"].is_array()) {
+    std::vector<int64_t> ids;
+    for (const auto& id : j["ids"])
+      if (id.is_number_integer()) ids.push_back(id.get<int64_t>());
+    if (ids.size() == j["ids"].size()) {
+      out.ids = std::move(ids);
+      return out;
+    }
+  }
+  out.why = j.is_object() && j.contains("unavailable") && j["unavailable"].is_string()
+                ? j["unavailable"].get<std::string>()
+                : std::string("the shard recorded no /tokenize answer");
   return out;
 }
 

@@ -299,16 +299,75 @@ class TestShards : public QObject {
     lb::plan::Plan plan = parsed(three_lane_plan());
     QVERIFY(!lb::run::keep_shard_lanes(plan, {0, 2}, &why));
     QVERIFY2(why.find("runs as 3 shards") != std::string::npos, why.c_str());
-    json regression = three_lane_plan();
-    regression["experiments"] = {{{"kind", "regression"}, {"prompts", "builtin:regression-20"}}};
-    lb::plan::Plan answers = parsed(regression);
+    json sampled = three_lane_plan();
+    sampled["experiments"] = {{{"kind", "sampled_regression"}, {"samples", 2}}};
+    lb::plan::Plan answers = parsed(sampled);
     QVERIFY(!lb::run::keep_shard_lanes(answers, {0, 3}, &why));
     QVERIFY2(why.find("compares the lanes' answers") != std::string::npos, why.c_str());
     // A shard refused by the runner leaves no folder.
     const fs::path dir = root_ / "refused-shard";
-    const auto result = run_into(parsed(regression), dir, lb::run::ShardSpec{0, 3});
+    const auto result = run_into(parsed(sampled), dir, lb::run::ShardSpec{0, 3});
     QCOMPARE(result.exit_code, 2);
     QVERIFY(!fs::exists(dir));
+  }
+
+  // A regression's shards each answer the prompts on their lane; the merge judges the pairs from
+  // those answers as one process does, and the baseline's shard measures the floor.
+  void aShardedRegressionIsJudgedAsInOneProcess() {
+    json plan_json = three_lane_plan();
+    plan_json["lanes"][0]["base_url"] = "sim:bf16?time_scale=0.01&batch_variance=0.3";
+    plan_json["experiments"] = {{{"kind", "regression"},
+                                 {"prompts", "builtin:regression-20"},
+                                 {"max_tokens", 32},
+                                 {"floor", {{"repeats", 2}}}}};
+    const lb::plan::Plan plan = parsed(plan_json);
+    const fs::path one = root_ / "regression-one";
+    QCOMPARE(run_into(plan, one, std::nullopt).exit_code, 0);
+    std::vector<std::string> dirs;
+    for (int i = 0; i < 3; ++i) {
+      dirs.push_back((root_ / ("regression-" + std::to_string(i))).string());
+      QCOMPARE(run_into(plan, dirs.back(), lb::run::ShardSpec{i, 3}).exit_code, 0);
+      QVERIFY(!fs::exists(fs::path(dirs.back()) / "review.fp8.json"));
+    }
+    // Only the baseline's shard measured the floor.
+    QVERIFY(lb::test::read_json(fs::path(dirs[0]) / "summary.json")["experiments"][0].contains(
+        "floor"));
+    QVERIFY(!lb::test::read_json(fs::path(dirs[1]) / "summary.json")["experiments"][0].contains(
+        "floor"));
+    const fs::path out = root_ / "regression-merged";
+    const auto result = lb::fleet::merge_shards({dirs, out.string()});
+    QVERIFY2(result.errors.empty(), result.errors.empty() ? "" : result.errors[0].c_str());
+    QVERIFY2(result.notes.empty(), result.notes.empty() ? "" : result.notes[0].c_str());
+    const json merged = lb::test::read_json(out / "summary.json")["experiments"][0];
+    const json alone = lb::test::read_json(one / "summary.json")["experiments"][0];
+    QCOMPARE(merged["comparisons"].size(), size_t(2));
+    // The same answers, the same review, the same verdict against the floor.
+    for (const char* candidate : {"fp8", "fp8-mtp"}) {
+      const std::string review = std::string("review.") + candidate + ".json";
+      QCOMPARE(lb::test::read_json(out / review), lb::test::read_json(one / review));
+      const std::string texts = std::string("texts/") + candidate + ".texts.json";
+      QCOMPARE(lb::test::read_json(out / texts), lb::test::read_json(one / texts));
+    }
+    for (size_t i = 0; i < 2; ++i) {
+      json a = merged["comparisons"][i], b = alone["comparisons"][i];
+      QCOMPARE(a["floor_verdict"], b["floor_verdict"]);
+      QVERIFY(a.contains("floor_verdict"));
+      QCOMPARE(a, b);
+    }
+    // Token evidence from the logprobs files: the same causes; margins within the file's 4 digits.
+    const json t1 = lb::test::read_json(out / "tokens.fp8.json");
+    const json t0 = lb::test::read_json(one / "tokens.fp8.json");
+    QCOMPARE(t1["pairs"].size(), t0["pairs"].size());
+    for (size_t i = 0; i < t0["pairs"].size(); ++i) {
+      json a = t1["pairs"][i], b = t0["pairs"][i];
+      if (b.contains("baseline_margin_nats") && b["baseline_margin_nats"].is_number()) {
+        QVERIFY(std::abs(a["baseline_margin_nats"].get<double>() -
+                         b["baseline_margin_nats"].get<double>()) <= 2e-4);
+        a.erase("baseline_margin_nats");
+        b.erase("baseline_margin_nats");
+      }
+      QCOMPARE(a, b);
+    }
   }
 
   void httpDatesReadAndWriteWithoutALocale() {
