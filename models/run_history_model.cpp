@@ -44,7 +44,7 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ForegroundRole) return QBrush(QColor(0xb0, 0x1c, 0x1c));
     if (role == Qt::ToolTipRole) return tr("Damaged: %1").arg(run->problems.join("; "));
   }
-  if (index.column() == Status && !run->complete) {
+  if (index.column() == Status && (!run->complete || run->partial)) {
     if (role == Qt::ForegroundRole) return QBrush(QColor(0x9a, 0x5b, 0x00));
     if (role == Qt::FontRole) {
       QFont font;
@@ -52,7 +52,9 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
       return font;
     }
     if (role == Qt::ToolTipRole)
-      return tr("Stopped or killed before it finished: every finished request is kept");
+      return run->complete
+                 ? tr("Merged from shards with some missing or unfinished: their lanes are absent")
+                 : tr("Stopped or killed before it finished: every finished request is kept");
   }
   if (role != Qt::DisplayRole) return {};
   switch (index.column()) {
@@ -62,7 +64,7 @@ QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
       return run->plan_name.isEmpty() ? run->name : run->plan_name + " — " + run->name;
     case Status:
       if (!run->problems.isEmpty()) return tr("damaged: %1").arg(run->problems.first());
-      return run->complete ? tr("complete") : tr("incomplete");
+      return !run->complete ? tr("incomplete") : run->partial ? tr("partial") : tr("complete");
     case Lanes:
       return run->lanes.join(", ");
     case Experiments:

@@ -20,7 +20,8 @@ struct RunFolderInfo {
   // False when the run was stopped or killed before it finished (summary.json missing, without
   // run.finished_at, or marked interrupted): still listed and opened, shown as incomplete.
   bool complete = true;
-  QString decision;  // decision.json's decision ("promote", ...), empty when none was saved
+  bool partial = false;  // merged from shards with some missing (docs/fleet.md)
+  QString decision;      // decision.json's decision ("promote", ...), empty when none was saved
   // What could not be read, each naming the file and the field ("plan.json: lanes[0].id is not a
   // string"). A run with problems is listed as damaged, with these as the reason.
   QStringList problems;

@@ -55,12 +55,15 @@ PLAN
 else
   echo "pdftoppm or convert missing (Debian: poppler-utils, imagemagick): report pages skipped"
 fi
-# The Decision page of a regression judged against its baseline's determinism floor, and of a
-# throughput run's energy and cost (the tests' own runs, saved when LANEBENCH_SHOT_DIR is set);
-# only where the tests are built.
+# The Decision page of a regression judged against its baseline's determinism floor, of a
+# throughput run's energy and cost, and the Runs page of a run merged from shards (the tests' own
+# runs, saved when LANEBENCH_SHOT_DIR is set); only where the tests are built.
 if [[ -x "$build/tests/ui/tests_ui" ]]; then
   XDG_RUNTIME_DIR="$scratch" LANEBENCH_SHOT_DIR="$out" QT_QPA_PLATFORMTHEME="" \
     xvfb-run -a -s "-screen 0 1600x1000x24" "$build/tests/ui/tests_ui" UiFloorDecisionTest >/dev/null
+  XDG_RUNTIME_DIR="$scratch" LANEBENCH_SHOT_DIR="$out" QT_QPA_PLATFORMTHEME="" \
+    xvfb-run -a -s "-screen 0 1600x1000x24" "$build/tests/ui/tests_ui" UiStoredRunTest \
+    merged_run_shows_where_its_shards_ran >/dev/null
 fi
 echo "screenshots written to $out"
 ls -1 "$out"/*.png

@@ -52,6 +52,7 @@ void read_summary(const fs::path& folder, RunFolderHeadline& out) {
     return;
   }
   out.complete = run.contains("finished_at") && !run.value("interrupted", false);
+  out.partial = run.contains("partial") && run["partial"].is_object();
 }
 
 void read_decision(const fs::path& folder, RunFolderHeadline& out) {

@@ -20,6 +20,8 @@ struct RunFolderHeadline {
   // False when the run was stopped or killed before it finished (summary.json missing, without
   // run.finished_at, or marked interrupted).
   bool complete = false;
+  // A run merged from shards with some left out (lanebench-cli merge --partial).
+  bool partial = false;
   std::string decision;  // decision.json's decision ("promote", ...), empty when none was saved
   // "plan.json: lanes[0].id is not a string", "summary.json: not valid JSON", ...
   std::vector<std::string> problems;

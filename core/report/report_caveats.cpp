@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "core/record/merged_from.h"
 #include "core/report/json_access.h"
 #include "core/report/report_model.h"
 
@@ -137,33 +138,20 @@ std::vector<std::string> batch_variant_caveats(const RunFolder& folder) {
 
 // A run merged from shards (docs/fleet.md): where they ran, and which a partial merge left out.
 void shard_caveats(const RunFolder& folder, std::vector<std::string>& out) {
-  const json& shards = json_at(folder.summary, {"shards"});
-  if (!shards.is_array() || shards.empty()) return;
-  std::string hosts;
-  double worst_ms = 0;
-  for (const json& s : shards) {
-    const std::string host = string_at(s, {"host"});
-    if (!host.empty() && hosts.find(host) == std::string::npos)
-      hosts += (hosts.empty() ? "" : ", ") + host;
-    const json& offset = json_at(s, {"clock_offset_ms"});
-    if (offset.is_number()) worst_ms = std::max(worst_ms, std::abs(offset.get<double>()));
-  }
-  char offset_text[48];
-  std::snprintf(offset_text, sizeof offset_text, "%.0f ms", worst_ms);
-  out.push_back("Merged from " + std::to_string(shards.size()) + " shards run on " + hosts +
-                "; the largest clock offset against the lanes' servers was " + offset_text + ".");
-  const json& missing = json_at(folder.summary, {"run", "partial", "missing_shards"});
-  if (!missing.is_array() || missing.empty()) return;
+  const auto merged = record::merged_from(folder.record);
+  if (!merged) return;
+  std::string shards;
+  for (const record::ShardOrigin& s : merged->shards)
+    shards += (shards.empty() ? "" : "; ") + record::describe(s);
+  char offset[32];
+  std::snprintf(offset, sizeof offset, "%.0f ms", merged->largest_offset_ms());
+  out.push_back("Merged from " + std::to_string(merged->shards.size()) + " shards (" + shards +
+                "); the largest clock offset against the lanes' servers was " + offset + ".");
+  if (!merged->partial()) return;
   std::string list;
-  for (const json& i : missing)
-    if (i.is_number_integer())
-      list += (list.empty() ? "" : ", ") + std::to_string(i.get<int64_t>());
-  out.push_back(
-      "Partial run: shard(s) " + list + " of " +
-      std::to_string(json_at(folder.summary, {"run", "partial", "of"}).is_number_integer()
-                         ? json_at(folder.summary, {"run", "partial", "of"}).get<int64_t>()
-                         : int64_t(0)) +
-      " are missing or did not finish; their lanes are absent from every table.");
+  for (int64_t i : merged->missing) list += (list.empty() ? "" : ", ") + std::to_string(i);
+  out.push_back("Partial run: shard(s) " + list + " of " + std::to_string(merged->of) +
+                " are missing or did not finish; their lanes are absent from every table.");
 }
 
 std::vector<std::string> report_caveats(const RunFolder& folder) {

@@ -19,10 +19,13 @@
 #include <nlohmann/json.hpp>
 
 #include "core/compare/review_record.h"
+#include "core/fleet/run_merge.h"
 #include "core/interop/run_import.h"
+#include "core/plan/plan.h"
 #include "core/report/decision_record.h"
 #include "core/report/report_writer.h"
 #include "core/report/run_folder.h"
+#include "core/run/plan_runner.h"
 #include "models/item_roles.h"
 #include "test_main.h"
 #include "test_paths.h"
@@ -33,6 +36,7 @@
 #include "ui/pages/runs_page.h"
 #include "ui/report/report_export_job.h"
 #include "ui/run/live_charts.h"
+#include "ui/run/staging_sink.h"
 #include "ui_run_fixture.h"
 #include "widgets/chart/chart_panel.h"
 #include "widgets/lane_palette.h"
@@ -397,6 +401,77 @@ class UiStoredRunTest : public QObject {
     QVERIFY2(status.last().at(0).toString().startsWith("Cannot open the run"),
              qPrintable(status.last().at(0).toString()));
     QVERIFY(runs->current_run() == nullptr);
+  }
+
+  // A run merged from shards (lanebench-cli merge) says where each shard ran and how far its
+  // clock was from its lane's server; a partial merge warns which shard is missing.
+  void merged_run_shows_where_its_shards_ran() {
+    const nlohmann::json plan = {
+        {"name", "sharded"},
+        {"lanes",
+         {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.01"}},
+          {{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.01"}}}},
+        {"experiments",
+         {{{"kind", "throughput"}, {"concurrency", {1}}, {"requests", 4}, {"output_tokens", 8}}}}};
+    auto parsed = plan::parse_plan(plan.dump(), "sharded.json");
+    QVERIFY(parsed.ok());
+    const QDir runs_dir(QDir(workspace_.path()).filePath("runs"));
+    std::vector<std::string> shards;
+    for (int i = 0; i < 2; ++i) {
+      shards.push_back(runs_dir.filePath(QString("shard-%1").arg(i)).toStdString());
+      ui::StagingSink sink;
+      std::atomic<bool> stop{false};
+      run::RunOptions options{shards.back(), "test", false};
+      options.shard = run::ShardSpec{i, 2};
+      QCOMPARE(run::PlanRunner(*parsed.plan, options, sink).run(stop).exit_code, 0);
+    }
+    const QString merged = runs_dir.filePath("20260101-130000-merged");
+    QVERIFY(fleet::merge_shards({shards, merged.toStdString()}).errors.empty());
+    fleet::MergeOptions partial{{shards[0]}, runs_dir.filePath("partial").toStdString()};
+    partial.partial = true;
+    QVERIFY(fleet::merge_shards(partial).errors.empty());
+
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.open_workspace(workspace_.path(), &error), qPrintable(error));
+    RunsPage* runs = window.runs_page();
+    QSignalSpy refreshed(runs, &RunsPage::refreshed);
+    runs->refresh();
+    QVERIFY(refreshed.wait(10'000));
+    const auto status = [&](const QString& dir) {
+      const int row = history_row(*runs->model(), dir);
+      return runs->model()->index(row, models::RunHistoryModel::Status).data().toString();
+    };
+    QCOMPARE(status(merged), QString("complete"));
+    QCOMPARE(status(runs_dir.filePath("partial")), QString("partial"));
+    QSignalSpy loaded(runs, &RunsPage::run_loaded);
+    runs->open_run(merged);
+    QVERIFY(loaded.wait(20'000));
+    const QString line = runs->shards_text();
+    QVERIFY2(line.startsWith("Merged from 2 shards: 0 bf16 on ") && line.contains("1 fp8 on ") &&
+                 line.contains(" ms \u00b1 "),
+             qPrintable(line));
+    QVERIFY(runs->banner_text().isEmpty());
+    for (widgets::ChartPanel* panel : runs->charts()->panels()) panel->flush();
+    for (const QString lane : {"bf16", "fp8"})
+      QCOMPARE(runs->charts()->ttft()->drawn_point_count(lane),
+               test::count_ttft_points(merged, lane));
+    if (const QByteArray shots = qgetenv("LANEBENCH_SHOT_DIR"); !shots.isEmpty()) {
+      window.resize(1440, 900);
+      window.show();
+      window.show_page(MainWindow::Runs);
+      QTest::qWait(500);
+      QVERIFY(
+          window.grab().save(QDir(QString::fromLocal8Bit(shots)).filePath("29-merged-run.png")));
+    }
+    runs->open_run(runs_dir.filePath("partial"));
+    QVERIFY(loaded.wait(20'000));
+    QVERIFY(runs->shards_text().startsWith("Merged from 1 shard: 0 bf16"));
+    QVERIFY2(runs->banner_text().startsWith("Partial run: shard(s) 1 of 2 are missing"),
+             qPrintable(runs->banner_text()));
+    runs->open_run(complete_);
+    QVERIFY(loaded.wait(20'000));
+    QVERIFY(runs->shards_text().isEmpty());  // one process, no shards line
   }
 
   // A run folder made by importing a vLLM bench serve result (what lanebench-cli import writes):

@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+
 #include <QPushButton>
 #include <QShortcut>
 #include <QSplitter>
@@ -14,6 +15,7 @@
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include "core/record/merged_from.h"
 
 #include "ui/history/effects_view.h"
 #include "ui/history/stored_charts.h"
@@ -86,6 +88,10 @@ QWidget* RunsPage::build_detail() {
   banner_->setWordWrap(true);
   banner_->setStyleSheet(kBannerStyle);
   banner_->hide();
+  shards_ = new QLabel(detail);
+  shards_->setWordWrap(true);
+  shards_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  shards_->hide();
   views_ = new QTabWidget(detail);
   charts_ = new StoredCharts(palette_, views_);
   effects_ = new EffectsView(views_);
@@ -94,6 +100,7 @@ QWidget* RunsPage::build_detail() {
   auto* layout = new QVBoxLayout(detail);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(detail_title_);
+  layout->addWidget(shards_);
   layout->addWidget(banner_);
   layout->addWidget(views_, 1);
   return detail;
@@ -102,6 +109,8 @@ QWidget* RunsPage::build_detail() {
 void RunsPage::show_effects() { views_->setCurrentWidget(effects_); }
 
 QString RunsPage::banner_text() const { return banner_->isHidden() ? QString() : banner_->text(); }
+
+QString RunsPage::shards_text() const { return shards_->isHidden() ? QString() : shards_->text(); }
 
 void RunsPage::refresh() {
   const int generation = ++scan_generation_;
@@ -135,12 +144,35 @@ void RunsPage::open_run(const QString& run_dir) {
   loader_.load(run_dir);
 }
 
+// A merged run (docs/fleet.md): each shard's lanes, host and clock offset; a partial merge's
+// missing shards are a warning.
+void RunsPage::show_shards(const report::RunFolder& folder, QStringList& notes) {
+  const auto merged = record::merged_from(folder.record);
+  shards_->setVisible(merged.has_value());
+  if (!merged) return;
+  QStringList shards;
+  for (const record::ShardOrigin& s : merged->shards)
+    shards << QString::fromStdString(record::describe(s)).toHtmlEscaped();
+  shards_->setText(
+      merged->shards.size() == 1
+          ? tr("Merged from 1 shard: %1").arg(shards.join(" · "))
+          : tr("Merged from %1 shards: %2").arg(merged->shards.size()).arg(shards.join(" · ")));
+  if (!merged->partial()) return;
+  QStringList missing;
+  for (int64_t i : merged->missing) missing << QString::number(i);
+  notes << tr("Partial run: shard(s) %1 of %2 are missing or did not finish; their lanes are "
+              "absent from every chart and table.")
+               .arg(missing.join(", "))
+               .arg(merged->of);
+}
+
 void RunsPage::on_loaded(std::shared_ptr<const LoadedRun> run) {
   if (!run->folder) {
     current_.reset();
     charts_->clear();
     effects_->show_charts({});
     banner_->hide();
+    shards_->hide();
     detail_title_->setText(tr("Cannot open the run: %1").arg(run->error));
     emit status(tr("Cannot open the run: %1").arg(run->error));
     return;
@@ -165,6 +197,7 @@ void RunsPage::on_loaded(std::shared_ptr<const LoadedRun> run) {
                           ? tr("; %1 request line cut short by the interruption was skipped")
                                 .arg(folder.torn_lines)
                           : QString());
+  show_shards(folder, notes);
   banner_->setVisible(!notes.isEmpty());
   banner_->setText(notes.join("\n"));
   emit status(

@@ -2,6 +2,7 @@
 // Runs: the workspace's run folders, newest first, complete or not. Opening one loads it off the
 // GUI thread and shows its charts again below the list (with a banner when the run was stopped
 // or killed before it finished); the window hands the same run to the Review and Decision pages.
+#include <QStringList>
 #include <QWidget>
 #include <memory>
 
@@ -40,6 +41,7 @@ class RunsPage : public QWidget {
   void show_effects();  // the Effects tab of the open run
   std::shared_ptr<const LoadedRun> current_run() const { return current_; }
   QString banner_text() const;  // the incomplete-run banner; empty when hidden
+  QString shards_text() const;  // a merged run's shards line; empty when hidden
 
  signals:
   void open_requested(const QString& run_dir);
@@ -63,6 +65,8 @@ class RunsPage : public QWidget {
   QLabel* empty_ = nullptr;
   QLabel* detail_title_ = nullptr;
   QLabel* banner_ = nullptr;
+  QLabel* shards_ = nullptr;  // where a merged run's shards ran
+  void show_shards(const report::RunFolder& folder, QStringList& notes);
   StoredCharts* charts_ = nullptr;
   EffectsView* effects_ = nullptr;
   QTabWidget* views_ = nullptr;

@@ -34,6 +34,7 @@ models::RunFolderInfo scan_run_folder(const QString& dir) {
   info.requests = headline.request_lines;
   info.has_review = headline.has_review;
   info.complete = headline.complete;
+  info.partial = headline.partial;
   info.decision = QString::fromStdString(headline.decision);
   info.problems = to_qt(headline.problems);
   return info;
