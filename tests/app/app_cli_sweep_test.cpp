@@ -91,6 +91,50 @@ class CliSweepTest : public QObject {
     fs::remove_all(dir);
   }
 
+  // A sweep as shards, one value (with its own server) per shard, as a job array runs it: the
+  // merged run holds every point's figures and the sweep table, worked out from the shards'
+  // lanes as one process works it out, with each point's server record.
+  void aSweepRunsAsOneShardPerValue() {
+    const auto dir = fresh_dir("lb-sweep-shards");
+    fs::create_directories(dir);
+    const std::string plan =
+        write_plan_file(dir / "p.json", sweep_plan({2048, 4096}, small_throughput()));
+    const auto wrong = run_program(cli_path(), {"run", qstr(plan), "--shard", "0/2", "--out",
+                                                qstr(dir / "wrong"), "--allow-launch"});
+    QCOMPARE(wrong.exit_code, 2);
+    QVERIFY2(text_contains(wrong.err, "runs as 3 shards"), wrong.err.c_str());
+    QStringList shards;
+    for (int i = 0; i < 3; ++i) {
+      shards << qstr(dir / ("shard-" + std::to_string(i)));
+      const auto r = run_program(cli_path(), {"run", qstr(plan), "--shard", QString("%1/3").arg(i),
+                                              "--out", shards.back(), "--allow-launch"});
+      QVERIFY2(r.exit_code == 0, r.err.c_str());
+    }
+    const auto merged = run_program(
+        cli_path(), QStringList{"merge"} + shards + QStringList{"--out", qstr(dir / "run")});
+    QVERIFY2(merged.exit_code == 0, merged.err.c_str());
+    const json summary = read_json(dir / "run" / "summary.json");
+    const json& axis = summary["sweeps"][0];
+    QCOMPARE(axis["points"].size(), size_t(2));
+    std::string best_lane;
+    double best = -1;
+    for (size_t i = 0; i < 2; ++i) {
+      const json& point = axis["points"][i];
+      const std::string lane = point_lane(std::vector<int>{2048, 4096}[i]);
+      QCOMPARE(point["lane"].get<std::string>(), lane);
+      const double tput = point["figures"]["output_throughput"].get<double>();
+      // The point's figures are its shard's lane's, whole.
+      const json shard = read_json(dir / ("shard-" + std::to_string(i + 1)) / "summary.json");
+      QCOMPARE(tput, shard["experiments"][0]["lanes"][lane]["phases"]["c4"]["output_throughput"]
+                         .get<double>());
+      if (tput > best) best = tput, best_lane = lane;
+      QCOMPARE(summary["servers"][lane]["status"].get<std::string>(), std::string("stopped"));
+    }
+    QCOMPARE(axis["best"]["lane"].get<std::string>(), best_lane);
+    QVERIFY(!summary["experiments"][0]["comparisons"].empty());
+    fs::remove_all(dir);
+  }
+
   void ctrlCDuringSweepLeavesNoServer() {
     const auto dir = fresh_dir("lb-sweep-stop");
     fs::create_directories(dir);
