@@ -15,7 +15,7 @@ seed_flag=()
 if [[ -n "${LANEBENCH_FUZZ_SEED:-}" ]]; then seed_flag=(-seed="$LANEBENCH_FUZZ_SEED"); fi
 targets=(sse_framer ndjson_framer stream_parser prometheus_text plan prompt_set trace_file
   texts_file inventory safetensors_header run_folder logprobs media_reader report_escapes
-  safe_file_name)
+  safe_file_name shard_merge)
 if (($# > 0)); then targets=("$@"); fi
 
 . "$root/scripts/lib/sanitizer_tree.sh"

@@ -24,8 +24,13 @@ void keep(std::vector<double>& to, const json& line, const char* key) {
   if (std::isfinite(v) && v >= 0) to.push_back(v);
 }
 
+bool is_true(const json& line, const char* key) {
+  const auto it = line.find(key);
+  return it != line.end() && it->is_boolean() && it->get<bool>();
+}
+
 void keep_samples(const json& line, MergedRequests& out) {
-  if (line.value("warmup", false) || !line.value("ok", false)) return;
+  if (is_true(line, "warmup") || !is_true(line, "ok")) return;
   const auto name = [&](const char* key) {
     const auto it = line.find(key);
     return it != line.end() && it->is_string() ? it->get<std::string>() : std::string();

@@ -75,7 +75,8 @@ std::vector<metrics::PhaseSamples> samples_of(const std::string& experiment, con
 
 // Each shard's lane turns of a performance experiment's trials, in shard order.
 void append_turns(json& out, const json& s) {
-  const json turns = s.value("trials", json::object()).value("turns", json());
+  const json trials = s.value("trials", json());
+  const json turns = trials.is_object() ? trials.value("turns", json()) : json();
   if (!turns.is_array() || !out.contains("trials") || !out["trials"].is_object()) return;
   json& to = out["trials"]["turns"];
   if (!to.is_array()) return;
@@ -219,7 +220,7 @@ json merged_environment(const std::vector<ShardFolder>& shards) {
   json out = shards.empty() ? json::object() : shards.front().environment;
   if (!out.is_object()) out = json::object();
   for (const ShardFolder& s : shards) {
-    const json lanes = s.environment.value("lanes", json());
+    const json lanes = s.environment.is_object() ? s.environment.value("lanes", json()) : json();
     if (lanes.is_object())
       for (const auto& [id, lane] : lanes.items()) out["lanes"][id] = lane;
   }

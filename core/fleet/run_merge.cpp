@@ -88,7 +88,45 @@ MergeResult fail(MergeResult result) {
 
 }  // namespace
 
+namespace {
+
+// OUT says what it did to the out folder: created it, or wrote into it (it was empty).
+struct OutFolder {
+  bool created = false;
+  bool written = false;
+};
+MergeResult merge_checked(const MergeOptions& options, OutFolder& out);
+
+}  // namespace
+
 MergeResult merge_shards(const MergeOptions& options) {
+  OutFolder out;
+  MergeResult result;
+  try {
+    result = merge_checked(options, out);
+  } catch (const std::exception& e) {
+    // A value of the wrong kind deep in a shard's files: refused like any damaged shard.
+    result = MergeResult();
+    result.errors.push_back(std::string("a shard's files hold a value this merge cannot read (") +
+                            e.what() + "); nothing was merged");
+    result.exit_code = kExitInput;
+  }
+  // Nothing merged silently: a merge that failed leaves no half folder behind.
+  if (result.exit_code == kExitInput && out.written) {
+    std::error_code ec;
+    if (out.created) {
+      fs::remove_all(options.out_dir, ec);
+    } else {
+      for (const auto& entry : fs::directory_iterator(options.out_dir, ec))
+        fs::remove_all(entry.path(), ec);
+    }
+  }
+  return result;
+}
+
+namespace {
+
+MergeResult merge_checked(const MergeOptions& options, OutFolder& out) {
   MergeResult result;
   std::vector<ShardFolder> shards;
   for (const std::string& dir : options.shard_dirs) {
@@ -117,6 +155,8 @@ MergeResult merge_shards(const MergeOptions& options) {
   }
   const plan::SweptPlan swept = plan::expand_sweep(*parsed.plan);
   std::error_code ec;
+  out.created = !fs::exists(options.out_dir, ec);
+  out.written = true;  // new or empty (run_folder_usable above): all that is in it is ours
   fs::create_directories(options.out_dir, ec);
   std::string error;
   if (!files::write_confined(options.out_dir, "plan.json", shards.front().plan_text, &error)) {
@@ -143,5 +183,7 @@ MergeResult merge_shards(const MergeOptions& options) {
   if (merged.blocked) result.exit_code = 1;
   return result;
 }
+
+}  // namespace
 
 }  // namespace lb::fleet

@@ -81,7 +81,8 @@ std::optional<ShardFolder> read_shard_folder(const std::string& dir, std::string
     return fail("summary.json: no experiments list");
   const json run = s.summary.is_object() ? s.summary.value("run", json()) : json();
   s.finished = run.is_object() && text(run, "finished_at") &&
-               !run["finished_at"].get<std::string>().empty() && !run.value("interrupted", false);
+               !run["finished_at"].get<std::string>().empty() &&
+               !(run.contains("interrupted") && run["interrupted"] != false);
   return s;
 }
 

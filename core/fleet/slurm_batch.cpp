@@ -179,8 +179,11 @@ std::string fleet_status(const std::string& out_dir) {
   if (!record.is_object() || !record.value("shards", json()).is_number_integer())
     return out_dir + ": no fleet.json (lanebench-cli fleet slurm writes it)\n";
   const int64_t count = record["shards"].get<int64_t>();
-  const auto tasks = slurm_states(record.value("shard_job", ""));
-  const auto merge = slurm_states(record.value("merge_job", ""));
+  const auto text = [&](const char* key) {
+    return record.contains(key) && record[key].is_string() ? record[key].get<std::string>() : "";
+  };
+  const auto tasks = slurm_states(text("shard_job"));
+  const auto merge = slurm_states(text("merge_job"));
   std::ostringstream out;
   out << "shard  slurm        folder\n";
   for (int64_t i = 0; i < count; ++i) {

@@ -33,10 +33,12 @@ std::optional<LaneTexts> read_lane_texts(const std::string& run_dir, const std::
   out.media_refused.assign(n, false);
   for (size_t i = 0; i < n; ++i)
     if (texts[i].is_string()) out.texts[i] = texts[i].get<std::string>();
-  for (const json& e : lane_section.value("prompt_errors", json::array()))
-    if (e.is_object() && e.value("index", int64_t{-1}) >= 0 &&
-        static_cast<size_t>(e.value("index", int64_t{-1})) < n)
-      out.errors[static_cast<size_t>(e["index"].get<int64_t>())] = e.value("error", std::string());
+  for (const json& e : lane_section.value("prompt_errors", json::array())) {
+    if (!e.is_object() || !e.contains("index") || !e["index"].is_number_unsigned()) continue;
+    const auto i = e["index"].get<size_t>();
+    if (i < n && e.contains("error") && e["error"].is_string())
+      out.errors[i] = e["error"].get<std::string>();
+  }
   for (const json& i : lane_section.value("media_refused", json::array()))
     if (i.is_number_unsigned() && i.get<size_t>() < n) out.media_refused[i.get<size_t>()] = true;
   if (top_k > 0 && lane_section.contains("logprobs")) {
@@ -107,7 +109,7 @@ void triage_merged_regression(ExperimentContext& ctx, const std::string& run_dir
   std::vector<TokenizerProbe> probes;
   for (const LaneRuntime* lane : ctx.lanes()) {
     const std::string& id = lane->plan.id;
-    if (!lanes.contains(id)) continue;
+    if (!lanes.contains(id) || !lanes[id].is_object()) continue;
     std::string why;
     auto texts = read_lane_texts(run_dir, id, lanes[id], set, top_k, &why);
     if (!texts) {

@@ -370,6 +370,22 @@ class TestShards : public QObject {
     }
   }
 
+  // A value of the wrong kind deep in a shard's summary (here the regression's floor) refuses
+  // the merge like a damaged file does, and leaves no half folder.
+  void aShardWithAWrongValueIsRefusedWholly() {
+    const fs::path broken = root_ / "regression-broken-0";
+    fs::remove_all(broken);
+    fs::copy(root_ / "regression-0", broken, fs::copy_options::recursive);
+    edit_json(broken / "summary.json", [](json& j) { j["experiments"][0]["floor"] = "broken"; });
+    const fs::path out = root_ / "regression-broken-merged";
+    const auto result = lb::fleet::merge_shards(
+        {{broken.string(), (root_ / "regression-1").string(), (root_ / "regression-2").string()},
+         out.string()});
+    QCOMPARE(result.exit_code, 2);
+    QVERIFY(mentions(result.errors, "nothing was merged"));
+    QVERIFY(!fs::exists(out));
+  }
+
   void httpDatesReadAndWriteWithoutALocale() {
     QCOMPARE(lb::text::http_date(784111777), std::string("Sun, 06 Nov 1994 08:49:37 GMT"));
     QCOMPARE(lb::text::parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT"), int64_t(784111777));
