@@ -9,6 +9,18 @@
 
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
+// QCOMPARE of JSON values prints them (cut at 400 characters) instead of "<null>": QtTest finds
+// this toString by argument-dependent lookup.
+NLOHMANN_JSON_NAMESPACE_BEGIN
+inline char* toString(const basic_json<>& value) {
+  std::string text = value.dump(-1, ' ', false, basic_json<>::error_handler_t::replace);
+  if (text.size() > 400) text = text.substr(0, 400) + "...";
+  return qstrdup(text.c_str());
+}
+NLOHMANN_JSON_NAMESPACE_END
+
 namespace lb::test {
 
 enum class AppKind { core, gui };
