@@ -27,6 +27,7 @@
 #include "core/report/report_model.h"
 #include "core/report/requests_csv.h"
 #include "core/report/run_folder.h"
+#include "folder_input.h"
 #include "split_input.h"
 
 namespace {
@@ -44,65 +45,12 @@ constexpr std::string_view kNames[] = {"plan.json",
                                        "texts/fp8.texts.json",
                                        "artifacts/fp8.verification.json"};
 
-bool known_name(std::string_view name) {
-  for (std::string_view known : kNames)
-    if (name == known) return true;
-  return false;
-}
-
-// One folder per process, emptied before each input.
-const fs::path& scratch_dir() {
-  static const fs::path dir = [] {
-    const fs::path d =
-        fs::temp_directory_path() / ("lanebench-fuzz-run-" + std::to_string(getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
-}
-
-void write_file(const fs::path& dir, std::string_view name, std::string_view text) {
-  const fs::path path = dir / name;
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary | std::ios::app)
-      .write(text.data(), static_cast<std::streamsize>(text.size()));
-}
-
-void write_folder(const fs::path& dir, std::string_view input) {
-  std::string_view name = "plan.json";
-  constexpr std::string_view kMarker = "//file ";
-  while (!input.empty()) {
-    const size_t marker = input.find(kMarker);
-    const size_t line_start =
-        marker == 0 || marker == std::string_view::npos ? marker : input.rfind('\n', marker);
-    // A marker counts at the start of the input or of a line.
-    if (marker != std::string_view::npos && (marker == 0 || line_start == marker - 1)) {
-      write_file(dir, name, input.substr(0, marker == 0 ? 0 : marker - 1));
-      const size_t end = input.find('\n', marker);
-      const std::string_view next = input.substr(
-          marker + kMarker.size(),
-          end == std::string_view::npos ? std::string_view::npos : end - marker - kMarker.size());
-      name = known_name(next) ? next : std::string_view("plan.json");
-      input = end == std::string_view::npos ? std::string_view() : input.substr(end + 1);
-      continue;
-    }
-    if (marker != std::string_view::npos) {  // a marker inside a line: plain text
-      write_file(dir, name, input.substr(0, marker + kMarker.size()));
-      input.remove_prefix(marker + kMarker.size());
-      continue;
-    }
-    write_file(dir, name, input);
-    break;
-  }
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const fs::path& dir = scratch_dir();
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) fs::remove_all(entry.path(), ec);
-  write_folder(dir, std::string_view(reinterpret_cast<const char*>(data), size));
+  const fs::path& dir = lb::fuzz::scratch_dir("lanebench-fuzz-run-");
+  lb::fuzz::write_marked_files(dir, std::string_view(reinterpret_cast<const char*>(data), size),
+                               kNames);
 
   std::string error;
   std::optional<lb::report::RunFolder> folder;

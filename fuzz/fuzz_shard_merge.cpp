@@ -16,6 +16,7 @@
 
 #include "core/fleet/run_merge.h"
 #include "core/report/run_folder.h"
+#include "folder_input.h"
 #include "split_input.h"
 
 namespace {
@@ -29,60 +30,14 @@ constexpr std::string_view kNames[] = {
     "1/summary.json",         "1/environment.json",  "1/requests.jsonl",
     "1/texts/fp8.texts.json", "1/logprobs/fp8.jsonl"};
 
-bool known_name(std::string_view name) {
-  for (std::string_view known : kNames)
-    if (name == known) return true;
-  return false;
-}
-
-const fs::path& scratch_dir() {
-  static const fs::path dir = [] {
-    const fs::path d =
-        fs::temp_directory_path() / ("lanebench-fuzz-shards-" + std::to_string(getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
-}
-
-void write_file(const fs::path& dir, std::string_view name, std::string_view text) {
-  const fs::path path = dir / name;
-  fs::create_directories(path.parent_path());
-  std::ofstream(path, std::ios::binary | std::ios::app)
-      .write(text.data(), static_cast<std::streamsize>(text.size()));
-}
-
-// The input's files into DIR/0 and DIR/1 (a marker counts at the start of a line).
-void write_shards(const fs::path& dir, std::string_view input) {
-  std::string_view name = "0/shard.json";
-  constexpr std::string_view kMarker = "//file ";
-  while (!input.empty()) {
-    size_t marker = input.find(kMarker);
-    while (marker != std::string_view::npos && marker != 0 && input[marker - 1] != '\n')
-      marker = input.find(kMarker, marker + 1);
-    if (marker == std::string_view::npos) {
-      write_file(dir, name, input);
-      break;
-    }
-    write_file(dir, name, input.substr(0, marker == 0 ? 0 : marker - 1));
-    const size_t end = input.find('\n', marker);
-    const std::string_view next = input.substr(
-        marker + kMarker.size(),
-        end == std::string_view::npos ? std::string_view::npos : end - marker - kMarker.size());
-    name = known_name(next) ? next : std::string_view("0/shard.json");
-    input = end == std::string_view::npos ? std::string_view() : input.substr(end + 1);
-  }
-  fs::create_directories(dir / "0");
-  fs::create_directories(dir / "1");
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const fs::path& dir = scratch_dir();
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) fs::remove_all(entry.path(), ec);
-  write_shards(dir, std::string_view(reinterpret_cast<const char*>(data), size));
+  const fs::path& dir = lb::fuzz::scratch_dir("lanebench-fuzz-shards-");
+  lb::fuzz::write_marked_files(dir, std::string_view(reinterpret_cast<const char*>(data), size),
+                               kNames);
+  fs::create_directories(dir / "0");
+  fs::create_directories(dir / "1");
   lb::fleet::MergeOptions options{{(dir / "0").string(), (dir / "1").string()},
                                   (dir / "out").string()};
   options.partial = size % 2 == 1;

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "commands.h"
@@ -23,6 +24,30 @@ namespace lb::cli {
 namespace {
 
 namespace fs = std::filesystem;
+
+struct ShardablePlan {
+  plan::Plan plan;
+  int64_t shards = 0;
+};
+
+// The plan at PATH and how many shards it runs as; nullopt with *why when it is not valid, cannot
+// be sharded, or starts servers without ALLOW_LAUNCH.
+std::optional<ShardablePlan> shardable_plan(const std::string& path, bool allow_launch,
+                                            std::string* why) {
+  auto parsed = plan::load_plan_file(path);
+  if (!parsed.ok()) {
+    *why = "the plan is not valid:\n" + parsed.error_text();
+    return std::nullopt;
+  }
+  plan::Plan lanes = plan::expand_sweep(*parsed.plan).plan;
+  const auto count = static_cast<int64_t>(lanes.lanes.size());
+  if (!run::keep_shard_lanes(lanes, {0, count}, why)) return std::nullopt;
+  if (parsed.plan->launches_servers() && !allow_launch) {
+    *why = "this plan starts servers; add --allow-launch if you trust its commands";
+    return std::nullopt;
+  }
+  return ShardablePlan{std::move(*parsed.plan), count};
+}
 
 struct SlurmArgs {
   fleet::SlurmOptions options;
@@ -41,15 +66,11 @@ int slurm_command(SlurmArgs args) {
   o.out_dir = fs::absolute(o.out_dir, ec).lexically_normal().string();
   if (!o.out_dir.empty() && o.out_dir.back() == '/') o.out_dir.pop_back();
   if (o.cli_path.empty()) o.cli_path = fs::read_symlink("/proc/self/exe", ec).string();
-  auto parsed = plan::load_plan_file(o.plan_path);
-  if (!parsed.ok()) return fail("the plan is not valid:\n" + parsed.error_text());
-  plan::Plan lanes = plan::expand_sweep(*parsed.plan).plan;
-  const auto count = static_cast<int64_t>(lanes.lanes.size());
   std::string why;
-  if (!run::keep_shard_lanes(lanes, {0, count}, &why)) return fail(why);
-  if (parsed.plan->launches_servers() && !o.allow_launch)
-    return fail("this plan starts servers; add --allow-launch if you trust its commands");
-  if (!fleet::write_slurm_scripts(o, count, parsed.plan->name, &why)) return fail(why);
+  const auto plan = shardable_plan(o.plan_path, o.allow_launch, &why);
+  if (!plan) return fail(why);
+  const int64_t count = plan->shards;
+  if (!fleet::write_slurm_scripts(o, count, plan->plan.name, &why)) return fail(why);
   std::cout << "wrote " << o.out_dir << "/shards.sbatch (" << count << " shards) and " << o.out_dir
             << "/merge.sbatch\n";
   if (!args.submit) {
@@ -83,15 +104,12 @@ struct K8sArgs {
 };
 
 int k8s_command(K8sArgs args) {
-  auto parsed = plan::load_plan_file(args.plan_path);
-  if (!parsed.ok()) return fail("the plan is not valid:\n" + parsed.error_text());
-  plan::Plan lanes = plan::expand_sweep(*parsed.plan).plan;
-  const auto count = static_cast<int64_t>(lanes.lanes.size());
   std::string why;
-  if (!run::keep_shard_lanes(lanes, {0, count}, &why)) return fail(why);
-  if (parsed.plan->launches_servers() && !args.options.allow_launch)
-    return fail("this plan starts servers; add --allow-launch if you trust its commands");
-  for (const auto& lane : parsed.plan->lanes)
+  const auto shardable = shardable_plan(args.plan_path, args.options.allow_launch, &why);
+  if (!shardable) return fail(why);
+  const plan::Plan& plan = shardable->plan;
+  const int64_t count = shardable->shards;
+  for (const auto& lane : plan.lanes)
     if (!lane.api_key_env.empty() && lane.api_key_env.rfind("keyring:", 0) != 0 &&
         std::find(args.options.key_envs.begin(), args.options.key_envs.end(), lane.api_key_env) ==
             args.options.key_envs.end())
@@ -106,7 +124,7 @@ int k8s_command(K8sArgs args) {
     plan_text.assign(std::istreambuf_iterator<char>(in), {});
   }
   fleet::KubernetesManifests m;
-  if (!fleet::kubernetes_manifests(args.options, plan_text, parsed.plan->name, count, &m, &why))
+  if (!fleet::kubernetes_manifests(args.options, plan_text, plan.name, count, &m, &why))
     return fail(why);
   auto write = [&](const char* name, const nlohmann::json& value) {
     return value.is_null() || files::write_confined(args.out_dir, name, value.dump(2) + "\n", &why);
@@ -122,7 +140,7 @@ int k8s_command(K8sArgs args) {
             << (m.pvc.is_null() ? "" : " -f " + d + "/pvc.json") << " -f " << d
             << "/shards-job.json\n  kubectl wait --for=condition=complete --timeout=24h job/"
             << shards << "  # or condition=failed\n  kubectl apply -f " << d << "/merge-job.json\n";
-  for (const auto& e : parsed.plan->experiments)
+  for (const auto& e : plan.experiments)
     if (reads_a_file(e))
       std::cout << "note: experiment " << net::printable_line(e.name.empty() ? e.kind : e.name)
                 << " reads a file; the pods must see it at the same path\n";

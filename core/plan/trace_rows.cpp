@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/text/civil_date.h"
+
 namespace lb::plan::detail {
 namespace {
 
@@ -230,16 +232,6 @@ class BurstGptReader : public CsvReader {
   }
 };
 
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's days_from_civil).
-int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2 ? 1 : 0;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
 std::optional<int64_t> fixed_digits(std::string_view s, size_t pos, size_t n) {
   if (pos + n > s.size()) {
     return std::nullopt;
@@ -291,7 +283,7 @@ std::optional<int64_t> parse_trace_datetime_ns(std::string_view text) {
       *mi > 59 || *sec > 60) {
     return std::nullopt;
   }
-  const int64_t seconds = days_from_civil(*y, *mo, *d) * 86400 + *h * 3600 + *mi * 60 + *sec;
+  const int64_t seconds = text::days_from_civil(*y, *mo, *d) * 86400 + *h * 3600 + *mi * 60 + *sec;
   return seconds * 1'000'000'000 + *frac;
 }
 

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/text/civil_date.h"
+
 namespace lb::text {
 
 namespace http_date_detail {
@@ -16,28 +18,6 @@ namespace http_date_detail {
 constexpr std::array<const char*, 7> kDays = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
 constexpr std::array<const char*, 12> kMonths = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                                  "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
-
-// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).
-inline int64_t days_from_civil(int64_t y, int64_t m, int64_t d) {
-  y -= m <= 2 ? 1 : 0;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const int64_t yoe = y - era * 400;
-  const int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + doe - 719468;
-}
-
-inline void civil_from_days(int64_t z, int64_t& y, int64_t& m, int64_t& d) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const int64_t doe = z - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  d = doy - (153 * mp + 2) / 5 + 1;
-  m = mp < 10 ? mp + 3 : mp - 9;
-  y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-}
 
 inline std::optional<int64_t> digits(std::string_view text, size_t at, size_t n) {
   if (at + n > text.size()) return std::nullopt;
@@ -53,7 +33,7 @@ inline std::string http_date(int64_t unix_s) {
   const int64_t days = unix_s >= 0 ? unix_s / 86400 : (unix_s - 86399) / 86400;
   const int64_t secs = unix_s - days * 86400;
   int64_t y = 0, m = 0, d = 0;
-  http_date_detail::civil_from_days(days, y, m, d);
+  civil_from_days(days, y, m, d);
   const int64_t weekday = ((days % 7) + 11) % 7;  // 1970-01-01 was a Thursday
   char out[40];
   std::snprintf(out, sizeof out, "%s, %02d %s %04d %02d:%02d:%02d GMT",
@@ -78,8 +58,7 @@ inline std::optional<int64_t> parse_http_date(std::string_view t) {
   if (month == 0 || !day || !year || !hh || !mm || !ss || *day < 1 || *day > 31 || *hh > 23 ||
       *mm > 59 || *ss > 60)
     return std::nullopt;
-  return http_date_detail::days_from_civil(*year, month, *day) * 86400 + *hh * 3600 + *mm * 60 +
-         *ss;
+  return days_from_civil(*year, month, *day) * 86400 + *hh * 3600 + *mm * 60 + *ss;
 }
 
 }  // namespace lb::text
