@@ -390,6 +390,9 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   nlohmann::json written_environment;
   summary = begin_summary(existing, plan_, environment, writer, blockers, &written_environment);
   SummarySections sections(summary, plan.experiments.size());
+  std::vector<std::string> names;
+  for (const auto& spec : plan.experiments) names.push_back(experiment_name(spec));
+  sink_.on_experiments_named(names);
   RunState state{
       client, writer, sink_, stop, MetricsSnapshots(client, writer), options_.environment};
   // A shard's gates may pair its lane with another shard's: the merge judges them.

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/metrics/request_record.h"
 #include "core/record/run_summary.h"
@@ -52,6 +53,10 @@ class RunSink {
   virtual void on_message(MessageLevel level, const std::string& text) = 0;
   // A managed lane's server changed state, or waited another second for its ready URL.
   virtual void on_server_state(const ServerState& /*state*/) {}
+  // The plan's experiments as this run names them, in plan order, before the first one starts:
+  // an experiment added to a run (--into) whose name is taken there runs as NAME-2, NAME-3
+  // (core/run/folder/run_append.h), and its requests and progress carry that name.
+  virtual void on_experiments_named(const std::vector<std::string>& /*names*/) {}
   // A gate check of a lane was scored (a gates experiment), as summary.json will record it.
   virtual void on_gate_result(const record::GateResult& /*result*/) {}
   // Experiment EXPERIMENT of the plan (its index there) is over on every lane, managed lanes and

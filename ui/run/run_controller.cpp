@@ -129,6 +129,7 @@ void RunController::drain() {
   const int64_t start_ns = steady_now_ns();
   StagedBatch batch = sink_->take();
   ++drains_;
+  if (batch.experiment_names) name_experiments(*batch.experiment_names);
   const std::set<QString> changed = add_records(batch.records);
   apply_progress(batch.progress);
   for (const auto& [level, text] : batch.messages)
@@ -175,19 +176,22 @@ std::set<QString> RunController::add_records(const std::vector<metrics::RequestR
   return changed;
 }
 
-// An added experiment may be renamed NAME-2 in the run (core/run/folder/run_append.h): a name the
-// plan does not hold is matched by its prefix.
+// The run's names for the plan's experiments (an added one may run as NAME-2: the engine says so
+// before it starts), for the requests and progress that carry them.
+void RunController::name_experiments(const std::vector<std::string>& names) {
+  ExperimentKinds kinds;
+  for (size_t i = 0; i < experiments_.size() && i < names.size(); ++i) {
+    experiments_[i].name = QString::fromStdString(names[i]);
+    kinds.add(names[i], experiments_[i].kind.toStdString());
+  }
+  data_.set_experiment_kinds(std::move(kinds));
+}
+
 void RunController::begin_experiment(const std::string& name) {
   const QString qname = QString::fromStdString(name);
   int index = -1;
   for (int i = 0; i < static_cast<int>(experiments_.size()); ++i)
     if (experiments_[i].name == qname) index = i;
-  if (index < 0)
-    for (int i = experiment_index_ + 1; i < static_cast<int>(experiments_.size()); ++i)
-      if (qname.startsWith(experiments_[i].name + "-")) {
-        index = i;
-        break;
-      }
   if (index < 0) index = std::min(experiment_index_ + 1, static_cast<int>(experiments_.size()) - 1);
   const bool first = experiment_.empty();
   experiment_ = name;

@@ -87,6 +87,7 @@ class RunController : public QObject {
   // the records move on to the next one.
   std::set<QString> add_records(const std::vector<metrics::RequestRecord>& records);
   void begin_experiment(const std::string& name);
+  void name_experiments(const std::vector<std::string>& names);
   void note_slow_stop();  // "still stopping" once a stop has taken kStillStoppingMs
   void apply_progress(const std::map<std::string, run::RunProgress>& progress);
   void refresh_stats(const std::set<QString>& changed);

@@ -42,6 +42,12 @@ void StagingSink::on_section_done(size_t experiment, const record::ExperimentSec
   pending_.store(true, std::memory_order_release);
 }
 
+void StagingSink::on_experiments_named(const std::vector<std::string>& names) {
+  std::lock_guard lock(mutex_);
+  batch_.experiment_names = names;
+  pending_.store(true, std::memory_order_release);
+}
+
 void StagingSink::finish(RunOutcome outcome) {
   std::lock_guard lock(mutex_);
   batch_.outcome = std::move(outcome);

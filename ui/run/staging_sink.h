@@ -34,6 +34,8 @@ struct StagedBatch {
   std::vector<record::GateResult> gates;            // gate checks scored, in order
   // Experiments over, by their index in the plan, with their sections as written.
   std::vector<std::pair<size_t, record::ExperimentSection>> sections_done;
+  // The experiments' names in the run (on_experiments_named), once, before their records.
+  std::optional<std::vector<std::string>> experiment_names;
   std::optional<RunOutcome> outcome;  // set once, when the run thread ends
   bool empty() const {
     return records.empty() && progress.empty() && messages.empty() && servers.empty() &&
@@ -49,6 +51,7 @@ class StagingSink final : public run::RunSink {
   void on_server_state(const run::ServerState& state) override;
   void on_gate_result(const record::GateResult& result) override;
   void on_section_done(size_t experiment, const record::ExperimentSection& section) override;
+  void on_experiments_named(const std::vector<std::string>& names) override;
   void finish(RunOutcome outcome);
 
   bool pending() const { return pending_.load(std::memory_order_acquire); }

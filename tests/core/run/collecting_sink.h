@@ -26,6 +26,10 @@ class CollectingSink : public lb::run::RunSink {
     std::lock_guard lock(mutex);
     messages.push_back({level, text});
   }
+  void on_experiments_named(const std::vector<std::string>& names) override {
+    std::lock_guard lock(mutex);
+    experiment_names = names;
+  }
   void on_gate_result(const lb::record::GateResult& result) override {
     std::lock_guard lock(mutex);
     gates.push_back(result);
@@ -55,6 +59,7 @@ class CollectingSink : public lb::run::RunSink {
   std::vector<std::pair<lb::run::MessageLevel, std::string>> messages;
   std::vector<lb::record::GateResult> gates;
   std::vector<std::pair<size_t, lb::record::ExperimentSection>> sections;
+  std::vector<std::string> experiment_names;  // as the run last named them
   std::filesystem::path summary_path;
   int sections_told_before_written = 0;
 };

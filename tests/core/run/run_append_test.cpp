@@ -68,6 +68,8 @@ class TestRunAppend : public QObject {
     const auto result = run_plan(second, dir, true, sink);
     QCOMPARE(result.exit_code, lb::run::kExitOk);
     QVERIFY(sink.has_message_containing("this one is throughput-2"));
+    // The live views hear the name before its first request does.
+    QCOMPARE(sink.experiment_names, std::vector<std::string>{"throughput-2"});
 
     const auto summary = read_json(dir / "summary.json");
     QCOMPARE(summary["run"]["name"], first_summary["run"]["name"]);
