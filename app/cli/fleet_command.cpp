@@ -90,11 +90,17 @@ int slurm_command(SlurmArgs args) {
   return run::kExitOk;
 }
 
-// A trace or ShareGPT file, which a pod sees only where the image or a volume puts it.
+// A trace, ShareGPT or prompt-set file (not a built-in set), which a pod sees only where the image
+// or a volume puts it.
 bool reads_a_file(const plan::Experiment& e) {
-  if (const auto* t = std::get_if<plan::TraceExperiment>(&e.params)) return !t->path.empty();
-  if (const auto* s = std::get_if<plan::SessionsExperiment>(&e.params)) return !s->path.empty();
-  return false;
+  return std::visit(
+      [](const auto& p) {
+        bool file = false;
+        if constexpr (requires { p.path; }) file = !p.path.empty();
+        if constexpr (requires { p.prompts; }) file = file || p.prompts.rfind("builtin:", 0) != 0;
+        return file;
+      },
+      e.params);
 }
 
 struct K8sArgs {

@@ -88,7 +88,8 @@ int run_plan_command(const RunArgs& args) {
       return run::kExitInput;
     }
   }
-  if (!args.append && !run::run_folder_usable(args.out_dir, &why)) {
+  // A shard's folder may hold the same shard from an earlier try (the runner decides).
+  if (!args.append && !shard && !run::run_folder_usable(args.out_dir, &why)) {
     std::cerr << "lanebench-cli run: --out: " << net::printable_text(why) << '\n';
     return run::kExitInput;
   }

@@ -4,6 +4,7 @@
 
 #include "core/files/confined_write.h"
 #include "core/files/line_reader.h"
+#include "core/text/json_depth.h"
 
 namespace lb::fleet {
 namespace {
@@ -11,6 +12,7 @@ namespace {
 using json = nlohmann::json;
 
 constexpr size_t kMaxLineBytes = 64u << 20;  // as the run-folder reader
+constexpr int kMaxDepth = 64;  // a request line nests 3 deep; writing deeper values recurses
 
 bool is_stamp(const std::string& key) {
   return key.size() > 5 && key.compare(0, 2, "t_") == 0 &&
@@ -60,14 +62,22 @@ bool merge_request_lines(const std::vector<ShardFolder>& shards, const std::stri
       bool wrote = true;
       auto on_line = [&](std::string_view text) {
         if (!wrote || text.empty()) return;
-        json line = json::parse(text, nullptr, /*allow_exceptions=*/false);
+        json line = text::json_depth_within(text, kMaxDepth)
+                        ? json::parse(text, nullptr, /*allow_exceptions=*/false)
+                        : json();
         if (!line.is_object()) {
           ++out.unreadable;
           return;
         }
-        for (auto& [key, value] : line.items())
-          if (is_stamp(key) && value.is_number_integer() && shift != 0)
-            value = value.get<int64_t>() + shift;
+        for (auto& [key, value] : line.items()) {
+          // 0 means "never" (a request that was not sent, a failure before its first byte);
+          // a stamp that would overflow is left as it is.
+          int64_t shifted = 0;
+          if (is_stamp(key) && value.is_number_integer() && shift != 0 &&
+              value.get<int64_t>() > 0 &&
+              !__builtin_add_overflow(value.get<int64_t>(), shift, &shifted))
+            value = shifted;
+        }
         keep_samples(line, out);
         wrote = write(line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n");
         ++out.lines;

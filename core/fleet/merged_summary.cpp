@@ -100,12 +100,28 @@ const json& section_of(const ShardFolder& shard, size_t i) {
   return section.is_object() ? section : none;
 }
 
-// The shards' sections of experiment I as one: every lane whole from its shard.
+// Whether a shard ran experiment I on any lane (a shard whose lane the experiment does not name
+// records it too, as not run).
+bool ran_lanes(const json& section) {
+  const auto it = section.find("lanes");
+  return it != section.end() && it->is_object() && !it->empty();
+}
+
+// A status that says more wins: interrupted over done over not run.
+int status_rank(const std::string& status) {
+  return status == "interrupted" ? 3 : status == "done" ? 2 : status.empty() ? 0 : 1;
+}
+
+// The shards' sections of experiment I as one: every lane whole from its shard. Shards that ran
+// none of its lanes count only when none ran any.
 json joined_section(const std::vector<ShardFolder>& shards, size_t i) {
   json out;
+  const bool any_ran = std::any_of(shards.begin(), shards.end(), [&](const ShardFolder& s) {
+    return ran_lanes(section_of(s, i));
+  });
   for (const ShardFolder& shard : shards) {
     const json& s = section_of(shard, i);
-    if (s.is_null()) continue;
+    if (s.is_null() || (any_ran && !ran_lanes(s))) continue;
     if (out.is_null()) {
       out = s;
       out["lanes"] = json::object();
@@ -119,7 +135,7 @@ json joined_section(const std::vector<ShardFolder>& shards, size_t i) {
     append_strings(out["blockers"], s.value("blockers", json()));
     out["started_at"] = earlier(text_at(out, "started_at"), text_at(s, "started_at"));
     out["finished_at"] = later(text_at(out, "finished_at"), text_at(s, "finished_at"));
-    if (text_at(s, "status") != "done" && !text_at(s, "status").empty())
+    if (status_rank(text_at(s, "status")) > status_rank(text_at(out, "status")))
       out["status"] = s["status"];
   }
   if (!out.is_null() && out["blockers"].empty()) out.erase("blockers");
@@ -162,12 +178,14 @@ MergedSummary merged_summary(const plan::SweptPlan& swept, const std::vector<Sha
   json& summary = out.summary;
   json run = {{"name", plan.name}, {"interrupted", false}};
   json blockers = json::array();
+  json server_failures = json::array();
   std::string started, finished;
   for (const ShardFolder& s : shards) {
     const json r = s.summary.value("run", json::object());
     started = earlier(started, text_at(r, "started_at"));
     finished = later(finished, text_at(r, "finished_at"));
     append_strings(blockers, r.value("blockers", json()));
+    if (r.contains("server_failures")) append_strings(server_failures, r["server_failures"]);
     if (s.summary.contains("servers") && s.summary["servers"].is_object())
       for (const auto& [id, server] : s.summary["servers"].items()) summary["servers"][id] = server;
   }
@@ -185,10 +203,19 @@ MergedSummary merged_summary(const plan::SweptPlan& swept, const std::vector<Sha
       continue;
     }
     std::vector<std::string> ids;
-    const auto samples =
-        samples_of(text_at(section, "name"), section, lane_ids_of(plan, spec), requests, ids);
-    run::add_lane_comparisons(run::kind_of(spec), ids, samples, section);
-    if (run::kind_of(spec) == record::ExperimentKind::Regression)
+    const std::vector<std::string> lanes = lane_ids_of(plan, spec);
+    const auto samples = samples_of(text_at(section, "name"), section, lanes, requests, ids);
+    // Every lane is compared with the experiment's first: without it (a partial merge) nothing
+    // is compared, rather than another lane taking its place.
+    const bool has_baseline = !lanes.empty() && !ids.empty() && ids.front() == lanes.front();
+    if (!has_baseline && lanes.size() > 1) {
+      notes.push_back("experiment " + text_at(section, "name") + ": its baseline lane " +
+                      (lanes.empty() ? std::string() : lanes.front()) +
+                      " is missing, so its lanes are not compared");
+      section["not_compared"] = "the baseline lane's shard is missing";
+    }
+    if (has_baseline) run::add_lane_comparisons(run::kind_of(spec), ids, samples, section);
+    if (has_baseline && run::kind_of(spec) == record::ExperimentKind::Regression)
       for (const std::string& why :
            run::judge_merged_regression(plan, spec, out_dir, section, notes)) {
         section["blockers"].push_back(why);
@@ -206,13 +233,15 @@ MergedSummary merged_summary(const plan::SweptPlan& swept, const std::vector<Sha
     summary["experiments"].push_back(std::move(section));
   }
   run["blockers"] = blockers;
+  // A managed server that failed in a shard fails the merged run too, as it fails one process's.
+  if (!server_failures.empty()) run["server_failures"] = server_failures;
   summary["run"] = std::move(run);
   summary["shards"] = shards_json(shards);
   if (!missing.empty())
     summary["run"]["partial"] = {{"missing_shards", missing},
                                  {"of", shards.empty() ? 0 : shards.front().count}};
   if (!swept.points.empty()) summary["sweeps"] = run::sweep_summary_json(swept, summary);
-  out.blocked = !blockers.empty();
+  out.blocked = !blockers.empty() || !server_failures.empty();
   return out;
 }
 

@@ -54,7 +54,8 @@ ProgramOutput run_program(const std::vector<std::string>& argv, int timeout_s) {
     pollfd p{fds[0], POLLIN, 0};
     const int ready = poll(&p, 1, static_cast<int>(left.count()));
     if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;
+    if (ready < 0) break;
+    if (ready == 0) continue;
     const ssize_t n = read(fds[0], buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;

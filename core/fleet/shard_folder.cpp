@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/record/json_object_file.h"
+#include "core/text/json_depth.h"
 
 namespace lb::fleet {
 namespace {
@@ -21,7 +22,9 @@ std::string read_shard_json(const json& j, ShardFolder& s) {
     return "shard.json: no shard index and count";
   s.index = shard["index"].get<int64_t>();
   s.count = shard["count"].get<int64_t>();
-  if (s.count < 1 || s.index < 0 || s.index >= s.count)
+  // A plan has a shard per lane; far fewer than this many lanes.
+  constexpr int64_t kMaxShards = 100'000;
+  if (s.count < 1 || s.count > kMaxShards || s.index < 0 || s.index >= s.count)
     return "shard.json: shard " + std::to_string(s.index) + " of " + std::to_string(s.count) +
            " is not a valid shard";
   if (shard.contains("lanes") && shard["lanes"].is_array())
@@ -35,7 +38,13 @@ std::string read_shard_json(const json& j, ShardFolder& s) {
   const json& clock = j.value("clock", json());
   if (!clock.is_object() || !whole(clock, "wall_ns") || !whole(clock, "steady_ns"))
     return "shard.json: no clock anchor (wall_ns, steady_ns)";
-  s.wall_minus_steady_ns = clock["wall_ns"].get<int64_t>() - clock["steady_ns"].get<int64_t>();
+  // Both are nanoseconds since an epoch (1970, the machine's boot): far below 2^62.
+  constexpr int64_t kMaxClockNs = int64_t{1} << 62;
+  const int64_t wall_ns = clock["wall_ns"].get<int64_t>();
+  const int64_t steady_ns = clock["steady_ns"].get<int64_t>();
+  if (wall_ns < 0 || wall_ns > kMaxClockNs || steady_ns < 0 || steady_ns > kMaxClockNs)
+    return "shard.json: the clock anchor is out of range";
+  s.wall_minus_steady_ns = wall_ns - steady_ns;
   double sum = 0;
   int n = 0;
   const json& servers = j.value("server_clocks", json());
@@ -43,7 +52,8 @@ std::string read_shard_json(const json& j, ShardFolder& s) {
     for (const auto& [lane, c] : servers.items()) {
       if (!c.is_object() || !c.contains("offset_ms") || !c["offset_ms"].is_number()) continue;
       const double offset = c["offset_ms"].get<double>();
-      if (!std::isfinite(offset)) continue;
+      if (!std::isfinite(offset) || std::abs(offset) > 1e9)
+        return "shard.json: server_clocks." + lane + ".offset_ms is out of range";
       sum += offset;
       ++n;
       if (c.contains("uncertainty_ms") && c["uncertainty_ms"].is_number())
@@ -74,6 +84,12 @@ std::optional<ShardFolder> read_shard_folder(const std::string& dir, std::string
   const auto plan = record::read_run_file(dir, "plan.json", &error);
   if (!plan) return fail("plan.json: " + (error.empty() ? std::string("missing") : error));
   s.plan_text = *plan;
+  // Their values go into the merged files, which are written recursively: bounded nesting.
+  for (const char* name : {"summary.json", "environment.json"}) {
+    const auto text = record::read_run_file(dir, name, &error);
+    if (text && !text::json_depth_within(*text, 64))
+      return fail(std::string(name) + ": nested deeper than 64 levels; refused");
+  }
   s.summary = record::read_json_object_file(dir, "summary.json", problems);
   s.environment = record::read_json_object_file(dir, "environment.json", problems);
   if (!problems.empty()) return fail(problems.front());
@@ -135,12 +151,19 @@ ShardSetCheck check_shard_set(std::vector<ShardFolder>& shards, bool partial,
         "merge the shards that are there with --partial (the run is then "
         "marked partial), or run the missing ones first");
   for (const ShardFolder& s : kept) {
-    if (s.clock_offset_ms && std::abs(*s.clock_offset_ms) > max_offset_ms)
-      out.errors.push_back("shard " + std::to_string(s.index) + " (" + s.host + "): its clock is " +
-                           std::to_string(std::lround(*s.clock_offset_ms)) +
-                           " ms off its lanes' servers' clocks, more than " +
+    const std::string shard = "shard " + std::to_string(s.index) + " (" + s.host + ")";
+    // Refused only when the offset is over the limit however its reading erred.
+    if (s.clock_offset_ms && std::abs(*s.clock_offset_ms) - s.clock_uncertainty_ms > max_offset_ms)
+      out.errors.push_back(shard + ": its clock is " +
+                           std::to_string(std::lround(*s.clock_offset_ms)) + " ms (\u00b1 " +
+                           std::to_string(std::lround(s.clock_uncertainty_ms)) +
+                           ") off its lanes' servers' clocks, more than " +
                            std::to_string(std::lround(max_offset_ms)) +
                            " ms; synchronise the clocks (chrony, NTP) and run it again");
+    else if (!s.clock_offset_ms)
+      out.notes.push_back(shard +
+                          ": no clock offset was measured (its servers sent no Date "
+                          "header); its requests are placed by its own clock");
   }
   if (kept.empty() && out.errors.empty()) out.errors.push_back("no shard finished");
   shards = std::move(kept);

@@ -94,10 +94,17 @@ std::string merge_script(const SlurmOptions& o, int64_t count, const std::string
   return s;
 }
 
-// The job id `sbatch --parsable` printed ("123" or "123;cluster").
+// The job id `sbatch --parsable` printed ("123" or "123;cluster") among its other lines (a
+// submit plugin's notes share the output); "" when there is none.
 std::string parsed_id(const std::string& output) {
-  std::string line = output.substr(0, output.find('\n'));
-  return line.substr(0, line.find(';'));
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    const std::string id = line.substr(0, line.find(';'));
+    if (!id.empty() &&
+        std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return id;
+  }
+  return "";
 }
 
 // Slurm's state of each array task (and of a plain job under its own id): scontrol keeps jobs
@@ -131,6 +138,13 @@ bool write_slurm_scripts(const SlurmOptions& options, int64_t shard_count,
   }
   const std::string name = job_name(plan_name);
   std::error_code ec;
+  // A second submission into the same folder would merge the first one's shards.
+  for (const char* taken : {"/shards", "/run"})
+    if (std::filesystem::exists(options.out_dir + taken, ec) &&
+        !std::filesystem::is_empty(options.out_dir + taken, ec)) {
+      *why = options.out_dir + taken + " holds an earlier submission's results; give another --out";
+      return false;
+    }
   std::filesystem::create_directories(options.out_dir + "/logs", ec);
   std::filesystem::create_directories(options.out_dir + "/shards", ec);
   if (ec) {
@@ -159,6 +173,13 @@ bool submit_slurm(const std::string& out_dir, SlurmSubmission* ids, std::string*
     return false;
   }
   ids->shard_job = parsed_id(shards.output);
+  if (ids->shard_job.empty()) {
+    *why = "sbatch printed no job id: " + shards.output;
+    return false;
+  }
+  // Kept before the merge is submitted: fleet status finds the array whatever happens next.
+  record["shard_job"] = ids->shard_job;
+  if (!files::write_confined(out_dir, "fleet.json", record.dump(2) + "\n", why)) return false;
   const ProgramOutput merge =
       run_program({"sbatch", "--parsable", "--dependency=afterany:" + ids->shard_job,
                    out_dir + "/merge.sbatch"});
@@ -168,7 +189,6 @@ bool submit_slurm(const std::string& out_dir, SlurmSubmission* ids, std::string*
     return false;
   }
   ids->merge_job = parsed_id(merge.output);
-  record["shard_job"] = ids->shard_job;
   record["merge_job"] = ids->merge_job;
   return files::write_confined(out_dir, "fleet.json", record.dump(2) + "\n", why);
 }

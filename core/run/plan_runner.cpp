@@ -327,6 +327,35 @@ bool check_shard(const RunOptions& options, const plan::Plan& plan, RunResult& r
   return false;
 }
 
+// A scheduler may run a shard's task again in the same folder: a finished shard is kept (and
+// nothing runs), an unfinished one of the same plan starts over. False with RESULT set when the
+// run is over before it starts.
+bool reuse_shard_folder(const RunOptions& options, const plan::Plan& plan, RunSink& sink,
+                        RunResult& result) {
+  const ShardSpec& spec = *options.shard;
+  const std::string shard =
+      "shard " + std::to_string(spec.index) + "/" + std::to_string(spec.count);
+  switch (shard_folder_state(options.out_dir, spec, plan_sha256(plan::resolved_plan_json(plan)))) {
+    case ShardFolderState::Finished:
+      sink.on_message(MessageLevel::Info,
+                      shard + " already finished in " + options.out_dir + "; nothing to run");
+      result.exit_code = kExitOk;
+      return false;
+    case ShardFolderState::Unfinished: {
+      sink.on_message(MessageLevel::Warning,
+                      shard + " did not finish in " + options.out_dir + "; starting it over there");
+      std::error_code ec;
+      for (const auto& entry : std::filesystem::directory_iterator(options.out_dir, ec))
+        std::filesystem::remove_all(entry.path(), ec);
+      return true;
+    }
+    case ShardFolderState::Empty:
+    case ShardFolderState::Other:
+      break;
+  }
+  return true;
+}
+
 }  // namespace
 
 RunResult PlanRunner::run(const std::atomic<bool>& stop) {
@@ -339,6 +368,7 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
     return result;
   }
   if (options_.shard && !check_shard(options_, plan_, result)) return result;
+  if (options_.shard && !reuse_shard_folder(options_, plan_, sink_, result)) return result;
   std::optional<ExistingRun> existing;
   // An appended plan's experiments may be renamed here to fit the run (fit_plan_into_run).
   if (!check_out_dir(options_, plan_, sink_, existing, result)) return result;

@@ -3,8 +3,11 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
+#include <vector>
 
 #include "core/artifacts/sha256.h"
+#include "core/record/json_object_file.h"
 #include "core/run/lanes/clock_offset.h"
 
 namespace lb::run {
@@ -29,6 +32,32 @@ nlohmann::json clock_anchor() {
 
 }  // namespace
 
+std::string plan_sha256(const nlohmann::json& plan_json) {
+  return artifacts::sha256_hex(plan_json.dump());
+}
+
+ShardFolderState shard_folder_state(const std::string& dir, const ShardSpec& spec,
+                                    const std::string& plan_sha256) {
+  std::error_code ec;
+  if (!std::filesystem::exists(dir, ec) || std::filesystem::is_empty(dir, ec))
+    return ShardFolderState::Empty;
+  std::vector<std::string> problems;
+  const nlohmann::json shard = record::read_json_object_file(dir, "shard.json", problems);
+  const nlohmann::json same = {{"index", spec.index}, {"count", spec.count}};
+  if (!shard.is_object() || !shard.contains("shard") || !shard["shard"].is_object() ||
+      shard["shard"].value("index", nlohmann::json()) != same["index"] ||
+      shard["shard"].value("count", nlohmann::json()) != same["count"] ||
+      shard.value("plan_sha256", nlohmann::json()) != plan_sha256)
+    return ShardFolderState::Other;
+  const nlohmann::json summary = record::read_json_object_file(dir, "summary.json", problems);
+  const nlohmann::json run =
+      summary.is_object() ? summary.value("run", nlohmann::json()) : nlohmann::json();
+  const bool finished = run.is_object() && run.contains("finished_at") &&
+                        run["finished_at"].is_string() && run.contains("interrupted") &&
+                        run["interrupted"] == false;
+  return finished ? ShardFolderState::Finished : ShardFolderState::Unfinished;
+}
+
 ShardRecord::ShardRecord(const ShardSpec& spec, const plan::Plan& shard_plan,
                          const nlohmann::json& plan_json, const std::string& client_version,
                          RunFolderWriter& writer)
@@ -37,7 +66,7 @@ ShardRecord::ShardRecord(const ShardSpec& spec, const plan::Plan& shard_plan,
              {"shard", shard_json(spec, shard_plan)},
              {"host", host_name()},
              {"client_version", client_version},
-             {"plan_sha256", artifacts::sha256_hex(plan_json.dump())},
+             {"plan_sha256", plan_sha256(plan_json)},
              {"clock", clock_anchor()},
              {"server_clocks", nlohmann::json::object()}};
   writer_.write_json("shard.json", record_);

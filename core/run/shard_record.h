@@ -30,4 +30,14 @@ class ShardRecord {
   RunFolderWriter& writer_;
 };
 
+// SHA-256 of the whole plan as plan.json holds it: shards of one plan have the same.
+std::string plan_sha256(const nlohmann::json& plan_json);
+
+// What a shard's --out folder holds already. A scheduler runs a task again (a requeued Slurm task,
+// a replacement pod): the same shard of the same plan, unfinished, is started over in place, and
+// finished, is left as it is.
+enum class ShardFolderState { Empty, Unfinished, Finished, Other };
+ShardFolderState shard_folder_state(const std::string& dir, const ShardSpec& spec,
+                                    const std::string& plan_sha256);
+
 }  // namespace lb::run

@@ -25,9 +25,6 @@ struct ShardSpec {
 std::optional<ShardSpec> parse_shard_spec(std::string_view text, const plan::Environment& env,
                                           std::string* why);
 
-// How many shards PLAN runs as: its lanes once the sweep is expanded.
-int64_t shard_count_of(const plan::Plan& plan);
-
 // Keeps in PLAN (its sweep expanded) only shard SPEC's lane. False with *why (when not null) when
 // it cannot run as SPEC.count shards: another count, or an experiment that compares the lanes'
 // answers in one process (a sampled regression).

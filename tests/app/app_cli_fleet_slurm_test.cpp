@@ -227,6 +227,12 @@ class TestFleetSlurm : public QObject {
                    std::string::npos,
                status.c_str());
 
+    // A second submission into the same folder would merge the first one's shards: refused.
+    const auto again = run_program(
+        cli_path(), {"fleet", "slurm", qstr(plan_path), "--out", qstr(fleet), "--submit"}, env_);
+    QCOMPARE(again.exit_code, 2);
+    QVERIFY2(again.err.find("holds an earlier submission's results") != std::string::npos,
+             again.err.c_str());
     const fs::path merged = fleet / "run";
     QCOMPARE(counts(merged), counts(dir_ / "one"));
     QCOMPARE(gate_statuses(merged), gate_statuses(dir_ / "one"));

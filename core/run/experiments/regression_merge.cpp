@@ -120,6 +120,10 @@ void triage_merged_regression(ExperimentContext& ctx, const std::string& run_dir
     probes.push_back(tokenizer_probe_from(lanes[id].value("tokenizer_probe", json())));
   }
   if (lane_texts.size() < 2) return;
+  if (ctx.lanes().empty() || lane_texts.front().first != ctx.lanes().front()->plan.id) {
+    ctx.warn("regression: the baseline's answers are missing; no pair is judged");
+    return;
+  }
   std::vector<TokenizerMatch> tokenizers;
   for (size_t i = 1; top_k > 0 && i < lane_texts.size(); ++i)
     tokenizers.push_back(
