@@ -5,6 +5,7 @@
 #include <set>
 
 #include "core/record/json_object_file.h"
+#include "core/record/run_folder_headline.h"
 #include "core/text/json_depth.h"
 
 namespace lb::fleet {
@@ -96,9 +97,7 @@ std::optional<ShardFolder> read_shard_folder(const std::string& dir, std::string
   if (s.summary.is_object() && !s.summary.value("experiments", json()).is_array())
     return fail("summary.json: no experiments list");
   const json run = s.summary.is_object() ? s.summary.value("run", json()) : json();
-  s.finished = run.is_object() && text(run, "finished_at") &&
-               !run["finished_at"].get<std::string>().empty() &&
-               !(run.contains("interrupted") && run["interrupted"] != false);
+  s.finished = record::run_finished(run);
   return s;
 }
 

@@ -37,6 +37,18 @@ void read_plan(const fs::path& folder, RunFolderHeadline& out) {
   for (const PlannedExperiment& e : plan->experiments) out.experiments.push_back(e.kind);
 }
 
+}  // namespace
+
+bool run_finished(const nlohmann::json& run) {
+  if (!run.is_object()) return false;
+  const auto at = run.find("finished_at");
+  const auto interrupted = run.find("interrupted");
+  return at != run.end() && at->is_string() && !at->get<std::string>().empty() &&
+         (interrupted == run.end() || *interrupted == false);
+}
+
+namespace {
+
 // As the report judges it: finished only when summary.json says so and was not interrupted.
 void read_summary(const fs::path& folder, RunFolderHeadline& out) {
   const json summary = read_json_object_file(folder.string(), "summary.json", out.problems);
@@ -51,7 +63,7 @@ void read_summary(const fs::path& folder, RunFolderHeadline& out) {
     out.problems.push_back("summary.json: run.interrupted is not true or false");
     return;
   }
-  out.complete = run.contains("finished_at") && !run.value("interrupted", false);
+  out.complete = run_finished(run);
   out.partial = run.contains("partial") && run["partial"].is_object();
 }
 

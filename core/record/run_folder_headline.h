@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 namespace lb::record {
 
 struct RunFolderHeadline {
@@ -26,6 +28,10 @@ struct RunFolderHeadline {
   // "plan.json: lanes[0].id is not a string", "summary.json: not valid JSON", ...
   std::vector<std::string> problems;
 };
+
+// Whether summary.json's "run" object says the run ended on its own: finished_at is a date and
+// interrupted is absent or false. The one rule for "finished" (the Runs list, shards, the merge).
+bool run_finished(const nlohmann::json& run);
 
 // Whether DIR holds a run (plan.json or requests.jsonl): other folders beside runs are skipped.
 bool looks_like_run_folder(const std::string& dir);

@@ -8,6 +8,7 @@
 
 #include "core/artifacts/sha256.h"
 #include "core/record/json_object_file.h"
+#include "core/record/run_folder_headline.h"
 #include "core/run/lanes/clock_offset.h"
 
 namespace lb::run {
@@ -52,10 +53,7 @@ ShardFolderState shard_folder_state(const std::string& dir, const ShardSpec& spe
   const nlohmann::json summary = record::read_json_object_file(dir, "summary.json", problems);
   const nlohmann::json run =
       summary.is_object() ? summary.value("run", nlohmann::json()) : nlohmann::json();
-  const bool finished = run.is_object() && run.contains("finished_at") &&
-                        run["finished_at"].is_string() && run.contains("interrupted") &&
-                        run["interrupted"] == false;
-  return finished ? ShardFolderState::Finished : ShardFolderState::Unfinished;
+  return record::run_finished(run) ? ShardFolderState::Finished : ShardFolderState::Unfinished;
 }
 
 ShardRecord::ShardRecord(const ShardSpec& spec, const plan::Plan& shard_plan,
