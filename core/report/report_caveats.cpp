@@ -144,7 +144,8 @@ void shard_caveats(const RunFolder& folder, std::vector<std::string>& out) {
   for (const record::ShardOrigin& s : merged->shards)
     shards += (shards.empty() ? "" : "; ") + record::describe(s);
   char offset[32];
-  std::snprintf(offset, sizeof offset, "%.0f ms", merged->largest_offset_ms());
+  // Rounded as each shard's offset is (record::describe), half away from zero.
+  std::snprintf(offset, sizeof offset, "%.0f ms", std::round(merged->largest_offset_ms()));
   out.push_back("Merged from " + std::to_string(merged->shards.size()) + " shards (" + shards +
                 "); the largest clock offset against the lanes' servers was " + offset + ".");
   if (!merged->partial()) return;
