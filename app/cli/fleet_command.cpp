@@ -40,7 +40,7 @@ std::optional<ShardablePlan> shardable_plan(const std::string& path, bool allow_
     return std::nullopt;
   }
   plan::Plan lanes = plan::expand_sweep(*parsed.plan).plan;
-  const auto count = static_cast<int64_t>(lanes.lanes.size());
+  const int64_t count = run::shard_count(lanes);
   if (!run::keep_shard_lanes(lanes, {0, count}, why)) return std::nullopt;
   if (parsed.plan->launches_servers() && !allow_launch) {
     *why = "this plan starts servers; add --allow-launch if you trust its commands";

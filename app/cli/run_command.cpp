@@ -1,6 +1,6 @@
 // `lanebench-cli run PLAN.json (--out DIR | --into RUN) [--json] [--allow-env NAME]...
-// [--allow-launch] [--shard I/N]`: runs a plan (or one shard of it) and leaves a run folder, or
-// adds the plan's experiments to an existing run.
+// [--allow-launch] [--shard I/N [--split-sync DIR]]`: runs a plan (or one shard of it) and leaves a
+// run folder, or adds the plan's experiments to an existing run.
 #include <CLI/CLI.hpp>
 
 #include <iostream>
@@ -30,6 +30,7 @@ struct RunArgs {
   std::vector<std::string> allowed_envs;  // api_key_env names the user vouches for
   bool allow_launch = false;              // the plan may start the servers it names
   std::string shard;                      // --shard I/N or auto/N; "" = the whole plan
+  std::string split_sync;                 // where a split lane's clients meet; "" = --out's folder
   bool blockers_ok = false;  // exit 0 when the run finished with blockers (for schedulers)
 };
 
@@ -101,6 +102,7 @@ int run_plan_command(const RunArgs& args) {
   options.client_version = LANEBENCH_VERSION;
   options.allow_launch = args.allow_launch;
   options.shard = shard;
+  options.split_sync_dir = args.split_sync;
   // A lane's api_key_env is sent only where the user said so, whatever the variable's name.
   for (const std::string& name : args.allowed_envs)
     options.environment = options.environment.allowing_key(name);
@@ -141,8 +143,14 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--shard", args->shard,
                   "run one shard of the plan: I/N (0-based), or auto/N with the index from "
                   "SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX; a plan has one shard per lane "
-                  "(each sweep value a lane); merge the shards with lanebench-cli merge")
+                  "(each sweep value a lane, each client of a split lane); merge the shards with "
+                  "lanebench-cli merge")
       ->type_name("I/N");
+  cmd->add_option("--split-sync", args->split_sync,
+                  "with --shard, for a client of the plan's split lane: a folder every client of "
+                  "the lane sees (a shared file system), where they meet at each phase's start; "
+                  "default: the folder that --out is in")
+      ->type_name("DIR");
   cmd->add_flag("--blockers-ok", args->blockers_ok,
                 "exit 0, not 1, when the run finished and only found blockers (a failed gate, a "
                 "flipped fact); for schedulers, where a failed task is retried or fails its job");

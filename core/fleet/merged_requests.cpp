@@ -4,6 +4,7 @@
 
 #include "core/files/confined_write.h"
 #include "core/files/line_reader.h"
+#include "core/fleet/request_line_record.h"
 #include "core/text/json_depth.h"
 
 namespace lb::fleet {
@@ -44,6 +45,14 @@ void keep_samples(const json& line, MergedRequests& out) {
   keep(s.decode_tok_s, line, "decode_tok_s");
 }
 
+void keep_split_record(const json& line, const std::set<ExperimentLane>& split,
+                       MergedRequests& out) {
+  auto record = record_from_line(line);
+  if (!record || !split.count({record->experiment, record->lane_id})) return;
+  PhaseKey key{record->experiment, record->lane_id, record->phase};
+  out.split_records[key].push_back(std::move(*record));
+}
+
 }  // namespace
 
 int64_t stamp_shift_ns(const ShardFolder& s, const ShardFolder& reference) {
@@ -54,7 +63,8 @@ int64_t stamp_shift_ns(const ShardFolder& s, const ShardFolder& reference) {
 }
 
 bool merge_request_lines(const std::vector<ShardFolder>& shards, const std::string& out_dir,
-                         MergedRequests& out, std::string* error) {
+                         const std::set<ExperimentLane>& split, MergedRequests& out,
+                         std::string* error) {
   std::string read_error;
   auto produce = [&](const files::PieceWriter& write) {
     for (const ShardFolder& shard : shards) {
@@ -79,6 +89,7 @@ bool merge_request_lines(const std::vector<ShardFolder>& shards, const std::stri
             value = shifted;
         }
         keep_samples(line, out);
+        if (!split.empty()) keep_split_record(line, split, out);
         wrote = write(line.dump(-1, ' ', false, json::error_handler_t::replace) + "\n");
         ++out.lines;
       };

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <set>
 
+#include "core/fleet/split_lane.h"
 #include "core/metrics/trial_intervals.h"
 #include "core/record/run_summary.h"
 #include "core/run/experiments/experiment.h"
@@ -80,7 +82,9 @@ void append_turns(json& out, const json& s) {
   if (!turns.is_array() || !out.contains("trials") || !out["trials"].is_object()) return;
   json& to = out["trials"]["turns"];
   if (!to.is_array()) return;
-  for (const json& t : turns) to.push_back(t);
+  // A split lane's clients each ran the lane's turn: it is one turn.
+  for (const json& t : turns)
+    if (std::find(to.begin(), to.end(), t) == to.end()) to.push_back(t);
 }
 
 // A later shard's section: its trials' turns, and what only its lane's run recorded at the top
@@ -152,6 +156,19 @@ std::vector<std::string> lane_ids_of(const plan::Plan& plan, const plan::Experim
   return ids;
 }
 
+// The split lane's objects in experiment I's sections of the shards that loaded it, in order.
+std::vector<json> split_clients(const std::vector<ShardFolder>& shards, size_t i,
+                                const std::string& lane) {
+  std::vector<json> out;
+  for (const ShardFolder& shard : shards) {
+    const json& s = section_of(shard, i);
+    if (s.contains("lanes") && s["lanes"].is_object() && s["lanes"].contains(lane) &&
+        s["lanes"][lane].is_object())
+      out.push_back(s["lanes"][lane]);
+  }
+  return out;
+}
+
 json shards_json(const std::vector<ShardFolder>& shards) {
   json out = json::array();
   for (const ShardFolder& s : shards) {
@@ -192,6 +209,7 @@ MergedSummary merged_summary(const plan::SweptPlan& swept, const std::vector<Sha
   run["started_at"] = started;
   run["finished_at"] = finished;
   summary["experiments"] = json::array();
+  const std::set<ExperimentLane> split = split_pairs(plan);
   for (size_t i = 0; i < plan.experiments.size(); ++i) {
     const plan::Experiment& spec = plan.experiments[i];
     json section = joined_section(shards, i);
@@ -202,6 +220,10 @@ MergedSummary merged_summary(const plan::SweptPlan& swept, const std::vector<Sha
       summary["experiments"].push_back(std::move(section));
       continue;
     }
+    if (plan.split && split.count({text_at(section, "name"), plan.split->lane}))
+      if (auto clients = split_clients(shards, i, plan.split->lane); !clients.empty())
+        section["lanes"][plan.split->lane] =
+            split_lane_json(spec, plan.split->lane, clients, requests);
     std::vector<std::string> ids;
     const std::vector<std::string> lanes = lane_ids_of(plan, spec);
     const auto samples = samples_of(text_at(section, "name"), section, lanes, requests, ids);

@@ -9,6 +9,7 @@
 #include "core/fleet/merged_requests.h"
 #include "core/fleet/merged_summary.h"
 #include "core/fleet/shard_folder.h"
+#include "core/fleet/split_lane.h"
 #include "core/plan/plan.h"
 #include "core/plan/sweep_expansion.h"
 #include "core/record/json_object_file.h"
@@ -36,6 +37,7 @@ bool copy_lane_files(const std::vector<ShardFolder>& shards, const std::string& 
                      MergeResult& result) {
   std::set<std::string> written;
   for (const ShardFolder& shard : shards) {
+    std::vector<std::string> taken;  // names an earlier shard's file has (a split lane's)
     std::error_code ec;
     fs::recursive_directory_iterator it(shard.dir, ec), end;
     for (; !ec && it != end; it.increment(ec)) {
@@ -48,8 +50,7 @@ bool copy_lane_files(const std::vector<ShardFolder>& shards, const std::string& 
       const std::string relative = fs::relative(it->path(), shard.dir, ec).generic_string();
       if (ec || relative.empty() || merge_writes(relative)) continue;
       if (!written.insert(relative).second) {
-        result.notes.push_back(shard.dir + ": " + relative +
-                               " is taken by an earlier shard; not copied");
+        taken.push_back(relative);
         continue;
       }
       std::string error;
@@ -67,6 +68,12 @@ bool copy_lane_files(const std::vector<ShardFolder>& shards, const std::string& 
       result.errors.push_back(shard.dir + ": cannot list the folder: " + ec.message());
       return false;
     }
+    if (!taken.empty())
+      result.notes.push_back(shard.dir + ": " + std::to_string(taken.size()) + " file" +
+                             (taken.size() == 1 ? "" : "s") + " (" + taken.front() +
+                             (taken.size() > 1 ? ", ..." : "") +
+                             ") taken by an earlier shard, as a split lane's clients' are; not "
+                             "copied");
   }
   return true;
 }
@@ -164,7 +171,7 @@ MergeResult merge_checked(const MergeOptions& options, OutFolder& out) {
     return fail(std::move(result));
   }
   MergedRequests requests;
-  if (!merge_request_lines(shards, options.out_dir, requests, &error)) {
+  if (!merge_request_lines(shards, options.out_dir, split_pairs(swept.plan), requests, &error)) {
     result.errors.push_back(error);
     return fail(std::move(result));
   }

@@ -399,6 +399,7 @@ PlanParseResult parse_plan(std::string_view json_text, std::string_view source_n
           plan.experiments[i].request_timeout_s = plan.request_timeout_s;
     }
     detail::read_sweep(doc, top, plan, errors);
+    detail::read_split(top, plan, errors);
     top.finish();
   }
   result.errors = errors.errors();
@@ -464,6 +465,7 @@ json resolved_plan_json(const Plan& plan) {
   }
   if (!plan.sweep.axes.empty()) j["sweep"] = sweep_json(plan.sweep);
   if (!plan.sweep.axes.empty()) j["objective"] = objective_json(plan.objective);
+  if (plan.split) j["split"] = split_json(*plan.split);
   return j;
 }
 

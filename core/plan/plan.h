@@ -17,6 +17,7 @@
 #include "core/plan/environment.h"
 #include "core/plan/launch_spec.h"
 #include "core/plan/sharegpt_file.h"
+#include "core/plan/split_spec.h"
 #include "core/plan/sweep_spec.h"
 #include "core/plan/trace_file.h"
 #include "core/plan/trial_options.h"
@@ -321,6 +322,15 @@ struct Experiment {
   // Not a plan-file key. In one shard of the plan (run --shard): the experiment's lanes in the
   // whole plan, in plan order (the first is its baseline); empty in a run of the whole plan.
   std::vector<std::string> shard_lanes;
+  // Not a plan-file key. In a shard that is client `client` (0-based) of the plan's split lane:
+  // the split, when the experiment shares that lane's load among its clients (splits_load()).
+  // A client other than the first runs the lane's other experiments not at all (skips_lane).
+  struct ShardClient {
+    SplitSpec split;
+    int64_t client = 0;
+  };
+  std::optional<ShardClient> split_client;
+  bool skips_lane = false;
 };
 
 struct Plan {
@@ -330,6 +340,7 @@ struct Plan {
   std::vector<Experiment> experiments;
   SweepSpec sweep;  // launch parameters to sweep; no axes = none
   Objective objective;
+  std::optional<SplitSpec> split;  // one lane's load sent by several clients (run --shard)
   double request_timeout_s = kDefaultRequestTimeoutS;  // the experiments' default
   const Lane* lane(std::string_view id) const;
   bool launches_servers() const;  // a lane has a launch block

@@ -95,6 +95,8 @@ void find_duplicate_keys(std::string_view json_text, ErrorList& errors);
 void read_launch(ObjectReader& lane_reader, Lane& lane, ErrorList& errors);
 // The plan's "sweep" and "objective" (plan_validation_sweep.cpp); needs the lanes read.
 void read_sweep(const nlohmann::json& top_value, ObjectReader& top, Plan& plan, ErrorList& errors);
+// The plan's "split" (plan_validation_split.cpp); needs the lanes, experiments and sweep read.
+void read_split(ObjectReader& top, Plan& plan, ErrorList& errors);
 // Checks a base_url; returns an error message or "" and fills the sim fields of `lane`.
 std::string check_base_url(Lane& lane);
 

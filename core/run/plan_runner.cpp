@@ -32,6 +32,7 @@ std::string experiment_name(const plan::Experiment& spec) {
 
 std::vector<LaneRuntime*> lanes_for(const plan::Experiment& spec, std::vector<LaneRuntime>& lanes) {
   std::vector<LaneRuntime*> out;
+  if (spec.skips_lane) return out;  // a later client of the split lane: its first runs this
   for (auto& lane : lanes) {
     const bool wanted = spec.lanes.empty() || std::find(spec.lanes.begin(), spec.lanes.end(),
                                                         lane.plan.id) != spec.lanes.end();
@@ -152,6 +153,8 @@ struct RunState {
   // managed lane alone): its performance gates, which may pair lanes of different passes, are
   // judged once all passes are done (judge_deferred_gates).
   bool defer_gates = false;
+  // In a client of a split lane: where its phases meet the lane's other clients.
+  std::shared_ptr<SplitBarrier> split_barrier;
 };
 
 // Runs the experiment on `selected` into `section`, which a managed lane's pass may extend
@@ -174,6 +177,7 @@ void run_experiment_on(const plan::Experiment& spec, const std::vector<LaneRunti
   s.sink.on_message(MessageLevel::Info, "experiment " + name);
   s.snapshots.before(selected, name);
   ExperimentContext ctx(s.client, s.sink, s.writer, s.stop, spec, selected, section);
+  ctx.set_split_barrier(s.split_barrier);
   run_trials(*experiment, ctx);
   samples.insert(samples.end(), ctx.phase_samples().begin(), ctx.phase_samples().end());
   if (!s.defer_gates) judge_performance_gates(ctx);
@@ -313,6 +317,14 @@ nlohmann::json begin_summary(const std::optional<ExistingRun>& existing, const p
   return summary;
 }
 
+// Where a split lane's clients meet: the folder given, else the one the run folder is in (the
+// fleet's shared output folder).
+std::string split_sync_dir(const RunOptions& options) {
+  if (!options.split_sync_dir.empty()) return options.split_sync_dir;
+  const auto parent = std::filesystem::absolute(options.out_dir).lexically_normal().parent_path();
+  return parent.empty() ? "." : parent.string();
+}
+
 // A shard runs into a new folder, on one lane of PLAN with its sweep expanded.
 bool check_shard(const RunOptions& options, const plan::Plan& plan, RunResult& result) {
   std::string why;
@@ -427,6 +439,10 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
       client, writer, sink_, stop, MetricsSnapshots(client, writer), options_.environment};
   // A shard's gates may pair its lane with another shard's: the merge judges them.
   state.defer_gates = plan.launches_servers() || shard.has_value();
+  if (const auto client = options_.shard ? split_client_of(plan) : std::nullopt)
+    state.split_barrier =
+        std::make_shared<SplitBarrier>(split_sync_dir(options_), plan_sha256(plan_json), *client,
+                                       plan.split->clients, plan.split->sync_timeout_s);
   std::vector<std::vector<metrics::PhaseSamples>> samples(plan.experiments.size());
   for (size_t i = 0; i < plan.experiments.size(); ++i) {
     if (stop.load()) break;

@@ -32,6 +32,10 @@ struct RunOptions {
   // Run one shard of the plan (core/run/shard_selection.h) into a new folder: its lane only, no
   // comparisons of lanes, performance gates or sweep table (a merge makes them), and shard.json.
   std::optional<ShardSpec> shard;
+  // A client of a split lane (plan "split"): the folder every client of the lane can see, where
+  // they meet at each phase's start (core/run/drive/split_barrier.h). Empty = the folder that
+  // out_dir is in.
+  std::string split_sync_dir;
 };
 
 // Exit codes shared with the CLI.

@@ -75,13 +75,50 @@ std::optional<ShardSpec> parse_shard_spec(std::string_view text, const plan::Env
   return ShardSpec{*index, *count};
 }
 
+int64_t shard_count(const plan::Plan& plan) {
+  const auto lanes = static_cast<int64_t>(plan.lanes.size());
+  return plan.split ? lanes + plan.split->clients - 1 : lanes;
+}
+
+namespace {
+
+// Shard INDEX's lane (its position in PLAN) and its client of a split lane (0 otherwise): the
+// lanes in plan order, a split lane taking one index per client.
+std::pair<size_t, int64_t> lane_of_shard(const plan::Plan& plan, int64_t index) {
+  int64_t at = 0;
+  for (size_t i = 0; i < plan.lanes.size(); ++i) {
+    const int64_t clients =
+        plan.split && plan.split->lane == plan.lanes[i].id ? plan.split->clients : 1;
+    if (index < at + clients) return {i, index - at};
+    at += clients;
+  }
+  return {plan.lanes.size(), 0};
+}
+
+void mark_split_client(plan::Plan& plan, const plan::Lane& kept, int64_t client) {
+  if (!plan.split || plan.split->lane != kept.id) return;
+  for (auto& e : plan.experiments) {
+    const bool names =
+        e.lanes.empty() || std::find(e.lanes.begin(), e.lanes.end(), kept.id) != e.lanes.end();
+    if (!names) continue;
+    if (plan::splits_load(e))
+      e.split_client = plan::Experiment::ShardClient{*plan.split, client};
+    else
+      e.skips_lane = client > 0;
+  }
+}
+
+}  // namespace
+
 bool keep_shard_lanes(plan::Plan& plan, const ShardSpec& spec, std::string* why) {
   std::string ignored;
   if (why == nullptr) why = &ignored;
-  const auto lanes = static_cast<int64_t>(plan.lanes.size());
-  if (spec.count != lanes) {
-    *why = "this plan runs as " + std::to_string(lanes) + " shard" + (lanes == 1 ? "" : "s") +
-           " (one per lane, each sweep value a lane of its own), not " + std::to_string(spec.count);
+  const int64_t count = shard_count(plan);
+  if (spec.count != count) {
+    *why = "this plan runs as " + std::to_string(count) + " shard" + (count == 1 ? "" : "s") +
+           " (one per lane, each sweep value a lane of its own" +
+           (plan.split ? ", one per client of the split lane" : "") + "), not " +
+           std::to_string(spec.count);
     return false;
   }
   for (const auto& e : plan.experiments) {
@@ -98,15 +135,31 @@ bool keep_shard_lanes(plan::Plan& plan, const ShardSpec& spec, std::string* why)
       if (e.lanes.empty() || std::find(e.lanes.begin(), e.lanes.end(), lane.id) != e.lanes.end())
         e.shard_lanes.push_back(lane.id);
   }
-  plan::Lane kept = plan.lanes[static_cast<size_t>(spec.index)];
+  const auto [at, client] = lane_of_shard(plan, spec.index);
+  plan::Lane kept = plan.lanes[at];
+  mark_split_client(plan, kept, client);
   plan.lanes = {std::move(kept)};
   return true;
+}
+
+std::optional<int64_t> split_client_of(const plan::Plan& shard_plan) {
+  for (const auto& e : shard_plan.experiments)
+    if (e.split_client) return e.split_client->client;
+  if (shard_plan.split && shard_plan.lanes.size() == 1 &&
+      shard_plan.lanes.front().id == shard_plan.split->lane)
+    return 0;
+  return std::nullopt;
 }
 
 nlohmann::json shard_json(const ShardSpec& spec, const plan::Plan& shard_plan) {
   nlohmann::json lanes = nlohmann::json::array();
   for (const auto& lane : shard_plan.lanes) lanes.push_back(lane.id);
-  return {{"index", spec.index}, {"count", spec.count}, {"lanes", lanes}};
+  nlohmann::json out = {{"index", spec.index}, {"count", spec.count}, {"lanes", lanes}};
+  if (const auto client = split_client_of(shard_plan))
+    out["split"] = {{"lane", shard_plan.split->lane},
+                    {"client", *client},
+                    {"clients", shard_plan.split->clients}};
+  return out;
 }
 
 }  // namespace lb::run

@@ -25,12 +25,20 @@ struct ShardSpec {
 std::optional<ShardSpec> parse_shard_spec(std::string_view text, const plan::Environment& env,
                                           std::string* why);
 
-// Keeps in PLAN (its sweep expanded) only shard SPEC's lane. False with *why (when not null) when
+// How many shards PLAN (its sweep expanded) runs as: one per lane, one per client of a split lane.
+int64_t shard_count(const plan::Plan& plan);
+
+// Keeps in PLAN (its sweep expanded) only shard SPEC's lane (for a client of a split lane, marks
+// its experiments: Experiment::split_client, skips_lane). False with *why (when not null) when
 // it cannot run as SPEC.count shards: another count, or an experiment that compares the lanes'
 // answers in one process (a sampled regression).
 bool keep_shard_lanes(plan::Plan& plan, const ShardSpec& spec, std::string* why);
 
-// shard.json's "shard" object: {"index", "count", "lanes"}.
+// In a shard of the split lane (after keep_shard_lanes): which of its clients it is.
+std::optional<int64_t> split_client_of(const plan::Plan& shard_plan);
+
+// shard.json's "shard" object: {"index", "count", "lanes"}, and "split": {"lane", "client",
+// "clients"} in a client of the split lane.
 nlohmann::json shard_json(const ShardSpec& spec, const plan::Plan& shard_plan);
 
 }  // namespace lb::run

@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <thread>
 #include <unordered_set>
 
 #include "core/run/drive/body_prefetcher.h"
@@ -40,20 +41,27 @@ class Stage {
         on_record_(on_record) {}
 
   void run(int64_t count, int64_t duration_ns, PhaseOutcome& out) {
-    count_ = count;
+    count_ = share_of_count(count);
     duration_ns_ = duration_ns;
+    if (count > 0 && count_ == 0) return;  // this client of a split lane has none of them
     if (!warmup_ && !phase_.schedule_ns.empty())
       offsets_ = phase_.schedule_ns;
     else if (phase_.arrival)
       offsets_ = arrival_offsets_ns(*phase_.arrival, count, duration_ns);
+    keep_share_of_offsets();
     // Open loop: bodies are built ahead on a thread of their own, and the clock starts once the
     // first ones are ready, so a large prompt never delays the sends due with or after it.
     if (open_loop() && !offsets_.empty()) {
-      prefetch_ = std::make_unique<BodyPrefetcher>(phase_.request_at, warmup_,
-                                                   static_cast<int64_t>(offsets_.size()));
+      prefetch_ = std::make_unique<BodyPrefetcher>(
+          [this](int64_t n, bool warmup) { return phase_.request_at(global_index(n), warmup); },
+          warmup_, static_cast<int64_t>(offsets_.size()));
       prefetch_->wait_primed(kPrimeRequests, kPrimeBytes, kPrimeMaxNs, stop_);
     }
     start_ns_ = steady_now_ns();
+    if (!warmup_ && phase_.common_start_ns && !wait_for_common_start()) {
+      out.interrupted = true;
+      return;
+    }
     while (true) {
       const int64_t now = steady_now_ns();
       if (stop_.load() && !cancelling_) cancel_in_flight();
@@ -69,6 +77,55 @@ class Stage {
   }
 
  private:
+  bool split() const { return phase_.split_clients > 1; }
+
+  // Of COUNT requests (0 = no bound), those this client sends: n with n mod clients == client.
+  int64_t share_of_count(int64_t count) const {
+    if (!split() || count <= 0) return count;
+    const int64_t k = phase_.split_client, clients = phase_.split_clients;
+    return count > k ? (count - k + clients - 1) / clients : 0;
+  }
+
+  void keep_share_of_offsets() {
+    if (!split()) return;
+    std::vector<int64_t> kept;
+    for (size_t i = 0; i < offsets_.size(); ++i) {
+      if (static_cast<int64_t>(i) % phase_.split_clients != phase_.split_client) continue;
+      kept.push_back(offsets_[i]);
+      open_indexes_.push_back(static_cast<int64_t>(i));
+    }
+    offsets_ = std::move(kept);
+  }
+
+  // The phase's request number of this client's Nth request.
+  int64_t global_index(int64_t n) const {
+    if (!split()) return n;
+    if (!open_indexes_.empty()) return open_indexes_[static_cast<size_t>(n)];
+    return n * phase_.split_clients + phase_.split_client;
+  }
+
+  // This client's share of the phase's concurrency (0 = unlimited stays so).
+  int concurrency() const {
+    const int c = phase_.concurrency;
+    if (!split() || c <= 0) return c;
+    const auto k = phase_.split_client, clients = phase_.split_clients;
+    return static_cast<int>(c / clients + (k < c % clients ? 1 : 0));
+  }
+
+  // Sleeps until the stamp the lane's clients agreed to start at; false when there is none or
+  // the run is stopped meanwhile.
+  bool wait_for_common_start() {
+    const std::optional<int64_t> start = phase_.common_start_ns();
+    if (!start) return false;
+    while (!stop_.load()) {
+      const int64_t now = steady_now_ns();
+      if (now >= *start) break;
+      std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(*start - now, kStopPollNs)));
+    }
+    start_ns_ = *start;
+    return !stop_.load();
+  }
+
   bool open_loop() const {
     return phase_.arrival.has_value() || (!warmup_ && !phase_.schedule_ns.empty());
   }
@@ -82,7 +139,7 @@ class Stage {
   }
 
   bool slot_free() const {
-    return phase_.concurrency <= 0 || static_cast<int>(in_flight_.size()) < phase_.concurrency;
+    return concurrency() <= 0 || static_cast<int>(in_flight_.size()) < concurrency();
   }
 
   void submit_due(int64_t now) {
@@ -98,7 +155,8 @@ class Stage {
   }
 
   void submit_one(int64_t n, int64_t t_sched) {
-    PlannedRequest planned = prefetch_ ? prefetch_->take() : phase_.request_at(n, warmup_);
+    PlannedRequest planned =
+        prefetch_ ? prefetch_->take() : phase_.request_at(global_index(n), warmup_);
     net::HttpRequest req = phase_.lane->make_request(phase_.url);
     req.headers.emplace_back("Content-Type", "application/json");
     for (const auto& h : phase_.extra_headers) req.headers.push_back(h);
@@ -217,6 +275,7 @@ class Stage {
   int64_t duration_ns_ = 0;
   int64_t start_ns_ = 0;
   std::vector<int64_t> offsets_;
+  std::vector<int64_t> open_indexes_;  // a split lane's client: the phase's index of each offset
   int64_t next_ = 0;
   int64_t done_ = 0;
   int64_t tokens_ = 0;

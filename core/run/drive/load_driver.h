@@ -64,6 +64,15 @@ struct LoadPhase {
   // (PhaseOutcome::spool) instead of kept in PhaseOutcome::records, so a phase of any length runs
   // in memory that does not grow with it; its summary counts goodput against these objectives.
   std::optional<metrics::SloSpec> spool_slo;
+  // One client of a lane whose load several clients share (a split lane, docs/fleet.md): this
+  // client sends request n (warm-ups and measured, closed and open loop) only when n mod
+  // split_clients is split_client, and holds its share of `concurrency` in flight.
+  int64_t split_client = 0;
+  int64_t split_clients = 1;
+  // Set: called once the first bodies are built, before the measured stage's clock starts; it
+  // returns the steady-clock stamp at which all the lane's clients start together (the stage
+  // waits for it), or nullopt when they cannot (the stage then sends nothing and is interrupted).
+  std::function<std::optional<int64_t>()> common_start_ns;
   // Sent with every request besides the lane's own headers (e.g. x-sim-trial to a simulator).
   std::vector<std::pair<std::string, std::string>> extra_headers;
 };

@@ -18,6 +18,7 @@
 #include "core/plan/plan.h"
 #include "core/record/experiment_kind.h"
 #include "core/run/drive/load_driver.h"
+#include "core/run/drive/split_barrier.h"
 #include "core/run/experiments/phase_energy.h"
 #include "core/run/folder/run_folder_writer.h"
 #include "core/run/lanes/lane_endpoint.h"
@@ -81,6 +82,11 @@ class ExperimentContext {
   // While set, phases record no energy, with this reason: the lane's GPUs also serve requests
   // the phase does not count (a background load). Empty again = measured as usual.
   void set_energy_not_measured(std::string why) { energy_not_measured_ = std::move(why); }
+  // In a client of a split lane: where its phases meet the other clients' (prepared() sends only
+  // this client's share of each phase's requests, starting with the others).
+  void set_split_barrier(std::shared_ptr<SplitBarrier> barrier) {
+    split_barrier_ = std::move(barrier);
+  }
 
   // Repeated trials (core/run/experiments/trial_runner.h): the phases that follow belong to trial
   // `trial` (0-based) of `trials` and run on `lanes` only. With trials > 1 a phase run again in a
@@ -116,6 +122,9 @@ class ExperimentContext {
   struct PooledPhase;
   // The lane's cost_per_hour (0 when not given or not one of the experiment's lanes).
   double cost_per_hour_of(const std::string& lane_id) const;
+  // In a client of a split lane, a phase on that lane: this client's share of it, started when
+  // all the lane's clients have met (split_barrier.h).
+  void join_split(LoadPhase& phase);
   // The meter of the phase's lane, for run_phase() to start when the warm-ups are done.
   std::unique_ptr<PhaseEnergyMeter> energy_meter_for(const LoadPhase& phase) const;
   void record_trial_phase(const LoadPhase& phase, const PhaseOutcome& outcome,
@@ -138,6 +147,7 @@ class ExperimentContext {
   // Set by run_phase() for run_phase_with(): started when the measured requests begin.
   std::unique_ptr<PhaseEnergyMeter> energy_meter_;
   std::string energy_not_measured_;
+  std::shared_ptr<SplitBarrier> split_barrier_;
 };
 
 class Experiment {

@@ -1,5 +1,7 @@
 #include "core/run/experiments/experiment.h"
 
+#include <algorithm>
+
 #include "core/logprobs/raw_logprobs.h"
 #include "core/metrics/phase_cost.h"
 #include "core/metrics/steady_state.h"
@@ -29,6 +31,13 @@ bool is_simulator(const std::vector<LaneRuntime*>& lanes, const LaneEndpoint* en
     if (&lane->endpoint == endpoint)
       return lane->plan.is_sim() || lane->probe.kind == ServerKind::LanebenchSim;
   return false;
+}
+
+// "experiment phase: " for a meeting's key (experiment, phase and trial on lines of their own).
+std::string key_text(const std::string& key) {
+  std::string out = key.substr(0, key.rfind('\n'));
+  std::replace(out.begin(), out.end(), '\n', ' ');
+  return out + ": ";
 }
 
 }  // namespace
@@ -63,6 +72,7 @@ LoadPhase ExperimentContext::prepared(const LoadPhase& planned) const {
 
 PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metrics::SloSpec& slo) {
   LoadPhase phase = prepared(planned);
+  join_split(phase);
   // Trials pool their records, and log-probabilities are written from them: both keep records.
   if (trials_ > 1 || spec_.logprobs > 0) phase.spool_slo.reset();
   if (phase.spool_slo) phase.spool_slo = slo;  // the objectives this summary counts
@@ -79,6 +89,22 @@ PhaseOutcome ExperimentContext::run_phase(const LoadPhase& planned, const metric
         return driver.run(phase, on_record);
       },
       slo);
+}
+
+void ExperimentContext::join_split(LoadPhase& phase) {
+  const auto& split = spec_.split_client;
+  if (split && split_barrier_ && phase.lane->id == split->split.lane) {
+    phase.split_client = split->client;
+    phase.split_clients = split->split.clients;
+    const std::string key = phase.experiment + "\n" + phase.phase + "\n" + std::to_string(trial_);
+    phase.common_start_ns = [this, key, barrier = split_barrier_] {
+      std::string why;
+      const auto start = barrier->meet(key, stop_, &why);
+      // The lane's clients are out of step: their merged figures would mislead.
+      if (!start && !stop_.load()) flag_blocker("split lane: " + key_text(key) + why);
+      return start;
+    };
+  }
 }
 
 std::unique_ptr<PhaseEnergyMeter> ExperimentContext::energy_meter_for(
