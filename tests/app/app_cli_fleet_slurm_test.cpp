@@ -1,6 +1,7 @@
 // A plan's shards on a real Slurm cluster: the test starts a single-node cluster on this machine
 // (munged, slurmctld and slurmd in the foreground, a generated slurm.conf on loopback ports),
-// submits a plan of three simulator lanes with `lanebench-cli fleet slurm --submit`, waits for
+// submits a plan of three simulator lanes and a lane split over two clients (one lanebench-sim
+// server) with `lanebench-cli fleet slurm --submit`, waits for
 // the job array and the merge job after it, and compares the merged run with the same plan run
 // in one process: the same requests per lane and phase, the same gate results, and reports of the
 // same structure. Debian's slurmctld, slurmd, slurm-client and munge are installed by
@@ -51,17 +52,24 @@ QString find_program(const char* name) {
   return QStandardPaths::findExecutable(name, {"/usr/sbin", "/usr/bin", "/sbin", "/bin"});
 }
 
-json slurm_plan() {
-  return {
+// Three simulator lanes, and a fourth (SPLIT_URL, one lanebench-sim server) whose load two
+// clients share; without SPLIT_URL the three only.
+json slurm_plan(const std::string& split_url = "") {
+  json plan = {
       {"name", "fleet-slurm"},
       {"lanes",
        {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.01"}},
         {{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.01"}},
         {{"id", "fp8-mtp"}, {"base_url", "sim:fp8-mtp3?time_scale=0.01"}}}},
       {"experiments",
-       {{{"kind", "throughput"}, {"concurrency", {1, 2}}, {"requests", 6}, {"output_tokens", 16}},
+       {{{"kind", "throughput"}, {"concurrency", {2, 4}}, {"requests", 8}, {"output_tokens", 16}},
         {{"kind", "gates"}, {"checks", {"json", "streaming"}}, {"repeat", 1}},
         {{"kind", "regression"}, {"prompts", "builtin:regression-20"}, {"max_tokens", 24}}}}};
+  if (!split_url.empty()) {
+    plan["lanes"].push_back({{"id", "fp8-split"}, {"base_url", split_url}});
+    plan["split"] = {{"lane", "fp8-split"}, {"clients", 2}};
+  }
+  return plan;
 }
 
 // Measured requests by experiment, lane and phase.
@@ -147,8 +155,11 @@ class TestFleetSlurm : public QObject {
         << "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core\n"
         << "JobAcctGatherType=jobacct_gather/none\nAccountingStorageType=accounting_storage/none\n"
         << "JobCompType=jobcomp/none\nMinJobAge=600\n"
+        // More CPUs than the machine has, so every task of the array runs at once, as the split
+        // lane's clients must.
+        << "SlurmdParameters=config_overrides\n"
         << "NodeName=" << host_name()
-        << " NodeAddr=127.0.0.1 CPUs=2 RealMemory=1000 State=UNKNOWN\n"
+        << " NodeAddr=127.0.0.1 CPUs=8 RealMemory=1000 State=UNKNOWN\n"
         << "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP "
            "OverSubscribe=YES\n";
   }
@@ -195,7 +206,15 @@ class TestFleetSlurm : public QObject {
   }
 
   void aPlanRunsAsAJobArrayAndMergesAsOneProcessWouldRunIt() {
-    const std::string plan_path = write_plan_file(dir_ / "plan.json", slurm_plan());
+    QProcess sim;
+    sim.start(sim_path(), {"--profile", "fp8", "--time-scale", "0.01", "--port", "0"});
+    QVERIFY(sim.waitForStarted());
+    while (!sim.canReadLine() && sim.waitForReadyRead(10'000)) {
+    }
+    const std::string split_url =
+        QString::fromUtf8(sim.readLine()).trimmed().section(' ', 1, 1).toStdString();
+    QVERIFY2(split_url.rfind("http://127.0.0.1:", 0) == 0, split_url.c_str());
+    const std::string plan_path = write_plan_file(dir_ / "plan.json", slurm_plan(split_url));
     const auto one =
         run_program(cli_path(), {"run", qstr(plan_path), "--out", qstr(dir_ / "one")}, env_);
     // A flipped fact is a blocker (exit 1); the merged run must find the same.
@@ -208,7 +227,7 @@ class TestFleetSlurm : public QObject {
     QVERIFY(submitted.out.find("shards: job array ") != std::string::npos);
     QVERIFY(submitted.out.find("merge: job ") != std::string::npos);
     const json record = read_json(fleet / "fleet.json");
-    QCOMPARE(record["shards"], 3);
+    QCOMPARE(record["shards"], 5);  // three lanes, and the split lane's two clients
     QVERIFY(record.contains("shard_job") && record.contains("merge_job"));
 
     // The merge job runs once the array is over.
@@ -222,7 +241,7 @@ class TestFleetSlurm : public QObject {
     }
     qInfo("%s", status.c_str());
     QVERIFY2(status.find("merge  COMPLETED") != std::string::npos, status.c_str());
-    for (int i = 0; i < 3; ++i)
+    for (int i = 0; i < 5; ++i)
       QVERIFY2(status.find(std::to_string(i) + "      COMPLETED    finished on " + host_name()) !=
                    std::string::npos,
                status.c_str());
@@ -236,14 +255,20 @@ class TestFleetSlurm : public QObject {
     const fs::path merged = fleet / "run";
     QCOMPARE(counts(merged), counts(dir_ / "one"));
     QCOMPARE(gate_statuses(merged), gate_statuses(dir_ / "one"));
-    QCOMPARE(gate_statuses(merged).size(), size_t(6));
+    QCOMPARE(gate_statuses(merged).size(), size_t(8));
     // The same answers and the same review triage.
     for (const char* file : {"texts/fp8.texts.json", "review.fp8.json", "review.fp8-mtp.json"}) {
       QVERIFY2(fs::exists(merged / file) && fs::exists(dir_ / "one" / file), file);
       QCOMPARE(read_json(merged / file), read_json(dir_ / "one" / file));
     }
     const json summary = read_json(merged / "summary.json");
-    QCOMPARE(summary["shards"].size(), size_t(3));
+    QCOMPARE(summary["shards"].size(), size_t(5));
+    // The split lane's phases from both clients' requests, as one client would have sent them.
+    for (const std::string phase : {"c2", "c4"}) {
+      const json& p = summary["experiments"][0]["lanes"]["fp8-split"]["phases"][phase];
+      QCOMPARE(p["completed"], 8);
+      QCOMPARE(p["split"]["clients"], 2);
+    }
     QCOMPARE(summary["run"]["blockers"],
              read_json(dir_ / "one" / "summary.json")["run"]["blockers"]);
     QVERIFY(!summary["experiments"][0]["comparisons"].empty());
