@@ -3,10 +3,13 @@
 #include <pthread.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
+#include <deque>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -74,6 +77,8 @@ struct StreamClient::Impl {
   // I/O thread only.
   void drain_commands();
   void start(std::unique_ptr<Transfer> transfer);
+  void start_waiting();                            // as many waiting transfers as there is room for
+  void begin(std::unique_ptr<Transfer> transfer);  // hands it to curl
   void abort(uint64_t id, ErrorKind kind, const std::string& message);
   void read_messages();
   void check_deadlines(int64_t now_ns);
@@ -105,6 +110,9 @@ struct StreamClient::Impl {
   std::atomic<size_t> lost_completions{0};  // completions that threw on a failed record too
 
   std::unordered_map<uint64_t, Active> active;
+  // Submitted while max_transfers were under way: started in order as they finish.
+  std::deque<std::unique_ptr<Transfer>> waiting;
+  size_t max_transfers = 0;
   int64_t next_deadline_ns = kNoDeadline;  // never later than the earliest transfer deadline
   bool stopping = false;
 };
@@ -113,8 +121,19 @@ void StreamClient::global_init() {
   std::call_once(g_curl_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
+size_t default_max_transfers() {
+  // Descriptors kept for everything else: files of the run folder, pipes, the client's own.
+  constexpr rlim_t kReserve = 1024;
+  rlimit limit{};
+  if (getrlimit(RLIMIT_NOFILE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY)
+    return size_t{1} << 20;
+  const rlim_t usable = limit.rlim_cur > kReserve + 3 * 64 ? limit.rlim_cur - kReserve : 3 * 64;
+  return static_cast<size_t>(usable / 3);
+}
+
 StreamClient::Impl::Impl(ClientOptions opts) : options(opts) {
   StreamClient::global_init();
+  max_transfers = options.max_transfers > 0 ? options.max_transfers : default_max_transfers();
   epoll_fd = epoll_create1(EPOLL_CLOEXEC);
   wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
   if (epoll_fd < 0 || wake_fd < 0) throw std::runtime_error("StreamClient: init failed");
@@ -229,6 +248,12 @@ bool StreamClient::Impl::cancel_requested() const {
 }
 
 void StreamClient::Impl::cancel_active(const char* message) {
+  std::deque<std::unique_ptr<Transfer>> queued;
+  queued.swap(waiting);  // before the aborts below make room for them
+  for (auto& transfer : queued) {
+    transfer->fail(ErrorKind::Cancelled, message, steady_now_ns());
+    complete(*transfer);
+  }
   std::vector<uint64_t> ids;
   for (const auto& entry : active) ids.push_back(entry.first);
   for (uint64_t id : ids) abort(id, ErrorKind::Cancelled, message);
@@ -258,7 +283,8 @@ void StreamClient::Impl::run() {
     run_curl_timers();
     read_messages();
     check_deadlines(steady_now_ns());
-    if (!active.empty() && cancel_requested()) cancel_active("stopped");
+    if ((!active.empty() || !waiting.empty()) && cancel_requested()) cancel_active("stopped");
+    start_waiting();
   }
   // Submissions that raced with shutdown are completed as cancelled, never dropped.
   for (;;) {
@@ -306,7 +332,22 @@ void StreamClient::Impl::drain_commands() {
   }
 }
 
+void StreamClient::Impl::start_waiting() {
+  while (!waiting.empty() && active.size() < max_transfers) {
+    std::unique_ptr<Transfer> next = std::move(waiting.front());
+    waiting.pop_front();
+    begin(std::move(next));
+  }
+}
+
 void StreamClient::Impl::start(std::unique_ptr<Transfer> transfer) {
+  if (active.size() >= max_transfers || !waiting.empty())
+    waiting.push_back(std::move(transfer));
+  else
+    begin(std::move(transfer));
+}
+
+void StreamClient::Impl::begin(std::unique_ptr<Transfer> transfer) {
   const int64_t now = steady_now_ns();
   transfer->mark_submitted(now);
   CurlShard& shard = shard_with_room();
@@ -325,7 +366,16 @@ void StreamClient::Impl::start(std::unique_ptr<Transfer> transfer) {
 
 void StreamClient::Impl::abort(uint64_t id, ErrorKind kind, const std::string& message) {
   const auto it = active.find(id);
-  if (it == active.end()) return;
+  if (it == active.end()) {
+    const auto queued =
+        std::find_if(waiting.begin(), waiting.end(), [id](const auto& t) { return t->id() == id; });
+    if (queued == waiting.end()) return;
+    std::unique_ptr<Transfer> transfer = std::move(*queued);
+    waiting.erase(queued);
+    transfer->fail(kind, message, steady_now_ns());
+    complete(*transfer);
+    return;
+  }
   Active entry = std::move(it->second);
   active.erase(it);
   curl_multi_remove_handle(entry.shard->multi, entry.transfer->easy());

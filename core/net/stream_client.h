@@ -22,7 +22,16 @@ struct ClientOptions {
   // later submit completes as Cancelled within kCancelPollMs, so no blocking fetch() keeps a
   // stopping run waiting for its timeout. It must outlive the client.
   const std::atomic<bool>* cancel_when = nullptr;
+  // Transfers under way at once; later submits wait their turn, in order (their t_sent is when
+  // they go). 0 = a third of the process's descriptor limit, less a reserve: every transfer holds
+  // a socket and each may leave an idle one behind, and the run folder's files need descriptors
+  // too, so a load beyond what one process may open queues instead of failing to connect and
+  // losing the run's files.
+  size_t max_transfers = 0;
 };
+
+// ClientOptions::max_transfers when 0, from this process's RLIMIT_NOFILE.
+size_t default_max_transfers();
 
 constexpr int kCancelPollMs = 20;  // how often the I/O thread looks at ClientOptions::cancel_when
 

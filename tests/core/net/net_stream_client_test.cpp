@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <mutex>
 #include "test_main.h"
 
 #include "core/net/stream_client.h"
@@ -297,6 +298,49 @@ class TestStreamClient : public QObject {
     const double send_delay_ms = (fast.t_sent_ns - submitted_ns) / 1e6;
     QVERIFY2(send_delay_ms < 100.0 + slack_ms,
              qPrintable(QString("sent %1 ms after submit").arg(send_delay_ms)));
+  }
+
+  void transfersBeyondTheLimitWaitTheirTurn() {
+    // Each stream takes about 7 pieces x 5 ms: with two at a time, the later ones start only as
+    // earlier ones finish, in order, and none fails.
+    const auto pieces = pieces_for({"vllm_chat_stream.sse", Dialect::OpenAiChat});
+    ReplayServer server([&](const ServedRequest&) { return sse_script(pieces, 5000); });
+    ClientOptions options;
+    options.max_transfers = 2;
+    StreamClient client(options);
+    constexpr int kStreams = 6;
+    std::mutex mutex;
+    std::vector<StreamResult> results;
+    std::vector<uint64_t> ids;
+    for (int i = 0; i < kStreams; ++i)
+      ids.push_back(client.submit(stream_request(server.url("/a")), [&](StreamResult&& r) {
+        std::lock_guard lock(mutex);
+        results.push_back(std::move(r));
+      }));
+    // The last one is cancelled while it waits: it completes as cancelled, never sent.
+    client.cancel(ids.back());
+    QTRY_COMPARE_WITH_TIMEOUT(client.in_flight(), size_t(0), 20000);
+    std::lock_guard lock(mutex);
+    QCOMPARE(results.size(), size_t(kStreams));
+    std::vector<std::pair<int64_t, int64_t>> spans;  // sent, done of the ones that ran
+    for (const auto& r : results) {
+      if (r.id == ids.back()) {
+        QCOMPARE(r.error, ErrorKind::Cancelled);
+        QCOMPARE(r.t_sent_ns, int64_t(0));
+        continue;
+      }
+      QCOMPARE(r.error, ErrorKind::None);
+      spans.emplace_back(r.t_sent_ns, r.t_done_ns);
+    }
+    // At no moment were more than two under way.
+    for (const auto& [sent, done] : spans) {
+      int overlapping = 0;
+      for (const auto& [s2, d2] : spans) overlapping += s2 <= sent && sent < d2;
+      QVERIFY2(overlapping <= 2, std::to_string(overlapping).c_str());
+    }
+    QVERIFY(server.connections_accepted() <= 2);
+    // Left to itself the limit follows the descriptor limit, well above a handful.
+    QVERIFY(lb::net::default_max_transfers() >= 64);
   }
 
   void plainBodiesAreCollected() {
