@@ -1,5 +1,5 @@
 // lanebench-cli: headless runs, comparisons and probes. Exit codes: 0 ok, 1 a gate failed or a
-// blocker exists, 2 usage or input error.
+// blocker exists, 2 usage or input error, 3 a lane's server did not answer its probe (run).
 #include <CLI/CLI.hpp>
 
 #include <iostream>

@@ -413,7 +413,9 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   if (!prep.errors.empty()) {
     result.errors = prep.errors;
     result.interrupted = stop.load();
-    result.exit_code = result.interrupted ? kExitInterrupted : kExitInput;
+    result.exit_code = result.interrupted         ? kExitInterrupted
+                       : prep.only_servers_failed ? kExitLanes
+                                                  : kExitInput;
     return result;
   }
   std::vector<std::string> keys;

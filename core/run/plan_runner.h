@@ -41,7 +41,10 @@ struct RunOptions {
 // Exit codes shared with the CLI.
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailed = 1;  // a gate failed or a blocker was found
-inline constexpr int kExitInput = 2;   // usage or input error (plan, lanes, out dir)
+inline constexpr int kExitInput = 2;   // usage or input error (plan, arguments, out dir)
+// A lane's server did not answer its probe as it must (not reachable, refused the key, another
+// model). Unlike 2, trying again later may help (a server still starting).
+inline constexpr int kExitLanes = 3;
 inline constexpr int kExitInterrupted = 130;
 
 struct RunResult {

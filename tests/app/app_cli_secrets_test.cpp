@@ -102,7 +102,7 @@ class TestCliSecrets : public QObject {
     const auto refused = lb::test::run_program(
         lb::test::cli_path(),
         {"run", QString::fromStdString(refused_plan), "--out", qstr(dir / "nokey")}, keyed_env());
-    QCOMPARE(refused.exit_code, 2);
+    QCOMPARE(refused.exit_code, 3);  // the servers refused: a lane error, not an input one
     QVERIFY2(refused.err.find("401") != std::string::npos, refused.err.c_str());
 
     const auto plan = lb::test::write_plan_file(dir / "plan-in.json", keyed_plan(url, true));

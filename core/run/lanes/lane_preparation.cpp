@@ -77,6 +77,7 @@ LanePreparation prepare_lanes(const plan::Plan& plan, net::StreamClient& client,
   for (const auto& lane : plan.lanes) {
     if (stop.load()) {
       prep.errors.push_back("interrupted while preparing lanes");
+      prep.only_servers_failed = false;
       break;
     }
     LaneRuntime runtime;
@@ -86,6 +87,7 @@ LanePreparation prepare_lanes(const plan::Plan& plan, net::StreamClient& client,
       sink.on_message(MessageLevel::Warning,
                       "lane " + lane.id + ": its API key goes over plain http to " +
                           plan::url_host(lane.base_url) + " (allow_key_over_http)");
+    if (!error.empty()) prep.only_servers_failed = false;
     if (error.empty()) error = probe_lane(lane, client, sink, runtime);
     if (!error.empty()) {
       prep.errors.push_back(std::move(error));

@@ -16,6 +16,9 @@ namespace lb::run {
 struct LanePreparation {
   std::vector<LaneRuntime> lanes;   // in plan order; complete only when errors is empty
   std::vector<std::string> errors;  // one per lane that cannot be used, naming the lane
+  // Every error is a lane's server that did not answer its probe as it must (not a lane the plan
+  // or the environment left unusable: no key, a key that may not be sent): a later try may work.
+  bool only_servers_failed = true;
 };
 
 // API keys are read from `env` (or the keyring, plan/api_key_source.h).

@@ -370,6 +370,21 @@ class TestPlanRunner : public QObject {
     QVERIFY(!run_folder_usable(dir.string(), &why));
     fs::remove_all(dir);
   }
+
+  void aServerThatDoesNotAnswerIsALaneErrorNotAnInputOne() {
+    // A scheduler retries exit 3 (the server may still be starting) and gives up on exit 2.
+    const auto dir = lb::test::fresh_dir("lb-run-downlane");
+    nlohmann::json plan = {
+        {"name", "t"},
+        {"lanes", {{{"id", "down"}, {"base_url", "http://127.0.0.1:9/v1"}}}},
+        {"experiments", {{{"kind", "throughput"}, {"concurrency", {1}}, {"requests", 2}}}}};
+    lb::test::CollectingSink sink;
+    std::atomic<bool> stop{false};
+    const auto result = PlanRunner(parse(plan), RunOptions{dir.string()}, sink).run(stop);
+    QCOMPARE(result.exit_code, kExitLanes);
+    QVERIFY(result.errors.at(0).find("lane down") != std::string::npos);
+    fs::remove_all(dir);
+  }
 };
 
 LANEBENCH_TEST_GUILESS_MAIN(TestPlanRunner)
