@@ -207,7 +207,10 @@ class TestFleetSlurm : public QObject {
 
   void aPlanRunsAsAJobArrayAndMergesAsOneProcessWouldRunIt() {
     QProcess sim;
-    sim.start(sim_path(), {"--profile", "fp8", "--time-scale", "0.01", "--port", "0"});
+    // No prefix cache: the merged run meets the server as the one-process run did, not warmed
+    // by its prompts.
+    sim.start(sim_path(), {"--profile", "fp8", "--time-scale", "0.01", "--port", "0",
+                           "--no-enable-prefix-caching"});
     QVERIFY(sim.waitForStarted());
     while (!sim.canReadLine() && sim.waitForReadyRead(10'000)) {
     }
@@ -262,6 +265,23 @@ class TestFleetSlurm : public QObject {
       QCOMPARE(read_json(merged / file), read_json(dir_ / "one" / file));
     }
     const json summary = read_json(merged / "summary.json");
+    // Each phase's TTFT and TPOT medians as one process measured them, within the noise their
+    // intervals show: the two runs' 95 % intervals overlap.
+    const json one_summary = read_json(dir_ / "one" / "summary.json");
+    int phases = 0;
+    for (const auto& [lane, l] : summary["experiments"][0]["lanes"].items())
+      for (const auto& [phase, p] : l["phases"].items()) {
+        for (const char* figure : {"median_ttft_ms", "median_tpot_ms"}) {
+          const json& a = p["intervals"][figure];
+          const json& b =
+              one_summary["experiments"][0]["lanes"][lane]["phases"][phase]["intervals"][figure];
+          QVERIFY2(
+              a["lo"] <= b["hi"] && b["lo"] <= a["hi"],
+              (lane + " " + phase + " " + figure + ": " + a.dump() + " / " + b.dump()).c_str());
+        }
+        ++phases;
+      }
+    QCOMPARE(phases, 8);
     QCOMPARE(summary["shards"].size(), size_t(5));
     // The split lane's phases from both clients' requests, as one client would have sent them.
     for (const std::string phase : {"c2", "c4"}) {
