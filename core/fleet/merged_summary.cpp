@@ -176,6 +176,8 @@ json shards_json(const std::vector<ShardFolder>& shards) {
                 {"host", s.host},
                 {"folder", std::filesystem::path(s.dir).filename().string()},
                 {"lanes", s.lanes}};
+    if (s.split_clients > 1)
+      one["split"] = {{"client", s.split_client}, {"clients", s.split_clients}};
     if (s.clock_offset_ms) {
       one["clock_offset_ms"] = *s.clock_offset_ms;
       one["clock_uncertainty_ms"] = s.clock_uncertainty_ms;

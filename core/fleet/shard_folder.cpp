@@ -31,6 +31,15 @@ std::string read_shard_json(const json& j, ShardFolder& s) {
   if (shard.contains("lanes") && shard["lanes"].is_array())
     for (const json& lane : shard["lanes"])
       if (lane.is_string()) s.lanes.push_back(lane.get<std::string>());
+  const json& split = shard.value("split", json());
+  if (split.is_object() && whole(split, "client") && whole(split, "clients")) {
+    s.split_client = split["client"].get<int64_t>();
+    s.split_clients = split["clients"].get<int64_t>();
+    if (s.split_clients < 2 || s.split_clients > kMaxShards || s.split_client < 0 ||
+        s.split_client >= s.split_clients)
+      return "shard.json: split client " + std::to_string(s.split_client) + " of " +
+             std::to_string(s.split_clients) + " is not a valid client";
+  }
   if (!text(j, "plan_sha256") || !text(j, "client_version"))
     return "shard.json: no plan_sha256 or client_version";
   s.plan_sha256 = j["plan_sha256"].get<std::string>();

@@ -15,6 +15,7 @@ struct ShardFolder {
   int64_t index = -1;
   int64_t count = 0;
   std::vector<std::string> lanes;
+  int64_t split_client = 0, split_clients = 0;  // a client of the split lane (shard.json "split")
   std::string host;
   std::string client_version;
   std::string plan_sha256;

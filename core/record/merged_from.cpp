@@ -40,6 +40,12 @@ std::optional<MergedFrom> merged_from(const RunSummary& summary) {
       o.clock_offset_ms = s["clock_offset_ms"].get<double>();
     if (s.contains("clock_uncertainty_ms") && s["clock_uncertainty_ms"].is_number())
       o.clock_uncertainty_ms = s["clock_uncertainty_ms"].get<double>();
+    const json split = s.value("split", json());
+    if (split.is_object() && split.value("client", json()).is_number_integer() &&
+        split.value("clients", json()).is_number_integer()) {
+      o.split_client = split["client"].get<int64_t>();
+      o.split_clients = split["clients"].get<int64_t>();
+    }
     out.shards.push_back(std::move(o));
   }
   const auto partial = summary.run.more.find("partial");
@@ -55,6 +61,9 @@ std::optional<MergedFrom> merged_from(const RunSummary& summary) {
 std::string describe(const ShardOrigin& shard) {
   std::string lanes;
   for (const std::string& l : shard.lanes) lanes += (lanes.empty() ? "" : ", ") + l;
+  if (shard.split_clients > 1)
+    lanes += " client " + std::to_string(shard.split_client) + "/" +
+             std::to_string(shard.split_clients);
   std::string out = std::to_string(shard.index) + (lanes.empty() ? "" : " " + lanes) + " on " +
                     (shard.host.empty() ? "an unknown host" : shard.host);
   if (shard.clock_offset_ms) {

@@ -17,6 +17,8 @@ struct ShardOrigin {
   std::vector<std::string> lanes;
   std::optional<double> clock_offset_ms;  // its clock minus its lanes' servers'
   double clock_uncertainty_ms = 0;
+  // A client of a split lane (docs/fleet.md, "A split lane"): which one, of how many; 0 = not.
+  int64_t split_client = 0, split_clients = 0;
 };
 
 struct MergedFrom {
@@ -31,7 +33,7 @@ struct MergedFrom {
 // nullopt for a run made in one process. Entries that cannot be read are left out.
 std::optional<MergedFrom> merged_from(const RunSummary& summary);
 
-// "0 bf16 on node-a (clock -4 ms ± 6 ms)"
+// "0 bf16 on node-a (clock -4 ms ± 6 ms)"; a split lane's client "2 fp8 client 1/2 on node-b ..."
 std::string describe(const ShardOrigin& shard);
 
 }  // namespace lb::record

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "core/compare/review_record.h"
 #include "core/fleet/run_merge.h"
@@ -27,6 +28,7 @@
 #include "core/report/run_folder.h"
 #include "core/run/plan_runner.h"
 #include "models/item_roles.h"
+#include "sim/sim_lane.h"
 #include "test_main.h"
 #include "test_paths.h"
 #include "ui/history/run_folder_job.h"
@@ -406,25 +408,41 @@ class UiStoredRunTest : public QObject {
   // A run merged from shards (lanebench-cli merge) says where each shard ran and how far its
   // clock was from its lane's server; a partial merge warns which shard is missing.
   void merged_run_shows_where_its_shards_ran() {
+    // Two simulator lanes, and a third whose load two clients share (one server on loopback).
+    auto server = sim::start_lane("fp8?time_scale=0.01");
+    QVERIFY2(server.error.empty(), server.error.c_str());
     const nlohmann::json plan = {
         {"name", "sharded"},
         {"lanes",
          {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.01"}},
-          {{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.01"}}}},
+          {{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.01"}},
+          {{"id", "fp8-split"}, {"base_url", server.base_url}}}},
+        {"split", {{"lane", "fp8-split"}, {"clients", 2}}},
         {"experiments",
-         {{{"kind", "throughput"}, {"concurrency", {1}}, {"requests", 4}, {"output_tokens", 8}}}}};
+         {{{"kind", "throughput"}, {"concurrency", {2}}, {"requests", 4}, {"output_tokens", 8}}}}};
     auto parsed = plan::parse_plan(plan.dump(), "sharded.json");
-    QVERIFY(parsed.ok());
+    QVERIFY2(parsed.ok(), parsed.error_text().c_str());
     const QDir runs_dir(QDir(workspace_.path()).filePath("runs"));
     std::vector<std::string> shards;
-    for (int i = 0; i < 2; ++i) {
+    std::vector<std::thread> clients;
+    std::vector<int> exits(4, -1);
+    for (int i = 0; i < 4; ++i) {
       shards.push_back(runs_dir.filePath(QString("shard-%1").arg(i)).toStdString());
-      ui::StagingSink sink;
-      std::atomic<bool> stop{false};
-      run::RunOptions options{shards.back(), "test", false};
-      options.shard = run::ShardSpec{i, 2};
-      QCOMPARE(run::PlanRunner(*parsed.plan, options, sink).run(stop).exit_code, 0);
+      auto run_shard = [&, i, dir = shards.back()] {
+        ui::StagingSink sink;
+        std::atomic<bool> stop{false};
+        run::RunOptions options{dir, "test", false};
+        options.shard = run::ShardSpec{i, 4};
+        exits[size_t(i)] = run::PlanRunner(*parsed.plan, options, sink).run(stop).exit_code;
+      };
+      // The split lane's clients (shards 2 and 3) run at once, and meet at each phase's start.
+      if (i < 2)
+        run_shard();
+      else
+        clients.emplace_back(run_shard);
     }
+    for (auto& t : clients) t.join();
+    QCOMPARE(exits, std::vector<int>(4, 0));
     const QString merged = runs_dir.filePath("20260101-130000-merged");
     QVERIFY(fleet::merge_shards({shards, merged.toStdString()}).errors.empty());
     fleet::MergeOptions partial{{shards[0]}, runs_dir.filePath("partial").toStdString()};
@@ -448,12 +466,13 @@ class UiStoredRunTest : public QObject {
     runs->open_run(merged);
     QVERIFY(loaded.wait(20'000));
     const QString line = runs->shards_text();
-    QVERIFY2(line.startsWith("Merged from 2 shards: 0 bf16 on ") && line.contains("1 fp8 on ") &&
-                 line.contains(" ms \u00b1 "),
+    QVERIFY2(line.startsWith("Merged from 4 shards: 0 bf16 on ") && line.contains("1 fp8 on ") &&
+                 line.contains("2 fp8-split client 0/2 on ") &&
+                 line.contains("3 fp8-split client 1/2 on ") && line.contains(" ms \u00b1 "),
              qPrintable(line));
     QVERIFY(runs->banner_text().isEmpty());
     for (widgets::ChartPanel* panel : runs->charts()->panels()) panel->flush();
-    for (const QString lane : {"bf16", "fp8"})
+    for (const QString lane : {"bf16", "fp8", "fp8-split"})
       QCOMPARE(runs->charts()->ttft()->drawn_point_count(lane),
                test::count_ttft_points(merged, lane));
     if (const QByteArray shots = qgetenv("LANEBENCH_SHOT_DIR"); !shots.isEmpty()) {
@@ -467,7 +486,7 @@ class UiStoredRunTest : public QObject {
     runs->open_run(runs_dir.filePath("partial"));
     QVERIFY(loaded.wait(20'000));
     QVERIFY(runs->shards_text().startsWith("Merged from 1 shard: 0 bf16"));
-    QVERIFY2(runs->banner_text().startsWith("Partial run: shard(s) 1 of 2 are missing"),
+    QVERIFY2(runs->banner_text().startsWith("Partial run: shard(s) 1, 2, 3 of 4 are missing"),
              qPrintable(runs->banner_text()));
     runs->open_run(complete_);
     QVERIFY(loaded.wait(20'000));
