@@ -64,9 +64,11 @@ SplitPhase phase_of(const plan::Experiment& spec, const std::string& phase,
   }
   std::sort(out.measured.begin(), out.measured.end(),
             [](const auto& a, const auto& b) { return a.result.t_done_ns < b.result.t_done_ns; });
-  const json first = clients.front()["phases"].value(phase, json::object());
+  const json phases = clients.front().value("phases", json::object());
+  const json first = phases.is_object() ? phases.value(phase, json::object()) : json::object();
   for (const json& c : clients) {
-    const json p = c.contains("phases") ? c["phases"].value(phase, json::object()) : json();
+    const json all = c.value("phases", json());
+    const json p = all.is_object() ? all.value(phase, json()) : json();
     out.interrupted = out.interrupted || field_flag(p, "interrupted") || p.is_null();
     cancelled += static_cast<int64_t>(std::max(0.0, field_number(p, "cancelled")));
   }
