@@ -55,25 +55,50 @@ bool read_events(const json& line, metrics::RequestRecord& r) {
   if (!offsets->is_array()) return false;
   const auto tokens = line.find("event_tokens");
   const bool has_tokens = tokens != line.end() && tokens->is_array();
+  // An offset is within a day of the send (a request's limit is far less).
+  constexpr int64_t kMaxOffsetNs = int64_t{86'400} * 1'000'000'000;
   const double content_ms = line_number(line, "ttft_content_ms");
-  const int64_t content_from_ns =
-      content_ms >= 0 ? std::llround(content_ms * 1e6) : std::numeric_limits<int64_t>::max();
+  const int64_t content_from_ns = content_ms >= 0 && content_ms * 1e6 < double(kMaxOffsetNs)
+                                      ? std::llround(content_ms * 1e6)
+                                      : kMaxOffsetNs + 1;
   net::StreamResult& result = r.result;
   result.events.reserve(offsets->size());
   for (size_t i = 0; i < offsets->size(); ++i) {
     const json& at = (*offsets)[i];
     if (!at.is_number_integer()) return false;
-    net::EventArrival e;
     const int64_t offset_ns = at.get<int64_t>();
-    e.arrival_ns = result.t_sent_ns + offset_ns;
-    if (has_tokens && i < tokens->size() && (*tokens)[i].is_number_integer())
-      e.tokens = static_cast<int32_t>((*tokens)[i].get<int64_t>());
-    (std::llabs(offset_ns - content_from_ns) <= 1000 || offset_ns > content_from_ns
-         ? e.content_bytes
-         : e.reasoning_bytes) = 1;
+    if (offset_ns < 0 || offset_ns > kMaxOffsetNs) return false;
+    net::EventArrival e;
+    if (__builtin_add_overflow(result.t_sent_ns, offset_ns, &e.arrival_ns)) return false;
+    if (has_tokens && i < tokens->size() && (*tokens)[i].is_number_integer()) {
+      const int64_t n = (*tokens)[i].get<int64_t>();
+      e.tokens = n >= 0 && n <= INT32_MAX ? static_cast<int32_t>(n) : -1;
+    }
+    (offset_ns >= content_from_ns - 1000 ? e.content_bytes : e.reasoning_bytes) = 1;
     result.events.push_back(e);
   }
   return true;
+}
+
+// The events' bytes as the token count's provenance needs them: an estimate came from bytes (4 a
+// token), so the events carry that many in all; a count of 0 measured from a response without
+// text, none.
+void fit_event_bytes(const std::string& output_from, int64_t output, net::StreamResult& result) {
+  auto& events = result.events;
+  if (events.empty()) return;
+  if (output_from == "measured") {
+    for (auto& e : events) e.content_bytes = e.reasoning_bytes = 0;
+    return;
+  }
+  if (output_from != "estimated" || output <= 0) return;
+  for (auto& e : events) e.tokens = -1;
+  const int64_t total =
+      std::llround(double(std::min<int64_t>(output, INT32_MAX)) * metrics::kEstimatedBytesPerToken);
+  const int64_t rest = static_cast<int64_t>(events.size()) - 1;  // one byte each
+  if (total <= rest) return;
+  auto& first = events.front();
+  (first.content_bytes > 0 ? first.content_bytes : first.reasoning_bytes) =
+      static_cast<uint32_t>(std::min<int64_t>(total - rest, UINT32_MAX));
 }
 
 void read_usage(const json& line, metrics::RequestRecord& r) {
@@ -81,11 +106,7 @@ void read_usage(const json& line, metrics::RequestRecord& r) {
   const int64_t output = line_whole(line, "output_tokens");
   const std::string output_from = line_text(line, "output_tokens_provenance");
   if (output_from == "server") usage.completion_tokens = output;
-  if (output_from == "estimated" && output > 0 && !r.result.events.empty()) {
-    r.result.events.front().content_bytes = static_cast<uint32_t>(std::min<int64_t>(
-        std::llround(double(output) * metrics::kEstimatedBytesPerToken), UINT32_MAX));
-    for (auto& e : r.result.events) e.tokens = -1;
-  }
+  fit_event_bytes(output_from, output, r.result);
   const int64_t prompt = line_whole(line, "prompt_tokens");
   const std::string prompt_from = line_text(line, "prompt_tokens_provenance");
   if (prompt_from == "server") usage.prompt_tokens = prompt;
@@ -104,7 +125,8 @@ std::optional<metrics::RequestRecord> record_from_line(const json& line) {
   r.phase = line_text(line, "phase");
   if (r.lane_id.empty() || r.phase.empty()) return std::nullopt;
   r.index = line_whole(line, "index", 0);
-  r.warmup = line.value("warmup", json(false)).is_boolean() && line["warmup"].get<bool>();
+  const auto warmup = line.find("warmup");
+  r.warmup = warmup != line.end() && warmup->is_boolean() && warmup->get<bool>();
   r.trial = line_whole(line, "trial", 0);
   r.session = line_whole(line, "session");
   r.turn = line_whole(line, "turn");

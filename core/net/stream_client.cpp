@@ -118,7 +118,16 @@ struct StreamClient::Impl {
 };
 
 void StreamClient::global_init() {
-  std::call_once(g_curl_init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+  std::call_once(g_curl_init, [] {
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    // A load of thousands of streams needs as many descriptors: the soft limit (often 1,024)
+    // goes up to the hard one, as far as the process may raise it without privileges.
+    rlimit limit{};
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+      limit.rlim_cur = limit.rlim_max;
+      setrlimit(RLIMIT_NOFILE, &limit);
+    }
+  });
 }
 
 size_t default_max_transfers() {
@@ -464,6 +473,8 @@ void StreamClient::cancel_all() {
 }
 
 size_t StreamClient::in_flight() const { return impl_->in_flight.load(); }
+
+size_t StreamClient::max_transfers() const { return impl_->max_transfers; }
 size_t StreamClient::lost_completions() const { return impl_->lost_completions.load(); }
 
 StreamResult StreamClient::fetch(HttpRequest request) {

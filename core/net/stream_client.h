@@ -41,7 +41,8 @@ class StreamClient {
   // Called on the I/O thread for each content/reasoning event as it arrives (optional).
   using EventObserver = std::function<void(uint64_t id, const EventArrival&)>;
 
-  // Initialises libcurl, and OpenSSL under it, once per process; the first client does it.
+  // Initialises libcurl, and OpenSSL under it, once per process; the first client does it. It
+  // also raises the process's soft descriptor limit to its hard one.
   // A program that makes clients on pooled or short-lived threads calls it first on its main
   // thread, as curl asks: OpenSSL then keeps its per-thread state on the main thread, not on a
   // worker that may be gone or still parked at exit.
@@ -56,6 +57,8 @@ class StreamClient {
   uint64_t submit(HttpRequest request, Completion done, EventObserver observer = nullptr);
   void cancel(uint64_t id);
   void cancel_all();
+  // Transfers under way at most; the rest wait their turn (ClientOptions::max_transfers).
+  size_t max_transfers() const;
   size_t in_flight() const;
   // Completions that threw twice: on the result, and again on the failed record made from the
   // first exception (Transfer::complete). Zero unless a completion is broken.

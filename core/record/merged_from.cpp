@@ -62,8 +62,8 @@ std::string describe(const ShardOrigin& shard) {
   std::string lanes;
   for (const std::string& l : shard.lanes) lanes += (lanes.empty() ? "" : ", ") + l;
   if (shard.split_clients > 1)
-    lanes += " client " + std::to_string(shard.split_client) + "/" +
-             std::to_string(shard.split_clients);
+    lanes +=
+        " client " + std::to_string(shard.split_client) + "/" + std::to_string(shard.split_clients);
   std::string out = std::to_string(shard.index) + (lanes.empty() ? "" : " " + lanes) + " on " +
                     (shard.host.empty() ? "an unknown host" : shard.host);
   if (shard.clock_offset_ms) {

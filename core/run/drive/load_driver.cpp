@@ -43,12 +43,16 @@ class Stage {
   void run(int64_t count, int64_t duration_ns, PhaseOutcome& out) {
     count_ = share_of_count(count);
     duration_ns_ = duration_ns;
-    if (count > 0 && count_ == 0) return;  // this client of a split lane has none of them
-    if (!warmup_ && !phase_.schedule_ns.empty())
-      offsets_ = phase_.schedule_ns;
-    else if (phase_.arrival)
-      offsets_ = arrival_offsets_ns(*phase_.arrival, count, duration_ns);
-    keep_share_of_offsets();
+    // This client of a split lane may have none of the phase's requests: it still meets the
+    // others at its start, or they would wait for it in vain.
+    const bool none = count > 0 && count_ == 0;
+    if (!none) {
+      if (!warmup_ && !phase_.schedule_ns.empty())
+        offsets_ = phase_.schedule_ns;
+      else if (phase_.arrival)
+        offsets_ = arrival_offsets_ns(*phase_.arrival, count, duration_ns);
+      keep_share_of_offsets();
+    }
     // Open loop: bodies are built ahead on a thread of their own, and the clock starts once the
     // first ones are ready, so a large prompt never delays the sends due with or after it.
     if (open_loop() && !offsets_.empty()) {
@@ -57,11 +61,11 @@ class Stage {
           warmup_, static_cast<int64_t>(offsets_.size()));
       prefetch_->wait_primed(kPrimeRequests, kPrimeBytes, kPrimeMaxNs, stop_);
     }
-    start_ns_ = steady_now_ns();
-    if (!warmup_ && phase_.common_start_ns && !wait_for_common_start()) {
+    if (!warmup_ && !begin_measured()) {
       out.interrupted = true;
       return;
     }
+    if (none) return;
     while (true) {
       const int64_t now = steady_now_ns();
       if (stop_.load() && !cancelling_) cancel_in_flight();
@@ -112,17 +116,22 @@ class Stage {
     return static_cast<int>(c / clients + (k < c % clients ? 1 : 0));
   }
 
-  // Sleeps until the stamp the lane's clients agreed to start at; false when there is none or
-  // the run is stopped meanwhile.
-  bool wait_for_common_start() {
-    const std::optional<int64_t> start = phase_.common_start_ns();
-    if (!start) return false;
-    while (!stop_.load()) {
+  // The measured stage's start: for a client of a split lane, when all the lane's clients agreed
+  // to start (it sleeps until then), else now; phase_.on_measured_start runs just before. False
+  // when the clients did not meet or the run was stopped meanwhile.
+  bool begin_measured() {
+    std::optional<int64_t> start;
+    if (phase_.common_start_ns) {
+      start = phase_.common_start_ns();
+      if (!start) return false;
+    }
+    if (phase_.on_measured_start) phase_.on_measured_start();
+    while (start && !stop_.load()) {
       const int64_t now = steady_now_ns();
       if (now >= *start) break;
       std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(*start - now, kStopPollNs)));
     }
-    start_ns_ = *start;
+    start_ns_ = start ? *start : steady_now_ns();
     return !stop_.load();
   }
 
@@ -191,6 +200,16 @@ class Stage {
     const uint64_t id = client_.submit(std::move(req), std::move(done));
     in_flight_.insert(id);
     max_in_flight_ = std::max(max_in_flight_, static_cast<int>(in_flight_.size()));
+    if (!queue_said_ && in_flight_.size() > client_.max_transfers()) {
+      queue_said_ = true;
+      sink_.on_message(MessageLevel::Warning,
+                       "lane " + phase_.lane->id + " " + phase_.phase + ": more than " +
+                           std::to_string(client_.max_transfers()) +
+                           " requests at once; this client sends that many at a time (a third "
+                           "of its descriptor limit) and the rest wait, which shows as their "
+                           "lateness: raise the limit (ulimit -n) or split the lane over "
+                           "several clients");
+    }
   }
 
   // Recorded like a finished request that failed, without reaching the server.
@@ -282,6 +301,7 @@ class Stage {
   int max_in_flight_ = 0;
   int64_t last_progress_ns_ = 0;
   bool cancelling_ = false;
+  bool queue_said_ = false;  // the client's transfer limit was reached (said once)
   std::unordered_set<uint64_t> in_flight_;
   std::unique_ptr<BodyPrefetcher> prefetch_;  // open loop only
 
@@ -303,7 +323,6 @@ PhaseOutcome LoadDriver::run(const LoadPhase& phase, const RecordHandler& on_rec
     warm.run(phase.warmups, phase.warmup_duration_ns, out);
   }
   if (!stop_.load()) {
-    if (phase.on_measured_start) phase.on_measured_start();
     Stage measured(client_, sink_, stop_, phase, /*warmup=*/false, on_record);
     measured.run(phase.count, phase.duration_ns, out);
   } else {

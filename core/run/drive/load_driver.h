@@ -56,8 +56,9 @@ struct LoadPhase {
   // Non-empty = open loop at exactly these offsets from the phase start (ns, non-decreasing),
   // one measured request each, e.g. a replayed trace; count and duration_ns are then ignored.
   std::vector<int64_t> schedule_ns;
-  // Called on the scheduler thread once the warm-ups are done, before the first measured request
-  // (e.g. to scrape server counters that must not include the warm-ups).
+  // Called on the scheduler thread once the warm-ups are done and the first bodies built (and a
+  // split lane's clients have met), before the first measured request (e.g. to scrape server
+  // counters that must not include the warm-ups).
   std::function<void()> on_measured_start;
   int64_t trial = 0;  // copied into every record (RequestRecord::trial)
   // Set: the measured records are folded into a spool on disk as they finish

@@ -61,23 +61,44 @@ std::optional<int64_t> SplitBarrier::read_arrival(const std::string& relative) c
   return value;
 }
 
+bool SplitBarrier::any_marked(const std::string& dir, const char* mark) const {
+  std::string error;
+  for (int64_t k = 0; k < clients_; ++k)
+    if (files::read_regular_file(root_ + "/" + dir + "/" + std::to_string(k) + mark, 64, &error))
+      return true;
+  return false;
+}
+
 std::optional<int64_t> SplitBarrier::meet(const std::string& key, const std::atomic<bool>& stop,
                                           std::string* why) {
   if (failed_) {
     *why = "the split lane's clients did not meet at an earlier phase, so they are not in step";
     return std::nullopt;
   }
-  const std::string dir = ".lanebench-split/" + tag_ + "/" + hex_name(key);
+  // Numbered: a phase name that comes twice (a level listed twice) is two meetings.
+  const std::string dir =
+      ".lanebench-split/" + tag_ + "/" + hex_name(key + "\n" + std::to_string(meetings_++));
+  failed_ = true;  // until this meeting succeeds
+  if (any_marked(dir, ".met")) {
+    *why =
+        "the lane's other clients already met at this phase without this one (a client run "
+        "again needs its lane's clients run again, in a fresh --split-sync folder)";
+    return std::nullopt;
+  }
   const int64_t arrived = wall_now_ns();
   std::string error;
   if (!files::write_confined(root_, dir + "/" + std::to_string(client_), std::to_string(arrived),
                              &error)) {
-    failed_ = true;
     *why = "the split lane's clients meet in " + root_ + ", which cannot be written: " + error;
     return std::nullopt;
   }
   const int64_t waited_from = steady_now_ns();
   while (!stop.load()) {
+    // A client that gave up waiting is not coming: starting without it would not be together.
+    if (any_marked(dir, ".gone")) {
+      *why = "a client of the split lane gave up waiting for the others at this phase";
+      return std::nullopt;
+    }
     int64_t last = arrived;
     std::vector<int64_t> absent;
     for (int64_t k = 0; k < clients_; ++k) {
@@ -88,9 +109,20 @@ std::optional<int64_t> SplitBarrier::meet(const std::string& key, const std::ato
       else
         last = std::max(last, *at);
     }
-    if (absent.empty()) return steady_now_ns() + (last + kLeadNs - wall_now_ns());
+    if (absent.empty()) {
+      const int64_t ahead_ns = last - wall_now_ns();
+      if (ahead_ns > kMaxAheadNs) {
+        *why = "a client's clock is " + std::to_string(ahead_ns / 1'000'000) +
+               " ms ahead of this one's; the clients' clocks must agree within a second";
+        return std::nullopt;
+      }
+      (void)files::write_confined(root_, dir + "/" + std::to_string(client_) + ".met", "1", &error);
+      failed_ = false;
+      return steady_now_ns() + (last + kLeadNs - wall_now_ns());
+    }
     if (steady_now_ns() - waited_from > timeout_ns_) {
-      failed_ = true;
+      (void)files::write_confined(root_, dir + "/" + std::to_string(client_) + ".gone", "1",
+                                  &error);
       std::string names;
       for (int64_t k : absent) names += (names.empty() ? "" : ", ") + std::to_string(k);
       *why = "client" + std::string(absent.size() > 1 ? "s " : " ") + names +

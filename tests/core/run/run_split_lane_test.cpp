@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <set>
 #include <thread>
@@ -244,6 +245,73 @@ class TestSplitLane : public QObject {
     // Later phases do not wait again: the clients are out of step.
     QVERIFY(blockers.find("not in step") != std::string::npos);
     QVERIFY(summary["experiments"][0]["lanes"]["fp8"]["phases"]["c3"]["interrupted"] == true);
+  }
+
+  void aClientWithNoShareOfAPhaseStillMeetsTheOthers() {
+    // Two requests over three clients: the third sends none of them, yet the others start.
+    json plan_json = split_plan(server_url_, 30);
+    plan_json["experiments"] = {
+        {{"kind", "throughput"}, {"concurrency", {3}}, {"requests", 2}, {"output_tokens", 4}}};
+    const lb::plan::Plan plan = parsed_split_plan(plan_json);
+    const fs::path dir = root_ / "no-share";
+    std::vector<std::thread> clients;
+    std::vector<int> exits(kClients, -1);
+    const auto began = std::chrono::steady_clock::now();
+    for (int k = 0; k < kClients; ++k)
+      clients.emplace_back([&, k] {
+        exits[size_t(k)] =
+            run_shard(plan, dir / ("shard-" + std::to_string(1 + k)), 1 + k, 1 + kClients)
+                .exit_code;
+      });
+    for (auto& t : clients) t.join();
+    QCOMPARE(exits, std::vector<int>(kClients, 0));
+    QVERIFY(std::chrono::steady_clock::now() - began < std::chrono::seconds(20));
+    const auto lines = lb::test::read_jsonl(dir / "shard-3" / "requests.jsonl");
+    QVERIFY(measured(lines, "throughput", "fp8", "c3").empty());
+  }
+
+  void aClientRunAgainAfterTheOthersMetIsRefused() {
+    // The lane's clients met in root_ at every phase; one of them run again there would start
+    // alone: it is refused at once, by name.
+    const lb::plan::Plan plan = parsed_split_plan(split_plan(server_url_));
+    const auto result = run_shard(plan, root_ / "again", 2, 1 + kClients);
+    QCOMPARE(result.exit_code, 1);
+    const std::string blockers =
+        lb::test::read_json(root_ / "again" / "summary.json")["run"]["blockers"].dump();
+    QVERIFY2(blockers.find("already met at this phase without this one") != std::string::npos,
+             blockers.c_str());
+  }
+
+  void anEstimatedTokenCountReadsBackAsItWas() {
+    // A server that says nothing of tokens: the count is estimated from the text's bytes.
+    lb::metrics::RequestRecord r;
+    r.lane_id = "x";
+    r.phase = "c1";
+    r.t_sched_ns = 1'000'000;
+    r.result.t_sent_ns = 2'000'000;
+    r.result.t_done_ns = 90'000'000;
+    for (int i = 0; i < 40; ++i) {
+      lb::net::EventArrival e;
+      e.arrival_ns = 5'000'000 + i * 2'000'000;
+      e.content_bytes = i == 0 ? 3 : 7;  // 276 bytes: 69 tokens
+      r.result.events.push_back(e);
+    }
+    const auto m = lb::metrics::compute_request_metrics(r);
+    QCOMPARE(m.output_tokens_provenance, lb::metrics::Provenance::Estimated);
+    const auto back = lb::fleet::record_from_line(lb::metrics::to_json(r, m));
+    QVERIFY(back.has_value());
+    const auto again = lb::metrics::compute_request_metrics(*back);
+    QCOMPARE(again.output_tokens, m.output_tokens);
+    QCOMPARE(again.output_tokens_provenance, m.output_tokens_provenance);
+    QCOMPARE(again.tpot_ms, m.tpot_ms);
+    // A line that is not a record, or whose offsets make no sense, is refused, not guessed.
+    json line = lb::metrics::to_json(r, m);
+    line.erase("warmup");
+    QVERIFY(lb::fleet::record_from_line(line).has_value());
+    line["event_offsets_ns"] = {-1};
+    QVERIFY(!lb::fleet::record_from_line(line).has_value());
+    line["event_offsets_ns"] = {int64_t{1} << 62};
+    QVERIFY(!lb::fleet::record_from_line(line).has_value());
   }
 
   void plansThatCannotSplitAreRefused() {
