@@ -61,6 +61,7 @@ class Stage {
           warmup_, static_cast<int64_t>(offsets_.size()));
       prefetch_->wait_primed(kPrimeRequests, kPrimeBytes, kPrimeMaxNs, stop_);
     }
+    start_ns_ = steady_now_ns();
     if (!warmup_ && !begin_measured()) {
       out.interrupted = true;
       return;
