@@ -148,7 +148,7 @@ int k8s_command(K8sArgs args) {
             << shards << "  # or condition=failed\n  kubectl apply -f " << d << "/merge-job.json\n";
   for (const auto& e : plan.experiments)
     if (reads_a_file(e))
-      std::cout << "note: experiment " << net::printable_line(e.name.empty() ? e.kind : e.name)
+      std::cout << "note: experiment " << net::printable_line(e.name_or_kind())
                 << " reads a file; the pods must see it at the same path\n";
   return run::kExitOk;
 }

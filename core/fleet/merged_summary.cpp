@@ -150,9 +150,7 @@ json joined_section(const std::vector<ShardFolder>& shards, size_t i) {
 std::vector<std::string> lane_ids_of(const plan::Plan& plan, const plan::Experiment& spec) {
   std::vector<std::string> ids;
   for (const auto& lane : plan.lanes)
-    if (spec.lanes.empty() ||
-        std::find(spec.lanes.begin(), spec.lanes.end(), lane.id) != spec.lanes.end())
-      ids.push_back(lane.id);
+    if (spec.runs_on(lane.id)) ids.push_back(lane.id);
   return ids;
 }
 
@@ -216,9 +214,7 @@ MergedSummary merged_summary(const plan::SweptPlan& swept, const std::vector<Sha
     const plan::Experiment& spec = plan.experiments[i];
     json section = joined_section(shards, i);
     if (section.is_null()) {
-      section = {{"name", spec.name.empty() ? spec.kind : spec.name},
-                 {"kind", spec.kind},
-                 {"status", "not_run"}};
+      section = {{"name", spec.name_or_kind()}, {"kind", spec.kind}, {"status", "not_run"}};
       summary["experiments"].push_back(std::move(section));
       continue;
     }

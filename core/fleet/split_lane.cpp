@@ -14,8 +14,6 @@ namespace {
 
 using json = nlohmann::json;
 
-std::string name_of(const plan::Experiment& e) { return e.name.empty() ? e.kind : e.name; }
-
 double field_number(const json& j, const char* key) {
   const auto it = j.is_object() ? j.find(key) : j.end();
   return it != j.end() && it->is_number() ? it->get<double>() : -1.0;
@@ -102,11 +100,9 @@ SplitPhase phase_of(const plan::Experiment& spec, const std::string& phase,
 std::set<ExperimentLane> split_pairs(const plan::Plan& plan) {
   std::set<ExperimentLane> out;
   if (!plan.split) return out;
-  for (const auto& e : plan.experiments) {
-    const bool names = e.lanes.empty() ||
-                       std::find(e.lanes.begin(), e.lanes.end(), plan.split->lane) != e.lanes.end();
-    if (names && plan::splits_load(e)) out.insert({name_of(e), plan.split->lane});
-  }
+  for (const auto& e : plan.experiments)
+    if (e.runs_on(plan.split->lane) && plan::splits_load(e))
+      out.insert({e.name_or_kind(), plan.split->lane});
   return out;
 }
 
@@ -126,7 +122,7 @@ json split_lane_json(const plan::Experiment& spec, const std::string& lane,
   for (const json& name : order) {
     if (!name.is_string()) continue;
     const std::string phase = name.get<std::string>();
-    const auto it = requests.split_records.find({name_of(spec), lane, phase});
+    const auto it = requests.split_records.find({spec.name_or_kind(), lane, phase});
     SplitPhase p = phase_of(
         spec, phase, clients,
         it == requests.split_records.end() ? std::vector<metrics::RequestRecord>() : it->second);

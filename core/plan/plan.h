@@ -2,6 +2,7 @@
 // The plan file (docs/plan-file.md): which lanes (endpoints + serving configuration) to run which
 // experiments against. The same file drives the GUI and the CLI. Parsing validates everything and
 // reports each problem with the JSON path of the field it concerns.
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -331,6 +332,12 @@ struct Experiment {
   };
   std::optional<ShardClient> split_client;
   bool skips_lane = false;
+  // How the run names it: its "name", else its kind.
+  const std::string& name_or_kind() const { return name.empty() ? kind : name; }
+  // Whether it runs on that lane: every lane when it names none.
+  bool runs_on(std::string_view lane_id) const {
+    return lanes.empty() || std::find(lanes.begin(), lanes.end(), lane_id) != lanes.end();
+  }
 };
 
 struct Plan {

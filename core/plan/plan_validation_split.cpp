@@ -21,10 +21,6 @@ nlohmann::json split_json(const SplitSpec& split) {
 namespace detail {
 namespace {
 
-bool names_lane(const Experiment& e, const std::string& lane) {
-  return e.lanes.empty() || std::find(e.lanes.begin(), e.lanes.end(), lane) != e.lanes.end();
-}
-
 // A split experiment's every closed-loop level gives each client at least one request in flight.
 void check_experiment(const Experiment& e, size_t i, const SplitSpec& split, ErrorList& errors) {
   const std::string at = "experiments[" + std::to_string(i) + "]";
@@ -84,7 +80,7 @@ void read_split(ObjectReader& top, Plan& plan, ErrorList& errors) {
       errors.add("split.lane", "the split lane \"" + split.lane +
                                    "\" is swept; split a lane with one configuration");
   for (size_t i = 0; i < plan.experiments.size(); ++i)
-    if (names_lane(plan.experiments[i], split.lane))
+    if (plan.experiments[i].runs_on(split.lane))
       check_experiment(plan.experiments[i], i, split, errors);
   plan.split = std::move(split);
 }

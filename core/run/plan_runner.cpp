@@ -26,18 +26,13 @@
 namespace lb::run {
 namespace {
 
-std::string experiment_name(const plan::Experiment& spec) {
-  return spec.name.empty() ? spec.kind : spec.name;
-}
+std::string experiment_name(const plan::Experiment& spec) { return spec.name_or_kind(); }
 
 std::vector<LaneRuntime*> lanes_for(const plan::Experiment& spec, std::vector<LaneRuntime>& lanes) {
   std::vector<LaneRuntime*> out;
   if (spec.skips_lane) return out;  // a later client of the split lane: its first runs this
-  for (auto& lane : lanes) {
-    const bool wanted = spec.lanes.empty() || std::find(spec.lanes.begin(), spec.lanes.end(),
-                                                        lane.plan.id) != spec.lanes.end();
-    if (wanted) out.push_back(&lane);
-  }
+  for (auto& lane : lanes)
+    if (spec.runs_on(lane.plan.id)) out.push_back(&lane);
   return out;
 }
 

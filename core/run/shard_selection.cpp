@@ -98,9 +98,7 @@ std::pair<size_t, int64_t> lane_of_shard(const plan::Plan& plan, int64_t index) 
 void mark_split_client(plan::Plan& plan, const plan::Lane& kept, int64_t client) {
   if (!plan.split || plan.split->lane != kept.id) return;
   for (auto& e : plan.experiments) {
-    const bool names =
-        e.lanes.empty() || std::find(e.lanes.begin(), e.lanes.end(), kept.id) != e.lanes.end();
-    if (!names) continue;
+    if (!e.runs_on(kept.id)) continue;
     if (plan::splits_load(e))
       e.split_client = plan::Experiment::ShardClient{*plan.split, client};
     else
@@ -123,7 +121,7 @@ bool keep_shard_lanes(plan::Plan& plan, const ShardSpec& spec, std::string* why)
   }
   for (const auto& e : plan.experiments) {
     if (spec.count > 1 && compares_answers(e.kind)) {
-      *why = "experiment \"" + (e.name.empty() ? e.kind : e.name) + "\" (" + e.kind +
+      *why = "experiment \"" + (e.name_or_kind()) + "\" (" + e.kind +
              ") compares the lanes' answers while it runs, so all its lanes must run in one "
              "process; run it without --shard";
       return false;
@@ -132,8 +130,7 @@ bool keep_shard_lanes(plan::Plan& plan, const ShardSpec& spec, std::string* why)
   for (auto& e : plan.experiments) {
     e.shard_lanes.clear();
     for (const auto& lane : plan.lanes)
-      if (e.lanes.empty() || std::find(e.lanes.begin(), e.lanes.end(), lane.id) != e.lanes.end())
-        e.shard_lanes.push_back(lane.id);
+      if (e.runs_on(lane.id)) e.shard_lanes.push_back(lane.id);
   }
   const auto [at, client] = lane_of_shard(plan, spec.index);
   plan::Lane kept = plan.lanes[at];

@@ -158,7 +158,7 @@ void PlanProgressView::set_plan(const plan::Plan& plan,
   const nlohmann::json defaults = plan::resolved_plan_json(plain)["experiments"];
   for (size_t i = 0; i < plan.experiments.size(); ++i) {
     const plan::Experiment& e = plan.experiments[i];
-    const QString name = QString::fromStdString(e.name.empty() ? e.kind : e.name);
+    const QString name = QString::fromStdString(e.name_or_kind());
     QString text = name;
     if (name != QString::fromStdString(e.kind)) text += " (" + QString::fromStdString(e.kind) + ")";
     if (!e.lanes.empty()) {

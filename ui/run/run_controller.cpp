@@ -59,8 +59,8 @@ bool RunController::start(plan::Plan plan, const QString& out_dir, QString* erro
   ExperimentKinds kinds;
   for (const plan::Experiment& e : plan.experiments) {
     experiments_.push_back(
-        {QString::fromStdString(e.name.empty() ? e.kind : e.name), QString::fromStdString(e.kind)});
-    kinds.add(e.name.empty() ? e.kind : e.name, e.kind);
+        {QString::fromStdString(e.name_or_kind()), QString::fromStdString(e.kind)});
+    kinds.add(e.name_or_kind(), e.kind);
   }
   data_.set_experiment_kinds(std::move(kinds));
   experiment_index_ = -1;

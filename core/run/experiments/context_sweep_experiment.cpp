@@ -120,7 +120,7 @@ const std::vector<int64_t>& default_context_sizes() {
 void ContextSweepExperiment::run(ExperimentContext& ctx) {
   const auto& p = std::get<plan::ContextSweepExperiment>(ctx.spec().params);
   const auto& sizes = p.prompt_tokens.empty() ? default_context_sizes() : p.prompt_tokens;
-  const std::string name = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
+  const std::string name = ctx.spec().name_or_kind();
   for (LaneRuntime* lane : ctx.lanes()) {
     nlohmann::json rows = nlohmann::json::array();
     for (int64_t target : sizes) {

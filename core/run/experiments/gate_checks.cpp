@@ -268,7 +268,7 @@ void GateIo::record(const net::StreamResult& result, int64_t t_sched_ns,
                     metrics::RequestMedia media) {
   metrics::RequestRecord r;
   r.lane_id = lane_.endpoint.id;
-  r.experiment = ctx_.spec().name.empty() ? ctx_.spec().kind : ctx_.spec().name;
+  r.experiment = ctx_.spec().name_or_kind();
   r.phase = check_;
   r.index = next_index_++;
   r.t_sched_ns = t_sched_ns;

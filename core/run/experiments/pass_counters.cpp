@@ -27,7 +27,7 @@ nlohmann::json labelled(const nlohmann::json& value, metrics::Provenance provena
 
 LoadPhase lane_phase(const ExperimentContext& ctx, const LaneRuntime& lane, std::string phase) {
   LoadPhase p;
-  p.experiment = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
+  p.experiment = ctx.spec().name_or_kind();
   p.phase = std::move(phase);
   p.lane = &lane.endpoint;
   p.url = lane.endpoint.api_url("/chat/completions");

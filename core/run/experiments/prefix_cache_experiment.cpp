@@ -194,7 +194,7 @@ nlohmann::json evidence(const PassFigures& cold, const PassFigures& warm, Experi
 
 void PrefixCacheExperiment::run(ExperimentContext& ctx) {
   const auto& p = std::get<plan::PrefixCacheExperiment>(ctx.spec().params);
-  const std::string name = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
+  const std::string name = ctx.spec().name_or_kind();
   const int64_t prompt_tokens = p.shared_prefix_tokens + p.suffix_tokens;
   for (LaneRuntime* lane : ctx.lanes()) {
     if (ctx.stopped()) return;

@@ -48,7 +48,7 @@ std::optional<plan::PromptSet> load_experiment_prompts(ExperimentContext& ctx,
 LoadPhase prompt_set_phase(const ExperimentContext& ctx, const LaneRuntime& lane,
                            const plan::PromptSet& set, const PromptPass& pass) {
   LoadPhase phase;
-  phase.experiment = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
+  phase.experiment = ctx.spec().name_or_kind();
   phase.phase = pass.phase;
   phase.lane = &lane.endpoint;
   phase.url = lane.endpoint.api_url("/chat/completions");

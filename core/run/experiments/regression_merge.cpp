@@ -74,9 +74,7 @@ std::vector<std::string> judge_merged_regression(const plan::Plan& plan,
                                                  std::vector<std::string>& notes) {
   std::vector<LaneRuntime> runtimes;
   for (const auto& lane : plan.lanes)
-    if (spec.lanes.empty() ||
-        std::find(spec.lanes.begin(), spec.lanes.end(), lane.id) != spec.lanes.end())
-      runtimes.push_back(LaneRuntime{lane, {}, {}, nullptr, {}});
+    if (spec.runs_on(lane.id)) runtimes.push_back(LaneRuntime{lane, {}, {}, nullptr, {}});
   std::vector<LaneRuntime*> lanes;
   for (auto& r : runtimes) lanes.push_back(&r);
   net::StreamClient client;

@@ -32,7 +32,7 @@ namespace {
 LoadPhase sampled_phase(const plan::SampledRegressionExperiment& p, const plan::PromptSet& set,
                         const ExperimentContext& ctx, const LaneRuntime& lane) {
   LoadPhase phase;
-  phase.experiment = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
+  phase.experiment = ctx.spec().name_or_kind();
   phase.phase = "sampled";
   phase.lane = &lane.endpoint;
   phase.url = lane.endpoint.api_url("/chat/completions");

@@ -104,7 +104,7 @@ nlohmann::json counter_json(const std::optional<metrics::CounterDelta>& delta) {
 
 void SessionsExperiment::run(ExperimentContext& ctx) {
   const auto& p = std::get<plan::SessionsExperiment>(ctx.spec().params);
-  const std::string name = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
+  const std::string name = ctx.spec().name_or_kind();
   std::optional<std::vector<SessionScript>> file_scripts;
   if (!p.path.empty()) {
     file_scripts = sharegpt_scripts(ctx, p);

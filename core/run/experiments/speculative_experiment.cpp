@@ -96,7 +96,7 @@ void compare_with_baseline(ExperimentContext& ctx, const std::string& baseline) 
 
 void SpeculativeExperiment::run(ExperimentContext& ctx) {
   const auto& p = std::get<plan::SpeculativeExperiment>(ctx.spec().params);
-  const std::string name = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
+  const std::string name = ctx.spec().name_or_kind();
   const uint64_t seed = name_seed(name) ^ ctx.trial_salt();
   std::string baseline;
   for (LaneRuntime* lane : ctx.lanes()) {

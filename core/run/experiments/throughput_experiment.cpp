@@ -31,7 +31,7 @@ metrics::SloSpec slo_of(const plan::ThroughputExperiment& p) {
 LoadPhase base_phase(const plan::ThroughputExperiment& p, const ExperimentContext& ctx,
                      const LaneRuntime& lane, int64_t level) {
   LoadPhase phase;
-  phase.experiment = ctx.spec().name.empty() ? ctx.spec().kind : ctx.spec().name;
+  phase.experiment = ctx.spec().name_or_kind();
   phase.lane = &lane.endpoint;
   phase.url = lane.endpoint.api_url("/chat/completions");
   phase.count = p.requests;

@@ -109,7 +109,7 @@ bool fit_plan_into_run(plan::Plan& plan, const ExistingRun& run, std::vector<std
   }
   std::set<std::string> taken = experiment_names(run);
   for (plan::Experiment& e : plan.experiments) {
-    std::string name = e.name.empty() ? e.kind : e.name;
+    std::string name = e.name_or_kind();
     if (taken.count(name)) {
       std::string renamed;
       for (int n = 2; renamed.empty() || taken.count(renamed); ++n)

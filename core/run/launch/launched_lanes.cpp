@@ -8,10 +8,6 @@
 namespace lb::run {
 namespace {
 
-bool experiment_wants(const plan::Experiment& e, const std::string& lane_id) {
-  return e.lanes.empty() || std::find(e.lanes.begin(), e.lanes.end(), lane_id) != e.lanes.end();
-}
-
 // Probes the ready server like any lane; returns an error or "".
 std::string run_on_server(const plan::Plan& plan, ManagedServer& server, net::StreamClient& client,
                           RunSink& sink, const std::atomic<bool>& stop,
@@ -24,7 +20,7 @@ std::string run_on_server(const plan::Plan& plan, ManagedServer& server, net::St
   LaneRuntime& lane = prep.lanes.front();
   if (hooks.on_ready) hooks.on_ready(lane);
   for (size_t i = 0; i < plan.experiments.size() && !stop.load(); ++i)
-    if (experiment_wants(plan.experiments[i], lane.plan.id)) hooks.run_experiment(i, lane);
+    if (plan.experiments[i].runs_on(lane.plan.id)) hooks.run_experiment(i, lane);
   return {};
 }
 
