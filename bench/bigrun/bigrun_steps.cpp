@@ -34,7 +34,7 @@ json reopen(const std::string& dir) {
   int64_t ttft_points = 0, itl_samples = 0;
   for (const auto& [id, lane] : run->series.by_lane) {
     ttft_points += static_cast<int64_t>(lane.ttft_ms.size());
-    itl_samples += lane.itl_sample_ms.seen();
+    itl_samples += lane.itl_gaps_seen;
   }
   return {{"ok", true},
           {"seconds", s},

@@ -22,6 +22,12 @@ constexpr std::array<std::pair<ExperimentKind, const char*>, 11> kKindNames{{
 
 }  // namespace
 
+std::vector<ExperimentKind> all_experiment_kinds() {
+  std::vector<ExperimentKind> out;
+  for (const auto& [k, name] : kKindNames) out.push_back(k);
+  return out;
+}
+
 const char* to_string(ExperimentKind kind) {
   for (const auto& [k, name] : kKindNames)
     if (k == kind) return name;

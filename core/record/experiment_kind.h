@@ -3,6 +3,7 @@
 // the kind with a switch, never by comparing its name.
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace lb::record {
 
@@ -24,6 +25,9 @@ enum class ExperimentKind {
 const char* to_string(ExperimentKind kind);
 // nullopt for a name this version does not know (a newer version's kind, a typo).
 std::optional<ExperimentKind> experiment_kind_from(std::string_view name);
+
+// Every kind, in the order above.
+std::vector<ExperimentKind> all_experiment_kinds();
 
 // Kinds whose phases are levels of load (concurrency or rate), drawn as a throughput curve.
 bool measures_load(ExperimentKind kind);

@@ -18,6 +18,7 @@
 
 #include "core/plan/plan.h"
 #include "core/report/concurrency_knee.h"
+#include "json_file.h"
 #include "models/item_roles.h"
 #include "models/phase_stats_model.h"
 #include "sim_lane_starter.h"
@@ -38,14 +39,10 @@ using namespace lb::ui;
 
 namespace {
 
+using lb::test::read_json;
+
 plan::Lane sweep_lane(const std::string& id, const std::string& profile) {
   return test::sim_test_lane(id, profile, "0.02");
-}
-
-nlohmann::json read_json(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return nullptr;
-  return nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
 }
 
 bool near(double a, double b) { return std::abs(a - b) <= 1e-6 * std::max(1.0, std::abs(b)); }

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/plan/plan.h"
+#include "json_file.h"
 #include "models/gate_table_model.h"
 #include "models/item_roles.h"
 #include "sim_lane_starter.h"
@@ -49,11 +50,7 @@ using namespace lb::ui;
 
 namespace {
 
-nlohmann::json read_json(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return nullptr;
-  return nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
-}
+using lb::test::read_json;
 
 QStringList experiment_names(const nlohmann::json& summary) {
   QStringList names;

@@ -19,6 +19,7 @@
 #include "core/report/qualification_summary.h"
 #include "core/report/report_model.h"
 #include "core/report/run_folder.h"
+#include "json_file.h"
 #include "models/gate_table_model.h"
 #include "models/item_roles.h"
 #include "test_main.h"
@@ -35,6 +36,8 @@ using namespace lb;
 using namespace lb::ui;
 
 namespace {
+
+using lb::test::read_json;
 
 constexpr int kLane0 = models::GateTableModel::kFirstLaneColumn;
 const QString kRegression = "Regression vs baseline (identical or similar)";
@@ -94,12 +97,6 @@ nlohmann::json json_cell(const nlohmann::json& gates, const std::string& key,
       for (const auto& cell : row["cells"])
         if (cell["lane"] == lane) return cell;
   return nullptr;
-}
-
-nlohmann::json read_json(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return nullptr;
-  return nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
 }
 
 QString copy_run(const QString& from, const QTemporaryDir& into) {

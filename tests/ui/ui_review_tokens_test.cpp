@@ -23,6 +23,7 @@
 #include "core/logprobs/logprob_lines.h"
 #include "core/plan/plan.h"
 #include "core/run/plan_runner.h"
+#include "json_file.h"
 #include "models/item_roles.h"
 #include "sim_lane_starter.h"
 #include "test_main.h"
@@ -38,11 +39,7 @@ using nlohmann::json;
 // Named apart: the test folder is one unity build.
 namespace review_tokens_test {
 
-json read_json(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return nullptr;
-  return json::parse(file.readAll().toStdString(), nullptr, false);
-}
+using lb::test::read_json;
 
 void write_json(const QString& path, const json& j) {
   QFile file(path);

@@ -18,6 +18,7 @@
 #include <QtTest>
 #include <nlohmann/json.hpp>
 
+#include "json_file.h"
 #include "test_main.h"
 #include "test_paths.h"
 #include "tests/ui/plan_file_wait.h"
@@ -29,6 +30,8 @@ using namespace lb::ui;
 
 namespace server_state_test {
 
+using lb::test::read_json;
+
 nlohmann::json sim_launch(const std::string& profile) {
   return {
       {"command",
@@ -39,12 +42,6 @@ nlohmann::json sim_launch(const std::string& profile) {
 
 nlohmann::json managed(const std::string& id, nlohmann::json launch) {
   return {{"id", id}, {"base_url", "http://127.0.0.1:{port}/v1"}, {"launch", std::move(launch)}};
-}
-
-nlohmann::json read_json(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return nullptr;
-  return nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
 }
 
 // Clicks BUTTON on every message box that shows up (the launch confirmation, the warning at the

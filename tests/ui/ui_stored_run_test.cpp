@@ -465,6 +465,11 @@ class UiStoredRunTest : public QObject {
     QSignalSpy loaded(runs, &RunsPage::run_loaded);
     runs->open_run(merged);
     QVERIFY(loaded.wait(20'000));
+    // The table shows which run the charts are of, after a refresh too.
+    QCOMPARE(runs->table()->currentIndex().row(), history_row(*runs->model(), merged));
+    runs->refresh();
+    QVERIFY(refreshed.wait(10'000));
+    QCOMPARE(runs->table()->currentIndex().row(), history_row(*runs->model(), merged));
     const QString line = runs->shards_text();
     QVERIFY2(line.startsWith("Merged from 4 shards: 0 bf16 on ") && line.contains("1 fp8 on ") &&
                  line.contains("2 fp8-split client 0/2 on ") &&

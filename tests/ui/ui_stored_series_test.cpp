@@ -118,7 +118,7 @@ class UiStoredSeriesTest : public QObject {
       QVERIFY(lane.ttft_ms[i].x() >= lane.ttft_ms[i - 1].x());
     QVERIFY(lane.ttft_ms.front().x() < 1.0);         // seconds since the run's start
     QVERIFY(lane.ttft_ms.back().x() > 0.9 * 230.0);  // the last requests are still there
-    QCOMPARE(lane.itl_sample_ms.seen(), int64_t(23'000));
+    QCOMPARE(lane.itl_gaps_seen, int64_t(23'000));
   }
 
   void blocksFoldToWhatOnePassGives() {
@@ -136,8 +136,8 @@ class UiStoredSeriesTest : public QObject {
     const auto& b = blocks.by_lane.at("fp8");
     QCOMPARE(a.ttft_ms, b.ttft_ms);
     QCOMPARE(a.output_tok_s, b.output_tok_s);
-    QCOMPARE(a.itl_sample_ms.values(), b.itl_sample_ms.values());
-    QCOMPARE(a.tokens_per_event_sample.values(), b.tokens_per_event_sample.values());
+    QCOMPARE(a.itl_sample_ms, b.itl_sample_ms);
+    QCOMPARE(a.tokens_per_event_sample, b.tokens_per_event_sample);
   }
 
   // A lane that ran after another overlays it on "time since the lane started", as live; the

@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/plan/plan.h"
+#include "json_file.h"
 #include "sim_lane_starter.h"
 #include "sim_test_lane.h"
 #include "test_main.h"
@@ -39,11 +40,7 @@ using namespace lb::ui;
 
 namespace {
 
-nlohmann::json read_json(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) return nullptr;
-  return nlohmann::json::parse(file.readAll().toStdString(), nullptr, false);
-}
+using lb::test::read_json;
 
 QString fixture(const char* relative) {
   return QString::fromStdString(test::fixture_path(relative));

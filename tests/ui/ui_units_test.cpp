@@ -317,7 +317,7 @@ class UiUnitsTest : public QObject {
         batch.push_back(b);
       }
     data.add(batch);
-    QCOMPARE(data.pareto_points("bf16").size(), size_t(2));
+    QCOMPARE(data.phase_points("bf16").size(), size_t(2));
     LiveCharts charts(std::make_shared<widgets::LanePalette>());
     charts.set_kind("throughput");
     const auto shown = charts.shown_panels();
@@ -387,9 +387,9 @@ class UiUnitsTest : public QObject {
     }
     QVERIFY(got.find("median_decode_tok_s")->lo < got.find("median_decode_tok_s")->hi);
     // The chart band of the level is the same interval.
-    const auto band = data.phase_intervals("bf16", LiveRunData::PhaseMeasure::DecodeP50TokS);
+    const auto band = data.phase_points("bf16");
     QCOMPARE(band.size(), size_t(1));
-    QCOMPARE(band[0].hi, want["median_decode_tok_s"]["hi"].get<double>());
+    QCOMPARE(band[0].decode_hi, want["median_decode_tok_s"]["hi"].get<double>());
 
     models::LaneStatsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -430,27 +430,25 @@ class UiUnitsTest : public QObject {
       batch.push_back(std::move(r));
     }
     data.add(batch);
-    using Measure = LiveRunData::PhaseMeasure;
-    const auto intervals = data.phase_intervals("bf16", Measure::DecodeP50TokS);
-    QCOMPARE(intervals.size(), size_t(2));
-    const auto medians = data.phase_series("bf16", Measure::DecodeP50TokS);
+    const auto points = data.phase_points("bf16");
+    QCOMPARE(points.size(), size_t(2));
     for (size_t k = 0; k < 2; ++k) {
       const QString phase = k == 0 ? "c1" : "c4";
-      QCOMPARE(intervals[k].x, k == 0 ? 1.0 : 4.0);
+      QCOMPARE(points[k].x, k == 0 ? 1.0 : 4.0);
       const auto expected =
           metrics::bootstrap_interval(decode[phase], metrics::BootstrapStatistic::median());
-      QCOMPARE(intervals[k].lo, expected.lo);
-      QCOMPARE(intervals[k].hi, expected.hi);
-      QVERIFY(intervals[k].lo < intervals[k].hi);
-      QVERIFY(intervals[k].lo <= medians[k].y() && medians[k].y() <= intervals[k].hi);
+      QCOMPARE(points[k].decode_lo, expected.lo);
+      QCOMPARE(points[k].decode_hi, expected.hi);
+      QVERIFY(points[k].decode_lo < points[k].decode_hi);
+      QVERIFY(points[k].decode_lo <= points[k].decode_p50_tok_s &&
+              points[k].decode_p50_tok_s <= points[k].decode_hi);
     }
-    QVERIFY(data.phase_intervals("bf16", Measure::OutputTokS).empty());  // over trials only
     LiveCharts charts(std::make_shared<widgets::LanePalette>());
     charts.set_kind("throughput");
     charts.update_from(data, {"bf16"}, 100);
     const auto drawn = charts.decode_vs_concurrency()->intervals("bf16");
     QCOMPARE(drawn.size(), size_t(2));
-    QCOMPARE(drawn[1].hi, intervals[1].hi);
+    QCOMPARE(drawn[1].hi, points[1].decode_hi);
     charts.decode_vs_concurrency()->flush();  // the band reaches the backend without trouble
     charts.clear();
     QVERIFY(charts.decode_vs_concurrency()->intervals("bf16").empty());

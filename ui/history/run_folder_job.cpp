@@ -52,7 +52,7 @@ std::shared_ptr<const LoadedRun> load_run(const QString& dir) {
     QStringList lanes;
     for (const std::string& id : run->folder->lane_ids()) lanes << QString::fromStdString(id);
     run->series = builder.finish(lanes);
-    add_steady_windows(run->series, run->folder->record);
+    add_summary(run->series, run->folder->record);
     run->decision = decision_view_of(*run->folder);
     run->damage = run->decision.damage;
     add_effects(*run);

@@ -27,24 +27,13 @@ constexpr int kScrolledChartHeightPx = 300;
 StoredCharts::StoredCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* parent)
     : QWidget(parent),
       palette_(std::move(palette)),
-      traffic_(palette_, tr("No finished requests in this run"), this) {
-  const QString empty = tr("No finished requests in this run");
-  output_rate_ = make_run_chart(RunChart::OutputRate, palette_, empty, this);
-  ttft_ = make_run_chart(RunChart::TtftPerRequest, palette_, empty, this);
-  ttft_title_ = ttft_->title();
-  output_rate_title_ = output_rate_->title();
-  itl_ = make_run_chart(RunChart::Itl, palette_, empty, this);
-  tokens_per_event_ = make_run_chart(RunChart::TokensPerEvent, palette_, empty, this);
-  decode_ctx_ = make_run_chart(RunChart::DecodeVsContext, palette_, empty, this);
-  ttft_ctx_ = make_run_chart(RunChart::TtftVsContext, palette_, empty, this);
+      charts_(palette_, tr("No finished requests in this run"), this) {
   lane_time_ = make_lane_time_box(this);
   connect(lane_time_, &QCheckBox::toggled, this, [this] {
-    name_time_axes(output_rate_, ttft_, lane_time_->isChecked());
-    traffic_.name_time_axis(lane_time_->isChecked());
+    charts_.name_time_axes(lane_time_->isChecked());
     if (shown_) show_run(StoredRunSeries(*shown_));
   });
-  name_time_axes(output_rate_, ttft_, true);
-  traffic_.name_time_axis(true);
+  charts_.name_time_axes(true);
   auto* outer = new QVBoxLayout(this);
   outer->setContentsMargins(0, 0, 0, 0);
   outer->setSpacing(2);
@@ -62,32 +51,29 @@ StoredCharts::StoredCharts(std::shared_ptr<widgets::LanePalette> palette, QWidge
   relayout(StoredRunSeries{});
 }
 
-std::vector<ChartPanel*> StoredCharts::panels() const {
-  std::vector<ChartPanel*> out = {output_rate_,      ttft_,       itl_,
-                                  tokens_per_event_, decode_ctx_, ttft_ctx_};
-  for (ChartPanel* panel : traffic_.panels()) out.push_back(panel);
-  return out;
-}
+std::vector<ChartPanel*> StoredCharts::panels() const { return charts_.panels(); }
 
-std::vector<ChartPanel*> StoredCharts::shown_panels() const {
-  std::vector<ChartPanel*> out;
-  for (ChartPanel* panel : panels())
-    if (!panel->isHidden()) out.push_back(panel);
-  return out;
-}
+std::vector<ChartPanel*> StoredCharts::shown_panels() const { return shown_panels_; }
 
 void StoredCharts::relayout(const StoredRunSeries& series) {
+  const std::vector<RunChart> always = RunChartSet::charts_of(std::nullopt);
+  std::vector<RunChart> order;
+  // The run's kinds in run order, then any other kind whose charts have data.
+  std::vector<record::ExperimentKind> kinds = series.kinds;
+  for (record::ExperimentKind kind : record::all_experiment_kinds()) kinds.push_back(kind);
+  for (record::ExperimentKind kind : kinds)
+    for (RunChart chart : RunChartSet::charts_of(kind))
+      if (!panel(chart)->lanes().isEmpty()) order.push_back(chart);
+  order.insert(order.end(), always.begin(), always.end());
   std::vector<ChartPanel*> shown;
-  if (series.has_lateness()) shown.push_back(traffic_.lateness());
-  if (series.has_turns()) shown.push_back(traffic_.ttft_by_turn());
-  if (series.has_capacity_probes())
-    for (ChartPanel* panel : traffic_.capacity_panels()) shown.push_back(panel);
-  if (series.has_context_points()) shown.insert(shown.end(), {decode_ctx_, ttft_ctx_});
-  shown.insert(shown.end(), {output_rate_, ttft_, itl_, tokens_per_event_});
-  for (ChartPanel* panel : panels()) {
-    grid_->removeWidget(panel);
-    panel->hide();
+  for (RunChart chart : order)
+    if (std::find(shown.begin(), shown.end(), panel(chart)) == shown.end())
+      shown.push_back(panel(chart));
+  for (ChartPanel* p : panels()) {
+    grid_->removeWidget(p);
+    p->hide();
   }
+  shown_panels_ = shown;
   constexpr int kColumns = 2;
   const int min_height_px = shown.size() > 6 ? kScrolledChartHeightPx : 0;
   for (size_t i = 0; i < shown.size(); ++i) {
@@ -99,22 +85,8 @@ void StoredCharts::relayout(const StoredRunSeries& series) {
 
 void StoredCharts::clear() {
   shown_.reset();
-  for (ChartPanel* panel : panels()) panel->clear();
+  charts_.clear();
   relayout(StoredRunSeries{});
-}
-
-void StoredCharts::draw_traffic(const StoredRunSeries& series, bool lane_time) {
-  traffic_.set_capacity_slo(series.capacity_slo);
-  LaneProbes probes;
-  for (const QString& lane : series.lanes) {
-    const auto it = series.by_lane.find(lane);
-    if (it == series.by_lane.end()) continue;
-    const StoredLaneSeries& s = it->second;
-    traffic_.set_lateness(lane, since_lane_start(s.lateness_ms, lane_time ? s.start_s : 0.0));
-    traffic_.set_ttft_by_turn(lane, s.ttft_by_turn);
-    if (!s.capacity_probes.empty()) probes.emplace_back(lane, s.capacity_probes);
-  }
-  if (!probes.empty()) traffic_.set_capacity(probes);
 }
 
 void StoredCharts::show_run(const StoredRunSeries& series) {
@@ -122,33 +94,26 @@ void StoredCharts::show_run(const StoredRunSeries& series) {
   shown_ = std::make_unique<StoredRunSeries>(series);
   const bool lane_time = lane_time_->isChecked();
   palette_->assign(series.lanes);  // the same lane keeps the same colour as live
+  charts_.traffic().set_capacity_slo(series.capacity_slo);
+  LaneProbes probes;
+  std::map<QString, std::vector<widgets::XSpan>> windows;
+  std::map<QString, double> start_s;
+  int64_t ttft_stride = 1;
   for (const QString& lane : series.lanes) {
     const auto it = series.by_lane.find(lane);
     if (it == series.by_lane.end()) continue;
     const StoredLaneSeries& s = it->second;
-    const double start_s = lane_time ? s.start_s : 0.0;
-    if (!s.output_tok_s.empty())
-      output_rate_->set_series(lane, since_lane_start(s.output_tok_s, start_s));
-    if (!s.steady_windows.empty())
-      output_rate_->set_spans(lane, since_lane_start(s.steady_windows, start_s));
-    if (!s.ttft_ms.empty()) ttft_->set_series(lane, since_lane_start(s.ttft_ms, start_s));
-    if (!s.itl_sample_ms.values().empty()) itl_->set_samples(lane, s.itl_sample_ms.values());
-    if (!s.tokens_per_event_sample.values().empty())
-      tokens_per_event_->set_samples(lane, s.tokens_per_event_sample.values());
-    if (!s.ttft_vs_context.empty()) {
-      decode_ctx_->set_series(lane, s.decode_vs_context);
-      ttft_ctx_->set_series(lane, s.ttft_vs_context);
-    }
+    start_s[lane] = lane_time ? s.start_s : 0.0;
+    charts_.draw_lane(lane, s, start_s[lane]);
+    if (!s.capacity_probes.empty()) probes.emplace_back(lane, s.capacity_probes);
+    if (!s.steady_windows.empty()) windows[lane] = s.steady_windows;
+    ttft_stride = std::max(ttft_stride, s.ttft_stride);
   }
-  draw_traffic(series, lane_time);
-  const bool windows = std::any_of(series.by_lane.begin(), series.by_lane.end(),
-                                   [](const auto& l) { return !l.second.steady_windows.empty(); });
-  output_rate_->set_title(output_rate_title(output_rate_title_, windows));
-  int64_t ttft_stride = 1;
-  for (const auto& [lane, s] : series.by_lane) ttft_stride = std::max(ttft_stride, s.ttft_stride);
-  ttft_->set_title(ttft_stride > 1
-                       ? tr("%1 (1 in %2 requests shown)").arg(ttft_title_).arg(ttft_stride)
-                       : ttft_title_);
+  charts_.draw_capacity(probes);
+  for (const auto& [lane, phases] : series.concurrency_phases) charts_.draw_phases(lane, phases);
+  charts_.draw_pareto(series.pareto_phases);
+  charts_.draw_steady_windows(windows, start_s);
+  charts_.set_ttft_stride(ttft_stride);
   relayout(series);
 }
 

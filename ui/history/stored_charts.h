@@ -1,15 +1,15 @@
 #pragma once
-// The charts of a stored run, read-only, drawn from StoredRunSeries so a reopened run looks as
-// it did live: output rate, TTFT per request, ITL and tokens per event; the two context-length
-// charts when the run has a context sweep; and the traffic kinds' charts as the Run page draws
-// them (TrafficCharts) when it has their requests: send lateness (trace), TTFT by turn
-// (sessions), the capacity search's three charts with SLO lines and met/missed marks. Each
-// chart keeps its context menu for PNG/SVG/PDF export.
+// The charts of a stored run, read-only, drawn from StoredRunSeries by the Run page's own charts
+// (RunChartSet) so a reopened run looks as it did live: each of its experiments' kinds' charts
+// that have data, first (the per-concurrency and Pareto charts from its summary's levels, the
+// context-length, prefix-cache pass and traffic kinds' charts from its requests), then output
+// rate, TTFT per request, ITL and tokens per event. Each chart keeps its context menu for
+// PNG/SVG/PDF export.
 #include <QWidget>
 #include <memory>
 #include <vector>
 
-#include "ui/run/traffic_charts.h"
+#include "ui/run/run_chart_set.h"
 
 class QCheckBox;
 class QGridLayout;
@@ -33,35 +33,28 @@ class StoredCharts : public QWidget {
   // As on the Run page: time since each lane started (the default), or since the run started.
   QCheckBox* lane_time_box() const { return lane_time_; }
   std::vector<widgets::ChartPanel*> panels() const;
-  std::vector<widgets::ChartPanel*> shown_panels() const;
-  widgets::ChartPanel* ttft() const { return ttft_; }
-  widgets::ChartPanel* output_rate() const { return output_rate_; }
-  widgets::ChartPanel* itl() const { return itl_; }
-  widgets::ChartPanel* tokens_per_event() const { return tokens_per_event_; }
-  widgets::ChartPanel* decode_vs_context() const { return decode_ctx_; }
-  widgets::ChartPanel* ttft_vs_context() const { return ttft_ctx_; }
-  widgets::ChartPanel* trace_lateness() const { return traffic_.lateness(); }
-  widgets::ChartPanel* ttft_by_turn() const { return traffic_.ttft_by_turn(); }
-  widgets::ChartPanel* capacity_probes() const { return traffic_.capacity_probes(); }
-  widgets::ChartPanel* capacity_ttft() const { return traffic_.capacity_ttft(); }
-  widgets::ChartPanel* capacity_tpot() const { return traffic_.capacity_tpot(); }
+  std::vector<widgets::ChartPanel*> shown_panels() const;  // in the order they are laid out
+  widgets::ChartPanel* panel(RunChart chart) const { return charts_.panel(chart); }
+  widgets::ChartPanel* ttft() const { return panel(RunChart::TtftPerRequest); }
+  widgets::ChartPanel* output_rate() const { return panel(RunChart::OutputRate); }
+  widgets::ChartPanel* itl() const { return panel(RunChart::Itl); }
+  widgets::ChartPanel* tokens_per_event() const { return panel(RunChart::TokensPerEvent); }
+  widgets::ChartPanel* decode_vs_context() const { return panel(RunChart::DecodeVsContext); }
+  widgets::ChartPanel* ttft_vs_context() const { return panel(RunChart::TtftVsContext); }
+  widgets::ChartPanel* trace_lateness() const { return panel(RunChart::TraceLateness); }
+  widgets::ChartPanel* ttft_by_turn() const { return panel(RunChart::TtftByTurn); }
+  widgets::ChartPanel* capacity_probes() const { return panel(RunChart::CapacityProbes); }
+  widgets::ChartPanel* capacity_ttft() const { return panel(RunChart::CapacityTtft); }
+  widgets::ChartPanel* capacity_tpot() const { return panel(RunChart::CapacityTpot); }
 
  private:
-  void draw_traffic(const StoredRunSeries& series, bool lane_time);
-  // The run's own charts first (as the Run page puts a kind's charts first), two columns.
+  // The run's kinds' charts that have data first, then the charts every run has; two columns.
   void relayout(const StoredRunSeries& series);
 
   std::shared_ptr<widgets::LanePalette> palette_;
-  widgets::ChartPanel* output_rate_ = nullptr;
-  widgets::ChartPanel* ttft_ = nullptr;
-  widgets::ChartPanel* itl_ = nullptr;
-  widgets::ChartPanel* tokens_per_event_ = nullptr;
-  widgets::ChartPanel* decode_ctx_ = nullptr;
-  widgets::ChartPanel* ttft_ctx_ = nullptr;
-  TrafficCharts traffic_;
+  RunChartSet charts_;
   QGridLayout* grid_ = nullptr;
-  QString ttft_title_;         // the TTFT chart's own title, before any "1 in N shown"
-  QString output_rate_title_;  // the output chart's own title, before the steady windows' note
+  std::vector<widgets::ChartPanel*> shown_panels_;
   QCheckBox* lane_time_ = nullptr;
   std::unique_ptr<StoredRunSeries> shown_;  // redrawn when the time axis changes
 };

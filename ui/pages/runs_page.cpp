@@ -128,8 +128,20 @@ void RunsPage::show_runs(std::vector<models::RunFolderInfo> runs) {
   model_.set_runs(std::move(runs));
   table_->resizeColumnsToContents();
   empty_->setVisible(model_.rowCount() == 0);
-  if (model_.rowCount() > 0) table_->selectRow(0);
+  if (!select_run(opened_)) table_->selectRow(0);
   emit refreshed();
+}
+
+bool RunsPage::select_run(const QString& run_dir) {
+  if (run_dir.isEmpty()) return false;
+  for (int row = 0; row < model_.rowCount(); ++row) {
+    const models::RunFolderInfo* run = model_.run_at(row);
+    if (run && QDir(run->path) == QDir(run_dir)) {
+      table_->selectRow(row);
+      return true;
+    }
+  }
+  return false;
 }
 
 void RunsPage::open_current() {
@@ -140,6 +152,8 @@ void RunsPage::open_current() {
 }
 
 void RunsPage::open_run(const QString& run_dir) {
+  opened_ = run_dir;
+  select_run(run_dir);  // the table shows which run the charts are of
   detail_title_->setText(tr("Loading %1 …").arg(QDir(run_dir).dirName()));
   loader_.load(run_dir);
 }

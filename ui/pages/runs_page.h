@@ -59,6 +59,9 @@ class RunsPage : public QWidget {
   std::shared_ptr<widgets::LanePalette> palette_;
   models::RunHistoryModel model_;
   RunFolderJob loader_;
+  QString opened_;  // the run last opened, kept selected across a refresh
+  // Selects RUN_DIR's row; false when the table has none.
+  bool select_run(const QString& run_dir);
   std::shared_ptr<const LoadedRun> current_;
   int scan_generation_ = 0;
   QTableView* table_ = nullptr;

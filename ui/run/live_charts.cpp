@@ -11,7 +11,6 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
-#include "core/metrics/pareto.h"
 #include "ui/history/stored_run_series.h"
 #include "ui/run/chart_catalog.h"
 #include "ui/run/gate_scores.h"
@@ -21,23 +20,9 @@
 namespace lb::ui {
 
 using widgets::ChartPanel;
-using Measure = LiveRunData::PhaseMeasure;
 
 LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* parent)
-    : QWidget(parent), traffic_(palette, tr("Waiting for finished requests…"), this) {
-  const QString empty = tr("Waiting for finished requests…");
-  output_rate_ = make_run_chart(RunChart::OutputRate, palette, empty, this);
-  ttft_ = make_run_chart(RunChart::TtftPerRequest, palette, empty, this);
-  ttft_title_ = ttft_->title();
-  output_rate_title_ = output_rate_->title();
-  itl_ = make_run_chart(RunChart::Itl, palette, empty, this);
-  tokens_per_event_ = make_run_chart(RunChart::TokensPerEvent, palette, empty, this);
-  decode_ctx_ = make_run_chart(RunChart::DecodeVsContext, palette, empty, this);
-  ttft_ctx_ = make_run_chart(RunChart::TtftVsContext, palette, empty, this);
-  ttft_pass_ = make_run_chart(RunChart::TtftPerPass, palette, empty, this);
-  decode_conc_ = make_run_chart(RunChart::DecodeVsConcurrency, palette, empty, this);
-  output_conc_ = make_run_chart(RunChart::OutputVsConcurrency, palette, empty, this);
-  pareto_ = make_run_chart(RunChart::Pareto, palette, empty, this);
+    : QWidget(parent), charts_(palette, tr("Waiting for finished requests…"), this) {
   gate_model_ = new QStandardItemModel(this);
   gate_view_ = new QTableView(this);
   gate_view_->setModel(gate_model_);
@@ -45,7 +30,7 @@ LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* p
   gate_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   lane_time_ = make_lane_time_box(this);
   connect(lane_time_, &QCheckBox::toggled, this, [this] {
-    name_time_axes();
+    charts_.name_time_axes(lane_time());
     apply_overlay();
     if (!data_) return;
     const QStringList lanes = data_->lanes();
@@ -73,7 +58,7 @@ LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* p
   grid_->setContentsMargins(0, 0, 0, 0);
   grid_->setSpacing(6);
   outer->addLayout(grid_, 1);
-  name_time_axes();
+  charts_.name_time_axes(lane_time());
   set_kind("regression");
 }
 
@@ -85,48 +70,15 @@ void LiveCharts::set_lane_time(bool on) { lane_time_->setChecked(on); }
 
 bool LiveCharts::lane_time() const { return lane_time_->isChecked(); }
 
-void LiveCharts::name_time_axes() {
-  ui::name_time_axes(output_rate_, ttft_, lane_time());
-  traffic_.name_time_axis(lane_time());
-}
-
 QString LiveCharts::kind() const {
   return kind_ ? QString::fromLatin1(record::to_string(*kind_)) : QString();
 }
 
 void LiveCharts::set_kind(const QString& kind) {
   kind_ = record::experiment_kind_from(kind.toStdString());
-  std::vector<QWidget*> shown = {output_rate_, ttft_, itl_, tokens_per_event_};
-  if (kind_) switch (*kind_) {
-      case record::ExperimentKind::ContextSweep:
-        shown = {decode_ctx_, ttft_ctx_, output_rate_, ttft_};
-        break;
-      case record::ExperimentKind::PrefixCache:
-        shown = {ttft_pass_, output_rate_, ttft_, itl_};
-        break;
-      case record::ExperimentKind::Speculative:
-        shown = {decode_conc_, tokens_per_event_, itl_, output_rate_};
-        break;
-      case record::ExperimentKind::Throughput:
-        shown = {output_conc_, decode_conc_, pareto_, output_rate_, ttft_, itl_};
-        break;
-      case record::ExperimentKind::Trace:
-        shown = {trace_lateness(), output_rate_, ttft_, pareto_};
-        break;
-      case record::ExperimentKind::Sessions:
-        shown = {ttft_by_turn(), ttft_, output_rate_, itl_};
-        break;
-      case record::ExperimentKind::Capacity:
-        shown = {capacity_probes(), capacity_ttft(), capacity_tpot(), pareto_};
-        break;
-      case record::ExperimentKind::Gates:
-        shown = {gate_view_};
-        break;
-      case record::ExperimentKind::Regression:
-      case record::ExperimentKind::SampledRegression:
-      case record::ExperimentKind::Determinism:
-        break;
-    }
+  std::vector<QWidget*> shown;
+  for (RunChart chart : RunChartSet::charts_of(kind_)) shown.push_back(charts_.panel(chart));
+  if (is(record::ExperimentKind::Gates)) shown = {gate_view_};
   relayout(shown);
 }
 
@@ -145,13 +97,7 @@ void LiveCharts::relayout(const std::vector<QWidget*>& shown) {
   }
 }
 
-std::vector<ChartPanel*> LiveCharts::panels() const {
-  std::vector<ChartPanel*> out = {output_rate_, ttft_,     itl_,       tokens_per_event_,
-                                  decode_ctx_,  ttft_ctx_, ttft_pass_, decode_conc_,
-                                  output_conc_, pareto_};
-  for (ChartPanel* panel : traffic_.panels()) out.push_back(panel);
-  return out;
-}
+std::vector<ChartPanel*> LiveCharts::panels() const { return charts_.panels(); }
 
 std::vector<ChartPanel*> LiveCharts::shown_panels() const {
   std::vector<ChartPanel*> out;
@@ -166,15 +112,13 @@ ChartPanel* LiveCharts::current_panel() const {
     if (panel->isAncestorOf(QApplication::focusWidget()) || panel->hasFocus()) return panel;
     if (panel->rect().contains(panel->mapFromGlobal(QCursor::pos()))) return panel;
   }
-  return shown.empty() ? output_rate_ : shown.front();
+  return shown.empty() ? output_rate() : shown.front();
 }
 
 void LiveCharts::clear() {
   data_ = nullptr;
-  for (ChartPanel* panel : panels()) panel->clear();
-  ttft_->set_title(ttft_title_);
+  charts_.clear();
   steady_.clear();
-  output_rate_->set_title(output_rate_title_);
   gate_model_->clear();
   apply_overlay();
 }
@@ -212,30 +156,13 @@ void LiveCharts::apply_overlay() {
     const StoredLaneSeries& s = it->second;
     const QString name = overlay_run_ + ":" + lane;
     if (!s.output_tok_s.empty())
-      output_rate_->set_reference_series(
+      output_rate()->set_reference_series(
           name, since_lane_start(s.output_tok_s, lane_time() ? s.start_s : 0.0), lane);
     if (!s.decode_vs_context.empty())
-      decode_ctx_->set_reference_series(name, s.decode_vs_context, lane);
-    if (!s.ttft_vs_context.empty()) ttft_ctx_->set_reference_series(name, s.ttft_vs_context, lane);
+      decode_vs_context()->set_reference_series(name, s.decode_vs_context, lane);
+    if (!s.ttft_vs_context.empty())
+      ttft_vs_context()->set_reference_series(name, s.ttft_vs_context, lane);
   }
-}
-
-QString LiveCharts::frontier_name() { return tr("Pareto frontier"); }
-
-// Each lane's levels as (total output, per-user decode), and the frontier of every lane's levels
-// so far, dashed: it moves while a level's requests finish.
-void LiveCharts::update_pareto(const LiveRunData& data) {
-  std::vector<metrics::ParetoPoint> all;
-  for (const QString& lane : data.lanes()) {
-    std::vector<QPointF> points = data.pareto_points(lane);
-    for (const QPointF& p : points) all.push_back({p.x(), p.y()});
-    if (!points.empty()) pareto_->set_series(lane, std::move(points));
-  }
-  std::vector<QPointF> frontier;
-  for (const auto& p : metrics::frontier_points(all))
-    frontier.emplace_back(p.total_tok_s, p.per_user_tok_s);
-  if (!frontier.empty())
-    pareto_->set_reference_series(frontier_name(), std::move(frontier), frontier_name());
 }
 
 void LiveCharts::set_gate_scores(const LiveGateScores& scores) {
@@ -261,16 +188,16 @@ void LiveCharts::set_gate_scores(const LiveGateScores& scores) {
 
 void LiveCharts::set_steady_windows(const record::ExperimentSection& section,
                                     const LiveRunData& data) {
-  steady_ = steady_windows(section, [&data](const QString& lane, const std::string& phase) {
-    return data.phase_start_s(lane, phase);
+  steady_ = steady_windows(section, [&](const QString& lane, const std::string& phase) {
+    return data.phase_start_s(lane, section.name, phase);
   });
   apply_steady_windows(data);
-  output_rate_->set_title(output_rate_title(output_rate_title_, !steady_.empty()));
 }
 
 void LiveCharts::apply_steady_windows(const LiveRunData& data) {
-  for (const auto& [lane, windows] : steady_)
-    output_rate_->set_spans(lane, since_lane_start(windows, lane_start_s(data, lane)));
+  std::map<QString, double> start_s;
+  for (const auto& [lane, windows] : steady_) start_s[lane] = lane_start_s(data, lane);
+  charts_.draw_steady_windows(steady_, start_s);
 }
 
 void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& changed,
@@ -278,58 +205,34 @@ void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& c
   data_ = &data;
   now_s_ = now_s;
   if (!steady_.empty()) apply_steady_windows(data);
-  // The rate chart's newest bucket closes with time, not with requests: refresh every lane.
-  for (const QString& lane : data.lanes()) {
-    auto rate = data.output_rate_over_time(lane, now_s);
-    if (!rate.empty())
-      output_rate_->set_series(lane, since_lane_start(std::move(rate), lane_start_s(data, lane)));
-  }
-  // Only the series of changed lanes are rebuilt; the kind's own charts only for its kind.
-  for (const QString& lane : changed) {
-    ttft_->set_series(lane, since_lane_start(data.ttft_over_time(lane), lane_start_s(data, lane)));
-    itl_->set_samples(lane, data.itl_sample_ms(lane));
-    if (!data.tokens_per_event_sample(lane).empty())
-      tokens_per_event_->set_samples(lane, data.tokens_per_event_sample(lane));
-    if (is(record::ExperimentKind::ContextSweep) && !data.ttft_vs_context(lane).empty()) {
-      decode_ctx_->set_series(lane, data.decode_vs_context(lane));
-      ttft_ctx_->set_series(lane, data.ttft_vs_context(lane));
-    }
-    if (is(record::ExperimentKind::PrefixCache))
-      ttft_pass_->set_series(lane, data.ttft_per_pass(lane));
-    if (is(record::ExperimentKind::Speculative) || is(record::ExperimentKind::Throughput)) {
-      const auto decode = data.phase_series(lane, Measure::DecodeP50TokS);
-      if (!decode.empty()) {
-        decode_conc_->set_series(lane, decode);
-        decode_conc_->set_intervals(lane, data.phase_intervals(lane, Measure::DecodeP50TokS));
-      }
-      const auto output = data.phase_series(lane, Measure::OutputTokS);
-      if (!output.empty()) output_conc_->set_series(lane, output);
-    }
-  }
-  if ((kind_ && record::measures_load(*kind_)) && !changed.empty()) update_pareto(data);
-  if (!changed.empty()) update_traffic(data, changed);
+  // The rate chart's newest bucket closes with time, not with requests: every lane's is redrawn;
+  // the rest only for the lanes that changed.
+  for (const QString& lane : data.lanes())
+    if (!changed.count(lane))
+      charts_.draw_output_rate(lane, data.output_rate_over_time(lane, now_s),
+                               lane_start_s(data, lane));
+  for (const QString& lane : changed)
+    charts_.draw_lane(lane, data.series(lane, now_s), lane_start_s(data, lane));
+  if (!changed.empty()) update_phases(data, changed);
   // A long run's scatter keeps every n-th request (LiveRunData::ttft_over_time); the title says so.
   int64_t ttft_stride = 1;
   for (const QString& lane : data.lanes())
     ttft_stride = std::max(ttft_stride, data.ttft_stride(lane));
-  if (ttft_stride > 1)
-    ttft_->set_title(tr("%1 (1 in %2 requests shown)").arg(ttft_title_).arg(ttft_stride));
+  charts_.set_ttft_stride(ttft_stride);
 }
 
-// The traffic kinds' own charts, from the fold both they and a reopened run's use
-// (TrafficSeries), drawn by TrafficCharts as a reopened run's are.
-void LiveCharts::update_traffic(const LiveRunData& data, const std::set<QString>& changed) {
-  if (is(record::ExperimentKind::Trace))
-    for (const QString& lane : changed)
-      traffic_.set_lateness(lane, since_lane_start(data.traffic(lane).lateness(data.t0_ns()),
-                                                   lane_start_s(data, lane)));
-  if (is(record::ExperimentKind::Sessions))
-    for (const QString& lane : changed)
-      traffic_.set_ttft_by_turn(lane, data.traffic(lane).ttft_by_turn());
+void LiveCharts::update_phases(const LiveRunData& data, const std::set<QString>& changed) {
+  if (is(record::ExperimentKind::Speculative) || is(record::ExperimentKind::Throughput))
+    for (const QString& lane : changed) charts_.draw_phases(lane, data.phase_points(lane));
+  if (kind_ && record::measures_load(*kind_)) {
+    std::map<QString, std::vector<PhasePoint>> by_lane;
+    for (const QString& lane : data.lanes()) by_lane[lane] = data.phase_points(lane);
+    charts_.draw_pareto(by_lane);
+  }
   if (!is(record::ExperimentKind::Capacity)) return;
   LaneProbes probes;
   for (const QString& lane : data.lanes()) probes.emplace_back(lane, data.capacity_probes(lane));
-  traffic_.set_capacity(probes);
+  charts_.draw_capacity(probes);
 }
 
 }  // namespace lb::ui

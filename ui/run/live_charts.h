@@ -4,8 +4,9 @@
 // versus context length (context sweep), TTFT per pass (prefix cache), decode rate and aggregate
 // throughput per concurrency (throughput, speculative), send lateness against the schedule
 // (trace), TTFT by turn (sessions), the capacity search's probes against the SLOs (capacity), the
-// Pareto chart (throughput, trace, capacity), and a live gate score table (gates). Each
-// chart is a ChartPanel, so each coalesces its own redraws to <= 30 Hz.
+// Pareto chart (throughput, trace, capacity), and a live gate score table (gates). The charts
+// are the ones a reopened run draws, drawn the same way (RunChartSet); each is a ChartPanel, so
+// each coalesces its own redraws to <= 30 Hz.
 #include <QWidget>
 #include <map>
 #include <memory>
@@ -15,7 +16,7 @@
 
 #include "core/record/experiment_kind.h"
 #include "core/record/run_summary.h"
-#include "ui/run/traffic_charts.h"
+#include "ui/run/run_chart_set.h"
 #include "widgets/chart/chart_types.h"
 
 class QCheckBox;
@@ -56,29 +57,35 @@ class LiveCharts : public QWidget {
   QCheckBox* lane_time_box() const { return lane_time_; }
   std::vector<widgets::ChartPanel*> panels() const;
   std::vector<widgets::ChartPanel*> shown_panels() const;
-  widgets::ChartPanel* output_rate() const { return output_rate_; }
-  widgets::ChartPanel* ttft() const { return ttft_; }
-  widgets::ChartPanel* itl() const { return itl_; }
-  widgets::ChartPanel* tokens_per_event() const { return tokens_per_event_; }
-  widgets::ChartPanel* decode_vs_context() const { return decode_ctx_; }
-  widgets::ChartPanel* ttft_vs_context() const { return ttft_ctx_; }
-  widgets::ChartPanel* ttft_per_pass() const { return ttft_pass_; }
-  widgets::ChartPanel* decode_vs_concurrency() const { return decode_conc_; }
-  widgets::ChartPanel* output_vs_concurrency() const { return output_conc_; }
-  widgets::ChartPanel* pareto() const { return pareto_; }
-  widgets::ChartPanel* trace_lateness() const { return traffic_.lateness(); }
-  widgets::ChartPanel* ttft_by_turn() const { return traffic_.ttft_by_turn(); }
-  widgets::ChartPanel* capacity_probes() const { return traffic_.capacity_probes(); }
-  widgets::ChartPanel* capacity_ttft() const { return traffic_.capacity_ttft(); }
-  widgets::ChartPanel* capacity_tpot() const { return traffic_.capacity_tpot(); }
+  widgets::ChartPanel* output_rate() const { return charts_.panel(RunChart::OutputRate); }
+  widgets::ChartPanel* ttft() const { return charts_.panel(RunChart::TtftPerRequest); }
+  widgets::ChartPanel* itl() const { return charts_.panel(RunChart::Itl); }
+  widgets::ChartPanel* tokens_per_event() const { return charts_.panel(RunChart::TokensPerEvent); }
+  widgets::ChartPanel* decode_vs_context() const {
+    return charts_.panel(RunChart::DecodeVsContext);
+  }
+  widgets::ChartPanel* ttft_vs_context() const { return charts_.panel(RunChart::TtftVsContext); }
+  widgets::ChartPanel* ttft_per_pass() const { return charts_.panel(RunChart::TtftPerPass); }
+  widgets::ChartPanel* decode_vs_concurrency() const {
+    return charts_.panel(RunChart::DecodeVsConcurrency);
+  }
+  widgets::ChartPanel* output_vs_concurrency() const {
+    return charts_.panel(RunChart::OutputVsConcurrency);
+  }
+  widgets::ChartPanel* pareto() const { return charts_.panel(RunChart::Pareto); }
+  widgets::ChartPanel* trace_lateness() const { return charts_.panel(RunChart::TraceLateness); }
+  widgets::ChartPanel* ttft_by_turn() const { return charts_.panel(RunChart::TtftByTurn); }
+  widgets::ChartPanel* capacity_probes() const { return charts_.panel(RunChart::CapacityProbes); }
+  widgets::ChartPanel* capacity_ttft() const { return charts_.panel(RunChart::CapacityTtft); }
+  widgets::ChartPanel* capacity_tpot() const { return charts_.panel(RunChart::CapacityTpot); }
   // The running capacity experiment's SLOs and load unit: the SLO lines, the pass/fail marks and
   // the load axes' unit.
-  void set_capacity_slo(const CapacitySlo& slo) { traffic_.set_capacity_slo(slo); }
+  void set_capacity_slo(const CapacitySlo& slo) { charts_.traffic().set_capacity_slo(slo); }
   // The names of the capacity charts' marks (TrafficCharts).
   static QString slo_met_name() { return TrafficCharts::slo_met_name(); }
   static QString slo_missed_name() { return TrafficCharts::slo_missed_name(); }
   // The name of the Pareto chart's frontier series.
-  static QString frontier_name();
+  static QString frontier_name() { return RunChartSet::frontier_name(); }
   QTableView* gate_view() const { return gate_view_; }
   QStandardItemModel* gate_model() const { return gate_model_; }
   // Rows gates, columns lanes; cells coloured by status, the reason in the tooltip.
@@ -106,29 +113,15 @@ class LiveCharts : public QWidget {
   void apply_steady_windows(const LiveRunData& data);
   std::map<QString, std::vector<widgets::XSpan>> steady_;  // by lane, in s since the run's t0
   void relayout(const std::vector<QWidget*>& shown);
-  void name_time_axes();
   // Where the lane's time axis starts: its first request on lane time, else the run's start.
   double lane_start_s(const LiveRunData& data, const QString& lane) const;
   void apply_overlay();
-  void update_pareto(const LiveRunData& data);
-  // The traffic kinds' charts.
-  void update_traffic(const LiveRunData& data, const std::set<QString>& changed);
+  // The per-phase charts, the Pareto chart and the capacity probes of the running kind.
+  void update_phases(const LiveRunData& data, const std::set<QString>& changed);
 
   std::optional<record::ExperimentKind> kind_;
   bool is(record::ExperimentKind kind) const { return kind_ == kind; }
-  QString ttft_title_;
-  QString output_rate_title_;
-  widgets::ChartPanel* output_rate_ = nullptr;
-  widgets::ChartPanel* ttft_ = nullptr;
-  widgets::ChartPanel* itl_ = nullptr;
-  widgets::ChartPanel* tokens_per_event_ = nullptr;
-  widgets::ChartPanel* decode_ctx_ = nullptr;
-  widgets::ChartPanel* ttft_ctx_ = nullptr;
-  widgets::ChartPanel* ttft_pass_ = nullptr;
-  widgets::ChartPanel* decode_conc_ = nullptr;
-  widgets::ChartPanel* output_conc_ = nullptr;
-  widgets::ChartPanel* pareto_ = nullptr;
-  TrafficCharts traffic_;
+  RunChartSet charts_;
   QStandardItemModel* gate_model_ = nullptr;
   QTableView* gate_view_ = nullptr;
   QGridLayout* grid_ = nullptr;

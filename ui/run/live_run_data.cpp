@@ -21,6 +21,15 @@ TrafficRequest LiveRunData::traffic_request(const metrics::RequestRecord& record
   return r;
 }
 
+LiveRunData::Lane& LiveRunData::lane(const QString& id) {
+  return data_.try_emplace(id, t0_ns_).first->second;
+}
+
+const LiveRunData::Lane* LiveRunData::find(const QString& id) const {
+  const auto it = data_.find(id);
+  return it == data_.end() ? nullptr : &it->second;
+}
+
 void LiveRunData::reset(int64_t t0_ns, QStringList lanes) {
   t0_ns_ = t0_ns;
   lanes_ = std::move(lanes);
@@ -34,12 +43,12 @@ std::set<QString> LiveRunData::add(const std::vector<metrics::RequestRecord>& re
   for (const metrics::RequestRecord& record : records) {
     const QString lane = QString::fromStdString(record.lane_id);
     if (!lanes_.contains(lane)) lanes_ << lane;
-    add_one(data_[lane], record);
+    add_one(this->lane(lane), record);
     changed.insert(lane);
     changed_phases.emplace(lane, QString::fromStdString(record.phase));
   }
   // Each phase is summarised once per batch, however many of its requests the batch holds.
-  for (const auto& [lane, phase] : changed_phases) refresh_phase(data_[lane], phase);
+  for (const auto& [lane, phase] : changed_phases) refresh_phase(this->lane(lane), phase);
   return changed;
 }
 
@@ -67,13 +76,6 @@ void LiveRunData::refresh_phase(Lane& lane, const QString& phase) const {
 
 void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
   const metrics::RequestMetrics m = metrics::compute_request_metrics(record);
-  const int64_t scheduled = record.t_sched_ns > 0 ? record.t_sched_ns : record.result.t_sent_ns;
-  if (scheduled > 0) lane.start_ns = std::min(lane.start_ns, scheduled);
-  if (!record.warmup && record.result.t_sent_ns > 0) {
-    const auto [at, added] =
-        lane.phase_first_sent_ns.try_emplace(record.phase, record.result.t_sent_ns);
-    if (!added) at->second = std::min(at->second, record.result.t_sent_ns);
-  }
   lane.all.add(record, m);
   lane.all_intervals.add(record, m);
   const QString phase = QString::fromStdString(record.phase);
@@ -82,116 +84,79 @@ void LiveRunData::add_one(Lane& lane, const metrics::RequestRecord& record) {
                    LiveIntervals::kRequestSample)
       .first->second.add(record, m);
   lane.phase_intervals[phase].add(record, m);
-  lane.traffic.add(traffic_request(record, m));
-  if (!m.ok) {
-    ++lane.failed;
-    return;
-  }
-  if (record.warmup) return;  // recorded, but excluded from what the charts aggregate
-  add_points(lane, record, m);
-}
 
-void LiveRunData::add_points(Lane& lane, const metrics::RequestRecord& record,
-                             const metrics::RequestMetrics& m) const {
   const net::StreamResult& r = record.result;
-  const double sent_s = static_cast<double>(r.t_sent_ns - t0_ns_) / 1e9;
-  if (m.ttft_ms >= 0) lane.ttft.add(QPointF(sent_s, m.ttft_ms));
-
-  // Tokens per event: the server's count when every event has one, else the request's tokens
-  // spread evenly (so MTP lanes are never undercounted by counting events).
-  bool exact = !r.events.empty();
-  for (const net::EventArrival& e : r.events) exact = exact && e.tokens >= 0;
-  const double even =
-      r.events.empty() || m.output_tokens <= 0
-          ? 0
-          : static_cast<double>(m.output_tokens) / static_cast<double>(r.events.size());
+  std::vector<double> offsets_ns;
+  std::vector<float> tokens;
+  offsets_ns.reserve(r.events.size());
+  bool counted = !r.events.empty();
   for (const net::EventArrival& e : r.events) {
-    const double at_s = static_cast<double>(e.arrival_ns - t0_ns_) / 1e9;
-    if (at_s >= 0) {
-      const auto bucket = static_cast<size_t>(at_s / kRateBucketS);
-      if (lane.tokens_per_bucket.size() <= bucket) lane.tokens_per_bucket.resize(bucket + 1, 0.0);
-      lane.tokens_per_bucket[bucket] += exact ? e.tokens : even;
-    }
+    offsets_ns.push_back(static_cast<double>(e.arrival_ns - r.t_sent_ns));
+    counted = counted && e.tokens >= 0;
   }
-  // By the experiment's kind, not its name: a plan may name a context sweep "long prompts".
-  const std::optional<record::ExperimentKind> kind = kinds_.kind_of(record.experiment);
-  if (kind == record::ExperimentKind::PrefixCache && m.ttft_ms >= 0) {
-    const double pass = phase_x(QString::fromStdString(record.phase));
-    if (!std::isnan(pass)) insert_sorted(lane.ttft_pass, QPointF(pass, m.ttft_ms));
-  }
-  if (kind == record::ExperimentKind::ContextSweep && m.prompt_tokens > 0) {
-    if (m.decode_tok_s > 0)
-      insert_sorted(lane.decode_ctx, QPointF(static_cast<double>(m.prompt_tokens), m.decode_tok_s));
-    if (m.ttft_ms >= 0)
-      insert_sorted(lane.ttft_ctx,
-                    QPointF(static_cast<double>(m.prompt_tokens), m.ttft_ms / 1000.0));
-  }
+  if (counted)
+    for (const net::EventArrival& e : r.events) tokens.push_back(static_cast<float>(e.tokens));
+  ChartRequest request;
+  request.traffic = traffic_request(record, m);
+  request.experiment = record.experiment;
+  request.phase = record.phase;
+  request.decode_tok_s = m.decode_tok_s;
+  request.prompt_tokens = m.prompt_tokens;
+  request.output_tokens = m.output_tokens;
+  request.event_offsets_ns = offsets_ns;
+  request.event_tokens = tokens;
+  lane.series.add(request);
 }
 
-std::optional<double> LiveRunData::phase_start_s(const QString& lane,
+std::optional<double> LiveRunData::phase_start_s(const QString& lane, const std::string& experiment,
                                                  const std::string& phase) const {
-  const auto it = data_.find(lane);
-  if (it == data_.end()) return std::nullopt;
-  const auto at = it->second.phase_first_sent_ns.find(phase);
-  if (at == it->second.phase_first_sent_ns.end()) return std::nullopt;
-  return static_cast<double>(at->second - t0_ns_) / 1e9;
+  const Lane* l = find(lane);
+  return l ? l->series.phase_start_s(t0_ns_, experiment, phase) : std::nullopt;
 }
 
 double LiveRunData::lane_start_s(const QString& lane) const {
-  auto it = data_.find(lane);
-  if (it == data_.end() || it->second.start_ns == std::numeric_limits<int64_t>::max()) return 0;
-  return std::max(0.0, static_cast<double>(it->second.start_ns - t0_ns_) / 1e9);
+  const Lane* l = find(lane);
+  return l ? l->series.start_s(t0_ns_) : 0.0;
 }
 
-const std::vector<QPointF>& LiveRunData::ttft_over_time(const QString& lane) const {
-  auto it = data_.find(lane);
-  return it == data_.end() ? no_points_ : it->second.ttft.points();
+std::vector<QPointF> LiveRunData::ttft_over_time(const QString& lane) const {
+  const Lane* l = find(lane);
+  return l ? l->series.ttft_ms(t0_ns_) : std::vector<QPointF>{};
 }
 
 int64_t LiveRunData::ttft_stride(const QString& lane) const {
-  auto it = data_.find(lane);
-  return it == data_.end() ? 1 : it->second.ttft.stride();
+  const Lane* l = find(lane);
+  return l ? l->series.ttft_stride() : 1;
 }
 
 std::vector<QPointF> LiveRunData::output_rate_over_time(const QString& lane, double now_s) const {
-  std::vector<QPointF> out;
-  auto it = data_.find(lane);
-  if (it == data_.end()) return out;
-  const std::vector<double>& buckets = it->second.tokens_per_bucket;
-  // A lane that started late (lanes may run one after another) begins at its first token.
-  size_t first = 0;
-  while (first < buckets.size() && buckets[first] == 0) ++first;
-  for (size_t b = first; b < buckets.size(); ++b) {
-    const double start_s = static_cast<double>(b) * kRateBucketS;
-    if (start_s + kRateBucketS > now_s) break;  // still filling: would dip misleadingly
-    out.emplace_back(start_s + kRateBucketS, buckets[b] / kRateBucketS);
-  }
-  return out;
+  const Lane* l = find(lane);
+  return l ? l->series.output_tok_s(t0_ns_, now_s) : std::vector<QPointF>{};
 }
 
 const std::vector<double>& LiveRunData::itl_sample_ms(const QString& lane) const {
-  auto it = data_.find(lane);
-  return it == data_.end() ? empty_ : it->second.all.itl_sample();
+  const Lane* l = find(lane);
+  return l ? l->series.itl_sample_ms() : empty_;
 }
 
 const std::vector<double>& LiveRunData::tokens_per_event_sample(const QString& lane) const {
-  auto it = data_.find(lane);
-  return it == data_.end() ? empty_ : it->second.all.tokens_per_event_sample();
+  const Lane* l = find(lane);
+  return l ? l->series.tokens_per_event_sample() : empty_;
 }
 
-std::vector<QPointF> LiveRunData::decode_vs_context(const QString& lane) const {
-  auto it = data_.find(lane);
-  return it == data_.end() ? std::vector<QPointF>{} : it->second.decode_ctx;
+const std::vector<QPointF>& LiveRunData::decode_vs_context(const QString& lane) const {
+  const Lane* l = find(lane);
+  return l ? l->series.decode_vs_context() : no_points_;
 }
 
-std::vector<QPointF> LiveRunData::ttft_vs_context(const QString& lane) const {
-  auto it = data_.find(lane);
-  return it == data_.end() ? std::vector<QPointF>{} : it->second.ttft_ctx;
+const std::vector<QPointF>& LiveRunData::ttft_vs_context(const QString& lane) const {
+  const Lane* l = find(lane);
+  return l ? l->series.ttft_vs_context() : no_points_;
 }
 
 bool LiveRunData::has_context_points() const {
   for (const auto& [name, lane] : data_)
-    if (!lane.ttft_ctx.empty()) return true;
+    if (!lane.series.ttft_vs_context().empty()) return true;
   return false;
 }
 
@@ -201,71 +166,36 @@ const std::vector<PhaseStat>& LiveRunData::phases(const QString& lane) const {
 }
 
 double LiveRunData::phase_x(const QString& phase) {
-  if (phase == "cold") return 1;
-  if (phase == "warm") return 2;
-  if (phase == "control") return 3;
-  bool ok = false;
-  const double n = (phase.startsWith('c') ? phase.mid(1) : phase).toDouble(&ok);
-  return ok ? n : std::nan("");
+  return LaneSeriesFold::phase_x(phase.toStdString());
 }
 
-std::vector<QPointF> LiveRunData::phase_series(const QString& lane, PhaseMeasure measure) const {
-  std::vector<QPointF> out;
+std::vector<PhasePoint> LiveRunData::phase_points(const QString& lane) const {
+  std::vector<PhasePoint> out;
   for (const PhaseStat& stat : phases(lane)) {
-    const double x = phase_x(stat.phase);
-    const metrics::LaneSummary& s = stat.summary;
-    if (std::isnan(x) || s.completed == 0) continue;
-    double y = std::nan("");
-    switch (measure) {
-      case PhaseMeasure::TtftP50Ms:
-        y = s.ttft_ms.count > 0 ? s.ttft_ms.median : y;
-        break;
-      case PhaseMeasure::DecodeP50TokS:
-        y = s.decode_tok_s.count > 0 ? s.decode_tok_s.median : y;
-        break;
-      case PhaseMeasure::OutputTokS:
-        y = s.output_throughput;
-        break;
+    PhasePoint p = phase_point(stat.phase.toStdString(), stat.summary);
+    if (const models::FigureInterval* i = stat.intervals.find("median_decode_tok_s")) {
+      p.decode_lo = i->lo;
+      p.decode_hi = i->hi;
     }
-    if (!std::isnan(y)) insert_sorted(out, QPointF(x, y));
+    out.push_back(p);
   }
+  sort_by_x(out);
   return out;
 }
 
-std::vector<QPointF> LiveRunData::pareto_points(const QString& lane) const {
-  std::vector<QPointF> out;
-  for (const PhaseStat& stat : phases(lane)) {
-    const metrics::LaneSummary& s = stat.summary;
-    if (s.completed == 0 || s.decode_tok_s.count == 0 || !(s.output_throughput >= 0)) continue;
-    insert_sorted(out, QPointF(s.output_throughput, s.decode_tok_s.median));
-  }
-  return out;
+LaneSeries LiveRunData::series(const QString& lane, double now_s) const {
+  const Lane* l = find(lane);
+  return l ? l->series.series(t0_ns_, now_s) : LaneSeries{};
 }
 
-std::vector<widgets::PointInterval> LiveRunData::phase_intervals(const QString& lane,
-                                                                 PhaseMeasure measure) const {
-  std::vector<widgets::PointInterval> out;
-  const char* key = measure == PhaseMeasure::TtftP50Ms       ? "median_ttft_ms"
-                    : measure == PhaseMeasure::DecodeP50TokS ? "median_decode_tok_s"
-                                                             : "output_throughput";
-  for (const PhaseStat& stat : phases(lane)) {
-    const double x = phase_x(stat.phase);
-    const models::FigureInterval* i = stat.intervals.find(key);
-    if (std::isnan(x) || !i) continue;
-    out.push_back({x, i->lo, i->hi});
-  }
-  std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.x < b.x; });
-  return out;
-}
-
-std::vector<QPointF> LiveRunData::ttft_per_pass(const QString& lane) const {
-  auto it = data_.find(lane);
-  return it == data_.end() ? std::vector<QPointF>{} : it->second.ttft_pass;
+const std::vector<QPointF>& LiveRunData::ttft_per_pass(const QString& lane) const {
+  const Lane* l = find(lane);
+  return l ? l->series.ttft_per_pass() : no_points_;
 }
 
 const TrafficSeries& LiveRunData::traffic(const QString& lane) const {
-  auto it = data_.find(lane);
-  return it == data_.end() ? no_traffic_ : it->second.traffic;
+  const Lane* l = find(lane);
+  return l ? l->series.traffic() : no_traffic_;
 }
 
 std::vector<ProbeFigures> LiveRunData::capacity_probes(const QString& lane) const {
@@ -290,8 +220,8 @@ int64_t LiveRunData::requests(const QString& lane) const {
 }
 
 int64_t LiveRunData::failed(const QString& lane) const {
-  auto it = data_.find(lane);
-  return it == data_.end() ? 0 : it->second.failed;
+  const Lane* l = find(lane);
+  return l ? l->series.failed() : 0;
 }
 
 }  // namespace lb::ui
