@@ -12,6 +12,11 @@
 # net_stream_client_test.cpp), and the test has the file's name (ctest -R net_stream_client_test). LANEBENCH_TEST_PROGRAM (set in the caller's scope) names the
 # program, for the folder's own compile definitions, include dirs and dependencies.
 
+# LANEBENCH_TEST_ONLY: the tests to build, by name (a list; empty: every test). A tree that runs a
+# few tests (the TSan tree runs the threading tests) then compiles only their sources, not their
+# folders' whole programs (docs/building.md).
+set(LANEBENCH_TEST_ONLY "" CACHE STRING "Build only these tests (names; empty: all)")
+
 # tests/core/net -> tests_core_net
 function(lanebench_test_program_name out)
   file(RELATIVE_PATH folder ${PROJECT_SOURCE_DIR}/tests ${CMAKE_CURRENT_SOURCE_DIR})
@@ -62,6 +67,10 @@ function(lanebench_add_test)
   if(NOT TARGET ${program})
     lanebench_test_program(${program})
   endif()
+  set(LANEBENCH_TEST_PROGRAM ${program} PARENT_SCOPE)
+  if(LANEBENCH_TEST_ONLY AND NOT T_NAME IN_LIST LANEBENCH_TEST_ONLY)
+    return()  # the folder's program stays, without this test's sources
+  endif()
   target_sources(${program} PRIVATE ${T_SOURCES})
   target_link_libraries(${program} PRIVATE ${T_LIBS})
   lanebench_test_class(class ${main_source})
@@ -75,4 +84,15 @@ function(lanebench_add_test)
     set_tests_properties(${T_NAME} PROPERTIES LABELS "${T_LABELS}")
   endif()
   set(LANEBENCH_TEST_PROGRAM ${program} PARENT_SCOPE)
+endfunction()
+
+# set_tests_properties for the tests this tree builds (LANEBENCH_TEST_ONLY may leave some out):
+#   lanebench_test_properties(test1 test2 PROPERTIES name value ...)
+function(lanebench_test_properties)
+  cmake_parse_arguments(P "" "" "PROPERTIES" ${ARGN})
+  foreach(test ${P_UNPARSED_ARGUMENTS})
+    if(TEST ${test})
+      set_tests_properties(${test} PROPERTIES ${P_PROPERTIES})
+    endif()
+  endforeach()
 endfunction()

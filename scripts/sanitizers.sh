@@ -83,8 +83,15 @@ run_tsan() {
   local start=$SECONDS
   # No programs: the threading tests run none, and a test program that runs lanebench-cli would
   # otherwise have the CLI and the report libraries built under TSan for nothing.
+  # Only the threading tests' sources go into the test programs (LANEBENCH_TEST_ONLY), not their
+  # folders' whole programs.
+  local only
+  only="$(
+    IFS=';'
+    echo "${tsan_tests[*]}"
+  )"
   sanitizer_configure "$root" "$build" "-fsanitize=thread" -DLANEBENCH_BUILD_APPS=OFF \
-    -DLANEBENCH_BUILD_GUI=OFF
+    -DLANEBENCH_BUILD_GUI=OFF "-DLANEBENCH_TEST_ONLY=$only"
   # Only the test programs that hold the threading tests, and what they need: a TSan build of
   # everything is not needed. A test's program is the first word of its ctest command.
   local programs=() targets=() t program
