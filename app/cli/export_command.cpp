@@ -13,7 +13,7 @@
 #include "core/files/confined_write.h"
 #include "core/interop/benchmark_report_export.h"
 #include "core/interop/vllm_export.h"
-#include "core/run/folder/atomic_file.h"
+#include "core/record/atomic_file.h"
 
 namespace lb::cli {
 namespace {
@@ -68,7 +68,7 @@ int run_export(const ExportArgs& args) {
     return 0;
   }
   std::string error;
-  if (!run::write_file_atomically(args.output, text, &error)) {
+  if (!record::write_file_atomically(args.output, text, &error)) {
     std::cerr << "export: " << error << '\n';
     return 2;
   }

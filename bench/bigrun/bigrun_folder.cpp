@@ -12,10 +12,10 @@
 #include "core/metrics/summary.h"
 #include "core/plan/plan.h"
 #include "core/plan/prompt_set.h"
+#include "core/record/run_folder_writer.h"
 #include "core/run/experiments/concurrency_sweep.h"
 #include "core/run/experiments/experiment.h"
 #include "core/run/experiments/regression_experiment.h"
-#include "core/run/folder/run_folder_writer.h"
 #include "core/run/lanes/environment_info.h"
 #include "regression_texts.h"
 #include "request_synth.h"
@@ -65,7 +65,7 @@ std::string now_iso8601() { return compare::format_iso8601_utc(std::chrono::syst
 // Writes records in finish order, as the load driver hands them to the writer.
 class Emitter {
  public:
-  Emitter(run::RunFolderWriter& writer, BigRunMade& made) : writer_(writer), made_(made) {}
+  Emitter(record::RunFolderWriter& writer, BigRunMade& made) : writer_(writer), made_(made) {}
   void write(std::vector<metrics::RequestRecord>& records) {
     std::stable_sort(records.begin(), records.end(), [](const auto& a, const auto& b) {
       return a.result.t_done_ns < b.result.t_done_ns;
@@ -79,7 +79,7 @@ class Emitter {
   }
 
  private:
-  run::RunFolderWriter& writer_;
+  record::RunFolderWriter& writer_;
   BigRunMade& made_;
   size_t queued_ = 0;
 };
@@ -148,7 +148,7 @@ json throughput_section(const BigRunShape& shape, RequestSynth& synth, RunClock&
 // the regression experiment writes them.
 json regression_section(const plan::Plan& plan, const plan::PromptSet& set,
                         const RegressionTexts& texts, RequestSynth& synth, RunClock& clock,
-                        Emitter& out, run::RunFolderWriter& writer,
+                        Emitter& out, record::RunFolderWriter& writer,
                         std::vector<std::string>& blockers) {
   const plan::Experiment& spec = plan.experiments.at(1);
   json section = {{"name", "regression"}, {"kind", "regression"}, {"started_at", now_iso8601()}};
@@ -262,7 +262,7 @@ BigRunMade make_big_run(const std::string& dir, const BigRunConfig& config) {
   json summary;
   std::vector<std::string> blockers;
   {
-    run::RunFolderWriter writer(dir);
+    record::RunFolderWriter writer(dir);
     if (!writer.ok()) {
       made.error = writer.open_error();
       return made;

@@ -3,8 +3,8 @@
 // has exactly the format a real run gives it:
 //
 // - plan.json (resolved plan), environment.json, summary.json (per-phase summaries, concurrency
-//   sweeps, the regression's comparison), requests.jsonl (RunFolderWriter: metrics::to_json of
-//   each record), texts/<lane>.texts.json and review.json (triage_lane_pairs), and a reviewer's
+//   sweeps, the regression's comparison), requests.jsonl (record::RunFolderWriter: metrics::to_json
+//   of each record), texts/<lane>.texts.json and review.json (triage_lane_pairs), and a reviewer's
 //   verdicts on part of the pairs (compare::save_review).
 // - A throughput experiment over three lanes (bf16, fp8, fp8-mtp3) at four closed-loop
 //   concurrency levels, one warm-up per level, 1024 prompt and 64 output tokens per request.

@@ -11,13 +11,13 @@
 #include "core/net/secret_text.h"
 #include "core/net/stream_client.h"
 #include "core/plan/sweep_expansion.h"
+#include "core/record/run_folder_writer.h"
+#include "core/record/summary_sections.h"
 #include "core/run/experiments/experiment.h"
 #include "core/run/experiments/performance_gates.h"
 #include "core/run/experiments/sweeps_section.h"
 #include "core/run/experiments/trial_runner.h"
 #include "core/run/folder/run_append.h"
-#include "core/run/folder/run_folder_writer.h"
-#include "core/run/folder/summary_sections.h"
 #include "core/run/lanes/environment_info.h"
 #include "core/run/lanes/lane_preparation.h"
 #include "core/run/launch/launched_lanes.h"
@@ -39,7 +39,7 @@ std::vector<LaneRuntime*> lanes_for(const plan::Experiment& spec, std::vector<La
 // /metrics before and after one experiment, saved as .prom files and differenced.
 class MetricsSnapshots {
  public:
-  MetricsSnapshots(net::StreamClient& client, RunFolderWriter& writer)
+  MetricsSnapshots(net::StreamClient& client, record::RunFolderWriter& writer)
       : client_(client), writer_(writer) {}
 
   void before(const std::vector<LaneRuntime*>& lanes, const std::string& experiment) {
@@ -82,7 +82,7 @@ class MetricsSnapshots {
   }
 
   net::StreamClient& client_;
-  RunFolderWriter& writer_;
+  record::RunFolderWriter& writer_;
   std::map<std::string, std::string> before_;
   std::set<std::string> lanes_with_before_;
 };
@@ -138,7 +138,7 @@ namespace {
 
 struct RunState {
   net::StreamClient& client;
-  RunFolderWriter& writer;
+  record::RunFolderWriter& writer;
   RunSink& sink;
   const std::atomic<bool>& stop;
   MetricsSnapshots snapshots;
@@ -207,7 +207,7 @@ std::vector<std::string> lanes_with_samples(const plan::Plan& plan,
 // Runs the managed lanes after the others, each experiment extending its section.
 std::vector<std::string> run_managed_lanes(
     const plan::Plan& plan, RunState& s, const std::string& run_dir, nlohmann::json& summary,
-    SummarySections& sections, std::vector<std::vector<metrics::PhaseSamples>>& samples,
+    record::SummarySections& sections, std::vector<std::vector<metrics::PhaseSamples>>& samples,
     const std::function<void(const LaneRuntime&)>& on_ready) {
   auto section = [&](size_t i) -> nlohmann::json& { return sections[i]; };
   LaunchedLanesHooks hooks;
@@ -234,7 +234,7 @@ std::vector<std::string> run_managed_lanes(
 }
 
 // Judges each experiment's performance gates on the phase values of all its passes.
-void judge_deferred_gates(const plan::Plan& plan, RunState& s, SummarySections& sections,
+void judge_deferred_gates(const plan::Plan& plan, RunState& s, record::SummarySections& sections,
                           const std::vector<std::vector<metrics::PhaseSamples>>& samples) {
   for (size_t i = 0; i < plan.experiments.size(); ++i) {
     const auto& gates = plan.experiments[i].performance_gates;
@@ -249,7 +249,7 @@ void judge_deferred_gates(const plan::Plan& plan, RunState& s, SummarySections& 
 
 // Tells the sink that experiment I is over, once summary.json holds its section: the section as
 // the file has it (secret values redacted), typed.
-void announce_section(RunState& s, SummarySections& sections, size_t i,
+void announce_section(RunState& s, record::SummarySections& sections, size_t i,
                       const std::vector<std::string>& secrets) {
   if (sections[i].is_null()) return;  // not started: the run was stopped before it
   nlohmann::json written = sections[i];
@@ -290,7 +290,7 @@ bool check_out_dir(const RunOptions& options, plan::Plan& plan, RunSink& sink,
 // also its plan and environment with the additions, and its blockers so far).
 // *written_environment is environment.json as it now stands.
 nlohmann::json begin_summary(const std::optional<ExistingRun>& existing, const plan::Plan& plan,
-                             const nlohmann::json& environment, RunFolderWriter& writer,
+                             const nlohmann::json& environment, record::RunFolderWriter& writer,
                              std::vector<std::string>& blockers,
                              nlohmann::json* written_environment) {
   nlohmann::json summary;
@@ -382,7 +382,7 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   // A sweep's points are lanes of their own from here on (plan/sweep_expansion.h).
   plan::SweptPlan swept = plan::expand_sweep(plan_);
   if (options_.shard) keep_shard_lanes(swept.plan, *options_.shard, nullptr);
-  RunFolderWriter writer(options_.out_dir);
+  record::RunFolderWriter writer(options_.out_dir);
   if (!writer.ok()) {
     result.errors.push_back(writer.open_error());
     result.exit_code = kExitInput;
@@ -428,7 +428,7 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   nlohmann::json& summary = result.summary;
   nlohmann::json written_environment;
   summary = begin_summary(existing, plan_, environment, writer, blockers, &written_environment);
-  SummarySections sections(summary, plan.experiments.size());
+  record::SummarySections sections(summary, plan.experiments.size());
   std::vector<std::string> names;
   for (const auto& spec : plan.experiments) names.push_back(experiment_name(spec));
   sink_.on_experiments_named(names);

@@ -58,7 +58,7 @@ ShardFolderState shard_folder_state(const std::string& dir, const ShardSpec& spe
 
 ShardRecord::ShardRecord(const ShardSpec& spec, const plan::Plan& shard_plan,
                          const nlohmann::json& plan_json, const std::string& client_version,
-                         RunFolderWriter& writer)
+                         record::RunFolderWriter& writer)
     : writer_(writer) {
   record_ = {{"format", 1},
              {"shard", shard_json(spec, shard_plan)},

@@ -9,8 +9,8 @@
 
 #include "core/net/stream_client.h"
 #include "core/plan/plan.h"
+#include "core/record/run_folder_writer.h"
 #include "core/run/experiments/experiment.h"
-#include "core/run/folder/run_folder_writer.h"
 #include "core/run/shard_selection.h"
 
 namespace lb::run {
@@ -20,14 +20,14 @@ class ShardRecord {
   // Writes shard.json at once: SHARD_PLAN is the plan with the shard's lane only, PLAN_JSON the
   // whole plan as plan.json holds it.
   ShardRecord(const ShardSpec& spec, const plan::Plan& shard_plan, const nlohmann::json& plan_json,
-              const std::string& client_version, RunFolderWriter& writer);
+              const std::string& client_version, record::RunFolderWriter& writer);
   // Reads LANE's server clock (clock_offset.h) and rewrites shard.json with it.
   void measure_clock(net::StreamClient& client, const LaneRuntime& lane,
                      const std::atomic<bool>& stop);
 
  private:
   nlohmann::json record_;
-  RunFolderWriter& writer_;
+  record::RunFolderWriter& writer_;
 };
 
 // SHA-256 of the whole plan as plan.json holds it: shards of one plan have the same.

@@ -5,7 +5,7 @@
 #include <string>
 #include <utility>
 
-#include "core/run/background_thread.h"
+#include "core/files/background_thread.h"
 
 namespace lb::run {
 namespace {
@@ -20,7 +20,7 @@ BodyPrefetcher::BodyPrefetcher(std::function<PlannedRequest(int64_t, bool)> requ
                                int64_t count, PrefetchLimits limits)
     : request_at_(std::move(request_at)), warmup_(warmup), count_(count), limits_(limits) {
   thread_ = std::thread([this] {
-    become_background_thread("lb-prefetch");
+    files::become_background_thread("lb-prefetch");
     work();
   });
 }

@@ -6,10 +6,10 @@
 
 #include "core/metrics/summary.h"
 #include "core/net/steady_clock.h"
+#include "core/record/json_number.h"
 #include "core/run/drive/synthetic_requests.h"
 #include "core/run/experiments/pass_counters.h"
 #include "core/run/experiments/throughput_experiment.h"
-#include "core/run/folder/json_number.h"
 
 namespace lb::run {
 namespace {
@@ -86,7 +86,7 @@ nlohmann::json lane_json(const plan::CapacityExperiment& p, const CapacitySearch
   return {{"load", p.load},
           {"unit", p.by_rate() ? "req/s" : "concurrent requests"},
           {"capacity", search.capacity() ? nlohmann::json(*search.capacity()) : nullptr},
-          {"goodput_req_s", at != nullptr ? figure_or_null(at->goodput_req_s) : nullptr},
+          {"goodput_req_s", at != nullptr ? record::figure_or_null(at->goodput_req_s) : nullptr},
           {"binding_slo", limit != nullptr ? nlohmann::json(limit->binding) : nullptr},
           {"failing_load", limit != nullptr ? nlohmann::json(limit->load) : nullptr},
           {"reached_max_load", search.reached_max()},
@@ -136,9 +136,9 @@ nlohmann::json probe_json(const CapacityProbe& probe) {
   return {
       {"load", probe.load},
       {"pass", probe.pass},
-      {"ttft_p99_ms", figure_or_null(probe.ttft_p99_ms)},
-      {"tpot_p99_ms", figure_or_null(probe.tpot_p99_ms)},
-      {"goodput_req_s", figure_or_null(probe.goodput_req_s)},
+      {"ttft_p99_ms", record::figure_or_null(probe.ttft_p99_ms)},
+      {"tpot_p99_ms", record::figure_or_null(probe.tpot_p99_ms)},
+      {"goodput_req_s", record::figure_or_null(probe.goodput_req_s)},
       {"completed", probe.completed},
       {"errors", probe.errors},
       {"binding", probe.binding.empty() ? nlohmann::json(nullptr) : nlohmann::json(probe.binding)},
@@ -150,8 +150,8 @@ void CapacityExperiment::run(ExperimentContext& ctx) {
   metrics::SloSpec slo;
   slo.ttft_ms = p.ttft_p99_ms;
   slo.tpot_ms = p.tpot_p99_ms;
-  ctx.section()["slo"] = {{"ttft_p99_ms", figure_or_null(p.ttft_p99_ms)},
-                          {"tpot_p99_ms", figure_or_null(p.tpot_p99_ms)}};
+  ctx.section()["slo"] = {{"ttft_p99_ms", record::figure_or_null(p.ttft_p99_ms)},
+                          {"tpot_p99_ms", record::figure_or_null(p.tpot_p99_ms)}};
   for (LaneRuntime* lane : ctx.lanes()) {
     if (ctx.stopped()) return;
     const int64_t budget = synthetic_budget(ctx.client(), *lane, p.input_tokens, p.use_tokenize);

@@ -17,10 +17,10 @@
 #include "core/net/stream_client.h"
 #include "core/plan/plan.h"
 #include "core/record/experiment_kind.h"
+#include "core/record/run_folder_writer.h"
 #include "core/run/drive/load_driver.h"
 #include "core/run/drive/split_barrier.h"
 #include "core/run/experiments/phase_energy.h"
-#include "core/run/folder/run_folder_writer.h"
 #include "core/run/lanes/lane_endpoint.h"
 #include "core/run/lanes/lane_probe.h"
 #include "core/run/run_sink.h"
@@ -45,13 +45,13 @@ inline int64_t request_timeout_ms(const plan::Experiment& e) {
 
 class ExperimentContext {
  public:
-  ExperimentContext(net::StreamClient& client, RunSink& sink, RunFolderWriter& writer,
+  ExperimentContext(net::StreamClient& client, RunSink& sink, record::RunFolderWriter& writer,
                     const std::atomic<bool>& stop, const plan::Experiment& spec,
                     std::vector<LaneRuntime*> lanes, nlohmann::json& section);
 
   net::StreamClient& client() { return client_; }
   RunSink& sink() { return sink_; }
-  RunFolderWriter& writer() { return writer_; }
+  record::RunFolderWriter& writer() { return writer_; }
   const plan::Experiment& spec() const { return spec_; }
   const std::vector<LaneRuntime*>& lanes() const { return lanes_; }
   // Every lane of the experiment, also while a trial's turn runs on one of them (lanes()).
@@ -133,7 +133,7 @@ class ExperimentContext {
 
   net::StreamClient& client_;
   RunSink& sink_;
-  RunFolderWriter& writer_;
+  record::RunFolderWriter& writer_;
   const std::atomic<bool>& stop_;
   const plan::Experiment& spec_;
   std::vector<LaneRuntime*> lanes_;

@@ -43,7 +43,7 @@ std::string key_text(const std::string& key) {
 }  // namespace
 
 ExperimentContext::ExperimentContext(net::StreamClient& client, RunSink& sink,
-                                     RunFolderWriter& writer, const std::atomic<bool>& stop,
+                                     record::RunFolderWriter& writer, const std::atomic<bool>& stop,
                                      const plan::Experiment& spec, std::vector<LaneRuntime*> lanes,
                                      nlohmann::json& section)
     : client_(client),

@@ -4,8 +4,8 @@
 
 #include "core/net/stream_client.h"
 #include "core/record/json_object_file.h"
+#include "core/record/run_folder_writer.h"
 #include "core/run/experiments/regression_experiment.h"
-#include "core/run/folder/run_folder_writer.h"
 #include "core/run/lanes/tokenizer_match.h"
 
 namespace lb::run {
@@ -79,7 +79,7 @@ std::vector<std::string> judge_merged_regression(const plan::Plan& plan,
   for (auto& r : runtimes) lanes.push_back(&r);
   net::StreamClient client;
   NoteSink sink(notes);
-  RunFolderWriter writer(run_dir);
+  record::RunFolderWriter writer(run_dir);
   if (!writer.ok()) {
     notes.push_back(writer.open_error());
     return {};

@@ -5,9 +5,9 @@
 
 #include "core/metrics/percentile.h"
 #include "core/metrics/request_metrics.h"
+#include "core/record/json_number.h"
 #include "core/run/experiments/pass_counters.h"
 #include "core/run/experiments/sessions_experiment.h"
-#include "core/run/folder/json_number.h"
 
 namespace lb::run {
 namespace {
@@ -51,8 +51,8 @@ nlohmann::json turn_json(int64_t turn, const TurnTotals& t) {
   nlohmann::json j = {{"turn", turn},
                       {"requests", t.requests},
                       {"failed", t.failed},
-                      {"ttft_p50_ms", number_or_null(d.p50)},
-                      {"ttft_p99_ms", number_or_null(d.p99)}};
+                      {"ttft_p50_ms", record::number_or_null(d.p50)},
+                      {"ttft_p99_ms", record::number_or_null(d.p99)}};
   j["mean_prompt_tokens"] = t.prompt_requests > 0
                                 ? nlohmann::json(static_cast<double>(t.prompt_tokens) /
                                                  static_cast<double>(t.prompt_requests))
@@ -102,9 +102,9 @@ nlohmann::json session_figures_json(const std::vector<metrics::RequestRecord>& r
           {"sessions", sessions},
           {"sessions_completed", e2e_s.size()},
           {"sessions_failed", failed},
-          {"session_e2e_p50_s", number_or_null(d.p50)},
-          {"session_e2e_p99_s", number_or_null(d.p99)},
-          {"session_e2e_mean_s", number_or_null(d.mean)},
+          {"session_e2e_p50_s", record::number_or_null(d.p50)},
+          {"session_e2e_p99_s", record::number_or_null(d.p99)},
+          {"session_e2e_mean_s", record::number_or_null(d.mean)},
           {"provenance", {{"ttft", "measured"}, {"session_e2e", "measured"}}}};
 }
 

@@ -6,10 +6,10 @@
 
 #include "core/metrics/percentile.h"
 #include "core/plan/trace_file.h"
+#include "core/record/json_number.h"
 #include "core/run/drive/synthetic_requests.h"
 #include "core/run/drive/trace_requests.h"
 #include "core/run/experiments/pass_counters.h"
-#include "core/run/folder/json_number.h"
 
 namespace lb::run {
 namespace {
@@ -83,9 +83,9 @@ nlohmann::json schedule_adherence_json(const PhaseOutcome& outcome, size_t sched
   return {
       {"scheduled", scheduled},
       {"sent", sent},
-      {"lateness_p50_ms", number_or_null(d.p50)},
-      {"lateness_p99_ms", number_or_null(d.p99)},
-      {"lateness_max_ms", number_or_null(d.max)},
+      {"lateness_p50_ms", record::number_or_null(d.p50)},
+      {"lateness_p99_ms", record::number_or_null(d.p99)},
+      {"lateness_max_ms", record::number_or_null(d.max)},
       {"late_threshold_ms", kLateThresholdMs},
       {"late_share", late_share},
       {"kept_up", kept_up},

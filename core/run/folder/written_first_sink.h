@@ -3,7 +3,7 @@
 // the news counts: a request is reported done, and a progress line counts it, once its line is
 // in requests.jsonl. Whatever the CLI or the GUI has shown as finished therefore survives a
 // kill. Live events and messages go straight through; they promise nothing about the folder.
-#include "core/run/folder/run_folder_writer.h"
+#include "core/record/run_folder_writer.h"
 #include "core/run/run_sink.h"
 
 namespace lb::run {
@@ -11,7 +11,8 @@ namespace lb::run {
 class WrittenFirstSink : public RunSink {
  public:
   // `inner` must outlive the writer's queue (the writer calls it from its own thread).
-  WrittenFirstSink(RunSink& inner, RunFolderWriter& writer) : inner_(inner), writer_(writer) {}
+  WrittenFirstSink(RunSink& inner, record::RunFolderWriter& writer)
+      : inner_(inner), writer_(writer) {}
 
   // Queues the line, then the report of it.
   void record(const metrics::RequestRecord& record);
@@ -29,7 +30,7 @@ class WrittenFirstSink : public RunSink {
 
  private:
   RunSink& inner_;
-  RunFolderWriter& writer_;
+  record::RunFolderWriter& writer_;
 };
 
 }  // namespace lb::run

@@ -12,8 +12,8 @@
 #include <map>
 #include <optional>
 
+#include "core/files/background_thread.h"
 #include "core/net/secret_text.h"
-#include "core/run/background_thread.h"
 #include "core/run/launch/server_process_groups.h"
 
 namespace lb::run {
@@ -111,7 +111,7 @@ std::unique_ptr<ServerProcess> ServerProcess::spawn(const ServerSpawn& spec, std
   remember_server_group(p->pid_);
   p->out_fd_ = fds[0];
   p->reader_ = std::thread([raw = p.get()] {
-    become_background_thread("lb-server-log");
+    files::become_background_thread("lb-server-log");
     raw->copy_output();
   });
   return p;

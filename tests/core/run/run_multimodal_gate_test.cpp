@@ -9,8 +9,8 @@
 #include "collecting_sink.h"
 #include "core/net/data_url.h"
 #include "core/plan/plan.h"
+#include "core/record/run_folder_writer.h"
 #include "core/run/experiments/multimodal_gate.h"
-#include "core/run/folder/run_folder_writer.h"
 #include "fake_vllm.h"
 #include "run_folder_reader.h"
 #include "test_media.h"
@@ -93,7 +93,7 @@ GateRun run_gate(const FakeVllm& server, const lb::plan::PromptSet& set,
   json section;
   GateRun out;
   {
-    RunFolderWriter writer(dir.string());
+    lb::record::RunFolderWriter writer(dir.string());
     ExperimentContext ctx(client, *out.sink, writer, stop, spec, {&lane}, section);
     GateIo io(ctx, lane);
     io.set_check("multimodal");

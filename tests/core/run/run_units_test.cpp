@@ -7,9 +7,9 @@
 #include <fstream>
 #include "test_main.h"
 
+#include "core/record/atomic_file.h"
 #include "core/run/drive/arrival_schedule.h"
 #include "core/run/experiments/concurrency_sweep.h"
-#include "core/run/folder/atomic_file.h"
 #include "core/run/lanes/lane_endpoint.h"
 #include "core/run/lanes/lane_probe.h"
 #include "core/run/launch/sim_lane_registry.h"
@@ -182,12 +182,12 @@ class TestRunUnits : public QObject {
     const auto dir = std::filesystem::temp_directory_path() / "lb_run_atomic_test";
     std::filesystem::remove_all(dir);
     const std::string path = (dir / "sub" / "f.json").string();
-    QVERIFY(write_file_atomically(path, "first"));
-    QVERIFY(write_file_atomically(path, "second"));
+    QVERIFY(lb::record::write_file_atomically(path, "first"));
+    QVERIFY(lb::record::write_file_atomically(path, "second"));
     QCOMPARE(read_all(path), std::string("second"));
     QCOMPARE(std::distance(std::filesystem::directory_iterator(dir / "sub"), {}), 1L);
     std::string error;
-    QVERIFY(!write_file_atomically("/proc/lb_no_such_dir/x", "y", &error));
+    QVERIFY(!lb::record::write_file_atomically("/proc/lb_no_such_dir/x", "y", &error));
     QVERIFY(!error.empty());
     std::filesystem::remove_all(dir);
   }

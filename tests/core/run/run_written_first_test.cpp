@@ -8,9 +8,9 @@
 #include "test_main.h"
 
 #include "core/plan/plan.h"
+#include "core/record/run_folder_writer.h"
 #include "core/run/drive/chat_request_body.h"
 #include "core/run/experiments/experiment.h"
-#include "core/run/folder/run_folder_writer.h"
 #include "fake_vllm.h"
 #include "run_folder_reader.h"
 
@@ -107,7 +107,7 @@ class TestWrittenFirst : public QObject {
     spec.kind = "throughput";
     nlohmann::json section;
     {
-      RunFolderWriter writer(dir.string());
+      lb::record::RunFolderWriter writer(dir.string());
       QVERIFY(writer.ok());
       // Keeps the writer thread busy (write + fsync) while the first requests finish.
       writer.write_file("ballast.bin", std::string(48u << 20, 'x'));

@@ -1,4 +1,4 @@
-#include "core/run/folder/run_folder_writer.h"
+#include "core/record/run_folder_writer.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,13 +7,13 @@
 #include <cstring>
 #include <filesystem>
 
+#include "core/files/background_thread.h"
 #include "core/files/confined_write.h"
 #include "core/metrics/request_metrics.h"
 #include "core/metrics/summary.h"
 #include "core/net/secret_text.h"
-#include "core/run/background_thread.h"
 
-namespace lb::run {
+namespace lb::record {
 
 RunFolderWriter::RunFolderWriter(std::string dir) : dir_(std::move(dir)) {
   std::error_code ec;
@@ -25,7 +25,7 @@ RunFolderWriter::RunFolderWriter(std::string dir) : dir_(std::move(dir)) {
     jsonl_fd_ = files::open_confined_append(dir_, "requests.jsonl", &open_error_);
   }
   thread_ = std::thread([this] {
-    become_background_thread("lb-run-writer");
+    files::become_background_thread("lb-run-writer");
     loop();
   });
 }
@@ -157,4 +157,4 @@ void RunFolderWriter::write_request_line(const metrics::RequestRecord& record) {
   requests_written_.fetch_add(1);
 }
 
-}  // namespace lb::run
+}  // namespace lb::record

@@ -1,9 +1,9 @@
-#include "core/run/background_thread.h"
+#include "core/files/background_thread.h"
 
 #include <pthread.h>
 #include <sched.h>
 
-namespace lb::run {
+namespace lb::files {
 
 void become_background_thread(const char* name) {
   pthread_setname_np(pthread_self(), name);
@@ -15,4 +15,4 @@ void become_background_thread(const char* name) {
   pthread_setschedparam(pthread_self(), SCHED_OTHER, &param);
 }
 
-}  // namespace lb::run
+}  // namespace lb::files

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace lb::run {
+namespace lb::record {
 
 class RunFolderWriter;
 
@@ -31,4 +31,4 @@ class SummarySections {
   std::vector<nlohmann::json> planned_;
 };
 
-}  // namespace lb::run
+}  // namespace lb::record

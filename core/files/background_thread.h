@@ -4,8 +4,8 @@
 // this first: it names itself (as top, perf and gdb show it) and, when the process was given
 // real-time priority (`chrt -f 50`), drops to the normal policy, so that it never holds a core the
 // send path is waiting for.
-namespace lb::run {
+namespace lb::files {
 
 void become_background_thread(const char* name);
 
-}  // namespace lb::run
+}  // namespace lb::files

@@ -1,8 +1,8 @@
-#include "core/run/folder/summary_sections.h"
+#include "core/record/summary_sections.h"
 
-#include "core/run/folder/run_folder_writer.h"
+#include "core/record/run_folder_writer.h"
 
-namespace lb::run {
+namespace lb::record {
 
 SummarySections::SummarySections(nlohmann::json& summary, size_t planned)
     : summary_(summary), planned_(planned) {
@@ -22,4 +22,4 @@ void SummarySections::write(RunFolderWriter& writer) {
   writer.write_json("summary.json", summary_);
 }
 
-}  // namespace lb::run
+}  // namespace lb::record

@@ -19,7 +19,7 @@
 
 #include "core/metrics/request_record.h"
 
-namespace lb::run {
+namespace lb::record {
 
 class RunFolderWriter {
  public:
@@ -79,4 +79,4 @@ class RunFolderWriter {
   std::thread thread_;
 };
 
-}  // namespace lb::run
+}  // namespace lb::record

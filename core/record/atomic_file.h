@@ -4,10 +4,10 @@
 #include <string>
 #include <string_view>
 
-namespace lb::run {
+namespace lb::record {
 
 // Creates parent directories as needed. Returns false and fills error on failure.
 bool write_file_atomically(const std::string& path, std::string_view content,
                            std::string* error = nullptr);
 
-}  // namespace lb::run
+}  // namespace lb::record

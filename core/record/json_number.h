@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace lb::run {
+namespace lb::record {
 
 inline nlohmann::json number_or_null(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
@@ -15,4 +15,4 @@ inline nlohmann::json figure_or_null(double v) {
   return std::isfinite(v) && v >= 0 ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
-}  // namespace lb::run
+}  // namespace lb::record

@@ -1,4 +1,4 @@
-#include "core/run/folder/atomic_file.h"
+#include "core/record/atomic_file.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <filesystem>
 
-namespace lb::run {
+namespace lb::record {
 namespace {
 bool fail(std::string* error, const std::string& what) {
   if (error) *error = what + ": " + std::strerror(errno);
@@ -43,4 +43,4 @@ bool write_file_atomically(const std::string& path, std::string_view content, st
   return true;
 }
 
-}  // namespace lb::run
+}  // namespace lb::record
