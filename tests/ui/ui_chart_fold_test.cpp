@@ -23,6 +23,7 @@ using namespace lb;
 namespace {
 
 constexpr int64_t kFoldT0 = 5'000'000'000;
+constexpr int64_t kRunT0 = kFoldT0 - 1'300'000'000;  // the run's start, before kFoldT0
 
 // Request INDEX of EXPERIMENT on LANE: EVENTS events of TOKENS tokens each (or uncounted when
 // TOKENS < 0), 17 ms apart, sent 2 ms after its schedule.
@@ -62,6 +63,13 @@ std::vector<metrics::RequestRecord> mixed_records() {
   out[3].warmup = true;
   out[8].result.http_status = 503;
   out[8].result.error = net::ErrorKind::HttpStatus;
+  // Scheduled first, failed last: the run's clock starts at it.
+  metrics::RequestRecord first = chart_record("bf16", "load", "c1", 999, 1, 1);
+  first.t_sched_ns = kRunT0;
+  first.result.t_sent_ns = kRunT0 + 1'000'000;
+  first.result.http_status = 503;
+  first.result.error = net::ErrorKind::HttpStatus;
+  out.push_back(first);
   return out;
 }
 
@@ -73,7 +81,16 @@ ui::ExperimentKinds kinds() {
   return k;
 }
 
-// The records as a reopened run reads them: each written as requests.jsonl writes it, read back.
+// The records as a live run folds them.
+void fold_live(ui::LiveRunData& data, const std::vector<metrics::RequestRecord>& records) {
+  data.set_experiment_kinds(kinds());
+  data.reset(kRunT0, {"bf16", "mtp"});
+  data.add(records);
+}
+
+// The records as a reopened run reads them: each written as requests.jsonl writes it, read back,
+// in two blocks, the run's earliest request (the last line) in the second, so the fold's clock
+// starts after the run's.
 ui::StoredRunSeries reopened(const std::vector<metrics::RequestRecord>& records) {
   std::vector<report::RequestPoint> points;
   for (const metrics::RequestRecord& r : records) {
@@ -84,7 +101,8 @@ ui::StoredRunSeries reopened(const std::vector<metrics::RequestRecord>& records)
     points.push_back(std::move(*p));
   }
   ui::StoredSeriesBuilder builder({"bf16", "mtp"}, {kinds(), {}});
-  builder.add_block(points);
+  builder.add_block({points.begin(), points.end() - 1});
+  builder.add_block({points.end() - 1, points.end()});
   return builder.finish({"bf16", "mtp"});
 }
 
@@ -109,9 +127,7 @@ class UiChartFoldTest : public QObject {
   void liveAndReopenedFoldTheSameSeries() {
     const std::vector<metrics::RequestRecord> records = mixed_records();
     ui::LiveRunData live;
-    live.set_experiment_kinds(kinds());
-    live.reset(kFoldT0, {"bf16", "mtp"});
-    live.add(records);
+    fold_live(live, records);
     const ui::StoredRunSeries stored = reopened(records);
     for (const QString lane : {"bf16", "mtp"}) {
       const ui::LaneSeries a = live.series(lane, 1e9);
@@ -139,12 +155,35 @@ class UiChartFoldTest : public QObject {
     QCOMPARE(mtp.ttft_per_pass.size(), size_t(39));
     QCOMPARE(mtp.ttft_per_pass.front().x(), 1.0);
     QCOMPARE(mtp.ttft_per_pass.back().x(), 3.0);
-    QCOMPARE(bf16.requests, int64_t(80));
-    QCOMPARE(bf16.failed, int64_t(1));
+    QCOMPARE(bf16.requests, int64_t(81));
+    QCOMPARE(bf16.failed, int64_t(2));
+    QCOMPARE(bf16.start_s, 0.0);
+    QCOMPARE(mtp.start_s, 1.3);
     QCOMPARE(mtp.failed, int64_t(0));
     QCOMPARE(bf16.ttft_ms.size(), size_t(79));
     QCOMPARE(mtp.ttft_ms.size(), size_t(79));
     QCOMPARE(mtp.tokens_per_event_sample.front(), 3.0);
+
+    // Counted apart from the fold: every token of a measured, finished request is in the output
+    // rate (1 s buckets), each bucket ending where its last token's second does.
+    for (const QString lane : {"bf16", "mtp"}) {
+      double tokens = 0, last_s = 0;
+      for (const metrics::RequestRecord& r : records) {
+        if (QString::fromStdString(r.lane_id) != lane || r.warmup || r.result.http_status != 200)
+          continue;
+        tokens += static_cast<double>(r.result.usage.completion_tokens);
+        last_s =
+            std::max(last_s, static_cast<double>(r.result.events.back().arrival_ns - kRunT0) / 1e9);
+      }
+      double drawn = 0;
+      for (const QPointF& p : stored.by_lane.at(lane).output_tok_s) drawn += p.y();
+      QCOMPARE(drawn, tokens);
+      QCOMPARE(stored.by_lane.at(lane).output_tok_s.back().x(), std::floor(last_s) + 1);
+    }
+    // Live, the bucket still filling is left out: at 2.5 s only the buckets ending by 2 s.
+    const ui::LaneSeries early = live.series("bf16", 2.5);
+    QVERIFY(!early.output_tok_s.empty());
+    QCOMPARE(early.output_tok_s.back().x(), 2.0);
   }
 
   // The Run page's charts and a reopened run's are drawn by the same code from the same fold:
@@ -152,9 +191,7 @@ class UiChartFoldTest : public QObject {
   void liveAndReopenedChartsDrawTheSame() {
     const std::vector<metrics::RequestRecord> records = mixed_records();
     ui::LiveRunData data;
-    data.set_experiment_kinds(kinds());
-    data.reset(kFoldT0, {"bf16", "mtp"});
-    data.add(records);
+    fold_live(data, records);
     auto palette = std::make_shared<widgets::LanePalette>();
     ui::LiveCharts live(palette);
     live.set_kind("throughput");

@@ -58,9 +58,10 @@ std::vector<ChartPanel*> StoredCharts::shown_panels() const { return shown_panel
 void StoredCharts::relayout(const StoredRunSeries& series) {
   const std::vector<RunChart> always = RunChartSet::charts_of(std::nullopt);
   std::vector<RunChart> order;
-  // The run's kinds in run order, then any other kind whose charts have data.
+  // The run's kinds in run order, as live; a run whose summary names none (killed early), any
+  // kind whose charts have data.
   std::vector<record::ExperimentKind> kinds = series.kinds;
-  for (record::ExperimentKind kind : record::all_experiment_kinds()) kinds.push_back(kind);
+  if (kinds.empty()) kinds = record::all_experiment_kinds();
   for (record::ExperimentKind kind : kinds)
     for (RunChart chart : RunChartSet::charts_of(kind))
       if (!panel(chart)->lanes().isEmpty()) order.push_back(chart);
@@ -110,8 +111,14 @@ void StoredCharts::show_run(const StoredRunSeries& series) {
     ttft_stride = std::max(ttft_stride, s.ttft_stride);
   }
   charts_.draw_capacity(probes);
-  for (const auto& [lane, phases] : series.concurrency_phases) charts_.draw_phases(lane, phases);
-  charts_.draw_pareto(series.pareto_phases);
+  RunChartSet::LanePhases pareto;
+  for (const QString& lane : series.lanes) {  // plan order, as the other charts' legends
+    if (const auto it = series.concurrency_phases.find(lane); it != series.concurrency_phases.end())
+      charts_.draw_phases(lane, it->second);
+    if (const auto it = series.pareto_phases.find(lane); it != series.pareto_phases.end())
+      pareto.emplace_back(lane, it->second);
+  }
+  charts_.draw_pareto(pareto);
   charts_.draw_steady_windows(windows, start_s);
   charts_.set_ttft_stride(ttft_stride);
   relayout(series);

@@ -157,6 +157,7 @@ void add_summary(StoredRunSeries& series, const record::RunSummary& summary) {
     if (!levels && (e.is(K::Throughput) || e.is(K::Speculative))) levels = &e;
     if (levels && !levels->is(K::Throughput) && e.is(K::Throughput)) levels = &e;
     if (!loads && record::measures_load(*e.kind)) loads = &e;
+    if (loads && !loads->is(K::Throughput) && e.is(K::Throughput)) loads = &e;
   }
   if (levels) series.concurrency_phases = phase_points(*levels);
   if (loads) series.pareto_phases = phase_points(*loads);

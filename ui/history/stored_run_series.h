@@ -34,7 +34,8 @@ struct StoredRunSeries {
   CapacitySlo capacity_slo;  // the plan's capacity experiment's, for the SLO lines and marks
   // From the run's summary (add_summary): its experiments' kinds in run order (each once), and
   // by lane the levels of its throughput (else speculative) experiment for the per-concurrency
-  // charts and those of its first experiment that measures load for the Pareto chart.
+  // charts and those of its throughput (else first load-measuring) experiment for the Pareto
+  // chart.
   std::vector<record::ExperimentKind> kinds;
   std::map<QString, std::vector<PhasePoint>> concurrency_phases;
   std::map<QString, std::vector<PhasePoint>> pareto_phases;

@@ -13,7 +13,8 @@
 //    search's probes (TrafficSeries);
 //  - when the lane, and each phase of each experiment, sent its first request.
 // Failed requests and warm-ups count in `requests` and `failed` (and as a capacity probe's errors),
-// and in no chart. Memory is bounded whatever the number of requests.
+// and in no chart. Memory is bounded whatever the number of requests, except for the context and
+// prefix-cache points (one per request of those experiments, which are short by design).
 #include <QPointF>
 #include <QString>
 #include <cmath>

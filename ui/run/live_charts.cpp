@@ -225,9 +225,9 @@ void LiveCharts::update_phases(const LiveRunData& data, const std::set<QString>&
   if (is(record::ExperimentKind::Speculative) || is(record::ExperimentKind::Throughput))
     for (const QString& lane : changed) charts_.draw_phases(lane, data.phase_points(lane));
   if (kind_ && record::measures_load(*kind_)) {
-    std::map<QString, std::vector<PhasePoint>> by_lane;
-    for (const QString& lane : data.lanes()) by_lane[lane] = data.phase_points(lane);
-    charts_.draw_pareto(by_lane);
+    RunChartSet::LanePhases lanes;
+    for (const QString& lane : data.lanes()) lanes.emplace_back(lane, data.phase_points(lane));
+    charts_.draw_pareto(lanes);
   }
   if (!is(record::ExperimentKind::Capacity)) return;
   LaneProbes probes;

@@ -93,20 +93,23 @@ void RunChartSet::draw_output_rate(const QString& lane, std::vector<QPointF> poi
     panel(RunChart::OutputRate)->set_series(lane, since_lane_start(std::move(points), start_s));
 }
 
-void RunChartSet::draw_lane(const QString& lane, const LaneSeries& s, double start_s) {
-  draw_output_rate(lane, s.output_tok_s, start_s);
+void RunChartSet::draw_lane(const QString& lane, LaneSeries s, double start_s) {
+  draw_output_rate(lane, std::move(s.output_tok_s), start_s);
   if (!s.ttft_ms.empty())
-    panel(RunChart::TtftPerRequest)->set_series(lane, since_lane_start(s.ttft_ms, start_s));
-  if (!s.itl_sample_ms.empty()) panel(RunChart::Itl)->set_samples(lane, s.itl_sample_ms);
+    panel(RunChart::TtftPerRequest)
+        ->set_series(lane, since_lane_start(std::move(s.ttft_ms), start_s));
+  if (!s.itl_sample_ms.empty()) panel(RunChart::Itl)->set_samples(lane, std::move(s.itl_sample_ms));
   if (!s.tokens_per_event_sample.empty())
-    panel(RunChart::TokensPerEvent)->set_samples(lane, s.tokens_per_event_sample);
+    panel(RunChart::TokensPerEvent)->set_samples(lane, std::move(s.tokens_per_event_sample));
   if (!s.ttft_vs_context.empty() || !s.decode_vs_context.empty()) {
-    panel(RunChart::DecodeVsContext)->set_series(lane, s.decode_vs_context);
-    panel(RunChart::TtftVsContext)->set_series(lane, s.ttft_vs_context);
+    panel(RunChart::DecodeVsContext)->set_series(lane, std::move(s.decode_vs_context));
+    panel(RunChart::TtftVsContext)->set_series(lane, std::move(s.ttft_vs_context));
   }
-  if (!s.ttft_per_pass.empty()) panel(RunChart::TtftPerPass)->set_series(lane, s.ttft_per_pass);
-  if (!s.lateness_ms.empty()) traffic_.set_lateness(lane, since_lane_start(s.lateness_ms, start_s));
-  if (!s.ttft_by_turn.empty()) traffic_.set_ttft_by_turn(lane, s.ttft_by_turn);
+  if (!s.ttft_per_pass.empty())
+    panel(RunChart::TtftPerPass)->set_series(lane, std::move(s.ttft_per_pass));
+  if (!s.lateness_ms.empty())
+    traffic_.set_lateness(lane, since_lane_start(std::move(s.lateness_ms), start_s));
+  if (!s.ttft_by_turn.empty()) traffic_.set_ttft_by_turn(lane, std::move(s.ttft_by_turn));
 }
 
 void RunChartSet::draw_phases(const QString& lane, const std::vector<PhasePoint>& phases) {
@@ -133,10 +136,10 @@ void RunChartSet::draw_phases(const QString& lane, const std::vector<PhasePoint>
 
 // Each lane's levels as (total output, per-user decode), and the frontier of every lane's levels,
 // dashed: live, it moves while a level's requests finish.
-void RunChartSet::draw_pareto(const std::map<QString, std::vector<PhasePoint>>& by_lane) {
+void RunChartSet::draw_pareto(const LanePhases& lanes) {
   ChartPanel* pareto = panel(RunChart::Pareto);
   std::vector<metrics::ParetoPoint> all;
-  for (const auto& [lane, phases] : by_lane) {
+  for (const auto& [lane, phases] : lanes) {
     std::vector<QPointF> points;
     for (const PhasePoint& p : phases)
       if (std::isfinite(p.decode_p50_tok_s) && p.output_tok_s >= 0)

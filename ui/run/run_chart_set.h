@@ -48,13 +48,15 @@ class RunChartSet {
 
   // LANE's request series, its time charts shifted back by START_S (lane time; 0 for run time).
   // Charts with nothing of the lane are left as they are.
-  void draw_lane(const QString& lane, const LaneSeries& series, double start_s);
+  void draw_lane(const QString& lane, LaneSeries series, double start_s);
   // The output rate alone (a live run redraws it as time goes on).
   void draw_output_rate(const QString& lane, std::vector<QPointF> points, double start_s);
   // LANE's phases on the per-concurrency charts (decode with its intervals, output).
   void draw_phases(const QString& lane, const std::vector<PhasePoint>& phases);
-  // Each lane's phases as (total output, median decode), and the frontier over all of them.
-  void draw_pareto(const std::map<QString, std::vector<PhasePoint>>& by_lane);
+  // Each lane's phases as (total output, median decode), lanes in the order given (the legend's),
+  // and the frontier over all of them.
+  using LanePhases = std::vector<std::pair<QString, std::vector<PhasePoint>>>;
+  void draw_pareto(const LanePhases& lanes);
   // Every lane's capacity probes, with the SLOs of the search.
   void draw_capacity(const LaneProbes& probes);
   // The steady windows shaded on the output chart, by lane, shifted back by each START_S; the

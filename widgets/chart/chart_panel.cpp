@@ -70,6 +70,7 @@ ChartPanel::ChartPanel(ChartKind kind, std::shared_ptr<LanePalette> palette, QWi
 ChartPanel::~ChartPanel() = default;
 
 void ChartPanel::set_title(const QString& title) {
+  if (title == title_) return;  // a live chart is told its title at every drain
   title_ = title;
   backend_->set_title(title);
   setAccessibleName(title);
