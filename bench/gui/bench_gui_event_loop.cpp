@@ -7,7 +7,9 @@
 // bar (16 ms, one frame at 60 Hz). With --duration-s the run is stopped after that long, and each
 // --window-s window of it reports the drains' cost (RunController::drained) and the resident
 // memory, so a cost that grows with the run's length shows: exit 1 also when the last window's
-// median drain cost is above kFlatRatio times the first's.
+// median drain cost is above kFlatRatio times the first's. It also reports how much the resident
+// memory grew from the first window's end to the last's; what the bench itself records is bounded
+// (loop_recorder.h), so the growth is the workbench's.
 #include <CLI/CLI.hpp>
 #include <QApplication>
 #include <QElapsedTimer>
@@ -21,6 +23,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "loop_recorder.h"
 #include "sim_lane_starter.h"
 #include "ui/main_window.h"
 #include "ui/pages/run_page.h"
@@ -43,16 +46,6 @@ struct Options {
   bool json = false;
 };
 
-// One window of a long run: what its drains cost the GUI thread.
-struct Window {
-  double start_s = 0;
-  int drains = 0;
-  int64_t records = 0;
-  double drain_p50_ms = 0, drain_p99_ms = 0;
-  double iteration_p99_ms = 0;
-  double rss_mb = 0;  // at the window's end
-};
-
 struct RunFigures {
   double p50_ms = 0, p99_ms = 0, max_ms = 0;
   double max_at_s = 0;    // when the longest iteration ended, since Start
@@ -63,8 +56,11 @@ struct RunFigures {
   double wall_s = 0;
   int64_t requests = 0;
   bool ok = false;
-  std::vector<Window> windows;
+  std::vector<lb::bench::LoopWindow> windows;
   double flat_ratio = 0;  // last window's median drain cost / first window's
+  // Resident memory at the end of the first window and of the last, and its growth between them
+  // as a share of the first (the first window holds the start-up and the connections' opening).
+  double rss_first_mb = 0, rss_last_mb = 0, rss_growth = 0;
 };
 
 double resident_mb() {
@@ -91,37 +87,6 @@ double quantile(std::vector<double> v, double q) {
   return v[std::min(i, v.size() - 1)];
 }
 
-struct Drain {
-  double at_s = 0, cost_ms = 0;
-  int records = 0;
-};
-
-std::vector<Window> windows_of(const std::vector<Drain>& drains, const std::vector<double>& gaps_ms,
-                               const std::vector<double>& ends_s, const std::vector<double>& rss_mb,
-                               double window_s) {
-  std::vector<Window> out;
-  for (size_t w = 0; w < rss_mb.size(); ++w) {
-    Window win;
-    win.start_s = static_cast<double>(w) * window_s;
-    const double end_s = win.start_s + window_s;
-    std::vector<double> costs, gaps;
-    for (const Drain& d : drains)
-      if (d.at_s >= win.start_s && d.at_s < end_s) {
-        costs.push_back(d.cost_ms);
-        win.records += d.records;
-      }
-    for (size_t i = 0; i < gaps_ms.size(); ++i)
-      if (ends_s[i] >= win.start_s && ends_s[i] < end_s) gaps.push_back(gaps_ms[i]);
-    win.drains = static_cast<int>(costs.size());
-    win.drain_p50_ms = quantile(costs, 0.5);
-    win.drain_p99_ms = quantile(costs, 0.99);
-    win.iteration_p99_ms = quantile(gaps, 0.99);
-    win.rss_mb = rss_mb[w];
-    out.push_back(win);
-  }
-  return out;
-}
-
 lb::plan::Lane sim_lane(const std::string& id, const std::string& profile, const Options& o) {
   lb::plan::Lane lane;
   lane.id = id;
@@ -136,10 +101,7 @@ RunFigures run_once(lb::ui::MainWindow& window, const Options& o) {
   lb::ui::RunPage* run = window.run_page();
   run->experiment_form()->set_kind("throughput");
   run->experiment_form()->set_throughput(QString::number(o.streams), o.requests, o.output_tokens);
-  std::vector<double> gaps_ms, ends_s, cpu_ms;
-  gaps_ms.reserve(1 << 16);
-  ends_s.reserve(1 << 16);
-  cpu_ms.reserve(1 << 16);
+  lb::bench::LoopRecorder recorder(o.window_s);
   QElapsedTimer clock;
   QTimer probe;
   probe.setTimerType(Qt::PreciseTimer);
@@ -150,25 +112,21 @@ RunFigures run_once(lb::ui::MainWindow& window, const Options& o) {
     const qint64 now = clock.nsecsElapsed();
     const int64_t cpu = thread_cpu_ns();
     if (last_ns >= 0) {
-      cpu_ms.push_back(static_cast<double>(cpu - last_cpu_ns) / 1e6);
-      gaps_ms.push_back(static_cast<double>(now - last_ns) / 1e6);
-      ends_s.push_back(static_cast<double>(now) / 1e9);
+      recorder.add_turn(static_cast<double>(now) / 1e9, static_cast<double>(now - last_ns) / 1e6,
+                        static_cast<double>(cpu - last_cpu_ns) / 1e6);
     }
     last_ns = now;
     last_cpu_ns = cpu;
   });
-  std::vector<Drain> drains;
   const auto drain_connection = QObject::connect(
       run->controller(), &lb::ui::RunController::drained, [&](qint64 cost_ns, int records) {
-        drains.push_back({static_cast<double>(clock.nsecsElapsed()) / 1e9,
-                          static_cast<double>(cost_ns) / 1e6, records});
+        recorder.add_drain(static_cast<double>(cost_ns) / 1e6, records);
       });
   // Resident memory at the end of each window; a timed run is stopped when its time is up.
-  std::vector<double> rss_mb;
   QTimer window_timer;
   window_timer.setInterval(static_cast<int>(o.window_s * 1000));
   QObject::connect(&window_timer, &QTimer::timeout, [&] {
-    rss_mb.push_back(resident_mb());
+    recorder.close_window(resident_mb());
     if (o.duration_s > 0 && clock.elapsed() >= static_cast<qint64>(o.duration_s * 1000) - 100)
       run->stop_run();
   });
@@ -194,21 +152,23 @@ RunFigures run_once(lb::ui::MainWindow& window, const Options& o) {
   probe.stop();
   window_timer.stop();
   QObject::disconnect(drain_connection);
-  f.windows = windows_of(drains, gaps_ms, ends_s, rss_mb, o.window_s);
+  f.windows = recorder.windows();
   if (f.windows.size() >= 2 && f.windows.front().drain_p50_ms > 0)
     f.flat_ratio = f.windows.back().drain_p50_ms / f.windows.front().drain_p50_ms;
+  if (!f.windows.empty()) {
+    f.rss_first_mb = f.windows.front().rss_mb;
+    f.rss_last_mb = f.windows.back().rss_mb;
+    f.rss_growth = f.rss_first_mb > 0 ? f.rss_last_mb / f.rss_first_mb - 1 : 0;
+  }
   f.wall_s = static_cast<double>(clock.nsecsElapsed()) / 1e9;
   f.drains = run->controller()->drain_count() - drains_before;
-  f.iterations = static_cast<int64_t>(gaps_ms.size());
-  f.p50_ms = quantile(gaps_ms, 0.50);
-  f.p99_ms = quantile(gaps_ms, 0.99);
-  f.cpu_p99_ms = quantile(cpu_ms, 0.99);
-  if (!gaps_ms.empty()) {
-    const auto longest = std::max_element(gaps_ms.begin(), gaps_ms.end());
-    f.max_ms = *longest;
-    f.max_at_s = ends_s[static_cast<size_t>(longest - gaps_ms.begin())];
-    f.max_cpu_ms = cpu_ms[static_cast<size_t>(longest - gaps_ms.begin())];
-  }
+  f.iterations = recorder.gaps().count();
+  f.p50_ms = recorder.gaps().quantile(0.50);
+  f.p99_ms = recorder.gaps().quantile(0.99);
+  f.cpu_p99_ms = recorder.cpu().quantile(0.99);
+  f.max_ms = recorder.max_gap_ms();
+  f.max_at_s = recorder.max_gap_end_s();
+  f.max_cpu_ms = recorder.max_gap_cpu_ms();
   return f;
 }
 
@@ -268,12 +228,16 @@ int main(int argc, char** argv) {
           static_cast<long long>(r.iterations), r.p50_ms, r.p99_ms, r.max_ms, r.max_at_s,
           r.max_cpu_ms, r.cpu_p99_ms, r.ok ? "" : " (run had errors)");
     if (!o.json)
-      for (const Window& w : r.windows)
+      for (const lb::bench::LoopWindow& w : r.windows)
         std::printf(
             "  window from %5.0f s: %4d drains, %7lld requests, drain cost p50 %.3f ms p99 %.3f "
             "ms, iteration p99 %.2f ms, resident %.0f MB\n",
             w.start_s, w.drains, static_cast<long long>(w.records), w.drain_p50_ms, w.drain_p99_ms,
             w.iteration_p99_ms, w.rss_mb);
+    if (!o.json && r.windows.size() >= 2)
+      std::printf(
+          "  resident: %.1f MB at the first window's end, %.1f MB at the last's (%+.1f %%)\n",
+          r.rss_first_mb, r.rss_last_mb, 100 * r.rss_growth);
   }
   const double p50 = median_of(runs, &RunFigures::p50_ms);
   const double p99 = median_of(runs, &RunFigures::p99_ms);
@@ -293,6 +257,8 @@ int main(int argc, char** argv) {
                                        {"median_max_ms", max},
                                        {"bar_ms", o.bar_ms},
                                        {"drain_cost_last_over_first", flat},
+                                       {"resident_growth_after_first_window",
+                                        median_of(runs, &RunFigures::rss_growth)},
                                        {"pass", pass}}
                             .dump()
                             .c_str());
