@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -14,6 +15,8 @@
 #include "ui/history/stored_charts.h"
 #include "ui/history/stored_run_series.h"
 #include "ui/run/bounded_samples.h"
+#include "ui/run/lane_series.h"
+#include "ui/run/traffic_series.h"
 #include "widgets/chart/chart_panel.h"
 #include "widgets/lane_palette.h"
 
@@ -277,6 +280,56 @@ class UiStoredSeriesTest : public QObject {
     QCOMPARE(charts.capacity_ttft()->series("SLO 100 ms"),
              (std::vector<QPointF>{{0, 100}, {4, 100}}));
     QVERIFY(charts.capacity_tpot()->series("SLO 100 ms").empty());  // no TPOT SLO: no line
+  }
+
+  // A run folder is untrusted: a line's turn of 10^15 is left out of the chart (it once sized a
+  // vector), as is any turn past what a plan allows; a turn's median comes from a bounded sample
+  // once the turn has many requests.
+  void turnsStayBounded() {
+    ui::TrafficSeries s;
+    ui::TrafficRequest r;
+    r.kind = lb::record::ExperimentKind::Sessions;
+    r.ok = true;
+    r.ttft_ms = 5;
+    for (int64_t turn : {int64_t{1'000'000'000'000'000}, ui::TrafficSeries::kMaxTurns}) {
+      r.turn = turn;
+      s.add(r);
+    }
+    QVERIFY(s.ttft_by_turn().empty());
+    r.turn = 0;
+    for (int i = 0; i < 100'000; ++i) {
+      r.ttft_ms = i % 1000;
+      s.add(r);
+    }
+    const std::vector<QPointF> turns = s.ttft_by_turn();
+    QCOMPARE(turns.size(), size_t(1));
+    QCOMPARE(turns[0].x(), 1.0);
+    QVERIFY2(std::abs(turns[0].y() - 499.5) < 50, qPrintable(QString::number(turns[0].y())));
+  }
+
+  // Stamps a damaged run folder may hold: an event a year after its send, or at 1e300 ns, or a
+  // send stamp near the end of int64, is left out of the output rate; before, the rate's bins
+  // grew to span it (a second each) and the program ran out of memory.
+  void hostileStampsStayBounded() {
+    ui::RateBins bins(1'000'000'000);
+    bins.add(1'000'000'000, 10);
+    bins.add(2'000'000'000, 20);
+    bins.add(int64_t{1'000'000'000} * 1'000'000'000, 30);  // 31 years on
+    QCOMPARE(bins.points(1'000'000'000), (std::vector<QPointF>{{1, 10}, {2, 20}}));
+
+    ui::LaneSeriesFold fold(1'000'000'000, 100);
+    const std::vector<double> offsets = {1e6, 2e6, 1e300, -5e6, 3e6};
+    for (int64_t sent : {int64_t{1'000'000'000}, std::numeric_limits<int64_t>::max() - 10}) {
+      ui::ChartRequest r;
+      r.traffic.ok = true;
+      r.traffic.t_sent_ns = sent;
+      r.output_tokens = 5;
+      r.event_offsets_ns = offsets;
+      fold.add(r);
+    }
+    const ui::LaneSeries s = fold.series(1'000'000'000);
+    QCOMPARE(s.output_tok_s, (std::vector<QPointF>{{1, 3}}));  // the first request's 3 events
+    QCOMPARE(s.itl_sample_ms, (std::vector<double>{1, 1}));    // twice 1 -> 2 ms
   }
 
   // Li's Algorithm L over a million values in order: every tenth of the input holds about a

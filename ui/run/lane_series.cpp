@@ -33,6 +33,11 @@ void RateBins::add(int64_t at_ns, double tokens) {
     widen();
     bin = floor_div(at_ns - anchor_ns_, width_ns_);
   }
+  if (!bins_.empty()) {
+    const int64_t last = first_ + static_cast<int64_t>(bins_.size()) - 1;
+    const int64_t span_bins = std::max(last, bin) - std::min(first_, bin);
+    if (span_bins > kMaxSpanS * (kBucketNs / width_ns_)) return;
+  }
   if (bin < first_) {  // room before, with slack so that a run of earlier stamps is cheap
     const auto needed = static_cast<size_t>(first_ - bin);
     const size_t used = needed + bins_.size();
@@ -170,12 +175,15 @@ void LaneSeriesFold::add_events(const ChartRequest& request) {
   const double output = static_cast<double>(std::max<int64_t>(request.output_tokens, 0));
   const double even = offsets.empty() ? 0.0 : output / static_cast<double>(offsets.size());
   const int64_t sent = request.traffic.t_sent_ns;
+  auto known = [](double offset_ns) { return offset_ns >= 0 && offset_ns <= kMaxEventOffsetNs; };
+  const bool timed = sent > 0 && sent <= std::numeric_limits<int64_t>::max() -
+                                             static_cast<int64_t>(kMaxEventOffsetNs);
   for (size_t i = 0; i < offsets.size(); ++i) {
-    if (std::isnan(offsets[i])) continue;
-    if (sent > 0)  // events without a send stamp have no time
+    if (!known(offsets[i])) continue;  // NaN (not known) too
+    if (timed)                         // events without a send stamp have no time
       rate_.add(sent + static_cast<int64_t>(offsets[i]),
                 exact ? static_cast<double>(tokens[i]) : even);
-    if (i > 0 && !std::isnan(offsets[i - 1])) itl_.add((offsets[i] - offsets[i - 1]) / 1e6);
+    if (i > 0 && known(offsets[i - 1])) itl_.add((offsets[i] - offsets[i - 1]) / 1e6);
   }
   if (exact)
     for (float t : tokens) tokens_per_event_.add(t);

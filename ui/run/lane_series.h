@@ -94,11 +94,14 @@ struct LaneSeries {
 // Output tokens over time in bins of a whole number of milliseconds that divides 1 s, anchored at
 // a stamp near the run's start. Once the run's origin is known the bins fall into the 1 s buckets
 // whole: exactly when the origin is the anchor (unless a later request is earlier still), else
-// to within one bin. Bins widen (1, 2, 5, 10 ... 1000 ms) to stay within kMaxBins.
+// to within one bin. Bins widen (1, 2, 5, 10 ... 1000 ms) to stay within kMaxBins; at 1 s they
+// grow, up to kMaxSpanS: tokens further than that from the others (a damaged run folder's
+// stamps) are left out, not given a bin each.
 class RateBins {
  public:
   static constexpr size_t kMaxBins = size_t{1} << 14;
   static constexpr double kBucketS = 1.0;
+  static constexpr int64_t kMaxSpanS = 7 * 24 * 3600;  // a week
   explicit RateBins(int64_t anchor_ns) : anchor_ns_(anchor_ns) {}
   void add(int64_t at_ns, double tokens);
   // (end of bucket in s since t0, tokens per s), from the first non-empty bucket to the last one
@@ -117,6 +120,8 @@ class RateBins {
 class LaneSeriesFold {
  public:
   static constexpr size_t kEventSample = 10'000;  // ITL gaps and per-event counts kept
+  // An event's arrival after its send beyond this (or before it) is a damaged stamp: left out.
+  static constexpr double kMaxEventOffsetNs = 30.0 * 24 * 3600 * 1e9;
   // ANCHOR_NS: a stamp near the run's start (its start when known); the fold's clock. A TTFT
   // scatter keeps at most TTFT_CAPACITY points.
   LaneSeriesFold(int64_t anchor_ns, size_t ttft_capacity);

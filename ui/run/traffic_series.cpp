@@ -55,10 +55,10 @@ void TrafficSeries::add(const TrafficRequest& r) {
     }
   }
   if (!r.ok) return;
-  if (r.turn >= 0 && r.ttft_ms >= 0) {
+  if (r.turn >= 0 && r.turn < kMaxTurns && r.ttft_ms >= 0) {
     const auto turn = static_cast<size_t>(r.turn);
-    if (turn_ttft_ms_.size() <= turn) turn_ttft_ms_.resize(turn + 1);
-    turn_ttft_ms_[turn].push_back(r.ttft_ms);
+    while (turn_ttft_ms_.size() <= turn) turn_ttft_ms_.emplace_back(kTurnSample);
+    turn_ttft_ms_[turn].add(r.ttft_ms);
   }
   if (r.kind == record::ExperimentKind::Trace && r.t_sched_ns > 0 && r.t_sent_ns > 0)
     lateness_.add(QPointF(static_cast<double>(r.t_sched_ns),
@@ -75,8 +75,8 @@ std::vector<QPointF> TrafficSeries::lateness(int64_t origin_ns) const {
 std::vector<QPointF> TrafficSeries::ttft_by_turn() const {
   std::vector<QPointF> out;
   for (size_t t = 0; t < turn_ttft_ms_.size(); ++t) {
-    if (turn_ttft_ms_[t].empty()) continue;
-    std::vector<double> v = turn_ttft_ms_[t];
+    if (turn_ttft_ms_[t].values().empty()) continue;
+    std::vector<double> v = turn_ttft_ms_[t].values();
     const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
     std::nth_element(v.begin(), mid, v.end());
     double median = *mid;

@@ -3,7 +3,8 @@
 // replay's send lateness against its schedule, sessions' median TTFT by turn, and a capacity
 // search's probes with their p99 figures. The Run page (LiveRunData, from the engine's records)
 // and a reopened run (StoredSeriesBuilder, from requests.jsonl) both feed this one fold, so a
-// stored run's charts are the live ones.
+// stored run's charts are the live ones. Memory is bounded whatever the number of requests, but
+// for a capacity probe's exact figures (a probe is short).
 #include <QPointF>
 #include <QString>
 #include <cstdint>
@@ -65,6 +66,10 @@ class ExperimentKinds {
 class TrafficSeries {
  public:
   static constexpr size_t kMaxLatenessPoints = 600;
+  // Sessions' turns charted (a plan allows at most 1,000; a line of a run folder saying more is
+  // left out of the chart) and the TTFTs kept per turn, a uniform sample behind each median.
+  static constexpr int64_t kMaxTurns = 1000;
+  static constexpr size_t kTurnSample = 2000;
 
   // Failed requests count as a probe's errors; warm-ups count nowhere.
   void add(const TrafficRequest& request);
@@ -91,9 +96,9 @@ class TrafficSeries {
   };
   Probe& probe(const QString& phase, double load);
 
-  ThinnedPoints lateness_{kMaxLatenessPoints};     // x: the scheduled stamp in ns
-  std::vector<std::vector<double>> turn_ttft_ms_;  // per turn index
-  std::vector<Probe> probes_;                      // in the order they started
+  ThinnedPoints lateness_{kMaxLatenessPoints};  // x: the scheduled stamp in ns
+  std::vector<ReservoirSample> turn_ttft_ms_;   // per turn index
+  std::vector<Probe> probes_;                   // in the order they started
 };
 
 }  // namespace lb::ui
