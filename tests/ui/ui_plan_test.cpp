@@ -306,8 +306,20 @@ class UiPlanTest : public QObject {
     const auto rate = charts.output_rate()->series("overlay-source:bf16");
     QVERIFY(!rate.empty());
     QCOMPARE(rate.front().x(), bf16.output_tok_s.front().x() - bf16.start_s);
+    // Removing it leaves the live run's own drawing whole: its lanes, their spans and marks.
+    widgets::ChartPanel* out = charts.output_rate();
+    out->set_series("bf16", {{1, 10}, {2, 12}});
+    out->set_spans("bf16", {{0.5, 2.5, 11}});
+    out->set_marks("SLO 10 tok/s", {{0, 10}, {3, 10}}, Qt::red, widgets::MarkShape::DashedLine);
+    out->flush();
     charts.clear_overlay();
+    for (widgets::ChartPanel* panel : charts.panels()) panel->flush();
     QVERIFY(charts.ttft_vs_context()->lanes().isEmpty());
+    QCOMPARE(out->lanes(), QStringList({"bf16"}));
+    QCOMPARE(out->series("bf16"), (std::vector<QPointF>{{1, 10}, {2, 12}}));
+    QCOMPARE(out->spans("bf16").size(), size_t(1));
+    QCOMPARE(out->series("SLO 10 tok/s").size(), size_t(2));
+    QVERIFY(out->series("overlay-source:bf16").empty());
     QVERIFY(charts.overlay_run().isEmpty());
   }
 

@@ -137,15 +137,10 @@ void LiveCharts::clear_overlay() {
   overlay_.reset();
   overlay_run_.clear();
   overlay_button_->setText(tr("Overlay a Run…"));
-  for (ChartPanel* panel : panels()) {
-    if (panel->kind() == widgets::ChartKind::Histogram) continue;
-    // Dropping a reference redraws the panel from its own lanes.
-    std::vector<std::pair<QString, std::vector<QPointF>>> own;
-    for (const QString& lane : panel->lanes())
-      if (!panel->is_reference(lane)) own.emplace_back(lane, panel->series(lane));
-    panel->clear();
-    for (auto& [lane, points] : own) panel->set_series(lane, std::move(points));
-  }
+  // Only the overlay's series go: the lanes' own, their intervals, spans and marks stay drawn.
+  for (ChartPanel* panel : panels())
+    for (const QString& name : panel->lanes())
+      if (panel->is_reference(name)) panel->remove_series(name);
 }
 
 void LiveCharts::apply_overlay() {

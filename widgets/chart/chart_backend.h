@@ -40,6 +40,8 @@ class ChartBackend {
   virtual void replace_marks(const QString& name, const QColor& color, const QList<QPointF>& points,
                              MarkShape shape) = 0;
   virtual void set_bars(const BarData& bars, const QList<QColor>& colors) = 0;
+  // Removes the named series (points or marks); no-op for a name it does not draw.
+  virtual void remove_series(const QString& name) = 0;
   virtual void remove_all() = 0;
   virtual void set_empty_text(const QString& text) = 0;  // shown while there is no data
   // Width of the plot area in device-independent pixels (for downsampling).

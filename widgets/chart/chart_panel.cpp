@@ -103,6 +103,17 @@ void ChartPanel::set_reference_series(const QString& name, std::vector<QPointF> 
   set_series(name, std::move(points));
 }
 
+void ChartPanel::remove_series(const QString& name) {
+  const bool known = points_.erase(name) + marks_.erase(name) > 0;
+  reference_.erase(name);
+  drawn_.erase(name);
+  order_.removeAll(name);
+  if (!known) return;
+  backend_->remove_series(name);
+  dirty_ = true;  // the axes' range leaves it out
+  schedule_flush();
+}
+
 std::vector<QPointF> ChartPanel::series(const QString& lane) const {
   const auto it = points_.find(lane);
   if (it != points_.end()) return it->second;

@@ -46,6 +46,9 @@ class ChartPanel : public QWidget {
   void set_reference_series(const QString& name, std::vector<QPointF> points,
                             const QString& colour_of);
   bool is_reference(const QString& name) const { return reference_.count(name) > 0; }
+  // Removes a series (a lane's, a reference or marks) and nothing else: the other series, bands
+  // and spans stay as they are.
+  void remove_series(const QString& name);
   // Line/Scatter: a series of its own colour, not a lane's: a dashed guide line (an SLO, a
   // threshold; two points span it) or markers over the lanes' points (pass/fail), named NAME in
   // the legend. The axes take its points in.

@@ -216,6 +216,14 @@ class QtChartsBackend final : public ChartBackend {
     update_empty(data.sets.empty());
   }
 
+  void remove_series(const QString& name) override {
+    QXYSeries* series = series_.take(name);
+    if (!series) return;
+    chart_->removeSeries(series);
+    delete series;
+    update_empty(all_empty());
+  }
+
   void remove_all() override {
     if (bars_) {
       bars_->clear();
