@@ -10,6 +10,8 @@
 // median drain cost is above kFlatRatio times the first's. It also reports how much the resident
 // memory grew from the first window's end to the last's; what the bench itself records is bounded
 // (loop_recorder.h), so the growth is the workbench's.
+#include <malloc.h>
+
 #include <CLI/CLI.hpp>
 #include <QApplication>
 #include <QElapsedTimer>
@@ -126,7 +128,10 @@ RunFigures run_once(lb::ui::MainWindow& window, const Options& o) {
   QTimer window_timer;
   window_timer.setInterval(static_cast<int>(o.window_s * 1000));
   QObject::connect(&window_timer, &QTimer::timeout, [&] {
-    recorder.close_window(resident_mb());
+    const struct mallinfo2 heap = mallinfo2();
+    constexpr double kMb = 1024.0 * 1024.0;
+    recorder.close_window(resident_mb(), static_cast<double>(heap.uordblks + heap.hblkhd) / kMb,
+                          static_cast<double>(heap.fordblks) / kMb);
     if (o.duration_s > 0 && clock.elapsed() >= static_cast<qint64>(o.duration_s * 1000) - 100)
       run->stop_run();
   });
@@ -231,9 +236,9 @@ int main(int argc, char** argv) {
       for (const lb::bench::LoopWindow& w : r.windows)
         std::printf(
             "  window from %5.0f s: %4d drains, %7lld requests, drain cost p50 %.3f ms p99 %.3f "
-            "ms, iteration p99 %.2f ms, resident %.0f MB\n",
+            "ms, iteration p99 %.2f ms, resident %.0f MB (heap in use %.0f MB, free %.0f MB)\n",
             w.start_s, w.drains, static_cast<long long>(w.records), w.drain_p50_ms, w.drain_p99_ms,
-            w.iteration_p99_ms, w.rss_mb);
+            w.iteration_p99_ms, w.rss_mb, w.heap_in_use_mb, w.heap_free_mb);
     if (!o.json && r.windows.size() >= 2)
       std::printf(
           "  resident: %.1f MB at the first window's end, %.1f MB at the last's (%+.1f %%)\n",

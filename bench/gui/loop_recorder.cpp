@@ -51,7 +51,7 @@ void LoopRecorder::add_drain(double cost_ms, int records) {
   window_records_ += records;
 }
 
-void LoopRecorder::close_window(double rss_mb) {
+void LoopRecorder::close_window(double rss_mb, double heap_in_use_mb, double heap_free_mb) {
   LoopWindow w;
   w.start_s = static_cast<double>(windows_.size()) * window_s_;
   w.drains = static_cast<int>(window_costs_ms_.size());
@@ -60,6 +60,8 @@ void LoopRecorder::close_window(double rss_mb) {
   w.drain_p99_ms = nearest_rank(window_costs_ms_, 0.99);
   w.iteration_p99_ms = nearest_rank(window_gaps_ms_, 0.99);
   w.rss_mb = rss_mb;
+  w.heap_in_use_mb = heap_in_use_mb;
+  w.heap_free_mb = heap_free_mb;
   windows_.push_back(w);
   // clear() keeps the capacity: the next window reuses this one's memory.
   window_gaps_ms_.clear();

@@ -18,6 +18,10 @@ struct LoopWindow {
   double drain_p50_ms = 0, drain_p99_ms = 0;
   double iteration_p99_ms = 0;
   double rss_mb = 0;  // at the window's end
+  // At the window's end, from malloc's own count (all arenas): the bytes the program holds, and
+  // the bytes malloc holds free. A resident size that grows while the first stays level is
+  // malloc's free space, not the program's data.
+  double heap_in_use_mb = 0, heap_free_mb = 0;
 };
 
 // Counts of values in buckets of kBucketMs from 0; values beyond the last bucket count in it.
@@ -43,8 +47,8 @@ class LoopRecorder {
   // the GUI thread.
   void add_turn(double end_s, double gap_ms, double cpu_ms);
   void add_drain(double cost_ms, int records);
-  // Closes the current window with the resident memory at its end.
-  void close_window(double rss_mb);
+  // Closes the current window with the memory figures at its end (LoopWindow).
+  void close_window(double rss_mb, double heap_in_use_mb, double heap_free_mb);
 
   const std::vector<LoopWindow>& windows() const { return windows_; }
   const FixedHistogram& gaps() const { return gaps_; }
