@@ -149,6 +149,17 @@ class UiPlanTest : public QObject {
     QCOMPARE(run->chart_tabs()->tabText(0), QString("gates"));
     QCOMPARE(run->chart_tabs()->tabText(1), QString("context_sweep"));
     QCOMPARE(qobject_cast<LiveCharts*>(run->chart_tabs()->widget(0))->kind(), QString("gates"));
+    // An earlier experiment's tab keeps its own data: a change of its time axis redraws its
+    // series, not those of the experiment that followed.
+    auto* first = qobject_cast<LiveCharts*>(run->chart_tabs()->widget(0));
+    first->ttft()->flush();
+    const std::vector<QPointF> gates_ttft = first->ttft()->series("fp8");
+    QVERIFY(!gates_ttft.empty());
+    QVERIFY(gates_ttft != run->charts()->ttft()->series("fp8"));
+    first->set_lane_time(!first->lane_time());
+    first->set_lane_time(!first->lane_time());
+    first->ttft()->flush();
+    QCOMPARE(first->ttft()->series("fp8"), gates_ttft);
     // The log follows its newest line, unless scrolled up to an older one.
     QPlainTextEdit* log = run->findChild<QPlainTextEdit*>("runLog");
     QVERIFY(log);

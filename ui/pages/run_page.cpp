@@ -61,6 +61,8 @@ RunPage::RunPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> pal
   connect(&controller_, &RunController::updated, this, &RunPage::on_updated);
   connect(&controller_, &RunController::message, this, &RunPage::on_message);
   connect(&controller_, &RunController::finished, this, &RunPage::on_finished);
+  connect(&controller_, &RunController::experiment_ending, this,
+          [this] { charts_->keep_drawn(controller_.data()); });
   connect(&controller_, &RunController::experiment_started, this, &RunPage::on_experiment_started);
   connect(&controller_, &RunController::section_done, this, &RunPage::on_section_done);
   overlay_loader_ = new RunFolderJob(this);

@@ -32,7 +32,7 @@ LiveCharts::LiveCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* p
   connect(lane_time_, &QCheckBox::toggled, this, [this] {
     charts_.name_time_axes(lane_time());
     apply_overlay();
-    if (!data_) return;
+    if (!data_) return redraw_kept();
     const QStringList lanes = data_->lanes();
     update_from(*data_, {lanes.begin(), lanes.end()}, now_s_);
   });
@@ -117,6 +117,7 @@ ChartPanel* LiveCharts::current_panel() const {
 
 void LiveCharts::clear() {
   data_ = nullptr;
+  kept_.clear();
   charts_.clear();
   steady_.clear();
   gate_model_->clear();
@@ -186,12 +187,16 @@ void LiveCharts::set_steady_windows(const record::ExperimentSection& section,
   steady_ = steady_windows(section, [&](const QString& lane, const std::string& phase) {
     return data.phase_start_s(lane, section.name, phase);
   });
-  apply_steady_windows(data);
+  apply_steady_windows(lane_starts(data));
 }
 
-void LiveCharts::apply_steady_windows(const LiveRunData& data) {
+std::map<QString, double> LiveCharts::lane_starts(const LiveRunData& data) const {
   std::map<QString, double> start_s;
-  for (const auto& [lane, windows] : steady_) start_s[lane] = lane_start_s(data, lane);
+  for (const QString& lane : data.lanes()) start_s[lane] = lane_start_s(data, lane);
+  return start_s;
+}
+
+void LiveCharts::apply_steady_windows(const std::map<QString, double>& start_s) {
   charts_.draw_steady_windows(steady_, start_s);
 }
 
@@ -199,7 +204,7 @@ void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& c
                              double now_s) {
   data_ = &data;
   now_s_ = now_s;
-  if (!steady_.empty()) apply_steady_windows(data);
+  if (!steady_.empty()) apply_steady_windows(lane_starts(data));
   // The rate chart's newest bucket closes with time, not with requests: every lane's is redrawn;
   // the rest only for the lanes that changed.
   for (const QString& lane : data.lanes())
@@ -214,6 +219,23 @@ void LiveCharts::update_from(const LiveRunData& data, const std::set<QString>& c
   for (const QString& lane : data.lanes())
     ttft_stride = std::max(ttft_stride, data.ttft_stride(lane));
   charts_.set_ttft_stride(ttft_stride);
+}
+
+void LiveCharts::keep_drawn(const LiveRunData& data) {
+  if (&data != data_) return;  // these charts show another experiment's (or no) data
+  kept_.clear();
+  for (const QString& lane : data.lanes())
+    kept_[lane] = {data.series(lane, now_s_), data.lane_start_s(lane)};
+  data_ = nullptr;
+}
+
+void LiveCharts::redraw_kept() {
+  std::map<QString, double> start_s;
+  for (const auto& [lane, kept] : kept_) {
+    start_s[lane] = lane_time() ? kept.start_s : 0.0;
+    charts_.draw_lane(lane, kept.series, start_s[lane]);
+  }
+  if (!steady_.empty()) apply_steady_windows(start_s);
 }
 
 void LiveCharts::update_phases(const LiveRunData& data, const std::set<QString>& changed) {

@@ -50,6 +50,9 @@ class LiveCharts : public QWidget {
   // Hands every shown chart the new data of the changed lanes (the panels coalesce the redraws).
   // DATA must outlive this widget's use of it: a change of the time axis redraws from it.
   void update_from(const LiveRunData& data, const std::set<QString>& changed, double now_s);
+  // The experiment drawn from DATA is over and DATA is about to hold the next one's: the charts
+  // keep a copy of what a change of time axis redraws, and no longer read DATA.
+  void keep_drawn(const LiveRunData& data);
   // Time charts on "since each lane started" (lanes run one after another overlay; the default)
   // or on "since the run started" (wall time).
   void set_lane_time(bool on);
@@ -110,11 +113,14 @@ class LiveCharts : public QWidget {
   widgets::ChartPanel* current_panel() const;
 
  private:
-  void apply_steady_windows(const LiveRunData& data);
+  void apply_steady_windows(const std::map<QString, double>& start_s);
+  // Redraws a finished experiment's kept series on the current time axis.
+  void redraw_kept();
   std::map<QString, std::vector<widgets::XSpan>> steady_;  // by lane, in s since the run's t0
   void relayout(const std::vector<QWidget*>& shown);
   // Where the lane's time axis starts: its first request on lane time, else the run's start.
   double lane_start_s(const LiveRunData& data, const QString& lane) const;
+  std::map<QString, double> lane_starts(const LiveRunData& data) const;  // of every lane
   void apply_overlay();
   // The per-phase charts, the Pareto chart and the capacity probes of the running kind.
   void update_phases(const LiveRunData& data, const std::set<QString>& changed);
@@ -128,6 +134,12 @@ class LiveCharts : public QWidget {
   QCheckBox* lane_time_ = nullptr;
   QPushButton* overlay_button_ = nullptr;
   const LiveRunData* data_ = nullptr;  // the last data shown, for redrawing on a new time axis
+  // A finished experiment's series and lane starts (keep_drawn), once data_ is gone.
+  struct KeptLane {
+    LaneSeries series;
+    double start_s = 0;
+  };
+  std::map<QString, KeptLane> kept_;
   double now_s_ = 0;
   QString overlay_run_;
   std::shared_ptr<const StoredRunSeries> overlay_;

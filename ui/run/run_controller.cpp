@@ -200,7 +200,10 @@ void RunController::begin_experiment(const std::string& name) {
   experiment_started_s_ = elapsed_s();
   experiment_index_ = index;
   // The time axis stays the run's; the series, histograms and tables are this experiment's.
-  if (!first) data_.reset(data_.t0_ns(), run_lanes_);
+  if (!first) {
+    emit experiment_ending();
+    data_.reset(data_.t0_ns(), run_lanes_);
+  }
   progress_.clear();
   // Until the new experiment reports progress, the label says which one runs, not the last
   // one's "20/20".

@@ -74,6 +74,9 @@ class RunController : public QObject {
   void servers_changed();                        // servers() changed (at most once a drain)
   // Gate checks scored since the last drain, in the order the engine scored them.
   void gates_scored(const std::vector<lb::record::GateResult>& results);
+  // The live data is about to be emptied for the next experiment: the last moment data() holds
+  // the one that ends.
+  void experiment_ending();
   // The run moved on to experiment INDEX of the plan: the live data now holds that experiment's
   // requests only (its own charts and tables; the run folder keeps them all).
   void experiment_started(int index, const QString& name, const QString& kind);
