@@ -58,6 +58,13 @@ struct PhaseRecord {
     bool short_window = false;
   };
   std::optional<SteadyWindow> steady_window() const;
+  // Why the phase has no energy figure although energy was asked for: "unsupported" or
+  // "refused", and the reason the lane gave (docs/metrics.md, "Energy"); nullopt otherwise.
+  struct EnergyGap {
+    std::string status;
+    std::string why;
+  };
+  std::optional<EnergyGap> energy_gap() const;
 };
 
 // A gate's outcome, as summary.json records a check and the gate table shows a cell.
@@ -114,6 +121,22 @@ struct Comparison {
   bool interval_known() const { return std::isfinite(lo) && std::isfinite(hi); }
 };
 
+// A regression's determinism floor (docs/determinism.md): how often the baseline's own answers
+// changed (repeated, batched, warm against cold cache); NaN where the file did not say.
+struct FloorRecord {
+  std::string lane;  // the baseline it was measured on
+  double flips = NAN;
+  double prompts_compared = NAN;
+};
+
+// A candidate's differing answers judged against that floor.
+struct FloorVerdictRecord {
+  std::string candidate;
+  std::string verdict;  // "above the floor", "within the floor", "not judged"
+  std::string text;     // the whole finding in one line
+  double p_value = NAN;
+};
+
 struct ExperimentSection {
   std::string name;
   std::optional<ExperimentKind> kind;  // nullopt: a kind this version does not know
@@ -132,6 +155,10 @@ struct ExperimentSection {
   const PhaseRecord* phase(std::string_view lane_id, std::string_view phase_name) const;
   // The experiment's phases in run order, from the first of `lane_ids` that has any.
   std::vector<std::string> phase_order(const std::vector<std::string>& lane_ids) const;
+  // A regression's floor, when it measured one, and its candidates' verdicts against it, in
+  // the file's order; read from `more`, a member of another type read as absent.
+  std::optional<FloorRecord> determinism_floor() const;
+  std::vector<FloorVerdictRecord> floor_verdicts() const;
   // The comparison of CANDIDATE's FIGURE at PHASE with the baseline; nullptr when none.
   const Comparison* comparison(std::string_view candidate, std::string_view phase,
                                std::string_view figure) const;

@@ -5,6 +5,7 @@
 #include <QObject>
 #include <QString>
 #include <cmath>
+#include <optional>
 
 #include "core/metrics/trial_intervals.h"
 
@@ -152,13 +153,10 @@ void add_energy_and_cost_rows(std::vector<models::GateRowView>& rows,
     // A lane without an energy source, or whose readings gave no total, says so and why.
     for (size_t i = 0; i < lanes.size() && i < row.cells.size(); ++i) {
       const record::PhaseRecord* p = e.phase(lanes[i], phase);
-      if (!p || !p->more.contains("energy") || !p->more["energy"].is_object()) continue;
-      const nlohmann::json& block = p->more["energy"];
-      for (const char* why : {"unsupported", "refused"})
-        if (block.contains(why) && block[why].is_string()) {
-          row.cells[i].text = QString::fromLatin1(why);
-          row.cells[i].detail = q(block[why].get<std::string>());
-        }
+      if (const auto gap = p ? p->energy_gap() : std::nullopt) {
+        row.cells[i].text = q(gap->status);
+        row.cells[i].detail = q(gap->why);
+      }
     }
     rows.push_back(std::move(row));
   }
@@ -187,45 +185,32 @@ std::vector<models::GateRowView> gate_rows(const report::GateTable& table) {
 
 std::vector<models::GateRowView> floor_rows(const record::RunSummary& summary,
                                             const std::vector<std::string>& lanes) {
-  // Read from an untrusted file: every field's type is checked, a wrong one leaves a cell empty.
-  auto text_of = [](const nlohmann::json& o, const char* key) {
-    return o.is_object() && o.contains(key) && o[key].is_string() ? o[key].get<std::string>()
-                                                                  : std::string();
-  };
-  auto number_of = [](const nlohmann::json& o, const char* key) {
-    return o.is_object() && o.contains(key) && o[key].is_number() ? o[key].get<double>() : NAN;
+  auto count = [](double v) {
+    return std::isfinite(v) ? QString::number(static_cast<qlonglong>(v)) : QString("–");
   };
   std::vector<models::GateRowView> rows;
-  for (const record::ExperimentSection& e : summary.experiments) {
-    if (!e.is(record::ExperimentKind::Regression) || !e.more.contains("floor")) continue;
-    const nlohmann::json& floor = e.more["floor"];
-    if (!floor.is_object()) continue;
-    const nlohmann::json& f = floor.contains("floor") ? floor["floor"] : nlohmann::json();
-    const nlohmann::json& comparisons =
-        e.more.contains("comparisons") ? e.more["comparisons"] : nlohmann::json();
+  for (const record::ExperimentSection* e : summary.of_kind(record::ExperimentKind::Regression)) {
+    const std::optional<record::FloorRecord> floor = e->determinism_floor();
+    if (!floor) continue;
+    const std::vector<record::FloorVerdictRecord> verdicts = e->floor_verdicts();
     models::GateRowView row{
-        QObject::tr("Answers against the baseline's determinism floor"), true, {}, q(e.name)};
+        QObject::tr("Answers against the baseline's determinism floor"), true, {}, q(e->name)};
     for (const std::string& lane : lanes) {
       models::GateCellView cell;
-      if (lane == text_of(floor, "lane")) {
-        auto count = [](double v) {
-          return std::isfinite(v) ? QString::number(static_cast<qlonglong>(v)) : QString("–");
-        };
+      if (lane == floor->lane) {
         cell.text = QObject::tr("floor %1 of %2")
-                        .arg(count(number_of(f, "flips")))
-                        .arg(count(number_of(f, "prompts_compared")));
+                        .arg(count(floor->flips))
+                        .arg(count(floor->prompts_compared));
         cell.detail = QObject::tr(
             "The baseline's own answers changed on this many prompts "
             "(repeated, batched, warm against cold cache)");
       }
-      for (const nlohmann::json& c : comparisons.is_array() ? comparisons : nlohmann::json()) {
-        if (text_of(c, "candidate") != lane || !c.contains("floor_verdict")) continue;
-        const nlohmann::json& v = c["floor_verdict"];
-        const double p = number_of(v, "p_value");
-        cell.text = std::isfinite(p)
-                        ? QObject::tr("%1 (p = %2)").arg(q(text_of(v, "verdict"))).arg(p, 0, 'g', 2)
-                        : q(text_of(v, "verdict"));
-        cell.detail = q(text_of(v, "text"));
+      for (const record::FloorVerdictRecord& v : verdicts) {
+        if (v.candidate != lane) continue;
+        cell.text = std::isfinite(v.p_value)
+                        ? QObject::tr("%1 (p = %2)").arg(q(v.verdict)).arg(v.p_value, 0, 'g', 2)
+                        : q(v.verdict);
+        cell.detail = q(v.text);
       }
       row.cells.push_back(std::move(cell));
     }

@@ -2,6 +2,7 @@
 // make.sh on simulator lanes) read into RunSummary without a note and write back byte for byte;
 // damaged files read what they can and say what they could not.
 #include <QtTest>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -188,6 +189,49 @@ class RecordRunSummaryTest : public QObject {
       p.more["steady_state"] = damaged;
       QVERIFY2(!p.steady_window(), damaged.dump().c_str());
     }
+  }
+
+  // A regression's floor, its verdicts and a phase's missing energy read as types; a member of
+  // another type reads as absent, never a throw.
+  void floorAndEnergyReadAsTypes() {
+    ExperimentSection e;
+    QVERIFY(!e.determinism_floor() && e.floor_verdicts().empty());
+    e.more["floor"] = {{"lane", "bf16"}, {"floor", {{"flips", 2}, {"prompts_compared", 20}}}};
+    e.more["comparisons"] = json::array(
+        {{{"candidate", "fp8"},
+          {"floor_verdict",
+           {{"verdict", "within the floor"}, {"text", "within: 1 of 20"}, {"p_value", 0.885}}}},
+         {{"candidate", "mtp"}},                                       // not judged: no verdict
+         {{"candidate", 7}, {"floor_verdict", {{"p_value", "low"}}}},  // damaged
+         json(3)});
+    const auto floor = e.determinism_floor();
+    QVERIFY(floor.has_value());
+    QCOMPARE(floor->lane, std::string("bf16"));
+    QCOMPARE(floor->flips, 2.0);
+    QCOMPARE(floor->prompts_compared, 20.0);
+    const std::vector<FloorVerdictRecord> v = e.floor_verdicts();
+    QCOMPARE(v.size(), size_t(2));
+    QCOMPARE(v[0].candidate, std::string("fp8"));
+    QCOMPARE(v[0].verdict, std::string("within the floor"));
+    QCOMPARE(v[0].text, std::string("within: 1 of 20"));
+    QCOMPARE(v[0].p_value, 0.885);
+    QVERIFY(v[1].candidate.empty() && std::isnan(v[1].p_value));
+    e.more["floor"] = {{"lane", 1}, {"floor", "none"}};
+    QVERIFY(e.determinism_floor()->lane.empty() && std::isnan(e.determinism_floor()->flips));
+    e.more["floor"] = json::array();
+    QVERIFY(!e.determinism_floor());
+
+    PhaseRecord p;
+    QVERIFY(!p.energy_gap());
+    p.more["energy"] = {{"joules", 12.5}};
+    QVERIFY(!p.energy_gap());
+    p.more["energy"] = {{"refused", "the lane's /metrics has no energy counter"}};
+    QCOMPARE(p.energy_gap()->status, std::string("refused"));
+    QCOMPARE(p.energy_gap()->why, std::string("the lane's /metrics has no energy counter"));
+    p.more["energy"] = {{"unsupported", 3}};
+    QVERIFY(!p.energy_gap());
+    p.more["energy"] = "unsupported";
+    QVERIFY(!p.energy_gap());
   }
 
   void kindsHaveOneNameEach() {
