@@ -6,6 +6,7 @@
 #include "core/compare/review_record.h"
 #include "core/files/confined_write.h"
 #include "core/files/regular_file.h"
+#include "core/report/gate_table.h"
 
 namespace lb::report {
 namespace {
@@ -156,6 +157,10 @@ std::optional<DecisionRecord> load_decision(const std::string& dir, std::string*
     return std::nullopt;
   }
   return decision_from_json(json, error);
+}
+
+void set_gate_snapshot(DecisionRecord& record, const GateTable* table) {
+  record.gates = table ? gate_table_to_json(*table) : nlohmann::json();
 }
 
 }  // namespace lb::report

@@ -30,6 +30,11 @@ struct DecisionRecord {
   nlohmann::json gates;    // snapshot of the gate table the decision was taken on
 };
 
+struct GateTable;
+// Takes TABLE (the gate table the decision was taken on, as the page showed it) into RECORD's
+// snapshot; none: null.
+void set_gate_snapshot(DecisionRecord& record, const GateTable* table);
+
 inline constexpr const char* kDecisionFile = "decision.json";
 
 // What a reader sees first: "promote fp8 over bf16", "reject fp8-mtp3 (baseline bf16)",

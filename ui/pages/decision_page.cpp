@@ -383,7 +383,7 @@ bool DecisionPage::save(QString* error) {
   record.rationale = rationale().trimmed().toStdString();
   // The gate table the decision was taken on, as the page showed it.
   const auto& gates = run_->decision.gates;
-  record.gates = gates ? report::gate_table_to_json(*gates) : nlohmann::json();
+  report::set_gate_snapshot(record, gates ? &*gates : nullptr);
   std::string why;
   if (!report::save_decision(run_->dir.toStdString(), record, &why)) {
     *error = tr("Cannot save the decision: %1").arg(QString::fromStdString(why));
