@@ -227,6 +227,9 @@ void LiveCharts::keep_drawn(const LiveRunData& data) {
   for (const QString& lane : data.lanes())
     kept_[lane] = {data.series(lane, now_s_), data.lane_start_s(lane)};
   data_ = nullptr;
+  // The drain that ends an experiment may have brought its last requests with the next one's
+  // start, before the charts were drawn from it: they are drawn now.
+  redraw_kept();
 }
 
 void LiveCharts::redraw_kept() {

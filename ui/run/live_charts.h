@@ -51,7 +51,8 @@ class LiveCharts : public QWidget {
   // DATA must outlive this widget's use of it: a change of the time axis redraws from it.
   void update_from(const LiveRunData& data, const std::set<QString>& changed, double now_s);
   // The experiment drawn from DATA is over and DATA is about to hold the next one's: the charts
-  // keep a copy of what a change of time axis redraws, and no longer read DATA.
+  // draw and keep a copy of DATA's series (what a change of time axis redraws), and no longer
+  // read DATA.
   void keep_drawn(const LiveRunData& data);
   // Time charts on "since each lane started" (lanes run one after another overlay; the default)
   // or on "since the run started" (wall time).
