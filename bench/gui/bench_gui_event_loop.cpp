@@ -82,13 +82,6 @@ int64_t thread_cpu_ns() {
   return static_cast<int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-double quantile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const auto i = static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
-  return v[std::min(i, v.size() - 1)];
-}
-
 lb::plan::Lane sim_lane(const std::string& id, const std::string& profile, const Options& o) {
   lb::plan::Lane lane;
   lane.id = id;
@@ -180,7 +173,7 @@ RunFigures run_once(lb::ui::MainWindow& window, const Options& o) {
 double median_of(const std::vector<RunFigures>& runs, double RunFigures::*field) {
   std::vector<double> v;
   for (const RunFigures& r : runs) v.push_back(r.*field);
-  return quantile(v, 0.5);
+  return lb::bench::nearest_rank(v, 0.5);
 }
 
 }  // namespace

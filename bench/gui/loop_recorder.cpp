@@ -5,16 +5,12 @@
 
 namespace lb::bench {
 
-namespace {
-
 double nearest_rank(std::vector<double>& v, double q) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   const auto i = static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
   return v[std::min(i, v.size() - 1)];
 }
-
-}  // namespace
 
 void FixedHistogram::add(double ms) {
   const double bucket = std::floor(std::max(ms, 0.0) / kBucketMs);

@@ -24,6 +24,9 @@ struct LoopWindow {
   double heap_in_use_mb = 0, heap_free_mb = 0;
 };
 
+// The nearest-rank Q-quantile of V (sorted in place); 0 when V is empty.
+double nearest_rank(std::vector<double>& v, double q);
+
 // Counts of values in buckets of kBucketMs from 0; values beyond the last bucket count in it.
 class FixedHistogram {
  public:

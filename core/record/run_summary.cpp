@@ -77,8 +77,8 @@ std::vector<FloorVerdictRecord> ExperimentSection::floor_verdicts() const {
 }
 
 bool PhaseRecord::interrupted() const {
-  const auto it = more.find("interrupted");
-  return it != more.end() && it->is_boolean() && it->get<bool>();
+  const nlohmann::json& flag = field(more, "interrupted");
+  return flag.is_boolean() && flag.get<bool>();
 }
 
 std::vector<std::string> phase_names_in_order(const nlohmann::json& lane_section) {
