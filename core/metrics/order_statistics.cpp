@@ -25,13 +25,40 @@ void OrderStatistics::insert(double value) {
   block.insert(std::upper_bound(block.begin(), block.end(), value), value);
   maxima_[i] = block.back();
   if (block.size() <= kMaxBlock) return;
-  std::vector<double> upper(block.begin() + static_cast<std::ptrdiff_t>(kMaxBlock / 2),
-                            block.end());
-  block.resize(kMaxBlock / 2);
+  // Two new halves, each with room for what it holds: the grown block's spare room goes.
+  const auto mid = block.begin() + static_cast<std::ptrdiff_t>(kMaxBlock / 2);
+  std::vector<double> upper(mid, block.end());
+  block = std::vector<double>(block.begin(), mid);
   maxima_[i] = block.back();
   const auto next = static_cast<std::ptrdiff_t>(i + 1);
   maxima_.insert(maxima_.begin() + next, upper.back());
   blocks_.insert(blocks_.begin() + next, std::move(upper));
+}
+
+void OrderStatistics::merge_small(size_t i) {
+  if (blocks_[i].size() >= kMaxBlock / 4 || blocks_.size() < 2) return;
+  // The smaller neighbour; the pair is (lo, lo + 1).
+  size_t lo = i;
+  if (i + 1 == blocks_.size() || (i > 0 && blocks_[i - 1].size() < blocks_[i + 1].size()))
+    lo = i - 1;
+  std::vector<double>& a = blocks_[lo];
+  const std::vector<double>& b = blocks_[lo + 1];
+  if (a.size() + b.size() > kMaxBlock) return;
+  std::vector<double> merged;
+  merged.reserve(a.size() + b.size());
+  merged.insert(merged.end(), a.begin(), a.end());
+  merged.insert(merged.end(), b.begin(), b.end());
+  a = std::move(merged);
+  maxima_[lo] = a.back();
+  const auto gone = static_cast<std::ptrdiff_t>(lo + 1);
+  blocks_.erase(blocks_.begin() + gone);
+  maxima_.erase(maxima_.begin() + gone);
+}
+
+size_t OrderStatistics::values_held() const {
+  size_t held = 0;
+  for (const std::vector<double>& block : blocks_) held += block.capacity();
+  return held;
 }
 
 bool OrderStatistics::erase(double value) {
@@ -57,6 +84,7 @@ bool OrderStatistics::erase(double value) {
     maxima_.erase(maxima_.begin() + static_cast<std::ptrdiff_t>(i));
   } else {
     maxima_[i] = block.back();
+    merge_small(i);
   }
   return true;
 }

@@ -4,7 +4,8 @@
 // same numpy interpolation). Values live in sorted blocks of at most kMaxBlock, so an insert moves
 // at most one block's values; a rank is found by binary search over the blocks' running counts,
 // rebuilt once after inserts (one add per block). A live summary's cost follows what arrived, not
-// the size of the run.
+// the size of the run. A block that erases leave under a quarter full joins a neighbour, so the
+// blocks stay few however the values drift.
 #include <cstddef>
 #include <vector>
 
@@ -25,6 +26,9 @@ class OrderStatistics {
   double at(size_t k) const;
   // q in [0, 100]; NaN when empty. Equal to percentile(all values, q).
   double percentile(double q) const;
+  // How many values the blocks have room for (their capacity): at most about four times size()
+  // however values come and go, so a sample that keeps replacing its values holds bounded memory.
+  size_t values_held() const;
   // count, mean, std (population), min, max and p50/p90/p95/p99; all NaN when empty. The
   // percentiles, min and max are exact; mean and std come from running sums (Welford) and agree
   // with describe() to rounding.
@@ -32,6 +36,8 @@ class OrderStatistics {
 
  private:
   void count_blocks() const;
+  // After an erase left block I small: joins it with its smaller neighbour when both fit in one.
+  void merge_small(size_t i);
 
   std::vector<std::vector<double>> blocks_;  // each sorted; block i's values <= block i+1's
   // maxima_[i] == blocks_[i].back(): the insert's search stays in one contiguous array instead
