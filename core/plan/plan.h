@@ -232,8 +232,9 @@ nlohmann::json lane_to_json(const Lane& lane, SecretEnvValues secrets);
 // Multi-turn chat sessions (docs/sessions.md): each turn sends the whole history, the lane's own
 // earlier answers included. Synthetic sessions, or the user turns of a ShareGPT file (path).
 struct SessionsExperiment {
-  std::string path;                     // ShareGPT file; empty = synthetic sessions
-  int64_t sessions = 4;                 // sessions in flight at once
+  static constexpr int64_t kMaxTurns = 1000;  // the most `turns` or `max_turns` may ask for
+  std::string path;                           // ShareGPT file; empty = synthetic sessions
+  int64_t sessions = 4;                       // sessions in flight at once
   int64_t total_sessions = 0;           // sessions run in all; 0 = `sessions` (synthetic) or the
                                         // whole file (ShareGPT)
   int64_t turns = 4;                    // synthetic: turns per session

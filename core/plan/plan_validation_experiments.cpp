@@ -313,8 +313,8 @@ SessionsExperiment read_sessions(ObjectReader& r) {
   }
   r.integer("sessions", e.sessions, kConcurrency);
   r.integer("total_sessions", e.total_sessions, kCount);
-  r.integer("turns", e.turns, IntRange{1, 1000});
-  r.integer("max_turns", e.max_turns, IntRange{1, 1000});
+  r.integer("turns", e.turns, IntRange{1, SessionsExperiment::kMaxTurns});
+  r.integer("max_turns", e.max_turns, IntRange{1, SessionsExperiment::kMaxTurns});
   r.integer("system_prompt_tokens", e.system_prompt_tokens, IntRange{0, 10'000'000});
   r.integer("user_tokens_per_turn", e.user_tokens_per_turn, kTokens);
   r.number("think_time_s", e.think_time_s, 0, 24 * 3600.0, false);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/metrics/order_statistics.h"
+#include "core/plan/plan.h"
 #include "core/record/experiment_kind.h"
 #include "core/record/plan_headline.h"
 #include "ui/run/bounded_samples.h"
@@ -66,9 +67,10 @@ class ExperimentKinds {
 class TrafficSeries {
  public:
   static constexpr size_t kMaxLatenessPoints = 600;
-  // Sessions' turns charted (a plan allows at most 1,000; a line of a run folder saying more is
-  // left out of the chart) and the TTFTs kept per turn, a uniform sample behind each median.
-  static constexpr int64_t kMaxTurns = 1000;
+  // Sessions' turns charted: as many as a plan's `turns` or `max_turns` may ask for (a line of a
+  // run folder saying more, or a ShareGPT conversation run uncut past it, is left out of the
+  // chart). And the TTFTs kept per turn, a uniform sample behind each median.
+  static constexpr int64_t kMaxTurns = plan::SessionsExperiment::kMaxTurns;
   static constexpr size_t kTurnSample = 2000;
 
   // Failed requests count as a probe's errors; warm-ups count nowhere.
