@@ -1,5 +1,7 @@
 #include "core/record/run_summary.h"
 
+#include "core/record/json_member.h"
+
 namespace lb::record {
 
 const Interval* PhaseRecord::interval(std::string_view figure) const {
@@ -24,60 +26,45 @@ std::optional<PhaseRecord::SteadyWindow> PhaseRecord::steady_window() const {
                       flag(*it, "short")};
 }
 
-namespace {
-
-// Read member by member: a value of another type reads as absent, never a throw.
-std::string field_text(const nlohmann::json& object, const char* key) {
-  if (!object.is_object()) return {};
-  const auto at = object.find(key);
-  return at != object.end() && at->is_string() ? at->get<std::string>() : std::string();
-}
-
-double field_number(const nlohmann::json& object, const char* key) {
-  if (!object.is_object()) return NAN;
-  const auto at = object.find(key);
-  return at != object.end() && at->is_number() ? at->get<double>() : NAN;
-}
-
-const nlohmann::json& field(const nlohmann::json& object, const char* key) {
-  static const nlohmann::json kNone;
-  if (!object.is_object()) return kNone;
-  const auto at = object.find(key);
-  return at == object.end() ? kNone : *at;
-}
-
-}  // namespace
-
 std::optional<PhaseRecord::EnergyGap> PhaseRecord::energy_gap() const {
-  const nlohmann::json& energy = field(more, "energy");
+  const nlohmann::json& energy = member(more, "energy");
   for (const char* status : {"unsupported", "refused"})
-    if (field(energy, status).is_string()) return EnergyGap{status, field_text(energy, status)};
+    if (member(energy, status).is_string()) return EnergyGap{status, member_text(energy, status)};
   return std::nullopt;
 }
 
-std::optional<FloorRecord> ExperimentSection::determinism_floor() const {
-  const nlohmann::json& floor = field(more, "floor");
-  if (!floor.is_object()) return std::nullopt;
-  const nlohmann::json& counted = field(floor, "floor");
-  return FloorRecord{field_text(floor, "lane"), field_number(counted, "flips"),
-                     field_number(counted, "prompts_compared")};
+std::optional<DeterminismFloor> ExperimentSection::determinism_floor() const {
+  return read_determinism_floor(member(more, "floor"));
+}
+
+std::optional<DeterminismFloor> LaneRecord::determinism_floor() const {
+  return read_determinism_floor(member(more, "determinism"));
 }
 
 std::vector<FloorVerdictRecord> ExperimentSection::floor_verdicts() const {
   std::vector<FloorVerdictRecord> out;
-  const nlohmann::json& list = field(more, "comparisons");
+  const nlohmann::json& list = member(more, "comparisons");
   if (!list.is_array()) return out;
   for (const nlohmann::json& c : list) {
-    const nlohmann::json& v = field(c, "floor_verdict");
+    const nlohmann::json& v = member(c, "floor_verdict");
     if (!v.is_object()) continue;
-    out.push_back({field_text(c, "candidate"), field_text(v, "verdict"), field_text(v, "text"),
-                   field_number(v, "p_value")});
+    FloorVerdictRecord r;
+    r.baseline = member_text(c, "baseline");
+    r.candidate = member_text(c, "candidate");
+    r.verdict = member_text(v, "verdict");
+    r.text = member_text(v, "text");
+    r.p_value = member_number(v, "p_value");
+    r.differing = member_number(v, "differing");
+    r.compared = member_number(v, "compared");
+    r.floor_flips = member_number(v, "floor_flips");
+    r.floor_compared = member_number(v, "floor_compared");
+    out.push_back(std::move(r));
   }
   return out;
 }
 
 bool PhaseRecord::interrupted() const {
-  const nlohmann::json& flag = field(more, "interrupted");
+  const nlohmann::json& flag = member(more, "interrupted");
   return flag.is_boolean() && flag.get<bool>();
 }
 

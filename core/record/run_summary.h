@@ -22,6 +22,7 @@
 
 #include "core/metrics/bootstrap.h"
 #include "core/metrics/summary.h"
+#include "core/record/determinism_floor.h"
 #include "core/record/experiment_kind.h"
 #include "core/record/file_fields.h"
 
@@ -103,6 +104,8 @@ struct LaneRecord {
   nlohmann::json more = nlohmann::json::object();
 
   const PhaseRecord* phase(std::string_view name) const;
+  // A determinism experiment's floor on this lane; nullopt when the section has none.
+  std::optional<DeterminismFloor> determinism_floor() const;
 };
 
 // A candidate lane's figure against the baseline lane's: the ratio, its interval and the verdict.
@@ -121,20 +124,17 @@ struct Comparison {
   bool interval_known() const { return std::isfinite(lo) && std::isfinite(hi); }
 };
 
-// A regression's determinism floor (docs/determinism.md): how often the baseline's own answers
-// changed (repeated, batched, warm against cold cache); NaN where the file did not say.
-struct FloorRecord {
-  std::string lane;  // the baseline it was measured on
-  double flips = NAN;
-  double prompts_compared = NAN;
-};
-
 // A candidate's differing answers judged against that floor.
 struct FloorVerdictRecord {
+  std::string baseline;
   std::string candidate;
   std::string verdict;  // "above the floor", "within the floor", "not judged"
   std::string text;     // the whole finding in one line
   double p_value = NAN;
+  // The candidate's answers differing from the baseline's, and the baseline's own flips; NaN
+  // where the file did not say.
+  double differing = NAN, compared = NAN;
+  double floor_flips = NAN, floor_compared = NAN;
 };
 
 struct ExperimentSection {
@@ -157,7 +157,7 @@ struct ExperimentSection {
   std::vector<std::string> phase_order(const std::vector<std::string>& lane_ids) const;
   // A regression's floor, when it measured one, and its candidates' verdicts against it, in
   // the file's order; read from `more`, a member of another type read as absent.
-  std::optional<FloorRecord> determinism_floor() const;
+  std::optional<DeterminismFloor> determinism_floor() const;
   std::vector<FloorVerdictRecord> floor_verdicts() const;
   // The comparison of CANDIDATE's FIGURE at PHASE with the baseline; nullptr when none.
   const Comparison* comparison(std::string_view candidate, std::string_view phase,

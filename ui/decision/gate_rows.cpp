@@ -190,7 +190,7 @@ std::vector<models::GateRowView> floor_rows(const record::RunSummary& summary,
   };
   std::vector<models::GateRowView> rows;
   for (const record::ExperimentSection* e : summary.of_kind(record::ExperimentKind::Regression)) {
-    const std::optional<record::FloorRecord> floor = e->determinism_floor();
+    const std::optional<record::DeterminismFloor> floor = e->determinism_floor();
     if (!floor) continue;
     const std::vector<record::FloorVerdictRecord> verdicts = e->floor_verdicts();
     models::GateRowView row{
@@ -199,8 +199,8 @@ std::vector<models::GateRowView> floor_rows(const record::RunSummary& summary,
       models::GateCellView cell;
       if (lane == floor->lane) {
         cell.text = QObject::tr("floor %1 of %2")
-                        .arg(count(floor->flips))
-                        .arg(count(floor->prompts_compared));
+                        .arg(count(floor->floor.flips))
+                        .arg(count(floor->floor.prompts_compared));
         cell.detail = QObject::tr(
             "The baseline's own answers changed on this many prompts "
             "(repeated, batched, warm against cold cache)");

@@ -197,27 +197,39 @@ class RecordRunSummaryTest : public QObject {
     ExperimentSection e;
     QVERIFY(!e.determinism_floor() && e.floor_verdicts().empty());
     e.more["floor"] = {{"lane", "bf16"}, {"floor", {{"flips", 2}, {"prompts_compared", 20}}}};
-    e.more["comparisons"] = json::array(
-        {{{"candidate", "fp8"},
-          {"floor_verdict",
-           {{"verdict", "within the floor"}, {"text", "within: 1 of 20"}, {"p_value", 0.885}}}},
-         {{"candidate", "mtp"}},                                       // not judged: no verdict
-         {{"candidate", 7}, {"floor_verdict", {{"p_value", "low"}}}},  // damaged
-         json(3)});
+    e.more["comparisons"] =
+        json::array({{{"baseline", "bf16"},
+                      {"candidate", "fp8"},
+                      {"floor_verdict",
+                       {{"verdict", "within the floor"},
+                        {"text", "within: 1 of 20"},
+                        {"p_value", 0.885},
+                        {"differing", 1},
+                        {"compared", 20},
+                        {"floor_flips", 2},
+                        {"floor_compared", 20}}}},
+                     {{"candidate", "mtp"}},  // not judged: no verdict
+                     {{"candidate", 7}, {"floor_verdict", {{"p_value", "low"}}}},  // damaged
+                     json(3)});
     const auto floor = e.determinism_floor();
     QVERIFY(floor.has_value());
     QCOMPARE(floor->lane, std::string("bf16"));
-    QCOMPARE(floor->flips, 2.0);
-    QCOMPARE(floor->prompts_compared, 20.0);
+    QCOMPARE(floor->floor.flips, 2.0);
+    QCOMPARE(floor->floor.prompts_compared, 20.0);
     const std::vector<FloorVerdictRecord> v = e.floor_verdicts();
     QCOMPARE(v.size(), size_t(2));
     QCOMPARE(v[0].candidate, std::string("fp8"));
     QCOMPARE(v[0].verdict, std::string("within the floor"));
     QCOMPARE(v[0].text, std::string("within: 1 of 20"));
     QCOMPARE(v[0].p_value, 0.885);
+    QCOMPARE(v[0].baseline, std::string("bf16"));
+    QCOMPARE(v[0].differing, 1.0);
+    QCOMPARE(v[0].compared, 20.0);
+    QCOMPARE(v[0].floor_flips, 2.0);
+    QCOMPARE(v[0].floor_compared, 20.0);
     QVERIFY(v[1].candidate.empty() && std::isnan(v[1].p_value));
     e.more["floor"] = {{"lane", 1}, {"floor", "none"}};
-    QVERIFY(e.determinism_floor()->lane.empty() && std::isnan(e.determinism_floor()->flips));
+    QVERIFY(e.determinism_floor()->lane.empty() && std::isnan(e.determinism_floor()->floor.flips));
     e.more["floor"] = json::array();
     QVERIFY(!e.determinism_floor());
 
@@ -232,6 +244,63 @@ class RecordRunSummaryTest : public QObject {
     QVERIFY(!p.energy_gap());
     p.more["energy"] = "unsupported";
     QVERIFY(!p.energy_gap());
+  }
+
+  // A determinism lane's floor, check by check with its flips, reads as types; damaged members
+  // read as absent and an unknown check is left out.
+  void determinismChecksReadAsTypes() {
+    LaneRecord lane;
+    QVERIFY(!lane.determinism_floor());
+    lane.more["determinism"] = {
+        {"repeatability",
+         {{"passes", 3},
+          {"prompts_compared", 40},
+          {"flips", 2},
+          {"flip_rate", 0.05},
+          {"flip_rate_interval", {0.014, 0.165}},
+          {"status", "measured"},
+          {"flipped",
+           {{{"id", "p7"},
+             {"divergence",
+              {{"token_index", 12},
+               {"reference_token", " the"},
+               {"other_token", ""},
+               {"margin_nats", 0.031},
+               {"class", "near-tie"}}}},
+            {{"id", 9}, {"divergence", "x"}},
+            json(3)}}}},
+        {"cache", {{"status", "vacuous"}, {"note", "warm pass reused no more tokens"}}},
+        {"batch", {{"concurrency", "8"}, {"flips", 0}, {"flip_rate_interval", {0.1}}}},
+        {"sideways", {{"flips", 1}}},
+        {"floor",
+         {{"checks", {"repeatability", 4, "batch"}}, {"flips", 2}, {"prompts_compared", 40}}}};
+    const auto floor = lane.determinism_floor();
+    QVERIFY(floor.has_value());
+    QCOMPARE(floor->checks.size(), size_t(3));  // in the floor's order: repeatability, batch, cache
+    const FloorCheck& rep = floor->checks[0];
+    QCOMPARE(rep.name, std::string("repeatability"));
+    QVERIFY(rep.counted);
+    QCOMPARE(rep.passes, 3.0);
+    QCOMPARE(rep.rate.rate, 0.05);
+    QVERIFY(rep.rate.interval_known());
+    QCOMPARE(rep.rate.hi, 0.165);
+    QCOMPARE(rep.flipped.size(), size_t(2));
+    QCOMPARE(rep.flipped[0].prompt_id, std::string("p7"));
+    QCOMPARE(rep.flipped[0].token_index, 12.0);
+    QCOMPARE(rep.flipped[0].reference_token, std::string(" the"));
+    QVERIFY(rep.flipped[0].other_token.empty());
+    QCOMPARE(rep.flipped[0].margin_nats, 0.031);
+    QCOMPARE(rep.flipped[0].divergence_class, std::string("near-tie"));
+    QVERIFY(rep.flipped[1].prompt_id.empty() && std::isnan(rep.flipped[1].token_index));
+    const FloorCheck& batch = floor->checks[1];
+    QVERIFY(batch.counted && std::isnan(batch.concurrency) && !batch.rate.interval_known());
+    const FloorCheck& cache = floor->checks[2];
+    QVERIFY(!cache.counted);
+    QCOMPARE(cache.note, std::string("warm pass reused no more tokens"));
+    QCOMPARE(floor->counts, (std::vector<std::string>{"repeatability", "batch"}));
+    QCOMPARE(floor->floor.flips, 2.0);
+    lane.more["determinism"] = "none";
+    QVERIFY(!lane.determinism_floor());
   }
 
   void kindsHaveOneNameEach() {

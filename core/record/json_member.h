@@ -1,0 +1,32 @@
+#pragma once
+// One member of a JSON object read as a type, for the record's accessors over the members it keeps
+// untyped: a member of another type (or a value that is not an object) reads as absent, never a
+// throw.
+#include <cmath>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace lb::record {
+
+// The member, or a null value.
+inline const nlohmann::json& member(const nlohmann::json& object, const char* key) {
+  static const nlohmann::json kNone;
+  if (!object.is_object()) return kNone;
+  const auto at = object.find(key);
+  return at == object.end() ? kNone : *at;
+}
+
+// A string member; "" when absent.
+inline std::string member_text(const nlohmann::json& object, const char* key) {
+  const nlohmann::json& at = member(object, key);
+  return at.is_string() ? at.get<std::string>() : std::string();
+}
+
+// A number member; NaN when absent.
+inline double member_number(const nlohmann::json& object, const char* key) {
+  const nlohmann::json& at = member(object, key);
+  return at.is_number() ? at.get<double>() : NAN;
+}
+
+}  // namespace lb::record
