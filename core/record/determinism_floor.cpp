@@ -1,5 +1,7 @@
 #include "core/record/determinism_floor.h"
 
+#include <tuple>
+
 #include "core/record/json_member.h"
 
 namespace lb::record {
@@ -10,11 +12,7 @@ FlipRate read_rate(const nlohmann::json& object) {
   r.prompts_compared = member_number(object, "prompts_compared");
   r.flips = member_number(object, "flips");
   r.rate = member_number(object, "flip_rate");
-  const nlohmann::json& ci = member(object, "flip_rate_interval");
-  if (ci.is_array() && ci.size() == 2 && ci[0].is_number() && ci[1].is_number()) {
-    r.lo = ci[0].get<double>();
-    r.hi = ci[1].get<double>();
-  }
+  if (const auto ci = member_pair(object, "flip_rate_interval")) std::tie(r.lo, r.hi) = *ci;
   return r;
 }
 

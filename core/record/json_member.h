@@ -3,7 +3,9 @@
 // untyped: a member of another type (or a value that is not an object) reads as absent, never a
 // throw.
 #include <cmath>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -27,6 +29,21 @@ inline std::string member_text(const nlohmann::json& object, const char* key) {
 inline double member_number(const nlohmann::json& object, const char* key) {
   const nlohmann::json& at = member(object, key);
   return at.is_number() ? at.get<double>() : NAN;
+}
+
+// A boolean member; false when absent.
+inline bool member_flag(const nlohmann::json& object, const char* key) {
+  const nlohmann::json& at = member(object, key);
+  return at.is_boolean() && at.get<bool>();
+}
+
+// A member that is a pair of numbers ([lo, hi]); nullopt when it is anything else.
+inline std::optional<std::pair<double, double>> member_pair(const nlohmann::json& object,
+                                                            const char* key) {
+  const nlohmann::json& at = member(object, key);
+  if (!at.is_array() || at.size() != 2 || !at[0].is_number() || !at[1].is_number())
+    return std::nullopt;
+  return std::pair{at[0].get<double>(), at[1].get<double>()};
 }
 
 }  // namespace lb::record

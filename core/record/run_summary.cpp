@@ -10,20 +10,12 @@ const Interval* PhaseRecord::interval(std::string_view figure) const {
 }
 
 std::optional<PhaseRecord::SteadyWindow> PhaseRecord::steady_window() const {
-  // Read member by member: a value of another type is damage, never a throw.
-  auto flag = [](const nlohmann::json& object, const char* key) {
-    const auto at = object.find(key);
-    return at != object.end() && at->is_boolean() && at->get<bool>();
-  };
-  const auto it = more.find("steady_state");
-  if (it == more.end() || !it->is_object() || !flag(*it, "found")) return std::nullopt;
-  const nlohmann::json& window = it->value("window_s", nlohmann::json());
-  const nlohmann::json& level = it->value("output_throughput", nlohmann::json());
-  if (!window.is_array() || window.size() != 2 || !window[0].is_number() ||
-      !window[1].is_number() || !level.is_number())
-    return std::nullopt;  // damaged: nothing to draw
-  return SteadyWindow{window[0].get<double>(), window[1].get<double>(), level.get<double>(),
-                      flag(*it, "short")};
+  const nlohmann::json& steady = member(more, "steady_state");
+  if (!member_flag(steady, "found")) return std::nullopt;
+  const std::optional<std::pair<double, double>> window = member_pair(steady, "window_s");
+  const double level = member_number(steady, "output_throughput");
+  if (!window || std::isnan(level)) return std::nullopt;  // damaged: nothing to draw
+  return SteadyWindow{window->first, window->second, level, member_flag(steady, "short")};
 }
 
 std::optional<PhaseRecord::EnergyGap> PhaseRecord::energy_gap() const {
@@ -63,10 +55,7 @@ std::vector<FloorVerdictRecord> ExperimentSection::floor_verdicts() const {
   return out;
 }
 
-bool PhaseRecord::interrupted() const {
-  const nlohmann::json& flag = member(more, "interrupted");
-  return flag.is_boolean() && flag.get<bool>();
-}
+bool PhaseRecord::interrupted() const { return member_flag(more, "interrupted"); }
 
 std::vector<std::string> phase_names_in_order(const nlohmann::json& lane_section) {
   std::vector<std::string> out;
