@@ -71,7 +71,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   try {
     const lb::report::GateTable table = lb::report::build_gate_table(
-        folder->summary, lanes, &folder->reviews, &folder->artifacts, &folder->sampled_reviews);
+        folder->record, lanes, &folder->reviews, &folder->artifacts, &folder->sampled_reviews);
     (void)lb::report::gate_table_to_json(table);
   } catch (const std::exception&) {
   }

@@ -3,6 +3,7 @@
 // untyped: a member of another type (or a value that is not an object) reads as absent, never a
 // throw.
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -29,6 +30,18 @@ inline std::string member_text(const nlohmann::json& object, const char* key) {
 inline double member_number(const nlohmann::json& object, const char* key) {
   const nlohmann::json& at = member(object, key);
   return at.is_number() ? at.get<double>() : NAN;
+}
+
+// A whole-number member (a count, an index); FALLBACK when absent, not whole or beyond int64.
+inline int64_t member_count(const nlohmann::json& object, const char* key, int64_t fallback = 0) {
+  const nlohmann::json& at = member(object, key);
+  if (at.is_number_unsigned())
+    return at.get<uint64_t>() <= static_cast<uint64_t>(INT64_MAX) ? at.get<int64_t>() : fallback;
+  if (at.is_number_integer()) return at.get<int64_t>();
+  if (!at.is_number_float()) return fallback;
+  const double v = at.get<double>();
+  return std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 9.0e18 ? static_cast<int64_t>(v)
+                                                                         : fallback;
 }
 
 // A boolean member; false when absent.

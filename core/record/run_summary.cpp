@@ -33,26 +33,25 @@ std::optional<DeterminismFloor> LaneRecord::determinism_floor() const {
   return read_determinism_floor(member(more, "determinism"));
 }
 
+std::vector<ContextSizeRecord> LaneRecord::context_sweep() const {
+  return read_context_sweep(member(more, "context_sweep"));
+}
+
 std::vector<FloorVerdictRecord> ExperimentSection::floor_verdicts() const {
   std::vector<FloorVerdictRecord> out;
-  const nlohmann::json& list = member(more, "comparisons");
-  if (!list.is_array()) return out;
-  for (const nlohmann::json& c : list) {
-    const nlohmann::json& v = member(c, "floor_verdict");
-    if (!v.is_object()) continue;
-    FloorVerdictRecord r;
-    r.baseline = member_text(c, "baseline");
-    r.candidate = member_text(c, "candidate");
-    r.verdict = member_text(v, "verdict");
-    r.text = member_text(v, "text");
-    r.p_value = member_number(v, "p_value");
-    r.differing = member_number(v, "differing");
-    r.compared = member_number(v, "compared");
-    r.floor_flips = member_number(v, "floor_flips");
-    r.floor_compared = member_number(v, "floor_compared");
-    out.push_back(std::move(r));
-  }
+  for (PairOutcome& p : pair_outcomes())
+    if (p.floor_verdict) out.push_back(std::move(*p.floor_verdict));
   return out;
+}
+
+std::vector<PairOutcome> ExperimentSection::pair_outcomes() const {
+  if (!is(ExperimentKind::Regression)) return {};
+  return read_pair_outcomes(member(more, "comparisons"));
+}
+
+std::vector<SampledOutcome> ExperimentSection::sampled_outcomes() const {
+  if (!is(ExperimentKind::SampledRegression)) return {};
+  return read_sampled_outcomes(member(more, "comparisons"));
 }
 
 bool PhaseRecord::interrupted() const { return member_flag(more, "interrupted"); }

@@ -22,9 +22,11 @@
 
 #include "core/metrics/bootstrap.h"
 #include "core/metrics/summary.h"
+#include "core/record/context_size.h"
 #include "core/record/determinism_floor.h"
 #include "core/record/experiment_kind.h"
 #include "core/record/file_fields.h"
+#include "core/record/pair_outcome.h"
 
 namespace lb::record {
 
@@ -106,6 +108,8 @@ struct LaneRecord {
   const PhaseRecord* phase(std::string_view name) const;
   // A determinism experiment's floor on this lane; nullopt when the section has none.
   std::optional<DeterminismFloor> determinism_floor() const;
+  // A context sweep's sizes on this lane, in run order; empty for the other kinds.
+  std::vector<ContextSizeRecord> context_sweep() const;
 };
 
 // A candidate lane's figure against the baseline lane's: the ratio, its interval and the verdict.
@@ -124,26 +128,13 @@ struct Comparison {
   bool interval_known() const { return std::isfinite(lo) && std::isfinite(hi); }
 };
 
-// A candidate's differing answers judged against that floor.
-struct FloorVerdictRecord {
-  std::string baseline;
-  std::string candidate;
-  std::string verdict;  // "above the floor", "within the floor", "not judged"
-  std::string text;     // the whole finding in one line
-  double p_value = NAN;
-  // The candidate's answers differing from the baseline's, and the baseline's own flips; NaN
-  // where the file did not say.
-  double differing = NAN, compared = NAN;
-  double floor_flips = NAN, floor_compared = NAN;
-};
-
 struct ExperimentSection {
   std::string name;
   std::optional<ExperimentKind> kind;  // nullopt: a kind this version does not know
   std::string kind_name;               // as written
   std::vector<LaneRecord> lanes;       // by lane id
   // Figure ratios of each candidate lane against the first; a regression's pair outcomes, which
-  // share the file's "comparisons" list, are still in `more`.
+  // share the file's "comparisons" list, stay in `more` and read through pair_outcomes().
   std::vector<Comparison> comparisons;
   std::vector<std::string> blockers;
   nlohmann::json more = nlohmann::json::object();
@@ -159,6 +150,10 @@ struct ExperimentSection {
   // the file's order; read from `more`, a member of another type read as absent.
   std::optional<DeterminismFloor> determinism_floor() const;
   std::vector<FloorVerdictRecord> floor_verdicts() const;
+  // A regression's candidates against the baseline, and a sampled regression's, in the file's
+  // order; empty for the other kinds.
+  std::vector<PairOutcome> pair_outcomes() const;
+  std::vector<SampledOutcome> sampled_outcomes() const;
   // The comparison of CANDIDATE's FIGURE at PHASE with the baseline; nullptr when none.
   const Comparison* comparison(std::string_view candidate, std::string_view phase,
                                std::string_view figure) const;

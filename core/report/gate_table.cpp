@@ -1,68 +1,70 @@
 #include "core/report/gate_table.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <map>
 #include <optional>
 
 #include "core/record/experiment_kind.h"
+#include "core/record/json_member.h"
 #include "core/report/artifact_records.h"
 
 namespace lb::report {
 namespace {
 
 using nlohmann::json;
-
-const json& lane_section(const json& experiment, const std::string& lane) {
-  static const json kNull;
-  if (!experiment.contains("lanes") || !experiment["lanes"].is_object()) return kNull;
-  const auto it = experiment["lanes"].find(lane);
-  return it == experiment["lanes"].end() ? kNull : *it;
-}
-
-GateStatus status_of(const std::string& s) { return record::gate_status_from(s); }
+using record::ExperimentSection;
 
 // A multimodal gate's cell names the route it went over and the prompts it could not carry,
 // per kind, after the failure or refusal when there is one: "over /api/chat; unsupported by the
 // API: mixed 5, video 10".
-std::string multimodal_detail(const json& gate, const std::string& detail) {
-  std::string out = "over " + gate.value("route", "");
+std::string multimodal_detail(const record::GateResult& gate, const std::string& detail) {
+  std::string out = "over " + record::member_text(gate.more, "route");
   std::string kinds;
-  if (gate.contains("kinds") && gate["kinds"].is_object())
-    for (const auto& [kind, k] : gate["kinds"].items())
-      if (const int64_t n = k.is_object() ? k.value("unsupported_by_api", int64_t{0}) : 0; n > 0)
+  const json& per_kind = record::member(gate.more, "kinds");
+  if (per_kind.is_object())
+    for (const auto& [kind, k] : per_kind.items())
+      if (const int64_t n = record::member_count(k, "unsupported_by_api"); n > 0)
         kinds += (kinds.empty() ? "" : ", ") + kind + " " + std::to_string(n);
   if (!kinds.empty()) out += "; unsupported by the API: " + kinds;
   return detail.empty() ? out : detail + "; " + out;
 }
 
-GateCell functional_cell(const json& gate) {
+GateCell functional_cell(const record::GateResult& gate) {
   GateCell cell;
-  if (!gate.is_object()) return cell;
-  cell.status = status_of(gate.value("status", ""));
-  cell.score = gate.value("score", "");
+  cell.status = gate.status;
+  cell.score = gate.score;
   if (cell.status == GateStatus::Unsupported) {
-    const std::string what = gate.value("unsupported", "");  // e.g. "multimodal unsupported"
-    const std::string why = gate.value("why", "");
-    cell.detail = what.empty() ? why : why.empty() ? what : what + ": " + why;
+    // e.g. "multimodal unsupported"
+    const std::string what = record::member_text(gate.more, "unsupported");
+    cell.detail = what.empty() ? gate.why : gate.why.empty() ? what : what + ": " + gate.why;
   }
-  if (cell.status == GateStatus::Stopped) cell.detail = gate.value("why", "");
-  if (gate.contains("failures") && gate["failures"].is_array() && !gate["failures"].empty())
-    cell.detail = gate["failures"][0].value("why", "");
-  if (gate.contains("route")) cell.detail = multimodal_detail(gate, cell.detail);
+  if (cell.status == GateStatus::Stopped) cell.detail = gate.why;
+  if (!gate.failures.empty()) cell.detail = gate.failures.front().why;
+  if (gate.more.contains("route")) cell.detail = multimodal_detail(gate, cell.detail);
   return cell;
 }
 
-std::vector<std::string> checks_in(const json& experiment, const std::vector<std::string>& lanes) {
+const record::GateResult* gate_of(const ExperimentSection& experiment, const std::string& lane,
+                                  const std::string& check) {
+  const record::LaneRecord* section = experiment.lane(lane);
+  if (!section) return nullptr;
+  for (const record::GateResult& g : section->gates)
+    if (g.check == check) return &g;
+  return nullptr;
+}
+
+std::vector<std::string> checks_in(const ExperimentSection& experiment,
+                                   const std::vector<std::string>& lanes) {
   std::vector<std::string> checks;
-  for (const auto& lane : lanes) {
-    const json& section = lane_section(experiment, lane);
-    if (!section.contains("gates") || !section["gates"].is_object()) continue;
-    for (const auto& [check, value] : section["gates"].items())
-      if (std::find(checks.begin(), checks.end(), check) == checks.end()) checks.push_back(check);
-  }
-  // JSON objects sort their keys: put the checks back in the product's order.
+  for (const auto& lane : lanes)
+    if (const record::LaneRecord* section = experiment.lane(lane))
+      for (const record::GateResult& g : section->gates)
+        if (std::find(checks.begin(), checks.end(), g.check) == checks.end())
+          checks.push_back(g.check);
+  // The file's object sorts its keys: put the checks back in the product's order.
   const std::vector<std::string>& order = gate_check_names();
   auto rank = [&order](const std::string& c) {
     const auto it = std::find(order.begin(), order.end(), c);
@@ -73,30 +75,32 @@ std::vector<std::string> checks_in(const json& experiment, const std::vector<std
   return checks;
 }
 
-void add_functional_rows(GateTable& table, const json& experiment, bool suffix) {
-  const std::string name = experiment.value("name", "gates");
+const std::string& name_of(const ExperimentSection& experiment) {
+  return experiment.name.empty() ? experiment.kind_name : experiment.name;
+}
+
+void add_functional_rows(GateTable& table, const ExperimentSection& experiment, bool suffix) {
+  const std::string name = experiment.name.empty() ? "gates" : experiment.name;
   for (const auto& check : checks_in(experiment, table.lanes)) {
     GateRow row;
     row.key = "gates." + check + (suffix ? "@" + name : "");
     row.label = gate_label(check) + (suffix ? " (" + name + ")" : "");
     for (const auto& lane : table.lanes) {
-      const json& section = lane_section(experiment, lane);
-      const bool has = section.contains("gates") && section["gates"].contains(check);
-      row.cells.push_back(has ? functional_cell(section["gates"][check]) : GateCell{});
+      const record::GateResult* gate = gate_of(experiment, lane, check);
+      row.cells.push_back(gate ? functional_cell(*gate) : GateCell{});
     }
     table.rows.push_back(std::move(row));
   }
 }
 
 // Long-context retrieval: every measured size of the lane found its needle.
-GateCell retrieval_cell(const json& rows) {
+GateCell retrieval_cell(const std::vector<record::ContextSizeRecord>& sizes) {
   GateCell cell;
-  if (!rows.is_array()) return cell;
   int64_t passed = 0, measured = 0;
-  for (const auto& r : rows) {
-    if (r.value("status", "") != "measured" || !r.contains("retrieval_pass")) continue;
+  for (const record::ContextSizeRecord& size : sizes) {
+    if (!size.measured() || !size.retrieval_pass) continue;
     ++measured;
-    passed += r["retrieval_pass"].get<bool>() ? 1 : 0;
+    passed += *size.retrieval_pass ? 1 : 0;
   }
   if (measured == 0) return cell;
   cell.score = std::to_string(passed) + "/" + std::to_string(measured);
@@ -105,30 +109,32 @@ GateCell retrieval_cell(const json& rows) {
   return cell;
 }
 
-void add_retrieval_row(GateTable& table, const json& experiment) {
+void add_retrieval_row(GateTable& table, const ExperimentSection& experiment) {
   GateRow row{"retrieval", "Long-context retrieval (sizes passed)", {}, {}};
   bool any = false;
   for (const auto& lane : table.lanes) {
-    GateCell cell = retrieval_cell(lane_section(experiment, lane).value("context_sweep", json()));
+    const record::LaneRecord* section = experiment.lane(lane);
+    GateCell cell = section ? retrieval_cell(section->context_sweep()) : GateCell{};
     any = any || cell.status != GateStatus::NotRun;
     row.cells.push_back(std::move(cell));
   }
   if (any) table.rows.push_back(std::move(row));
 }
 
-const compare::ReviewRecord* review_of(const std::vector<compare::ReviewRecord>* reviews,
-                                       const std::string& base, const std::string& cand) {
-  if (!reviews) return nullptr;
-  for (const auto& r : *reviews)
+template <typename Record>
+const Record* record_of(const std::vector<Record>* records, const std::string& base,
+                        const std::string& cand) {
+  if (!records) return nullptr;
+  for (const auto& r : *records)
     if (r.lane_a == base && r.lane_b == cand) return &r;
   return nullptr;
 }
 
 // A candidate passes once no pair is a blocker and every pair that needs review has a verdict:
 // the review record (verdicts given after the run) decides; without one, the run's triage.
-void judge_regression(GateCell& cell, const json& c, const compare::ReviewRecord* review) {
-  const size_t flipped = c.contains("flipped_facts") ? c["flipped_facts"].size() : 0;
-  int64_t pending = c.value("review_required", 0);
+void judge_regression(GateCell& cell, const record::PairOutcome& c,
+                      const compare::ReviewRecord* review) {
+  int64_t pending = c.review_required;
   if (review) {
     const auto outcome = review->outcome();
     pending = static_cast<int64_t>(outcome.unreviewed_required);
@@ -138,28 +144,30 @@ void judge_regression(GateCell& cell, const json& c, const compare::ReviewRecord
       return;
     }
   }
-  if (flipped > 0) {
+  if (c.flipped_facts > 0) {
     cell.status = GateStatus::Fail;
-    cell.detail = std::to_string(flipped) + " flipped fact(s)";
+    cell.detail = std::to_string(c.flipped_facts) + " flipped fact(s)";
   } else if (pending > 0) {
     cell.status = GateStatus::NotRun;
     cell.detail = "review pending: " + std::to_string(pending) + " pair(s)";
   } else {
     cell.status = GateStatus::Pass;
-    cell.detail = c.value("review_outcome", "");
+    cell.detail = c.review_outcome;
   }
 }
 
-// Fills one cell per candidate of the experiment's lane pairs: `cell_of(comparison)` gives the
+// Fills one cell per candidate of the experiment's lane pairs: `cell_of(outcome)` gives the
 // candidate's cell, or nullopt to leave the pair out; the pair's baseline cell says "baseline".
 // Returns how many pairs gave a cell.
-size_t fill_pair_cells(GateRow& row, const std::vector<std::string>& lanes, const json& experiment,
-                       const std::function<std::optional<GateCell>(const json&)>& cell_of) {
+template <typename Outcome>
+size_t fill_pair_cells(GateRow& row, const std::vector<std::string>& lanes,
+                       const std::vector<Outcome>& outcomes,
+                       const std::function<std::optional<GateCell>(const Outcome&)>& cell_of) {
   row.cells.resize(lanes.size());
   size_t filled = 0;
-  for (const auto& c : experiment["comparisons"]) {
-    const auto base = std::find(lanes.begin(), lanes.end(), c.value("baseline", ""));
-    const auto cand = std::find(lanes.begin(), lanes.end(), c.value("candidate", ""));
+  for (const Outcome& c : outcomes) {
+    const auto base = std::find(lanes.begin(), lanes.end(), c.baseline);
+    const auto cand = std::find(lanes.begin(), lanes.end(), c.candidate);
     if (cand == lanes.end()) continue;
     std::optional<GateCell> cell = cell_of(c);
     if (!cell) continue;
@@ -171,42 +179,38 @@ size_t fill_pair_cells(GateRow& row, const std::vector<std::string>& lanes, cons
   return filled;
 }
 
-bool has_comparisons(const json& experiment) {
-  return experiment.contains("comparisons") && experiment["comparisons"].is_array();
-}
+using PairCell = std::function<std::optional<GateCell>(const record::PairOutcome&)>;
 
-// The regression check of each candidate against the baseline lane.
-void add_regression_row(GateTable& table, const json& experiment,
+// The regression check of each candidate against the baseline.
+void add_regression_row(GateTable& table, const std::vector<record::PairOutcome>& outcomes,
                         const std::vector<compare::ReviewRecord>* reviews) {
-  if (!has_comparisons(experiment)) return;
   GateRow row{"regression", "Regression vs baseline (identical or similar)", {}, {}};
-  fill_pair_cells(row, table.lanes, experiment, [&](const json& c) {
-    GateCell cell;
-    const int64_t same = c.value("identical", 0) + c.value("near_identical", 0);
-    cell.score = std::to_string(same) + "/" + std::to_string(c.value("pairs", 0));
-    judge_regression(cell, c,
-                     review_of(reviews, c.value("baseline", ""), c.value("candidate", "")));
-    // Prompts whose media a lane's API refused: neither passed nor failed, but said.
-    if (const int64_t n = c.value("unsupported_by_lane", int64_t{0}); n > 0)
-      cell.detail += (cell.detail.empty() ? "" : "; ") + std::to_string(n) +
-                     " prompt(s) unsupported by the lane";
-    // Judged against the baseline's determinism floor (docs/determinism.md), when measured.
-    if (c.contains("floor_verdict") && c["floor_verdict"].is_object())
-      cell.detail +=
-          (cell.detail.empty() ? "" : "; ") + c["floor_verdict"].value("text", std::string());
-    return std::optional<GateCell>(std::move(cell));
-  });
+  fill_pair_cells<record::PairOutcome>(
+      row, table.lanes, outcomes, [&](const record::PairOutcome& c) {
+        GateCell cell;
+        cell.score = std::to_string(c.identical + c.near_identical) + "/" + std::to_string(c.pairs);
+        judge_regression(cell, c, record_of(reviews, c.baseline, c.candidate));
+        // Prompts whose media a lane's API refused: neither passed nor failed, but said.
+        if (c.unsupported_by_lane > 0)
+          cell.detail += (cell.detail.empty() ? "" : "; ") + std::to_string(c.unsupported_by_lane) +
+                         " prompt(s) unsupported by the lane";
+        // Judged against the baseline's determinism floor (docs/determinism.md), when measured.
+        if (c.floor_verdict)
+          cell.detail += (cell.detail.empty() ? "" : "; ") + c.floor_verdict->text;
+        return std::optional<GateCell>(std::move(cell));
+      });
   table.rows.push_back(std::move(row));
 }
 
 // Token fidelity: every confident change (a token the baseline did not expect) has a verdict
 // and none is a blocker. Judged from the review record when there is one, else all pending.
-GateCell token_cell(const json& td, const compare::ReviewRecord* review) {
+GateCell token_cell(const record::TokenEvidenceRecord& evidence,
+                    const compare::ReviewRecord* review) {
   GateCell cell;
-  size_t pending = 0, blockers = 0, total = 0;
-  for (const auto& change : td.value("confident_changes", json::array())) {
-    ++total;
-    const auto index = static_cast<size_t>(change.value("index", int64_t{-1}));
+  size_t pending = 0, blockers = 0;
+  const size_t total = evidence.confident_changes.size();
+  for (const int64_t at : evidence.confident_changes) {
+    const auto index = static_cast<size_t>(at);  // -1 (not said) is past every pair
     const auto verdict = review && index < review->pairs.size() ? review->pairs[index].verdict
                                                                 : compare::Verdict::Unreviewed;
     blockers += verdict == compare::Verdict::Blocker;
@@ -229,35 +233,22 @@ GateCell token_cell(const json& td, const compare::ReviewRecord* review) {
   return cell;
 }
 
-void add_token_row(GateTable& table, const json& experiment,
+void add_token_row(GateTable& table, const std::vector<record::PairOutcome>& outcomes,
                    const std::vector<compare::ReviewRecord>* reviews) {
-  if (!has_comparisons(experiment)) return;
   GateRow row{"tokens", "Token fidelity (confident changes reviewed)", {}, {}};
-  const size_t filled =
-      fill_pair_cells(row, table.lanes, experiment, [&](const json& c) -> std::optional<GateCell> {
-        if (!c.contains("token_divergence") || !c["token_divergence"].is_object())
-          return std::nullopt;
-        return token_cell(c["token_divergence"],
-                          review_of(reviews, c.value("baseline", ""), c.value("candidate", "")));
-      });
-  if (filled > 0) table.rows.push_back(std::move(row));
-}
-
-const compare::SampledReviewRecord* sampled_of(
-    const std::vector<compare::SampledReviewRecord>* records, const std::string& base,
-    const std::string& cand) {
-  if (!records) return nullptr;
-  for (const auto& r : *records)
-    if (r.lane_a == base && r.lane_b == cand) return &r;
-  return nullptr;
+  const PairCell cell_of = [&](const record::PairOutcome& c) -> std::optional<GateCell> {
+    if (!c.tokens) return std::nullopt;
+    return token_cell(*c.tokens, record_of(reviews, c.baseline, c.candidate));
+  };
+  if (fill_pair_cells(row, table.lanes, outcomes, cell_of) > 0)
+    table.rows.push_back(std::move(row));
 }
 
 // Sampled review: every `shifted` prompt has a verdict and no prompt is judged a blocker. The
 // record (verdicts given since the run) decides; without one, every shifted prompt is pending.
-GateCell sampled_cell(const json& c, const compare::SampledReviewRecord* record) {
+GateCell sampled_cell(const record::SampledOutcome& c, const compare::SampledReviewRecord* record) {
   GateCell cell;
-  const int64_t total = c.contains("prompts") ? static_cast<int64_t>(c["prompts"].size()) : 0;
-  int64_t shifted = c.value("shifted", int64_t{0});
+  int64_t shifted = c.shifted;
   int64_t pending = shifted, blockers = 0;
   if (record) {
     const auto o = record->outcome();
@@ -265,8 +256,8 @@ GateCell sampled_cell(const json& c, const compare::SampledReviewRecord* record)
     pending = static_cast<int64_t>(o.unreviewed);
     blockers = static_cast<int64_t>(o.blockers);
   }
-  cell.score = std::to_string(c.value("indistinguishable", int64_t{0})) + "/" +
-               std::to_string(total) + " indistinguishable";
+  cell.score =
+      std::to_string(c.indistinguishable) + "/" + std::to_string(c.prompts) + " indistinguishable";
   if (blockers > 0) {
     cell.status = GateStatus::Fail;
     cell.detail = std::to_string(blockers) + " prompt(s) judged a blocker";
@@ -281,59 +272,54 @@ GateCell sampled_cell(const json& c, const compare::SampledReviewRecord* record)
   return cell;
 }
 
-void add_sampled_row(GateTable& table, const json& experiment,
+void add_sampled_row(GateTable& table, const std::vector<record::SampledOutcome>& outcomes,
                      const std::vector<compare::SampledReviewRecord>* records) {
-  if (!has_comparisons(experiment)) return;
   GateRow row{"sampled", "Sampled review (no shifted prompt unreviewed)", {}, {}};
-  fill_pair_cells(row, table.lanes, experiment, [&](const json& c) {
-    return std::optional<GateCell>(
-        sampled_cell(c, sampled_of(records, c.value("baseline", ""), c.value("candidate", ""))));
-  });
+  fill_pair_cells<record::SampledOutcome>(
+      row, table.lanes, outcomes, [&](const record::SampledOutcome& c) {
+        return std::optional<GateCell>(
+            sampled_cell(c, record_of(records, c.baseline, c.candidate)));
+      });
   table.rows.push_back(std::move(row));
+}
+
+std::string four_places(double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.4f", v);
+  return buf;
 }
 
 // Top-1 agreement: the share of the candidate's answer tokens that are the baseline's own top-1
 // under teacher forcing, against the plan's min_top1_agreement.
-GateCell top1_cell(const json& cross) {
+GateCell top1_cell(const record::CrossScoreRecord& cross) {
   GateCell cell;
-  const json& d = cross.value("candidate_under_baseline", json::object());
-  const double least = cross.value("min_top1_agreement", -1.0);
-  if (d.value("status", "") != "ok" || !d.contains("top1_agreement") ||
-      !d["top1_agreement"].is_number()) {
+  if (cross.status != "ok" || std::isnan(cross.top1_agreement)) {
     cell.status = GateStatus::Unsupported;
-    cell.detail = d.value("reason", std::string("cross-scoring unsupported"));
+    cell.detail = cross.reason.empty() ? "cross-scoring unsupported" : cross.reason;
     return cell;
   }
-  const double agreement = d["top1_agreement"].get<double>();
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.4f", agreement);
-  cell.score = buf;
-  cell.status = agreement >= least ? GateStatus::Pass : GateStatus::Fail;
-  if (cell.status == GateStatus::Fail) {
-    std::snprintf(buf, sizeof buf, "%.4f", least);
-    cell.detail = "top-1 agreement " + cell.score + " is below " + buf;
-  }
+  cell.score = four_places(cross.top1_agreement);
+  cell.status =
+      cross.top1_agreement >= cross.min_top1_agreement ? GateStatus::Pass : GateStatus::Fail;
+  if (cell.status == GateStatus::Fail)
+    cell.detail =
+        "top-1 agreement " + cell.score + " is below " + four_places(cross.min_top1_agreement);
   return cell;
 }
 
-void add_top1_row(GateTable& table, const json& experiment) {
-  if (!has_comparisons(experiment)) return;
+void add_top1_row(GateTable& table, const std::vector<record::PairOutcome>& outcomes) {
   GateRow row{"tokens.top1", "Token fidelity (top-1 agreement)", {}, {}};
-  const size_t filled =
-      fill_pair_cells(row, table.lanes, experiment, [&](const json& c) -> std::optional<GateCell> {
-        const json* cross = nullptr;
-        if (c.contains("token_divergence") && c["token_divergence"].is_object() &&
-            c["token_divergence"].contains("cross_score"))
-          cross = &c["token_divergence"]["cross_score"];
-        if (!cross || !cross->is_object() || cross->value("min_top1_agreement", -1.0) < 0)
-          return std::nullopt;
-        char buf[48];
-        std::snprintf(buf, sizeof buf, "Token fidelity (top-1 agreement >= %.4g)",
-                      cross->value("min_top1_agreement", 0.0));
-        row.label = buf;
-        return top1_cell(*cross);
-      });
-  if (filled > 0) table.rows.push_back(std::move(row));
+  const PairCell cell_of = [&](const record::PairOutcome& c) -> std::optional<GateCell> {
+    if (!c.tokens || !c.tokens->cross_score || !c.tokens->cross_score->has_bar())
+      return std::nullopt;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "Token fidelity (top-1 agreement >= %.4g)",
+                  c.tokens->cross_score->min_top1_agreement);
+    row.label = buf;
+    return top1_cell(*c.tokens->cross_score);
+  };
+  if (fill_pair_cells(row, table.lanes, outcomes, cell_of) > 0)
+    table.rows.push_back(std::move(row));
 }
 
 void add_artifacts_row(GateTable& table, const std::vector<ArtifactRecord>& records) {
@@ -360,58 +346,57 @@ void add_artifacts_row(GateTable& table, const std::vector<ArtifactRecord>& reco
   table.rows.push_back(std::move(row));
 }
 
+void add_rows_of(GateTable& table, const ExperimentSection& e, int of_this_kind,
+                 const std::vector<compare::ReviewRecord>* reviews,
+                 const std::vector<compare::SampledReviewRecord>* sampled) {
+  using K = record::ExperimentKind;
+  if (!e.kind) return;  // a kind this version does not know adds no row
+  switch (*e.kind) {
+    case K::Gates:
+      add_functional_rows(table, e, of_this_kind > 1);
+      break;
+    case K::ContextSweep:
+      add_retrieval_row(table, e);
+      break;
+    case K::Regression:
+      // A regression that wrote no list of pairs (stopped before) has no rows.
+      if (!record::member(e.more, "comparisons").is_array()) break;
+      add_regression_row(table, e.pair_outcomes(), reviews);
+      add_token_row(table, e.pair_outcomes(), reviews);
+      add_top1_row(table, e.pair_outcomes());
+      break;
+    case K::SampledRegression:
+      if (record::member(e.more, "comparisons").is_array())
+        add_sampled_row(table, e.sampled_outcomes(), sampled);
+      break;
+    case K::Throughput:
+    case K::PrefixCache:
+    case K::Speculative:
+    case K::Trace:
+    case K::Sessions:
+    case K::Capacity:
+      break;  // judged by their figures (performance gates), not by rows of their own
+    case K::Determinism:
+      break;  // a floor to judge the regression's differences by, not a gate itself
+  }
+}
+
 // The rows of the run's experiments, in run order.
-void add_experiment_rows(GateTable& table, const json& summary,
+void add_experiment_rows(GateTable& table, const record::RunSummary& summary,
                          const std::vector<compare::ReviewRecord>* reviews,
                          const std::vector<compare::SampledReviewRecord>* sampled) {
-  try {
-    // By kind; a kind this version does not know is counted by its name and adds no row.
-    const auto kind_of = [](const json& e) {
-      return e.is_object() && e.contains("kind") && e["kind"].is_string()
-                 ? record::experiment_kind_from(e["kind"].get<std::string>())
-                 : std::nullopt;
-    };
-    std::map<std::string, int> per_kind;
-    for (const auto& e : summary["experiments"]) ++per_kind[e.value("kind", "")];
-    for (const auto& e : summary["experiments"]) {
-      using K = record::ExperimentKind;
-      const std::optional<K> kind = kind_of(e);
-      const int of_this_kind = per_kind[e.value("kind", "")];
-      const size_t first = table.rows.size();
-      if (kind) switch (*kind) {
-          case K::Gates:
-            add_functional_rows(table, e, of_this_kind > 1);
-            break;
-          case K::ContextSweep:
-            add_retrieval_row(table, e);
-            break;
-          case K::Regression:
-            add_regression_row(table, e, reviews);
-            add_token_row(table, e, reviews);
-            add_top1_row(table, e);
-            break;
-          case K::SampledRegression:
-            add_sampled_row(table, e, sampled);
-            break;
-          case K::Throughput:
-          case K::PrefixCache:
-          case K::Speculative:
-          case K::Trace:
-          case K::Sessions:
-          case K::Capacity:
-            break;  // judged by their figures (performance gates), not by rows of their own
-          case K::Determinism:
-            break;  // a floor to judge the regression's differences by, not a gate itself
-        }
-      const std::string name = e.value("name", e.value("kind", ""));
-      for (size_t i = first; i < table.rows.size(); ++i) {
-        GateRow& row = table.rows[i];
-        row.experiment = name;
-        if (kind != K::Gates && of_this_kind > 1) row.key += "@" + name;
-      }
+  // Counted by the kind as written, so a kind this version does not know counts too.
+  std::map<std::string, int> per_kind;
+  for (const ExperimentSection& e : summary.experiments) ++per_kind[e.kind_name];
+  for (const ExperimentSection& e : summary.experiments) {
+    const int of_this_kind = per_kind[e.kind_name];
+    const size_t first = table.rows.size();
+    add_rows_of(table, e, of_this_kind, reviews, sampled);
+    for (size_t i = first; i < table.rows.size(); ++i) {
+      GateRow& row = table.rows[i];
+      row.experiment = name_of(e);
+      if (!e.is(record::ExperimentKind::Gates) && of_this_kind > 1) row.key += "@" + name_of(e);
     }
-  } catch (const json::exception&) {
-    // A summary.json edited by hand into another shape: keep the rows read so far.
   }
 }
 
@@ -457,14 +442,13 @@ std::string gate_label(const std::string& check) {
   return it == labels.end() ? check : it->second;
 }
 
-GateTable build_gate_table(const json& summary, const std::vector<std::string>& lanes,
+GateTable build_gate_table(const record::RunSummary& summary, const std::vector<std::string>& lanes,
                            const std::vector<compare::ReviewRecord>* reviews,
                            const std::vector<ArtifactRecord>* artifacts,
                            const std::vector<compare::SampledReviewRecord>* sampled) {
   GateTable table;
   table.lanes = lanes;
-  if (summary.is_object() && summary.contains("experiments") && summary["experiments"].is_array())
-    add_experiment_rows(table, summary, reviews, sampled);
+  add_experiment_rows(table, summary, reviews, sampled);
   if (artifacts) add_artifacts_row(table, *artifacts);
   return table;
 }

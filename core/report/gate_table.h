@@ -1,5 +1,5 @@
 #pragma once
-// The gate table of a qualification (rows gates, columns lanes), built from summary.json: the
+// The gate table of a qualification (rows gates, columns lanes), built from the run's record: the
 // functional gates experiment's n/N scores, long-context retrieval per lane and the regression
 // review of each candidate lane. Used by the report writers and the Decision page.
 #include <string>
@@ -58,7 +58,7 @@ const std::vector<std::string>& gate_check_names();
 // "Artifacts verified" row when there is any; a lane without one is "not run" there. SAMPLED
 // (sampled-review.json records) decide the sampled review's row: no `shifted` prompt unreviewed
 // and none judged a blocker.
-GateTable build_gate_table(const nlohmann::json& summary, const std::vector<std::string>& lanes,
+GateTable build_gate_table(const record::RunSummary& summary, const std::vector<std::string>& lanes,
                            const std::vector<compare::ReviewRecord>* reviews = nullptr,
                            const std::vector<ArtifactRecord>* artifacts = nullptr,
                            const std::vector<compare::SampledReviewRecord>* sampled = nullptr);

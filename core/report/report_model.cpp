@@ -122,7 +122,7 @@ ReportModel build_report_model(const RunFolder& folder) {
   const auto lanes = folder.lane_ids();
   for (size_t i = 0; i < lanes.size(); ++i) m.lanes.push_back(lane_info(folder, lanes[i], i));
   m.artifacts = folder.artifacts;
-  m.gates = build_gate_table(folder.summary, lanes, &folder.reviews, &folder.artifacts,
+  m.gates = build_gate_table(folder.record, lanes, &folder.reviews, &folder.artifacts,
                              &folder.sampled_reviews);
   m.performance = performance_tables(folder);
   m.charts = report_charts(folder);

@@ -14,7 +14,7 @@ void build_rows(const report::RunFolder& folder, DecisionView& view) {
   const std::vector<std::string> lanes = folder.lane_ids();
   for (const std::string& lane : lanes) view.lanes << QString::fromStdString(lane);
   const report::GateTable table = report::build_gate_table(
-      folder.summary, lanes, &folder.reviews, &folder.artifacts, &folder.sampled_reviews);
+      folder.record, lanes, &folder.reviews, &folder.artifacts, &folder.sampled_reviews);
   view.has_gates = !table.empty();
   view.rows = gate_rows(table);
   view.gates = table;

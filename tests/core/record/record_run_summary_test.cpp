@@ -195,6 +195,7 @@ class RecordRunSummaryTest : public QObject {
   // another type reads as absent, never a throw.
   void floorAndEnergyReadAsTypes() {
     ExperimentSection e;
+    e.kind = ExperimentKind::Regression;
     QVERIFY(!e.determinism_floor() && e.floor_verdicts().empty());
     e.more["floor"] = {{"lane", "bf16"}, {"floor", {{"flips", 2}, {"prompts_compared", 20}}}};
     e.more["comparisons"] =
@@ -301,6 +302,89 @@ class RecordRunSummaryTest : public QObject {
     QCOMPARE(floor->floor.flips, 2.0);
     lane.more["determinism"] = "none";
     QVERIFY(!lane.determinism_floor());
+  }
+
+  // A regression's pair outcomes, a sampled regression's and a context sweep's sizes read as
+  // types: counts, token evidence and cross-score; a member of another type reads as absent and an
+  // entry that is not an object is left out.
+  void pairOutcomesAndContextSizesReadAsTypes() {
+    ExperimentSection e;
+    e.kind = ExperimentKind::Regression;
+    e.more["comparisons"] = json::array(
+        {{{"baseline", "bf16"},
+          {"candidate", "fp8"},
+          {"pairs", 20},
+          {"identical", 12},
+          {"near_identical", 5},
+          {"divergent", 3},
+          {"review_required", 2},
+          {"flipped_facts", json::array({{{"index", 4}}, {{"index", 9}}})},
+          {"unsupported_by_lane", 1},
+          {"review_outcome", "2 pairs need review"},
+          {"token_divergence",
+           {{"confident_changes", json::array({{{"index", 4}}, {{"index", "x"}}})},
+            {"cross_score",
+             {{"min_top1_agreement", 0.98},
+              {"candidate_under_baseline", {{"status", "ok"}, {"top1_agreement", 0.95}}}}}}}},
+         {{"candidate", "mtp"}, {"pairs", "many"}, {"identical", 2.5}, {"flipped_facts", 3}},
+         json("not a pair")});
+    const std::vector<PairOutcome> pairs = e.pair_outcomes();
+    QCOMPARE(pairs.size(), size_t(2));
+    const PairOutcome& p = pairs[0];
+    QCOMPARE(p.baseline, std::string("bf16"));
+    QCOMPARE(p.candidate, std::string("fp8"));
+    QCOMPARE(p.pairs + p.identical + p.near_identical + p.divergent, int64_t(40));
+    QCOMPARE(p.review_required, int64_t(2));
+    QCOMPARE(p.flipped_facts, int64_t(2));
+    QCOMPARE(p.unsupported_by_lane, int64_t(1));
+    QCOMPARE(p.review_outcome, std::string("2 pairs need review"));
+    QVERIFY(!p.floor_verdict);
+    QVERIFY(p.tokens.has_value());
+    QCOMPARE(p.tokens->confident_changes, (std::vector<int64_t>{4, -1}));
+    QVERIFY(p.tokens->cross_score && p.tokens->cross_score->has_bar());
+    QCOMPARE(p.tokens->cross_score->top1_agreement, 0.95);
+    QCOMPARE(p.tokens->cross_score->status, std::string("ok"));
+    const PairOutcome& damaged = pairs[1];  // not a count, not whole, not a list: absent
+    QVERIFY(damaged.pairs == 0 && damaged.identical == 0 && damaged.flipped_facts == 0);
+    QVERIFY(!damaged.tokens);
+    QVERIFY(e.sampled_outcomes().empty());  // not a sampled regression
+
+    ExperimentSection sampled;
+    sampled.kind = ExperimentKind::SampledRegression;
+    sampled.more["comparisons"] = json::array({{{"baseline", "bf16"},
+                                                {"candidate", "fp8"},
+                                                {"shifted", 1},
+                                                {"indistinguishable", 2},
+                                                {"prompts", json::array({1, 2, 3})}}});
+    QVERIFY(sampled.pair_outcomes().empty());
+    const std::vector<SampledOutcome> s = sampled.sampled_outcomes();
+    QCOMPARE(s.size(), size_t(1));
+    QCOMPARE(s[0].prompts, int64_t(3));
+    QCOMPARE(s[0].shifted, int64_t(1));
+    QCOMPARE(s[0].indistinguishable, int64_t(2));
+
+    LaneRecord lane;
+    QVERIFY(lane.context_sweep().empty());
+    lane.more["context_sweep"] =
+        json::array({{{"status", "measured"},
+                      {"target_tokens", 4096},
+                      {"sized_tokens", {{"value", 4090}, {"provenance", "server"}}},
+                      {"ttft_ms", 210.5},
+                      {"retrieval_pass", true},
+                      {"retrieval_passed", 3},
+                      {"retrieval_attempts", 3}},
+                     {{"status", "measured"}, {"target_tokens", 16384}, {"retrieval_pass", "yes"}},
+                     {{"status", "skipped"}, {"reason", "exceeds max_model_len (8192)"}},
+                     json(7)});
+    const std::vector<ContextSizeRecord> sizes = lane.context_sweep();
+    QCOMPARE(sizes.size(), size_t(3));
+    QVERIFY(sizes[0].measured() && sizes[0].retrieval_pass == true);
+    QCOMPARE(sizes[0].sized_tokens, 4090.0);
+    QCOMPARE(sizes[0].sized_provenance, std::string("server"));
+    QCOMPARE(sizes[0].ttft_ms, 210.5);
+    QVERIFY(!sizes[1].retrieval_pass);  // a string is not a pass
+    QVERIFY(!sizes[2].measured());
+    QCOMPARE(sizes[2].reason, std::string("exceeds max_model_len (8192)"));
   }
 
   void kindsHaveOneNameEach() {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include "test_main.h"
 
+#include "core/record/run_summary.h"
 #include "core/report/concurrency_knee.h"
 #include "core/report/decision_record.h"
 #include "core/report/report_writer.h"
@@ -41,6 +42,12 @@ size_t count_of(const std::string& text, const std::string& needle) {
 }
 
 }  // namespace
+
+// The summary as the gate table reads it: through the record.
+static lb::record::RunSummary content_record(const nlohmann::json& summary) {
+  lb::record::FileFields fields("summary.json");
+  return lb::record::read_run_summary(summary, fields);
+}
 
 class TestReportContent : public QObject {
   Q_OBJECT
@@ -385,7 +392,7 @@ class TestReportContent : public QObject {
     const size_t confident = td["confident_changes"].size();
     QCOMPARE(confident, size_t(td["counts"]["confident_change"].get<int>()));
     if (confident > 0) QCOMPARE(tables.at(1).rows.size(), confident);
-    const auto gates = lb::report::build_gate_table(folder_->summary, folder_->lane_ids());
+    const auto gates = lb::report::build_gate_table(folder_->record, folder_->lane_ids());
     const auto row = std::find_if(gates.rows.begin(), gates.rows.end(),
                                   [](const auto& r) { return r.key == "tokens"; });
     QVERIFY(row != gates.rows.end());
@@ -399,7 +406,7 @@ class TestReportContent : public QObject {
     for (auto& e : summary["experiments"])
       if (e.value("kind", "") == "regression")
         e["comparisons"][0]["token_divergence"]["confident_changes"] = nlohmann::json::array();
-    const auto none = lb::report::build_gate_table(summary, folder_->lane_ids());
+    const auto none = lb::report::build_gate_table(content_record(summary), folder_->lane_ids());
     const auto quiet = std::find_if(none.rows.begin(), none.rows.end(),
                                     [](const auto& r) { return r.key == "tokens"; });
     QVERIFY(quiet != none.rows.end());
@@ -474,7 +481,8 @@ class TestReportContent : public QObject {
     QCOMPARE(top->rows[0][3], std::string("\" 175\""));
     QCOMPARE(top->rows[1][3], std::string("–"));  // the candidate listed one alternative
     const auto top1_cell = [&folder]() {
-      const auto gates = lb::report::build_gate_table(folder.summary, folder.lane_ids());
+      const auto gates =
+          lb::report::build_gate_table(content_record(folder.summary), folder.lane_ids());
       const auto row = std::find_if(gates.rows.begin(), gates.rows.end(),
                                     [](const auto& r) { return r.key == "tokens.top1"; });
       if (row == gates.rows.end()) qFatal("no top-1 gate row");

@@ -10,6 +10,7 @@
 #include <fstream>
 #include "test_main.h"
 
+#include "core/record/run_summary.h"
 #include "core/report/decision_record.h"
 #include "core/report/gate_table.h"
 #include "core/report/report_model.h"
@@ -20,6 +21,12 @@
 
 namespace fs = std::filesystem;
 using lb::report::GateStatus;
+
+// The summary as the gate table reads it: through the record.
+static lb::record::RunSummary folder_record(const nlohmann::json& summary) {
+  lb::record::FileFields fields("summary.json");
+  return lb::record::read_run_summary(summary, fields);
+}
 
 class TestReportRunFolder : public QObject {
   Q_OBJECT
@@ -53,7 +60,7 @@ class TestReportRunFolder : public QObject {
   void gateTableFollowsSummary() {
     const auto folder = lb::report::load_run_folder(run_.string(), nullptr);
     QVERIFY(folder);
-    const auto table = lb::report::build_gate_table(folder->summary, folder->lane_ids());
+    const auto table = lb::report::build_gate_table(folder->record, folder->lane_ids());
     QCOMPARE(table.lanes.size(), size_t(2));
     const auto gates = folder->experiments_of_kind(lb::record::ExperimentKind::Gates);
     QCOMPARE(gates.size(), size_t(1));
@@ -93,6 +100,31 @@ class TestReportRunFolder : public QObject {
     QVERIFY(regression->cells[1].score.find("/20") != std::string::npos);
   }
 
+  // A context size whose retrieval_pass is not a boolean is no retrieval on that lane, and the
+  // rows of the experiments after it are all still there (they were lost to a throw).
+  void damagedRetrievalKeepsTheRowsAfterIt() {
+    const auto folder = lb::report::load_run_folder(run_.string(), nullptr);
+    QVERIFY(folder);
+    nlohmann::json summary = folder->summary;
+    nlohmann::json sweep =
+        *folder->experiments_of_kind(lb::record::ExperimentKind::ContextSweep).front();
+    const std::string first = folder->lane_ids().front();
+    for (auto& size : sweep["lanes"][first]["context_sweep"]) size["retrieval_pass"] = "yes";
+    nlohmann::json experiments = nlohmann::json::array({sweep});
+    for (const auto& e : summary["experiments"])
+      if (e.value("kind", "") != "context_sweep") experiments.push_back(e);
+    summary["experiments"] = experiments;
+    const auto table = lb::report::build_gate_table(folder_record(summary), folder->lane_ids());
+    QCOMPARE(table.rows.front().key, std::string("retrieval"));
+    QCOMPARE(lb::report::cell_text(table.rows.front().cells[0]), std::string("not run"));
+    QCOMPARE(lb::report::cell_text(table.rows.front().cells[1]), std::string("pass 2/2"));
+    const auto has = [&table](const std::string& key) {
+      return std::any_of(table.rows.begin(), table.rows.end(),
+                         [&key](const auto& r) { return r.key == key; });
+    };
+    QVERIFY(has("regression") && has("tokens") && has("gates.json") && has("gates.reasoning"));
+  }
+
   // The fp8 profile drifts in wording: its divergent pairs await verdicts until a reviewer gives
   // them, and one blocker verdict fails the candidate.
   // A run that holds a kind twice (an experiment added to it) keeps both rows apart: each keyed
@@ -105,7 +137,7 @@ class TestReportRunFolder : public QObject {
         *folder->experiments_of_kind(lb::record::ExperimentKind::ContextSweep).front();
     again["name"] = "context_sweep-2";
     summary["experiments"].push_back(again);
-    const auto table = lb::report::build_gate_table(summary, folder->lane_ids());
+    const auto table = lb::report::build_gate_table(folder_record(summary), folder->lane_ids());
     std::vector<std::pair<std::string, std::string>> retrieval;
     for (const auto& row : table.rows)
       if (row.key.rfind("retrieval", 0) == 0) retrieval.emplace_back(row.key, row.experiment);
@@ -121,7 +153,7 @@ class TestReportRunFolder : public QObject {
     QVERIFY(folder && folder->reviews.size() == 1);
     auto regression = [&folder] {
       const auto t =
-          lb::report::build_gate_table(folder->summary, folder->lane_ids(), &folder->reviews);
+          lb::report::build_gate_table(folder->record, folder->lane_ids(), &folder->reviews);
       return std::find_if(t.rows.begin(), t.rows.end(),
                           [](const auto& r) { return r.key == "regression"; })
           ->cells[1];
@@ -183,7 +215,7 @@ class TestReportRunFolder : public QObject {
     QCOMPARE(folder->torn_lines, int64_t(1));
     QCOMPARE(folder->requests.size(), lb::test::read_jsonl(run_ / "requests.jsonl").size() - 1);
     QVERIFY(!folder->warnings.empty());
-    QVERIFY(lb::report::build_gate_table(folder->summary, folder->lane_ids()).empty());
+    QVERIFY(lb::report::build_gate_table(folder->record, folder->lane_ids()).empty());
     fs::remove_all(dir);
   }
 

@@ -29,7 +29,7 @@ nlohmann::json sampled_plan() {
 }
 
 lb::report::GateCell sampled_cell(const lb::report::RunFolder& folder, size_t lane) {
-  const auto t = lb::report::build_gate_table(folder.summary, folder.lane_ids(), &folder.reviews,
+  const auto t = lb::report::build_gate_table(folder.record, folder.lane_ids(), &folder.reviews,
                                               &folder.artifacts, &folder.sampled_reviews);
   const auto row =
       std::find_if(t.rows.begin(), t.rows.end(), [](const auto& r) { return r.key == "sampled"; });

@@ -10,6 +10,7 @@
 
 #include "collecting_sink.h"
 #include "core/plan/plan.h"
+#include "core/record/run_summary.h"
 #include "core/report/gate_table.h"
 #include "core/run/plan_runner.h"
 #include "fake_vllm.h"
@@ -18,6 +19,12 @@
 using lb::test::FakeVllm;
 using lb::test::FakeVllmOptions;
 using nlohmann::json;
+
+// The summary as the gate table reads it: through the record.
+static lb::record::RunSummary stopped_record(const nlohmann::json& summary) {
+  lb::record::FileFields fields("summary.json");
+  return lb::record::read_run_summary(summary, fields);
+}
 
 class RunGateStopTest : public QObject {
   Q_OBJECT
@@ -59,7 +66,8 @@ class RunGateStopTest : public QObject {
     QVERIFY(!sink.has_message_containing("gate streaming failed"));
     QVERIFY(result.exit_code != lb::run::kExitFailed);
 
-    const lb::report::GateTable table = lb::report::build_gate_table(summary, {"lane"});
+    const lb::report::GateTable table =
+        lb::report::build_gate_table(stopped_record(summary), {"lane"});
     QCOMPARE(table.rows.size(), size_t(1));
     const lb::report::GateCell& cell = table.rows[0].cells[0];
     QCOMPARE(cell.status, lb::report::GateStatus::Stopped);

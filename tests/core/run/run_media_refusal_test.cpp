@@ -6,6 +6,7 @@
 #include "test_main.h"
 
 #include "core/compare/review_record.h"
+#include "core/record/run_summary.h"
 #include "core/report/gate_table.h"
 #include "sim_plan_run.h"
 
@@ -24,6 +25,12 @@ nlohmann::json refusal_plan() {
 }
 
 }  // namespace
+
+// The summary as the gate table reads it: through the record.
+static lb::record::RunSummary media_record(const nlohmann::json& summary) {
+  lb::record::FileFields fields("summary.json");
+  return lb::record::read_run_summary(summary, fields);
+}
 
 class RunMediaRefusalTest : public QObject {
   Q_OBJECT
@@ -59,7 +66,7 @@ class RunMediaRefusalTest : public QObject {
     }
     QVERIFY(review->outcome().passed);
 
-    const auto table = lb::report::build_gate_table(summary, {"bf16", "fp8"});
+    const auto table = lb::report::build_gate_table(media_record(summary), {"bf16", "fp8"});
     const lb::report::GateCell& cell = table.rows.at(0).cells.at(1);
     QVERIFY(cell.status != lb::report::GateStatus::Fail);
     QVERIFY2(cell.detail.find("30 prompt(s) unsupported by the lane") != std::string::npos,

@@ -1,0 +1,36 @@
+#pragma once
+// One prompt size of a context sweep on one lane, as summary.json records it ("context_sweep" in
+// the lane's section, docs/metrics.md): the medians of the size's requests and, with a needle,
+// whether every request retrieved it. Read tolerantly: a member of another type reads as absent
+// (NaN, "" or nullopt), never a throw.
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace lb::record {
+
+struct ContextSizeRecord {
+  std::string status;  // "measured", or "skipped" (then `reason` says why)
+  std::string reason;
+  double target_tokens = NAN;
+  double sized_tokens = NAN;     // the prompt as built, counted by the server or estimated
+  std::string sized_provenance;  // "server", "estimated"
+  double prompt_tokens = NAN;    // as the server reported them
+  double completed = NAN;
+  double ttft_ms = NAN;
+  double effective_prefill_tok_s = NAN;
+  double decode_tok_s = NAN;
+  double e2el_ms = NAN;
+  std::optional<bool> retrieval_pass;  // with a needle: every request retrieved it
+  double retrieval_passed = NAN, retrieval_attempts = NAN;
+
+  bool measured() const { return status == "measured"; }
+};
+
+// A lane's "context_sweep" list; entries that are not objects are left out.
+std::vector<ContextSizeRecord> read_context_sweep(const nlohmann::json& rows);
+
+}  // namespace lb::record
