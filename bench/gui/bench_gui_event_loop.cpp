@@ -45,6 +45,7 @@ struct Options {
   double bar_ms = 16.0;
   double duration_s = 0;  // > 0: stop the run after this long
   double window_s = 60;
+  bool side_by_side = false;  // the lanes' phases at the same time instead of one after another
   bool json = false;
 };
 
@@ -96,6 +97,7 @@ RunFigures run_once(lb::ui::MainWindow& window, const Options& o) {
   lb::ui::RunPage* run = window.run_page();
   run->experiment_form()->set_kind("throughput");
   run->experiment_form()->set_throughput(QString::number(o.streams), o.requests, o.output_tokens);
+  run->experiment_form()->set_throughput_lanes(o.side_by_side);
   lb::bench::LoopRecorder recorder(o.window_s);
   QElapsedTimer clock;
   QTimer probe;
@@ -182,7 +184,7 @@ int main(int argc, char** argv) {
   Options o;
   CLI::App cli{"Event-loop iteration latency of the workbench during a many-stream live run"};
   cli.add_option("--streams", o.streams, "Concurrent streams per lane")->check(CLI::Range(1, 4096));
-  cli.add_option("--requests", o.requests, "Requests per lane")->check(CLI::Range(1, 1000000));
+  cli.add_option("--requests", o.requests, "Requests per lane")->check(CLI::Range(1, 10000000));
   cli.add_option("--output-tokens", o.output_tokens, "Tokens per response")
       ->check(CLI::Range(1, 32768));
   cli.add_option("--time-scale", o.time_scale, "Simulator time scale (1 = real time)")
@@ -193,6 +195,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0.0, 86400.0));
   cli.add_option("--window-s", o.window_s, "Length of the windows drain costs are reported by")
       ->check(CLI::Range(1.0, 3600.0));
+  cli.add_flag("--side-by-side", o.side_by_side,
+               "Run the two lanes at the same time (the throughput form's \"Side by side\")");
   cli.add_flag("--json", o.json, "One JSON object on stdout");
   CLI11_PARSE(cli, argc, argv);
 
@@ -249,6 +253,7 @@ int main(int argc, char** argv) {
     std::printf("%s\n", nlohmann::json{{"streams_per_lane", o.streams},
                                        {"lanes", 2},
                                        {"requests_per_lane", o.requests},
+                                       {"side_by_side", o.side_by_side},
                                        {"runs", o.runs},
                                        {"median_p50_ms", p50},
                                        {"median_p99_ms", p99},

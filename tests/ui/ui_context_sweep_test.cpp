@@ -84,6 +84,23 @@ class UiContextSweepTest : public QObject {
     const auto& tp = std::get<plan::ThroughputExperiment>(parsed.plan->experiments[0].params);
     QVERIFY(tp.doubling.has_value());
     QCOMPARE(tp.doubling->max, int64_t(64));
+    // A soak: lanes side by side, many requests bounded by a time limit per level.
+    form.set_throughput("1000", 5'000'000, 64);
+    QVERIFY(!form.experiment_json(&error).contains("lane_order"));
+    QVERIFY(!form.experiment_json(&error).contains("duration_s"));
+    form.set_throughput_lanes(true, 3600);
+    const nlohmann::json soak = form.experiment_json(&error);
+    QCOMPARE(soak["requests"].get<int>(), 5'000'000);
+    const nlohmann::json soak_plan = {{"name", "p"}, {"lanes", {lane}}, {"experiments", {soak}}};
+    const plan::PlanParseResult soak_parsed = plan::parse_plan(soak_plan.dump(), "form");
+    QVERIFY2(soak_parsed.ok(), soak_parsed.error_text().c_str());
+    const plan::Experiment& soak_e = soak_parsed.plan->experiments[0];
+    QCOMPARE(soak_e.lane_order, plan::LaneOrder::Parallel);
+    const auto& soak_tp = std::get<plan::ThroughputExperiment>(soak_e.params);
+    QCOMPARE(soak_tp.duration_s, 3600.0);
+    QCOMPARE(soak_tp.requests, int64_t(5'000'000));
+    form.set_throughput_lanes(false);
+    QVERIFY(!form.experiment_json(&error).contains("lane_order"));
     form.set_throughput("1, x", 4, 8);
     QVERIFY(form.experiment_json(&error).is_null());
     QVERIFY(error.contains("Concurrency"));

@@ -201,6 +201,19 @@ QWidget* ExperimentForm::throughput_form() {
   form->addRow(tr("Up to:"), tp_doubling_max_);
   form->addRow(tr("Stop below gain:"), tp_min_gain_);
   add_throughput_fields(form, page);
+  tp_lanes_ = new QComboBox(page);
+  tp_lanes_->setAccessibleName(tr("Lane order"));
+  tp_lanes_->addItem(tr("One after another"), "sequential");
+  tp_lanes_->addItem(tr("Side by side"), "parallel");
+  tp_lanes_->setToolTip(
+      tr("Side by side: every lane's level runs at the same time, each against its own server"));
+  tp_time_limit_ = spin(0, 7 * 24 * 3600, 0, page, tr(" s"));
+  tp_time_limit_->setSpecialValueText(tr("none"));
+  tp_time_limit_->setToolTip(
+      tr("End each level after this long even if requests remain (for a soak: many requests "
+         "and a time limit)"));
+  form->addRow(tr("Lanes:"), tp_lanes_);
+  form->addRow(tr("Time limit per level:"), tp_time_limit_);
   auto show_mode = [this, form] {
     const bool doubling = tp_mode_->currentData().toString() == "doubling";
     form->setRowVisible(tp_concurrency_, !doubling);
@@ -213,7 +226,7 @@ QWidget* ExperimentForm::throughput_form() {
 }
 
 void ExperimentForm::add_throughput_fields(QFormLayout* form, QWidget* page) {
-  tp_requests_ = spin(1, 100000, 32, page);
+  tp_requests_ = spin(1, 10'000'000, 32, page);  // the plan's bound
   tp_input_ = spin(1, 262144, 1024, page, tr(" tok"));
   tp_output_ = spin(1, 32768, 128, page, tr(" tok"));
   form->addRow(tr("Requests per level:"), tp_requests_);
@@ -414,6 +427,11 @@ void ExperimentForm::set_throughput(const QString& concurrency, int requests, in
   tp_output_->setValue(output_tokens);
 }
 
+void ExperimentForm::set_throughput_lanes(bool side_by_side, int time_limit_s) {
+  tp_lanes_->setCurrentIndex(tp_lanes_->findData(side_by_side ? "parallel" : "sequential"));
+  tp_time_limit_->setValue(time_limit_s);
+}
+
 void ExperimentForm::set_throughput_doubling(int max_concurrency, double min_gain_percent) {
   tp_mode_->setCurrentIndex(tp_mode_->findData("doubling"));
   tp_doubling_max_->setValue(max_concurrency);
@@ -439,6 +457,9 @@ bool ExperimentForm::put_throughput(nlohmann::json& j, QString* error) const {
   j["requests"] = tp_requests_->value();
   j["input_tokens"] = tp_input_->value();
   j["output_tokens"] = tp_output_->value();
+  // Left out at their defaults, so a plan saved from the form reads as before.
+  if (tp_lanes_->currentData().toString() == "parallel") j["lane_order"] = "parallel";
+  if (tp_time_limit_->value() > 0) j["duration_s"] = tp_time_limit_->value();
   return true;
 }
 

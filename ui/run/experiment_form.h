@@ -47,6 +47,9 @@ class ExperimentForm : public QWidget {
   // Throughput: a concurrency list ("1, 4") or doubling from 1 up to max_concurrency.
   void set_throughput(const QString& concurrency, int requests, int output_tokens);
   void set_throughput_doubling(int max_concurrency, double min_gain_percent);
+  // Throughput: the lanes one after another or side by side, and each level's time limit in
+  // seconds (0: none, the requests alone bound it).
+  void set_throughput_lanes(bool side_by_side, int time_limit_s = 0);
   // The traffic kinds' own forms (trace replay, sessions, SLO capacity).
   TraceForm* trace_form() const { return trace_; }
   SessionsForm* sessions_form() const { return sessions_; }
@@ -96,6 +99,8 @@ class ExperimentForm : public QWidget {
   QSpinBox* tp_requests_ = nullptr;
   QSpinBox* tp_input_ = nullptr;
   QSpinBox* tp_output_ = nullptr;
+  QComboBox* tp_lanes_ = nullptr;
+  QSpinBox* tp_time_limit_ = nullptr;
   // context sweep
   QLineEdit* ctx_sizes_ = nullptr;
   QSpinBox* ctx_output_ = nullptr;
