@@ -37,6 +37,43 @@ std::vector<ContextSizeRecord> LaneRecord::context_sweep() const {
   return read_context_sweep(member(more, "context_sweep"));
 }
 
+Comparison::Method Comparison::method() const {
+  Method m;
+  m.level = member_number(more, "level");
+  m.basis = member_text(more, "basis");
+  m.name = member_text(more, "method");
+  m.resamples = member_number(more, "resamples");
+  m.n_baseline = member_number(more, "n_baseline");
+  m.needed = member_number(more, m.basis == "trials" ? "trials_needed" : "requests_needed");
+  return m;
+}
+
+std::vector<PerformanceGateRecord> ExperimentSection::performance_gates() const {
+  std::vector<PerformanceGateRecord> out;
+  const nlohmann::json& list = member(more, "performance_gates");
+  if (!list.is_array()) return out;
+  for (const nlohmann::json& g : list) {
+    if (!g.is_object()) continue;
+    PerformanceGateRecord r;
+    r.baseline = member_text(g, "baseline");
+    r.candidate = member_text(g, "candidate");
+    r.phase = member_text(g, "phase");
+    r.figure = member_text(g, "figure");
+    r.rule = member_text(g, "rule");
+    r.threshold = member_number(g, "threshold");
+    r.outcome = member_text(g, "outcome");
+    r.trials_needed = member_number(g, "trials_needed");
+    r.requests_needed = member_number(g, "requests_needed");
+    r.statement = member_text(g, "statement");
+    if (const nlohmann::json& c = member(g, "comparison"); c.is_object()) {
+      FileFields ignored("summary.json");  // read as absent where damaged, as every member here
+      r.comparison = read_comparison(c, "", ignored);
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 std::vector<FloorVerdictRecord> ExperimentSection::floor_verdicts() const {
   std::vector<FloorVerdictRecord> out;
   for (PairOutcome& p : pair_outcomes())

@@ -126,6 +126,34 @@ struct Comparison {
   metrics::Verdict verdict = metrics::Verdict::Unknown;
   nlohmann::json more = nlohmann::json::object();
   bool interval_known() const { return std::isfinite(lo) && std::isfinite(hi); }
+
+  // How its interval was made, read from `more`; NaN or "" where the file did not say.
+  struct Method {
+    double level = NAN;  // 0.95
+    std::string basis;   // "requests" or "trials": what the interval resamples
+    std::string name;    // "bca", "percentile (expanded)", ...
+    double resamples = NAN;
+    double n_baseline = NAN;  // requests (or trials) of the baseline behind it
+    // For a verdict within noise, the requests (or trials) per lane that would settle it.
+    double needed = NAN;
+  };
+  Method method() const;
+};
+
+// A performance gate judged on a comparison (plan "performance_gates", docs/metrics.md).
+struct PerformanceGateRecord {
+  std::string baseline;
+  std::string candidate;
+  std::string phase;
+  std::string figure;
+  std::string rule;  // "min_ratio" or "max_ratio"
+  double threshold = NAN;
+  std::string outcome;  // "pass", "fail", "inconclusive"
+  // For an inconclusive gate, the trials (or, with one trial, the requests) per lane that would
+  // settle it; NaN when not said.
+  double trials_needed = NAN, requests_needed = NAN;
+  std::optional<Comparison> comparison;  // what it was judged on; nullopt when none could be made
+  std::string statement;
 };
 
 struct ExperimentSection {
@@ -154,6 +182,8 @@ struct ExperimentSection {
   // order; empty for the other kinds.
   std::vector<PairOutcome> pair_outcomes() const;
   std::vector<SampledOutcome> sampled_outcomes() const;
+  // The experiment's performance gates, in the file's order (read from `more`).
+  std::vector<PerformanceGateRecord> performance_gates() const;
   // The comparison of CANDIDATE's FIGURE at PHASE with the baseline; nullptr when none.
   const Comparison* comparison(std::string_view candidate, std::string_view phase,
                                std::string_view figure) const;
@@ -185,6 +215,10 @@ RunSummary read_run_summary_text(std::string_view text, FileFields& fields);
 
 // One experiment's object of summary.json's "experiments" list.
 ExperimentSection read_experiment_section(const nlohmann::json& section, FileFields& fields);
+
+// One comparison object (an experiment's "comparisons" entry, a performance gate's "comparison").
+Comparison read_comparison(const nlohmann::json& comparison, const std::string& path,
+                           FileFields& fields);
 
 nlohmann::json to_json(const RunSummary& summary);
 nlohmann::json to_json(const ExperimentSection& section);

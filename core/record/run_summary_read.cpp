@@ -131,6 +131,8 @@ metrics::Verdict verdict_from(const std::string& text) {
   return metrics::Verdict::Unknown;
 }
 
+}  // namespace
+
 Comparison read_comparison(const json& j, const std::string& path, FileFields& f) {
   Comparison c;
   c.baseline = f.string(j, path, "baseline");
@@ -147,6 +149,8 @@ Comparison read_comparison(const json& j, const std::string& path, FileFields& f
                               "ratio", "lo", "hi", "verdict"});
   return c;
 }
+
+namespace {
 
 ExperimentSection read_section(const json& j, const std::string& path, FileFields& f) {
   ExperimentSection s;

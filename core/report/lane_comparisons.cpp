@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/metrics/trial_intervals.h"
+#include "core/record/run_summary.h"
 #include "core/report/json_access.h"
 #include "core/report/report_model.h"
 
@@ -39,24 +40,36 @@ std::string bracketed(const std::string& value, const std::string& lo, const std
 }
 
 // "requests" or "trials": what the comparison's interval resamples.
-std::string unit_of(const json& c) {
-  return string_at(c, {"basis"}) == "trials" ? "trials" : "requests";
+std::string unit_of(const record::Comparison::Method& m) {
+  return m.basis == "trials" ? "trials" : "requests";
 }
 
-std::string verdict_cell(const json& c) {
-  std::string verdict = string_at(c, {"verdict"});
-  const std::string unit = unit_of(c);
-  if (verdict.empty() || verdict == "n/a") return "n/a (too few " + unit + " for an interval)";
+double level_or_95(double level) { return std::isfinite(level) ? level : 0.95; }
+
+std::string verdict_cell(const record::Comparison& c) {
+  const record::Comparison::Method m = c.method();
+  const std::string unit = unit_of(m);
+  if (c.verdict == metrics::Verdict::Unknown) return "n/a (too few " + unit + " for an interval)";
   // Energy and cost improve without being faster: their own words ("less energy", "cheaper").
-  if (verdict == "faster" || verdict == "slower")
-    verdict = metrics::verdict_text(string_at(c, {"figure"}), verdict == "faster"
-                                                                  ? metrics::Verdict::Faster
-                                                                  : metrics::Verdict::Slower);
-  std::string text = verdict + " (" + confidence_text(number_at(c, {"level"}, 0.95)) + ")";
-  const double needed = number_at(c, {(unit + "_needed").c_str()});
-  if (needed > 0)
-    text += "; about " + format_number(needed, 0) + " " + unit + " per lane would resolve it";
+  std::string text = c.verdict == metrics::Verdict::WithinNoise
+                         ? metrics::to_string(c.verdict)
+                         : metrics::verdict_text(c.figure, c.verdict);
+  text += " (" + confidence_text(level_or_95(m.level)) + ")";
+  if (m.needed > 0)
+    text += "; about " + format_number(m.needed, 0) + " " + unit + " per lane would resolve it";
   return text;
+}
+
+// "ratio [lo, hi]", the interval left out when it is not known.
+std::string ratio_text(const record::Comparison& c) {
+  std::string text = format_number(c.ratio, 3);
+  if (c.ratio >= 0 && c.lo >= 0 && c.hi >= 0)
+    text = bracketed(text, format_number(c.lo, 3), format_number(c.hi, 3));
+  return text;
+}
+
+std::string titled(const std::string& base, const record::ExperimentSection& experiment) {
+  return base + (experiment.name.empty() ? std::string() : " (" + experiment.name + ")");
 }
 
 }  // namespace
@@ -88,31 +101,23 @@ std::string format_seconds_with_interval(const json& phase, const char* key) {
                    format_number(hi / 1000, decimals));
 }
 
-ReportTable lane_comparisons_table(const json& experiment) {
+ReportTable lane_comparisons_table(const record::ExperimentSection& experiment) {
   ReportTable t;
-  const std::string name = string_at(experiment, {"name"});
-  t.title = "Lane comparisons" + (name.empty() ? std::string() : " (" + name + ")");
+  t.title = titled("Lane comparisons", experiment);
   t.header = {"Lanes", "Level", "Figure", "Ratio [interval]", "Verdict"};
-  for (const json& c : json_at(experiment, {"comparisons"})) {
-    const double ratio = number_at(c, {"ratio"}), lo = number_at(c, {"lo"}),
-                 hi = number_at(c, {"hi"});
-    std::string ratio_text = format_number(ratio, 3);
-    if (ratio >= 0 && lo >= 0 && hi >= 0)
-      ratio_text = bracketed(ratio_text, format_number(lo, 3), format_number(hi, 3));
-    t.rows.push_back({string_at(c, {"candidate"}) + "/" + string_at(c, {"baseline"}),
-                      string_at(c, {"phase"}), string_at(c, {"label"}), ratio_text,
-                      verdict_cell(c)});
-  }
+  for (const record::Comparison& c : experiment.comparisons)
+    t.rows.push_back(
+        {c.candidate + "/" + c.baseline, c.phase, c.label, ratio_text(c), verdict_cell(c)});
   if (t.rows.empty()) return t;
-  const json& first = *json_at(experiment, {"comparisons"}).begin();
+  const record::Comparison::Method first = experiment.comparisons.front().method();
   const bool trials = unit_of(first) == "trials";
   t.note = "Ratio = candidate / baseline (the first lane), with its " +
-           confidence_text(number_at(first, {"level"}, 0.95)) + " interval: " +
+           confidence_text(level_or_95(first.level)) + " interval: " +
            (trials ? "bootstrap over trials (expanded percentile, " +
-                         format_number(number_at(first, {"n_baseline"}), 0) +
+                         format_number(first.n_baseline, 0) +
                          " trials per lane, the ratio of the per-trial figures' means), "
-                   : string_at(first, {"method"}) + " bootstrap over requests, ") +
-           format_number(number_at(first, {"resamples"}), 0) +
+                   : first.name + " bootstrap over requests, ") +
+           format_number(first.resamples, 0) +
            " resamples with a fixed seed. faster / slower (less / more energy, cheaper / dearer): "
            "the interval excludes 1, read for which way the figure improves; within noise: it "
            "contains 1." +
@@ -120,32 +125,24 @@ ReportTable lane_comparisons_table(const json& experiment) {
   return t;
 }
 
-ReportTable performance_gates_table(const json& experiment) {
+ReportTable performance_gates_table(const record::ExperimentSection& experiment) {
   ReportTable t;
-  const std::string name = string_at(experiment, {"name"});
-  t.title = "Performance gates" + (name.empty() ? std::string() : " (" + name + ")");
+  t.title = titled("Performance gates", experiment);
   t.header = {"Lanes", "Level", "Figure", "Ratio [interval]", "Gate", "Outcome"};
-  for (const json& g : json_at(experiment, {"performance_gates"})) {
-    const json& c = json_at(g, {"comparison"});
-    const double ratio = number_at(c, {"ratio"}), lo = number_at(c, {"lo"}),
-                 hi = number_at(c, {"hi"});
-    std::string ratio_text = format_number(ratio, 3);
-    if (ratio >= 0 && lo >= 0 && hi >= 0)
-      ratio_text = bracketed(ratio_text, format_number(lo, 3), format_number(hi, 3));
-    const std::string rule = string_at(g, {"rule"}) == "max_ratio" ? "<= " : ">= ";
-    std::string outcome = string_at(g, {"outcome"});
+  for (const record::PerformanceGateRecord& g : experiment.performance_gates()) {
+    const std::string ratio = g.comparison ? ratio_text(*g.comparison) : format_number(NAN, 3);
+    const std::string rule = g.rule == "max_ratio" ? "<= " : ">= ";
+    std::string outcome = g.outcome;
     if (outcome == "inconclusive") {
       outcome += ": run more trials";
-      const double trials = number_at(g, {"trials_needed"});
-      const double requests = number_at(g, {"requests_needed"});
-      if (trials > 0)
-        outcome += " (about " + format_number(trials, 0) + " per lane)";
-      else if (requests > 0)
-        outcome += " (with one trial, about " + format_number(requests, 0) + " requests per lane)";
+      if (g.trials_needed > 0)
+        outcome += " (about " + format_number(g.trials_needed, 0) + " per lane)";
+      else if (g.requests_needed > 0)
+        outcome += " (with one trial, about " + format_number(g.requests_needed, 0) +
+                   " requests per lane)";
     }
-    t.rows.push_back({string_at(g, {"candidate"}) + "/" + string_at(g, {"baseline"}),
-                      string_at(g, {"phase"}), string_at(g, {"figure"}), ratio_text,
-                      rule + format_number(number_at(g, {"threshold"}), 3), outcome});
+    t.rows.push_back({g.candidate + "/" + g.baseline, g.phase, g.figure, ratio,
+                      rule + format_number(g.threshold, 3), outcome});
   }
   t.note =
       "A gate passes only when the ratio's whole 95 % interval clears its threshold and "

@@ -381,9 +381,19 @@ ReportTable trace_table(const json& e, const std::vector<std::string>& lanes) {
   return t;
 }
 
+// The tables every measured experiment ends with: energy and cost, lane comparisons, performance
+// gates.
+void add_closing_tables(std::vector<ReportTable>& tables, const record::ExperimentSection& e,
+                        const json& section, const std::vector<std::string>& lanes) {
+  tables.push_back(energy_cost_table(section, lanes));
+  tables.push_back(lane_comparisons_table(e));
+  tables.push_back(performance_gates_table(e));
+}
+
 }  // namespace
 
 std::vector<ReportTable> performance_tables(const RunFolder& folder) {
+  using K = record::ExperimentKind;
   const auto lanes = folder.lane_ids();
   std::vector<ReportTable> tables;
   ReportTable head = headline_table(folder);
@@ -393,39 +403,37 @@ std::vector<ReportTable> performance_tables(const RunFolder& folder) {
   if (ReportTable load = load_baseline_table(folder); !load.rows.empty())
     tables.push_back(std::move(load));
   for (ReportTable& t : determinism_tables(folder)) tables.push_back(std::move(t));
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Throughput)) {
-    tables.push_back(throughput_table(*e, lanes));
-    if (ReportTable steady = steady_state_table(*e, lanes); !steady.rows.empty())
-      tables.push_back(std::move(steady));
-    tables.push_back(energy_cost_table(*e, lanes));
-    tables.push_back(lane_comparisons_table(*e));
-    tables.push_back(performance_gates_table(*e));
-  }
-  tables.push_back(sweep_table(folder, lanes));
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::ContextSweep)) {
-    tables.push_back(context_table(*e, lanes));
-    if (ReportTable kv = kv_table(*e, lanes); !kv.rows.empty()) tables.push_back(std::move(kv));
-    tables.push_back(energy_cost_table(*e, lanes));
-    tables.push_back(lane_comparisons_table(*e));
-    tables.push_back(performance_gates_table(*e));
-  }
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::PrefixCache)) {
-    tables.push_back(prefix_table(*e, lanes));
-    tables.push_back(energy_cost_table(*e, lanes));
-    tables.push_back(lane_comparisons_table(*e));
-    tables.push_back(performance_gates_table(*e));
-  }
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Speculative)) {
-    tables.push_back(speculative_table(*e, lanes));
-    tables.push_back(energy_cost_table(*e, lanes));
-    tables.push_back(lane_comparisons_table(*e));
-    tables.push_back(performance_gates_table(*e));
-  }
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Trace)) {
-    tables.push_back(trace_table(*e, lanes));
-    tables.push_back(energy_cost_table(*e, lanes));
-    tables.push_back(lane_comparisons_table(*e));
-    tables.push_back(performance_gates_table(*e));
+  // The measured kinds, each kind's sections in run order; the tables not typed yet read the
+  // section's JSON as this version writes it.
+  for (const K kind : {K::Throughput, K::ContextSweep, K::PrefixCache, K::Speculative, K::Trace}) {
+    if (kind == K::ContextSweep) tables.push_back(sweep_table(folder, lanes));
+    for (const record::ExperimentSection* e : folder.record.of_kind(kind)) {
+      const json section = record::to_json(*e);
+      switch (kind) {
+        case K::Throughput:
+          tables.push_back(throughput_table(section, lanes));
+          if (ReportTable steady = steady_state_table(section, lanes); !steady.rows.empty())
+            tables.push_back(std::move(steady));
+          break;
+        case K::ContextSweep:
+          tables.push_back(context_table(section, lanes));
+          if (ReportTable kv = kv_table(section, lanes); !kv.rows.empty())
+            tables.push_back(std::move(kv));
+          break;
+        case K::PrefixCache:
+          tables.push_back(prefix_table(section, lanes));
+          break;
+        case K::Speculative:
+          tables.push_back(speculative_table(section, lanes));
+          break;
+        case K::Trace:
+          tables.push_back(trace_table(section, lanes));
+          break;
+        default:
+          break;
+      }
+      add_closing_tables(tables, *e, section, lanes);
+    }
   }
   for (ReportTable& t : session_tables(folder)) tables.push_back(std::move(t));
   for (ReportTable& t : multimodal_tables(folder)) tables.push_back(std::move(t));

@@ -165,10 +165,10 @@ std::string format_with_interval(const nlohmann::json& phase, const char* key, i
 std::string format_seconds_with_interval(const nlohmann::json& phase, const char* key);
 // "Lane comparisons": one row per entry of an experiment's "comparisons" (candidate/baseline,
 // level, figure, ratio [interval], verdict with its confidence level); no rows when it has none.
-ReportTable lane_comparisons_table(const nlohmann::json& experiment);
+ReportTable lane_comparisons_table(const record::ExperimentSection& experiment);
 // "Performance gates": one row per judged gate (lanes, level, figure, ratio [interval], rule,
 // outcome with the trials an inconclusive one needs); no rows when the experiment has none.
-ReportTable performance_gates_table(const nlohmann::json& experiment);
+ReportTable performance_gates_table(const record::ExperimentSection& experiment);
 
 // Number formatting shared by every writer and the tests: fixed decimals, "n/a" when negative
 // or not a number.

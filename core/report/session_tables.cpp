@@ -50,8 +50,9 @@ ReportTable sessions_table(const json& e, const std::vector<std::string>& lanes)
 std::vector<ReportTable> session_tables(const RunFolder& folder) {
   std::vector<ReportTable> tables;
   const auto lanes = folder.lane_ids();
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Sessions)) {
-    tables.push_back(sessions_table(*e, lanes));
+  for (const record::ExperimentSection* e :
+       folder.record.of_kind(record::ExperimentKind::Sessions)) {
+    tables.push_back(sessions_table(record::to_json(*e), lanes));
     tables.push_back(lane_comparisons_table(*e));
   }
   return tables;

@@ -387,6 +387,51 @@ class RecordRunSummaryTest : public QObject {
     QCOMPARE(sizes[2].reason, std::string("exceeds max_model_len (8192)"));
   }
 
+  // A comparison's interval method and an experiment's performance gates read as types; a
+  // member of another type reads as absent.
+  void comparisonMethodAndPerformanceGatesReadAsTypes() {
+    Comparison c;
+    c.more = {{"level", 0.95},       {"basis", "trials"}, {"method", "percentile (expanded)"},
+              {"resamples", 2000},   {"n_baseline", 5},   {"trials_needed", 12},
+              {"requests_needed", 7}};
+    const Comparison::Method m = c.method();
+    QCOMPARE(m.level, 0.95);
+    QCOMPARE(m.basis, std::string("trials"));
+    QCOMPARE(m.name, std::string("percentile (expanded)"));
+    QCOMPARE(m.resamples, 2000.0);
+    QCOMPARE(m.n_baseline, 5.0);
+    QCOMPARE(m.needed, 12.0);  // by its basis: trials
+    c.more = {{"level", "high"}, {"requests_needed", 40}};
+    QVERIFY(std::isnan(c.method().level));
+    QCOMPARE(c.method().needed, 40.0);
+
+    ExperimentSection e;
+    QVERIFY(e.performance_gates().empty());
+    e.more["performance_gates"] =
+        json::array({{{"baseline", "bf16"},
+                      {"candidate", "fp8"},
+                      {"phase", "c8"},
+                      {"figure", "median_ttft_ms"},
+                      {"rule", "max_ratio"},
+                      {"threshold", 1.1},
+                      {"outcome", "inconclusive"},
+                      {"trials_needed", 9},
+                      {"comparison",
+                       {{"ratio", 1.02}, {"lo", 0.97}, {"hi", 1.2}, {"verdict", "within noise"}}}},
+                     {{"candidate", "mtp"}, {"threshold", "x"}, {"comparison", nullptr}},
+                     json(1)});
+    const std::vector<PerformanceGateRecord> gates = e.performance_gates();
+    QCOMPARE(gates.size(), size_t(2));
+    QCOMPARE(gates[0].rule, std::string("max_ratio"));
+    QCOMPARE(gates[0].threshold, 1.1);
+    QCOMPARE(gates[0].trials_needed, 9.0);
+    QVERIFY(std::isnan(gates[0].requests_needed));
+    QVERIFY(gates[0].comparison.has_value());
+    QCOMPARE(gates[0].comparison->hi, 1.2);
+    QCOMPARE(gates[0].comparison->verdict, lb::metrics::Verdict::WithinNoise);
+    QVERIFY(std::isnan(gates[1].threshold) && !gates[1].comparison);
+  }
+
   void kindsHaveOneNameEach() {
     for (int k = 0; k <= static_cast<int>(ExperimentKind::Capacity); ++k) {
       const auto kind = static_cast<ExperimentKind>(k);

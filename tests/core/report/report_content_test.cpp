@@ -656,6 +656,7 @@ class TestReportContent : public QObject {
            {{"trace",
              {{"median_ttft_ms", 12.5}, {"median_tpot_ms", 3.25}, {"output_throughput", 100.5}}}}}};
     folder.summary["experiments"].push_back(trace);
+    folder.record = content_record(folder.summary);
     const auto tables = lb::report::performance_tables(folder);
     const auto it = std::find_if(tables.begin(), tables.end(),
                                  [](const auto& t) { return t.title == "Trace replay"; });

@@ -5,6 +5,7 @@
 
 #include <atomic>
 
+#include "core/record/run_summary.h"
 #include "core/report/report_model.h"
 #include "replay_server.h"
 #include "test_main.h"
@@ -85,7 +86,9 @@ class TestEnergy : public QObject {
     QVERIFY(table.rows[2][2].rfind("unsupported", 0) == 0);
     QCOMPARE(table.rows[2][7], "no cost_per_hour");
     bool worded = false;
-    for (const auto& row : lb::report::lane_comparisons_table(e).rows)
+    lb::record::FileFields fields("summary.json");
+    const lb::record::ExperimentSection section = lb::record::read_experiment_section(e, fields);
+    for (const auto& row : lb::report::lane_comparisons_table(section).rows)
       if (row[2] == "J/output token") worded = row[4].rfind("less energy", 0) == 0;
     QVERIFY(worded);
   }
