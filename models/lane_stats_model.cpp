@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "models/item_roles.h"
+#include "models/lane_swatch.h"
 
 namespace lb::models {
 namespace {
@@ -135,7 +136,9 @@ void LaneStatsModel::set_rows(std::vector<LaneStatsRow> rows) {
 }
 
 void LaneStatsModel::set_lane_colors(QHash<QString, QColor> colors) {
-  colors_ = std::move(colors);
+  swatches_.clear();
+  for (auto it = colors.cbegin(); it != colors.cend(); ++it)
+    swatches_.insert(it.key(), lane_swatch(it.value()));
   if (!rows_.empty()) emit dataChanged(index(0, Lane), index(rowCount() - 1, Lane));
 }
 
@@ -154,7 +157,7 @@ QVariant LaneStatsModel::data(const QModelIndex& index, int role) const {
   if (role == LaneIdRole) return row.lane_id;
   if (column == Lane) {
     if (role == Qt::DisplayRole) return row.lane_id;
-    if (role == Qt::DecorationRole) return colors_.value(row.lane_id);
+    if (role == Qt::DecorationRole) return swatches_.value(row.lane_id);
     return {};
   }
   const double v = value(row, column);

@@ -6,6 +6,7 @@
 #include <QAbstractTableModel>
 #include <QColor>
 #include <QHash>
+#include <QIcon>
 #include <limits>
 #include <map>
 #include <string>
@@ -80,7 +81,7 @@ class LaneStatsModel : public QAbstractTableModel {
 
  private:
   std::vector<LaneStatsRow> rows_;
-  QHash<QString, QColor> colors_;
+  QHash<QString, QIcon> swatches_;  // each lane's colour, made when the colours are set
 };
 
 }  // namespace lb::models

@@ -2,6 +2,7 @@
 
 #include "core/plan/api_key_source.h"
 #include "models/item_roles.h"
+#include "models/lane_swatch.h"
 
 namespace lb::models {
 
@@ -17,7 +18,9 @@ const plan::Lane* LaneTableModel::lane_at(int row) const {
 }
 
 void LaneTableModel::set_lane_colors(QHash<QString, QColor> colors) {
-  colors_ = std::move(colors);
+  swatches_.clear();
+  for (auto it = colors.cbegin(); it != colors.cend(); ++it)
+    swatches_.insert(it.key(), lane_swatch(it.value()));
   if (!lanes_.empty()) emit dataChanged(index(0, Id), index(rowCount() - 1, Id));
 }
 
@@ -45,8 +48,8 @@ QVariant LaneTableModel::data(const QModelIndex& index, int role) const {
   if (!lane) return {};
   if (role == LaneIdRole) return QString::fromStdString(lane->id);
   if (role == Qt::DecorationRole && index.column() == Id) {
-    auto it = colors_.find(QString::fromStdString(lane->id));
-    return it == colors_.end() ? QVariant() : QVariant(*it);
+    auto it = swatches_.find(QString::fromStdString(lane->id));
+    return it == swatches_.end() ? QVariant() : QVariant(*it);
   }
   if (role == Qt::ToolTipRole && index.column() == BaseUrl && lane->is_sim())
     return tr("Served by the built-in simulator (profile %1)")

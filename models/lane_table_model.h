@@ -4,6 +4,7 @@
 #include <QAbstractTableModel>
 #include <QColor>
 #include <QHash>
+#include <QIcon>
 #include <vector>
 
 #include "core/plan/plan.h"
@@ -32,7 +33,7 @@ class LaneTableModel : public QAbstractTableModel {
 
  private:
   std::vector<plan::Lane> lanes_;
-  QHash<QString, QColor> colors_;
+  QHash<QString, QIcon> swatches_;  // each lane's colour, made when the colours are set
 };
 
 }  // namespace lb::models

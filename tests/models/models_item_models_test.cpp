@@ -1,6 +1,8 @@
 // Every model passes QAbstractItemModelTester while it is filled, updated and reset, and shows
 // the values (and provenance) it was given.
 #include <QAbstractItemModelTester>
+#include <QImage>
+#include <QPainter>
 #include <QSignalSpy>
 #include <QTest>
 #include <cmath>
@@ -66,6 +68,19 @@ std::vector<ReviewPair> pairs() {
 
 }  // namespace
 
+// The colour a lane's swatch paints, and the swatch's identity: a view redrawn every drain must
+// get the same icon each time (a QColor made it paint and cache a new pixmap for every cell).
+QColor swatch_color(const QModelIndex& index) {
+  const QIcon icon = index.data(Qt::DecorationRole).value<QIcon>();
+  if (icon.isNull()) return {};
+  QImage image(16, 16, QImage::Format_ARGB32);
+  image.fill(Qt::transparent);
+  QPainter painter(&image);
+  icon.paint(&painter, image.rect());
+  painter.end();
+  return image.pixelColor(8, 8);
+}
+
 class ModelsTest : public QObject {
   Q_OBJECT
  private slots:
@@ -96,7 +111,7 @@ class ModelsTest : public QObject {
                 .toString()
                 .contains("simulator"));
     model.set_lane_colors({{"bf16", QColor(Qt::blue)}});
-    QCOMPARE(model.index(0, 0).data(Qt::DecorationRole).value<QColor>(), QColor(Qt::blue));
+    QCOMPARE(swatch_color(model.index(0, 0)), QColor(Qt::blue));
     model.set_lanes({});
     QCOMPARE(model.rowCount(), 0);
   }
@@ -105,10 +120,15 @@ class ModelsTest : public QObject {
     LaneStatsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.set_rows({stats_row("bf16", 250), stats_row("fp8", 230)});
+    model.set_lane_colors({{"bf16", QColor(Qt::red)}, {"fp8", QColor(Qt::darkGreen)}});
+    const qint64 swatch = model.index(1, 0).data(Qt::DecorationRole).value<QIcon>().cacheKey();
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
     model.set_rows({stats_row("bf16", 260), stats_row("fp8", 231.26)});
     QCOMPARE(reset.count(), 0);  // same lanes: an in-place update, selection survives
+    QCOMPARE(swatch_color(model.index(1, 0)), QColor(Qt::darkGreen));
+    // The same icon after the update: nothing new for a view to cache each time it redraws.
+    QCOMPARE(model.index(1, 0).data(Qt::DecorationRole).value<QIcon>().cacheKey(), swatch);
     QCOMPARE(changed.count(), 1);
     const QModelIndex ttft = model.index(1, LaneStatsModel::TtftP50);
     QCOMPARE(ttft.data().toString(), QString("231"));

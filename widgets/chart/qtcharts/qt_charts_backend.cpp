@@ -188,19 +188,47 @@ class QtChartsBackend final : public ChartBackend {
     apply_nice_range(y_axis_, r.y_min, r.y_max);
   }
 
+  // The same sets and bins as last time (a live histogram redrawn): new values into the sets
+  // there are. Qt Charts keeps part of each set's bar items for good when sets are cleared and
+  // appended, so a redraw every drain would grow without bound.
+  bool same_shape(const BarData& data) const {
+    const QList<QBarSet*> sets = bars_->barSets();
+    if (sets.size() != static_cast<qsizetype>(data.sets.size()) || data.sets.empty() ||
+        categories_ != data.categories)
+      return false;
+    for (size_t i = 0; i < data.sets.size(); ++i)
+      if (sets[static_cast<qsizetype>(i)]->count() !=
+          static_cast<qsizetype>(data.sets[i].values.size()))
+        return false;
+    return true;
+  }
+
   void set_bars(const BarData& data, const QList<QColor>& colors) override {
-    bars_->clear();
-    set_categories(data.categories);
+    const bool reuse = same_shape(data);
+    if (!reuse) {
+      bars_->clear();
+      set_categories(data.categories);
+      categories_ = data.categories;
+    }
     double max_value = 0;
     for (size_t i = 0; i < data.sets.size(); ++i) {
-      auto* set = new QBarSet(data.sets[i].name);
-      set->setColor(i < static_cast<size_t>(colors.size()) ? colors[static_cast<int>(i)]
-                                                           : QColor(Qt::gray));
-      set->setBorderColor(set->color());
-      QList<qreal> values(data.sets[i].values.begin(), data.sets[i].values.end());
-      for (qreal v : values) max_value = std::max(max_value, v);
-      set->append(values);
-      bars_->append(set);
+      QBarSet* set =
+          reuse ? bars_->barSets()[static_cast<qsizetype>(i)] : new QBarSet(data.sets[i].name);
+      const QColor color =
+          i < static_cast<size_t>(colors.size()) ? colors[static_cast<int>(i)] : QColor(Qt::gray);
+      if (set->label() != data.sets[i].name) set->setLabel(data.sets[i].name);
+      if (set->color() != color) set->setColor(color);
+      if (set->borderColor() != color) set->setBorderColor(color);
+      const std::vector<double>& values = data.sets[i].values;
+      for (double v : values) max_value = std::max(max_value, v);
+      if (!reuse) {
+        set->append(QList<qreal>(values.begin(), values.end()));
+        bars_->append(set);
+        continue;
+      }
+      for (size_t k = 0; k < values.size(); ++k)
+        if (set->at(static_cast<qsizetype>(k)) != values[k])
+          set->replace(static_cast<qsizetype>(k), values[k]);
     }
     // Shares of samples: never past 100 %, which nice-number rounding would overshoot to 150.
     // Near the top the scale is the whole 0-100 %, so its ticks stay round (not 0, 20, 39, ...).
@@ -228,6 +256,7 @@ class QtChartsBackend final : public ChartBackend {
     if (bars_) {
       bars_->clear();
       set_categories({});
+      categories_.clear();
     }
     for (QXYSeries* s : std::as_const(series_)) {
       chart_->removeSeries(s);
@@ -341,6 +370,7 @@ class QtChartsBackend final : public ChartBackend {
   QValueAxis* y_axis_ = nullptr;
   QBarCategoryAxis* cat_axis_ = nullptr;
   QBarSeries* bars_ = nullptr;
+  QStringList categories_;  // the bins the sets were made for
   QGraphicsSimpleTextItem* empty_ = nullptr;
   QHash<QString, QXYSeries*> series_;
   QHash<QString, QAreaSeries*> bands_;
