@@ -358,13 +358,15 @@ void add_rows_of(GateTable& table, const ExperimentSection& e, int of_this_kind,
     case K::ContextSweep:
       add_retrieval_row(table, e);
       break;
-    case K::Regression:
+    case K::Regression: {
       // A regression that wrote no list of pairs (stopped before) has no rows.
       if (!record::member(e.more, "comparisons").is_array()) break;
-      add_regression_row(table, e.pair_outcomes(), reviews);
-      add_token_row(table, e.pair_outcomes(), reviews);
-      add_top1_row(table, e.pair_outcomes());
+      const std::vector<record::PairOutcome> outcomes = e.pair_outcomes();
+      add_regression_row(table, outcomes, reviews);
+      add_token_row(table, outcomes, reviews);
+      add_top1_row(table, outcomes);
       break;
+    }
     case K::SampledRegression:
       if (record::member(e.more, "comparisons").is_array())
         add_sampled_row(table, e.sampled_outcomes(), sampled);

@@ -54,10 +54,10 @@ QString regression_detail(DecisionPage* page, int lane) {
 nlohmann::json energy_plan() {
   return {{"name", "energy and cost"},
           {"lanes",
-           {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.02"}, {"cost_per_hour", 4.0}},
-            {{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.02"}, {"cost_per_hour", 4.0}},
+           {{{"id", "bf16"}, {"base_url", "sim:bf16?time_scale=0.1"}, {"cost_per_hour", 4.0}},
+            {{"id", "fp8"}, {"base_url", "sim:fp8?time_scale=0.1"}, {"cost_per_hour", 4.0}},
             {{"id", "fp8-mtp3"},
-             {"base_url", "sim:fp8-mtp3?time_scale=0.02&energy_counter=0"},
+             {"base_url", "sim:fp8-mtp3?time_scale=0.1&energy_counter=0"},
              {"cost_per_hour", 4.0}}}},
           {"experiments",
            {{{"kind", "throughput"},
