@@ -14,7 +14,7 @@ std::vector<ContextSizeRecord> read_context_sweep(const nlohmann::json& rows) {
     r.reason = member_text(row, "reason");
     r.target_tokens = member_number(row, "target_tokens");
     const nlohmann::json& sized = member(row, "sized_tokens");  // {"value": n, "provenance": p}
-    r.sized_tokens = sized.is_number() ? sized.get<double>() : member_number(sized, "value");
+    r.sized_tokens = member_figure(row, "sized_tokens");
     r.sized_provenance = member_text(sized, "provenance");
     r.prompt_tokens = member_number(row, "prompt_tokens");
     r.completed = member_number(row, "completed");

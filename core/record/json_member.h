@@ -32,6 +32,12 @@ inline double member_number(const nlohmann::json& object, const char* key) {
   return at.is_number() ? at.get<double>() : NAN;
 }
 
+// A number member that may carry its provenance ({"value": x, "provenance": p}); NaN when absent.
+inline double member_figure(const nlohmann::json& object, const char* key) {
+  const nlohmann::json& at = member(object, key);
+  return at.is_number() ? at.get<double>() : member_number(at, "value");
+}
+
 // A whole-number member (a count, an index); FALLBACK when absent, not whole or beyond int64.
 inline int64_t member_count(const nlohmann::json& object, const char* key, int64_t fallback = 0) {
   const nlohmann::json& at = member(object, key);

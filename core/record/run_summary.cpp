@@ -25,6 +25,20 @@ std::optional<PhaseRecord::EnergyGap> PhaseRecord::energy_gap() const {
   return std::nullopt;
 }
 
+std::optional<PhaseEnergyRecord> PhaseRecord::energy() const {
+  return read_phase_energy(member(more, "energy"));
+}
+
+std::optional<PhaseCostRecord> PhaseRecord::cost() const {
+  return read_phase_cost(member(more, "cost"));
+}
+
+std::string PhaseRecord::interval_unavailable(std::string_view figure) const {
+  return member_text(member(more, "intervals_unavailable"), std::string(figure).c_str());
+}
+
+double Interval::estimate() const { return member_number(more, "estimate"); }
+
 std::optional<DeterminismFloor> ExperimentSection::determinism_floor() const {
   return read_determinism_floor(member(more, "floor"));
 }
@@ -35,6 +49,22 @@ std::optional<DeterminismFloor> LaneRecord::determinism_floor() const {
 
 std::vector<ContextSizeRecord> LaneRecord::context_sweep() const {
   return read_context_sweep(member(more, "context_sweep"));
+}
+
+std::optional<CapacityRecord> LaneRecord::capacity() const {
+  return read_capacity(member(more, "capacity"));
+}
+
+std::optional<LoadBaselineRecord> LaneRecord::load_baseline() const {
+  return read_load_baseline(member(more, "load_baseline"));
+}
+
+std::optional<SessionsRecord> LaneRecord::sessions() const {
+  return read_sessions(member(more, "sessions"));
+}
+
+CapacitySlo ExperimentSection::capacity_slo() const {
+  return read_capacity_slo(member(more, "slo"));
 }
 
 Comparison::Method Comparison::method() const {

@@ -22,11 +22,15 @@
 
 #include "core/metrics/bootstrap.h"
 #include "core/metrics/summary.h"
+#include "core/record/capacity_record.h"
 #include "core/record/context_size.h"
 #include "core/record/determinism_floor.h"
+#include "core/record/energy_record.h"
 #include "core/record/experiment_kind.h"
 #include "core/record/file_fields.h"
+#include "core/record/load_baseline_record.h"
 #include "core/record/pair_outcome.h"
+#include "core/record/sessions_record.h"
 
 namespace lb::record {
 
@@ -40,6 +44,9 @@ struct Interval {
   std::string method;  // "bca", "percentile", ...
   nlohmann::json more = nlohmann::json::object();
   bool known() const { return std::isfinite(lo) && std::isfinite(hi); }
+  // Over trials, the figure the interval is about (the mean of the per-trial figures); NaN when
+  // the file did not say.
+  double estimate() const;
 };
 
 // One phase of one lane: the figures metrics::summarize computed from its requests, and their
@@ -68,6 +75,11 @@ struct PhaseRecord {
     std::string why;
   };
   std::optional<EnergyGap> energy_gap() const;
+  // Its energy and cost blocks; nullopt when the phase has none.
+  std::optional<PhaseEnergyRecord> energy() const;
+  std::optional<PhaseCostRecord> cost() const;
+  // Why FIGURE has no interval ("n/a (1 trial)"); "" when the file gave no reason.
+  std::string interval_unavailable(std::string_view figure) const;
 };
 
 // A gate's outcome, as summary.json records a check and the gate table shows a cell.
@@ -110,6 +122,12 @@ struct LaneRecord {
   std::optional<DeterminismFloor> determinism_floor() const;
   // A context sweep's sizes on this lane, in run order; empty for the other kinds.
   std::vector<ContextSizeRecord> context_sweep() const;
+  // A capacity experiment's search on this lane; nullopt for the other kinds.
+  std::optional<CapacityRecord> capacity() const;
+  // A regression's greedy A/A baseline under load on this lane; nullopt when it ran none.
+  std::optional<LoadBaselineRecord> load_baseline() const;
+  // A sessions experiment's figures on this lane; nullopt for the other kinds.
+  std::optional<SessionsRecord> sessions() const;
 };
 
 // A candidate lane's figure against the baseline lane's: the ratio, its interval and the verdict.
@@ -184,6 +202,8 @@ struct ExperimentSection {
   std::vector<SampledOutcome> sampled_outcomes() const;
   // The experiment's performance gates, in the file's order (read from `more`).
   std::vector<PerformanceGateRecord> performance_gates() const;
+  // A capacity experiment's SLOs (NaN where none was set).
+  CapacitySlo capacity_slo() const;
   // The comparison of CANDIDATE's FIGURE at PHASE with the baseline; nullptr when none.
   const Comparison* comparison(std::string_view candidate, std::string_view phase,
                                std::string_view figure) const;

@@ -4,52 +4,53 @@
 #include <algorithm>
 #include <tuple>
 
-#include "core/report/json_access.h"
+#include "core/record/run_summary.h"
 #include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {
 
-using nlohmann::json;
-
 struct SloFigure {
-  const char* key;    // in "slo" and in each probe
+  double record::CapacitySlo::*slo;
+  double record::CapacityProbeRecord::*figure;
   const char* id;     // chart id
   const char* label;  // "TTFT p99"
 };
 
-constexpr SloFigure kFigures[] = {{"ttft_p99_ms", "capacity_ttft_p99", "TTFT p99"},
-                                  {"tpot_p99_ms", "capacity_tpot_p99", "TPOT p99"}};
+constexpr SloFigure kFigures[] = {
+    {&record::CapacitySlo::ttft_p99_ms, &record::CapacityProbeRecord::ttft_p99_ms,
+     "capacity_ttft_p99", "TTFT p99"},
+    {&record::CapacitySlo::tpot_p99_ms, &record::CapacityProbeRecord::tpot_p99_ms,
+     "capacity_tpot_p99", "TPOT p99"}};
 
 // The lane's probes as (load, figure, passed), sorted by load; probes without the figure left
 // out.
-std::vector<std::tuple<double, double, bool>> probe_points(const json& capacity, const char* key) {
+std::vector<std::tuple<double, double, bool>> probe_points(const record::CapacityRecord& capacity,
+                                                           const SloFigure& f) {
   std::vector<std::tuple<double, double, bool>> out;
-  const json& probes = json_at(capacity, {"probes"});
-  if (!probes.is_array()) return out;
-  for (const json& p : probes) {
-    const double load = number_at(p, {"load"});
-    const double figure = number_at(p, {key});
-    if (load < 0 || figure < 0) continue;
-    out.emplace_back(load, figure, json_at(p, {"pass"}) == true);
+  for (const record::CapacityProbeRecord& p : capacity.probes) {
+    const double figure = p.*f.figure;
+    if (!(p.load >= 0) || !(figure >= 0)) continue;  // NaN too
+    out.emplace_back(p.load, figure, p.pass);
   }
   std::sort(out.begin(), out.end());
   return out;
 }
 
-ChartSpec figure_chart(const json& e, const std::vector<std::string>& lanes, const SloFigure& f,
-                       double slo_ms) {
+ChartSpec figure_chart(const record::ExperimentSection& e, const std::vector<std::string>& lanes,
+                       const SloFigure& f, double slo_ms) {
   std::string unit = "concurrent requests";
   ChartSpec spec{f.id, std::string("SLO capacity: ") + f.label + " by load", "", "", false, {}};
   spec.series.push_back(
       ChartSeries{"SLO (p99 <= " + format_number(slo_ms, 1) + " ms)", "#BBBBBB", {}, {}, {}});
   double lo = -1, hi = -1;
   for (size_t i = 0; i < lanes.size(); ++i) {
-    const json& c = json_at(e, {"lanes", lanes[i].c_str(), "capacity"});
-    if (!c.is_object()) continue;
-    if (const std::string u = string_at(c, {"unit"}); !u.empty()) unit = u;
+    const record::LaneRecord* lane = e.lane(lanes[i]);
+    const std::optional<record::CapacityRecord> c = lane ? lane->capacity() : std::nullopt;
+    if (!c) continue;
+    if (!c->unit.empty()) unit = c->unit;
     ChartSeries series{lanes[i], lane_color(i), {}, {}, {}};
-    for (const auto& [load, figure, passed] : probe_points(c, f.key)) {
+    for (const auto& [load, figure, passed] : probe_points(*c, f)) {
       series.points.emplace_back(load, figure);
       series.marks.push_back(passed ? PointMark::Pass : PointMark::Fail);
       lo = lo < 0 ? load : std::min(lo, load);
@@ -67,12 +68,13 @@ ChartSpec figure_chart(const json& e, const std::vector<std::string>& lanes, con
 
 }  // namespace
 
-std::vector<ChartSpec> capacity_charts(const json& experiment,
+std::vector<ChartSpec> capacity_charts(const record::ExperimentSection& experiment,
                                        const std::vector<std::string>& lanes) {
   std::vector<ChartSpec> charts;
+  const record::CapacitySlo slo = experiment.capacity_slo();
   for (const SloFigure& f : kFigures) {
-    const double slo_ms = number_at(experiment, {"slo", f.key});
-    if (slo_ms <= 0) continue;
+    const double slo_ms = slo.*f.slo;
+    if (!(slo_ms > 0)) continue;
     ChartSpec spec = figure_chart(experiment, lanes, f, slo_ms);
     if (!spec.series.empty()) charts.push_back(std::move(spec));
   }

@@ -3,73 +3,71 @@
 // load.
 #include <algorithm>
 
-#include "core/record/experiment_kind.h"
-#include "core/report/json_access.h"
+#include "core/record/run_summary.h"
 #include "core/report/report_model.h"
+#include "core/report/run_folder.h"
 
 namespace lb::report {
 namespace {
 
-using nlohmann::json;
-
-std::string slo_text(const json& e) {
+std::string slo_text(const record::CapacitySlo& slo) {
   std::string out;
-  if (const double ttft = number_at(e, {"slo", "ttft_p99_ms"}); ttft > 0)
-    out += "TTFT p99 <= " + format_number(ttft, 0) + " ms";
-  if (const double tpot = number_at(e, {"slo", "tpot_p99_ms"}); tpot > 0)
-    out += (out.empty() ? "" : ", ") + std::string("TPOT p99 <= ") + format_number(tpot, 1) + " ms";
+  if (slo.ttft_p99_ms > 0) out += "TTFT p99 <= " + format_number(slo.ttft_p99_ms, 0) + " ms";
+  if (slo.tpot_p99_ms > 0)
+    out += (out.empty() ? "" : ", ") + std::string("TPOT p99 <= ") +
+           format_number(slo.tpot_p99_ms, 1) + " ms";
   return out.empty() ? "none" : out;
 }
 
-std::string titled(const std::string& base, const json& e) {
-  const std::string name = string_at(e, {"name"});
-  return name.empty() || name == record::to_string(record::ExperimentKind::Capacity)
+std::string titled(const std::string& base, const record::ExperimentSection& e) {
+  return e.name.empty() || e.name == record::to_string(record::ExperimentKind::Capacity)
              ? base
-             : base + " (" + name + ")";
+             : base + " (" + e.name + ")";
 }
 
-ReportTable summary_table(const json& e, const std::vector<std::string>& lanes) {
+ReportTable summary_table(const record::ExperimentSection& e,
+                          const std::vector<std::string>& lanes) {
   ReportTable t;
   t.title = titled("SLO capacity", e);
   t.header = {"Lane",        "Capacity",     "Unit",   "Goodput at capacity (req/s)",
               "Binding SLO", "Failing load", "Probes", "Stopped by"};
   for (const auto& lane : lanes) {
-    const json& c = json_at(e, {"lanes", lane.c_str(), "capacity"});
-    if (!c.is_object()) continue;
-    const double capacity = number_at(c, {"capacity"});
-    std::string cell = capacity < 0 ? "none met the SLOs" : format_number(capacity, 2);
-    if (json_at(c, {"reached_max_load"}) == true) cell = ">= " + cell;
-    const std::string binding = string_at(c, {"binding_slo"});
-    t.rows.push_back(
-        {lane, cell, string_at(c, {"unit"}), format_number(number_at(c, {"goodput_req_s"}), 2),
-         binding.empty() ? "n/a" : binding, format_number(number_at(c, {"failing_load"}), 2),
-         format_number(number_at(c, {"probe_count"}), 0), string_at(c, {"stopped_by"})});
+    const record::LaneRecord* section = e.lane(lane);
+    const std::optional<record::CapacityRecord> c = section ? section->capacity() : std::nullopt;
+    if (!c) continue;
+    std::string cell = std::isnan(c->capacity) || c->capacity < 0 ? "none met the SLOs"
+                                                                  : format_number(c->capacity, 2);
+    if (c->reached_max_load) cell = ">= " + cell;
+    t.rows.push_back({lane, cell, c->unit, format_number(c->goodput_req_s, 2),
+                      c->binding_slo.empty() ? "n/a" : c->binding_slo,
+                      format_number(c->failing_load, 2), format_number(c->probe_count, 0),
+                      c->stopped_by});
   }
-  t.note = "SLOs: " + slo_text(e) +
+  t.note = "SLOs: " + slo_text(e.capacity_slo()) +
            ". Highest load at which every SLO held, by doubling then bisection; warm-ups "
            "discarded (measured).";
   return t;
 }
 
-ReportTable probes_table(const json& e, const std::vector<std::string>& lanes) {
+ReportTable probes_table(const record::ExperimentSection& e,
+                         const std::vector<std::string>& lanes) {
   ReportTable t;
   t.title = titled("SLO capacity probes", e);
   t.header = {"Lane", "Load", "TTFT p99 (ms)", "TPOT p99 (ms)", "Goodput (req/s)", "Verdict"};
   for (const auto& lane : lanes) {
-    const json& probes = json_at(e, {"lanes", lane.c_str(), "capacity", "probes"});
-    if (!probes.is_array()) continue;
-    std::vector<const json*> sorted;
-    for (const auto& p : probes) sorted.push_back(&p);
-    std::sort(sorted.begin(), sorted.end(), [](const json* a, const json* b) {
-      return number_at(*a, {"load"}) < number_at(*b, {"load"});
+    const record::LaneRecord* section = e.lane(lane);
+    const std::optional<record::CapacityRecord> c = section ? section->capacity() : std::nullopt;
+    if (!c) continue;
+    std::vector<record::CapacityProbeRecord> sorted = c->probes;
+    // By load, a probe without one first (as an unknown load read as -1 sorted before).
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) {
+      return (std::isnan(a.load) ? -1 : a.load) < (std::isnan(b.load) ? -1 : b.load);
     });
-    for (const json* p : sorted) {
-      const bool pass = json_at(*p, {"pass"}) == true;
-      t.rows.push_back({sorted.front() == p ? lane : "", format_number(number_at(*p, {"load"}), 2),
-                        format_number(number_at(*p, {"ttft_p99_ms"}), 1),
-                        format_number(number_at(*p, {"tpot_p99_ms"}), 2),
-                        format_number(number_at(*p, {"goodput_req_s"}), 2),
-                        pass ? "pass" : "fail: " + string_at(*p, {"binding"})});
+    for (size_t i = 0; i < sorted.size(); ++i) {
+      const record::CapacityProbeRecord& p = sorted[i];
+      t.rows.push_back({i == 0 ? lane : "", format_number(p.load, 2),
+                        format_number(p.ttft_p99_ms, 1), format_number(p.tpot_p99_ms, 2),
+                        format_number(p.goodput_req_s, 2), p.pass ? "pass" : "fail: " + p.binding});
     }
   }
   t.note = "Every probe of the search, by load: each SLO figure against load.";
@@ -81,7 +79,8 @@ ReportTable probes_table(const json& e, const std::vector<std::string>& lanes) {
 std::vector<ReportTable> capacity_tables(const RunFolder& folder) {
   std::vector<ReportTable> tables;
   const auto lanes = folder.lane_ids();
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Capacity)) {
+  for (const record::ExperimentSection* e :
+       folder.record.of_kind(record::ExperimentKind::Capacity)) {
     tables.push_back(summary_table(*e, lanes));
     tables.push_back(probes_table(*e, lanes));
   }

@@ -2,22 +2,20 @@
 // load_baseline, how many of its own greedy answers changed when the same prompts ran at the
 // load concurrency (core/run/experiments/regression_load_baseline.cpp), with the rate's 95 %
 // interval and the batch-variant prompts by id.
-#include "core/report/json_access.h"
+#include "core/record/run_summary.h"
 #include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {
 
-using nlohmann::json;
-
 std::string rate_percent(double share) { return format_number(100 * share, 1) + " %"; }
 
-std::string batch_variant_ids(const json& variant) {
+std::string batch_variant_ids(const std::vector<record::BatchVariantPrompt>& variant) {
   std::string out;
   size_t shown = 0;
-  for (const json& v : variant) {
+  for (const record::BatchVariantPrompt& v : variant) {
     if (++shown > 8) return out + ", … (" + std::to_string(variant.size()) + " in all)";
-    out += (out.empty() ? "" : ", ") + string_at(v, {"id"});
+    out += (out.empty() ? "" : ", ") + v.id;
   }
   return out.empty() ? "–" : out;
 }
@@ -33,25 +31,21 @@ ReportTable load_baseline_table(const RunFolder& folder) {
                 "answers were compared with its own, exactly as two lanes are. A prompt whose "
                 "answer changes is batch-variant: batching alone moves it, so a cross-lane "
                 "difference there is not evidence against the configuration (Wilson interval)."};
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Regression)) {
-    const json& lanes = json_at(*e, {"lanes"});
-    if (!lanes.is_object()) continue;
-    for (const auto& [lane, section] : lanes.items()) {
-      const json& lb = json_at(section, {"load_baseline"});
-      if (!lb.is_object()) continue;
-      const json& rate = json_at(lb, {"mismatch_rate"});
-      const json& ci = json_at(lb, {"mismatch_rate_interval"});
-      std::string rate_text = rate.is_number() ? rate_percent(rate.get<double>()) : "n/a";
-      if (rate.is_number() && ci.is_array() && ci.size() == 2 && ci[0].is_number() &&
-          ci[1].is_number())
-        rate_text += " [" + rate_percent(ci[0].get<double>()) + ", " +
-                     rate_percent(ci[1].get<double>()) + "]";
-      t.rows.push_back({lane,
-                        format_number(number_at(lb, {"baseline_concurrency"}), 0) + " vs " +
-                            format_number(number_at(lb, {"concurrency"}), 0),
-                        format_number(number_at(lb, {"prompts_compared"}), 0),
-                        format_number(number_at(lb, {"mismatches"}), 0), rate_text,
-                        batch_variant_ids(json_at(lb, {"batch_variant"}))});
+  for (const record::ExperimentSection* e :
+       folder.record.of_kind(record::ExperimentKind::Regression)) {
+    for (const record::LaneRecord& lane : e->lanes) {
+      const std::optional<record::LoadBaselineRecord> lb = lane.load_baseline();
+      if (!lb) continue;
+      const bool rated = !std::isnan(lb->mismatch_rate);
+      std::string rate_text = rated ? rate_percent(lb->mismatch_rate) : "n/a";
+      if (rated && lb->mismatch_rate_interval)
+        rate_text += " [" + rate_percent(lb->mismatch_rate_interval->first) + ", " +
+                     rate_percent(lb->mismatch_rate_interval->second) + "]";
+      t.rows.push_back(
+          {lane.id,
+           format_number(lb->baseline_concurrency, 0) + " vs " + format_number(lb->concurrency, 0),
+           format_number(lb->prompts_compared, 0), format_number(lb->mismatches, 0), rate_text,
+           batch_variant_ids(lb->batch_variant)});
     }
   }
   return t;

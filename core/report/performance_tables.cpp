@@ -384,8 +384,8 @@ ReportTable trace_table(const json& e, const std::vector<std::string>& lanes) {
 // The tables every measured experiment ends with: energy and cost, lane comparisons, performance
 // gates.
 void add_closing_tables(std::vector<ReportTable>& tables, const record::ExperimentSection& e,
-                        const json& section, const std::vector<std::string>& lanes) {
-  tables.push_back(energy_cost_table(section, lanes));
+                        const std::vector<std::string>& lanes) {
+  tables.push_back(energy_cost_table(e, lanes));
   tables.push_back(lane_comparisons_table(e));
   tables.push_back(performance_gates_table(e));
 }
@@ -432,7 +432,7 @@ std::vector<ReportTable> performance_tables(const RunFolder& folder) {
         default:
           break;
       }
-      add_closing_tables(tables, *e, section, lanes);
+      add_closing_tables(tables, *e, lanes);
     }
   }
   for (ReportTable& t : session_tables(folder)) tables.push_back(std::move(t));

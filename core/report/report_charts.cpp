@@ -189,7 +189,8 @@ std::vector<ChartSpec> report_charts(const RunFolder& folder) {
     charts.push_back(ttft_concurrency_chart(*e, lanes));
   }
   add_pareto_charts(folder, charts);
-  add_charts_of(folder, record::ExperimentKind::Capacity, capacity_charts, charts);
+  for (const record::ExperimentSection* e : folder.record.of_kind(record::ExperimentKind::Capacity))
+    for (auto& c : capacity_charts(*e, lanes)) charts.push_back(std::move(c));
   charts.push_back(itl_chart(folder, lanes));
   add_charts_of(folder, record::ExperimentKind::PrefixCache, prefix_cache_charts, charts);
   add_charts_of(folder, record::ExperimentKind::Speculative, speculative_charts, charts);

@@ -124,7 +124,7 @@ std::vector<ReportTable> determinism_tables(const RunFolder& folder);
 // "Energy and cost" of one load experiment: per lane and phase the energy source, J per output
 // token, output tokens per J, mean W, the window and $ per million output tokens, with intervals
 // over trials (energy_tables.cpp); no rows when no lane measured energy or named a cost.
-ReportTable energy_cost_table(const nlohmann::json& experiment,
+ReportTable energy_cost_table(const record::ExperimentSection& experiment,
                               const std::vector<std::string>& lanes);
 // The effects a qualification looks for, at a glance (effect_charts.cpp): prefix cache passes
 // and speculative decoding as grouped bars per lane, acceptance per draft position.
@@ -141,7 +141,7 @@ std::vector<ChartSpec> sweep_charts(const nlohmann::json& summary);
 ChartSpec pareto_chart(const nlohmann::json& experiment, const std::vector<std::string>& lanes);
 // SLO capacity: each set SLO's p99 figure against the probe load, one curve per lane with each
 // probe marked met or missed, and the SLO as a grey line (capacity_chart.cpp).
-std::vector<ChartSpec> capacity_charts(const nlohmann::json& experiment,
+std::vector<ChartSpec> capacity_charts(const record::ExperimentSection& experiment,
                                        const std::vector<std::string>& lanes);
 // The charts of report_charts() that show an effect: prefix cache, speculative decoding and the
 // context sweep (TTFT with needle retrieval marked); for the workbench's Effects view.

@@ -439,6 +439,48 @@ class RecordRunSummaryTest : public QObject {
     }
     QVERIFY(!experiment_kind_from("Throughput"));
   }
+
+  // A capacity search reads as types: its SLOs, each lane's result and probes; a member of
+  // another type reads as absent, a lane without a search as none.
+  void capacitySearchReadsAsTypes() {
+    ExperimentSection e;
+    e.kind = ExperimentKind::Capacity;
+    e.more["slo"] = {{"ttft_p99_ms", 500.0}, {"tpot_p99_ms", nullptr}};
+    LaneRecord lane;
+    lane.id = "fp8";
+    lane.more["capacity"] = {
+        {"unit", "req/s"},
+        {"capacity", 8.0},
+        {"goodput_req_s", "lots"},
+        {"binding_slo", nullptr},
+        {"failing_load", 16},
+        {"reached_max_load", "yes"},
+        {"stopped_by", "max_load"},
+        {"probe_count", 2},
+        {"probes", json::array({{{"load", 8}, {"pass", true}, {"ttft_p99_ms", 120.5}},
+                                json(3),
+                                {{"load", "16"}, {"pass", false}, {"binding", "ttft_p99_ms"}}})}};
+    e.lanes.push_back(lane);
+    e.lanes.push_back(LaneRecord{"bf16", {}, {}, json::object()});
+    const CapacitySlo slo = e.capacity_slo();
+    QCOMPARE(slo.ttft_p99_ms, 500.0);
+    QVERIFY(std::isnan(slo.tpot_p99_ms));
+    const std::optional<CapacityRecord> c = e.lane("fp8")->capacity();
+    QVERIFY(c.has_value());
+    QCOMPARE(c->unit, std::string("req/s"));
+    QCOMPARE(c->capacity, 8.0);
+    QVERIFY(std::isnan(c->goodput_req_s));
+    QVERIFY(c->binding_slo.empty());
+    QCOMPARE(c->failing_load, 16.0);
+    QVERIFY(!c->reached_max_load);
+    QCOMPARE(c->stopped_by, std::string("max_load"));
+    QCOMPARE(c->probes.size(), size_t(2));  // the number is left out
+    QCOMPARE(c->probes[0].ttft_p99_ms, 120.5);
+    QVERIFY(c->probes[0].pass && std::isnan(c->probes[0].tpot_p99_ms));
+    QVERIFY(std::isnan(c->probes[1].load));
+    QCOMPARE(c->probes[1].binding, std::string("ttft_p99_ms"));
+    QVERIFY(!e.lane("bf16")->capacity());
+  }
 };
 
 LANEBENCH_TEST_GUILESS_MAIN(RecordRunSummaryTest)

@@ -8,6 +8,7 @@
 
 #include "test_main.h"
 
+#include "core/record/run_summary.h"
 #include "core/report/report_model.h"
 #include "core/report/run_folder.h"
 #include "report_run_fixture.h"
@@ -96,6 +97,31 @@ class TestReportTraffic : public QObject {
     QCOMPARE(chart->series[2].name, std::string("fp8"));
     QCOMPARE(chart->series[2].points.size(), size_t{3});
     for (const auto mark : chart->series[2].marks) QVERIFY(mark == lb::report::PointMark::Pass);
+
+    // Damaged members read as not available, and the rows after them are kept: a turn without
+    // its index is not called turn 0, a probe whose load is text is left out of the chart.
+    nlohmann::json summary = folder->summary;
+    for (auto& e : summary["experiments"]) {
+      if (e["kind"] == "sessions") e["lanes"]["bf16"]["sessions"]["per_turn"][0]["turn"] = "one";
+      if (e["kind"] == "capacity") e["lanes"]["fp8"]["capacity"]["probes"][0]["load"] = "1";
+    }
+    lb::report::RunFolder damaged = *folder;
+    lb::record::FileFields fields("summary.json");
+    damaged.record = lb::record::read_run_summary(summary, fields);
+    const auto again = lb::report::performance_tables(damaged);
+    const auto* turns = traffic_table(again, "Multi-turn sessions");
+    QVERIFY(turns != nullptr && turns->rows.size() == 4);
+    QCOMPARE(turns->rows[0][1], std::string("n/a"));
+    QCOMPARE(turns->rows[1][1], std::string("2"));
+    const auto* probed = traffic_table(again, "SLO capacity probes");
+    QVERIFY(probed != nullptr && probed->rows.size() == 6);
+    QCOMPARE(probed->rows[3][0], std::string("fp8"));
+    QCOMPARE(probed->rows[3][1], std::string("n/a"));
+    const auto redrawn = lb::report::report_charts(damaged);
+    const auto fp8_curve = std::find_if(redrawn.begin(), redrawn.end(),
+                                        [](const auto& c) { return c.id == "capacity_ttft_p99"; });
+    QVERIFY(fp8_curve != redrawn.end());
+    QCOMPARE(fp8_curve->series[2].points.size(), size_t{2});
     std::filesystem::remove_all(dir);
   }
 
@@ -111,7 +137,9 @@ class TestReportTraffic : public QObject {
         {"kind", "capacity"},
         {"slo", {{"ttft_p99_ms", 100.0}, {"tpot_p99_ms", 8.0}}},
         {"lanes", {{"a", {{"capacity", {{"unit", "req/s"}, {"probes", probes}}}}}}}};
-    const auto charts = lb::report::capacity_charts(e, {"a", "missing"});
+    lb::record::FileFields fields("summary.json");
+    const auto section = lb::record::read_experiment_section(e, fields);
+    const auto charts = lb::report::capacity_charts(section, {"a", "missing"});
     QCOMPARE(charts.size(), size_t{2});
     const auto& ttft = charts[0];
     QCOMPARE(ttft.x_title, std::string("probe load (req/s)"));

@@ -79,15 +79,15 @@ class TestEnergy : public QObject {
                 "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION") != std::string::npos);
     QVERIFY(!dark["intervals"].contains("joules_per_output_token"));
 
-    const auto table = lb::report::energy_cost_table(e, {"bf16", "fp8", "dark"});
+    lb::record::FileFields fields("summary.json");
+    const lb::record::ExperimentSection section = lb::record::read_experiment_section(e, fields);
+    const auto table = lb::report::energy_cost_table(section, {"bf16", "fp8", "dark"});
     QCOMPARE(table.rows.size(), size_t(3));
     QCOMPARE(table.rows[1][0], "fp8");
     QVERIFY2(table.rows[1][3].find(" [") != std::string::npos, table.rows[1][3].c_str());
     QVERIFY(table.rows[2][2].rfind("unsupported", 0) == 0);
     QCOMPARE(table.rows[2][7], "no cost_per_hour");
     bool worded = false;
-    lb::record::FileFields fields("summary.json");
-    const lb::record::ExperimentSection section = lb::record::read_experiment_section(e, fields);
     for (const auto& row : lb::report::lane_comparisons_table(section).rows)
       if (row[2] == "J/output token") worded = row[4].rfind("less energy", 0) == 0;
     QVERIFY(worded);
