@@ -12,6 +12,34 @@ int64_t list_size(const json& object, const char* key) {
   return list.is_array() ? static_cast<int64_t>(list.size()) : 0;
 }
 
+std::optional<SimilaritySpread> read_spread(const json& d) {
+  if (!d.is_object()) return std::nullopt;
+  return SimilaritySpread{member_count(d, "n"), member_number(d, "median"), member_number(d, "q1"),
+                          member_number(d, "q3")};
+}
+
+std::optional<FactLossRecord> read_fact_loss(const json& p) {
+  if (!p.is_object()) return std::nullopt;
+  return FactLossRecord{member_count(p, "lost"), member_count(p, "samples"), member_number(p, "lo"),
+                        member_number(p, "hi")};
+}
+
+SampledPromptOutcome read_sampled_prompt(const json& p, const std::string& baseline,
+                                         const std::string& candidate) {
+  SampledPromptOutcome r;
+  r.index = member_count(p, "index", -1);
+  r.id = member_text(p, "id");
+  r.result = member_text(p, "result");
+  r.q_value = member_number(p, "q_value");
+  r.within_baseline = read_spread(member(p, "within_a"));
+  r.within_candidate = read_spread(member(p, "within_b"));
+  r.cross = read_spread(member(p, "cross"));
+  const json& lost = member(p, "fact_lost");
+  r.fact_lost_baseline = read_fact_loss(member(lost, baseline.c_str()));
+  r.fact_lost_candidate = read_fact_loss(member(lost, candidate.c_str()));
+  return r;
+}
+
 std::optional<FloorVerdictRecord> read_floor_verdict(const json& pair) {
   const json& v = member(pair, "floor_verdict");
   if (!v.is_object()) return std::nullopt;
@@ -82,8 +110,16 @@ std::vector<SampledOutcome> read_sampled_outcomes(const json& comparisons) {
   if (!comparisons.is_array()) return out;
   for (const json& c : comparisons) {
     if (!c.is_object()) continue;
-    out.push_back({member_text(c, "baseline"), member_text(c, "candidate"), list_size(c, "prompts"),
-                   member_count(c, "shifted"), member_count(c, "indistinguishable")});
+    SampledOutcome o{member_text(c, "baseline"), member_text(c, "candidate"),
+                     list_size(c, "prompts"), member_count(c, "shifted"),
+                     member_count(c, "indistinguishable")};
+    o.permutations = member_number(member(c, "test"), "permutations");
+    o.fdr = member_number(member(c, "test"), "fdr");
+    const json& prompts = member(c, "prompts");
+    if (prompts.is_array())
+      for (const json& p : prompts)
+        if (p.is_object()) o.per_prompt.push_back(read_sampled_prompt(p, o.baseline, o.candidate));
+    out.push_back(std::move(o));
   }
   return out;
 }

@@ -61,6 +61,30 @@ struct PairOutcome {
   std::optional<TokenEvidenceRecord> tokens;  // when both lanes recorded logprobs
 };
 
+// A similarity distribution of a sampled prompt (difflib ratios of sample pairs).
+struct SimilaritySpread {
+  int64_t n = 0;  // pairs behind it; 0: none
+  double median = NAN, q1 = NAN, q3 = NAN;
+};
+
+// A lane's samples of one prompt that failed a fact check, with the rate's Wilson interval.
+struct FactLossRecord {
+  int64_t lost = 0;
+  int64_t samples = 0;
+  double lo = NAN, hi = NAN;
+};
+
+// One prompt of a sampled regression: within- and cross-lane similarity, the permutation test's
+// result and each lane's fact loss.
+struct SampledPromptOutcome {
+  int64_t index = -1;  // in the prompt set; -1 when not recorded
+  std::string id;
+  std::string result;  // "shifted", "indistinguishable", "untested"
+  double q_value = NAN;
+  std::optional<SimilaritySpread> within_baseline, within_candidate, cross;
+  std::optional<FactLossRecord> fact_lost_baseline, fact_lost_candidate;  // with fact checks
+};
+
 // One candidate of a sampled regression against the baseline.
 struct SampledOutcome {
   std::string baseline;
@@ -68,6 +92,10 @@ struct SampledOutcome {
   int64_t prompts = 0;  // prompts tested
   int64_t shifted = 0;
   int64_t indistinguishable = 0;
+  double samples_per_prompt = NAN;               // per lane (the experiment's "samples")
+  double permutations = NAN;                     // of the test, per prompt
+  double fdr = NAN;                              // Benjamini-Hochberg false discovery rate
+  std::vector<SampledPromptOutcome> per_prompt;  // in the file's order; non-objects left out
 };
 
 // A regression section's "comparisons" list, and a sampled regression's; entries that are not

@@ -118,7 +118,9 @@ std::vector<PairOutcome> ExperimentSection::pair_outcomes() const {
 
 std::vector<SampledOutcome> ExperimentSection::sampled_outcomes() const {
   if (!is(ExperimentKind::SampledRegression)) return {};
-  return read_sampled_outcomes(member(more, "comparisons"));
+  std::vector<SampledOutcome> out = read_sampled_outcomes(member(more, "comparisons"));
+  for (SampledOutcome& o : out) o.samples_per_prompt = member_number(more, "samples");
+  return out;
 }
 
 bool PhaseRecord::interrupted() const { return member_flag(more, "interrupted"); }

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "core/record/run_summary.h"
 #include "core/report/gate_table.h"
 #include "core/report/markdown_report.h"
 #include "core/report/report_model.h"
@@ -98,6 +99,30 @@ class ReportSampledTest : public QObject {
     const std::string md = lb::report::render_markdown(lb::report::build_report_model(*folder));
     QVERIFY(md.find("Sampled review: fp8-flip vs fp8") != std::string::npos);
     QVERIFY(md.find("Sampled review (no shifted prompt unreviewed)") != std::string::npos);
+  }
+
+  // A prompt whose figures are damaged (text where numbers belong, a null) loses those cells,
+  // not the table, and the prompts after it keep their rows.
+  void damagedPromptFiguresReadAsNotAvailable() {
+    auto folder = lb::report::load_run_folder(run_.string(), nullptr);
+    QVERIFY(folder);
+    nlohmann::json summary = folder->summary;
+    auto& prompt = summary["experiments"][0]["comparisons"][0]["prompts"][0];
+    prompt["q_value"] = nullptr;
+    prompt["within_a"]["median"] = "high";
+    prompt["fact_lost"]["fp8"]["lost"] = "none";
+    summary["experiments"][0]["samples"] = "eight";
+    lb::record::FileFields fields("summary.json");
+    folder->record = lb::record::read_run_summary(summary, fields);
+    const auto tables = lb::report::sampled_review_tables(*folder);
+    QCOMPARE(tables.size(), size_t{1});
+    const auto& t = tables.front();
+    QCOMPARE(t.rows.size(), size_t{20});
+    QCOMPARE(t.rows[0][2], std::string("n/a"));
+    QVERIFY2(t.rows[0][3].rfind("n/a [", 0) == 0, t.rows[0][3].c_str());
+    QVERIFY2(t.rows[0][6].rfind("0/8", 0) == 0, t.rows[0][6].c_str());
+    QVERIFY(t.note.rfind("n/a samples per prompt", 0) == 0);
+    QVERIFY(t.rows[1][2] != "n/a");
   }
 };
 
