@@ -25,10 +25,26 @@ struct Server::Impl {
   uint16_t port = 0;
   bool running = false;
 
+  // One connection per completion would wait behind every other ready handler of the loop (each
+  // stream's reads, writes and timers) between two accepts: with thousands of streams open, a
+  // burst of new connections filled the listen queue and its clients waited seconds. Each
+  // completion therefore also takes what else is queued, up to kAcceptBatch, without blocking.
+  static constexpr int kAcceptBatch = 256;
+
+  void start_session(tcp::socket socket) {
+    std::make_shared<HttpSession>(std::move(socket), *core, &core->trace())->start();
+  }
+
   void accept() {
     acceptor->async_accept([this](boost::system::error_code ec, tcp::socket socket) {
       if (ec) return;  // acceptor closed
-      std::make_shared<HttpSession>(std::move(socket), *core, &core->trace())->start();
+      start_session(std::move(socket));
+      for (int i = 1; i < kAcceptBatch; ++i) {
+        tcp::socket next(io);
+        acceptor->accept(next, ec);  // non-blocking: would_block once the queue is empty
+        if (ec) break;
+        start_session(std::move(next));
+      }
       accept();
     });
   }
@@ -61,6 +77,7 @@ uint16_t Server::start(uint16_t port) {
                              ": " + ec.message());
   }
   impl_->acceptor->listen(asio::socket_base::max_listen_connections);
+  impl_->acceptor->non_blocking(true);
   impl_->port = impl_->acceptor->local_endpoint().port();
   impl_->accept();
   impl_->running = true;
