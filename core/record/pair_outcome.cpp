@@ -77,6 +77,7 @@ std::optional<TokenEvidenceRecord> read_token_evidence(const json& pair) {
     for (const json& change : changes)
       r.confident_changes.push_back(member_count(change, "index", -1));
   r.cross_score = read_cross_score(evidence);
+  r.detail = read_token_fidelity(evidence);
   return r;
 }
 

@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/record/token_evidence.h"
+
 namespace lb::record {
 
 // A candidate's differing answers judged against the baseline's determinism floor.
@@ -43,6 +45,7 @@ struct TokenEvidenceRecord {
   // file's order; -1 where the file did not say.
   std::vector<int64_t> confident_changes;
   std::optional<CrossScoreRecord> cross_score;
+  TokenFidelityDetail detail;  // counts, each confident change, each cross-score direction
 };
 
 // One candidate of a regression against the baseline.

@@ -4,80 +4,73 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "core/report/json_access.h"
+#include "core/record/run_summary.h"
 #include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {
 
-using nlohmann::json;
-
-std::string logprob_text(const json& v) {
-  if (!v.is_number()) return "–";
+// V with FORMAT; "–" when the file did not give it.
+std::string fixed(double v, const char* format) {
+  if (std::isnan(v)) return "–";
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3f", v.get<double>());
+  std::snprintf(buf, sizeof buf, format, v);
   return buf;
 }
 
-std::string count_of(const json& counts, const char* key) {
+std::string logprob_text(double v) { return fixed(v, "%.3f"); }
+
+std::string count_of(const std::map<std::string, int64_t>& counts, const char* key) {
   const auto it = counts.find(key);
-  return it != counts.end() && it->is_number_integer() ? std::to_string(it->get<int64_t>()) : "0";
+  return it != counts.end() ? std::to_string(it->second) : "0";
 }
 
 // A token as a reader sees it: quoted, with a space shown as such.
-std::string token_text(const json& v) {
-  return v.is_string() ? "\"" + v.get<std::string>() + "\"" : std::string("–");
-}
-
-std::string fixed(const json& v, const char* format) {
-  if (!v.is_number()) return "–";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, format, v.get<double>());
-  return buf;
+std::string token_text(const std::optional<std::string>& v) {
+  return v ? "\"" + *v + "\"" : std::string("–");
 }
 
 // One row per direction of a pair's teacher-forced cross-scores.
-void add_cross_rows(ReportTable& table, const json& cross) {
-  for (const char* dir : {"candidate_under_baseline", "baseline_under_candidate"}) {
-    const json& d = json_at(cross, {dir});
-    if (!d.is_object()) continue;
-    const std::string reader = string_at(d, {"scorer"}), answers = string_at(d, {"answer_of"});
-    if (string_at(d, {"status"}) != "ok") {
-      table.rows.push_back({answers, reader, string_at(d, {"reason"}), "–", "–", "–", "–"});
+void add_cross_rows(ReportTable& table, const record::TokenFidelityDetail& d) {
+  for (const auto* reading : {&d.candidate_under_baseline, &d.baseline_under_candidate}) {
+    if (!*reading) continue;
+    const record::CrossReadingRecord& r = **reading;
+    if (!r.scored()) {
+      table.rows.push_back({r.answer_of, r.scorer, r.reason, "–", "–", "–", "–"});
       continue;
     }
-    const json& m = json_at(d, {"most_surprising"});
-    const std::string surprise =
-        m.is_object() ? token_text(json_at(m, {"token"})) + " in " + string_at(m, {"id"}) +
-                            " at token " + std::to_string(m.value("token_index", -1)) + " (" +
-                            logprob_text(json_at(m, {"scorer_logprob"})) + ")"
-                      : "–";
-    table.rows.push_back({answers, reader, fixed(json_at(d, {"top1_agreement"}), "%.4f"),
-                          fixed(json_at(d, {"mean_abs_dlogprob_nats"}), "%.4f"),
-                          fixed(json_at(d, {"p95_abs_dlogprob_nats"}), "%.4f"),
-                          fixed(json_at(d, {"mean_kl_nats"}), "%.5f"), surprise});
+    const auto& m = r.most_surprising;
+    const std::string surprise = m ? token_text(m->token) + " in " + m->id + " at token " +
+                                         std::to_string(m->token_index) + " (" +
+                                         logprob_text(m->scorer_logprob) + ")"
+                                   : "–";
+    table.rows.push_back({r.answer_of, r.scorer, fixed(r.top1_agreement, "%.4f"),
+                          fixed(r.mean_abs_dlogprob_nats, "%.4f"),
+                          fixed(r.p95_abs_dlogprob_nats, "%.4f"), fixed(r.mean_kl_nats, "%.5f"),
+                          surprise});
   }
 }
 
 // Both lanes' top-K where a confident change parts them, rank by rank.
-ReportTable top_k_table(const std::string& cand, const json& change) {
+ReportTable top_k_table(const std::string& cand, const record::ConfidentChangeRecord& change) {
   ReportTable t{
-      "Top-K at " + cand + "'s confident change in " + string_at(change, {"id"}) + " (token " +
-          std::to_string(change.value("token_index", -1)) + ")",
+      "Top-K at " + cand + "'s confident change in " + change.id + " (token " +
+          std::to_string(change.token_index) + ")",
       {"rank", "baseline token", "baseline logprob", "candidate token", "candidate logprob"},
       {},
       ""};
-  const json& a = json_at(change, {"top_baseline"});
-  const json& b = json_at(change, {"top_candidate"});
-  const size_t n = std::max(a.is_array() ? a.size() : 0, b.is_array() ? b.size() : 0);
-  const auto cell = [](const json& list, size_t i, size_t part) -> std::string {
-    if (!list.is_array() || i >= list.size() || !list[i].is_array() || list[i].size() < 2)
-      return "–";
-    return part == 0 ? token_text(list[i][0]) : logprob_text(list[i][1]);
+  const auto& a = change.top_baseline;
+  const auto& b = change.top_candidate;
+  const size_t n = std::max(a.size(), b.size());
+  const auto token = [](const std::vector<record::RankedToken>& list, size_t i) {
+    return i < list.size() ? token_text(list[i].token) : "–";
+  };
+  const auto logprob = [](const std::vector<record::RankedToken>& list, size_t i) {
+    return i < list.size() ? logprob_text(list[i].logprob) : "–";
   };
   for (size_t i = 0; i < n; ++i)
     t.rows.push_back(
-        {std::to_string(i + 1), cell(a, i, 0), cell(a, i, 1), cell(b, i, 0), cell(b, i, 1)});
+        {std::to_string(i + 1), token(a, i), logprob(a, i), token(b, i), logprob(b, i)});
   return t;
 }
 
@@ -108,36 +101,33 @@ std::vector<ReportTable> token_fidelity_tables(const RunFolder& folder) {
       "of each token are apart, and KL(baseline || candidate) over the union of "
       "both top-K lists plus one tail bucket for the remaining mass."};
   std::vector<ReportTable> top_tables;
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Regression))
-    for (const json& c : json_at(*e, {"comparisons"})) {
-      const json& td = json_at(c, {"token_divergence"});
-      if (!td.is_object()) continue;
-      const json& n = json_at(td, {"counts"});
-      const std::string cand = string_at(c, {"candidate"});
-      counts.rows.push_back({cand, string_at(c, {"baseline"}), count_of(n, "identical"),
-                             count_of(n, "near_tie"), count_of(n, "confident_change"),
-                             count_of(n, "length_change"), count_of(n, "tokenizer_mismatch"),
-                             count_of(n, "no_logprobs"),
-                             logprob_text(json_at(td, {"near_tie_margin_nats"}))});
+  for (const record::ExperimentSection* e :
+       folder.record.of_kind(record::ExperimentKind::Regression))
+    for (const record::PairOutcome& pair : e->pair_outcomes()) {
+      if (!pair.tokens) continue;
+      const record::TokenFidelityDetail& td = pair.tokens->detail;
+      const std::string& cand = pair.candidate;
+      counts.rows.push_back(
+          {cand, pair.baseline, count_of(td.counts, "identical"), count_of(td.counts, "near_tie"),
+           count_of(td.counts, "confident_change"), count_of(td.counts, "length_change"),
+           count_of(td.counts, "tokenizer_mismatch"), count_of(td.counts, "no_logprobs"),
+           logprob_text(td.near_tie_margin_nats)});
       // Lanes of different tokenizers are compared as text: the reader is told so plainly.
-      if (string_at(td, {"tokenizers", "match"}) == "different")
-        counts.note += " " + cand + " and " + string_at(c, {"baseline"}) +
-                       ": the tokenizers differ (" + string_at(td, {"tokenizers", "reason"}) +
+      if (td.tokenizers_match == "different")
+        counts.note += " " + cand + " and " + pair.baseline + ": the tokenizers differ (" +
+                       td.tokenizers_reason +
                        "), so their pairs are compared as text, not token by token, and are not "
                        "cross-scored.";
-      if (json_at(td, {"cross_score"}).is_object())
-        add_cross_rows(cross, json_at(td, {"cross_score"}));
-      for (const json& p : json_at(td, {"confident_changes"}))
-        if (json_at(p, {"top_baseline"}).is_array()) top_tables.push_back(top_k_table(cand, p));
-      for (const json& p : json_at(td, {"confident_changes"}))
-        changes.rows.push_back({cand, string_at(p, {"id"}),
-                                std::to_string(p.value("token_index", -1)),
-                                token_text(json_at(p, {"token_baseline"})) + " (" +
-                                    logprob_text(json_at(p, {"logprob_baseline"})) + ")",
-                                token_text(json_at(p, {"token_candidate"})) + " (" +
-                                    logprob_text(json_at(p, {"logprob_candidate"})) + ")",
-                                logprob_text(json_at(p, {"baseline_margin_nats"})),
-                                logprob_text(json_at(p, {"baseline_logprob_of_candidate_token"}))});
+      add_cross_rows(cross, td);
+      for (const record::ConfidentChangeRecord& p : td.changes)
+        if (p.has_top_k) top_tables.push_back(top_k_table(cand, p));
+      for (const record::ConfidentChangeRecord& p : td.changes)
+        changes.rows.push_back(
+            {cand, p.id, std::to_string(p.token_index),
+             token_text(p.token_baseline) + " (" + logprob_text(p.logprob_baseline) + ")",
+             token_text(p.token_candidate) + " (" + logprob_text(p.logprob_candidate) + ")",
+             logprob_text(p.baseline_margin_nats),
+             logprob_text(p.baseline_logprob_of_candidate_token)});
     }
   std::vector<ReportTable> tables;
   if (!counts.rows.empty()) tables.push_back(std::move(counts));

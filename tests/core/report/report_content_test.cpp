@@ -460,6 +460,7 @@ class TestReportContent : public QObject {
                                                {"token_candidate", " 175"},
                                                {"top_baseline", top_baseline},
                                                {"top_candidate", top_candidate}}});
+    folder.record = content_record(folder.summary);
     const auto tables = lb::report::token_fidelity_tables(folder);
     const auto find = [&tables](const std::string& prefix) -> const lb::report::ReportTable* {
       for (const auto& t : tables)
@@ -496,6 +497,25 @@ class TestReportContent : public QObject {
         {"status", "unsupported"}, {"reason", "cross-scoring unsupported: no /tokenize"}};
     QCOMPARE(top1_cell().status, lb::report::GateStatus::Unsupported);
     QVERIFY(top1_cell().detail.find("/tokenize") != std::string::npos);
+
+    // A damaged change (its token index is text, a top-K entry is not a pair, a second change is
+    // not an object) loses those cells, not the tables.
+    (*td)["confident_changes"][0]["token_index"] = "seven";
+    (*td)["confident_changes"][0]["top_baseline"][0] = "165";
+    (*td)["confident_changes"].push_back(42);
+    folder.record = content_record(folder.summary);
+    const auto damaged = lb::report::token_fidelity_tables(folder);
+    const auto changes = std::find_if(damaged.begin(), damaged.end(),
+                                      [](const auto& t) { return t.title == "Confident changes"; });
+    QVERIFY(changes != damaged.end());
+    QCOMPARE(changes->rows.size(), size_t(1));
+    QCOMPARE(changes->rows[0][2], std::string("-1"));
+    const auto ranks = std::find_if(damaged.begin(), damaged.end(), [](const auto& t) {
+      return t.title.rfind("Top-K at fp8", 0) == 0;
+    });
+    QVERIFY(ranks != damaged.end());
+    QCOMPARE(ranks->rows[0][1], std::string("–"));
+    QCOMPARE(ranks->rows[1][1], std::string("\" 160\""));
   }
 
   // A regression with a load baseline on batch-variant lanes: the load table's rows are each
