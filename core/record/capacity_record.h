@@ -28,8 +28,8 @@ struct CapacityProbeRecord {
 };
 
 struct CapacityRecord {
-  std::string unit;         // "concurrent requests" or "req/s"
-  double capacity = NAN;    // NaN: no probed load met every SLO
+  std::string unit;       // "concurrent requests" or "req/s"
+  double capacity = NAN;  // NaN: no probed load met every SLO
   double goodput_req_s = NAN;
   std::string binding_slo;  // the SLO of the lowest failing load; "" when none failed
   double failing_load = NAN;

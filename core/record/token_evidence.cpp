@@ -53,10 +53,9 @@ std::optional<CrossReadingRecord> read_reading(const json& d) {
   r.p95_abs_dlogprob_nats = member_number(d, "p95_abs_dlogprob_nats");
   r.mean_kl_nats = member_number(d, "mean_kl_nats");
   if (const json& m = member(d, "most_surprising"); m.is_object())
-    r.most_surprising = CrossReadingRecord::Surprise{token_of(member(m, "token")),
-                                                     member_text(m, "id"),
-                                                     member_count(m, "token_index", -1),
-                                                     member_number(m, "scorer_logprob")};
+    r.most_surprising = CrossReadingRecord::Surprise{
+        token_of(member(m, "token")), member_text(m, "id"), member_count(m, "token_index", -1),
+        member_number(m, "scorer_logprob")};
   return r;
 }
 
