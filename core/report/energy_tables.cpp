@@ -32,8 +32,8 @@ std::string with_interval(const record::PhaseRecord& phase, const char* key, dou
   return why.empty() ? text : text + " [" + why + "]";
 }
 
-std::vector<std::string> energy_cells(const record::PhaseRecord& phase) {
-  const std::optional<record::PhaseEnergyRecord> energy = phase.energy();
+std::vector<std::string> energy_cells(const record::PhaseRecord& phase,
+                                      const std::optional<record::PhaseEnergyRecord>& energy) {
   if (!energy) return {"not recorded", "", "", "", ""};
   if (!energy->unsupported.empty()) return {"unsupported: " + energy->unsupported, "", "", "", ""};
   if (!energy->refused.empty())
@@ -73,7 +73,7 @@ ReportTable energy_cost_table(const record::ExperimentSection& e,
       const std::optional<record::PhaseEnergyRecord> energy = phase.energy();
       any = any || (energy && !std::isnan(energy->joules)) || phase.cost().has_value();
       std::vector<std::string> row{lane, phase.name};
-      for (std::string& cell : energy_cells(phase)) row.push_back(std::move(cell));
+      for (std::string& cell : energy_cells(phase, energy)) row.push_back(std::move(cell));
       row.push_back(cost_cell(phase));
       t.rows.push_back(std::move(row));
     }
