@@ -3,7 +3,9 @@
 #include <nlohmann/json.hpp>
 
 #include "core/record/experiment_kind.h"
+#include "core/record/json_member.h"
 #include "core/record/json_object_file.h"
+#include "core/record/scalar_text.h"
 
 namespace lb::record {
 namespace {
@@ -52,6 +54,13 @@ CapacityPlanSlo capacity_slo_of(const json& experiment) {
   return out;
 }
 
+PlannedLane planned_lane(const std::string& id, const json& lane) {
+  PlannedLane out{id, member_text(lane, "base_url"), member_text(lane, "api_key_env"), {}};
+  if (const json& notes = member(lane, "notes"); notes.is_object())
+    out.notes = scalar_members(notes);
+  return out;
+}
+
 void read_experiments(const json& list, PlanHeadline& out, std::vector<std::string>* problems) {
   for (size_t i = 0; i < list.size(); ++i) {
     const json& e = list[i];
@@ -80,8 +89,10 @@ PlanHeadline plan_headline_of(const json& plan, std::vector<std::string>* proble
   }
   if (const json* lanes = list_of(plan, "lanes", problems))
     for (size_t i = 0; i < lanes->size(); ++i)
-      if (const std::string* id = string_at((*lanes)[i], "lanes", i, "id", problems))
+      if (const std::string* id = string_at((*lanes)[i], "lanes", i, "id", problems)) {
         out.lanes.push_back(*id);
+        out.lane_details.push_back(planned_lane(*id, (*lanes)[i]));
+      }
   if (const json* experiments = list_of(plan, "experiments", problems))
     read_experiments(*experiments, out, problems);
   return out;

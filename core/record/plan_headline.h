@@ -6,6 +6,7 @@
 // ("plan.json: lanes[0].id is not a string").
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -24,9 +25,19 @@ struct CapacityPlanSlo {
   bool by_rate = false;
 };
 
+// A lane as the plan gave it: where it is served and where its key comes from (never the key).
+struct PlannedLane {
+  std::string id;
+  std::string base_url;
+  std::string api_key_env;  // an environment variable's name, or "keyring:<lane-id>"
+  // The user's notes as (key, text); nullopt when the plan gave none.
+  std::optional<std::vector<std::pair<std::string, std::string>>> notes;
+};
+
 struct PlanHeadline {
   std::string name;
-  std::vector<std::string> lanes;  // lanes[].id
+  std::vector<std::string> lanes;         // lanes[].id
+  std::vector<PlannedLane> lane_details;  // one per entry of `lanes`, in that order
   std::vector<PlannedExperiment> experiments;
   std::optional<CapacityPlanSlo> capacity;  // the first capacity experiment's; none without one
 };

@@ -10,12 +10,15 @@ const Interval* PhaseRecord::interval(std::string_view figure) const {
 }
 
 std::optional<PhaseRecord::SteadyWindow> PhaseRecord::steady_window() const {
-  const nlohmann::json& steady = member(more, "steady_state");
-  if (!member_flag(steady, "found")) return std::nullopt;
-  const std::optional<std::pair<double, double>> window = member_pair(steady, "window_s");
-  const double level = member_number(steady, "output_throughput");
-  if (!window || std::isnan(level)) return std::nullopt;  // damaged: nothing to draw
-  return SteadyWindow{window->first, window->second, level, member_flag(steady, "short")};
+  const std::optional<SteadyStateRecord> steady = steady_state();
+  if (!steady || !steady->found || !steady->window_s || std::isnan(steady->output_throughput))
+    return std::nullopt;  // none, or damaged: nothing to draw
+  return SteadyWindow{steady->window_s->first, steady->window_s->second, steady->output_throughput,
+                      steady->short_window};
+}
+
+std::optional<SteadyStateRecord> PhaseRecord::steady_state() const {
+  return read_steady_state(member(more, "steady_state"));
 }
 
 std::optional<PhaseRecord::EnergyGap> PhaseRecord::energy_gap() const {
@@ -61,6 +64,46 @@ std::optional<LoadBaselineRecord> LaneRecord::load_baseline() const {
 
 std::optional<SessionsRecord> LaneRecord::sessions() const {
   return read_sessions(member(more, "sessions"));
+}
+
+std::optional<ConcurrencySweepRecord> LaneRecord::concurrency_sweep() const {
+  return read_concurrency_sweep(member(more, "concurrency_sweep"));
+}
+
+std::optional<KvCapacityRecord> LaneRecord::kv_capacity() const {
+  return read_kv_capacity(member(more, "kv_capacity"));
+}
+
+std::optional<PrefixCacheRecord> LaneRecord::prefix_cache() const {
+  return read_prefix_cache(member(more, "prefix_cache"));
+}
+
+std::vector<SpeculativeLevelRecord> LaneRecord::speculative() const {
+  return read_speculative(member(more, "speculative"));
+}
+
+std::optional<TraceScheduleRecord> LaneRecord::trace_schedule() const {
+  return read_trace_schedule(member(more, "schedule"));
+}
+
+std::vector<SweepAxisRecord> RunSummary::sweeps() const {
+  return read_sweeps(member(more, "sweeps"));
+}
+
+std::string ExperimentSection::status() const { return member_text(more, "status"); }
+
+std::vector<std::string> RunHeader::server_failures() const {
+  std::vector<std::string> out;
+  if (const nlohmann::json& failures = member(more, "server_failures"); failures.is_array())
+    for (const nlohmann::json& failure : failures)
+      if (failure.is_string()) out.push_back(failure.get<std::string>());
+  return out;
+}
+
+std::string ExperimentSection::prompt_set() const { return member_text(more, "prompt_set"); }
+
+std::optional<TraceSourceRecord> ExperimentSection::trace() const {
+  return read_trace_source(member(more, "trace"));
 }
 
 CapacitySlo ExperimentSection::capacity_slo() const {
@@ -167,6 +210,12 @@ std::string GateResult::reason() const { return failures.empty() ? why : failure
 const PhaseRecord* LaneRecord::phase(std::string_view name) const {
   for (const PhaseRecord& p : phases)
     if (p.name == name) return &p;
+  return nullptr;
+}
+
+const GateResult* LaneRecord::gate(std::string_view check) const {
+  for (const GateResult& g : gates)
+    if (g.check == check) return &g;
   return nullptr;
 }
 

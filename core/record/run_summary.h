@@ -23,14 +23,22 @@
 #include "core/metrics/bootstrap.h"
 #include "core/metrics/summary.h"
 #include "core/record/capacity_record.h"
+#include "core/record/concurrency_sweep_record.h"
 #include "core/record/context_size.h"
 #include "core/record/determinism_floor.h"
 #include "core/record/energy_record.h"
 #include "core/record/experiment_kind.h"
 #include "core/record/file_fields.h"
+#include "core/record/kv_capacity_record.h"
 #include "core/record/load_baseline_record.h"
+#include "core/record/multimodal_gate_record.h"
 #include "core/record/pair_outcome.h"
+#include "core/record/prefix_cache_record.h"
 #include "core/record/sessions_record.h"
+#include "core/record/speculative_record.h"
+#include "core/record/steady_state_record.h"
+#include "core/record/sweep_record.h"
+#include "core/record/trace_record.h"
 
 namespace lb::record {
 
@@ -68,6 +76,8 @@ struct PhaseRecord {
     bool short_window = false;
   };
   std::optional<SteadyWindow> steady_window() const;
+  // The whole steady-state block of a closed-loop level; nullopt when the phase has none.
+  std::optional<SteadyStateRecord> steady_state() const;
   // Why the phase has no energy figure although energy was asked for: "unsupported" or
   // "refused", and the reason the lane gave (docs/metrics.md, "Energy"); nullopt otherwise.
   struct EnergyGap {
@@ -109,6 +119,8 @@ struct GateResult {
 
   // Why it did not pass, in one line: the first failure's reason, else `why`.
   std::string reason() const;
+  // A multimodal check's API, per-kind scores and refusal.
+  MultimodalGateRecord multimodal() const { return read_multimodal_gate(more); }
 };
 
 struct LaneRecord {
@@ -118,6 +130,7 @@ struct LaneRecord {
   nlohmann::json more = nlohmann::json::object();
 
   const PhaseRecord* phase(std::string_view name) const;
+  const GateResult* gate(std::string_view check) const;
   // A determinism experiment's floor on this lane; nullopt when the section has none.
   std::optional<DeterminismFloor> determinism_floor() const;
   // A context sweep's sizes on this lane, in run order; empty for the other kinds.
@@ -128,6 +141,16 @@ struct LaneRecord {
   std::optional<LoadBaselineRecord> load_baseline() const;
   // A sessions experiment's figures on this lane; nullopt for the other kinds.
   std::optional<SessionsRecord> sessions() const;
+  // A throughput experiment's concurrency sweep (knee and stop); nullopt when it recorded none.
+  std::optional<ConcurrencySweepRecord> concurrency_sweep() const;
+  // The KV cache capacity the lane's server exposed; nullopt when the section has none.
+  std::optional<KvCapacityRecord> kv_capacity() const;
+  // A prefix-cache experiment's passes and evidence; nullopt for the other kinds.
+  std::optional<PrefixCacheRecord> prefix_cache() const;
+  // A speculative experiment's levels, by concurrency; empty for the other kinds.
+  std::vector<SpeculativeLevelRecord> speculative() const;
+  // A trace replay's schedule adherence; nullopt for the other kinds.
+  std::optional<TraceScheduleRecord> trace_schedule() const;
 };
 
 // A candidate lane's figure against the baseline lane's: the ratio, its interval and the verdict.
@@ -204,6 +227,12 @@ struct ExperimentSection {
   std::vector<PerformanceGateRecord> performance_gates() const;
   // A capacity experiment's SLOs (NaN where none was set).
   CapacitySlo capacity_slo() const;
+  // "done"; "interrupted", "not_implemented" or "not_run" when it did not run whole.
+  std::string status() const;
+  // The prompt set a regression or sampled regression compared on; "" for the other kinds.
+  std::string prompt_set() const;
+  // A trace replay's trace (path, format, requests, speed-up); nullopt for the other kinds.
+  std::optional<TraceSourceRecord> trace() const;
   // The comparison of CANDIDATE's FIGURE at PHASE with the baseline; nullptr when none.
   const Comparison* comparison(std::string_view candidate, std::string_view phase,
                                std::string_view figure) const;
@@ -217,6 +246,8 @@ struct RunHeader {
   std::vector<std::string> blockers;
   bool empty_blockers = false;  // the file wrote "blockers": []
   nlohmann::json more = nlohmann::json::object();
+  // One sentence per managed lane whose server could not serve, in the file's order.
+  std::vector<std::string> server_failures() const;
 };
 
 struct RunSummary {
@@ -226,6 +257,8 @@ struct RunSummary {
 
   std::vector<const ExperimentSection*> of_kind(ExperimentKind kind) const;
   bool has(ExperimentKind kind) const { return !of_kind(kind).empty(); }
+  // A swept plan's axes, each with its points and best value; empty for a plan without a sweep.
+  std::vector<SweepAxisRecord> sweeps() const;
 };
 
 // summary.json's object (or any part that is not one: then an empty summary and a note).

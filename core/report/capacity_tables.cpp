@@ -19,16 +19,10 @@ std::string slo_text(const record::CapacitySlo& slo) {
   return out.empty() ? "none" : out;
 }
 
-std::string titled(const std::string& base, const record::ExperimentSection& e) {
-  return e.name.empty() || e.name == record::to_string(record::ExperimentKind::Capacity)
-             ? base
-             : base + " (" + e.name + ")";
-}
-
 ReportTable summary_table(const record::ExperimentSection& e,
                           const std::vector<std::string>& lanes) {
   ReportTable t;
-  t.title = titled("SLO capacity", e);
+  t.title = section_title("SLO capacity", e);
   t.header = {"Lane",        "Capacity",     "Unit",   "Goodput at capacity (req/s)",
               "Binding SLO", "Failing load", "Probes", "Stopped by"};
   for (const auto& lane : lanes) {
@@ -52,7 +46,7 @@ ReportTable summary_table(const record::ExperimentSection& e,
 ReportTable probes_table(const record::ExperimentSection& e,
                          const std::vector<std::string>& lanes) {
   ReportTable t;
-  t.title = titled("SLO capacity probes", e);
+  t.title = section_title("SLO capacity probes", e);
   t.header = {"Lane", "Load", "TTFT p99 (ms)", "TPOT p99 (ms)", "Goodput (req/s)", "Verdict"};
   for (const auto& lane : lanes) {
     const record::LaneRecord* section = e.lane(lane);

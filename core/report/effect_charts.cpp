@@ -5,13 +5,13 @@
 #include <cmath>
 #include <cstdio>
 
-#include "core/report/json_access.h"
+#include "core/record/phase_name.h"
 #include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {
 
-using nlohmann::json;
+using record::ExperimentSection;
 
 ChartSpec bars(const std::vector<std::string>& lanes, ChartSpec spec) {
   for (size_t i = 0; i < lanes.size(); ++i)
@@ -23,23 +23,34 @@ std::string percent(double share) {
   return std::to_string(static_cast<int>(share * 100 + 0.5)) + " %";
 }
 
+// Each lane's prefix-cache record, in `lanes` order; nullopt where a lane has none.
+std::vector<std::optional<record::PrefixCacheRecord>> prefix_records(
+    const ExperimentSection& e, const std::vector<std::string>& lanes) {
+  std::vector<std::optional<record::PrefixCacheRecord>> out;
+  for (const std::string& lane : lanes) {
+    const record::LaneRecord* l = e.lane(lane);
+    out.push_back(l ? l->prefix_cache() : std::nullopt);
+  }
+  return out;
+}
+
 // "warm pass cached: bf16 100 %, fp8 100 % (server)": each lane's reuse evidence, short enough
 // for one line under the legend.
-std::string prefix_evidence(const json& e, const std::vector<std::string>& lanes) {
+std::string prefix_evidence(const std::vector<std::optional<record::PrefixCacheRecord>>& records,
+                            const std::vector<std::string>& lanes) {
   std::string shares, provenance;
-  for (const std::string& lane : lanes) {
-    const json& pc = json_at(e, {"lanes", lane.c_str(), "prefix_cache"});
-    if (!pc.is_object()) continue;
-    const json& warm = json_at(pc, {"passes", "warm"});
-    const double cached = number_at(warm, {"cached_tokens", "value"});
-    const double prompt = number_at(warm, {"prompt_tokens"});
-    std::string part = lane + " ";
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    if (!records[i]) continue;
+    const record::PrefixPassRecord* warm = records[i]->pass("warm");
+    const double cached = warm ? warm->cached_tokens : NAN;
+    const double prompt = warm ? warm->prompt_tokens : NAN;
+    std::string part = lanes[i] + " ";
     if (cached >= 0 && prompt > 0) {
       part += percent(cached / prompt);
-      const std::string p = string_at(warm, {"cached_tokens", "provenance"});
+      const std::string& p = warm->cached_provenance;
       provenance = provenance.empty() || provenance == p ? p : "mixed";
     } else {
-      part += json_at(pc, {"evidence", "reuse_detected"}) == true ? "reused" : "no evidence";
+      part += records[i]->reuse_detected == true ? "reused" : "no evidence";
     }
     shares += (shares.empty() ? "" : ", ") + part;
   }
@@ -50,15 +61,14 @@ std::string prefix_evidence(const json& e, const std::vector<std::string>& lanes
 
 }  // namespace
 
-std::vector<ChartSpec> prefix_cache_charts(const json& e, const std::vector<std::string>& lanes) {
-  static const std::vector<std::string> kPasses = {"cold", "warm", "control"};
+std::vector<ChartSpec> prefix_cache_charts(const ExperimentSection& e,
+                                           const std::vector<std::string>& lanes) {
+  const auto records = prefix_records(e, lanes);
   std::vector<std::string> passes;
-  for (const std::string& pass : kPasses)
-    for (const std::string& lane : lanes)
-      if (json_at(e, {"lanes", lane.c_str(), "prefix_cache", "passes", pass.c_str()}).is_object()) {
-        passes.push_back(pass);
-        break;
-      }
+  for (const char* pass : {"cold", "warm", "control"})
+    if (std::any_of(records.begin(), records.end(),
+                    [&](const auto& r) { return r && r->pass(pass); }))
+      passes.push_back(pass);
   ChartSpec ttft = bars(lanes, {"prefix_cache_ttft",
                                 "Prefix cache: TTFT per pass",
                                 "pass",
@@ -66,7 +76,7 @@ std::vector<ChartSpec> prefix_cache_charts(const json& e, const std::vector<std:
                                 false,
                                 {},
                                 passes,
-                                prefix_evidence(e, lanes)});
+                                prefix_evidence(records, lanes)});
   ChartSpec output = bars(lanes, {"prefix_cache_output",
                                   "Prefix cache: aggregate output per pass",
                                   "pass",
@@ -77,24 +87,30 @@ std::vector<ChartSpec> prefix_cache_charts(const json& e, const std::vector<std:
                                   "output tokens per second of each burst"});
   for (size_t i = 0; i < lanes.size(); ++i)
     for (size_t p = 0; p < passes.size(); ++p) {
-      const json& pass =
-          json_at(e, {"lanes", lanes[i].c_str(), "prefix_cache", "passes", passes[p].c_str()});
-      if (const double t = number_at(pass, {"median_ttft_ms"}); t >= 0)
+      const record::PrefixPassRecord* pass = records[i] ? records[i]->pass(passes[p]) : nullptr;
+      if (!pass) continue;
+      if (const double t = pass->median_ttft_ms; t >= 0)
         ttft.series[i].points.emplace_back(static_cast<double>(p), t / 1000);
-      if (const double o = number_at(pass, {"output_tok_s"}); o >= 0)
+      if (const double o = pass->output_tok_s; o >= 0)
         output.series[i].points.emplace_back(static_cast<double>(p), o);
     }
   return {ttft, output};
 }
 
-std::vector<ChartSpec> speculative_charts(const json& e, const std::vector<std::string>& lanes) {
+std::vector<ChartSpec> speculative_charts(const ExperimentSection& e,
+                                          const std::vector<std::string>& lanes) {
+  std::vector<std::vector<record::SpeculativeLevelRecord>> records;
   std::vector<std::string> levels;  // every lane's levels, by concurrency
-  for (const std::string& lane : lanes)
-    for (const std::string& level :
-         keys_by_concurrency(json_at(e, {"lanes", lane.c_str(), "speculative"})))
-      if (std::find(levels.begin(), levels.end(), level) == levels.end()) levels.push_back(level);
-  std::sort(levels.begin(), levels.end(),
-            [](const auto& a, const auto& b) { return concurrency_of(a) < concurrency_of(b); });
+  for (const std::string& lane : lanes) {
+    const record::LaneRecord* l = e.lane(lane);
+    records.push_back(l ? l->speculative() : std::vector<record::SpeculativeLevelRecord>{});
+    for (const record::SpeculativeLevelRecord& level : records.back())
+      if (std::find(levels.begin(), levels.end(), level.level) == levels.end())
+        levels.push_back(level.level);
+  }
+  std::stable_sort(levels.begin(), levels.end(), [](const auto& a, const auto& b) {
+    return record::concurrency_of(a) < record::concurrency_of(b);
+  });
   ChartSpec decode = bars(lanes, {"spec_decode_vs_concurrency",
                                   "Speculative decoding: decode rate per level",
                                   "concurrency",
@@ -111,12 +127,16 @@ std::vector<ChartSpec> speculative_charts(const json& e, const std::vector<std::
                                   {},
                                   levels,
                                   "1.0 = one token per event, as without speculation"});
+  auto level_of = [&](size_t lane,
+                      const std::string& name) -> const record::SpeculativeLevelRecord* {
+    for (const record::SpeculativeLevelRecord& level : records[lane])
+      if (level.level == name) return &level;
+    return nullptr;
+  };
   size_t positions = 0;
-  for (const std::string& lane : lanes)
-    for (const std::string& level : levels)
-      positions = std::max(positions, json_at(e, {"lanes", lane.c_str(), "speculative",
-                                                  level.c_str(), "acceptance", "per_position"})
-                                          .size());
+  for (size_t i = 0; i < lanes.size(); ++i)
+    for (const record::SpeculativeLevelRecord& level : records[i])
+      positions = std::max(positions, level.acceptance_per_position.size());
   std::vector<std::string> position_names;
   for (size_t k = 1; k <= positions; ++k) position_names.push_back("draft " + std::to_string(k));
   const std::string first = levels.empty() ? std::string() : levels.front();
@@ -130,23 +150,21 @@ std::vector<ChartSpec> speculative_charts(const json& e, const std::vector<std::
                    position_names,
                    "at " + first + "; from the server's speculative decoding counters"});
   for (size_t i = 0; i < lanes.size(); ++i) {
-    const json& lane = json_at(e, {"lanes", lanes[i].c_str(), "speculative"});
     for (size_t l = 0; l < levels.size(); ++l) {
-      const json& f = json_at(lane, {levels[l].c_str()});
-      if (const double d = number_at(f, {"decode_tok_s", "median"}); d >= 0) {
+      const record::SpeculativeLevelRecord* f = level_of(i, levels[l]);
+      if (!f) continue;
+      if (const double d = f->decode_tok_s_median; d >= 0) {
         decode.series[i].points.emplace_back(static_cast<double>(l), d);
         decode.series[i].intervals.push_back(
-            phase_interval(json_at(e, {"lanes", lanes[i].c_str(), "phases", levels[l].c_str()}),
-                           "median_decode_tok_s"));
+            phase_interval(e.phase(lanes[i], levels[l]), "median_decode_tok_s"));
       }
-      if (const double t = number_at(f, {"tokens_per_event", "mean"}); t >= 0)
+      if (const double t = f->tokens_per_event_mean; t >= 0)
         events.series[i].points.emplace_back(static_cast<double>(l), t);
     }
-    const json& per_position = json_at(lane, {first.c_str(), "acceptance", "per_position"});
-    for (size_t k = 0; k < per_position.size(); ++k)
-      if (per_position[k].is_number())
-        acceptance.series[i].points.emplace_back(static_cast<double>(k),
-                                                 100 * per_position[k].get<double>());
+    if (const record::SpeculativeLevelRecord* f = level_of(i, first))
+      for (size_t k = 0; k < f->acceptance_per_position.size(); ++k)
+        if (const double share = f->acceptance_per_position[k]; std::isfinite(share))
+          acceptance.series[i].points.emplace_back(static_cast<double>(k), 100 * share);
   }
   return {decode, events, acceptance};
 }
@@ -171,29 +189,28 @@ std::string number_text(double v) {
 
 // One chart of FIGURE against the swept value: the best point a filled dot, a point that broke a
 // bound a cross.
-ChartSpec sweep_chart(const json& axis, const std::string& figure, size_t index) {
-  const std::string parameter = string_at(axis, {"parameter"});
-  const std::string lane = string_at(axis, {"lane"});
+ChartSpec sweep_chart(const record::SweepAxisRecord& axis, const std::string& figure,
+                      size_t index) {
   ChartSpec chart{"sweep_" + std::to_string(index + 1) + "_" + figure,
-                  "Sweep of " + lane + ": " + figure_title(figure) + " vs " + parameter,
-                  parameter,
+                  "Sweep of " + axis.lane + ": " + figure_title(figure) + " vs " + axis.parameter,
+                  axis.parameter,
                   figure_title(figure),
                   false,
                   {},
                   {},
                   {}};
-  ChartSeries series{lane, lane_color(0), {}, {}};
+  ChartSeries series{axis.lane, lane_color(0), {}, {}};
   bool powers_of_two = true;
-  const double best = number_at(axis, {"best", "value"}, std::nan(""));
-  for (const json& point : json_at(axis, {"points"})) {
-    const double x = number_at(point, {"value"}, std::nan(""));
-    const double y = number_at(point, {"figures", figure.c_str()}, std::nan(""));
-    if (std::isnan(x) || std::isnan(y)) continue;
+  const double best = axis.best_value;
+  for (const record::SweepPointRecord& point : axis.points) {
+    const double x = point.value;
+    const auto y = point.figures.find(figure);
+    if (std::isnan(x) || y == point.figures.end()) continue;
     powers_of_two = powers_of_two && x >= 1 && std::exp2(std::round(std::log2(x))) == x;
-    series.points.emplace_back(x, y);
-    series.marks.push_back(x == best                               ? PointMark::Pass
-                           : json_at(point, {"eligible"}) == false ? PointMark::Fail
-                                                                   : PointMark::None);
+    series.points.emplace_back(x, y->second);
+    series.marks.push_back(x == best                 ? PointMark::Pass
+                           : point.eligible == false ? PointMark::Fail
+                                                     : PointMark::None);
   }
   std::vector<size_t> order(series.points.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -206,37 +223,27 @@ ChartSpec sweep_chart(const json& axis, const std::string& figure, size_t index)
   }
   chart.log_x = powers_of_two && sorted.points.size() > 2;
   chart.series.push_back(std::move(sorted));
-  const std::string bound = [&] {
-    const json& subject = json_at(axis, {"objective", "subject_to"});
-    const auto it = subject.is_object() ? subject.find(figure) : subject.end();
-    return subject.is_object() && it != subject.end() && it->is_number()
-               ? "; bound " + figure + " <= " + number_text(it->get<double>())
-               : std::string();
-  }();
+  const auto bound = axis.subject_to.find(figure);
+  const std::string bound_text = bound == axis.subject_to.end()
+                                     ? std::string()
+                                     : "; bound " + figure + " <= " + number_text(bound->second);
   chart.note = std::isnan(best) ? "no point met every bound; cross: a point that broke a bound"
-                                : "filled dot: the best value (" + parameter + " = " +
-                                      number_text(best) + "); cross: broke a bound" + bound;
+                                : "filled dot: the best value (" + axis.parameter + " = " +
+                                      number_text(best) + "); cross: broke a bound" + bound_text;
   return chart;
 }
 
 }  // namespace
 
-std::vector<ChartSpec> sweep_charts(const json& summary) {
+std::vector<ChartSpec> sweep_charts(const record::RunSummary& summary) {
   std::vector<ChartSpec> charts;
-  const json& sweeps = json_at(summary, {"sweeps"});
+  const std::vector<record::SweepAxisRecord> sweeps = summary.sweeps();
   for (size_t i = 0; i < sweeps.size(); ++i) {
-    const json& axis = sweeps[i];
-    std::vector<std::string> figures;
-    const std::string maximize = string_at(axis, {"objective", "maximize"});
-    const std::string minimize = string_at(axis, {"objective", "minimize"});
-    figures.push_back(!maximize.empty()   ? maximize
-                      : !minimize.empty() ? minimize
-                                          : "output_throughput");
-    const json& subject = json_at(axis, {"objective", "subject_to"});
-    if (subject.is_object())
-      for (const auto& [figure, bound] : subject.items())
-        if (std::find(figures.begin(), figures.end(), figure) == figures.end())
-          figures.push_back(figure);
+    const record::SweepAxisRecord& axis = sweeps[i];
+    std::vector<std::string> figures{axis.objective_figure()};
+    for (const auto& [figure, bound] : axis.subject_to)
+      if (std::find(figures.begin(), figures.end(), figure) == figures.end())
+        figures.push_back(figure);
     for (const std::string& figure : figures) charts.push_back(sweep_chart(axis, figure, i));
   }
   return charts;

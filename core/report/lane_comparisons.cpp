@@ -1,17 +1,14 @@
 // Figures with their bootstrap intervals ("x [lo, hi]") and the table of lane comparisons, both
-// read from summary.json (a phase's "intervals", an experiment's "comparisons").
+// read from the run's record (a phase's intervals, an experiment's comparisons).
 #include <cmath>
 #include <cstdio>
 
 #include "core/metrics/trial_intervals.h"
 #include "core/record/run_summary.h"
-#include "core/report/json_access.h"
 #include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {
-
-using nlohmann::json;
 
 // "95 %" for 0.95.
 std::string confidence_text(double level) {
@@ -21,18 +18,22 @@ std::string confidence_text(double level) {
 }
 
 // The interval of `key` in a phase's summary, when it has one.
-bool interval_of(const json& phase, const char* key, double& lo, double& hi) {
-  const json& i = json_at(phase, {"intervals", key});
-  lo = number_at(i, {"lo"}, -1);
-  hi = number_at(i, {"hi"}, -1);
-  return i.is_object() && lo >= 0 && hi >= 0;
+bool interval_of(const record::PhaseRecord* phase, const char* key, double& lo, double& hi) {
+  const record::Interval* i = phase ? phase->interval(key) : nullptr;
+  if (!i || !i->known() || i->lo < 0 || i->hi < 0) return false;
+  lo = i->lo;
+  hi = i->hi;
+  return true;
 }
 
 // The figure an interval is about: over trials, the mean of the per-trial figures (its
-// "estimate"); otherwise the phase's figure itself.
-double figure_of(const json& phase, const char* key) {
-  const double estimate = number_at(json_at(phase, {"intervals", key}), {"estimate"}, -1);
-  return estimate >= 0 ? estimate : number_at(phase, {key});
+// "estimate"); otherwise the phase's figure itself. NaN without the phase or the figure.
+double figure_of(const record::PhaseRecord* phase, const char* key) {
+  if (!phase) return NAN;
+  if (const record::Interval* i = phase->interval(key); i && i->estimate() >= 0)
+    return i->estimate();
+  const metrics::TrialFigure* figure = metrics::find_trial_figure(key);
+  return figure ? figure->of(phase->figures) : NAN;
 }
 
 std::string bracketed(const std::string& value, const std::string& lo, const std::string& hi) {
@@ -68,32 +69,37 @@ std::string ratio_text(const record::Comparison& c) {
   return text;
 }
 
-std::string titled(const std::string& base, const record::ExperimentSection& experiment) {
+std::string named_title(const std::string& base, const record::ExperimentSection& experiment) {
   return base + (experiment.name.empty() ? std::string() : " (" + experiment.name + ")");
 }
 
 }  // namespace
 
-std::pair<double, double> phase_interval(const json& phase, const char* key, double scale) {
+std::pair<double, double> phase_interval(const record::PhaseRecord* phase, const char* key,
+                                         double scale) {
   double lo = 0, hi = 0;
   if (!interval_of(phase, key, lo, hi)) return {std::nan(""), std::nan("")};
   return {lo * scale, hi * scale};
 }
 
-std::string format_with_interval(const json& phase, const char* key, int decimals) {
+double phase_figure(const record::PhaseRecord* phase, const char* key) {
+  return figure_of(phase, key);
+}
+
+std::string format_with_interval(const record::PhaseRecord* phase, const char* key, int decimals) {
   std::string value = format_number(figure_of(phase, key), decimals);
   double lo = 0, hi = 0;
   if (!interval_of(phase, key, lo, hi)) {
-    const std::string why = string_at(phase, {"intervals_unavailable", key});
+    const std::string why = phase ? phase->interval_unavailable(key) : std::string();
     return why.empty() ? value : value + " [" + why + "]";
   }
   return bracketed(value, format_number(lo, decimals), format_number(hi, decimals));
 }
 
-std::string format_seconds_with_interval(const json& phase, const char* key) {
+std::string format_seconds_with_interval(const record::PhaseRecord* phase, const char* key) {
   const double ms = figure_of(phase, key);
   double lo = 0, hi = 0;
-  if (ms < 0 || !interval_of(phase, key, lo, hi)) return format_seconds(ms);
+  if (!(ms >= 0) || !interval_of(phase, key, lo, hi)) return format_seconds(ms);
   // The bounds in the figure's decimals, so the three numbers line up.
   const double s = ms / 1000;
   const int decimals = s >= 100 ? 1 : s >= 1 ? 2 : 3;
@@ -103,7 +109,7 @@ std::string format_seconds_with_interval(const json& phase, const char* key) {
 
 ReportTable lane_comparisons_table(const record::ExperimentSection& experiment) {
   ReportTable t;
-  t.title = titled("Lane comparisons", experiment);
+  t.title = named_title("Lane comparisons", experiment);
   t.header = {"Lanes", "Level", "Figure", "Ratio [interval]", "Verdict"};
   for (const record::Comparison& c : experiment.comparisons)
     t.rows.push_back(
@@ -127,7 +133,7 @@ ReportTable lane_comparisons_table(const record::ExperimentSection& experiment) 
 
 ReportTable performance_gates_table(const record::ExperimentSection& experiment) {
   ReportTable t;
-  t.title = titled("Performance gates", experiment);
+  t.title = named_title("Performance gates", experiment);
   t.header = {"Lanes", "Level", "Figure", "Ratio [interval]", "Gate", "Outcome"};
   for (const record::PerformanceGateRecord& g : experiment.performance_gates()) {
     const std::string ratio = g.comparison ? ratio_text(*g.comparison) : format_number(NAN, 3);

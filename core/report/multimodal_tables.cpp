@@ -3,13 +3,12 @@
 // images but not videos shows it, a kind the API cannot carry reads "unsupported by the API", and
 // a lane that refused media reads "multimodal unsupported" with the server's reason.
 #include "core/record/experiment_kind.h"
-#include "core/report/json_access.h"
 #include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {
 
-using nlohmann::json;
+using record::GateResult;
 
 // As the run layer records a lane that refused media (core/run/experiments/multimodal_gate.h).
 constexpr const char* kMultimodalUnsupported = "multimodal unsupported";
@@ -19,48 +18,50 @@ constexpr const char* kMultimodalKeys[] = {"multimodal", "multimodal (responses)
 
 // "9/10"; "5/5 (5 unsupported by the API)" when the API could not carry some of the kind's
 // prompts; "unsupported by the API" when it could carry none.
-std::string kind_cell(const json& gate, const char* kind) {
-  const json& k = json_at(gate, {"kinds", kind});
-  if (!k.is_object()) return "";
-  const std::string score = k.value("score", "");
-  const int64_t not_sent = k.value("unsupported_by_api", int64_t{0});
-  if (not_sent == 0 || k.value("total", int64_t{0}) == 0) return score;
-  return score + " (" + std::to_string(not_sent) + " unsupported by the API)";
+std::string kind_cell(const record::MultimodalGateRecord& gate, const char* kind) {
+  const auto k = gate.kinds.find(kind);
+  if (k == gate.kinds.end()) return "";
+  const record::MultimodalKindScore& score = k->second;
+  if (score.unsupported_by_api == 0 || score.total == 0) return score.score;
+  return score.score + " (" + std::to_string(score.unsupported_by_api) + " unsupported by the API)";
 }
 
-std::string result_cell(const json& gate) {
-  const std::string status = gate.value("status", "");
-  if (status != "unsupported") return status;
-  const std::string why = gate.value("why", "");
-  return gate.value("unsupported", "unsupported") + (why.empty() ? "" : " (" + why + ")");
+std::string result_cell(const GateResult& gate, const record::MultimodalGateRecord& multimodal) {
+  if (gate.status != record::GateStatus::Unsupported) return record::to_string(gate.status);
+  const std::string what = multimodal.unsupported.empty() ? "unsupported" : multimodal.unsupported;
+  return what + (gate.why.empty() ? "" : " (" + gate.why + ")");
 }
 
-// The API a gate went over, as the table names it; a run from before the gate named its API
-// went over OpenAI chat.
-std::string api_cell(const json& gate) {
-  const std::string api = gate.value("api", "chat");
-  const std::string route = gate.value("route", "/v1/chat/completions");
-  if (api == "responses") return "Responses API (" + route + ")";
-  if (api == "ollama") return "Ollama (" + route + ")";
-  return "OpenAI chat (" + route + ")";
+// The API a gate went over, as the table names it.
+std::string api_cell(const record::MultimodalGateRecord& gate) {
+  if (gate.api == "responses") return "Responses API (" + gate.route + ")";
+  if (gate.api == "ollama") return "Ollama (" + gate.route + ")";
+  return "OpenAI chat (" + gate.route + ")";
 }
 
-ReportTable multimodal_table(const json& e, const std::vector<std::string>& lanes) {
+// The lane's multimodal checks, one per API it ran them over.
+std::vector<const GateResult*> multimodal_gates(const record::ExperimentSection& e,
+                                                const std::string& lane) {
+  std::vector<const GateResult*> out;
+  if (const record::LaneRecord* l = e.lane(lane))
+    for (const char* key : kMultimodalKeys)
+      if (const GateResult* gate = l->gate(key)) out.push_back(gate);
+  return out;
+}
+
+ReportTable multimodal_table(const record::ExperimentSection& e,
+                             const std::vector<std::string>& lanes) {
   ReportTable t;
-  const std::string name = string_at(e, {"name"});
-  t.title = name.empty() || name == record::to_string(record::ExperimentKind::Gates)
+  t.title = e.name.empty() || e.name == record::to_string(record::ExperimentKind::Gates)
                 ? "Multimodal gate"
-                : "Multimodal gate (" + name + ")";
+                : "Multimodal gate (" + e.name + ")";
   t.header = {"Lane", "API", "Result", "Image", "Video", "Mixed", "All", "Prompt set"};
-  for (const auto& lane : lanes) {
-    for (const char* key : kMultimodalKeys) {
-      const json& gate = json_at(e, {"lanes", lane.c_str(), "gates", key});
-      if (!gate.is_object()) continue;
-      t.rows.push_back({lane, api_cell(gate), result_cell(gate), kind_cell(gate, "image"),
-                        kind_cell(gate, "video"), kind_cell(gate, "mixed"), gate.value("score", ""),
-                        gate.value("prompts", "")});
+  for (const auto& lane : lanes)
+    for (const GateResult* gate : multimodal_gates(e, lane)) {
+      const record::MultimodalGateRecord m = gate->multimodal();
+      t.rows.push_back({lane, api_cell(m), result_cell(*gate, m), kind_cell(m, "image"),
+                        kind_cell(m, "video"), kind_cell(m, "mixed"), gate->score, m.prompts});
     }
-  }
   t.note =
       "Each prompt is sent once with its images and videos at temperature 0 and passes when "
       "every fact check of the prompt holds; n/N per input kind. Multimodal unsupported: the "
@@ -76,7 +77,7 @@ ReportTable multimodal_table(const json& e, const std::vector<std::string>& lane
 std::vector<ReportTable> multimodal_tables(const RunFolder& folder) {
   std::vector<ReportTable> tables;
   const auto lanes = folder.lane_ids();
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Gates))
+  for (const record::ExperimentSection* e : folder.record.of_kind(record::ExperimentKind::Gates))
     tables.push_back(multimodal_table(*e, lanes));
   return tables;
 }
@@ -84,17 +85,15 @@ std::vector<ReportTable> multimodal_tables(const RunFolder& folder) {
 std::vector<std::string> multimodal_caveats(const RunFolder& folder) {
   std::vector<std::string> out;
   const auto lanes = folder.lane_ids();
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Gates)) {
+  for (const record::ExperimentSection* e : folder.record.of_kind(record::ExperimentKind::Gates)) {
     std::vector<std::string> with, without;
     for (const auto& lane : lanes) {
       // A lane answered media when one of its APIs did; it refused them when every one did.
       std::string answered, refused;
-      for (const char* key : kMultimodalKeys) {
-        const json& gate = json_at(*e, {"lanes", lane.c_str(), "gates", key});
-        if (!gate.is_object()) continue;
-        const bool refusal = gate.value("unsupported", "") == kMultimodalUnsupported;
+      for (const GateResult* gate : multimodal_gates(*e, lane)) {
+        const bool refusal = gate->multimodal().unsupported == kMultimodalUnsupported;
         std::string& slot = refusal ? refused : answered;
-        if (slot.empty()) slot = lane + " (" + gate.value("score", "") + ")";
+        if (slot.empty()) slot = lane + " (" + gate->score + ")";
       }
       if (!answered.empty())
         with.push_back(answered);

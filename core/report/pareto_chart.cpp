@@ -2,14 +2,12 @@
 // lane (its levels in the order they ran), and the frontier of all lanes' points.
 #include "core/metrics/pareto.h"
 #include "core/record/run_summary.h"
-#include "core/report/json_access.h"
 #include "core/report/report_model.h"
 
 namespace lb::report {
 
-using nlohmann::json;
-
-ChartSpec pareto_chart(const json& experiment, const std::vector<std::string>& lanes) {
+ChartSpec pareto_chart(const record::ExperimentSection& experiment,
+                       const std::vector<std::string>& lanes) {
   ChartSpec spec{"pareto_frontier",
                  "Per-user decode rate vs total output (Pareto frontier)",
                  "total output (tok/s)",
@@ -22,12 +20,11 @@ ChartSpec pareto_chart(const json& experiment, const std::vector<std::string>& l
   std::vector<std::pair<size_t, size_t>> where;  // (series, point) of each entry of `all`
   for (size_t i = 0; i < lanes.size(); ++i) {
     ChartSeries series{lanes[i], lane_color(i), {}, {}};
-    const json& lane = json_at(experiment, {"lanes", lanes[i].c_str()});
-    for (const auto& phase : record::phase_names_in_order(lane)) {
-      const json& p = json_at(lane, {"phases", phase.c_str()});
-      const double total = number_at(p, {"output_throughput"});
-      const double per_user = number_at(p, {"median_decode_tok_s"});
-      if (total < 0 || per_user < 0) continue;
+    const record::LaneRecord* lane = experiment.lane(lanes[i]);
+    for (const record::PhaseRecord& p : lane ? lane->phases : std::vector<record::PhaseRecord>{}) {
+      const double total = p.figures.output_throughput;
+      const double per_user = p.figures.decode_tok_s.median;
+      if (!(total >= 0) || !(per_user >= 0)) continue;
       where.emplace_back(spec.series.size(), series.points.size());
       series.points.emplace_back(total, per_user);
       series.marks.push_back(PointMark::None);

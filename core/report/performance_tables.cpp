@@ -1,50 +1,40 @@
-// Performance tables of the report, each from one experiment kind's section of
-// summary.json.
+// Performance tables of the report, each from one experiment kind's section of the run's
+// record.
 #include <algorithm>
 #include <cmath>
 #include <functional>
 
+#include "core/record/phase_name.h"
 #include "core/record/run_summary.h"
 #include "core/report/concurrency_knee.h"
-#include "core/report/json_access.h"
 #include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {
 
-using nlohmann::json;
+using record::ExperimentSection;
+using record::LaneRecord;
+using record::PhaseRecord;
 
-// "Throughput by concurrency", plus the experiment's name when the plan gave it one.
-std::string titled(const std::string& base, const json& e, const char* kind) {
-  const std::string name = string_at(e, {"name"});
-  return name.empty() || name == kind ? base : base + " (" + name + ")";
-}
-
-const json& lane_of(const json& experiment, const std::string& lane) {
-  return json_at(experiment, {"lanes", lane.c_str()});
-}
-
-// The throughput phase with the highest concurrency, or "" when none is a cN
-// level.
-std::string max_admission_phase(const json& lane_section) {
-  std::string best;
-  for (const auto& phase : record::phase_names_in_order(lane_section))
-    if (concurrency_of(phase) > concurrency_of(best)) best = phase;
+// The throughput phase with the highest concurrency, or nullptr when none is a cN level.
+const PhaseRecord* max_admission_phase(const LaneRecord& lane) {
+  const PhaseRecord* best = nullptr;
+  for (const PhaseRecord& phase : lane.phases)
+    if (record::concurrency_of(phase.name) > (best ? record::concurrency_of(best->name) : -1))
+      best = &phase;
   return best;
 }
 
-// A context-sweep size's figure with its interval, from the size's phase in the lane's summary
+// A context-sweep size's figure with its interval, from the size's phase in the lane's record
 // (its phase is named for the target size: "4096"); `decimals` < 0 for a latency in seconds.
 // Without a phase (a folder an older version wrote), the size row's own median.
-std::string context_figure(const json& lane_section, const json& row, const char* phase_key,
-                           const char* row_key, int decimals) {
-  const std::string size = format_number(number_at(row, {"target_tokens"}), 0);
-  const json& phase = json_at(lane_section, {"phases", size.c_str()});
-  if (phase.is_object() && phase.contains(phase_key))
+std::string context_figure(const LaneRecord& lane, const record::ContextSizeRecord& row,
+                           const char* phase_key, double row_value, int decimals) {
+  const PhaseRecord* phase = lane.phase(format_number(row.target_tokens, 0));
+  if (phase && std::isfinite(phase_figure(phase, phase_key)))
     return decimals < 0 ? format_seconds_with_interval(phase, phase_key)
                         : format_with_interval(phase, phase_key, decimals);
-  const double v = number_at(row, {row_key});
-  return decimals < 0 ? format_seconds(v) : format_number(v, decimals);
+  return decimals < 0 ? format_seconds(row_value) : format_number(row_value, decimals);
 }
 
 std::vector<std::string> headline_row(const std::string& label,
@@ -57,49 +47,52 @@ std::vector<std::string> headline_row(const std::string& label,
 
 void add_throughput_headlines(ReportTable& t, const RunFolder& folder,
                               const std::vector<std::string>& lanes) {
-  const auto throughput = folder.experiments_of_kind(record::ExperimentKind::Throughput);
+  const auto throughput = folder.record.of_kind(record::ExperimentKind::Throughput);
   if (throughput.empty()) return;
-  const json& e = *throughput.front();
-  auto c1_phase = [&](const std::string& lane) -> const json& {
-    return json_at(lane_of(e, lane), {"phases", "c1"});
-  };
+  const ExperimentSection& e = *throughput.front();
   t.rows.push_back(headline_row("c1 decode, median (tok/s)", lanes, [&](const std::string& l) {
-    return format_with_interval(c1_phase(l), "median_decode_tok_s", 1);
+    return format_with_interval(e.phase(l, "c1"), "median_decode_tok_s", 1);
   }));
   t.rows.push_back(headline_row("c1 E2E latency, p50 (s)", lanes, [&](const std::string& l) {
-    return format_seconds_with_interval(c1_phase(l), "median_e2el_ms");
+    return format_seconds_with_interval(e.phase(l, "c1"), "median_e2el_ms");
   }));
   t.rows.push_back(headline_row("c1 TTFT, p50 (s)", lanes, [&](const std::string& l) {
-    return format_seconds_with_interval(c1_phase(l), "median_ttft_ms");
+    return format_seconds_with_interval(e.phase(l, "c1"), "median_ttft_ms");
   }));
   t.rows.push_back(
       headline_row("Max admission, aggregate output (tok/s)", lanes, [&](const std::string& l) {
-        const std::string phase = max_admission_phase(lane_of(e, l));
-        if (phase.empty()) return format_number(-1, 0);
-        const double v = number_at(lane_of(e, l), {"phases", phase.c_str(), "output_throughput"});
-        return phase + ": " + format_number(v, 1);
+        const LaneRecord* lane = e.lane(l);
+        const PhaseRecord* phase = lane ? max_admission_phase(*lane) : nullptr;
+        if (!phase) return format_number(-1, 0);
+        return phase->name + ": " + format_number(phase->figures.output_throughput, 1);
       }));
 }
 
 void add_context_headlines(ReportTable& t, const RunFolder& folder,
                            const std::vector<std::string>& lanes) {
-  const auto sweeps = folder.experiments_of_kind(record::ExperimentKind::ContextSweep);
+  const auto sweeps = folder.record.of_kind(record::ExperimentKind::ContextSweep);
   if (sweeps.empty()) return;
-  const json& e = *sweeps.front();
+  const ExperimentSection& e = *sweeps.front();
   std::vector<long long> sizes;
   for (const auto& lane : lanes)
-    for (const auto& row : json_at(lane_of(e, lane), {"context_sweep"}))
-      if (const auto n = static_cast<long long>(number_at(row, {"target_tokens"})); n > 0)
-        if (std::find(sizes.begin(), sizes.end(), n) == sizes.end()) sizes.push_back(n);
+    if (const LaneRecord* l = e.lane(lane))
+      for (const auto& row : l->context_sweep())
+        if (row.target_tokens > 0 && row.target_tokens < 1e15)
+          if (const auto n = static_cast<long long>(row.target_tokens);
+              std::find(sizes.begin(), sizes.end(), n) == sizes.end())
+            sizes.push_back(n);
   std::sort(sizes.begin(), sizes.end());
   for (long long size : sizes)
     t.rows.push_back(headline_row(
         "TTFT at " + std::to_string(size) + " prompt tokens (s)", lanes, [&](const std::string& l) {
-          for (const auto& row : json_at(lane_of(e, l), {"context_sweep"}))
-            if (static_cast<long long>(number_at(row, {"target_tokens"})) == size)
-              return row.value("status", "") == "measured"
-                         ? context_figure(lane_of(e, l), row, "median_ttft_ms", "ttft_ms", -1)
-                         : row.value("status", "n/a");
+          const LaneRecord* lane = e.lane(l);
+          if (lane)
+            for (const auto& row : lane->context_sweep())
+              if (row.target_tokens == static_cast<double>(size))
+                return row.measured()
+                           ? context_figure(*lane, row, "median_ttft_ms", row.ttft_ms, -1)
+                       : row.status.empty() ? std::string("n/a")
+                                            : row.status;
           return format_number(-1, 0);
         }));
 }
@@ -119,9 +112,9 @@ ReportTable headline_table(const RunFolder& folder) {
   return t;
 }
 
-ReportTable throughput_table(const json& e, const std::vector<std::string>& lanes) {
+ReportTable throughput_table(const ExperimentSection& e, const std::vector<std::string>& lanes) {
   ReportTable t;
-  t.title = titled("Throughput by concurrency", e, "throughput");
+  t.title = section_title("Throughput by concurrency", e);
   t.header = {"Lane",           "Level",         "Completed",         "Failed",
               "Output (tok/s)", "TTFT p50 (ms)", "TTFT p99 (ms)",     "TPOT p50 (ms)",
               "ITL p50 (ms)",   "E2EL p50 (s)",  "Decode p50 (tok/s)"};
@@ -130,40 +123,33 @@ ReportTable throughput_table(const json& e, const std::vector<std::string>& lane
       "its trials (the mean of the per-trial figures) with several (summary.json names the "
       "method and resamples). With one trial, ITL and aggregate output have none: gaps within a "
       "request are not independent, and aggregate output is one number per trial.";
-  for (const auto& lane : lanes)
-    for (const auto& phase : record::phase_names_in_order(lane_of(e, lane))) {
-      const json& p = json_at(lane_of(e, lane), {"phases", phase.c_str()});
-      t.rows.push_back({lane, phase, format_number(number_at(p, {"completed"}), 0),
-                        format_number(number_at(p, {"failed"}), 0),
-                        format_with_interval(p, "output_throughput", 1),
-                        format_with_interval(p, "median_ttft_ms", 1),
-                        format_with_interval(p, "p99_ttft_ms", 1),
-                        format_with_interval(p, "median_tpot_ms", 2),
-                        format_number(number_at(p, {"p50_itl_ms"}), 2),
-                        format_seconds_with_interval(p, "median_e2el_ms"),
-                        format_with_interval(p, "median_decode_tok_s", 1)});
-    }
+  for (const auto& lane : lanes) {
+    const LaneRecord* l = e.lane(lane);
+    if (!l) continue;
+    for (const PhaseRecord& p : l->phases)
+      t.rows.push_back({lane, p.name, format_number(static_cast<double>(p.figures.completed), 0),
+                        format_number(static_cast<double>(p.figures.failed), 0),
+                        format_with_interval(&p, "output_throughput", 1),
+                        format_with_interval(&p, "median_ttft_ms", 1),
+                        format_with_interval(&p, "p99_ttft_ms", 1),
+                        format_with_interval(&p, "median_tpot_ms", 2),
+                        format_number(p.figures.itl_ms.p50, 2),
+                        format_seconds_with_interval(&p, "median_e2el_ms"),
+                        format_with_interval(&p, "median_decode_tok_s", 1)});
+  }
   return t;
 }
 
-// A boolean member; false when absent or of another type (a damaged file never throws here).
-bool flag_at(const json& object, const char* key) {
-  const json& v = json_at(object, {key});
-  return v.is_boolean() && v.get<bool>();
-}
-
 // "short; TTFT drifting up (+12 %)": what qualifies a level's steady figures.
-std::string steady_note(const json& steady) {
+std::string steady_note(const record::SteadyStateRecord& steady) {
   std::vector<std::string> parts;
-  if (flag_at(steady, "short")) parts.push_back("short");
-  const std::pair<const char*, const char*> figures[] = {
-      {"ttft_ms", "TTFT"}, {"tpot_ms", "TPOT"}, {"output_throughput", "output"}};
-  for (const auto& [key, label] : figures) {
-    const json& drift = json_at(steady, {"drift", key});
-    const std::string verdict = string_at(drift, {"verdict"});
-    if (verdict.rfind("drifting", 0) != 0) continue;
-    const double change = number_at(drift, {"change"});
-    parts.push_back(std::string(label) + " " + verdict + " (" + (change > 0 ? "+" : "") +
+  if (steady.short_window) parts.push_back("short");
+  const std::pair<const record::DriftRecord*, const char*> figures[] = {
+      {&steady.ttft_drift, "TTFT"}, {&steady.tpot_drift, "TPOT"}, {&steady.output_drift, "output"}};
+  for (const auto& [drift, label] : figures) {
+    if (!drift->drifting()) continue;
+    const double change = drift->change;
+    parts.push_back(std::string(label) + " " + drift->verdict + " (" + (change > 0 ? "+" : "") +
                     format_number(100 * change, 0) + " %)");
   }
   std::string out;
@@ -173,9 +159,9 @@ std::string steady_note(const json& steady) {
 
 // Each closed-loop level without its ramp-up and drain (docs/metrics.md, "Steady state"), beside
 // the whole level's figures; no rows for a folder written before levels recorded it.
-ReportTable steady_state_table(const json& e, const std::vector<std::string>& lanes) {
+ReportTable steady_state_table(const ExperimentSection& e, const std::vector<std::string>& lanes) {
   ReportTable t;
-  t.title = titled("Steady state by concurrency", e, "throughput");
+  t.title = section_title("Steady state by concurrency", e);
   t.header = {"Lane",           "Level",       "Window (s)",    "Sent in window",
               "Output (tok/s)", "Whole level", "TTFT p50 (ms)", "Whole level",
               "TPOT p50 (ms)",  "Whole level", "Note"};
@@ -185,33 +171,33 @@ ReportTable steady_state_table(const json& e, const std::vector<std::string>& la
       "completions in it. A window shorter than max(10 s, 10 % of the level) is marked short. A "
       "figure drifts when the Mann-Kendall test over ten intervals of the window finds a trend "
       "(p < 0.05) of at least 5 % across it.";
-  for (const auto& lane : lanes)
-    for (const auto& phase : record::phase_names_in_order(lane_of(e, lane))) {
-      const json& p = json_at(lane_of(e, lane), {"phases", phase.c_str()});
-      const json& steady = json_at(p, {"steady_state"});
-      if (!steady.is_object()) continue;
-      if (!flag_at(steady, "found")) {
-        t.rows.push_back(
-            {lane, phase, "none", "", "", "", "", "", "", "",
-             "fewer streams in flight than " + format_number(number_at(steady, {"threshold"}), 0)});
+  for (const auto& lane : lanes) {
+    const LaneRecord* l = e.lane(lane);
+    if (!l) continue;
+    for (const PhaseRecord& p : l->phases) {
+      const std::optional<record::SteadyStateRecord> steady = p.steady_state();
+      if (!steady) continue;
+      if (!steady->found) {
+        t.rows.push_back({lane, p.name, "none", "", "", "", "", "", "", "",
+                          "fewer streams in flight than " + format_number(steady->threshold, 0)});
         continue;
       }
-      const json& bounds = json_at(steady, {"window_s"});
-      auto bound = [&](size_t i) {
-        const bool known = bounds.is_array() && bounds.size() == 2 && bounds[i].is_number();
-        return format_number(known ? bounds[i].get<double>() : NAN, 1);
+      auto bound = [&](bool second) {
+        return format_number(
+            steady->window_s ? (second ? steady->window_s->second : steady->window_s->first) : NAN,
+            1);
       };
-      const std::string window = bound(0) + "–" + bound(1) + " of " +
-                                 format_number(number_at(steady, {"phase_duration"}), 1);
-      t.rows.push_back({lane, phase, window,
-                        format_number(number_at(steady, {"requests_started"}), 0),
-                        format_number(number_at(steady, {"output_throughput"}), 1),
-                        format_number(number_at(p, {"output_throughput"}), 1),
-                        format_number(number_at(steady, {"median_ttft_ms"}), 1),
-                        format_number(number_at(p, {"median_ttft_ms"}), 1),
-                        format_number(number_at(steady, {"median_tpot_ms"}), 2),
-                        format_number(number_at(p, {"median_tpot_ms"}), 2), steady_note(steady)});
+      const std::string window =
+          bound(false) + "–" + bound(true) + " of " + format_number(steady->phase_duration_s, 1);
+      const metrics::LaneSummary& whole = p.figures;
+      t.rows.push_back(
+          {lane, p.name, window, format_number(steady->requests_started, 0),
+           format_number(steady->output_throughput, 1), format_number(whole.output_throughput, 1),
+           format_number(steady->median_ttft_ms, 1), format_number(whole.ttft_ms.median, 1),
+           format_number(steady->median_tpot_ms, 2), format_number(whole.tpot_ms.median, 2),
+           steady_note(*steady)});
     }
+  }
   return t;
 }
 
@@ -227,7 +213,7 @@ ReportTable sweep_table(const RunFolder& folder, const std::vector<std::string>&
               "Stopped at (streams)",
               "Why it stopped"};
   double min_gain = -1;
-  for (const SweepSummary& s : sweep_summaries(folder.summary, lanes)) {
+  for (const SweepSummary& s : sweep_summaries(folder.record, lanes)) {
     min_gain = s.min_gain;
     std::string knee = s.knee_concurrency ? std::to_string(*s.knee_concurrency) : "n/a";
     if (s.knee_concurrency && !s.knee_reached) knee += " (not reached)";
@@ -243,35 +229,38 @@ ReportTable sweep_table(const RunFolder& folder, const std::vector<std::string>&
   return t;
 }
 
-ReportTable context_table(const json& e, const std::vector<std::string>& lanes) {
+// "pass 3/3", "fail 1/3" or "n/a": a size's needle retrieval.
+std::string retrieval_cell(const record::ContextSizeRecord& row) {
+  if (std::isnan(row.retrieval_passed)) return "n/a";
+  return std::string(row.retrieval_pass.value_or(false) ? "pass " : "fail ") +
+         format_number(row.retrieval_passed, 0) + "/" + format_number(row.retrieval_attempts, 0);
+}
+
+ReportTable context_table(const ExperimentSection& e, const std::vector<std::string>& lanes) {
   ReportTable t;
-  t.title = titled("Context sweep", e, "context_sweep");
+  t.title = section_title("Context sweep", e);
   t.header = {
       "Lane",           "Target tokens", "Sized tokens", "TTFT (s)", "Effective prefill (tok/s)",
       "Decode (tok/s)", "E2EL (s)",      "Retrieval"};
   bool estimated = false;
-  for (const auto& lane : lanes)
-    for (const auto& row : json_at(lane_of(e, lane), {"context_sweep"})) {
-      const std::string target = format_number(number_at(row, {"target_tokens"}), 0);
-      if (row.value("status", "") != "measured") {
-        t.rows.push_back({lane, target, "", "", "", "", "", "skipped: " + row.value("reason", "")});
+  for (const auto& lane : lanes) {
+    const LaneRecord* l = e.lane(lane);
+    if (!l) continue;
+    for (const record::ContextSizeRecord& row : l->context_sweep()) {
+      const std::string target = format_number(row.target_tokens, 0);
+      if (!row.measured()) {
+        t.rows.push_back({lane, target, "", "", "", "", "", "skipped: " + row.reason});
         continue;
       }
-      const std::string prov = string_at(row, {"sized_tokens", "provenance"});
-      estimated = estimated || prov == "estimated";
-      std::string retrieval = "n/a";
-      if (row.contains("retrieval_passed"))
-        retrieval = std::string(row.value("retrieval_pass", false) ? "pass " : "fail ") +
-                    format_number(number_at(row, {"retrieval_passed"}), 0) + "/" +
-                    format_number(number_at(row, {"retrieval_attempts"}), 0);
-      const json& section = lane_of(e, lane);
-      t.rows.push_back({lane, target,
-                        format_number(number_at(row, {"sized_tokens"}), 0) + " (" + prov + ")",
-                        context_figure(section, row, "median_ttft_ms", "ttft_ms", -1),
-                        format_number(number_at(row, {"effective_prefill_tok_s"}), 0),
-                        context_figure(section, row, "median_decode_tok_s", "decode_tok_s", 1),
-                        context_figure(section, row, "median_e2el_ms", "e2el_ms", -1), retrieval});
+      estimated = estimated || row.sized_provenance == "estimated";
+      t.rows.push_back(
+          {lane, target, format_number(row.sized_tokens, 0) + " (" + row.sized_provenance + ")",
+           context_figure(*l, row, "median_ttft_ms", row.ttft_ms, -1),
+           format_number(row.effective_prefill_tok_s, 0),
+           context_figure(*l, row, "median_decode_tok_s", row.decode_tok_s, 1),
+           context_figure(*l, row, "median_e2el_ms", row.e2el_ms, -1), retrieval_cell(row)});
     }
+  }
   t.note =
       "Medians of each size's requests. [lo, hi]: 95 % interval, by bootstrap over the size's "
       "requests with one trial (when the plan's repeat is 2 or more), over its trials with "
@@ -281,48 +270,44 @@ ReportTable context_table(const json& e, const std::vector<std::string>& lanes) 
   return t;
 }
 
-ReportTable kv_table(const json& e, const std::vector<std::string>& lanes) {
+ReportTable kv_table(const ExperimentSection& e, const std::vector<std::string>& lanes) {
   ReportTable t;
   t.title = "KV cache capacity";
   t.header = {"Lane", "KV tokens", "Full-context windows", "Cache dtype"};
   for (const auto& lane : lanes) {
-    const json& kv = json_at(lane_of(e, lane), {"kv_capacity"});
-    if (!kv.is_object()) continue;
-    t.rows.push_back({lane, format_number(number_at(kv, {"tokens"}), 0),
-                      format_number(number_at(kv, {"full_context_windows"}), 2),
-                      string_at(kv, {"cache_dtype"})});
+    const LaneRecord* l = e.lane(lane);
+    const std::optional<record::KvCapacityRecord> kv = l ? l->kv_capacity() : std::nullopt;
+    if (!kv) continue;
+    t.rows.push_back({lane, format_number(kv->tokens, 0),
+                      format_number(kv->full_context_windows, 2), kv->cache_dtype});
   }
   t.note = "From the server's cache config (num_gpu_blocks x block_size).";
   return t;
 }
 
-ReportTable prefix_table(const json& e, const std::vector<std::string>& lanes) {
+ReportTable prefix_table(const ExperimentSection& e, const std::vector<std::string>& lanes) {
   ReportTable t;
-  t.title = titled("Prefix cache passes", e, "prefix_cache");
+  t.title = section_title("Prefix cache passes", e);
   t.header = {
       "Lane",  "Pass", "TTFT p50 (s)", "Aggregate output (tok/s)", "Effective prefill (tok/s)",
       "Failed"};
   for (const auto& lane : lanes) {
-    const json& pc = json_at(lane_of(e, lane), {"prefix_cache"});
-    if (!pc.is_object()) continue;
-    for (const char* pass : {"cold", "warm", "control"}) {
-      const json& p = json_at(pc, {"passes", pass});
-      if (!p.is_object()) continue;
-      t.rows.push_back({lane, pass, format_seconds(number_at(p, {"median_ttft_ms"})),
-                        format_number(number_at(p, {"output_tok_s"}), 1),
-                        format_number(number_at(p, {"effective_prefill_tok_s"}), 0),
-                        format_number(number_at(p, {"failed"}), 0)});
-    }
-    t.note += lane + ": reuse " +
-              (json_at(pc, {"evidence", "reuse_detected"}) == true ? "detected" : "not detected") +
-              " (basis: " + string_at(pc, {"evidence", "reuse_basis"}) + "). ";
+    const LaneRecord* l = e.lane(lane);
+    const std::optional<record::PrefixCacheRecord> pc = l ? l->prefix_cache() : std::nullopt;
+    if (!pc) continue;
+    for (const record::PrefixPassRecord& p : pc->passes)
+      t.rows.push_back({lane, p.name, format_seconds(p.median_ttft_ms),
+                        format_number(p.output_tok_s, 1),
+                        format_number(p.effective_prefill_tok_s, 0), format_number(p.failed, 0)});
+    t.note += lane + ": reuse " + (pc->reuse_detected == true ? "detected" : "not detected") +
+              " (basis: " + pc->reuse_basis + "). ";
   }
   return t;
 }
 
-ReportTable speculative_table(const json& e, const std::vector<std::string>& lanes) {
+ReportTable speculative_table(const ExperimentSection& e, const std::vector<std::string>& lanes) {
   ReportTable t;
-  t.title = titled("Speculative decoding", e, "speculative");
+  t.title = section_title("Speculative decoding", e);
   t.header = {"Lane",
               "Level",
               "Decode p50 (tok/s)",
@@ -333,19 +318,14 @@ ReportTable speculative_table(const json& e, const std::vector<std::string>& lan
               "Acceptance length",
               "Decode vs baseline"};
   for (const auto& lane : lanes) {
-    const json& levels = json_at(lane_of(e, lane), {"speculative"});
-    if (!levels.is_object()) continue;
-    for (const auto& level : keys_by_concurrency(levels)) {
-      const json& f = levels[level];
-      const double speedup = number_at(f, {"vs_baseline", "decode_speedup"});
-      t.rows.push_back({lane, level, format_number(number_at(f, {"decode_tok_s", "median"}), 1),
-                        format_number(number_at(f, {"output_tok_s"}), 1),
-                        format_number(number_at(f, {"itl_ms", "median"}), 2),
-                        format_number(number_at(f, {"tokens_per_event", "mean"}), 2),
-                        format_number(number_at(f, {"acceptance", "acceptance_rate"}), 3),
-                        format_number(number_at(f, {"acceptance", "acceptance_length"}), 2),
-                        speedup < 0 ? "n/a" : format_number(speedup, 2) + "x"});
-    }
+    const LaneRecord* l = e.lane(lane);
+    if (!l) continue;
+    for (const record::SpeculativeLevelRecord& f : l->speculative())
+      t.rows.push_back({lane, f.level, format_number(f.decode_tok_s_median, 1),
+                        format_number(f.output_tok_s, 1), format_number(f.itl_ms_median, 2),
+                        format_number(f.tokens_per_event_mean, 2),
+                        format_number(f.acceptance_rate, 3), format_number(f.acceptance_length, 2),
+                        f.decode_speedup >= 0 ? format_number(f.decode_speedup, 2) + "x" : "n/a"});
   }
   t.note = "Acceptance from /metrics deltas around each level (server).";
   return t;
@@ -353,30 +333,29 @@ ReportTable speculative_table(const json& e, const std::vector<std::string>& lan
 
 // A trace replay per lane: what the lane did with the trace's traffic, and whether the client
 // kept to the trace's schedule (a late client adds its own delay to every figure).
-ReportTable trace_table(const json& e, const std::vector<std::string>& lanes) {
+ReportTable trace_table(const ExperimentSection& e, const std::vector<std::string>& lanes) {
   ReportTable t;
-  t.title = titled("Trace replay", e, "trace");
+  t.title = section_title("Trace replay", e);
   t.header = {"Lane",           "Sent / scheduled",  "TTFT p50 (ms)",     "TPOT p50 (ms)",
               "Output (tok/s)", "Lateness p99 (ms)", "Sent > 10 ms late", "Client kept up"};
   for (const auto& lane : lanes) {
-    const json& schedule = json_at(lane_of(e, lane), {"schedule"});
-    if (!schedule.is_object()) continue;
-    const json& phase = json_at(lane_of(e, lane), {"phases", "trace"});
-    const double late_share = number_at(schedule, {"late_share"});
-    t.rows.push_back({lane,
-                      format_number(number_at(schedule, {"sent"}), 0) + " / " +
-                          format_number(number_at(schedule, {"scheduled"}), 0),
-                      format_number(number_at(phase, {"median_ttft_ms"}), 1),
-                      format_number(number_at(phase, {"median_tpot_ms"}), 2),
-                      format_number(number_at(phase, {"output_throughput"}), 1),
-                      format_number(number_at(schedule, {"lateness_p99_ms"}), 2),
-                      late_share < 0 ? "n/a" : format_number(100 * late_share, 1) + " %",
-                      json_at(schedule, {"kept_up"}) == true ? "yes" : "no"});
+    const LaneRecord* l = e.lane(lane);
+    const std::optional<record::TraceScheduleRecord> schedule =
+        l ? l->trace_schedule() : std::nullopt;
+    if (!schedule) continue;
+    const PhaseRecord* phase = l->phase("trace");
+    t.rows.push_back(
+        {lane, format_number(schedule->sent, 0) + " / " + format_number(schedule->scheduled, 0),
+         format_number(phase ? phase->figures.ttft_ms.median : NAN, 1),
+         format_number(phase ? phase->figures.tpot_ms.median : NAN, 2),
+         format_number(phase ? phase->figures.output_throughput : NAN, 1),
+         format_number(schedule->lateness_p99_ms, 2),
+         schedule->late_share >= 0 ? format_number(100 * schedule->late_share, 1) + " %" : "n/a",
+         schedule->kept_up == true ? "yes" : "no"});
   }
-  const json& trace = json_at(e, {"trace"});
-  t.note = "Trace " + string_at(trace, {"path"}) + " (" + string_at(trace, {"format"}) + "), " +
-           format_number(number_at(trace, {"requests"}), 0) + " requests replayed at " +
-           format_number(number_at(trace, {"speedup"}), 2) +
+  const record::TraceSourceRecord trace = e.trace().value_or(record::TraceSourceRecord{});
+  t.note = "Trace " + trace.path + " (" + trace.format + "), " + format_number(trace.requests, 0) +
+           " requests replayed at " + format_number(trace.speedup, 2) +
            "x. The client kept up when at most 1 % of requests were sent over 10 ms late.";
   return t;
 }
@@ -403,31 +382,29 @@ std::vector<ReportTable> performance_tables(const RunFolder& folder) {
   if (ReportTable load = load_baseline_table(folder); !load.rows.empty())
     tables.push_back(std::move(load));
   for (ReportTable& t : determinism_tables(folder)) tables.push_back(std::move(t));
-  // The measured kinds, each kind's sections in run order; the tables not typed yet read the
-  // section's JSON as this version writes it.
+  // The measured kinds, each kind's sections in run order.
   for (const K kind : {K::Throughput, K::ContextSweep, K::PrefixCache, K::Speculative, K::Trace}) {
     if (kind == K::ContextSweep) tables.push_back(sweep_table(folder, lanes));
     for (const record::ExperimentSection* e : folder.record.of_kind(kind)) {
-      const json section = record::to_json(*e);
       switch (kind) {
         case K::Throughput:
-          tables.push_back(throughput_table(section, lanes));
-          if (ReportTable steady = steady_state_table(section, lanes); !steady.rows.empty())
+          tables.push_back(throughput_table(*e, lanes));
+          if (ReportTable steady = steady_state_table(*e, lanes); !steady.rows.empty())
             tables.push_back(std::move(steady));
           break;
         case K::ContextSweep:
-          tables.push_back(context_table(section, lanes));
-          if (ReportTable kv = kv_table(section, lanes); !kv.rows.empty())
+          tables.push_back(context_table(*e, lanes));
+          if (ReportTable kv = kv_table(*e, lanes); !kv.rows.empty())
             tables.push_back(std::move(kv));
           break;
         case K::PrefixCache:
-          tables.push_back(prefix_table(section, lanes));
+          tables.push_back(prefix_table(*e, lanes));
           break;
         case K::Speculative:
-          tables.push_back(speculative_table(section, lanes));
+          tables.push_back(speculative_table(*e, lanes));
           break;
         case K::Trace:
-          tables.push_back(trace_table(section, lanes));
+          tables.push_back(trace_table(*e, lanes));
           break;
         default:
           break;

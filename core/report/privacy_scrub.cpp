@@ -10,7 +10,6 @@
 #include "core/net/secret_text.h"
 #include "core/plan/key_transport.h"
 #include "core/plan/plan.h"
-#include "core/report/json_access.h"
 #include "core/report/private_patterns.h"
 #include "core/report/run_folder.h"
 #include "core/text/ascii_text.h"
@@ -43,24 +42,24 @@ PrivacyScrubber::PrivacyScrubber(std::vector<std::string> secrets,
 
 PrivacyScrubber PrivacyScrubber::for_run(const RunFolder& folder, const plan::Environment& env) {
   std::vector<std::string> secrets, terms;
-  for (const auto& lane : json_at(folder.plan, {"lanes"})) {
+  for (const record::PlannedLane& lane : folder.plan_headline.lane_details) {
     // The lane's key from where the lane says it lives: its environment variable or, for a
     // "keyring:<lane-id>" reference, the OS keyring when the program registered a lookup.
     plan::Lane source;
-    source.id = string_at(lane, {"id"});
-    source.base_url = string_at(lane, {"base_url"});
-    source.api_key_env = string_at(lane, {"api_key_env"});
+    source.id = lane.id;
+    source.base_url = lane.base_url;
+    source.api_key_env = lane.api_key_env;
     // Read here only to be redacted, never sent: no allowance is needed for that.
     const plan::Environment readable =
         source.api_key_env.empty() ? env : env.allowing_key(source.api_key_env);
     std::string ignored;
     if (auto key = plan::resolve_api_key(source, readable, &ignored); key && !key->empty())
       secrets.push_back(std::move(*key));
-    terms.push_back(host_of(string_at(lane, {"base_url"})));
+    terms.push_back(host_of(lane.base_url));
   }
-  for (const auto& [id, lane] : json_at(folder.environment, {"lanes"}).items()) {
-    terms.push_back(host_of(string_at(lane, {"base_url"})));
-    terms.push_back(host_of(string_at(lane, {"served_at"})));
+  for (const auto& [id, lane] : folder.environment.lanes) {
+    terms.push_back(host_of(lane.base_url));
+    terms.push_back(host_of(lane.served_at));
   }
   if (const passwd* pw = getpwuid(getuid())) terms.push_back(pw->pw_name);
   if (auto user = env.get("USER")) terms.push_back(*user);

@@ -1,7 +1,7 @@
 #include "core/report/qualification_summary.h"
 
+#include <cmath>
 #include "core/record/run_summary.h"
-#include "core/report/json_access.h"
 
 namespace lb::report {
 namespace {
@@ -9,9 +9,12 @@ namespace {
 using nlohmann::json;
 
 json figure(double value, const char* provenance) {
-  if (value < 0) return nullptr;
+  if (!(value >= 0)) return nullptr;
   return {{"value", value}, {"provenance", provenance}};
 }
+
+// A number, null when it is not known.
+json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
 
 // Copies only the named keys that exist.
 json pick(const json& from, std::initializer_list<const char*> keys) {
@@ -21,73 +24,112 @@ json pick(const json& from, std::initializer_list<const char*> keys) {
   return out;
 }
 
-json throughput_figures(const json& lane_section) {
+json throughput_figures(const record::LaneRecord& lane) {
   json levels = json::array();
-  for (const auto& phase : record::phase_names_in_order(lane_section)) {
-    json p = pick(json_at(lane_section, {"phases", phase.c_str()}),
+  for (const record::PhaseRecord& phase : lane.phases) {
+    json p = pick(metrics::to_json(phase.figures),
                   {"completed", "failed", "duration", "output_throughput", "request_throughput",
                    "median_ttft_ms", "p99_ttft_ms", "median_tpot_ms", "median_itl_ms",
                    "p50_e2el_ms", "p99_e2el_ms", "median_decode_tok_s", "max_concurrent_requests"});
-    p["phase"] = phase;
+    p["phase"] = phase.name;
     levels.push_back(std::move(p));
   }
   return levels;
 }
 
-json context_figures(const json& lane_section) {
+json context_figures(const record::LaneRecord& lane) {
   json rows = json::array();
-  for (const auto& r : json_at(lane_section, {"context_sweep"}))
-    rows.push_back(pick(r, {"status", "target_tokens", "sized_tokens", "prompt_tokens", "ttft_ms",
-                            "effective_prefill_tok_s", "decode_tok_s", "e2el_ms", "retrieval_pass",
-                            "retrieval_passed", "retrieval_attempts"}));
+  for (const record::ContextSizeRecord& r : lane.context_sweep()) {
+    json row = {{"status", r.status},
+                {"target_tokens", number(r.target_tokens)},
+                {"sized_tokens", number(r.sized_tokens)},
+                {"prompt_tokens", number(r.prompt_tokens)},
+                {"ttft_ms", number(r.ttft_ms)},
+                {"effective_prefill_tok_s", number(r.effective_prefill_tok_s)},
+                {"decode_tok_s", number(r.decode_tok_s)},
+                {"e2el_ms", number(r.e2el_ms)}};
+    if (r.retrieval_pass) row["retrieval_pass"] = *r.retrieval_pass;
+    if (std::isfinite(r.retrieval_passed)) {
+      row["retrieval_passed"] = r.retrieval_passed;
+      row["retrieval_attempts"] = number(r.retrieval_attempts);
+    }
+    rows.push_back(std::move(row));
+  }
   return rows;
 }
 
-json prefix_figures(const json& pc) {
-  json out = pick(json_at(pc, {"evidence"}), {"reuse_detected", "reuse_basis", "counter_hit_rate",
-                                              "cached_tokens_ratio", "ttft_ratio_cold_over_warm"});
-  for (const char* pass : {"cold", "warm", "control"})
-    if (json_at(pc, {"passes", pass}).is_object())
-      out[pass] = pick(pc["passes"][pass],
-                       {"median_ttft_ms", "output_tok_s", "effective_prefill_tok_s", "failed"});
+json kv_figures(const record::LaneRecord& lane) {
+  const std::optional<record::KvCapacityRecord> kv = lane.kv_capacity();
+  if (!kv) return nullptr;
+  json out = {{"tokens", number(kv->tokens)}, {"provenance", kv->provenance}};
+  if (!kv->cache_dtype.empty()) out["cache_dtype"] = kv->cache_dtype;
+  if (std::isfinite(kv->full_context_windows)) {
+    out["full_context_windows"] = kv->full_context_windows;
+    out["max_model_len"] = number(kv->max_model_len);
+  }
+  if (!kv->reason.empty()) out["reason"] = kv->reason;
   return out;
 }
 
-json speculative_figures(const json& levels) {
+json prefix_figures(const record::PrefixCacheRecord& pc) {
+  json out = {{"reuse_basis", pc.reuse_basis},
+              {"counter_hit_rate", figure(pc.counter_hit_rate, "server")},
+              {"cached_tokens_ratio", figure(pc.cached_tokens_ratio, "server")},
+              {"ttft_ratio_cold_over_warm", figure(pc.ttft_ratio_cold_over_warm, "estimated")}};
+  out["reuse_detected"] = pc.reuse_detected ? json(*pc.reuse_detected) : json(nullptr);
+  for (const record::PrefixPassRecord& pass : pc.passes)
+    out[pass.name] = {{"median_ttft_ms", number(pass.median_ttft_ms)},
+                      {"output_tok_s", number(pass.output_tok_s)},
+                      {"effective_prefill_tok_s", number(pass.effective_prefill_tok_s)},
+                      {"failed", number(pass.failed)}};
+  return out;
+}
+
+json speculative_figures(const std::vector<record::SpeculativeLevelRecord>& levels) {
   json out = json::object();
-  for (const auto& [level, f] : levels.items())
-    out[level] = {{"decode_tok_s_median", number_at(f, {"decode_tok_s", "median"})},
-                  {"output_tok_s", number_at(f, {"output_tok_s"})},
-                  {"acceptance_rate", number_at(f, {"acceptance", "acceptance_rate"})},
-                  {"acceptance_length", number_at(f, {"acceptance", "acceptance_length"})},
-                  {"decode_speedup", number_at(f, {"vs_baseline", "decode_speedup"})}};
+  for (const record::SpeculativeLevelRecord& f : levels)
+    out[f.level] = {{"decode_tok_s_median", number(f.decode_tok_s_median)},
+                    {"output_tok_s", number(f.output_tok_s)},
+                    {"acceptance_rate", number(f.acceptance_rate)},
+                    {"acceptance_length", number(f.acceptance_length)},
+                    {"decode_speedup", number(f.decode_speedup)}};
+  return out;
+}
+
+// The lane's section of each experiment of KIND that has one, in run order.
+std::vector<const record::LaneRecord*> lane_sections(const RunFolder& folder,
+                                                     record::ExperimentKind kind,
+                                                     const std::string& lane) {
+  std::vector<const record::LaneRecord*> out;
+  for (const record::ExperimentSection* e : folder.record.of_kind(kind))
+    if (const record::LaneRecord* l = e->lane(lane)) out.push_back(l);
   return out;
 }
 
 json lane_performance(const RunFolder& folder, const std::string& lane) {
+  using K = record::ExperimentKind;
   json perf = json::object();
-  const char* id = lane.c_str();
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Throughput)) {
-    const json& s = json_at(*e, {"lanes", id});
-    if (!s.is_object()) continue;
+  for (const record::LaneRecord* s : lane_sections(folder, K::Throughput, lane)) {
     if (!perf.contains("c1_decode_tok_s")) {
-      perf["c1_decode_tok_s"] =
-          figure(number_at(s, {"phases", "c1", "median_decode_tok_s"}), "measured");
-      perf["c1_e2el_p50_ms"] = figure(number_at(s, {"phases", "c1", "p50_e2el_ms"}), "measured");
-      perf["c1_ttft_p50_ms"] = figure(number_at(s, {"phases", "c1", "p50_ttft_ms"}), "measured");
+      const record::PhaseRecord* c1 = s->phase("c1");
+      const metrics::LaneSummary none;
+      const metrics::LaneSummary& f = c1 ? c1->figures : none;
+      perf["c1_decode_tok_s"] = figure(c1 ? f.decode_tok_s.median : NAN, "measured");
+      perf["c1_e2el_p50_ms"] = figure(c1 ? f.e2el_ms.p50 : NAN, "measured");
+      perf["c1_ttft_p50_ms"] = figure(c1 ? f.ttft_ms.p50 : NAN, "measured");
     }
-    perf["throughput"] = throughput_figures(s);
+    perf["throughput"] = throughput_figures(*s);
   }
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::ContextSweep)) {
-    perf["context_sweep"] = context_figures(json_at(*e, {"lanes", id}));
-    perf["kv_capacity"] = json_at(*e, {"lanes", id, "kv_capacity"});
+  for (const record::LaneRecord* s : lane_sections(folder, K::ContextSweep, lane)) {
+    perf["context_sweep"] = context_figures(*s);
+    perf["kv_capacity"] = kv_figures(*s);
   }
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::PrefixCache))
-    if (const json& pc = json_at(*e, {"lanes", id, "prefix_cache"}); pc.is_object())
-      perf["prefix_cache"] = prefix_figures(pc);
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Speculative))
-    if (const json& sp = json_at(*e, {"lanes", id, "speculative"}); sp.is_object())
-      perf["speculative"] = speculative_figures(sp);
+  for (const record::LaneRecord* s : lane_sections(folder, K::PrefixCache, lane))
+    if (const std::optional<record::PrefixCacheRecord> pc = s->prefix_cache())
+      perf["prefix_cache"] = prefix_figures(*pc);
+  for (const record::LaneRecord* s : lane_sections(folder, K::Speculative, lane))
+    if (const auto levels = s->speculative(); !levels.empty())
+      perf["speculative"] = speculative_figures(levels);
   return perf;
 }
 
@@ -107,14 +149,19 @@ json lanes_json(const RunFolder& folder, const ReportModel& model) {
 
 json regression_json(const RunFolder& folder) {
   json out = json::array();
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Regression))
-    for (const auto& c : json_at(*e, {"comparisons"})) {
-      json j = pick(c, {"baseline", "candidate", "pairs", "identical", "near_identical",
-                        "divergent", "review_required", "review_outcome"});
-      j["flipped_facts"] = c.contains("flipped_facts") ? c["flipped_facts"].size() : 0;
-      j["prompt_set"] = string_at(*e, {"prompt_set"});
-      out.push_back(std::move(j));
-    }
+  for (const record::ExperimentSection* e :
+       folder.record.of_kind(record::ExperimentKind::Regression))
+    for (const record::PairOutcome& c : e->pair_outcomes())
+      out.push_back({{"baseline", c.baseline},
+                     {"candidate", c.candidate},
+                     {"pairs", c.pairs},
+                     {"identical", c.identical},
+                     {"near_identical", c.near_identical},
+                     {"divergent", c.divergent},
+                     {"review_required", c.review_required},
+                     {"review_outcome", c.review_outcome},
+                     {"flipped_facts", c.flipped_facts},
+                     {"prompt_set", e->prompt_set()}});
   for (const auto& review : folder.reviews) {
     const auto outcome = review.outcome();
     out.push_back({{"baseline", review.lane_a},
@@ -152,7 +199,7 @@ json qualification_summary(const RunFolder& folder, const ReportModel& model,
   j["finished_at"] = model.finished_at;
   j["complete"] = folder.complete;
   j["interrupted"] = folder.interrupted;
-  j["client_version"] = string_at(folder.environment, {"client", "version"});
+  j["client_version"] = folder.environment.client_version;
   j["decision"] = model.decision ? json{{"decision", decision_name(model.decision->decision)},
                                         {"candidate", model.decision->candidate},
                                         {"baseline", model.decision->baseline},

@@ -8,7 +8,6 @@
 #include <map>
 
 #include "core/record/merged_from.h"
-#include "core/report/json_access.h"
 #include "core/report/report_model.h"
 
 namespace lb::report {
@@ -51,19 +50,20 @@ std::string scale_text(double scale) {
 
 void lane_caveats(const RunFolder& folder, std::vector<std::string>& out) {
   for (const auto& id : folder.lane_ids()) {
-    const json& env = json_at(folder.environment, {"lanes", id.c_str()});
-    if (json_at(env, {"probe", "metrics_available"}) == false)
+    const record::LaneEnvironmentRecord* env = folder.environment.lane(id);
+    if (!env) continue;
+    if (env->metrics_available == false)
       out.push_back("Lane " + id +
                     " exposes no /metrics: server counters (prefix-cache hits, "
                     "speculative "
                     "acceptance, KV capacity) are unavailable for it.");
-    if (string_at(env, {"tls", "verification"}).rfind("DISABLED", 0) == 0)
+    if (env->tls_verification.rfind("DISABLED", 0) == 0)
       out.push_back("Lane " + id + " was measured with TLS verification disabled.");
-    if (const std::string host = string_at(env, {"key_over_plain_http_to"}); !host.empty())
+    if (const std::string& host = env->key_over_plain_http_to; !host.empty())
       out.push_back("Lane " + id + " sent its API key over plain http to " + host +
                     " (the plan allowed it with allow_key_over_http): anyone on that network "
                     "path could read the key.");
-    const std::string base_url = string_at(env, {"base_url"});
+    const std::string& base_url = env->base_url;
     if (base_url.rfind("sim:", 0) != 0) continue;
     out.push_back("Lane " + id +
                   " was served by the built-in simulator: its figures model a server, they do "
@@ -77,21 +77,19 @@ void lane_caveats(const RunFolder& folder, std::vector<std::string>& out) {
 }
 
 void experiment_caveats(const RunFolder& folder, std::vector<std::string>& out) {
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::PrefixCache))
-    for (const auto& [lane, section] : json_at(*e, {"lanes"}).items())
-      if (const std::string w = string_at(section, {"prefix_cache", "evidence", "warning"});
-          !w.empty())
-        out.push_back("Lane " + lane + ": " + w + ".");
-  if (folder.summary.is_object())
-    for (const auto& e : json_at(folder.summary, {"experiments"}))
-      if (e.value("status", "") == "interrupted" || e.value("status", "") == "not_implemented" ||
-          e.value("status", "") == "not_run")
-        out.push_back("Experiment " + e.value("name", "?") + " is " + e.value("status", "") +
-                      "; its figures are partial or absent.");
+  for (const record::ExperimentSection* e :
+       folder.record.of_kind(record::ExperimentKind::PrefixCache))
+    for (const record::LaneRecord& lane : e->lanes)
+      if (const auto pc = lane.prefix_cache(); pc && !pc->warning.empty())
+        out.push_back("Lane " + lane.id + ": " + pc->warning + ".");
+  for (const record::ExperimentSection& e : folder.record.experiments)
+    if (const std::string status = e.status();
+        status == "interrupted" || status == "not_implemented" || status == "not_run")
+      out.push_back("Experiment " + (e.name.empty() ? std::string("?") : e.name) + " is " + status +
+                    "; its figures are partial or absent.");
   // Managed lanes whose server could not serve (docs/plan-file.md, "Managed lanes").
-  if (folder.summary.is_object())
-    for (const auto& failure : json_at(folder.summary, {"run", "server_failures"}))
-      if (failure.is_string()) out.push_back(failure.get<std::string>() + ".");
+  for (const std::string& failure : folder.record.run.server_failures())
+    out.push_back(failure + ".");
 }
 
 void review_caveats(const RunFolder& folder, std::vector<std::string>& out) {

@@ -5,23 +5,20 @@
 #include <map>
 #include <set>
 
+#include "core/record/phase_name.h"
 #include "core/record/run_summary.h"
-#include "core/report/json_access.h"
 #include "core/report/report_model.h"
 
 namespace lb::report {
 namespace {
 
-using nlohmann::json;
-
 // Names the requests of experiments of KIND carry, from the plan (a killed run may have no
 // summary); an unnamed experiment goes by its kind.
-std::set<std::string> experiment_names(const RunFolder& folder, const std::string& kind) {
+std::set<std::string> experiment_names(const RunFolder& folder, record::ExperimentKind kind) {
   std::set<std::string> names;
-  for (const auto& e : json_at(folder.plan, {"experiments"}))
-    if (string_at(e, {"kind"}) == kind)
-      names.insert(string_at(e, {"name"}).empty() ? kind : string_at(e, {"name"}));
-  if (names.empty()) names.insert(kind);
+  for (const record::PlannedExperiment& e : folder.plan_headline.experiments)
+    if (record::experiment_kind_from(e.kind) == kind) names.insert(e.name);
+  if (names.empty()) names.insert(record::to_string(kind));
   return names;
 }
 
@@ -42,13 +39,21 @@ void drop_empty(ChartSpec& spec) {
 }
 
 // The TTFT curve carries each size's needle retrieval as a mark where the sweep had a needle.
-PointMark retrieval_mark(const json& row) {
-  const auto it = row.find("retrieval_pass");
-  if (it == row.end() || !it->is_boolean()) return PointMark::None;
-  return it->get<bool>() ? PointMark::Pass : PointMark::Fail;
+PointMark retrieval_mark(const record::ContextSizeRecord& row) {
+  if (!row.retrieval_pass) return PointMark::None;
+  return *row.retrieval_pass ? PointMark::Pass : PointMark::Fail;
 }
 
-std::vector<ChartSpec> context_charts(const json& e, const std::vector<std::string>& lanes) {
+// A lane's phases, none when the experiment has no such lane.
+const std::vector<record::PhaseRecord>& phases_of(const record::ExperimentSection& e,
+                                                  const std::string& lane) {
+  static const std::vector<record::PhaseRecord> kNone;
+  const record::LaneRecord* l = e.lane(lane);
+  return l ? l->phases : kNone;
+}
+
+std::vector<ChartSpec> context_charts(const record::ExperimentSection& e,
+                                      const std::vector<std::string>& lanes) {
   ChartSpec ttft = chart_with_lanes(
       lanes, {"ttft_vs_context", "TTFT vs context length", "prompt tokens", "TTFT (s)", true, {}});
   bool any_needle = false;
@@ -58,19 +63,20 @@ std::vector<ChartSpec> context_charts(const json& e, const std::vector<std::stri
                                               "decode (tok/s)",
                                               true,
                                               {}});
-  for (size_t i = 0; i < lanes.size(); ++i)
-    for (const auto& row : json_at(e, {"lanes", lanes[i].c_str(), "context_sweep"})) {
-      if (row.value("status", "") != "measured") continue;
-      double x = number_at(row, {"prompt_tokens"});
-      if (x <= 0) x = number_at(row, {"target_tokens"});
-      if (const double t = number_at(row, {"ttft_ms"}); t >= 0) {
+  for (size_t i = 0; i < lanes.size(); ++i) {
+    const record::LaneRecord* lane = e.lane(lanes[i]);
+    if (!lane) continue;
+    for (const record::ContextSizeRecord& row : lane->context_sweep()) {
+      if (!row.measured()) continue;
+      const double x = row.prompt_tokens > 0 ? row.prompt_tokens : row.target_tokens;
+      if (const double t = row.ttft_ms; t >= 0) {
         ttft.series[i].points.emplace_back(x, t / 1000);
         ttft.series[i].marks.push_back(retrieval_mark(row));
         any_needle = any_needle || ttft.series[i].marks.back() != PointMark::None;
       }
-      if (const double d = number_at(row, {"decode_tok_s"}); d >= 0)
-        decode.series[i].points.emplace_back(x, d);
+      if (const double d = row.decode_tok_s; d >= 0) decode.series[i].points.emplace_back(x, d);
     }
+  }
   if (any_needle)
     ttft.note = "filled dot: the needle was retrieved at that length; cross: it was not";
   else
@@ -78,32 +84,30 @@ std::vector<ChartSpec> context_charts(const json& e, const std::vector<std::stri
   return {ttft, decode};
 }
 
-ChartSpec concurrency_chart(const json& e, const std::vector<std::string>& lanes) {
+ChartSpec concurrency_chart(const record::ExperimentSection& e,
+                            const std::vector<std::string>& lanes) {
   ChartSpec spec = chart_with_lanes(lanes, {"output_vs_concurrency",
                                             "Aggregate output vs concurrency",
                                             "concurrent requests",
                                             "output (tok/s)",
                                             false,
                                             {}});
-  for (size_t i = 0; i < lanes.size(); ++i) {
-    const json& lane = json_at(e, {"lanes", lanes[i].c_str()});
-    for (const auto& phase : record::phase_names_in_order(lane)) {
-      const long long c = concurrency_of(phase);
-      const json& p = json_at(lane, {"phases", phase.c_str()});
+  for (size_t i = 0; i < lanes.size(); ++i)
+    for (const record::PhaseRecord& p : phases_of(e, lanes[i])) {
+      const long long c = record::concurrency_of(p.name);
       // Over trials the figure is the interval's estimate, so the bar sits around it.
-      const double estimate = number_at(p, {"intervals", "output_throughput", "estimate"});
-      const double tok_s = estimate >= 0 ? estimate : number_at(p, {"output_throughput"});
-      if (c <= 0 || tok_s < 0) continue;
+      const double tok_s = phase_figure(&p, "output_throughput");
+      if (c <= 0 || !(tok_s >= 0)) continue;
       spec.series[i].points.emplace_back(static_cast<double>(c), tok_s);
-      spec.series[i].intervals.push_back(phase_interval(p, "output_throughput"));
+      spec.series[i].intervals.push_back(phase_interval(&p, "output_throughput"));
     }
-  }
   return spec;
 }
 
 // TTFT p50 at each closed-loop level, with its bootstrap interval (over requests, or over
 // trials) as error bars.
-ChartSpec ttft_concurrency_chart(const json& e, const std::vector<std::string>& lanes) {
+ChartSpec ttft_concurrency_chart(const record::ExperimentSection& e,
+                                 const std::vector<std::string>& lanes) {
   ChartSpec spec = chart_with_lanes(lanes, {"ttft_vs_concurrency",
                                             "TTFT vs concurrency",
                                             "concurrent requests",
@@ -111,18 +115,14 @@ ChartSpec ttft_concurrency_chart(const json& e, const std::vector<std::string>& 
                                             false,
                                             {}});
   spec.note = "bars: 95 % bootstrap interval of the median";
-  for (size_t i = 0; i < lanes.size(); ++i) {
-    const json& lane = json_at(e, {"lanes", lanes[i].c_str()});
-    for (const auto& phase : record::phase_names_in_order(lane)) {
-      const json& p = json_at(lane, {"phases", phase.c_str()});
-      const long long c = concurrency_of(phase);
-      const double estimate = number_at(p, {"intervals", "median_ttft_ms", "estimate"});
-      const double ms = estimate >= 0 ? estimate : number_at(p, {"median_ttft_ms"});
-      if (c <= 0 || ms < 0) continue;
+  for (size_t i = 0; i < lanes.size(); ++i)
+    for (const record::PhaseRecord& p : phases_of(e, lanes[i])) {
+      const long long c = record::concurrency_of(p.name);
+      const double ms = phase_figure(&p, "median_ttft_ms");
+      if (c <= 0 || !(ms >= 0)) continue;
       spec.series[i].points.emplace_back(static_cast<double>(c), ms / 1000);
-      spec.series[i].intervals.push_back(phase_interval(p, "median_ttft_ms", 1.0 / 1000));
+      spec.series[i].intervals.push_back(phase_interval(&p, "median_ttft_ms", 1.0 / 1000));
     }
-  }
   return spec;
 }
 
@@ -135,7 +135,8 @@ ChartSpec itl_chart(const RunFolder& folder, const std::vector<std::string>& lan
                                             "share of gaps at or below (%)",
                                             false,
                                             {}});
-  const std::set<std::string> throughput = experiment_names(folder, "throughput");
+  const std::set<std::string> throughput =
+      experiment_names(folder, record::ExperimentKind::Throughput);
   constexpr size_t kSteps = 50;  // enough for a smooth curve, small enough for a light SVG
   // Counted as requests.jsonl was read (RequestDigest): a long run has tens of millions of gaps.
   for (size_t i = 0; i < lanes.size(); ++i) {
@@ -155,7 +156,7 @@ ChartSpec itl_chart(const RunFolder& folder, const std::vector<std::string>& lan
 template <typename Builder>
 void add_charts_of(const RunFolder& folder, record::ExperimentKind kind, Builder build,
                    std::vector<ChartSpec>& charts) {
-  for (const json* e : folder.experiments_of_kind(kind))
+  for (const record::ExperimentSection* e : folder.record.of_kind(kind))
     for (auto& c : build(*e, folder.lane_ids())) charts.push_back(std::move(c));
 }
 
@@ -164,7 +165,7 @@ void add_pareto_charts(const RunFolder& folder, std::vector<ChartSpec>& charts) 
   for (record::ExperimentKind kind :
        {record::ExperimentKind::Throughput, record::ExperimentKind::Trace,
         record::ExperimentKind::Capacity})
-    for (const json* e : folder.experiments_of_kind(kind)) {
+    for (const record::ExperimentSection* e : folder.record.of_kind(kind)) {
       ChartSpec spec = pareto_chart(*e, folder.lane_ids());
       size_t points = 0;
       for (const auto& s : spec.series)
@@ -184,7 +185,8 @@ std::vector<ChartSpec> report_charts(const RunFolder& folder) {
   const auto lanes = folder.lane_ids();
   std::vector<ChartSpec> charts;
   add_charts_of(folder, record::ExperimentKind::ContextSweep, context_charts, charts);
-  for (const json* e : folder.experiments_of_kind(record::ExperimentKind::Throughput)) {
+  for (const record::ExperimentSection* e :
+       folder.record.of_kind(record::ExperimentKind::Throughput)) {
     charts.push_back(concurrency_chart(*e, lanes));
     charts.push_back(ttft_concurrency_chart(*e, lanes));
   }
@@ -194,7 +196,7 @@ std::vector<ChartSpec> report_charts(const RunFolder& folder) {
   charts.push_back(itl_chart(folder, lanes));
   add_charts_of(folder, record::ExperimentKind::PrefixCache, prefix_cache_charts, charts);
   add_charts_of(folder, record::ExperimentKind::Speculative, speculative_charts, charts);
-  for (auto& c : sweep_charts(folder.summary)) charts.push_back(std::move(c));
+  for (auto& c : sweep_charts(folder.record)) charts.push_back(std::move(c));
   for (auto& c : media_timing_charts(folder)) charts.push_back(std::move(c));
   drop_empty_charts(charts);
   // Two experiments of one kind would give two charts of one id.
@@ -210,7 +212,7 @@ std::vector<ChartSpec> effect_charts(const RunFolder& folder) {
   add_charts_of(folder, record::ExperimentKind::Speculative, speculative_charts, charts);
   add_charts_of(folder, record::ExperimentKind::ContextSweep, context_charts, charts);
   add_pareto_charts(folder, charts);
-  for (auto& c : sweep_charts(folder.summary)) charts.push_back(std::move(c));
+  for (auto& c : sweep_charts(folder.record)) charts.push_back(std::move(c));
   for (auto& c : media_timing_charts(folder)) charts.push_back(std::move(c));
   drop_empty_charts(charts);
   return charts;

@@ -34,10 +34,16 @@ struct ChartSeries {
   std::vector<std::pair<double, double>> intervals;
 };
 
-// The interval of `key` in a summary phase ("intervals"), times scale; NaN bounds when the phase
-// has none for it.
-std::pair<double, double> phase_interval(const nlohmann::json& phase, const char* key,
+// "Throughput by concurrency (long run)": BASE and the experiment's name, which is left out when
+// the plan gave none (the name is then the kind's).
+std::string section_title(const std::string& base, const record::ExperimentSection& experiment);
+// The interval of figure `key` (summary.json's key: "median_ttft_ms") of a phase, times scale;
+// NaN bounds without the phase or when it has none for it.
+std::pair<double, double> phase_interval(const record::PhaseRecord* phase, const char* key,
                                          double scale = 1);
+// The figure `key` of a phase: over trials, its interval's estimate (the mean of the per-trial
+// figures); NaN (or negative) without the phase or when it could not be measured.
+double phase_figure(const record::PhaseRecord* phase, const char* key);
 
 struct ChartSpec {
   std::string id;  // e.g. "ttft_vs_context"; may carry a summary's strings (a sweep's figure)
@@ -128,17 +134,18 @@ ReportTable energy_cost_table(const record::ExperimentSection& experiment,
                               const std::vector<std::string>& lanes);
 // The effects a qualification looks for, at a glance (effect_charts.cpp): prefix cache passes
 // and speculative decoding as grouped bars per lane, acceptance per draft position.
-std::vector<ChartSpec> prefix_cache_charts(const nlohmann::json& experiment,
+std::vector<ChartSpec> prefix_cache_charts(const record::ExperimentSection& experiment,
                                            const std::vector<std::string>& lanes);
-std::vector<ChartSpec> speculative_charts(const nlohmann::json& experiment,
+std::vector<ChartSpec> speculative_charts(const record::ExperimentSection& experiment,
                                           const std::vector<std::string>& lanes);
 // A sweep's tuning curves (summary.json "sweeps"): for each axis the objective's figure and each
 // bounded figure against the swept value, the best value and the points out of bounds marked.
-std::vector<ChartSpec> sweep_charts(const nlohmann::json& summary);
+std::vector<ChartSpec> sweep_charts(const record::RunSummary& summary);
 // Per-user decode rate (median) against total output tok/s for each level of a load experiment
 // (throughput, trace, capacity): the frontier of all lanes' levels as a grey line (the first
 // series), then one curve per lane with the frontier's points marked (pareto_chart.cpp).
-ChartSpec pareto_chart(const nlohmann::json& experiment, const std::vector<std::string>& lanes);
+ChartSpec pareto_chart(const record::ExperimentSection& experiment,
+                       const std::vector<std::string>& lanes);
 // SLO capacity: each set SLO's p99 figure against the probe load, one curve per lane with each
 // probe marked met or missed, and the SLO as a grey line (capacity_chart.cpp).
 std::vector<ChartSpec> capacity_charts(const record::ExperimentSection& experiment,
@@ -160,9 +167,10 @@ std::vector<std::string> batch_variant_caveats(const RunFolder& folder);
 // "x [lo, hi]": a phase's figure (summary.json key) with its bootstrap interval (the phase's
 // "intervals"), in the figure's decimals; the figure alone when the phase has no interval for it.
 // Over trials x is the interval's estimate, the mean of the per-trial figures.
-std::string format_with_interval(const nlohmann::json& phase, const char* key, int decimals);
+// "n/a" without the phase.
+std::string format_with_interval(const record::PhaseRecord* phase, const char* key, int decimals);
 // The same for a latency in ms, shown in seconds as format_seconds() shows it.
-std::string format_seconds_with_interval(const nlohmann::json& phase, const char* key);
+std::string format_seconds_with_interval(const record::PhaseRecord* phase, const char* key);
 // "Lane comparisons": one row per entry of an experiment's "comparisons" (candidate/baseline,
 // level, figure, ratio [interval], verdict with its confidence level); no rows when it has none.
 ReportTable lane_comparisons_table(const record::ExperimentSection& experiment);

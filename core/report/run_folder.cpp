@@ -15,11 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string string_or(const nlohmann::json& j, const char* key) {
-  const auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // summary.json of a long sweep is a few MiB; a larger JSON file is not one a run wrote.
 constexpr size_t kMaxJsonFileBytes = 256 * files::kMiB;
 
@@ -187,12 +182,15 @@ std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* er
   }
   RunFolder folder;
   folder.dir = dir;
-  folder.plan = read_json_file(root / "plan.json", folder, true);
-  folder.plan_headline = record::plan_headline_of(folder.plan);
-  folder.environment = read_json_file(root / "environment.json", folder, true);
+  const nlohmann::json plan = read_json_file(root / "plan.json", folder, true);
+  std::vector<std::string> plan_problems;  // "plan.json: name is not a string"
+  folder.plan_headline = record::plan_headline_of(plan, &plan_problems);
+  for (const std::string& problem : plan_problems) folder.damage.push_back("damaged: " + problem);
+  const nlohmann::json environment = read_json_file(root / "environment.json", folder, true);
+  folder.environment = record::read_environment(environment);
   folder.summary = read_json_file(root / "summary.json", folder, false);
-  note_not_object(folder, "plan.json", folder.plan);
-  note_not_object(folder, "environment.json", folder.environment);
+  note_not_object(folder, "plan.json", plan);
+  note_not_object(folder, "environment.json", environment);
   note_not_object(folder, "summary.json", folder.summary);
   if (folder.summary.is_object()) {
     record::FileFields fields("summary.json");
@@ -229,11 +227,8 @@ std::vector<std::string> RunFolder::lane_ids() const {
   auto add = [&ids](const std::string& id) {
     if (!id.empty() && std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
   };
-  if (plan.is_object() && plan.contains("lanes") && plan["lanes"].is_array())
-    for (const auto& lane : plan["lanes"])
-      if (lane.is_object()) add(string_or(lane, "id"));
-  if (environment.is_object() && environment.contains("lanes") && environment["lanes"].is_object())
-    for (const auto& [id, lane] : environment["lanes"].items()) add(id);
+  for (const std::string& id : plan_headline.lanes) add(id);
+  for (const auto& [id, lane] : environment.lanes) add(id);
   for (const auto& lane : request_lanes) add(lane);
   return ids;
 }

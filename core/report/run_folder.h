@@ -12,6 +12,7 @@
 
 #include "core/compare/review_record.h"
 #include "core/compare/sampled_verdicts.h"
+#include "core/record/environment_record.h"
 #include "core/record/plan_headline.h"
 #include "core/record/run_summary.h"
 #include "core/report/artifact_records.h"
@@ -62,10 +63,10 @@ using RequestBlockSink = std::function<void(std::vector<RequestPoint>& points, d
 
 struct RunFolder {
   std::string dir;
-  nlohmann::json plan;                 // plan.json (resolved, no secrets); null when absent
-  record::PlanHeadline plan_headline;  // plan.json's name, lanes and experiments; empty when absent
-  nlohmann::json environment;          // environment.json; null when absent
-  nlohmann::json summary;              // summary.json; null when absent
+  // plan.json's name, lanes and experiments (the resolved plan, no secrets); empty when absent.
+  record::PlanHeadline plan_headline;
+  record::EnvironmentRecord environment;  // environment.json; empty when absent
+  nlohmann::json summary;                 // summary.json; null when absent
   record::RunSummary record;  // summary.json as types (record/run_summary.h); empty when absent
   // What of summary.json could not be read into `record`: "damaged: summary.json: PATH ...".
   std::vector<std::string> record_damage;

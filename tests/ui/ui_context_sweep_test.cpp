@@ -230,7 +230,8 @@ class UiContextSweepTest : public QObject {
     QVERIFY(finished.wait(120'000));
     const nlohmann::json summary =
         read_json(QDir(finished.at(0).at(0).toString()).filePath("summary.json"));
-    const auto sweeps = report::sweep_summaries(summary, {});
+    record::FileFields fields("summary.json");
+    const auto sweeps = report::sweep_summaries(record::read_run_summary(summary, fields), {});
     QCOMPARE(sweeps.size(), size_t(1));
     QVERIFY(sweeps[0].stopped_at.has_value());  // a doubling sweep always says where it stopped
     QVERIFY(sweeps[0].knee_concurrency.has_value());

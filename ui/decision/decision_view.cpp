@@ -30,8 +30,7 @@ void build_rows(const report::RunFolder& folder, DecisionView& view) {
 
 DecisionView decision_view_of(const report::RunFolder& folder) {
   DecisionView view;
-  record::FileFields plan("plan.json");
-  view.plan_name = QString::fromStdString(plan.string(folder.plan, "", "name"));
+  view.plan_name = QString::fromStdString(folder.plan_headline.name);
   // "damaged: FILE: what", as the folder's reader wrote it for each file it could not use.
   for (const std::string& line : folder.damage) view.damage << QString::fromStdString(line);
   try {
@@ -46,7 +45,6 @@ DecisionView decision_view_of(const report::RunFolder& folder) {
                        "kind, so the gates cannot be shown (%1)")
                        .arg(e.what());
   }
-  for (const std::string& line : plan.damage()) view.damage << QString::fromStdString(line);
   for (const std::string& line : folder.record_damage) view.damage << QString::fromStdString(line);
   view.error = view.damage.join("\n");
   return view;

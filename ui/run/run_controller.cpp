@@ -22,7 +22,7 @@ RunOutcome outcome_of(run::RunResult result) {
   record::FileFields fields("summary.json");
   outcome.summary = record::read_run_summary(result.summary, fields);
   outcome.summary_damage = fields.damage();
-  for (const report::SweepSummary& sweep : report::sweep_summaries(result.summary, {}))
+  for (const report::SweepSummary& sweep : report::sweep_summaries(outcome.summary, {}))
     outcome.sweep_lines.push_back("Lane " + sweep.lane +
                                   ", concurrency sweep: " + report::describe_sweep(sweep));
   return outcome;

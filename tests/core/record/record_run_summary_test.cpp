@@ -481,6 +481,107 @@ class RecordRunSummaryTest : public QObject {
     QCOMPARE(c->probes[1].binding, std::string("ttft_p99_ms"));
     QVERIFY(!e.lane("bf16")->capacity());
   }
+
+  // Each golden folder's per-kind blocks read whole through the record's accessors.
+  void goldenKindExtrasReadAsTypes() {
+    auto golden = [](const char* kind) {
+      return read(read_text(std::filesystem::path(lb::test::fixture_path("run_folders")) / kind /
+                            "summary.json"));
+    };
+    const RunSummary throughput = golden("throughput");
+    const LaneRecord& t = throughput.experiments.at(0).lanes.at(0);
+    const auto sweep = t.concurrency_sweep();
+    QVERIFY(sweep && !sweep->mode.empty() && sweep->knee_concurrency.has_value());
+    QVERIFY(t.kv_capacity().has_value());
+    QVERIFY(!t.phases.at(0).steady_state());  // written before levels recorded one
+    PhaseRecord level;
+    level.more["steady_state"] = {
+        {"found", true},
+        {"rule", "in flight"},
+        {"window_s", {1.5, 9.0}},
+        {"requests_started", 40},
+        {"output_throughput", 812.5},
+        {"drift", {{"ttft_ms", {{"verdict", "drifting up"}, {"change", 0.12}}}}}};
+    const auto steady = level.steady_state();
+    QVERIFY(steady && steady->found && steady->window_s);
+    QCOMPARE(steady->window_s->second, 9.0);
+    QCOMPARE(steady->requests_started, 40.0);
+    QVERIFY(steady->ttft_drift.drifting() && !steady->tpot_drift.drifting());
+    QCOMPARE(steady->ttft_drift.change, 0.12);
+    QCOMPARE(level.steady_window()->output_throughput, 812.5);
+
+    const RunSummary prefix = golden("prefix_cache");
+    const auto pc = prefix.experiments.at(0).lanes.at(0).prefix_cache();
+    QVERIFY(pc && pc->pass("cold") && pc->pass("warm"));
+    QVERIFY(pc->pass("warm")->median_ttft_ms > 0 && pc->pass("warm")->prompt_tokens > 0);
+    QVERIFY(pc->reuse_detected.has_value() && !pc->reuse_basis.empty());
+
+    const RunSummary spec = golden("speculative");
+    const auto levels = spec.experiments.at(0).lanes.at(0).speculative();
+    QVERIFY(!levels.empty());
+    for (size_t i = 1; i < levels.size(); ++i)  // by concurrency
+      QVERIFY(levels[i - 1].concurrency < levels[i].concurrency);
+    QVERIFY(levels.front().decode_tok_s_median > 0);
+
+    const RunSummary trace = golden("trace");
+    const auto source = trace.experiments.at(0).trace();
+    QVERIFY(source && !source->format.empty() && source->requests > 0);
+    const auto schedule = trace.experiments.at(0).lanes.at(0).trace_schedule();
+    QVERIFY(schedule && schedule->sent > 0 && schedule->kept_up.has_value());
+
+    const RunSummary gates = golden("gates");
+    QVERIFY(gates.experiments.at(0).lanes.at(0).gate("json") != nullptr);
+    QVERIFY(gates.experiments.at(0).lanes.at(0).gate("teleport") == nullptr);
+    QCOMPARE(gates.experiments.at(0).status(), std::string("done"));
+  }
+
+  // Members of another type read as absent, never as a throw; a block that is not an object
+  // reads as none.
+  void damagedKindExtrasReadAsAbsent() {
+    LaneRecord lane;
+    lane.more["prefix_cache"] = {{"passes", {{"cold", {{"median_ttft_ms", "slow"}}}, {"warm", 3}}},
+                                 {"evidence", {{"reuse_detected", "yes"}}}};
+    lane.more["speculative"] = {{"c8", {{"decode_tok_s", 5}}},
+                                {"c2", {{"acceptance", {{"per_position", {0.5, "x"}}}}}},
+                                {"odd", 1}};
+    lane.more["schedule"] = {{"sent", "all"}, {"kept_up", 1}};
+    lane.more["concurrency_sweep"] = {{"knee", {{"concurrency", "8"}}}, {"min_gain", nullptr}};
+    lane.more["kv_capacity"] = json::array();
+    const auto pc = lane.prefix_cache();
+    QVERIFY(pc.has_value());
+    QCOMPARE(pc->passes.size(), size_t(1));  // the warm pass is not an object
+    QVERIFY(std::isnan(pc->passes[0].median_ttft_ms));
+    QVERIFY(!pc->reuse_detected.has_value());
+    const auto levels = lane.speculative();
+    QCOMPARE(levels.size(), size_t(2));
+    QCOMPARE(levels[0].level, std::string("c2"));  // by concurrency, not by name
+    QCOMPARE(levels[0].acceptance_per_position.size(), size_t(2));
+    QVERIFY(std::isnan(levels[0].acceptance_per_position[1]));
+    QVERIFY(std::isnan(levels[1].decode_tok_s_median));
+    const auto schedule = lane.trace_schedule();
+    QVERIFY(schedule && std::isnan(schedule->sent) && !schedule->kept_up);
+    const auto sweep = lane.concurrency_sweep();
+    QVERIFY(sweep && !sweep->knee_concurrency && sweep->min_gain == 0);
+    QVERIFY(!lane.kv_capacity());
+
+    PhaseRecord phase;
+    phase.more["steady_state"] = {{"found", true}, {"window_s", {1, "x"}}, {"drift", 4}};
+    const auto steady = phase.steady_state();
+    QVERIFY(steady && steady->found && !steady->window_s);
+    QVERIFY(!steady->ttft_drift.drifting());
+    QVERIFY(!phase.steady_window());  // nothing to draw
+
+    RunSummary run;
+    run.more["sweeps"] = {
+        {{"lane", "a"}, {"points", {{{"value", 2}, {"figures", {{"x", "fast"}}}}, 5}}, {"best", 3}},
+        "not an axis"};
+    const auto sweeps = run.sweeps();
+    QCOMPARE(sweeps.size(), size_t(1));
+    QCOMPARE(sweeps[0].points.size(), size_t(1));
+    QVERIFY(sweeps[0].points[0].figures.empty() && !sweeps[0].points[0].eligible);
+    QVERIFY(std::isnan(sweeps[0].best_value));
+    QCOMPARE(sweeps[0].objective_figure(), std::string("output_throughput"));
+  }
 };
 
 LANEBENCH_TEST_GUILESS_MAIN(RecordRunSummaryTest)

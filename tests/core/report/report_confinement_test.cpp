@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "core/report/json_access.h"
+#include "core/record/phase_name.h"
 #include "core/report/report_writer.h"
 #include "test_main.h"
 
@@ -132,8 +132,8 @@ class TestReportConfinement : public QObject {
   // Case 13: a phase named "c" + 20 digits threw std::out_of_range out of the CLI.
   void aPhaseOfTwentyDigitsDoesNotAbortTheReport() {
     const std::string phase = "c" + std::string(20, '9');
-    QCOMPARE(lb::report::concurrency_of(phase), -1LL);
-    QCOMPARE(lb::report::concurrency_of("c32"), 32LL);
+    QCOMPARE(lb::record::concurrency_of(phase), -1LL);
+    QCOMPARE(lb::record::concurrency_of("c32"), 32LL);
     QTemporaryDir tmp;
     const fs::path run = shared_run(tmp);
     json summary = json::parse(slurp(run / "summary.json"));

@@ -24,6 +24,16 @@ namespace {
 
 const char* kHostileName = "qual <script>alert(1)</script> & \"co\"";
 
+// A summary.json, or one experiment of it, as the record reads it.
+lb::record::RunSummary typed_summary(const nlohmann::json& summary) {
+  lb::record::FileFields fields("summary.json");
+  return lb::record::read_run_summary(summary, fields);
+}
+lb::record::ExperimentSection typed_section(const nlohmann::json& section) {
+  lb::record::FileFields fields("summary.json");
+  return lb::record::read_experiment_section(section, fields);
+}
+
 bool well_formed_svg(const std::string& svg, QString* why) {
   QXmlStreamReader xml(QByteArray::fromStdString(svg));
   bool root = false;
@@ -253,16 +263,17 @@ class TestReportContent : public QObject {
                   {{"reason", "gain_below_min"},
                    {"at_concurrency", 4},
                    {"detail", "output gained 1.2 % at 4 streams, below 5 %"}}}}}}}}}}}}};
-    const auto sweeps = lb::report::sweep_summaries(summary, {"bf16", "fp8"});
+    const auto sweeps = lb::report::sweep_summaries(typed_summary(summary), {"bf16", "fp8"});
     QCOMPARE(sweeps.size(), size_t(1));
     QCOMPARE(lb::report::describe_sweep(sweeps[0]),
              std::string("knee at 2 streams (812.2 tok/s, E2EL p99 2.31 s); stopped at 4 "
                          "streams: output gained 1.2 % at 4 streams, below 5 %"));
     summary["experiments"][0]["lanes"]["fp8"]["concurrency_sweep"]["knee"]["reached"] = false;
     summary["experiments"][0]["lanes"]["fp8"]["concurrency_sweep"].erase("stopped");
-    QVERIFY(lb::report::describe_sweep(lb::report::sweep_summaries(summary, {"fp8"})[0])
-                .find("not reached") != std::string::npos);
-    QVERIFY(lb::report::sweep_summaries(nlohmann::json::object(), {"fp8"}).empty());
+    QVERIFY(
+        lb::report::describe_sweep(lb::report::sweep_summaries(typed_summary(summary), {"fp8"})[0])
+            .find("not reached") != std::string::npos);
+    QVERIFY(lb::report::sweep_summaries(typed_summary(nlohmann::json::object()), {"fp8"}).empty());
   }
 
   void chartsAreWellFormedSvgWithLanesAndUnits() {
@@ -314,7 +325,7 @@ class TestReportContent : public QObject {
     e["lanes"]["fp8"] = {
         {"phase_order", {"c1", "c5", "c10"}},
         {"phases", {{"c1", level(47, 47.9)}, {"c5", level(51, 13.2)}, {"c10", level(50, 6.0)}}}};
-    const auto c = lb::report::pareto_chart(e, {"bf16", "fp8"});
+    const auto c = lb::report::pareto_chart(typed_section(e), {"bf16", "fp8"});
     QCOMPARE(c.id, std::string("pareto_frontier"));
     QVERIFY(c.x_title.find("tok/s") != std::string::npos);
     QVERIFY(c.y_title.find("tok/s") != std::string::npos);
@@ -348,7 +359,7 @@ class TestReportContent : public QObject {
     prefix["lanes"]["fp8"]["prefix_cache"]["passes"] = {{"cold", pass(3200, 18, 0, 1000)},
                                                         {"warm", pass(140, 178, 500, 1000)},
                                                         {"control", pass(6800, 7, 0, 1000)}};
-    const auto pc = lb::report::prefix_cache_charts(prefix, {"bf16", "fp8"});
+    const auto pc = lb::report::prefix_cache_charts(typed_section(prefix), {"bf16", "fp8"});
     QCOMPARE(pc.size(), size_t(2));
     QCOMPARE(pc[0].categories, (std::vector<std::string>{"cold", "warm", "control"}));
     QCOMPARE(pc[0].series[0].points,
@@ -367,7 +378,7 @@ class TestReportContent : public QObject {
     spec["lanes"]["fp8"]["speculative"] = {{"c5", level(60, 1, {})}, {"c1", level(67, 1, {})}};
     spec["lanes"]["mtp"]["speculative"] = {{"c1", level(233, 2.8, {0.9, 0.7, 0.4})},
                                            {"c5", level(120, 2.7, {0.92, 0.69, 0.45})}};
-    const auto sc = lb::report::speculative_charts(spec, {"fp8", "mtp"});
+    const auto sc = lb::report::speculative_charts(typed_section(spec), {"fp8", "mtp"});
     QCOMPARE(sc.size(), size_t(3));
     QCOMPARE(sc[0].categories, (std::vector<std::string>{"c1", "c5"}));
     QCOMPARE(sc[0].series[0].points, (std::vector<std::pair<double, double>>{{0, 67}, {1, 60}}));
@@ -600,7 +611,7 @@ class TestReportContent : public QObject {
          {"points",
           {point(4096, 1220, 295, true), point(1024, 1199, 409, false),
            point(2048, 1284, 322, true), point(8192, 1151, 295, true)}}}};
-    const auto charts = lb::report::sweep_charts(summary);
+    const auto charts = lb::report::sweep_charts(typed_summary(summary));
     QCOMPARE(charts.size(), size_t(2));
     QCOMPARE(charts[0].y_title, std::string("output throughput (tok/s)"));
     QCOMPARE(charts[1].y_title, std::string("p99_ttft (ms)"));
@@ -613,7 +624,7 @@ class TestReportContent : public QObject {
                                               PointMark::None}));
     QVERIFY2(charts[1].note.find("p99_ttft_ms <= 350") != std::string::npos,
              charts[1].note.c_str());
-    QVERIFY(lb::report::sweep_charts(json::object()).empty());
+    QVERIFY(lb::report::sweep_charts(typed_summary(json::object())).empty());
   }
 
   void htmlIsSelfContainedAndEscaped() {
@@ -650,7 +661,7 @@ class TestReportContent : public QObject {
       });
     };
     QVERIFY(!has_caveat());
-    folder.environment["lanes"][lane]["key_over_plain_http_to"] = "gpu.example.com";
+    folder.environment.lanes[lane].key_over_plain_http_to = "gpu.example.com";
     QVERIFY(has_caveat());
   }
 

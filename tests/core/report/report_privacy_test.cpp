@@ -121,9 +121,10 @@ class TestReportPrivacy : public QObject {
       return std::optional<std::string>();
     });
     lb::report::RunFolder folder;
-    folder.plan = {{"lanes",
-                    {{{"id", "fp8"}, {"base_url", "sim:fp8"}, {"api_key_env", "keyring:fp8"}},
-                     {{"id", "bf16"}, {"base_url", "sim:bf16"}, {"api_key_env", "keyring:bf16"}}}}};
+    folder.plan_headline = lb::record::plan_headline_of(
+        {{"lanes",
+          {{{"id", "fp8"}, {"base_url", "sim:fp8"}, {"api_key_env", "keyring:fp8"}},
+           {{"id", "bf16"}, {"base_url", "sim:bf16"}, {"api_key_env", "keyring:bf16"}}}}});
     const auto scrubber = lb::report::PrivacyScrubber::for_run(folder);
     lb::plan::set_keyring_lookup(nullptr);
     const std::string text = "lane fp8 answered 401 for key " + keyring_key + " at c1";

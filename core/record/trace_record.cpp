@@ -1,0 +1,34 @@
+#include "core/record/trace_record.h"
+
+#include "core/record/json_member.h"
+
+namespace lb::record {
+
+std::optional<TraceSourceRecord> read_trace_source(const nlohmann::json& trace) {
+  if (!trace.is_object()) return std::nullopt;
+  TraceSourceRecord r;
+  r.path = member_text(trace, "path");
+  r.format = member_text(trace, "format");
+  r.requests = member_number(trace, "requests");
+  r.speedup = member_number(trace, "speedup");
+  r.trace_span_s = member_number(trace, "trace_span_s");
+  r.replay_span_s = member_number(trace, "replay_span_s");
+  return r;
+}
+
+std::optional<TraceScheduleRecord> read_trace_schedule(const nlohmann::json& schedule) {
+  if (!schedule.is_object()) return std::nullopt;
+  TraceScheduleRecord r;
+  r.scheduled = member_number(schedule, "scheduled");
+  r.sent = member_number(schedule, "sent");
+  r.lateness_p50_ms = member_number(schedule, "lateness_p50_ms");
+  r.lateness_p99_ms = member_number(schedule, "lateness_p99_ms");
+  r.lateness_max_ms = member_number(schedule, "lateness_max_ms");
+  r.late_threshold_ms = member_number(schedule, "late_threshold_ms");
+  r.late_share = member_number(schedule, "late_share");
+  if (const nlohmann::json& kept = member(schedule, "kept_up"); kept.is_boolean())
+    r.kept_up = kept.get<bool>();
+  return r;
+}
+
+}  // namespace lb::record
