@@ -90,7 +90,9 @@ void put_traffic(const std::string& phase, json& r) {
   }
 }
 
-void put_aggregates(const json& s, json& r) {
+// The phase's figures under vLLM's key names (metrics::to_json writes them so).
+void put_aggregates(const metrics::LaneSummary& figures, json& r) {
+  const json s = metrics::to_json(figures);
   for (const char* key :
        {"duration", "completed", "failed", "total_input_tokens", "total_output_tokens",
         "request_throughput", "request_goodput", "output_throughput", "total_token_throughput",
@@ -101,33 +103,30 @@ void put_aggregates(const json& s, json& r) {
       const std::string key = std::string(stat) + "_" + stem + "_ms";
       if (s.contains(key)) r[key] = s[key];
     }
-  if (s.contains("spec_acceptance_rate") && s["spec_acceptance_rate"].is_number()) {
-    r["spec_decode_acceptance_rate"] = s["spec_acceptance_rate"].get<double>() * 100.0;
-    r["spec_decode_acceptance_length"] =
-        s.contains("spec_acceptance_length") ? s["spec_acceptance_length"] : json(nullptr);
-    r["spec_decode_num_drafts"] =
-        s.contains("spec_num_drafts") ? s["spec_num_drafts"] : json(nullptr);
-    r["spec_decode_draft_tokens"] =
-        s.contains("spec_num_draft_tokens") ? s["spec_num_draft_tokens"] : json(nullptr);
-    r["spec_decode_accepted_tokens"] =
-        s.contains("spec_num_accepted_tokens") ? s["spec_num_accepted_tokens"] : json(nullptr);
+  if (figures.spec_acceptance_rate >= 0) {
+    r["spec_decode_acceptance_rate"] = figures.spec_acceptance_rate * 100.0;
+    auto known = [](double v) { return v >= 0 ? json(v) : json(nullptr); };
+    r["spec_decode_acceptance_length"] = known(figures.spec_acceptance_length);
+    auto count = [](int64_t v) { return v >= 0 ? json(v) : json(nullptr); };
+    r["spec_decode_num_drafts"] = count(figures.spec_num_drafts);
+    r["spec_decode_draft_tokens"] = count(figures.spec_num_draft_tokens);
+    r["spec_decode_accepted_tokens"] = count(figures.spec_num_accepted_tokens);
   }
 }
 
-json result_object(const json& summary, const std::string& exp, const std::string& lane,
-                   const std::string& phase, const json& s, const Detail* detail) {
+json result_object(const record::RunSummary& summary, const std::string& exp,
+                   const std::string& lane, const record::PhaseRecord& phase,
+                   const Detail* detail) {
   json r;
-  const std::string started =
-      summary.contains("run") ? string_or(summary["run"], "started_at", "") : "";
-  r["date"] = started;
+  r["date"] = summary.run.started_at;
   r["endpoint_type"] = "openai-chat";
   r["backend"] = "openai-chat";
   r["label"] = lane;
   r["model_id"] = detail && !detail->model.empty() ? json(detail->model) : json(nullptr);
   r["tokenizer_id"] = nullptr;
-  r["num_prompts"] = integer_or(s, "completed", 0) + integer_or(s, "failed", 0);
-  put_traffic(phase, r);
-  put_aggregates(s, r);
+  r["num_prompts"] = phase.figures.completed + phase.figures.failed;
+  put_traffic(phase.name, r);
+  put_aggregates(phase.figures, r);
   if (detail) {
     for (const auto& [key, value] :
          {std::pair<const char*, const json*>{"input_lens", &detail->input_lens},
@@ -143,7 +142,7 @@ json result_object(const json& summary, const std::string& exp, const std::strin
   // Extra keys, as vLLM's --metadata KEY=VALUE adds them: where the object came from.
   r["lanebench_experiment"] = exp;
   r["lanebench_lane"] = lane;
-  r["lanebench_phase"] = phase;
+  r["lanebench_phase"] = phase.name;
   return r;
 }
 
@@ -165,30 +164,27 @@ VllmExport export_vllm_results(const std::string& run_dir, const std::string& la
     out.error = read_error;
     return out;
   }
-  const json summary = json::parse(*text, nullptr, false);
-  if (!summary.is_object() || !summary.contains("experiments") ||
-      !summary["experiments"].is_array()) {
+  const json doc = json::parse(*text, nullptr, false);
+  if (!doc.is_object() || !doc.contains("experiments") || !doc["experiments"].is_array()) {
     out.error = (dir / "summary.json").string() + " is not a run summary (no experiments list)";
     return out;
   }
+  record::FileFields fields("summary.json");
+  const record::RunSummary summary = record::read_run_summary(doc, fields);
   const auto details = read_details(dir / "requests.jsonl");
   std::string lanes_seen;
-  for (const auto& e : summary["experiments"]) {
-    if (!e.is_object() || !e.contains("lanes") || !e["lanes"].is_object()) continue;
-    const std::string exp = string_or(e, "name", "");
-    for (const auto& [lane, lane_json] : e["lanes"].items()) {
-      if (!lane_json.is_object() || !lane_json.contains("phases")) continue;
-      if (lanes_seen.find(" " + lane + ",") == std::string::npos) lanes_seen += " " + lane + ",";
-      if (!lane_filter.empty() && lane != lane_filter) continue;
-      for (const auto& phase : record::phase_names_in_order(lane_json)) {
-        if (!lane_json["phases"].contains(phase) || !lane_json["phases"][phase].is_object())
-          continue;
-        const auto it = details.find({exp, lane, phase});
-        out.results.push_back(result_object(summary, exp, lane, phase, lane_json["phases"][phase],
+  for (const record::ExperimentSection& e : summary.experiments)
+    for (const record::LaneRecord& lane : e.lanes) {
+      if (lane.phases.empty()) continue;
+      if (lanes_seen.find(" " + lane.id + ",") == std::string::npos)
+        lanes_seen += " " + lane.id + ",";
+      if (!lane_filter.empty() && lane.id != lane_filter) continue;
+      for (const record::PhaseRecord& phase : lane.phases) {
+        const auto it = details.find({e.name, lane.id, phase.name});
+        out.results.push_back(result_object(summary, e.name, lane.id, phase,
                                             it == details.end() ? nullptr : &it->second));
       }
     }
-  }
   if (out.results.empty()) {
     if (lanes_seen.size() > 1) lanes_seen.pop_back();
     out.error = !lane_filter.empty()
