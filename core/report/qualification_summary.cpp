@@ -16,6 +16,14 @@ json figure(double value, const char* provenance) {
 // A number, null when it is not known.
 json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
 
+// A count (tokens, requests) written as a whole number, as the run folder wrote it; null when
+// not known.
+json count(double value) {
+  if (value == std::floor(value) && std::fabs(value) < 9.0e15)
+    return json(static_cast<int64_t>(value));
+  return number(value);
+}
+
 // Copies only the named keys that exist.
 json pick(const json& from, std::initializer_list<const char*> keys) {
   json out = json::object();
@@ -41,17 +49,20 @@ json context_figures(const record::LaneRecord& lane) {
   json rows = json::array();
   for (const record::ContextSizeRecord& r : lane.context_sweep()) {
     json row = {{"status", r.status},
-                {"target_tokens", number(r.target_tokens)},
-                {"sized_tokens", number(r.sized_tokens)},
-                {"prompt_tokens", number(r.prompt_tokens)},
+                {"target_tokens", count(r.target_tokens)},
+                {"sized_tokens",
+                 r.sized_provenance.empty()
+                     ? count(r.sized_tokens)
+                     : json{{"value", count(r.sized_tokens)}, {"provenance", r.sized_provenance}}},
+                {"prompt_tokens", count(r.prompt_tokens)},
                 {"ttft_ms", number(r.ttft_ms)},
                 {"effective_prefill_tok_s", number(r.effective_prefill_tok_s)},
                 {"decode_tok_s", number(r.decode_tok_s)},
                 {"e2el_ms", number(r.e2el_ms)}};
     if (r.retrieval_pass) row["retrieval_pass"] = *r.retrieval_pass;
     if (std::isfinite(r.retrieval_passed)) {
-      row["retrieval_passed"] = r.retrieval_passed;
-      row["retrieval_attempts"] = number(r.retrieval_attempts);
+      row["retrieval_passed"] = count(r.retrieval_passed);
+      row["retrieval_attempts"] = count(r.retrieval_attempts);
     }
     rows.push_back(std::move(row));
   }
@@ -61,11 +72,11 @@ json context_figures(const record::LaneRecord& lane) {
 json kv_figures(const record::LaneRecord& lane) {
   const std::optional<record::KvCapacityRecord> kv = lane.kv_capacity();
   if (!kv) return nullptr;
-  json out = {{"tokens", number(kv->tokens)}, {"provenance", kv->provenance}};
+  json out = {{"tokens", count(kv->tokens)}, {"provenance", kv->provenance}};
   if (!kv->cache_dtype.empty()) out["cache_dtype"] = kv->cache_dtype;
   if (std::isfinite(kv->full_context_windows)) {
     out["full_context_windows"] = kv->full_context_windows;
-    out["max_model_len"] = number(kv->max_model_len);
+    out["max_model_len"] = count(kv->max_model_len);
   }
   if (!kv->reason.empty()) out["reason"] = kv->reason;
   return out;
@@ -81,7 +92,7 @@ json prefix_figures(const record::PrefixCacheRecord& pc) {
     out[pass.name] = {{"median_ttft_ms", number(pass.median_ttft_ms)},
                       {"output_tok_s", number(pass.output_tok_s)},
                       {"effective_prefill_tok_s", number(pass.effective_prefill_tok_s)},
-                      {"failed", number(pass.failed)}};
+                      {"failed", count(pass.failed)}};
   return out;
 }
 

@@ -13,6 +13,7 @@
 #include "core/record/run_summary.h"
 #include "core/report/concurrency_knee.h"
 #include "core/report/decision_record.h"
+#include "core/report/qualification_summary.h"
 #include "core/report/report_writer.h"
 #include "report_run_fixture.h"
 #include "run_folder_reader.h"
@@ -699,6 +700,25 @@ class TestReportContent : public QObject {
     QCOMPARE(it->rows[1][7], std::string("no"));
     QVERIFY(it->note.find("t.jsonl (mooncake), 30 requests replayed at 2.00x") !=
             std::string::npos);
+  }
+
+  // A speculative level the server kept no acceptance counters for reads as null in the shared
+  // summary, not as -1 (a number a reader could take for a measurement).
+  void unmeasuredSpeculativeFiguresAreNullInTheSummary() {
+    lb::report::RunFolder folder = *folder_;
+    const std::string lane = folder.lane_ids().front();
+    nlohmann::json spec = {{"kind", "speculative"}, {"name", "speculative"}};
+    spec["lanes"][lane]["speculative"]["c1"] = {{"decode_tok_s", {{"median", 61.5}}},
+                                                {"output_tok_s", 60.0}};
+    folder.summary["experiments"].push_back(spec);
+    folder.record = content_record(folder.summary);
+    const auto model = lb::report::build_report_model(folder);
+    const auto j = lb::report::qualification_summary(folder, model,
+                                                     lb::report::PrivacyScrubber::for_run(folder));
+    const auto& level = j["lanes"][0]["performance"]["speculative"]["c1"];
+    QCOMPARE(level["decode_tok_s_median"].get<double>(), 61.5);
+    QVERIFY2(level["acceptance_rate"].is_null(), level.dump().c_str());
+    QVERIFY(level["decode_speedup"].is_null());
   }
 
   void reviewedPairsCarryHighlightedDifferences() {
