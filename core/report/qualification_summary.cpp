@@ -1,6 +1,8 @@
 #include "core/report/qualification_summary.h"
 
 #include <cmath>
+#include <variant>
+#include "core/record/lane_extras.h"
 #include "core/record/run_summary.h"
 
 namespace lb::report {
@@ -45,9 +47,9 @@ json throughput_figures(const record::LaneRecord& lane) {
   return levels;
 }
 
-json context_figures(const record::LaneRecord& lane) {
+json context_figures(const std::vector<record::ContextSizeRecord>& sizes) {
   json rows = json::array();
-  for (const record::ContextSizeRecord& r : lane.context_sweep()) {
+  for (const record::ContextSizeRecord& r : sizes) {
     json row = {{"status", r.status},
                 {"target_tokens", count(r.target_tokens)},
                 {"sized_tokens",
@@ -69,8 +71,7 @@ json context_figures(const record::LaneRecord& lane) {
   return rows;
 }
 
-json kv_figures(const record::LaneRecord& lane) {
-  const std::optional<record::KvCapacityRecord> kv = lane.kv_capacity();
+json kv_figures(const std::optional<record::KvCapacityRecord>& kv) {
   if (!kv) return nullptr;
   json out = {{"tokens", count(kv->tokens)}, {"provenance", kv->provenance}};
   if (!kv->cache_dtype.empty()) out["cache_dtype"] = kv->cache_dtype;
@@ -107,40 +108,54 @@ json speculative_figures(const std::vector<record::SpeculativeLevelRecord>& leve
   return out;
 }
 
-// The lane's section of each experiment of KIND that has one, in run order.
-std::vector<const record::LaneRecord*> lane_sections(const RunFolder& folder,
-                                                     record::ExperimentKind kind,
-                                                     const std::string& lane) {
-  std::vector<const record::LaneRecord*> out;
-  for (const record::ExperimentSection* e : folder.record.of_kind(kind))
-    if (const record::LaneRecord* l = e->lane(lane)) out.push_back(l);
-  return out;
+// The c1 level's headline figures of a throughput experiment's lane.
+void put_c1_figures(const record::LaneRecord& lane, json& perf) {
+  const record::PhaseRecord* c1 = lane.phase("c1");
+  perf["c1_decode_tok_s"] = figure(c1 ? c1->figures.decode_tok_s.median : NAN, "measured");
+  perf["c1_e2el_p50_ms"] = figure(c1 ? c1->figures.e2el_ms.p50 : NAN, "measured");
+  perf["c1_ttft_p50_ms"] = figure(c1 ? c1->figures.ttft_ms.p50 : NAN, "measured");
 }
 
-json lane_performance(const RunFolder& folder, const std::string& lane) {
-  using K = record::ExperimentKind;
+template <typename... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+
+// The lane's figures from every experiment it ran, each kind's under its own key; of two
+// experiments of one kind the later one's (the c1 figures: the first throughput experiment's).
+json lane_performance(const RunFolder& folder, const std::string& lane_id) {
   json perf = json::object();
-  for (const record::LaneRecord* s : lane_sections(folder, K::Throughput, lane)) {
-    if (!perf.contains("c1_decode_tok_s")) {
-      const record::PhaseRecord* c1 = s->phase("c1");
-      const metrics::LaneSummary none;
-      const metrics::LaneSummary& f = c1 ? c1->figures : none;
-      perf["c1_decode_tok_s"] = figure(c1 ? f.decode_tok_s.median : NAN, "measured");
-      perf["c1_e2el_p50_ms"] = figure(c1 ? f.e2el_ms.p50 : NAN, "measured");
-      perf["c1_ttft_p50_ms"] = figure(c1 ? f.ttft_ms.p50 : NAN, "measured");
-    }
-    perf["throughput"] = throughput_figures(*s);
+  for (const record::ExperimentSection& e : folder.record.experiments) {
+    const record::LaneRecord* lane = e.lane(lane_id);
+    if (!lane) continue;
+    std::visit(Overloaded{
+                   [&](const record::ThroughputLane&) {
+                     if (!perf.contains("c1_decode_tok_s")) put_c1_figures(*lane, perf);
+                     perf["throughput"] = throughput_figures(*lane);
+                   },
+                   [&](const record::ContextSweepLane& c) {
+                     perf["context_sweep"] = context_figures(c.sizes);
+                     perf["kv_capacity"] = kv_figures(c.kv_capacity);
+                   },
+                   [&](const record::PrefixCacheLane& p) {
+                     if (p.prefix_cache) perf["prefix_cache"] = prefix_figures(*p.prefix_cache);
+                   },
+                   [&](const record::SpeculativeLane& s) {
+                     if (!s.levels.empty()) perf["speculative"] = speculative_figures(s.levels);
+                   },
+                   // Their outcomes are the summary's gates and regression parts.
+                   [](const record::RegressionLane&) {},
+                   [](const record::SampledRegressionLane&) {},
+                   [](const record::GatesLane&) {},
+                   // Not in this summary's figures (the report's tables have them).
+                   [](const record::TraceLane&) {},
+                   [](const record::SessionsLane&) {},
+                   [](const record::CapacityLane&) {},
+                   [](const record::DeterminismLane&) {},
+                   [](const record::UnknownKindLane&) {},
+               },
+               record::lane_extras(e, *lane));
   }
-  for (const record::LaneRecord* s : lane_sections(folder, K::ContextSweep, lane)) {
-    perf["context_sweep"] = context_figures(*s);
-    perf["kv_capacity"] = kv_figures(*s);
-  }
-  for (const record::LaneRecord* s : lane_sections(folder, K::PrefixCache, lane))
-    if (const std::optional<record::PrefixCacheRecord> pc = s->prefix_cache())
-      perf["prefix_cache"] = prefix_figures(*pc);
-  for (const record::LaneRecord* s : lane_sections(folder, K::Speculative, lane))
-    if (const auto levels = s->speculative(); !levels.empty())
-      perf["speculative"] = speculative_figures(levels);
   return perf;
 }
 

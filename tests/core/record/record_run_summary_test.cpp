@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/record/lane_extras.h"
 #include "core/record/run_summary.h"
 #include "test_main.h"
 #include "test_paths.h"
@@ -581,6 +582,30 @@ class RecordRunSummaryTest : public QObject {
     QVERIFY(sweeps[0].points[0].figures.empty() && !sweeps[0].points[0].eligible);
     QVERIFY(std::isnan(sweeps[0].best_value));
     QCOMPARE(sweeps[0].objective_figure(), std::string("output_throughput"));
+  }
+
+  // One alternative per kind, in the kind's order; a kind this version does not know has none
+  // but its phases.
+  void laneExtrasFollowTheKind() {
+    for (const auto& dir : golden_folders()) {
+      const RunSummary summary = read(read_text(dir / "summary.json"));
+      for (const ExperimentSection& e : summary.experiments) {
+        QVERIFY(e.kind.has_value());
+        for (const LaneRecord& lane : e.lanes) {
+          const LaneExtras extras = lane_extras(e, lane);
+          QCOMPARE(extras.index(), static_cast<size_t>(*e.kind) + 1);
+        }
+      }
+    }
+    const RunSummary throughput =
+        read(read_text(std::filesystem::path(lb::test::fixture_path("run_folders")) / "throughput" /
+                       "summary.json"));
+    const ExperimentSection& e = throughput.experiments.at(0);
+    const LaneExtras extras = lane_extras(e, e.lanes.at(0));
+    QVERIFY(std::get<ThroughputLane>(extras).sweep && std::get<ThroughputLane>(extras).kv_capacity);
+    ExperimentSection unknown = e;
+    unknown.kind.reset();
+    QVERIFY(std::holds_alternative<UnknownKindLane>(lane_extras(unknown, unknown.lanes.at(0))));
   }
 };
 
