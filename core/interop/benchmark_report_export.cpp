@@ -12,6 +12,7 @@
 #include "core/files/regular_file.h"
 #include "core/files/safe_file_name.h"
 #include "core/interop/json_fields.h"
+#include "core/record/environment_record.h"
 #include "core/record/run_summary.h"
 
 namespace lb::interop {
@@ -113,19 +114,15 @@ OutputSeries read_output_series(const fs::path& jsonl) {
   return out;
 }
 
-// {"units", "mean", "stddev", "p50", "p90", "p95", "p99"} from a phase's "<stat>_<stem>" keys;
-// null without a mean.
-json statistics(const json& phase, const std::string& stem, const char* units) {
-  const double mean = number_of(phase, "mean_" + stem);
-  if (!std::isfinite(mean)) return nullptr;
-  json s = {{"units", units}, {"mean", mean}};
-  const std::pair<const char*, std::string> keys[] = {{"stddev", "std_" + stem},
-                                                      {"p50", "median_" + stem},
-                                                      {"p90", "p90_" + stem},
-                                                      {"p95", "p95_" + stem},
-                                                      {"p99", "p99_" + stem}};
-  for (const auto& [name, key] : keys)
-    if (const double v = number_of(phase, key); std::isfinite(v)) s[name] = v;
+// {"units", "mean", "stddev", "p50", "p90", "p95", "p99"} of a distribution; null without a
+// mean.
+json statistics(const metrics::Distribution& d, const char* units) {
+  if (!std::isfinite(d.mean)) return nullptr;
+  json s = {{"units", units}, {"mean", d.mean}};
+  const std::pair<const char*, double> values[] = {
+      {"stddev", d.std}, {"p50", d.median}, {"p90", d.p90}, {"p95", d.p95}, {"p99", d.p99}};
+  for (const auto& [name, v] : values)
+    if (std::isfinite(v)) s[name] = v;
   return s;
 }
 
@@ -137,38 +134,34 @@ void put_if(json& parent, const char* key, json value) {
   if (!value.is_null()) parent[key] = std::move(value);
 }
 
-json aggregate(const json& phase) {
-  const double completed = number_of(phase, "completed");
-  const double failed = number_of(phase, "failed");
-  json requests = {{"total", std::llround((std::isfinite(completed) ? completed : 0) +
-                                          (std::isfinite(failed) ? failed : 0))},
-                   {"failures", std::llround(std::isfinite(failed) ? failed : 0)}};
+json aggregate(const metrics::LaneSummary& phase) {
+  const double completed = static_cast<double>(phase.completed);
+  json requests = {{"total", phase.completed + phase.failed}, {"failures", phase.failed}};
   if (completed > 0) {
     put_if(requests, "input_length",
-           mean_only(number_of(phase, "total_input_tokens") / completed, "count"));
+           mean_only(static_cast<double>(phase.total_input_tokens) / completed, "count"));
     put_if(requests, "output_length",
-           mean_only(number_of(phase, "total_output_tokens") / completed, "count"));
+           mean_only(static_cast<double>(phase.total_output_tokens) / completed, "count"));
   }
   json latency = json::object();
-  put_if(latency, "time_to_first_token", statistics(phase, "ttft_ms", "ms"));
-  put_if(latency, "time_per_output_token", statistics(phase, "tpot_ms", "ms/token"));
-  put_if(latency, "inter_token_latency", statistics(phase, "itl_ms", "ms/token"));
-  put_if(latency, "request_latency", statistics(phase, "e2el_ms", "ms"));
-  const double output = number_of(phase, "output_throughput");
-  const double total = number_of(phase, "total_token_throughput");
+  put_if(latency, "time_to_first_token", statistics(phase.ttft_ms, "ms"));
+  put_if(latency, "time_per_output_token", statistics(phase.tpot_ms, "ms/token"));
+  put_if(latency, "inter_token_latency", statistics(phase.itl_ms, "ms/token"));
+  put_if(latency, "request_latency", statistics(phase.e2el_ms, "ms"));
+  const double output = phase.output_throughput;
+  const double total = phase.total_token_throughput;
   json throughput = json::object();
   put_if(throughput, "output_token_rate", mean_only(output, "tokens/s"));
   put_if(throughput, "input_token_rate", mean_only(total - output, "tokens/s"));
   put_if(throughput, "total_token_rate", mean_only(total, "tokens/s"));
-  put_if(throughput, "requests_rate",
-         mean_only(number_of(phase, "request_throughput"), "queries/s"));
+  put_if(throughput, "requests_rate", mean_only(phase.request_throughput, "queries/s"));
   return {{"requests", requests}, {"latency", latency}, {"throughput", throughput}};
 }
 
 // The lane as a stack component: what served it (standardized) and its plan entry without its
 // address, CA bundle, key variable or launch command (native).
-json stack_component(const std::string& lane, const json& plan_lane, const json& env_lane) {
-  const json& probe = member(env_lane, "probe");
+json stack_component(const std::string& lane, const json& plan_lane,
+                     const record::LaneEnvironmentRecord& env_lane) {
   json native = plan_lane.is_object() ? plan_lane : json::object();
   for (const char* key : {"base_url", "ca_bundle", "api_key_env", "launch"}) native.erase(key);
   if (native.contains("energy") && native["energy"].is_object()) {  // its URL is another host
@@ -181,13 +174,13 @@ json stack_component(const std::string& lane, const json& plan_lane, const json&
                    {"cfg_id", hex_id(native.dump())}};
   if (const std::string text = string_or(member(plan_lane, "notes"), "text", ""); !text.empty())
     metadata["description"] = text;
-  const std::string version = string_or(probe, "version", "");
+  auto known = [](const std::string& text) { return text.empty() ? "unknown" : text; };
   return {{"metadata", metadata},
           {"standardized",
-           {{"tool", string_or(probe, "server_kind", "unknown")},
-            {"tool_version", version.empty() ? "unknown" : version},
+           {{"tool", known(env_lane.server_kind)},
+            {"tool_version", known(env_lane.server_version)},
             {"role", "replica"},
-            {"model", {{"name", string_or(env_lane, "model", "unknown")}}}}},
+            {"model", {{"name", known(env_lane.model)}}}}},
           {"native", {{"config", native}}}};
 }
 
@@ -206,8 +199,9 @@ json without_paths(json experiment) {
   return experiment;
 }
 
-json load_of(const json& experiment, const json& plan_experiment, const std::string& phase,
-             int stage, const json& aggregate_requests, const std::string& version) {
+json load_of(const record::ExperimentSection& experiment, const json& plan_experiment,
+             const std::string& phase, int stage, const json& aggregate_requests,
+             const std::string& version) {
   // Prompts from a set, a trace or a conversation file are sampled; synthetic ones random.
   const bool sampled = plan_experiment.contains("prompts") || plan_experiment.contains("path");
   json standardized = {
@@ -231,8 +225,7 @@ json load_of(const json& experiment, const json& plan_experiment, const std::str
   return {{"metadata",
            {{"schema_version", "0.0.1"},
             {"cfg_id", hex_id(plan_experiment.dump())},
-            {"description", string_or(experiment, "kind", "") + " experiment " +
-                                string_or(experiment, "name", "")}}},
+            {"description", experiment.kind_name + " experiment " + experiment.name}}},
           {"standardized", standardized},
           {"native", {{"config", without_paths(plan_experiment)}}}};
 }
@@ -244,25 +237,25 @@ json floor_part(const json& floor) { return floor.contains("floor") ? floor["flo
 // The regression evidence of each lane pair the lane is in: counts, the causes of divergence,
 // flipped facts, the floor verdict and the cross-scores, as the run recorded them; and the
 // lane's own determinism floor where it was measured.
-json quality_evidence(const json& summary, const std::string& lane) {
+json quality_evidence(const record::RunSummary& summary, const std::string& lane) {
   json out = json::array();
-  for (const json& e : member(summary, "experiments")) {
+  for (const record::ExperimentSection& e : summary.experiments) {
     using record::ExperimentKind;
-    const auto kind = record::experiment_kind_from(string_or(e, "kind", ""));
-    const std::string name = string_or(e, "name", "");
-    if (kind == ExperimentKind::Determinism) {
-      const json& floor =
-          member(member(member(member(e, "lanes"), lane.c_str()), "determinism"), "floor");
-      if (floor.is_object()) out.push_back({{"experiment", name}, {"determinism_floor", floor}});
+    if (e.is(ExperimentKind::Determinism)) {
+      const record::LaneRecord* l = e.lane(lane);
+      static const json kNone;
+      const json& floor = l ? member(member(l->more, "determinism"), "floor") : kNone;
+      if (floor.is_object()) out.push_back({{"experiment", e.name}, {"determinism_floor", floor}});
     }
-    if (kind != ExperimentKind::Regression) continue;
+    if (!e.is(ExperimentKind::Regression)) continue;
     bool baseline_here = false;
-    for (const json& c : member(e, "comparisons")) {
+    // A regression's pair outcomes as the run recorded them (the record keeps them in `more`).
+    for (const json& c : member(e.more, "comparisons")) {
       const std::string baseline = string_or(c, "baseline", "");
       const std::string candidate = string_or(c, "candidate", "");
       baseline_here = baseline_here || baseline == lane;
       if (lane != baseline && lane != candidate) continue;
-      json pair = {{"experiment", name}, {"baseline", baseline}, {"candidate", candidate}};
+      json pair = {{"experiment", e.name}, {"baseline", baseline}, {"candidate", candidate}};
       for (const char* key :
            {"pairs", "identical", "near_identical", "divergent", "review_required",
             "review_outcome", "fact_checks_failed", "unsupported_by_lane", "floor_verdict"})
@@ -273,8 +266,8 @@ json quality_evidence(const json& summary, const std::string& lane) {
       if (tokens.contains("cross_score")) pair["cross_score"] = tokens["cross_score"];
       out.push_back(std::move(pair));
     }
-    if (baseline_here && member(e, "floor").is_object())
-      out.push_back({{"experiment", name}, {"determinism_floor", floor_part(e["floor"])}});
+    if (baseline_here && member(e.more, "floor").is_object())
+      out.push_back({{"experiment", e.name}, {"determinism_floor", floor_part(e.more["floor"])}});
   }
   return out;
 }
@@ -289,7 +282,9 @@ json time_series(const OutputSeries& series, const PhaseKey& key, int64_t run_st
 }
 
 struct RunFiles {
-  json summary, plan, environment;
+  record::RunSummary summary;
+  json plan;  // the lanes' and experiments' entries go into the report as their native config
+  record::EnvironmentRecord environment;
   OutputSeries series;
 };
 
@@ -299,62 +294,75 @@ json plan_entry(const json& list, const char* key, const std::string& value) {
   return json::object();
 }
 
-json phase_report(const RunFiles& run, const json& e, size_t experiment_index,
-                  const std::string& lane, const std::string& phase, int stage) {
-  const json& p = e["lanes"][lane]["phases"][phase];
-  const std::string exp = string_or(e, "name", "");
+// The run's time span of an experiment, as ISO 8601; "" when it did not say.
+std::string section_time(const record::ExperimentSection& e, const char* key) {
+  return string_or(e.more, key, "");
+}
+
+json phase_report(const RunFiles& run, const record::ExperimentSection& e, size_t experiment_index,
+                  const std::string& lane, const record::PhaseRecord& p, int stage) {
+  const std::string& exp = e.name;
+  const std::string& phase = p.name;
   const json& plan_experiments = member(run.plan, "experiments");
   const json plan_experiment =
       plan_experiments.is_array() && experiment_index < plan_experiments.size()
           ? plan_experiments[experiment_index]
           : json::object();
-  const std::string version = string_or(member(run.environment, "client"), "version", "unknown");
-  const std::string run_start = string_or(member(run.summary, "run"), "started_at", "");
+  const std::string version =
+      run.environment.client_version.empty() ? "unknown" : run.environment.client_version;
+  const std::string& run_start = run.summary.run.started_at;
   json time = json::object();
-  if (epoch_of(string_or(e, "started_at", "")) >= 0) time["start"] = e["started_at"];
-  if (epoch_of(string_or(e, "finished_at", "")) >= 0) time["end"] = e["finished_at"];
-  if (const double d = number_of(p, "duration"); std::isfinite(d) && d >= 0) {
+  if (epoch_of(section_time(e, "started_at")) >= 0) time["start"] = section_time(e, "started_at");
+  if (epoch_of(section_time(e, "finished_at")) >= 0) time["end"] = section_time(e, "finished_at");
+  if (const double d = p.figures.duration_s; std::isfinite(d) && d >= 0) {
     char buf[48];
     std::snprintf(buf, sizeof buf, "PT%.3fS", d);
     time["duration"] = buf;
   }
-  json results = {{"request_performance", {{"aggregate", aggregate(p)}}}};
+  json results = {{"request_performance", {{"aggregate", aggregate(p.figures)}}}};
   // The series counts from the experiment's first send, placed at the experiment's start.
-  int64_t series_start_s = epoch_of(string_or(e, "started_at", ""));
+  int64_t series_start_s = epoch_of(section_time(e, "started_at"));
   if (series_start_s < 0) series_start_s = epoch_of(run_start);
   if (json ts = time_series(run.series, {exp, lane, phase}, series_start_s); !ts.is_null())
     results["request_performance"]["time_series"] = std::move(ts);
   json extension = {{"experiment", exp},
-                    {"kind", string_or(e, "kind", "")},
+                    {"kind", e.kind_name},
                     {"lane", lane},
                     {"phase", phase},
                     {"quality", quality_evidence(run.summary, lane)}};
-  for (const char* key : {"energy", "cost", "intervals", "steady_state"})
-    if (p.contains(key)) extension[key] = p[key];
+  // The phase's energy, cost and steady state as the run recorded them, and its intervals.
+  for (const char* key : {"energy", "cost", "steady_state"})
+    if (p.more.contains(key)) extension[key] = p.more[key];
+  if (p.more.contains("intervals")) {  // an empty one, kept as the run wrote it
+    extension["intervals"] = p.more["intervals"];
+  } else if (!p.intervals.empty()) {
+    json intervals = json::object();
+    for (const auto& [figure, interval] : p.intervals) intervals[figure] = to_json(interval);
+    extension["intervals"] = std::move(intervals);
+  }
   if (extension.contains("energy") && extension["energy"].is_object() &&
       string_or(extension["energy"], "source", "") != "the lane's /metrics" &&
       extension["energy"].contains("source"))
     extension["energy"]["source"] = "a separate endpoint";
   json comparisons = json::array();
-  for (const json& c : member(e, "comparisons"))
-    if (string_or(c, "phase", "") == phase &&
-        (string_or(c, "baseline", "") == lane || string_or(c, "candidate", "") == lane))
-      comparisons.push_back(c);
+  for (const record::Comparison& c : e.comparisons)
+    if (c.phase == phase && (c.baseline == lane || c.candidate == lane))
+      comparisons.push_back(record::to_json(c));
   if (!comparisons.empty()) extension["comparisons"] = std::move(comparisons);
   results["observability"] = {{"lanebench", std::move(extension)}};
   const json aggregate_requests = results["request_performance"]["aggregate"]["requests"];
-  return {
-      {"version", "0.2"},
-      {"run",
-       {{"uid", hex_id(run_start + "\n" + exp + "\n" + lane + "\n" + phase)},
-        {"eid", hex_id(run_start + "\n" + string_or(member(run.summary, "run"), "name", ""))},
-        {"time", time}}},
-      {"scenario",
-       {{"stack",
-         json::array({stack_component(lane, plan_entry(member(run.plan, "lanes"), "id", lane),
-                                      member(member(run.environment, "lanes"), lane.c_str()))})},
-        {"load", load_of(e, plan_experiment, phase, stage, aggregate_requests, version)}}},
-      {"results", std::move(results)}};
+  const record::LaneEnvironmentRecord* env = run.environment.lane(lane);
+  return {{"version", "0.2"},
+          {"run",
+           {{"uid", hex_id(run_start + "\n" + exp + "\n" + lane + "\n" + phase)},
+            {"eid", hex_id(run_start + "\n" + run.summary.run.name)},
+            {"time", time}}},
+          {"scenario",
+           {{"stack",
+             json::array({stack_component(lane, plan_entry(member(run.plan, "lanes"), "id", lane),
+                                          env ? *env : record::LaneEnvironmentRecord{})})},
+            {"load", load_of(e, plan_experiment, phase, stage, aggregate_requests, version)}}},
+          {"results", std::move(results)}};
 }
 
 }  // namespace
@@ -368,32 +376,31 @@ BenchmarkReports export_benchmark_reports(const std::string& run_dir, const std:
     return out;
   }
   RunFiles run;
-  run.summary = read_json_file(dir / "summary.json", 256 * files::kMiB);
-  if (!run.summary.is_object() || !member(run.summary, "experiments").is_array()) {
+  const json summary = read_json_file(dir / "summary.json", 256 * files::kMiB);
+  if (!summary.is_object() || !member(summary, "experiments").is_array()) {
     out.error = (dir / "summary.json").string() + " is not a run summary (no experiments list)";
     return out;
   }
+  record::FileFields fields("summary.json");
+  run.summary = record::read_run_summary(summary, fields);
   run.plan = read_json_file(dir / "plan.json", 64 * files::kMiB);
-  run.environment = read_json_file(dir / "environment.json", 64 * files::kMiB);
+  run.environment =
+      record::read_environment(read_json_file(dir / "environment.json", 64 * files::kMiB));
   run.series = read_output_series(dir / "requests.jsonl");
-  const json& experiments = run.summary["experiments"];
   std::set<std::string> used;
-  for (size_t i = 0; i < experiments.size(); ++i) {
-    const json& e = experiments[i];
-    if (!member(e, "lanes").is_object()) continue;
-    for (const auto& [id, lane_json] : e["lanes"].items()) {
-      if (!lane.empty() && id != lane) continue;
-      if (!member(lane_json, "phases").is_object()) continue;
+  for (size_t i = 0; i < run.summary.experiments.size(); ++i) {
+    const record::ExperimentSection& e = run.summary.experiments[i];
+    for (const record::LaneRecord& l : e.lanes) {
+      if (!lane.empty() && l.id != lane) continue;
       int stage = 0;
-      for (const std::string& phase : record::phase_names_in_order(lane_json)) {
-        if (!member(lane_json["phases"], phase.c_str()).is_object()) continue;
+      for (const record::PhaseRecord& phase : l.phases) {
         // "a.b" + "c" and "a" + "b.c" make one name: a later one gets "-2", "-3", ...
-        const std::string base =
-            files::safe_file_name(string_or(e, "name", "experiment") + "." + id + "." + phase);
+        const std::string base = files::safe_file_name(
+            (e.name.empty() ? std::string("experiment") : e.name) + "." + l.id + "." + phase.name);
         std::string name = base + ".json";
         for (int n = 2; !used.insert(name).second; ++n)
           name = base + "-" + std::to_string(n) + ".json";
-        out.files.push_back({name, phase_report(run, e, i, id, phase, stage++)});
+        out.files.push_back({name, phase_report(run, e, i, l.id, phase, stage++)});
       }
     }
   }

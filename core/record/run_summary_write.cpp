@@ -8,6 +8,8 @@ using nlohmann::json;
 
 json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
+}  // namespace
+
 json to_json(const Interval& i) {
   json j = i.more;
   j["lo"] = finite_or_null(i.lo);
@@ -18,6 +20,23 @@ json to_json(const Interval& i) {
   if (!i.method.empty()) j["method"] = i.method;
   return j;
 }
+
+json to_json(const Comparison& c) {
+  json j = c.more;
+  j["baseline"] = c.baseline;
+  j["candidate"] = c.candidate;
+  j["phase"] = c.phase;
+  j["figure"] = c.figure;
+  j["label"] = c.label;
+  j["statement"] = c.statement;
+  j["ratio"] = finite_or_null(c.ratio);
+  j["lo"] = finite_or_null(c.lo);
+  j["hi"] = finite_or_null(c.hi);
+  j["verdict"] = metrics::to_string(c.verdict);
+  return j;
+}
+
+namespace {
 
 json to_json(const PhaseRecord& p) {
   json j = metrics::to_json(p.figures);
@@ -46,21 +65,6 @@ json to_json(const LaneRecord& lane) {
     for (const GateResult& g : lane.gates) gates[g.check] = to_json(g);
     j["gates"] = std::move(gates);
   }
-  return j;
-}
-
-json to_json(const Comparison& c) {
-  json j = c.more;
-  j["baseline"] = c.baseline;
-  j["candidate"] = c.candidate;
-  j["phase"] = c.phase;
-  j["figure"] = c.figure;
-  j["label"] = c.label;
-  j["statement"] = c.statement;
-  j["ratio"] = finite_or_null(c.ratio);
-  j["lo"] = finite_or_null(c.lo);
-  j["hi"] = finite_or_null(c.hi);
-  j["verdict"] = metrics::to_string(c.verdict);
   return j;
 }
 

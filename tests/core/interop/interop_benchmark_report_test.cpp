@@ -245,6 +245,14 @@ class TestBenchmarkReport : public QObject {
            {"lanes", {{"b", {{"phases", {{"c1", phase}}}, {"phase_order", {"c1"}}}}}}}}}};
     std::ofstream(dir / "plan.json") << plan.dump();
     std::ofstream(dir / "summary.json") << summary.dump();
+    // The server's /version answer as the probe keeps it: an object, not a string.
+    const json environment = {
+        {"client", {{"version", "9.9"}}},
+        {"lanes",
+         {{"a.b",
+           {{"model", "qwen"},
+            {"probe", {{"server_kind", "vllm"}, {"version", {{"version", "0.11.0"}}}}}}}}}};
+    std::ofstream(dir / "environment.json") << environment.dump();
     const auto out = lb::interop::export_benchmark_reports(dir.string());
     QVERIFY2(out.ok, out.error.c_str());
     QCOMPARE(out.files.size(), size_t(2));
@@ -255,6 +263,13 @@ class TestBenchmarkReport : public QObject {
         QVERIFY2(text.find(secret) == std::string::npos, (file.name + ": " + secret).c_str());
     }
     QCOMPARE(out.files[1].report["scenario"]["load"]["standardized"]["source"], "sampled");
+    const json& served = out.files[0].report["scenario"]["stack"][0]["standardized"];
+    QCOMPARE(served["tool"], "vllm");
+    QCOMPARE(served["tool_version"], "0.11.0");
+    QCOMPARE(served["model"]["name"], "qwen");
+    QCOMPARE(out.files[1].report["scenario"]["stack"][0]["standardized"]["tool_version"],
+             "unknown");  // lane b's server said nothing
+    QCOMPARE(out.files[0].report["scenario"]["load"]["standardized"]["tool_version"], "9.9");
     fs::remove_all(dir);
   }
 };
