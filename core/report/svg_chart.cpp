@@ -42,6 +42,15 @@ std::string tick_label(double v, bool log) {
   return buf;
 }
 
+// A bar's value above it: one decimal from 10 up ("9516.6", "100.5"), three significant digits
+// below, so a TTFT of 0.0023 s does not read as "0".
+std::string bar_label(double v) {
+  if (std::abs(v) >= 10) return tick_label(std::round(v * 10) / 10, false);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", std::abs(v) < 1e-12 ? 0.0 : v);
+  return buf;
+}
+
 // Linear axis over [lo, hi] with 1-2-5 steps, about five ticks, widened to
 // whole steps.
 Axis linear_axis(double lo, double hi, bool from_zero) {
@@ -135,18 +144,46 @@ void write_titles(std::ostream& out, const ChartSpec& c, const Frame& f, SvgSize
       << num((f.top + f.bottom) / 2) << ")\">" << xml_escape(c.y_title) << "</text>\n</g>\n";
 }
 
-void write_legend(std::ostream& out, const ChartSpec& c, const Frame& f) {
+// Where each series' legend entry goes: (x, row), a row wrapping at the plot's right edge so
+// that long names (a sweep's "lane[parameter=value]") stay whole.
+std::vector<std::pair<double, int>> legend_layout(const ChartSpec& c, const Frame& f) {
+  std::vector<std::pair<double, int>> out;
   double x = f.left;
-  out << "<g font-family=\"sans-serif\" font-size=\"12\" fill=\"#111111\">\n";
+  int row = 0;
   for (const auto& s : c.series) {
-    out << "<rect x=\"" << num(x) << "\" y=\"34\" width=\"14\" height=\"10\" fill=\""
-        << xml_escape(s.color) << "\"/>\n<text x=\"" << num(x + 18) << "\" y=\"43\">"
-        << xml_escape(s.name) << "</text>\n";
-    x += 30 + 7.0 * static_cast<double>(s.name.size());
+    const double width = 30 + 7.0 * static_cast<double>(s.name.size());
+    if (x > f.left && x + width - 12 > f.right) {
+      x = f.left;
+      ++row;
+    }
+    out.emplace_back(x, row);
+    x += width;
+  }
+  return out;
+}
+
+// The legend rows beyond the first.
+int extra_legend_rows(const ChartSpec& c, const Frame& f) {
+  const auto layout = legend_layout(c, f);
+  return layout.empty() ? 0 : layout.back().second;
+}
+
+constexpr double kLegendRowPx = 16;
+
+void write_legend(std::ostream& out, const ChartSpec& c, const Frame& f) {
+  const auto layout = legend_layout(c, f);
+  out << "<g font-family=\"sans-serif\" font-size=\"12\" fill=\"#111111\">\n";
+  for (size_t i = 0; i < c.series.size(); ++i) {
+    const auto [x, row] = layout[i];
+    const double y = 34 + kLegendRowPx * row;
+    out << "<rect x=\"" << num(x) << "\" y=\"" << num(y) << "\" width=\"14\" height=\"10\" fill=\""
+        << xml_escape(c.series[i].color) << "\"/>\n<text x=\"" << num(x + 18) << "\" y=\""
+        << num(y + 9) << "\">" << xml_escape(c.series[i].name) << "</text>\n";
   }
   if (!c.note.empty())
-    out << "<text x=\"" << num(f.left) << "\" y=\"58\" font-size=\"11\" fill=\"#555555\">"
-        << xml_escape(c.note) << "</text>\n";
+    out << "<text x=\"" << num(f.left) << "\" y=\""
+        << num(58 + kLegendRowPx * extra_legend_rows(c, f))
+        << "\" font-size=\"11\" fill=\"#555555\">" << xml_escape(c.note) << "</text>\n";
   out << "</g>\n";
 }
 
@@ -229,7 +266,7 @@ void write_bars(std::ostream& out, const ChartSpec& c, const Frame& f, const Axi
       out << "<text x=\"" << num(px + (bar_w - 2) / 2) << "\" y=\"" << num(label_y)
           << "\" font-family=\"sans-serif\" font-size=\"10\" fill=\"#333333\" "
              "text-anchor=\"middle\">"
-          << xml_escape(tick_label(std::round(vy * 10) / 10, false)) << "</text>\n";
+          << xml_escape(bar_label(vy)) << "</text>\n";
     }
     out << "</g>\n";
   }
@@ -316,6 +353,7 @@ std::string render_svg_chart(const ChartSpec& chart, SvgSize size) {
   Frame f;
   if (!chart.note.empty()) f.top += 12;
   f.right = size.width - 24;
+  f.top += kLegendRowPx * extra_legend_rows(chart, f);
   f.bottom = size.height - 44;
   std::ostringstream out;
   out << "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.2\" "

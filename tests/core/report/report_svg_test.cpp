@@ -6,6 +6,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "test_main.h"
 
@@ -101,6 +102,51 @@ class TestReportSvg : public QObject {
                                           [](auto a, auto b) { return a.second < b.second; });
     QCOMPARE(tallest - bars.begin(), 2);  // bf16 control, the third bar drawn
     QVERIFY(bars[3].first < bars[4].first && bars[0].first < bars[3].first);
+  }
+
+  // Legend entries that do not fit in one row wrap onto the next, inside the chart, and the plot
+  // moves down to make room; nothing is cut off.
+  void longLegendsWrapInsideTheChart() {
+    ChartSpec c{"pareto", "Pareto", "total output (tok/s)", "per-user decode (tok/s)", false, {}};
+    for (int i = 0; i < 6; ++i)
+      c.series.push_back(
+          ChartSeries{"fp8-mtp3[max_num_batched_tokens=" + std::to_string(1024 << i) + "]",
+                      "#0072B2",
+                      {{1000.0 + i, 400.0 + i}},
+                      {}});
+    const lb::report::SvgSize size;
+    const std::string svg = lb::report::render_svg_chart(c, size);
+    QXmlStreamReader xml(QByteArray::fromStdString(svg));
+    std::set<double> legend_rows;
+    while (!xml.atEnd()) {
+      xml.readNext();
+      if (!xml.isStartElement() || xml.name() != QLatin1String("rect")) continue;
+      const auto a = xml.attributes();
+      if (a.value("width").toDouble() != 14) continue;  // a legend swatch
+      legend_rows.insert(a.value("y").toDouble());
+      // The swatch, its gap and its name (about 7 px a character) end inside the chart.
+      QVERIFY(a.value("x").toDouble() + 18 + 7 * 38 <= size.width);
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QVERIFY(legend_rows.size() >= 2);
+  }
+
+  // A bar's value keeps three significant digits below 10: a warm pass's TTFT of 2.3 ms reads
+  // "0.0023", not "0"; from 10 up one decimal.
+  void smallBarValuesKeepTheirDigits() {
+    ChartSpec c{"small",
+                "Prefix cache: TTFT per pass",
+                "pass",
+                "TTFT median (s)",
+                false,
+                {},
+                {"cold", "warm"},
+                ""};
+    c.series.push_back(ChartSeries{"bf16", "#0072B2", {{0, 0.0102}, {1, 0.0023}}, {}});
+    c.series.push_back(ChartSeries{"fp8", "#E69F00", {{0, 9516.64}, {1, 2.754}}, {}});
+    const QString svg = QString::fromStdString(lb::report::render_svg_chart(c));
+    for (const char* t : {">0.0102<", ">0.0023<", ">9516.6<", ">2.75<"})
+      QVERIFY2(svg.contains(t), t);
   }
 
   // Intervals are error bars: one per point that has one, spanning lo to hi in the plot's y
