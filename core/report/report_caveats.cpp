@@ -156,13 +156,12 @@ void shard_caveats(const RunFolder& folder, std::vector<std::string>& out) {
 std::vector<std::string> report_caveats(const RunFolder& folder) {
   std::vector<std::string> out;
   if (!folder.complete)
-    out.push_back(folder.summary.is_null()
-                      ? "Incomplete run: it stopped before writing its "
-                        "summary; tables come from "
-                        "what was recorded and may be empty."
-                      : "Incomplete run: it was interrupted; experiments after "
-                        "the stop are "
-                        "missing and the last one may be partial.");
+    out.push_back(!folder.has_summary ? "Incomplete run: it stopped before writing its "
+                                        "summary; tables come from "
+                                        "what was recorded and may be empty."
+                                      : "Incomplete run: it was interrupted; experiments after "
+                                        "the stop are "
+                                        "missing and the last one may be partial.");
   shard_caveats(folder, out);
   if (folder.torn_lines > 0)
     out.push_back(std::to_string(folder.torn_lines) +

@@ -140,12 +140,9 @@ void read_sampled_reviews(const fs::path& dir, RunFolder& folder) {
 }
 
 void judge_completion(RunFolder& folder) {
-  const nlohmann::json* run = nullptr;
-  if (folder.summary.is_object() && folder.summary.contains("run") &&
-      folder.summary["run"].is_object())
-    run = &folder.summary["run"];
-  const bool finished = run && run->contains("finished_at");
-  const bool stopped = run && run->contains("interrupted") && (*run)["interrupted"] == true;
+  const record::RunHeader& run = folder.record.run;
+  const bool finished = folder.has_summary && !run.finished_at.empty();
+  const bool stopped = run.interrupted == true;
   folder.interrupted = !finished || stopped;
   folder.complete = finished && !folder.interrupted;
   if (!finished)
@@ -188,16 +185,16 @@ std::optional<RunFolder> load_run_folder(const std::string& dir, std::string* er
   for (const std::string& problem : plan_problems) folder.damage.push_back("damaged: " + problem);
   const nlohmann::json environment = read_json_file(root / "environment.json", folder, true);
   folder.environment = record::read_environment(environment);
-  folder.summary = read_json_file(root / "summary.json", folder, false);
+  const nlohmann::json summary = read_json_file(root / "summary.json", folder, false);
   note_not_object(folder, "plan.json", plan);
   note_not_object(folder, "environment.json", environment);
-  note_not_object(folder, "summary.json", folder.summary);
-  if (folder.summary.is_object()) {
+  note_not_object(folder, "summary.json", summary);
+  folder.has_summary = summary.is_object();
+  if (folder.has_summary) {
     record::FileFields fields("summary.json");
-    folder.record = record::read_run_summary(folder.summary, fields);
+    folder.record = record::read_run_summary(summary, fields);
     folder.record_damage = fields.damage();
   }
-  folder.review = read_json_file(root / "review.json", folder, false);
   read_requests(root / "requests.jsonl", folder, requests);
   read_reviews(root, folder);
   read_sampled_reviews(root, folder);
@@ -231,19 +228,6 @@ std::vector<std::string> RunFolder::lane_ids() const {
   for (const auto& [id, lane] : environment.lanes) add(id);
   for (const auto& lane : request_lanes) add(lane);
   return ids;
-}
-
-std::vector<const nlohmann::json*> RunFolder::experiments_of_kind(
-    record::ExperimentKind kind) const {
-  std::vector<const nlohmann::json*> out;
-  if (!summary.is_object() || !summary.contains("experiments") ||
-      !summary["experiments"].is_array())
-    return out;
-  for (const auto& e : summary["experiments"])
-    if (e.is_object() && e.contains("kind") && e["kind"].is_string() &&
-        record::experiment_kind_from(e["kind"].get<std::string>()) == kind)
-      out.push_back(&e);
-  return out;
 }
 
 }  // namespace lb::report

@@ -66,11 +66,10 @@ struct RunFolder {
   // plan.json's name, lanes and experiments (the resolved plan, no secrets); empty when absent.
   record::PlanHeadline plan_headline;
   record::EnvironmentRecord environment;  // environment.json; empty when absent
-  nlohmann::json summary;                 // summary.json; null when absent
+  bool has_summary = false;               // summary.json was there and is a JSON object
   record::RunSummary record;  // summary.json as types (record/run_summary.h); empty when absent
   // What of summary.json could not be read into `record`: "damaged: summary.json: PATH ...".
   std::vector<std::string> record_damage;
-  nlohmann::json review;  // review.json (two-lane regression); null when absent
   // One record per (baseline, candidate) pair from review.json and review.*.json
   // (compare/run_reviews.h): the verdicts given on the Review page count wherever they are.
   std::vector<compare::ReviewRecord> reviews;
@@ -98,10 +97,8 @@ struct RunFolder {
   // valid JSON (cut short?)", "damaged: plan.json: the file is array, not an object".
   std::vector<std::string> damage;
 
-  // Lane ids in plan order (falling back to summary, then request order).
+  // Lane ids in plan order (falling back to environment.json's, then request order).
   std::vector<std::string> lane_ids() const;
-  // The summary's experiment sections of that kind, in run order.
-  std::vector<const nlohmann::json*> experiments_of_kind(record::ExperimentKind kind) const;
 };
 
 // nullopt with error filled when DIR is not a readable directory or holds nothing of a run.

@@ -136,7 +136,8 @@ class UiStoredRunTest : public QObject {
     page.set_run(run);
     const models::GateTableModel& model = *page.model();
     QCOMPARE(model.lanes(), QStringList({"bf16", "fp8"}));
-    const nlohmann::json& summary = run->folder->summary;
+    const nlohmann::json summary = nlohmann::json::parse(
+        std::ifstream(std::filesystem::path(run->folder->dir) / "summary.json"));
     for (const auto& [check, label] :
          {std::pair{"json", "JSON schema output"}, std::pair{"streaming", "Streaming integrity"}}) {
       const int row = row_of(model, label);

@@ -93,8 +93,9 @@ class TestReportContent : public QObject {
 
   void gateCellsAppearAsInTheSummary() {
     QVERIFY(!model_.gates.empty());
-    const auto& gates =
-        (*folder_->experiments_of_kind(lb::record::ExperimentKind::Gates).front())["lanes"];
+    const nlohmann::json gates =
+        lb::test::summary_sections(folder_->dir, lb::record::ExperimentKind::Gates)
+            .front()["lanes"];
     for (const auto& row : model_.gates.rows) {
       QVERIFY2(html_.find(row.label) != std::string::npos, row.label.c_str());
       if (row.key.rfind("gates.", 0) != 0) continue;
@@ -119,8 +120,8 @@ class TestReportContent : public QObject {
   }
 
   void headlineFiguresEqualTheSummary() {
-    const auto& throughput =
-        *folder_->experiments_of_kind(lb::record::ExperimentKind::Throughput).front();
+    const nlohmann::json throughput =
+        lb::test::summary_sections(folder_->dir, lb::record::ExperimentKind::Throughput).front();
     const auto& head = model_.performance.front();
     QCOMPARE(head.title, std::string("Headline figures"));
     QCOMPARE(head.rows[0][0], std::string("c1 decode, median (tok/s)"));
@@ -153,8 +154,8 @@ class TestReportContent : public QObject {
 
   // Each closed-loop level's steady window stands beside the whole level's figures.
   void steadyStateTableFollowsTheThroughputTable() {
-    const auto& throughput =
-        *folder_->experiments_of_kind(lb::record::ExperimentKind::Throughput).front();
+    const nlohmann::json throughput =
+        lb::test::summary_sections(folder_->dir, lb::record::ExperimentKind::Throughput).front();
     const auto table =
         std::find_if(model_.performance.begin(), model_.performance.end(),
                      [](const auto& t) { return t.title == "Steady state by concurrency"; });
@@ -189,8 +190,8 @@ class TestReportContent : public QObject {
   // The throughput table shows each level's figures with their intervals, and the lane
   // comparisons table says each ratio, its interval and the verdict at its confidence level.
   void intervalsAndVerdictsAreShown() {
-    const auto& throughput =
-        *folder_->experiments_of_kind(lb::record::ExperimentKind::Throughput).front();
+    const nlohmann::json throughput =
+        lb::test::summary_sections(folder_->dir, lb::record::ExperimentKind::Throughput).front();
     const auto table =
         std::find_if(model_.performance.begin(), model_.performance.end(),
                      [](const auto& t) { return t.title == "Throughput by concurrency"; });
@@ -230,8 +231,8 @@ class TestReportContent : public QObject {
   }
 
   void sweepKneeAndStopAreReported() {
-    const auto& throughput =
-        *folder_->experiments_of_kind(lb::record::ExperimentKind::Throughput).front();
+    const nlohmann::json throughput =
+        lb::test::summary_sections(folder_->dir, lb::record::ExperimentKind::Throughput).front();
     const auto table =
         std::find_if(model_.performance.begin(), model_.performance.end(),
                      [](const auto& t) { return t.title == "Concurrency sweep: knee and stop"; });
@@ -303,11 +304,11 @@ class TestReportContent : public QObject {
     QVERIFY(ttft.series[1].points[0].first < ttft.series[1].points[1].first);
     // Each size's needle retrieval marks its TTFT point, as the summary says.
     QCOMPARE(ttft.series[1].marks.size(), size_t(2));
-    const auto sweep =
-        folder_->experiments_of_kind(lb::record::ExperimentKind::ContextSweep).front();
+    const nlohmann::json sweep =
+        lb::test::summary_sections(folder_->dir, lb::record::ExperimentKind::ContextSweep).front();
     for (size_t k = 0; k < 2; ++k)
       QCOMPARE(ttft.series[1].marks[k] == lb::report::PointMark::Pass,
-               (*sweep)["lanes"]["fp8"]["context_sweep"][k]["retrieval_pass"].get<bool>());
+               sweep["lanes"]["fp8"]["context_sweep"][k]["retrieval_pass"].get<bool>());
     QVERIFY(!ttft.note.empty());
     QCOMPARE(count_of(html_, "<svg "), model_.charts.size());
   }
@@ -392,9 +393,9 @@ class TestReportContent : public QObject {
   // The regression's token-level evidence: a Token fidelity table whose counts are the
   // summary's, each confident change listed, and a gate row that waits for their verdicts.
   void tokenFidelityTablesAndGate() {
-    const auto regression =
-        folder_->experiments_of_kind(lb::record::ExperimentKind::Regression).front();
-    const auto& td = (*regression)["comparisons"][0]["token_divergence"];
+    const nlohmann::json regression =
+        lb::test::summary_sections(folder_->dir, lb::record::ExperimentKind::Regression).front();
+    const auto& td = regression["comparisons"][0]["token_divergence"];
     QVERIFY2(td.is_object(), "the fixture's lanes record logprobs");
     const auto tables = lb::report::token_fidelity_tables(*folder_);
     QVERIFY(!tables.empty());
@@ -414,7 +415,7 @@ class TestReportContent : public QObject {
     QCOMPARE(row->cells[1].score, confident > 0 ? "0/" + std::to_string(confident) : "");
 
     // Without a confident change the row passes with a reason, never with a bare "0/0".
-    nlohmann::json summary = folder_->summary;
+    nlohmann::json summary = lb::test::summary_json(folder_->dir);
     for (auto& e : summary["experiments"])
       if (e.value("kind", "") == "regression")
         e["comparisons"][0]["token_divergence"]["confident_changes"] = nlohmann::json::array();
@@ -435,8 +436,9 @@ class TestReportContent : public QObject {
   void crossScoresTopKTablesAndTopOneGate() {
     using nlohmann::json;
     lb::report::RunFolder folder = *folder_;
+    nlohmann::json summary = lb::test::summary_json(folder.dir);
     json* td = nullptr;
-    for (auto& e : folder.summary["experiments"])
+    for (auto& e : summary["experiments"])
       if (e.value("kind", "") == "regression") td = &e["comparisons"][0]["token_divergence"];
     QVERIFY(td != nullptr && td->is_object());
     const json direction = {{"scorer", "bf16"},
@@ -472,7 +474,7 @@ class TestReportContent : public QObject {
                                                {"token_candidate", " 175"},
                                                {"top_baseline", top_baseline},
                                                {"top_candidate", top_candidate}}});
-    folder.record = content_record(folder.summary);
+    folder.record = content_record(summary);
     const auto tables = lb::report::token_fidelity_tables(folder);
     const auto find = [&tables](const std::string& prefix) -> const lb::report::ReportTable* {
       for (const auto& t : tables)
@@ -493,9 +495,8 @@ class TestReportContent : public QObject {
     QCOMPARE(top->rows[0][1], std::string("\" 165\""));
     QCOMPARE(top->rows[0][3], std::string("\" 175\""));
     QCOMPARE(top->rows[1][3], std::string("–"));  // the candidate listed one alternative
-    const auto top1_cell = [&folder]() {
-      const auto gates =
-          lb::report::build_gate_table(content_record(folder.summary), folder.lane_ids());
+    const auto top1_cell = [&folder, &summary]() {
+      const auto gates = lb::report::build_gate_table(content_record(summary), folder.lane_ids());
       const auto row = std::find_if(gates.rows.begin(), gates.rows.end(),
                                     [](const auto& r) { return r.key == "tokens.top1"; });
       if (row == gates.rows.end()) qFatal("no top-1 gate row");
@@ -515,7 +516,7 @@ class TestReportContent : public QObject {
     (*td)["confident_changes"][0]["token_index"] = "seven";
     (*td)["confident_changes"][0]["top_baseline"][0] = "165";
     (*td)["confident_changes"].push_back(42);
-    folder.record = content_record(folder.summary);
+    folder.record = content_record(summary);
     const auto damaged = lb::report::token_fidelity_tables(folder);
     const auto changes = std::find_if(damaged.begin(), damaged.end(),
                                       [](const auto& t) { return t.title == "Confident changes"; });
@@ -552,8 +553,9 @@ class TestReportContent : public QObject {
     const auto table = lb::report::load_baseline_table(*folder);
     QCOMPARE(table.title, std::string("Greedy A/A baseline under load"));
     QCOMPARE(table.rows.size(), size_t(2));
-    const auto& lanes =
-        (*folder->experiments_of_kind(lb::record::ExperimentKind::Regression).front())["lanes"];
+    const nlohmann::json lanes =
+        lb::test::summary_sections(folder->dir, lb::record::ExperimentKind::Regression)
+            .front()["lanes"];
     for (const auto& row : table.rows) {
       const auto& load = lanes[row.at(0)]["load_baseline"];
       QCOMPARE(row[1], std::string("1 vs 16"));
@@ -670,6 +672,7 @@ class TestReportContent : public QObject {
   // the client kept to the schedule.
   void traceReplayHasItsTable() {
     lb::report::RunFolder folder = *folder_;
+    nlohmann::json summary = lb::test::summary_json(folder.dir);
     const std::vector<std::string> lanes = folder.lane_ids();
     nlohmann::json trace = {
         {"kind", "trace"},
@@ -687,8 +690,8 @@ class TestReportContent : public QObject {
           {"phases",
            {{"trace",
              {{"median_ttft_ms", 12.5}, {"median_tpot_ms", 3.25}, {"output_throughput", 100.5}}}}}};
-    folder.summary["experiments"].push_back(trace);
-    folder.record = content_record(folder.summary);
+    summary["experiments"].push_back(trace);
+    folder.record = content_record(summary);
     const auto tables = lb::report::performance_tables(folder);
     const auto it = std::find_if(tables.begin(), tables.end(),
                                  [](const auto& t) { return t.title == "Trace replay"; });
@@ -706,12 +709,13 @@ class TestReportContent : public QObject {
   // summary, not as -1 (a number a reader could take for a measurement).
   void unmeasuredSpeculativeFiguresAreNullInTheSummary() {
     lb::report::RunFolder folder = *folder_;
+    nlohmann::json summary = lb::test::summary_json(folder.dir);
     const std::string lane = folder.lane_ids().front();
     nlohmann::json spec = {{"kind", "speculative"}, {"name", "speculative"}};
     spec["lanes"][lane]["speculative"]["c1"] = {{"decode_tok_s", {{"median", 61.5}}},
                                                 {"output_tok_s", 60.0}};
-    folder.summary["experiments"].push_back(spec);
-    folder.record = content_record(folder.summary);
+    summary["experiments"].push_back(spec);
+    folder.record = content_record(summary);
     const auto model = lb::report::build_report_model(folder);
     const auto j = lb::report::qualification_summary(folder, model,
                                                      lb::report::PrivacyScrubber::for_run(folder));

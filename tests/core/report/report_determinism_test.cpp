@@ -36,8 +36,9 @@ class TestReportDeterminism : public QObject {
     const auto& floor = tables[0];
     QCOMPARE(floor.title, std::string("Determinism floor"));
     QCOMPARE(floor.rows.size(), size_t(8));  // two lanes: three checks and the floor
-    const json& lanes =
-        (*folder->experiments_of_kind(lb::record::ExperimentKind::Determinism).front())["lanes"];
+    const nlohmann::json lanes =
+        lb::test::summary_sections(folder->dir, lb::record::ExperimentKind::Determinism)
+            .front()["lanes"];
     int flips_in_summary = 0;
     for (const auto& row : floor.rows) {
       const json& d = lanes[row.at(0)]["determinism"];
@@ -85,8 +86,9 @@ class TestReportDeterminism : public QObject {
     QVERIFY(tables.size() >= 2);
     QCOMPARE(tables[0].title, std::string("Candidates against the baseline's floor"));
     QCOMPARE(tables[0].rows.size(), size_t(1));
-    const json& c = (*folder->experiments_of_kind(lb::record::ExperimentKind::Regression)
-                          .front())["comparisons"][0];
+    const nlohmann::json c =
+        lb::test::summary_sections(folder->dir, lb::record::ExperimentKind::Regression)
+            .front()["comparisons"][0];
     const auto& row = tables[0].rows[0];
     QCOMPARE(row[1], std::string("bf16"));
     QCOMPARE(row[2], std::to_string(c["floor_verdict"]["differing"].get<int>()) + " of " +

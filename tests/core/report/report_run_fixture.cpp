@@ -1,5 +1,7 @@
 #include "report_run_fixture.h"
 
+#include <fstream>
+
 #include <QtTest>
 #include <atomic>
 
@@ -45,6 +47,23 @@ std::filesystem::path run_plan_into(const nlohmann::json& plan, const std::strin
   if (!result.errors.empty() && result.exit_code == lb::run::kExitInput)
     qFatal("run did not start: %s", result.errors.front().c_str());
   return dir;
+}
+
+nlohmann::json summary_json(const std::string& dir) {
+  std::ifstream in(std::filesystem::path(dir) / "summary.json", std::ios::binary);
+  if (!in) return nullptr;
+  return nlohmann::json::parse(in, nullptr, false);
+}
+
+std::vector<nlohmann::json> summary_sections(const std::string& dir, record::ExperimentKind kind) {
+  std::vector<nlohmann::json> out;
+  const nlohmann::json summary = summary_json(dir);
+  if (!summary.is_object() || !summary.contains("experiments")) return out;
+  for (const nlohmann::json& e : summary["experiments"])
+    if (e.is_object() && e.contains("kind") && e["kind"].is_string() &&
+        record::experiment_kind_from(e["kind"].get<std::string>()) == kind)
+      out.push_back(e);
+  return out;
 }
 
 }  // namespace lb::test

@@ -62,7 +62,7 @@ class TestReportRunFolder : public QObject {
     QVERIFY(folder);
     const auto table = lb::report::build_gate_table(folder->record, folder->lane_ids());
     QCOMPARE(table.lanes.size(), size_t(2));
-    const auto gates = folder->experiments_of_kind(lb::record::ExperimentKind::Gates);
+    const auto gates = lb::test::summary_sections(folder->dir, lb::record::ExperimentKind::Gates);
     QCOMPARE(gates.size(), size_t(1));
     int functional = 0;
     for (const auto& row : table.rows) {
@@ -71,7 +71,7 @@ class TestReportRunFolder : public QObject {
       ++functional;
       const std::string check = row.key.substr(6);
       for (size_t i = 0; i < 2; ++i) {
-        const auto& g = (*gates[0])["lanes"][table.lanes[i]]["gates"][check];
+        const auto& g = gates[0]["lanes"][table.lanes[i]]["gates"][check];
         QCOMPARE(std::string(lb::report::gate_status_name(row.cells[i].status)),
                  g["status"].get<std::string>());
         QCOMPARE(row.cells[i].score, g["score"].get<std::string>());
@@ -105,9 +105,9 @@ class TestReportRunFolder : public QObject {
   void damagedRetrievalKeepsTheRowsAfterIt() {
     const auto folder = lb::report::load_run_folder(run_.string(), nullptr);
     QVERIFY(folder);
-    nlohmann::json summary = folder->summary;
+    nlohmann::json summary = lb::test::summary_json(folder->dir);
     nlohmann::json sweep =
-        *folder->experiments_of_kind(lb::record::ExperimentKind::ContextSweep).front();
+        lb::test::summary_sections(folder->dir, lb::record::ExperimentKind::ContextSweep).front();
     const std::string first = folder->lane_ids().front();
     for (auto& size : sweep["lanes"][first]["context_sweep"]) size["retrieval_pass"] = "yes";
     nlohmann::json experiments = nlohmann::json::array({sweep});
@@ -132,9 +132,9 @@ class TestReportRunFolder : public QObject {
   void repeatedKindsKeepTheirRowsApart() {
     const auto folder = lb::report::load_run_folder(run_.string(), nullptr);
     QVERIFY(folder);
-    nlohmann::json summary = folder->summary;
+    nlohmann::json summary = lb::test::summary_json(folder->dir);
     nlohmann::json again =
-        *folder->experiments_of_kind(lb::record::ExperimentKind::ContextSweep).front();
+        lb::test::summary_sections(folder->dir, lb::record::ExperimentKind::ContextSweep).front();
     again["name"] = "context_sweep-2";
     summary["experiments"].push_back(again);
     const auto table = lb::report::build_gate_table(folder_record(summary), folder->lane_ids());

@@ -106,7 +106,7 @@ class ReportSampledTest : public QObject {
   void damagedPromptFiguresReadAsNotAvailable() {
     auto folder = lb::report::load_run_folder(run_.string(), nullptr);
     QVERIFY(folder);
-    nlohmann::json summary = folder->summary;
+    nlohmann::json summary = lb::test::summary_json(folder->dir);
     auto& prompt = summary["experiments"][0]["comparisons"][0]["prompts"][0];
     prompt["q_value"] = nullptr;
     prompt["within_a"]["median"] = "high";

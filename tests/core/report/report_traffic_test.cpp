@@ -100,7 +100,7 @@ class TestReportTraffic : public QObject {
 
     // Damaged members read as not available, and the rows after them are kept: a turn without
     // its index is not called turn 0, a probe whose load is text is left out of the chart.
-    nlohmann::json summary = folder->summary;
+    nlohmann::json summary = lb::test::summary_json(folder->dir);
     for (auto& e : summary["experiments"]) {
       if (e["kind"] == "sessions") e["lanes"]["bf16"]["sessions"]["per_turn"][0]["turn"] = "one";
       if (e["kind"] == "capacity") e["lanes"]["fp8"]["capacity"]["probes"][0]["load"] = "1";

@@ -72,7 +72,8 @@ class TestReportTrials : public QObject {
     const auto* t = table_titled(model_, "Throughput by concurrency");
     QVERIFY(t);
     QCOMPARE(t->header[4], std::string("Output (tok/s)"));
-    const json& e = *folder_->experiments_of_kind(lb::record::ExperimentKind::Throughput).front();
+    const nlohmann::json e =
+        lb::test::summary_sections(folder_->dir, lb::record::ExperimentKind::Throughput).front();
     for (const auto& row : t->rows) {
       const json& p = e["lanes"][row[0]]["phases"][row[1]];
       const json& i = p["intervals"]["output_throughput"];
@@ -94,7 +95,8 @@ class TestReportTrials : public QObject {
     const auto* t = table_titled(model_, "Context sweep");
     QVERIFY(t);
     QCOMPARE(t->rows.size(), size_t(4));  // two lanes x two sizes
-    const json& e = *folder_->experiments_of_kind(lb::record::ExperimentKind::ContextSweep).front();
+    const nlohmann::json e =
+        lb::test::summary_sections(folder_->dir, lb::record::ExperimentKind::ContextSweep).front();
     auto bracket = [](const json& i, double scale, int decimals) {
       return " [" + lb::report::format_number(i["lo"].get<double>() * scale, decimals) + ", " +
              lb::report::format_number(i["hi"].get<double>() * scale, decimals) + "]";
