@@ -13,8 +13,6 @@
 namespace lb::report {
 namespace {
 
-using nlohmann::json;
-
 void request_caveats(const RunFolder& folder, std::vector<std::string>& out) {
   for (const auto& [lane, n] : folder.digest.estimated_outputs())
     out.push_back("Lane " + lane + ": output token counts of " + std::to_string(n) +

@@ -8,8 +8,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/compare/review_record.h"
 #include "core/compare/sampled_verdicts.h"
 #include "core/record/environment_record.h"
