@@ -222,6 +222,20 @@ class ChartPanelTest : public QObject {
     QVERIFY2(y->max() >= 500.0, qPrintable(QString::number(y->max())));
   }
 
+  // A point at the highest x (the one concurrency level of a merged run: 2 streams) sits inside
+  // the plot, not on its right edge where half of its marker is cut off.
+  void last_point_is_inside_the_plot() {
+    ChartPanel panel(ChartKind::Scatter, std::make_shared<LanePalette>());
+    panel.set_series("fp8", {{2.0, 1800.0}});
+    panel.set_series("bf16", {{2.0, 1400.0}});
+    panel.flush();
+    auto* view = panel.findChild<QChartView*>();
+    QVERIFY(view);
+    auto* x = qobject_cast<QValueAxis*>(view->chart()->axes(Qt::Horizontal).first());
+    QVERIFY(x);
+    QVERIFY2(x->max() > 2.0, qPrintable(QString::number(x->max())));
+  }
+
   // A live chart asks for a range on every drain; the axes (whose every change lays out all their
   // labels again) change only when the nice range does.
   void axes_change_only_when_their_nice_range_does() {

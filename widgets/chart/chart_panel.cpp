@@ -45,7 +45,9 @@ AxisRange range_of(const std::map<QString, std::vector<QPointF>>& series,
   if (r.x_min > r.x_max) return AxisRange{};
   if (x_zero) r.x_min = std::min(r.x_min, 0.0);
   if (y_zero) r.y_min = std::min(r.y_min, 0.0);
-  if (r.x_max <= r.x_min) r.x_max = r.x_min + 1;
+  // 5 % beyond the last point on both axes, so a point there (a single concurrency level, the
+  // highest one) is drawn whole rather than cut by the plot's edge.
+  r.x_max = r.x_max <= r.x_min ? r.x_min + 1 : r.x_max + (r.x_max - r.x_min) * 0.05;
   r.y_max = r.y_max <= r.y_min ? r.y_min + 1 : r.y_max + (r.y_max - r.y_min) * 0.05;
   return r;
 }
