@@ -3,6 +3,7 @@
 #include <cmath>
 #include <variant>
 #include "core/record/lane_extras.h"
+#include "core/record/overloaded.h"
 #include "core/record/run_summary.h"
 
 namespace lb::report {
@@ -116,11 +117,6 @@ void put_c1_figures(const record::LaneRecord& lane, json& perf) {
   perf["c1_ttft_p50_ms"] = figure(c1 ? c1->figures.ttft_ms.p50 : NAN, "measured");
 }
 
-template <typename... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-
 // The lane's figures from every experiment it ran, each kind's under its own key; of two
 // experiments of one kind the later one's (the c1 figures: the first throughput experiment's).
 json lane_performance(const RunFolder& folder, const std::string& lane_id) {
@@ -128,7 +124,7 @@ json lane_performance(const RunFolder& folder, const std::string& lane_id) {
   for (const record::ExperimentSection& e : folder.record.experiments) {
     const record::LaneRecord* lane = e.lane(lane_id);
     if (!lane) continue;
-    std::visit(Overloaded{
+    std::visit(record::Overloaded{
                    [&](const record::ThroughputLane&) {
                      if (!perf.contains("c1_decode_tok_s")) put_c1_figures(*lane, perf);
                      perf["throughput"] = throughput_figures(*lane);

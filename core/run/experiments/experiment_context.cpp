@@ -5,6 +5,7 @@
 #include "core/logprobs/raw_logprobs.h"
 #include "core/metrics/phase_cost.h"
 #include "core/metrics/steady_state.h"
+#include "core/record/overloaded.h"
 #include "core/run/experiments/capacity_experiment.h"
 #include "core/run/experiments/context_sweep_experiment.h"
 #include "core/run/experiments/determinism_experiment.h"
@@ -193,17 +194,6 @@ void ExperimentContext::flag_blocker(const std::string& why) {
   sink_.on_message(MessageLevel::Error, why);
 }
 
-namespace {
-
-template <class... Fn>
-struct Overloaded : Fn... {
-  using Fn::operator()...;
-};
-template <class... Fn>
-Overloaded(Fn...) -> Overloaded<Fn...>;
-
-}  // namespace
-
 double ExperimentContext::cost_per_hour_of(const std::string& lane_id) const {
   for (const LaneRuntime* lane : all_lanes_)
     if (lane->plan.id == lane_id) return lane->plan.cost_per_hour;
@@ -213,24 +203,25 @@ double ExperimentContext::cost_per_hour_of(const std::string& lane_id) const {
 record::ExperimentKind kind_of(const plan::Experiment& spec) {
   using K = record::ExperimentKind;
   return std::visit(
-      Overloaded{[](const plan::ThroughputExperiment&) { return K::Throughput; },
-                 [](const plan::RegressionExperiment&) { return K::Regression; },
-                 [](const plan::ContextSweepExperiment&) { return K::ContextSweep; },
-                 [](const plan::PrefixCacheExperiment&) { return K::PrefixCache; },
-                 [](const plan::SpeculativeExperiment&) { return K::Speculative; },
-                 [](const plan::GatesExperiment&) { return K::Gates; },
-                 [](const plan::TraceExperiment&) { return K::Trace; },
-                 [](const plan::SampledRegressionExperiment&) { return K::SampledRegression; },
-                 [](const plan::SessionsExperiment&) { return K::Sessions; },
-                 [](const plan::CapacityExperiment&) { return K::Capacity; },
-                 [](const plan::DeterminismExperiment&) { return K::Determinism; }},
+      record::Overloaded{
+          [](const plan::ThroughputExperiment&) { return K::Throughput; },
+          [](const plan::RegressionExperiment&) { return K::Regression; },
+          [](const plan::ContextSweepExperiment&) { return K::ContextSweep; },
+          [](const plan::PrefixCacheExperiment&) { return K::PrefixCache; },
+          [](const plan::SpeculativeExperiment&) { return K::Speculative; },
+          [](const plan::GatesExperiment&) { return K::Gates; },
+          [](const plan::TraceExperiment&) { return K::Trace; },
+          [](const plan::SampledRegressionExperiment&) { return K::SampledRegression; },
+          [](const plan::SessionsExperiment&) { return K::Sessions; },
+          [](const plan::CapacityExperiment&) { return K::Capacity; },
+          [](const plan::DeterminismExperiment&) { return K::Determinism; }},
       spec.params);
 }
 
 std::unique_ptr<Experiment> make_experiment(const plan::Experiment& spec) {
   using Made = std::unique_ptr<Experiment>;
   return std::visit(
-      Overloaded{
+      record::Overloaded{
           [](const plan::ThroughputExperiment&) -> Made {
             return std::make_unique<ThroughputExperiment>();
           },
