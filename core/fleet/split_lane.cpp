@@ -141,7 +141,7 @@ json split_lane_json(const plan::Experiment& spec, const std::string& lane,
     run::PhaseOutcome outcome;
     outcome.records = std::move(sent);
     outcome.interrupted = interrupted;
-    out["schedule"] = run::schedule_adherence_json(outcome, scheduled);
+    out["schedule"] = record::to_json(run::schedule_adherence(outcome, scheduled));
     out["schedule"]["clients"] = clients.size();
   }
   return out;

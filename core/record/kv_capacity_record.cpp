@@ -16,4 +16,18 @@ std::optional<KvCapacityRecord> read_kv_capacity(const nlohmann::json& kv) {
   return r;
 }
 
+nlohmann::json to_json(const KvCapacityRecord& kv) {
+  auto count = [](double v) {
+    return std::isfinite(v) ? nlohmann::json(static_cast<int64_t>(v)) : nlohmann::json(nullptr);
+  };
+  nlohmann::json j = {{"tokens", count(kv.tokens)}, {"provenance", kv.provenance}};
+  if (!kv.cache_dtype.empty()) j["cache_dtype"] = kv.cache_dtype;
+  if (std::isfinite(kv.full_context_windows)) {
+    j["full_context_windows"] = kv.full_context_windows;
+    j["max_model_len"] = count(kv.max_model_len);
+  }
+  if (!kv.reason.empty()) j["reason"] = kv.reason;
+  return j;
+}
+
 }  // namespace lb::record

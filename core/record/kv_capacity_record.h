@@ -23,4 +23,8 @@ struct KvCapacityRecord {
 // A lane's "kv_capacity" object; nullopt when it is not an object.
 std::optional<KvCapacityRecord> read_kv_capacity(const nlohmann::json& kv);
 
+// The lane's "kv_capacity" object as the engine writes it: tokens and the model length as whole
+// numbers, tokens null when the server exposed no cache config.
+nlohmann::json to_json(const KvCapacityRecord& kv);
+
 }  // namespace lb::record

@@ -26,10 +26,16 @@ struct TraceScheduleRecord {
   double late_threshold_ms = NAN;
   double late_share = NAN;  // of the sent requests, those sent over the threshold late
   std::optional<bool> kept_up;
+  std::string kept_up_rule;  // the rule in words
+  std::string provenance;    // "measured": the client's own clock
 };
 
 // A trace section's "trace" object and a lane's "schedule" object; nullopt when not an object.
 std::optional<TraceSourceRecord> read_trace_source(const nlohmann::json& trace);
 std::optional<TraceScheduleRecord> read_trace_schedule(const nlohmann::json& schedule);
+
+// The lane's "schedule" object as the engine writes it: counts as whole numbers, a lateness
+// that could not be measured as null.
+nlohmann::json to_json(const TraceScheduleRecord& schedule);
 
 }  // namespace lb::record

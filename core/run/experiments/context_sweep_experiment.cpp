@@ -136,7 +136,9 @@ void ContextSweepExperiment::run(ExperimentContext& ctx) {
       rows.push_back(std::move(row));
     }
     ctx.section()["lanes"][lane->plan.id]["context_sweep"] = std::move(rows);
-    ctx.section()["lanes"][lane->plan.id]["kv_capacity"] = kv_capacity_json(*lane);
+    const std::optional<record::KvCapacityRecord> kv = kv_capacity(*lane);
+    ctx.section()["lanes"][lane->plan.id]["kv_capacity"] =
+        kv ? record::to_json(*kv) : nlohmann::json(nullptr);
   }
 }
 

@@ -35,19 +35,21 @@ LoadPhase lane_phase(const ExperimentContext& ctx, const LaneRuntime& lane, std:
   return p;
 }
 
-nlohmann::json kv_capacity_json(const LaneRuntime& lane) {
-  if (lane.probe.metrics_text.empty()) return nullptr;
+std::optional<record::KvCapacityRecord> kv_capacity(const LaneRuntime& lane) {
+  if (lane.probe.metrics_text.empty()) return std::nullopt;
   const auto counters =
       metrics::extract_server_counters(metrics::parse_prometheus_text(lane.probe.metrics_text));
-  if (!counters.kv_capacity_tokens) return nullptr;
-  nlohmann::json j = {{"tokens", *counters.kv_capacity_tokens}, {"provenance", "server"}};
-  if (!counters.cache_dtype.empty()) j["cache_dtype"] = counters.cache_dtype;
+  if (!counters.kv_capacity_tokens) return std::nullopt;
+  record::KvCapacityRecord kv;
+  kv.tokens = static_cast<double>(*counters.kv_capacity_tokens);
+  kv.provenance = metrics::to_string(metrics::Provenance::Server);
+  kv.cache_dtype = counters.cache_dtype;
   const int64_t max_len = lane.probe.max_context_tokens();
   if (auto windows = metrics::kv_windows(counters, max_len)) {
-    j["full_context_windows"] = *windows;
-    j["max_model_len"] = max_len;
+    kv.full_context_windows = *windows;
+    kv.max_model_len = static_cast<double>(max_len);
   }
-  return j;
+  return kv;
 }
 
 uint64_t name_seed(const std::string& name, uint64_t seed) {

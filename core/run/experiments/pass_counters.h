@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/metrics/server_counters.h"
+#include "core/record/kv_capacity_record.h"
 #include "core/run/experiments/experiment.h"
 
 namespace lb::run {
@@ -31,8 +32,8 @@ nlohmann::json labelled(const nlohmann::json& value, metrics::Provenance provena
 LoadPhase lane_phase(const ExperimentContext& ctx, const LaneRuntime& lane, std::string phase);
 
 // KV cache capacity in tokens and in full-context windows (capacity / max_model_len) from the
-// cache config the lane's /metrics exposed when probed; null when it exposes none.
-nlohmann::json kv_capacity_json(const LaneRuntime& lane);
+// cache config the lane's /metrics exposed when probed; nullopt when it exposes none.
+std::optional<record::KvCapacityRecord> kv_capacity(const LaneRuntime& lane);
 
 // FNV-1a of a name mixed into a seed: the same plan gives the same prompts on every platform.
 uint64_t name_seed(const std::string& name, uint64_t seed = 0);

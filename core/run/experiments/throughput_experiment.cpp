@@ -102,12 +102,12 @@ nlohmann::json run_doubling(ExperimentContext& ctx, const plan::ThroughputExperi
 }
 
 // KV capacity from the cache config the lane exposed, or why there is none.
-nlohmann::json kv_capacity_or_why(const LaneRuntime& lane) {
-  nlohmann::json kv = kv_capacity_json(lane);
-  if (!kv.is_null()) return kv;
-  return {{"tokens", nullptr},
-          {"provenance", metrics::to_string(metrics::Provenance::None)},
-          {"reason", "the server's /metrics exposes no KV cache config"}};
+record::KvCapacityRecord kv_capacity_or_why(const LaneRuntime& lane) {
+  if (std::optional<record::KvCapacityRecord> kv = kv_capacity(lane)) return *kv;
+  record::KvCapacityRecord none;
+  none.provenance = metrics::to_string(metrics::Provenance::None);
+  none.reason = "the server's /metrics exposes no KV cache config";
+  return none;
 }
 
 }  // namespace
@@ -120,7 +120,8 @@ void ThroughputExperiment::run(ExperimentContext& ctx) {
       ctx.warn("lane " + lane->plan.id + " (" + to_string(lane->probe.kind) +
                ") is not known to accept ignore_eos: requests may stop before " +
                std::to_string(p.output_tokens) + " output tokens");
-    ctx.section()["lanes"][lane->plan.id]["kv_capacity"] = kv_capacity_or_why(*lane);
+    ctx.section()["lanes"][lane->plan.id]["kv_capacity"] =
+        record::to_json(kv_capacity_or_why(*lane));
     synthetic_budget(ctx.client(), *lane, p.input_tokens, p.use_tokenize);
     if (p.request_rate > 0) {
       LoadPhase phase = base_phase(p, ctx, *lane, 0);

@@ -51,13 +51,12 @@ LoadPhase trace_phase(const ExperimentContext& ctx, const LaneRuntime& lane,
 
 // A client that fell behind adds its own delay to every figure of the lane: say so.
 void say_whether_kept_up(ExperimentContext& ctx, const std::string& lane,
-                         const nlohmann::json& adherence) {
+                         const record::TraceScheduleRecord& adherence) {
   char figures[96];
-  std::snprintf(
-      figures, sizeof figures, "%.1f %% sent over %.0f ms late, lateness p99 %.2f ms",
-      100.0 * adherence["late_share"].get<double>(), kLateThresholdMs,
-      adherence["lateness_p99_ms"].is_number() ? adherence["lateness_p99_ms"].get<double>() : 0.0);
-  if (adherence["kept_up"].get<bool>()) {
+  std::snprintf(figures, sizeof figures, "%.1f %% sent over %.0f ms late, lateness p99 %.2f ms",
+                100.0 * adherence.late_share, kLateThresholdMs,
+                std::isfinite(adherence.lateness_p99_ms) ? adherence.lateness_p99_ms : 0.0);
+  if (adherence.kept_up == true) {
     ctx.info("lane " + lane + ": the client kept up with the trace (" + figures + ")");
   } else {
     ctx.warn("lane " + lane + ": the client did not keep up with the trace (" + figures +
@@ -67,7 +66,7 @@ void say_whether_kept_up(ExperimentContext& ctx, const std::string& lane,
 
 }  // namespace
 
-nlohmann::json schedule_adherence_json(const PhaseOutcome& outcome, size_t scheduled) {
+record::TraceScheduleRecord schedule_adherence(const PhaseOutcome& outcome, size_t scheduled) {
   std::vector<double> lateness_ms;
   size_t late = 0;
   for (const auto& r : outcome.records) {
@@ -80,17 +79,18 @@ nlohmann::json schedule_adherence_json(const PhaseOutcome& outcome, size_t sched
   const double late_share = sent > 0 ? static_cast<double>(late) / static_cast<double>(sent) : 0;
   const metrics::Distribution d = metrics::describe(std::move(lateness_ms));
   const bool kept_up = !outcome.interrupted && sent > 0 && late_share <= kKeptUpMaxLateShare;
-  return {
-      {"scheduled", scheduled},
-      {"sent", sent},
-      {"lateness_p50_ms", record::number_or_null(d.p50)},
-      {"lateness_p99_ms", record::number_or_null(d.p99)},
-      {"lateness_max_ms", record::number_or_null(d.max)},
-      {"late_threshold_ms", kLateThresholdMs},
-      {"late_share", late_share},
-      {"kept_up", kept_up},
-      {"kept_up_rule", "at most 1 % of the sent requests more than 10 ms late, run not stopped"},
-      {"provenance", metrics::to_string(metrics::Provenance::Measured)}};
+  record::TraceScheduleRecord r;
+  r.scheduled = static_cast<double>(scheduled);
+  r.sent = static_cast<double>(sent);
+  r.lateness_p50_ms = d.p50;
+  r.lateness_p99_ms = d.p99;
+  r.lateness_max_ms = d.max;
+  r.late_threshold_ms = kLateThresholdMs;
+  r.late_share = late_share;
+  r.kept_up = kept_up;
+  r.kept_up_rule = "at most 1 % of the sent requests more than 10 ms late, run not stopped";
+  r.provenance = metrics::to_string(metrics::Provenance::Measured);
+  return r;
 }
 
 void TraceExperiment::run(ExperimentContext& ctx) {
@@ -123,9 +123,9 @@ void TraceExperiment::run(ExperimentContext& ctx) {
         static_cast<double>(kSizingTokens);
     const PhaseOutcome outcome =
         ctx.run_phase(trace_phase(ctx, *lane, p, trace, schedule_ns, scale));
-    nlohmann::json adherence = schedule_adherence_json(outcome, schedule_ns.size());
+    const record::TraceScheduleRecord adherence = schedule_adherence(outcome, schedule_ns.size());
     say_whether_kept_up(ctx, lane->plan.id, adherence);
-    ctx.section()["lanes"][lane->plan.id]["schedule"] = std::move(adherence);
+    ctx.section()["lanes"][lane->plan.id]["schedule"] = record::to_json(adherence);
   }
 }
 

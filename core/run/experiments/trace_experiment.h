@@ -5,6 +5,7 @@
 // late the client sent and whether it kept up (docs/traces.md).
 #include <vector>
 
+#include "core/record/trace_record.h"
 #include "core/run/experiments/experiment.h"
 
 namespace lb::run {
@@ -21,7 +22,7 @@ inline constexpr double kLateThresholdMs = 10.0;
 inline constexpr double kKeptUpMaxLateShare = 0.01;
 
 // The lane's "schedule" section: scheduled and sent counts, lateness p50/p99/max (ms), the share
-// sent more than kLateThresholdMs late, and kept_up.
-nlohmann::json schedule_adherence_json(const PhaseOutcome& outcome, size_t scheduled);
+// sent more than kLateThresholdMs late, and whether the client kept up.
+record::TraceScheduleRecord schedule_adherence(const PhaseOutcome& outcome, size_t scheduled);
 
 }  // namespace lb::run

@@ -607,6 +607,26 @@ class RecordRunSummaryTest : public QObject {
     unknown.kind.reset();
     QVERIFY(std::holds_alternative<UnknownKindLane>(lane_extras(unknown, unknown.lanes.at(0))));
   }
+
+  // The blocks the engine now writes from types come out as the golden folders have them.
+  void typedBlocksWriteAsTheEngineDid() {
+    const std::filesystem::path root(lb::test::fixture_path("run_folders"));
+    for (const char* kind : {"throughput", "context_sweep", "trace"}) {
+      const json doc = json::parse(read_text(root / kind / "summary.json"));
+      for (const auto& [id, lane] : doc["experiments"][0]["lanes"].items()) {
+        if (lane.contains("kv_capacity") && lane["kv_capacity"].is_object())
+          QCOMPARE(to_json(*read_kv_capacity(lane["kv_capacity"])).dump(),
+                   lane["kv_capacity"].dump());
+        if (lane.contains("schedule"))
+          QCOMPARE(to_json(*read_trace_schedule(lane["schedule"])).dump(), lane["schedule"].dump());
+      }
+    }
+    KvCapacityRecord none;
+    none.provenance = "none";
+    none.reason = "no cache config";
+    QVERIFY(to_json(none)["tokens"].is_null());
+    QVERIFY(!to_json(none).contains("full_context_windows"));
+  }
 };
 
 LANEBENCH_TEST_GUILESS_MAIN(RecordRunSummaryTest)

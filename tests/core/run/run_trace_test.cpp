@@ -93,22 +93,32 @@ class TestTraceExperiment : public QObject {
       }
       return o;
     };
-    const auto one = lb::run::schedule_adherence_json(outcome_with_late(1), 100);
-    QCOMPARE(one["kept_up"], true);
-    QCOMPARE(one["late_share"], 0.01);
-    QCOMPARE(one["lateness_p50_ms"], 1.0);
-    QCOMPARE(one["lateness_max_ms"], 25.0);
-    const auto two = lb::run::schedule_adherence_json(outcome_with_late(2), 100);
-    QCOMPARE(two["kept_up"], false);
-    QCOMPARE(two["late_share"], 0.02);
+    const auto one = lb::run::schedule_adherence(outcome_with_late(1), 100);
+    QCOMPARE(one.kept_up, std::optional<bool>(true));
+    QCOMPARE(one.late_share, 0.01);
+    QCOMPARE(one.lateness_p50_ms, 1.0);
+    QCOMPARE(one.lateness_max_ms, 25.0);
+    const auto two = lb::run::schedule_adherence(outcome_with_late(2), 100);
+    QCOMPARE(two.kept_up, std::optional<bool>(false));
+    QCOMPARE(two.late_share, 0.02);
     auto stopped = outcome_with_late(0);
     stopped.interrupted = true;
-    QCOMPARE(lb::run::schedule_adherence_json(stopped, 150)["kept_up"], false);
-    // Nothing sent: no lateness to report, and not kept up.
-    const auto none = lb::run::schedule_adherence_json({}, 5);
+    QCOMPARE(lb::run::schedule_adherence(stopped, 150).kept_up, std::optional<bool>(false));
+    // Nothing sent: no lateness to report, and not kept up; written as the file has it.
+    const nlohmann::json none = lb::record::to_json(lb::run::schedule_adherence({}, 5));
     QCOMPARE(none["sent"], 0);
+    QCOMPARE(none["scheduled"], 5);
     QVERIFY(none["lateness_p99_ms"].is_null());
     QCOMPARE(none["kept_up"], false);
+    QCOMPARE(none["late_threshold_ms"], 10.0);
+    // What the engine writes reads back into the same record.
+    const auto written = lb::run::schedule_adherence(outcome_with_late(1), 100);
+    const auto back = lb::record::read_trace_schedule(lb::record::to_json(written));
+    QVERIFY(back.has_value());
+    QCOMPARE(back->sent, 100.0);
+    QCOMPARE(back->lateness_p99_ms, written.lateness_p99_ms);
+    QCOMPARE(back->kept_up_rule, written.kept_up_rule);
+    QCOMPARE(lb::record::to_json(*back), lb::record::to_json(written));
   }
 
   void replaysEachLaneOnTheTraceOffsets() {
