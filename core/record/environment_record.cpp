@@ -19,8 +19,7 @@ LaneEnvironmentRecord read_lane(const nlohmann::json& lane) {
       !version.is_null())
     r.server_version = scalar_text(version);
   r.max_context_tokens = member_number(probe, "max_context_tokens");
-  if (const nlohmann::json& metrics = member(probe, "metrics_available"); metrics.is_boolean())
-    r.metrics_available = metrics.get<bool>();
+  r.metrics_available = member_optional_flag(probe, "metrics_available");
   r.tls_verification = member_text(member(lane, "tls"), "verification");
   r.key_over_plain_http_to = member_text(lane, "key_over_plain_http_to");
   r.cache_config = scalar_members(member(lane, "cache_config"));

@@ -56,6 +56,12 @@ inline bool member_flag(const nlohmann::json& object, const char* key) {
   return at.is_boolean() && at.get<bool>();
 }
 
+// A boolean member; nullopt when absent or of another type (a verdict that was not given).
+inline std::optional<bool> member_optional_flag(const nlohmann::json& object, const char* key) {
+  const nlohmann::json& at = member(object, key);
+  return at.is_boolean() ? std::optional<bool>(at.get<bool>()) : std::nullopt;
+}
+
 // A member that is a pair of numbers ([lo, hi]); nullopt when it is anything else.
 inline std::optional<std::pair<double, double>> member_pair(const nlohmann::json& object,
                                                             const char* key) {

@@ -2,6 +2,7 @@
 // Figures as JSON: a number, or null where there is none (not a number, or a figure that cannot
 // be negative and is: -1 marks "none" in the metric structs).
 #include <cmath>
+#include <cstdint>
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +10,11 @@ namespace lb::record {
 
 inline nlohmann::json number_or_null(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+// A count (tokens, requests) as a whole number; null where there is none.
+inline nlohmann::json count_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(static_cast<int64_t>(v)) : nlohmann::json(nullptr);
 }
 
 inline nlohmann::json figure_or_null(double v) {

@@ -1,6 +1,7 @@
 #include "core/record/kv_capacity_record.h"
 
 #include "core/record/json_member.h"
+#include "core/record/json_number.h"
 
 namespace lb::record {
 
@@ -17,14 +18,11 @@ std::optional<KvCapacityRecord> read_kv_capacity(const nlohmann::json& kv) {
 }
 
 nlohmann::json to_json(const KvCapacityRecord& kv) {
-  auto count = [](double v) {
-    return std::isfinite(v) ? nlohmann::json(static_cast<int64_t>(v)) : nlohmann::json(nullptr);
-  };
-  nlohmann::json j = {{"tokens", count(kv.tokens)}, {"provenance", kv.provenance}};
+  nlohmann::json j = {{"tokens", count_or_null(kv.tokens)}, {"provenance", kv.provenance}};
   if (!kv.cache_dtype.empty()) j["cache_dtype"] = kv.cache_dtype;
   if (std::isfinite(kv.full_context_windows)) {
     j["full_context_windows"] = kv.full_context_windows;
-    j["max_model_len"] = count(kv.max_model_len);
+    j["max_model_len"] = count_or_null(kv.max_model_len);
   }
   if (!kv.reason.empty()) j["reason"] = kv.reason;
   return j;

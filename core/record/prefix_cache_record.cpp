@@ -29,8 +29,7 @@ std::optional<PrefixCacheRecord> read_prefix_cache(const nlohmann::json& prefix_
     r.passes.push_back(std::move(pass));
   }
   const nlohmann::json& evidence = member(prefix_cache, "evidence");
-  if (const nlohmann::json& reused = member(evidence, "reuse_detected"); reused.is_boolean())
-    r.reuse_detected = reused.get<bool>();
+  r.reuse_detected = member_optional_flag(evidence, "reuse_detected");
   r.reuse_basis = member_text(evidence, "reuse_basis");
   r.warning = member_text(evidence, "warning");
   r.cached_tokens_ratio = member_figure(evidence, "cached_tokens_ratio");

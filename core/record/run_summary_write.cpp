@@ -1,4 +1,5 @@
 // A RunSummary back into summary.json: each level's typed members over its `more`.
+#include "core/record/json_number.h"
 #include "core/record/run_summary.h"
 
 namespace lb::record {
@@ -6,14 +7,12 @@ namespace {
 
 using nlohmann::json;
 
-json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-
 }  // namespace
 
 json to_json(const Interval& i) {
   json j = i.more;
-  j["lo"] = finite_or_null(i.lo);
-  j["hi"] = finite_or_null(i.hi);
+  j["lo"] = number_or_null(i.lo);
+  j["hi"] = number_or_null(i.hi);
   if (!std::isnan(i.level)) j["level"] = i.level;
   if (i.n >= 0) j["n"] = i.n;
   if (!i.basis.empty()) j["basis"] = i.basis;
@@ -29,9 +28,9 @@ json to_json(const Comparison& c) {
   j["figure"] = c.figure;
   j["label"] = c.label;
   j["statement"] = c.statement;
-  j["ratio"] = finite_or_null(c.ratio);
-  j["lo"] = finite_or_null(c.lo);
-  j["hi"] = finite_or_null(c.hi);
+  j["ratio"] = number_or_null(c.ratio);
+  j["lo"] = number_or_null(c.lo);
+  j["hi"] = number_or_null(c.hi);
   j["verdict"] = metrics::to_string(c.verdict);
   return j;
 }

@@ -19,8 +19,7 @@ SweepPointRecord read_point(const nlohmann::json& point) {
   p.lane = member_text(point, "lane");
   p.value = member_number(point, "value");
   p.figures = numbers_of(member(point, "figures"));
-  if (const nlohmann::json& eligible = member(point, "eligible"); eligible.is_boolean())
-    p.eligible = eligible.get<bool>();
+  p.eligible = member_optional_flag(point, "eligible");
   return p;
 }
 

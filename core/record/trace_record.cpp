@@ -1,6 +1,7 @@
 #include "core/record/trace_record.h"
 
 #include "core/record/json_member.h"
+#include "core/record/json_number.h"
 
 namespace lb::record {
 
@@ -26,27 +27,20 @@ std::optional<TraceScheduleRecord> read_trace_schedule(const nlohmann::json& sch
   r.lateness_max_ms = member_number(schedule, "lateness_max_ms");
   r.late_threshold_ms = member_number(schedule, "late_threshold_ms");
   r.late_share = member_number(schedule, "late_share");
-  if (const nlohmann::json& kept = member(schedule, "kept_up"); kept.is_boolean())
-    r.kept_up = kept.get<bool>();
+  r.kept_up = member_optional_flag(schedule, "kept_up");
   r.kept_up_rule = member_text(schedule, "kept_up_rule");
   r.provenance = member_text(schedule, "provenance");
   return r;
 }
 
 nlohmann::json to_json(const TraceScheduleRecord& s) {
-  auto count = [](double v) {
-    return std::isfinite(v) ? nlohmann::json(static_cast<int64_t>(v)) : nlohmann::json(nullptr);
-  };
-  auto figure = [](double v) {
-    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-  };
-  return {{"scheduled", count(s.scheduled)},
-          {"sent", count(s.sent)},
-          {"lateness_p50_ms", figure(s.lateness_p50_ms)},
-          {"lateness_p99_ms", figure(s.lateness_p99_ms)},
-          {"lateness_max_ms", figure(s.lateness_max_ms)},
-          {"late_threshold_ms", figure(s.late_threshold_ms)},
-          {"late_share", figure(s.late_share)},
+  return {{"scheduled", count_or_null(s.scheduled)},
+          {"sent", count_or_null(s.sent)},
+          {"lateness_p50_ms", number_or_null(s.lateness_p50_ms)},
+          {"lateness_p99_ms", number_or_null(s.lateness_p99_ms)},
+          {"lateness_max_ms", number_or_null(s.lateness_max_ms)},
+          {"late_threshold_ms", number_or_null(s.late_threshold_ms)},
+          {"late_share", number_or_null(s.late_share)},
           {"kept_up", s.kept_up ? nlohmann::json(*s.kept_up) : nlohmann::json(nullptr)},
           {"kept_up_rule", s.kept_up_rule},
           {"provenance", s.provenance}};

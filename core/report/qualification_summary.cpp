@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <variant>
+#include "core/record/json_number.h"
 #include "core/record/lane_extras.h"
 #include "core/record/overloaded.h"
 #include "core/record/run_summary.h"
@@ -16,15 +17,12 @@ json figure(double value, const char* provenance) {
   return {{"value", value}, {"provenance", provenance}};
 }
 
-// A number, null when it is not known.
-json number(double value) { return std::isfinite(value) ? json(value) : json(nullptr); }
-
 // A count (tokens, requests) written as a whole number, as the run folder wrote it; null when
 // not known.
 json count(double value) {
   if (value == std::floor(value) && std::fabs(value) < 9.0e15)
     return json(static_cast<int64_t>(value));
-  return number(value);
+  return record::number_or_null(value);
 }
 
 // Copies only the named keys that exist.
@@ -58,10 +56,10 @@ json context_figures(const std::vector<record::ContextSizeRecord>& sizes) {
                      ? count(r.sized_tokens)
                      : json{{"value", count(r.sized_tokens)}, {"provenance", r.sized_provenance}}},
                 {"prompt_tokens", count(r.prompt_tokens)},
-                {"ttft_ms", number(r.ttft_ms)},
-                {"effective_prefill_tok_s", number(r.effective_prefill_tok_s)},
-                {"decode_tok_s", number(r.decode_tok_s)},
-                {"e2el_ms", number(r.e2el_ms)}};
+                {"ttft_ms", record::number_or_null(r.ttft_ms)},
+                {"effective_prefill_tok_s", record::number_or_null(r.effective_prefill_tok_s)},
+                {"decode_tok_s", record::number_or_null(r.decode_tok_s)},
+                {"e2el_ms", record::number_or_null(r.e2el_ms)}};
     if (r.retrieval_pass) row["retrieval_pass"] = *r.retrieval_pass;
     if (std::isfinite(r.retrieval_passed)) {
       row["retrieval_passed"] = count(r.retrieval_passed);
@@ -91,21 +89,22 @@ json prefix_figures(const record::PrefixCacheRecord& pc) {
               {"ttft_ratio_cold_over_warm", figure(pc.ttft_ratio_cold_over_warm, "estimated")}};
   out["reuse_detected"] = pc.reuse_detected ? json(*pc.reuse_detected) : json(nullptr);
   for (const record::PrefixPassRecord& pass : pc.passes)
-    out[pass.name] = {{"median_ttft_ms", number(pass.median_ttft_ms)},
-                      {"output_tok_s", number(pass.output_tok_s)},
-                      {"effective_prefill_tok_s", number(pass.effective_prefill_tok_s)},
-                      {"failed", count(pass.failed)}};
+    out[pass.name] = {
+        {"median_ttft_ms", record::number_or_null(pass.median_ttft_ms)},
+        {"output_tok_s", record::number_or_null(pass.output_tok_s)},
+        {"effective_prefill_tok_s", record::number_or_null(pass.effective_prefill_tok_s)},
+        {"failed", count(pass.failed)}};
   return out;
 }
 
 json speculative_figures(const std::vector<record::SpeculativeLevelRecord>& levels) {
   json out = json::object();
   for (const record::SpeculativeLevelRecord& f : levels)
-    out[f.level] = {{"decode_tok_s_median", number(f.decode_tok_s_median)},
-                    {"output_tok_s", number(f.output_tok_s)},
-                    {"acceptance_rate", number(f.acceptance_rate)},
-                    {"acceptance_length", number(f.acceptance_length)},
-                    {"decode_speedup", number(f.decode_speedup)}};
+    out[f.level] = {{"decode_tok_s_median", record::number_or_null(f.decode_tok_s_median)},
+                    {"output_tok_s", record::number_or_null(f.output_tok_s)},
+                    {"acceptance_rate", record::number_or_null(f.acceptance_rate)},
+                    {"acceptance_length", record::number_or_null(f.acceptance_length)},
+                    {"decode_speedup", record::number_or_null(f.decode_speedup)}};
   return out;
 }
 
