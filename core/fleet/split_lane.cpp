@@ -5,7 +5,7 @@
 
 #include "core/metrics/steady_state.h"
 #include "core/metrics/summary.h"
-#include "core/metrics/summary_intervals.h"
+#include "core/record/phase_intervals.h"
 #include "core/run/experiments/concurrency_sweep.h"
 #include "core/run/experiments/trace_experiment.h"
 
@@ -73,10 +73,12 @@ SplitPhase phase_of(const plan::Experiment& spec, const std::string& phase,
   metrics::RequestSamples samples;
   out.figures = metrics::summarize(out.measured, slo_of(first), &samples);
   out.figures.warmups_excluded = warmups;
-  json j = metrics::to_json(out.figures);
+  record::PhaseRecord written;
+  written.figures = out.figures;
+  record::set_intervals(written, record::intervals_over_requests(samples));
+  json& j = written.more;
   j["interrupted"] = out.interrupted;
   j["cancelled"] = cancelled;
-  j["intervals"] = metrics::intervals_json(samples);
   if (first.contains("intervals_unavailable"))
     j["intervals_unavailable"] = first["intervals_unavailable"];
   j["energy"] = energy_of(first, out.figures.total_output_tokens);
@@ -91,7 +93,7 @@ SplitPhase phase_of(const plan::Experiment& spec, const std::string& phase,
     j["steady_state"] = metrics::to_json(metrics::trimmed_state_of(rows, trim));
   j["split"] = {{"clients", clients.size()},
                 {"summarised_from", "every client's requests on one time line"}};
-  out.summary = std::move(j);
+  out.summary = record::to_json(written);
   return out;
 }
 

@@ -8,8 +8,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kBasisRequests = "requests";
-
 std::string fixed3(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.3f", v);
@@ -61,7 +59,7 @@ json comparison_json(const std::string& baseline, const std::string& candidate,
             {"method_name", figure.over_trials ? kMethodOverTrials : kMethodOverRequests},
             {"resamples", r.resamples},
             {"seed", seed},
-            {"basis", figure.over_trials ? "trials" : kBasisRequests},
+            {"basis", figure.over_trials ? kBasisTrials : kBasisRequests},
             {"n_baseline", r.n_baseline},
             {"n_candidate", r.n_candidate},
             {"verdict", to_string(verdict)},
@@ -125,22 +123,6 @@ std::vector<std::pair<std::string, BootstrapInterval>> headline_intervals(
   for (const HeadlineFigure& f : headline_figures()) {
     const BootstrapInterval i = bootstrap_interval(samples.*f.values, f.statistic, options);
     if (i.valid()) out.emplace_back(f.key, i);
-  }
-  return out;
-}
-
-json intervals_json(const RequestSamples& samples, const BootstrapOptions& options) {
-  json out = json::object();
-  for (const auto& [key, i] : headline_intervals(samples, options)) {
-    out[key] = {{"lo", i.lo},
-                {"hi", i.hi},
-                {"level", i.level},
-                {"method", to_string(i.method)},
-                {"method_name", kMethodOverRequests},
-                {"resamples", i.resamples},
-                {"seed", options.seed},
-                {"basis", kBasisRequests},
-                {"n", i.n}};
   }
   return out;
 }

@@ -37,13 +37,10 @@ struct HeadlineFigure {
 // TTFT p50 and p99, TPOT p50, E2EL p50 and p99, decode p50.
 const std::vector<HeadlineFigure>& headline_figures();
 
-// {"median_ttft_ms": {"lo", "hi", "level", "method", "resamples", "seed", "basis": "requests",
-// "n"}, ...}: one entry per headline figure with enough values for an interval
-// (bootstrap_min_values: 2 for a median, 100 for a p99).
-// The interval of each headline figure that has one (enough values), by summary.json key.
+// The interval of each headline figure with enough values for one (bootstrap_min_values: 2 for a
+// median, 100 for a p99), by summary.json key.
 std::vector<std::pair<std::string, BootstrapInterval>> headline_intervals(
     const RequestSamples& samples, const BootstrapOptions& options = {});
-nlohmann::json intervals_json(const RequestSamples& samples, const BootstrapOptions& options = {});
 
 // One phase of one lane, in the order the phases ran.
 struct PhaseSamples {

@@ -10,8 +10,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kExpandedPercentile = "percentile (expanded)";
-
 double finite_or_nan(double v) {
   return std::isfinite(v) && v >= 0 ? v : std::numeric_limits<double>::quiet_NaN();
 }
@@ -148,25 +146,6 @@ std::vector<std::pair<std::string, BootstrapInterval>> intervals_over_trials(
   for (size_t f = 0; f < figures.size(); ++f) {
     const BootstrapInterval i = interval_over_trials(figure_over_trials(trials, f), options);
     if (i.valid()) out.emplace_back(figures[f].key, i);
-  }
-  return out;
-}
-
-json intervals_over_trials_json(const std::vector<TrialValues>& trials,
-                                const BootstrapOptions& options) {
-  json out = json::object();
-  for (const auto& [key, i] : intervals_over_trials(trials, options)) {
-    out[key] = {{"lo", i.lo},
-                {"hi", i.hi},
-                {"estimate", i.estimate},
-                {"statistic", "mean of the per-trial figures"},
-                {"level", i.level},
-                {"method", kExpandedPercentile},
-                {"method_name", kMethodOverTrials},
-                {"resamples", i.resamples},
-                {"seed", options.seed},
-                {"basis", "trials"},
-                {"n", i.n}};
   }
   return out;
 }

@@ -25,6 +25,12 @@ namespace lb::metrics {
 // "bootstrap over trials" / "bootstrap over requests": the method as reports name it.
 inline constexpr const char* kMethodOverTrials = "bootstrap over trials";
 inline constexpr const char* kMethodOverRequests = "bootstrap over requests";
+// An interval's "basis" (the values resampled), the method of one over trials, and the
+// statistic it is about.
+inline constexpr const char* kBasisRequests = "requests";
+inline constexpr const char* kBasisTrials = "trials";
+inline constexpr const char* kExpandedPercentile = "percentile (expanded)";
+inline constexpr const char* kMeanOfTrials = "mean of the per-trial figures";
 
 // A figure one trial of a phase gives one value of.
 struct TrialFigure {
@@ -66,14 +72,9 @@ RatioInterval ratio_over_trials(const std::vector<double>& baseline,
                                 const std::vector<double>& candidate,
                                 const BootstrapOptions& options = {});
 
-// {"median_ttft_ms": {"lo", "hi", "estimate", "level", "method": "percentile (expanded)",
-// "method_name": "bootstrap over trials", "resamples", "seed", "basis": "trials", "n"}, ...},
-// one entry per figure with at least two trials' values.
-// The interval of each trial figure that has one, by summary.json key.
+// The interval of each trial figure with at least two trials' values, by summary.json key.
 std::vector<std::pair<std::string, BootstrapInterval>> intervals_over_trials(
     const std::vector<TrialValues>& trials, const BootstrapOptions& options = {});
-nlohmann::json intervals_over_trials_json(const std::vector<TrialValues>& trials,
-                                          const BootstrapOptions& options = {});
 
 // The per-trial figures as summary.json keeps them: [{"trial": 0, "median_ttft_ms": ..., ...}].
 nlohmann::json trial_figures_json(const std::vector<TrialValues>& trials,

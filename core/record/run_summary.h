@@ -276,6 +276,7 @@ Comparison read_comparison(const nlohmann::json& comparison, const std::string& 
 nlohmann::json to_json(const RunSummary& summary);
 nlohmann::json to_json(const ExperimentSection& section);
 nlohmann::json to_json(const Interval& interval);
+nlohmann::json to_json(const PhaseRecord& phase);  // without its name (the key above it)
 nlohmann::json to_json(const Comparison& comparison);
 nlohmann::json to_json(const GateResult& gate);  // without lane and check (the keys above it)
 // One gate check's object of summary.json (lanes.LANE.gates.CHECK) as a GateResult.

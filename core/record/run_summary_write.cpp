@@ -35,8 +35,6 @@ json to_json(const Comparison& c) {
   return j;
 }
 
-namespace {
-
 json to_json(const PhaseRecord& p) {
   json j = metrics::to_json(p.figures);
   for (const auto& [key, value] : p.more.items()) j[key] = value;
@@ -47,6 +45,8 @@ json to_json(const PhaseRecord& p) {
   }
   return j;
 }
+
+namespace {
 
 json to_json(const LaneRecord& lane) {
   json j = lane.more;

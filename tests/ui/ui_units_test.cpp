@@ -21,6 +21,7 @@
 #include "core/metrics/bootstrap.h"
 #include "core/metrics/request_metrics.h"
 #include "core/metrics/trial_intervals.h"
+#include "core/record/phase_intervals.h"
 #include "core/record/run_summary.h"
 #include "models/lane_stats_model.h"
 #include "test_main.h"
@@ -361,7 +362,7 @@ class UiUnitsTest : public QObject {
       std::vector<metrics::TrialValues> values;
       for (int64_t t = 0; t < trials; ++t)
         values.push_back(metrics::trial_values(metrics::summarize(by_trial[t])));
-      return metrics::intervals_over_trials_json(values);
+      return record::intervals_over_trials(values);
     };
     using Basis = models::FigureIntervals::Basis;
     add_trial(0);
@@ -373,37 +374,37 @@ class UiUnitsTest : public QObject {
     models::FigureIntervals got = data.phases("bf16").front().intervals;
     QCOMPARE(got.basis, Basis::Trials);
     QCOMPARE(got.n, int64_t(2));
-    nlohmann::json want = expected(2);
-    QCOMPARE(got.find("median_decode_tok_s")->lo, want["median_decode_tok_s"]["lo"].get<double>());
+    auto want = expected(2);
+    QCOMPARE(got.find("median_decode_tok_s")->lo, want.at("median_decode_tok_s").lo);
     QVERIFY(data.settle().count("bf16"));  // the run ended: trial 2 counts too
     got = data.phases("bf16").front().intervals;
     want = expected(3);
     QCOMPARE(got.n, int64_t(3));
     for (const char* key : {"median_decode_tok_s", "output_throughput", "median_e2el_ms"}) {
       QVERIFY2(got.find(key), key);
-      QCOMPARE(got.find(key)->lo, want[key]["lo"].get<double>());
-      QCOMPARE(got.find(key)->hi, want[key]["hi"].get<double>());
-      QCOMPARE(got.find(key)->estimate, want[key]["estimate"].get<double>());
+      QCOMPARE(got.find(key)->lo, want.at(key).lo);
+      QCOMPARE(got.find(key)->hi, want.at(key).hi);
+      QCOMPARE(got.find(key)->estimate, want.at(key).estimate());
     }
     QVERIFY(got.find("median_decode_tok_s")->lo < got.find("median_decode_tok_s")->hi);
     // The chart band of the level is the same interval.
     const auto band = data.phase_points("bf16");
     QCOMPARE(band.size(), size_t(1));
-    QCOMPARE(band[0].decode_hi, want["median_decode_tok_s"]["hi"].get<double>());
+    QCOMPARE(band[0].decode_hi, want.at("median_decode_tok_s").hi);
 
     models::LaneStatsModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.set_rows({{"bf16", data.summary("bf16"), 0, data.intervals("bf16")}});
     using L = models::LaneStatsModel;
-    const double decode = want["median_decode_tok_s"]["estimate"].get<double>();
+    const double decode = want.at("median_decode_tok_s").estimate();
     QCOMPARE(L::value(model.rows()[0], L::DecodeP50), decode);  // the mean, not the pooled median
     const QString cell = model.index(0, L::DecodeP50).data().toString();
-    QCOMPARE(cell, QString("%1\n[%2, %3]")
-                       .arg(QString::number(decode, 'f', decode >= 100 ? 0 : 1))
-                       .arg(QString::number(want["median_decode_tok_s"]["lo"].get<double>(), 'f',
-                                            decode >= 100 ? 0 : 1))
-                       .arg(QString::number(want["median_decode_tok_s"]["hi"].get<double>(), 'f',
-                                            decode >= 100 ? 0 : 1)));
+    QCOMPARE(
+        cell,
+        QString("%1\n[%2, %3]")
+            .arg(QString::number(decode, 'f', decode >= 100 ? 0 : 1))
+            .arg(QString::number(want.at("median_decode_tok_s").lo, 'f', decode >= 100 ? 0 : 1))
+            .arg(QString::number(want.at("median_decode_tok_s").hi, 'f', decode >= 100 ? 0 : 1)));
     QVERIFY(model.index(0, L::OutputTokS).data().toString().contains('['));
     QVERIFY(model.index(0, L::DecodeP50)
                 .data(Qt::ToolTipRole)

@@ -6,6 +6,7 @@
 #include "core/metrics/phase_cost.h"
 #include "core/metrics/steady_state.h"
 #include "core/record/overloaded.h"
+#include "core/record/phase_intervals.h"
 #include "core/run/experiments/capacity_experiment.h"
 #include "core/run/experiments/context_sweep_experiment.h"
 #include "core/run/experiments/determinism_experiment.h"
@@ -39,6 +40,28 @@ std::string key_text(const std::string& key) {
   std::string out = key.substr(0, key.rfind('\n'));
   std::replace(out.begin(), out.end(), '\n', ' ');
   return out + ": ";
+}
+
+// One trial's phase as summary.json records it, its steady state aside: the figures, their
+// intervals over requests, and why the others have none.
+record::PhaseRecord single_trial_phase(const metrics::LaneSummary& summary,
+                                       const metrics::RequestSamples& samples,
+                                       const PhaseOutcome& outcome,
+                                       const metrics::PhaseEnergy& energy, double usd_per_hour) {
+  record::PhaseRecord p;
+  p.figures = summary;
+  record::set_intervals(p, record::intervals_over_requests(samples));
+  nlohmann::json& j = p.more;
+  j["interrupted"] = outcome.interrupted;
+  j["cancelled"] = outcome.cancelled;
+  // One reading of the counter and one throughput per phase: their intervals need trials.
+  j["intervals_unavailable"] = {{"output_throughput", "n/a (1 trial)"}};
+  if (energy.measured()) j["intervals_unavailable"]["joules_per_output_token"] = "n/a (1 trial)";
+  if (usd_per_hour > 0)
+    j["intervals_unavailable"]["usd_per_million_output_tokens"] = "n/a (1 trial)";
+  j["energy"] = metrics::to_json(energy);
+  if (usd_per_hour > 0) j["cost"] = metrics::cost_json(usd_per_hour, summary.output_throughput);
+  return p;
 }
 
 }  // namespace
@@ -156,17 +179,8 @@ PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const Pha
   summary.warmups_excluded = warmups;
   outcome.summary = summary;
   const metrics::PhaseEnergy phase_energy = energy->energy(summary.total_output_tokens);
-  nlohmann::json j = metrics::to_json(summary);
-  j["interrupted"] = outcome.interrupted;
-  j["cancelled"] = outcome.cancelled;
-  j["intervals"] = metrics::intervals_json(samples);
-  // One reading of the counter and one throughput per phase: their intervals need trials.
-  j["intervals_unavailable"] = {{"output_throughput", "n/a (1 trial)"}};
-  if (phase_energy.measured())
-    j["intervals_unavailable"]["joules_per_output_token"] = "n/a (1 trial)";
-  if (cost_per_hour_of(phase.lane->id) > 0)
-    j["intervals_unavailable"]["usd_per_million_output_tokens"] = "n/a (1 trial)";
-  j["energy"] = metrics::to_json(phase_energy);
+  record::PhaseRecord written =
+      single_trial_phase(summary, samples, outcome, phase_energy, cost_per_hour_of(phase.lane->id));
   // A closed-loop phase's figures without its ramp-up and drain, an open-loop phase's without
   // the warm-up and cool-down the plan names (docs/metrics.md).
   const bool open_loop = phase.arrival.has_value() || !phase.schedule_ns.empty();
@@ -175,15 +189,13 @@ PhaseOutcome ExperimentContext::run_phase_with(const LoadPhase& phase, const Pha
   const bool steady = phase.concurrency > 0 && !open_loop;
   if (steady || (open_loop && trim.any())) {
     if (!outcome.spool) rows = metrics::request_rows(outcome.records);
-    j["steady_state"] = metrics::to_json(
+    written.more["steady_state"] = metrics::to_json(
         steady ? metrics::steady_state_of(rows, phase.concurrency, spec_.steady_state_fraction)
                : metrics::trimmed_state_of(rows, trim));
   }
-  if (const double usd = cost_per_hour_of(phase.lane->id); usd > 0)
-    j["cost"] = metrics::cost_json(usd, summary.output_throughput);
   phase_samples_.push_back({phase.lane->id, phase.phase, std::move(samples)});
   auto& lane_section = section_["lanes"][phase.lane->id];
-  lane_section["phases"][phase.phase] = std::move(j);
+  lane_section["phases"][phase.phase] = record::to_json(written);
   lane_section["phase_order"].push_back(phase.phase);  // JSON objects do not keep run order
   return outcome;
 }

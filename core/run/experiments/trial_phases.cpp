@@ -5,6 +5,7 @@
 
 #include "core/metrics/phase_cost.h"
 #include "core/metrics/trial_intervals.h"
+#include "core/record/phase_intervals.h"
 #include "core/run/experiments/experiment.h"
 
 namespace lb::run {
@@ -75,10 +76,12 @@ void ExperimentContext::record_trial_phase(const LoadPhase& phase, const PhaseOu
   metrics::LaneSummary summary = metrics::summarize(p.records, slo, &samples);
   summary.warmups_excluded = p.warmups;
   rates_from_trials(summary, p.summaries);
-  nlohmann::json j = metrics::to_json(summary);
+  record::PhaseRecord written;
+  written.figures = summary;
+  record::set_intervals(written, record::intervals_over_trials(p.trials));
+  nlohmann::json& j = written.more;
   j["interrupted"] = p.interrupted;
   j["cancelled"] = p.cancelled;
-  j["intervals"] = metrics::intervals_over_trials_json(p.trials);
   j["interval_method"] = metrics::kMethodOverTrials;
   j["trials"] = metrics::trial_figures_json(p.trials, p.trial_indexes);
   j["energy"] = metrics::to_json(metrics::pooled_energy(p.energies));
@@ -92,7 +95,7 @@ void ExperimentContext::record_trial_phase(const LoadPhase& phase, const PhaseOu
     phase_samples_[p.samples_at] = std::move(entry);
   }
   auto& lane_section = section_["lanes"][phase.lane->id];
-  lane_section["phases"][phase.phase] = std::move(j);
+  lane_section["phases"][phase.phase] = record::to_json(written);
   if (first) lane_section["phase_order"].push_back(phase.phase);
 }
 

@@ -47,29 +47,38 @@ class SummaryIntervalsTest : public QObject {
   void everyHeadlineFigureGetsItsInterval() {
     RequestSamples s = lane_samples(1, 200, 1.0);
     s.tpot_ms.clear();  // no TPOT (one-token answers): no interval for it
-    const json j = intervals_json(s);
-    QVERIFY(!j.contains("median_tpot_ms"));
+    const auto intervals = headline_intervals(s);
+    const auto find_interval = [&](const std::string& key) -> const BootstrapInterval* {
+      for (const auto& [k, i] : intervals)
+        if (k == key) return &i;
+      return nullptr;
+    };
+    QVERIFY(!find_interval("median_tpot_ms"));
     for (const char* key : {"median_ttft_ms", "p99_ttft_ms", "median_e2el_ms", "p99_e2el_ms",
                             "median_decode_tok_s"}) {
-      QVERIFY2(j.contains(key), key);
-      const json& i = j[key];
-      QCOMPARE(i["method"], "bca");
-      QCOMPARE(i["resamples"], kDefaultBootstrapResamples);
-      QCOMPARE(i["level"], 0.95);
-      QCOMPARE(i["basis"], "requests");
-      QCOMPARE(i["seed"], kDefaultBootstrapSeed);
-      QCOMPARE(i["n"], 200);
+      const BootstrapInterval* i = find_interval(key);
+      QVERIFY2(i, key);
+      QCOMPARE(std::string(to_string(i->method)), std::string("bca"));
+      QCOMPARE(i->resamples, kDefaultBootstrapResamples);
+      QCOMPARE(i->level, 0.95);
+      QCOMPARE(i->n, size_t(200));
     }
     const double median_ttft = median(s.ttft_ms);
-    QVERIFY(double(j["median_ttft_ms"]["lo"]) < median_ttft);
-    QVERIFY(double(j["median_ttft_ms"]["hi"]) > median_ttft);
+    QVERIFY(find_interval("median_ttft_ms")->lo < median_ttft);
+    QVERIFY(find_interval("median_ttft_ms")->hi > median_ttft);
     const double p99 = percentile(s.ttft_ms, 99);
-    QVERIFY(double(j["p99_ttft_ms"]["lo"]) <= p99 && p99 <= double(j["p99_ttft_ms"]["hi"]));
-    QCOMPARE(intervals_json(s), j);  // reproducible
+    QVERIFY(find_interval("p99_ttft_ms")->lo <= p99 && p99 <= find_interval("p99_ttft_ms")->hi);
+    const auto again = headline_intervals(s);  // reproducible
+    QCOMPARE(again.size(), intervals.size());
+    for (size_t k = 0; k < again.size(); ++k) {
+      QCOMPARE(again[k].first, intervals[k].first);
+      QCOMPARE(again[k].second.lo, intervals[k].second.lo);
+      QCOMPARE(again[k].second.hi, intervals[k].second.hi);
+    }
 
     RequestSamples one;
     one.ttft_ms = {100};
-    QVERIFY(intervals_json(one).empty());  // one request: no interval
+    QVERIFY(headline_intervals(one).empty());  // one request: no interval
   }
 
   void lanesAreComparedWithTheFirst() {

@@ -100,18 +100,17 @@ class MetricsTrialIntervalsTest : public QObject {
     QVERIFY(!interval_over_trials({500.0}).valid());
   }
 
-  void intervalsJsonNamesTheMethod() {
-    const json j = intervals_over_trials_json(trials_with_spread(3, 4, 1.0, 0.02));
-    QCOMPARE(j.size(), trial_figures().size());
-    const json& out = j["output_throughput"];
-    QCOMPARE(out["method_name"], "bootstrap over trials");
-    QCOMPARE(out["basis"], "trials");
-    QCOMPARE(out["n"], 4);
-    QCOMPARE(out["resamples"], kDefaultBootstrapResamples);
-    QCOMPARE(out["level"], 0.95);
-    QVERIFY(double(out["lo"]) <= double(out["estimate"]));
-    QVERIFY(double(out["estimate"]) <= double(out["hi"]));
-    QVERIFY(intervals_over_trials_json({trial_at(1.0)}).empty());
+  void everyTrialFigureGetsItsInterval() {
+    const auto intervals = intervals_over_trials(trials_with_spread(3, 4, 1.0, 0.02));
+    QCOMPARE(intervals.size(), trial_figures().size());
+    for (const auto& [key, i] : intervals) {
+      QVERIFY2(find_trial_figure(key), key.c_str());
+      QCOMPARE(i.n, size_t(4));
+      QCOMPARE(i.resamples, kDefaultBootstrapResamples);
+      QCOMPARE(i.level, 0.95);
+      QVERIFY(i.lo <= i.estimate && i.estimate <= i.hi);
+    }
+    QVERIFY(intervals_over_trials({trial_at(1.0)}).empty());
   }
 
   void comparisonsGoOverTrialsWhenBothLanesHaveThem() {
