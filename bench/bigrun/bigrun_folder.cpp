@@ -136,8 +136,8 @@ json throughput_section(const BigRunShape& shape, RequestSynth& synth, RunClock&
     std::vector<run::LevelFigures> levels;
     for (int64_t c : kLevels)
       levels.push_back(throughput_level(lane, c, shape, synth, clock, out, lane_section));
-    lane_section["concurrency_sweep"] =
-        run::sweep_json(levels, plan::ConcurrencyDoubling{}.min_gain, "list", std::nullopt);
+    lane_section["concurrency_sweep"] = record::to_json(
+        run::sweep_record(levels, plan::ConcurrencyDoubling{}.min_gain, "list", std::nullopt));
   }
   section["finished_at"] = now_iso8601();
   section["status"] = "done";

@@ -137,8 +137,8 @@ json split_lane_json(const plan::Experiment& spec, const std::string& lane,
     out["phases"][phase] = std::move(p.summary);
   }
   if (out.contains("concurrency_sweep") && !levels.empty())
-    out["concurrency_sweep"] =
-        run::sweep_json(levels, plan::ConcurrencyDoubling{}.min_gain, "list", std::nullopt);
+    out["concurrency_sweep"] = record::to_json(
+        run::sweep_record(levels, plan::ConcurrencyDoubling{}.min_gain, "list", std::nullopt));
   if (out.contains("schedule")) {
     run::PhaseOutcome outcome;
     outcome.records = std::move(sent);

@@ -6,11 +6,6 @@
 namespace lb::run {
 namespace {
 
-// NaN (an empty distribution) and negative values are "not measured": null in JSON.
-nlohmann::json figure(double v) {
-  return std::isfinite(v) && v >= 0 ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
-
 double finite_or(double v, double fallback) { return std::isfinite(v) ? v : fallback; }
 
 std::string percent(double fraction) {
@@ -19,26 +14,25 @@ std::string percent(double fraction) {
   return buf;
 }
 
-nlohmann::json level_json(const std::vector<LevelFigures>& levels, size_t i) {
+// Level I with its gain over the level before and how much its tail latency grew for it: past the
+// knee, latency outgrows throughput.
+record::SweepLevelRecord level_record(const std::vector<LevelFigures>& levels, size_t i) {
   const LevelFigures& l = levels[i];
-  nlohmann::json j = {{"concurrency", l.concurrency},
-                      {"completed", l.completed},
-                      {"errors", l.errors},
-                      {"output_tok_s", figure(l.output_tok_s)},
-                      {"decode_tok_s_median", figure(l.decode_tok_s_median)},
-                      {"ttft_p50_ms", figure(l.ttft_p50_ms)},
-                      {"ttft_p99_ms", figure(l.ttft_p99_ms)},
-                      {"e2el_p50_ms", figure(l.e2el_p50_ms)},
-                      {"e2el_p99_ms", figure(l.e2el_p99_ms)}};
-  const auto gain = throughput_gain(levels, i);
-  j["output_tok_s_gain"] = gain ? nlohmann::json(*gain) : nlohmann::json(nullptr);
-  // How much the tail latency grew for that gain: past the knee it outgrows throughput.
+  record::SweepLevelRecord r;
+  r.concurrency = l.concurrency;
+  r.completed = l.completed;
+  r.errors = l.errors;
+  r.interrupted = l.interrupted;
+  r.output_tok_s = l.output_tok_s;
+  r.decode_tok_s_median = l.decode_tok_s_median;
+  r.ttft_p50_ms = l.ttft_p50_ms;
+  r.ttft_p99_ms = l.ttft_p99_ms;
+  r.e2el_p50_ms = l.e2el_p50_ms;
+  r.e2el_p99_ms = l.e2el_p99_ms;
+  r.output_tok_s_gain = throughput_gain(levels, i).value_or(NAN);
   const double prev_p99 = i > 0 ? levels[i - 1].e2el_p99_ms : -1;
-  j["e2el_p99_growth"] = prev_p99 > 0 && l.e2el_p99_ms > 0
-                             ? nlohmann::json(l.e2el_p99_ms / prev_p99 - 1.0)
-                             : nlohmann::json(nullptr);
-  if (l.interrupted) j["interrupted"] = true;
-  return j;
+  if (prev_p99 > 0 && l.e2el_p99_ms > 0) r.e2el_p99_growth = l.e2el_p99_ms / prev_p99 - 1.0;
+  return r;
 }
 
 }  // namespace
@@ -103,29 +97,29 @@ std::optional<size_t> knee_index(const std::vector<LevelFigures>& levels, double
   return knee;
 }
 
-nlohmann::json sweep_json(const std::vector<LevelFigures>& levels, double min_gain,
-                          const std::string& mode, const std::optional<SweepStop>& stop) {
-  nlohmann::json j = {{"mode", mode}, {"min_gain", min_gain}};
-  j["levels"] = nlohmann::json::array();
-  for (size_t i = 0; i < levels.size(); ++i) j["levels"].push_back(level_json(levels, i));
-  const auto knee = knee_index(levels, min_gain);
-  if (knee) {
+record::ConcurrencySweepRecord sweep_record(const std::vector<LevelFigures>& levels,
+                                            double min_gain, const std::string& mode,
+                                            const std::optional<SweepStop>& stop) {
+  record::ConcurrencySweepRecord r;
+  r.mode = mode;
+  r.min_gain = min_gain;
+  for (size_t i = 0; i < levels.size(); ++i) r.levels.push_back(level_record(levels, i));
+  if (const auto knee = knee_index(levels, min_gain)) {
     const LevelFigures& k = levels[*knee];
-    j["knee"] = {{"concurrency", k.concurrency},
-                 {"output_tok_s", figure(k.output_tok_s)},
-                 {"e2el_p99_ms", figure(k.e2el_p99_ms)},
-                 {"reached", *knee + 1 < levels.size()},
-                 {"rule",
-                  "the last level before the first whose aggregate output tok/s gained less "
-                  "than min_gain (or that had errors)"}};
-  } else {
-    j["knee"] = nullptr;
+    r.knee_concurrency = k.concurrency;
+    r.knee_output_tok_s = k.output_tok_s;
+    r.knee_e2el_p99_ms = k.e2el_p99_ms;
+    r.knee_reached = *knee + 1 < levels.size();
+    r.knee_rule =
+        "the last level before the first whose aggregate output tok/s gained less than min_gain "
+        "(or that had errors)";
   }
-  j["stopped"] = stop ? nlohmann::json{{"reason", stop->reason},
-                                       {"at_concurrency", stop->at_concurrency},
-                                       {"detail", stop->detail}}
-                      : nlohmann::json(nullptr);
-  return j;
+  if (stop) {
+    r.stopped_at = stop->at_concurrency;
+    r.stop_reason = stop->reason;
+    r.stop_detail = stop->detail;
+  }
+  return r;
 }
 
 }  // namespace lb::run

@@ -12,10 +12,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/metrics/summary.h"
 #include "core/plan/plan.h"
+#include "core/record/concurrency_sweep_record.h"
 
 namespace lb::run {
 
@@ -51,8 +50,9 @@ std::optional<SweepStop> doubling_stop(const std::vector<LevelFigures>& levels,
 // Index of the knee in `levels` (see the rule above); nullopt when no level completed anything.
 std::optional<size_t> knee_index(const std::vector<LevelFigures>& levels, double min_gain);
 
-// summary.json: {"mode", "min_gain", "levels": [...], "knee": {...}, "stopped": {...}|null}.
-nlohmann::json sweep_json(const std::vector<LevelFigures>& levels, double min_gain,
-                          const std::string& mode, const std::optional<SweepStop>& stop);
+// The sweep as summary.json records it: its levels with their gains, the knee and the stop.
+record::ConcurrencySweepRecord sweep_record(const std::vector<LevelFigures>& levels,
+                                            double min_gain, const std::string& mode,
+                                            const std::optional<SweepStop>& stop);
 
 }  // namespace lb::run

@@ -77,16 +77,17 @@ LevelFigures run_level(ExperimentContext& ctx, const plan::ThroughputExperiment&
       outcome.errors, outcome.interrupted);
 }
 
-nlohmann::json run_list(ExperimentContext& ctx, const plan::ThroughputExperiment& p,
-                        const LaneRuntime& lane) {
+record::ConcurrencySweepRecord run_list(ExperimentContext& ctx, const plan::ThroughputExperiment& p,
+                                        const LaneRuntime& lane) {
   std::vector<LevelFigures> levels;
   for (size_t level = 0; level < p.concurrency.size() && !ctx.stopped(); ++level)
     levels.push_back(run_level(ctx, p, lane, static_cast<int64_t>(level), p.concurrency[level]));
-  return sweep_json(levels, plan::ConcurrencyDoubling{}.min_gain, "list", std::nullopt);
+  return sweep_record(levels, plan::ConcurrencyDoubling{}.min_gain, "list", std::nullopt);
 }
 
-nlohmann::json run_doubling(ExperimentContext& ctx, const plan::ThroughputExperiment& p,
-                            const LaneRuntime& lane) {
+record::ConcurrencySweepRecord run_doubling(ExperimentContext& ctx,
+                                            const plan::ThroughputExperiment& p,
+                                            const LaneRuntime& lane) {
   const plan::ConcurrencyDoubling& d = *p.doubling;
   std::vector<LevelFigures> levels;
   std::optional<SweepStop> stop;
@@ -98,7 +99,7 @@ nlohmann::json run_doubling(ExperimentContext& ctx, const plan::ThroughputExperi
   }
   ctx.info("lane " + lane.plan.id + ": doubling stopped at concurrency " +
            std::to_string(stop->at_concurrency) + ": " + stop->detail);
-  return sweep_json(levels, d.min_gain, "doubling", stop);
+  return sweep_record(levels, d.min_gain, "doubling", stop);
 }
 
 // KV capacity from the cache config the lane exposed, or why there is none.
@@ -131,8 +132,9 @@ void ThroughputExperiment::run(ExperimentContext& ctx) {
       ctx.run_phase(phase, slo_of(p));
       continue;
     }
-    nlohmann::json sweep = p.doubling ? run_doubling(ctx, p, *lane) : run_list(ctx, p, *lane);
-    ctx.section()["lanes"][lane->plan.id]["concurrency_sweep"] = std::move(sweep);
+    const record::ConcurrencySweepRecord sweep =
+        p.doubling ? run_doubling(ctx, p, *lane) : run_list(ctx, p, *lane);
+    ctx.section()["lanes"][lane->plan.id]["concurrency_sweep"] = record::to_json(sweep);
   }
 }
 

@@ -619,6 +619,11 @@ class RecordRunSummaryTest : public QObject {
                    lane["kv_capacity"].dump());
         if (lane.contains("schedule"))
           QCOMPARE(to_json(*read_trace_schedule(lane["schedule"])).dump(), lane["schedule"].dump());
+        if (lane.contains("concurrency_sweep")) {
+          const auto sweep = read_concurrency_sweep(lane["concurrency_sweep"]);
+          QCOMPARE(sweep->levels.size(), size_t(2));
+          QCOMPARE(to_json(*sweep).dump(), lane["concurrency_sweep"].dump());
+        }
       }
     }
     KvCapacityRecord none;
@@ -626,6 +631,9 @@ class RecordRunSummaryTest : public QObject {
     none.reason = "no cache config";
     QVERIFY(to_json(none)["tokens"].is_null());
     QVERIFY(!to_json(none).contains("full_context_windows"));
+    ConcurrencySweepRecord nothing;  // no level completed anything
+    QVERIFY(to_json(nothing)["knee"].is_null() && to_json(nothing)["stopped"].is_null());
+    QCOMPARE(to_json(nothing)["levels"], json::array());
   }
 };
 

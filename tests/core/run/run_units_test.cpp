@@ -68,7 +68,7 @@ class TestRunUnits : public QObject {
     QCOMPARE(stop->at_concurrency, int64_t(4));
     QVERIFY2(stop->detail.find("2.9 %") != std::string::npos, stop->detail.c_str());
     QCOMPARE(knee_index(levels, d.min_gain), std::optional<size_t>(1));
-    const auto j = sweep_json(levels, d.min_gain, "doubling", stop);
+    const auto j = lb::record::to_json(sweep_record(levels, d.min_gain, "doubling", stop));
     QCOMPARE(j["knee"]["concurrency"], 2);
     QCOMPARE(j["knee"]["reached"], true);
     QCOMPARE(j["stopped"]["reason"], "gain_below_min");
@@ -84,14 +84,16 @@ class TestRunUnits : public QObject {
     levels = {level(1, 40), level(2, 70), level(4, 120)};
     stop = doubling_stop(levels, d, 8);
     QCOMPARE(stop->reason, std::string("max_concurrency"));
-    const auto j = sweep_json(levels, d.min_gain, "doubling", stop);
+    const auto j = lb::record::to_json(sweep_record(levels, d.min_gain, "doubling", stop));
     QCOMPARE(j["knee"]["concurrency"], 4);
     QCOMPARE(j["knee"]["reached"], false);  // still gaining at the last level
     levels = {level(1, 0, 3)};
     levels[0].completed = 0;
     QCOMPARE(doubling_stop(levels, d, 2)->reason, std::string("errors"));
     QVERIFY(!knee_index(levels, d.min_gain).has_value());
-    QVERIFY(sweep_json(levels, d.min_gain, "doubling", std::nullopt)["knee"].is_null());
+    QVERIFY(!sweep_record(levels, d.min_gain, "doubling", std::nullopt).knee_concurrency);
+    QVERIFY(lb::record::to_json(sweep_record(levels, d.min_gain, "doubling", std::nullopt))["knee"]
+                .is_null());
   }
   void poissonScheduleKeepsTheMeanRate() {
     const auto offsets = arrival_offsets_ns({50.0, 1.0, 7}, 4000);
