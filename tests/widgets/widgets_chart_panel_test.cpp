@@ -6,6 +6,7 @@
 #include <QChartView>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QGraphicsTextItem>
 #include <QImage>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -287,6 +288,17 @@ class ChartPanelTest : public QObject {
     QVERIFY2(shown >= 5 && shown <= 11, qPrintable(QString::number(shown)));
     QVERIFY(labels.first() == "0");
     QVERIFY(labels.last().startsWith(QString::fromUtf8("≥")));
+    // Drawn in a quarter of a small window, no label the axis shows is cut short.
+    panel.resize(420, 300);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QCoreApplication::processEvents();
+    QStringList drawn;
+    for (QGraphicsItem* item : view->scene()->items())
+      if (auto* text = dynamic_cast<QGraphicsTextItem*>(item)) drawn << text->toPlainText();
+    QVERIFY2(drawn.contains(labels.first()), qPrintable(drawn.join("|")));
+    for (const QString& text : drawn)
+      QVERIFY2(!text.contains(QChar(0x2026)) && !text.contains("..."), qPrintable(text));
   }
 
   void histogram_share_axis_near_full_scale_is_0_to_100() {

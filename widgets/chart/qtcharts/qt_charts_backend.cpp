@@ -72,6 +72,9 @@ class QtChartsBackend final : public ChartBackend {
       bars_->setBarWidth(0.85);
       chart_->addSeries(bars_);
       cat_axis_ = new QBarCategoryAxis();
+      // Qt cuts a label to its own bin's width ("1…" for 100 in a narrow bin); the labels kept
+      // have blank neighbours (thinned_labels), so they are drawn whole.
+      cat_axis_->setTruncateLabels(false);
       y_axis_ = new QValueAxis();
       chart_->addAxis(cat_axis_, Qt::AlignBottom);
       chart_->addAxis(y_axis_, Qt::AlignLeft);
@@ -309,8 +312,8 @@ class QtChartsBackend final : public ChartBackend {
   }
 
   // More bins than labels fit in a quarter of the window: every k-th bin keeps its label (the
-  // last, "≥x", always), so none is cut to "1…". The others get distinct invisible labels, as
-  // the axis takes each category once.
+  // last, "≥x", always), with room to be drawn whole. The others get distinct invisible labels,
+  // as the axis takes each category once.
   static QStringList thinned_labels(const QStringList& categories) {
     constexpr qsizetype kMaxLabels = 11;
     const qsizetype n = categories.size();
