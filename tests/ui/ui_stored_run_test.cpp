@@ -7,6 +7,8 @@
 // serve result opens with its charts.
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QGraphicsSimpleTextItem>
+#include <QGraphicsView>
 #include <QImage>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -121,6 +123,22 @@ class UiStoredRunTest : public QObject {
       QCOMPARE(b->y_axis().label(), a->y_axis().label());
       QVERIFY2(!a->y_axis().unit.isEmpty(), qPrintable(a->title()));  // every value has a unit
     }
+  }
+
+  // An empty chart says why: no run is open yet, or the open run has nothing for it.
+  void stored_charts_say_why_they_are_empty() {
+    StoredCharts stored(std::make_shared<widgets::LanePalette>());
+    const auto says = [&](const QString& text) {
+      for (QGraphicsItem* item : stored.itl()->findChild<QGraphicsView*>()->scene()->items())
+        if (auto* t = dynamic_cast<QGraphicsSimpleTextItem*>(item); t && t->text() == text)
+          return t->isVisible();
+      return false;
+    };
+    QVERIFY(says("Open a run to see its charts"));
+    stored.show_run(StoredRunSeries{});
+    QVERIFY(says("No finished requests in this run"));
+    stored.clear();
+    QVERIFY(says("Open a run to see its charts"));
   }
 
   void decision_page_shows_gates_and_round_trips_decision() {

@@ -22,12 +22,18 @@ namespace {
 // axis titles and legends short.
 constexpr int kScrolledChartHeightPx = 300;
 
+// What an empty chart says: before a run is opened, and in a run that has no data for it.
+QString no_run_text() { return QObject::tr("Open a run to see its charts"); }
+QString no_data_text() { return QObject::tr("No finished requests in this run"); }
+
+void say_when_empty(const std::vector<ChartPanel*>& panels, const QString& text) {
+  for (ChartPanel* p : panels) p->set_empty_text(text);
+}
+
 }  // namespace
 
 StoredCharts::StoredCharts(std::shared_ptr<widgets::LanePalette> palette, QWidget* parent)
-    : QWidget(parent),
-      palette_(std::move(palette)),
-      charts_(palette_, tr("No finished requests in this run"), this) {
+    : QWidget(parent), palette_(std::move(palette)), charts_(palette_, no_run_text(), this) {
   lane_time_ = make_lane_time_box(this);
   connect(lane_time_, &QCheckBox::toggled, this, [this] {
     charts_.name_time_axes(lane_time_->isChecked());
@@ -87,11 +93,13 @@ void StoredCharts::relayout(const StoredRunSeries& series) {
 void StoredCharts::clear() {
   shown_.reset();
   charts_.clear();
+  say_when_empty(panels(), no_run_text());
   relayout(StoredRunSeries{});
 }
 
 void StoredCharts::show_run(const StoredRunSeries& series) {
   clear();
+  say_when_empty(panels(), no_data_text());
   shown_ = std::make_unique<StoredRunSeries>(series);
   const bool lane_time = lane_time_->isChecked();
   palette_->assign(series.lanes);  // the same lane keeps the same colour as live
