@@ -8,6 +8,7 @@
 #include "core/metrics/prometheus_text.h"
 #include "core/metrics/request_metrics.h"
 #include "core/plan/synthetic_prompt.h"
+#include "core/record/prefix_cache_record.h"
 #include "core/run/drive/chat_request_body.h"
 #include "core/run/drive/prompt_sizer.h"
 #include "core/run/drive/synthetic_requests.h"
@@ -97,28 +98,26 @@ PassFigures figures_of(const PhaseOutcome& outcome) {
   return f;
 }
 
-// A figure no request gave is null, never -1.
-nlohmann::json figure(double value) {
-  return value >= 0 ? nlohmann::json(value) : nlohmann::json(nullptr);
-}
-
-nlohmann::json to_json(const PassFigures& f) {
-  nlohmann::json j = {{"median_ttft_ms", figure(f.median_ttft_ms)},
-                      {"output_tok_s", figure(f.output_tok_s)},
-                      {"effective_prefill_tok_s", figure(f.median_prefill_tok_s)},
-                      {"prompt_tokens", f.prompt_tokens},
-                      {"failed", f.failed}};
-  j["cached_tokens"] = f.cached_tokens >= 0 ? labelled(f.cached_tokens, metrics::Provenance::Server)
-                                            : nlohmann::json(nullptr);
-  if (f.counters) {
-    j["prefix_cache_hits"] = f.counters->prefix_cache_hits
-                                 ? nlohmann::json(*f.counters->prefix_cache_hits)
-                                 : nlohmann::json(nullptr);
-    j["prefix_cache_queries"] = f.counters->prefix_cache_queries
-                                    ? nlohmann::json(*f.counters->prefix_cache_queries)
-                                    : nlohmann::json(nullptr);
+// A pass as summary.json records it: a figure no request gave is absent (NaN), never -1.
+record::PrefixPassRecord pass_record(const std::string& name, const PassFigures& f) {
+  const auto measured = [](double v) { return v >= 0 ? v : NAN; };
+  record::PrefixPassRecord r;
+  r.name = name;
+  r.median_ttft_ms = measured(f.median_ttft_ms);
+  r.output_tok_s = measured(f.output_tok_s);
+  r.effective_prefill_tok_s = measured(f.median_prefill_tok_s);
+  r.prompt_tokens = static_cast<double>(f.prompt_tokens);
+  r.failed = static_cast<double>(f.failed);
+  if (f.cached_tokens >= 0) {
+    r.cached_tokens = static_cast<double>(f.cached_tokens);
+    r.cached_provenance = metrics::to_string(metrics::Provenance::Server);
   }
-  return j;
+  if (f.counters) {
+    r.counters_read = true;
+    r.prefix_cache_hits = f.counters->prefix_cache_hits.value_or(NAN);
+    r.prefix_cache_queries = f.counters->prefix_cache_queries.value_or(NAN);
+  }
+  return r;
 }
 
 PassFigures run_pass(ExperimentContext& ctx, const LaneRuntime& lane, const std::string& name,
@@ -148,46 +147,38 @@ std::optional<double> counter_hit_rate(const PassFigures& f) {
 }
 
 // The three kinds of evidence side by side, each labelled with where it comes from.
-nlohmann::json evidence(const PassFigures& cold, const PassFigures& warm, ExperimentContext& ctx,
-                        const LaneRuntime& lane) {
-  const std::string& lane_id = lane.plan.id;
-  nlohmann::json e;
+void judge_reuse(const PassFigures& cold, const PassFigures& warm, ExperimentContext& ctx,
+                 const LaneRuntime& lane, record::PrefixCacheRecord& out) {
   const bool usage = warm.cached_tokens >= 0 && warm.prompt_tokens > 0;
-  e["cached_tokens_ratio"] = usage ? labelled(static_cast<double>(warm.cached_tokens) /
-                                                  static_cast<double>(warm.prompt_tokens),
-                                              metrics::Provenance::Server)
-                                   : nlohmann::json(nullptr);
+  if (usage)
+    out.cached_tokens_ratio =
+        static_cast<double>(warm.cached_tokens) / static_cast<double>(warm.prompt_tokens);
   const auto rate = counter_hit_rate(warm);
-  e["counter_hit_rate"] =
-      rate ? labelled(*rate, metrics::Provenance::Server) : nlohmann::json(nullptr);
+  out.counter_hit_rate = rate.value_or(NAN);
   const bool timed = cold.median_ttft_ms > 0 && warm.median_ttft_ms > 0;
   const double ratio = timed ? cold.median_ttft_ms / warm.median_ttft_ms : -1;
-  e["ttft_ratio_cold_over_warm"] =
-      timed ? labelled(ratio, metrics::Provenance::Estimated) : nlohmann::json(nullptr);
+  if (timed) out.ttft_ratio_cold_over_warm = ratio;
   // The cache config the lane exposed when probed (vLLM cache_config_info).
   const auto config =
       metrics::extract_server_counters(metrics::parse_prometheus_text(lane.probe.metrics_text));
-  if (config.prefix_caching_enabled)
-    e["server_prefix_caching"] =
-        labelled(*config.prefix_caching_enabled, metrics::Provenance::Server);
+  out.server_prefix_caching = config.prefix_caching_enabled;
   const bool disabled = config.prefix_caching_enabled == false;
   if (!usage && !rate && !disabled) {
-    e["warning"] =
+    out.warning =
         "the server exposes neither cached_tokens nor prefix-cache counters: "
         "reuse is inferred from timing only";
-    ctx.warn("lane " + lane_id + ": " + e["warning"].get<std::string>());
+    ctx.warn("lane " + lane.plan.id + ": " + out.warning);
   }
   // Counters decide when present; timing is the fallback.
   if (disabled && !rate)
-    e["reuse_basis"] = "server cache config: prefix caching disabled", e["reuse_detected"] = false;
+    out.reuse_basis = "server cache config: prefix caching disabled", out.reuse_detected = false;
   else if (rate)
-    e["reuse_basis"] = "server counters", e["reuse_detected"] = *rate > 0.5;
+    out.reuse_basis = "server counters", out.reuse_detected = *rate > 0.5;
   else if (usage)
-    e["reuse_basis"] = "usage cached_tokens",
-    e["reuse_detected"] = warm.cached_tokens * 2 > warm.prompt_tokens;
+    out.reuse_basis = "usage cached_tokens",
+    out.reuse_detected = warm.cached_tokens * 2 > warm.prompt_tokens;
   else
-    e["reuse_basis"] = "timing (estimated)", e["reuse_detected"] = ratio >= kReuseTimingRatio;
-  return e;
+    out.reuse_basis = "timing (estimated)", out.reuse_detected = ratio >= kReuseTimingRatio;
 }
 
 }  // namespace
@@ -201,27 +192,27 @@ void PrefixCacheExperiment::run(ExperimentContext& ctx) {
     // Each lane gets the same prompts; the control's prefix is salted so nothing matches it.
     const uint64_t seed = name_seed(name) ^ ctx.trial_salt();
     const Bodies bodies = burst_bodies(ctx, p, *lane, seed, true);
-    nlohmann::json out = {{"burst", p.burst},
-                          {"shared_prefix_tokens", p.shared_prefix_tokens},
-                          {"suffix_tokens", p.suffix_tokens},
-                          {"output_tokens", p.output_tokens}};
+    record::PrefixCacheRecord out;
+    out.burst = p.burst;
+    out.shared_prefix_tokens = p.shared_prefix_tokens;
+    out.suffix_tokens = p.suffix_tokens;
+    out.output_tokens = p.output_tokens;
     const PassFigures cold = run_pass(ctx, *lane, "cold", bodies, prompt_tokens, p.output_tokens);
-    out["passes"]["cold"] = to_json(cold);
+    out.passes.push_back(pass_record("cold", cold));
     if (ctx.stopped()) return;
     const PassFigures warm = run_pass(ctx, *lane, "warm", bodies, prompt_tokens, p.output_tokens);
-    out["passes"]["warm"] = to_json(warm);
+    out.passes.push_back(pass_record("warm", warm));
     if (p.control && !ctx.stopped()) {
       const Bodies salted = burst_bodies(
           ctx, p, *lane, name_seed(name + "#control", 0x5a17ULL) ^ ctx.trial_salt(), false);
       const PassFigures control =
           run_pass(ctx, *lane, "control", salted, prompt_tokens, p.output_tokens);
-      out["passes"]["control"] = to_json(control);
+      out.passes.push_back(pass_record("control", control));
       if (control.median_ttft_ms > 0 && warm.median_ttft_ms > 0)
-        out["ttft_ratio_control_over_warm"] =
-            labelled(control.median_ttft_ms / warm.median_ttft_ms, metrics::Provenance::Estimated);
+        out.ttft_ratio_control_over_warm = control.median_ttft_ms / warm.median_ttft_ms;
     }
-    out["evidence"] = evidence(cold, warm, ctx, *lane);
-    ctx.section()["lanes"][lane->plan.id]["prefix_cache"] = std::move(out);
+    judge_reuse(cold, warm, ctx, *lane, out);
+    ctx.section()["lanes"][lane->plan.id]["prefix_cache"] = record::to_json(out);
   }
 }
 

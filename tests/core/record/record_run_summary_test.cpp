@@ -611,7 +611,7 @@ class RecordRunSummaryTest : public QObject {
   // The blocks the engine now writes from types come out as the golden folders have them.
   void typedBlocksWriteAsTheEngineDid() {
     const std::filesystem::path root(lb::test::fixture_path("run_folders"));
-    for (const char* kind : {"throughput", "context_sweep", "trace"}) {
+    for (const char* kind : {"throughput", "context_sweep", "trace", "prefix_cache"}) {
       const json doc = json::parse(read_text(root / kind / "summary.json"));
       for (const auto& [id, lane] : doc["experiments"][0]["lanes"].items()) {
         if (lane.contains("kv_capacity") && lane["kv_capacity"].is_object())
@@ -619,6 +619,11 @@ class RecordRunSummaryTest : public QObject {
                    lane["kv_capacity"].dump());
         if (lane.contains("schedule"))
           QCOMPARE(to_json(*read_trace_schedule(lane["schedule"])).dump(), lane["schedule"].dump());
+        if (lane.contains("prefix_cache")) {
+          const auto prefix = read_prefix_cache(lane["prefix_cache"]);
+          QCOMPARE(prefix->passes.size(), size_t(3));
+          QCOMPARE(to_json(*prefix).dump(), lane["prefix_cache"].dump());
+        }
         if (lane.contains("concurrency_sweep")) {
           const auto sweep = read_concurrency_sweep(lane["concurrency_sweep"]);
           QCOMPARE(sweep->levels.size(), size_t(2));
@@ -634,6 +639,17 @@ class RecordRunSummaryTest : public QObject {
     ConcurrencySweepRecord nothing;  // no level completed anything
     QVERIFY(to_json(nothing)["knee"].is_null() && to_json(nothing)["stopped"].is_null());
     QCOMPARE(to_json(nothing)["levels"], json::array());
+    PrefixCacheRecord timed;  // a server that reports neither usage nor counters
+    timed.passes.push_back({});
+    timed.passes.back().name = "cold";
+    timed.reuse_basis = "timing (estimated)";
+    timed.warning = "reuse is inferred from timing only";
+    const json written = to_json(timed);
+    QVERIFY(written["passes"]["cold"]["cached_tokens"].is_null());
+    QVERIFY(!written["passes"]["cold"].contains("prefix_cache_hits"));
+    QVERIFY(written["evidence"]["counter_hit_rate"].is_null());
+    QVERIFY(!written["evidence"].contains("server_prefix_caching"));
+    QCOMPARE(to_json(*read_prefix_cache(written)).dump(), written.dump());
   }
 };
 
