@@ -214,6 +214,7 @@ ReviewOutcome ReviewRecord::outcome() const {
   ReviewOutcome out;
   for (const auto& p : pairs) {
     if (p.verdict == Verdict::Blocker) ++out.blockers;
+    if (p.verdict == Verdict::MaterialDifference) ++out.material;
     if (p.verdict == Verdict::Unreviewed && p.comparison.review_required()) {
       ++out.unreviewed_required;
     }
@@ -222,6 +223,7 @@ ReviewOutcome ReviewRecord::outcome() const {
   std::ostringstream s;
   s << (out.passed ? "pass" : "fail") << ": " << out.blockers << " blocker(s), "
     << out.unreviewed_required << " pair(s) awaiting review";
+  if (out.material > 0) s << "; " << out.material << " material difference(s)";
   out.summary = s.str();
   return out;
 }

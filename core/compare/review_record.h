@@ -40,7 +40,11 @@ struct ReviewOutcome {
   bool passed = false;
   std::size_t blockers = 0;             // verdict blocker
   std::size_t unreviewed_required = 0;  // review required, verdict still unreviewed
-  std::string summary;                  // one line, e.g. "fail: 1 blocker, 2 unreviewed"
+  // Verdict material difference: not a blocker, so the pair passes, but the decision weighs it.
+  std::size_t material = 0;
+  // One line: "fail: 1 blocker(s), 2 pair(s) awaiting review", then "; 3 material
+  // difference(s)" when there are any.
+  std::string summary;
 };
 
 struct ReviewRecord {

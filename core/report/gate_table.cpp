@@ -138,6 +138,8 @@ void judge_regression(GateCell& cell, const record::PairOutcome& c,
   if (review) {
     const auto outcome = review->outcome();
     pending = static_cast<int64_t>(outcome.unreviewed_required);
+    // Material differences pass, but a reader of the table sees them before deciding.
+    if (outcome.material > 0) cell.note = std::to_string(outcome.material) + " material";
     if (outcome.passed || outcome.blockers > 0) {
       cell.status = outcome.passed ? GateStatus::Pass : GateStatus::Fail;
       cell.detail = outcome.summary;
@@ -419,6 +421,7 @@ std::string cell_text(const GateCell& cell) {
   if (cell.status == GateStatus::NotRun && !cell.detail.empty()) return cell.detail;
   std::string text = gate_status_name(cell.status);
   if (!cell.score.empty() && cell.status != GateStatus::Unsupported) text += " " + cell.score;
+  if (!cell.note.empty()) text += " · " + cell.note;
   return text;
 }
 
@@ -459,11 +462,14 @@ json gate_table_to_json(const GateTable& table) {
   json rows = json::array();
   for (const auto& row : table.rows) {
     json cells = json::array();
-    for (size_t i = 0; i < row.cells.size() && i < table.lanes.size(); ++i)
-      cells.push_back({{"lane", table.lanes[i]},
-                       {"status", gate_status_name(row.cells[i].status)},
-                       {"score", row.cells[i].score},
-                       {"detail", row.cells[i].detail}});
+    for (size_t i = 0; i < row.cells.size() && i < table.lanes.size(); ++i) {
+      json cell = {{"lane", table.lanes[i]},
+                   {"status", gate_status_name(row.cells[i].status)},
+                   {"score", row.cells[i].score},
+                   {"detail", row.cells[i].detail}};
+      if (!row.cells[i].note.empty()) cell["note"] = row.cells[i].note;
+      cells.push_back(std::move(cell));
+    }
     rows.push_back({{"key", row.key},
                     {"label", row.label},
                     {"experiment", row.experiment},

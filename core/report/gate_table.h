@@ -25,6 +25,7 @@ struct GateCell {
   GateStatus status = GateStatus::NotRun;
   std::string score;   // "3/3" when the gate counts attempts; empty otherwise
   std::string detail;  // why it failed or is unsupported ("baseline" for the reference lane)
+  std::string note;    // what the cell says after its score ("3 material"); empty for none
 };
 
 struct GateRow {

@@ -168,6 +168,22 @@ class TestReportRunFolder : public QObject {
       if (review.pairs[i].comparison.review_required())
         review.set_verdict(i, lb::compare::Verdict::BenignDrift, "wording only", now);
     QCOMPARE(regression().status, GateStatus::Pass);
+    QVERIFY(regression().note.empty());
+    // A material difference passes, and the cell says how many there are.
+    size_t material = 0;
+    for (size_t i = 0; i < review.pairs.size(); ++i)
+      if (review.pairs[i].comparison.review_required()) {
+        material = i;
+        review.set_verdict(i, lb::compare::Verdict::MaterialDifference, "drops a clause", now);
+        break;
+      }
+    QCOMPARE(regression().status, GateStatus::Pass);
+    QCOMPARE(regression().note, std::string("1 material"));
+    QVERIFY2(lb::report::cell_text(regression()).find(" · 1 material") != std::string::npos,
+             lb::report::cell_text(regression()).c_str());
+    QVERIFY2(regression().detail.find("1 material difference(s)") != std::string::npos,
+             regression().detail.c_str());
+    review.set_verdict(material, lb::compare::Verdict::BenignDrift, "wording only", now);
     for (size_t i = 0; i < review.pairs.size(); ++i)
       if (review.pairs[i].comparison.review_required()) {
         review.set_verdict(i, lb::compare::Verdict::Blocker, "changed the answer", now);
