@@ -136,7 +136,7 @@ std::vector<ChartSpec> speculative_charts(const ExperimentSection& e,
   size_t positions = 0;
   for (size_t i = 0; i < lanes.size(); ++i)
     for (const record::SpeculativeLevelRecord& level : records[i])
-      positions = std::max(positions, level.acceptance_per_position.size());
+      positions = std::max(positions, level.acceptance_per_position().size());
   std::vector<std::string> position_names;
   for (size_t k = 1; k <= positions; ++k) position_names.push_back("draft " + std::to_string(k));
   const std::string first = levels.empty() ? std::string() : levels.front();
@@ -153,17 +153,17 @@ std::vector<ChartSpec> speculative_charts(const ExperimentSection& e,
     for (size_t l = 0; l < levels.size(); ++l) {
       const record::SpeculativeLevelRecord* f = level_of(i, levels[l]);
       if (!f) continue;
-      if (const double d = f->decode_tok_s_median; d >= 0) {
+      if (const double d = f->decode_tok_s_median(); d >= 0) {
         decode.series[i].points.emplace_back(static_cast<double>(l), d);
         decode.series[i].intervals.push_back(
             phase_interval(e.phase(lanes[i], levels[l]), "median_decode_tok_s"));
       }
-      if (const double t = f->tokens_per_event_mean; t >= 0)
+      if (const double t = f->tokens_per_event_mean(); t >= 0)
         events.series[i].points.emplace_back(static_cast<double>(l), t);
     }
     if (const record::SpeculativeLevelRecord* f = level_of(i, first))
-      for (size_t k = 0; k < f->acceptance_per_position.size(); ++k)
-        if (const double share = f->acceptance_per_position[k]; std::isfinite(share))
+      for (size_t k = 0; k < f->acceptance_per_position().size(); ++k)
+        if (const double share = f->acceptance_per_position()[k]; std::isfinite(share))
           acceptance.series[i].points.emplace_back(static_cast<double>(k), 100 * share);
   }
   return {decode, events, acceptance};

@@ -321,10 +321,11 @@ ReportTable speculative_table(const ExperimentSection& e, const std::vector<std:
     const LaneRecord* l = e.lane(lane);
     if (!l) continue;
     for (const record::SpeculativeLevelRecord& f : l->speculative())
-      t.rows.push_back({lane, f.level, format_number(f.decode_tok_s_median, 1),
-                        format_number(f.output_tok_s, 1), format_number(f.itl_ms_median, 2),
-                        format_number(f.tokens_per_event_mean, 2),
-                        format_number(f.acceptance_rate, 3), format_number(f.acceptance_length, 2),
+      t.rows.push_back({lane, f.level, format_number(f.decode_tok_s_median(), 1),
+                        format_number(f.output_tok_s, 1), format_number(f.itl_ms_median(), 2),
+                        format_number(f.tokens_per_event_mean(), 2),
+                        format_number(f.acceptance_rate(), 3),
+                        format_number(f.acceptance_length(), 2),
                         f.decode_speedup >= 0 ? format_number(f.decode_speedup, 2) + "x" : "n/a"});
   }
   t.note = "Acceptance from /metrics deltas around each level (server).";

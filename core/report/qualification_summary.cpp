@@ -100,10 +100,10 @@ json prefix_figures(const record::PrefixCacheRecord& pc) {
 json speculative_figures(const std::vector<record::SpeculativeLevelRecord>& levels) {
   json out = json::object();
   for (const record::SpeculativeLevelRecord& f : levels)
-    out[f.level] = {{"decode_tok_s_median", record::number_or_null(f.decode_tok_s_median)},
+    out[f.level] = {{"decode_tok_s_median", record::number_or_null(f.decode_tok_s_median())},
                     {"output_tok_s", record::number_or_null(f.output_tok_s)},
-                    {"acceptance_rate", record::number_or_null(f.acceptance_rate)},
-                    {"acceptance_length", record::number_or_null(f.acceptance_length)},
+                    {"acceptance_rate", record::number_or_null(f.acceptance_rate())},
+                    {"acceptance_length", record::number_or_null(f.acceptance_length())},
                     {"decode_speedup", record::number_or_null(f.decode_speedup)}};
   return out;
 }

@@ -1,8 +1,11 @@
 #include "core/run/experiments/speculative_experiment.h"
 
+#include <algorithm>
+#include <cmath>
 #include <variant>
 
 #include "core/plan/synthetic_prompt.h"
+#include "core/record/speculative_record.h"
 #include "core/run/drive/chat_request_body.h"
 #include "core/run/drive/synthetic_requests.h"
 #include "core/run/experiments/pass_counters.h"
@@ -10,21 +13,21 @@
 namespace lb::run {
 namespace {
 
-nlohmann::json distribution_json(const metrics::Distribution& d) {
-  if (d.count == 0) return nullptr;
-  return {{"count", d.count}, {"median", d.median}, {"p90", d.p90}, {"p99", d.p99},
-          {"mean", d.mean},   {"min", d.min},       {"max", d.max}};
+std::optional<record::LevelDistribution> distribution(const metrics::Distribution& d) {
+  if (d.count == 0) return std::nullopt;
+  return record::LevelDistribution{
+      static_cast<int64_t>(d.count), d.median, d.p90, d.p99, d.mean, d.min, d.max};
 }
 
-nlohmann::json acceptance_json(const std::optional<metrics::CounterDelta>& d) {
-  if (!d || !d->spec_num_drafts || *d->spec_num_drafts <= 0) return nullptr;
-  nlohmann::json j;
-  j["provenance"] = "server";
-  j["drafts"] = *d->spec_num_drafts;
-  if (d->spec_acceptance_rate) j["acceptance_rate"] = *d->spec_acceptance_rate;
-  if (d->spec_acceptance_length) j["acceptance_length"] = *d->spec_acceptance_length;
-  j["per_position"] = d->spec_acceptance_per_position;
-  return j;
+// The server's counters around the level, when it drafted anything.
+std::optional<record::AcceptanceRecord> acceptance(const std::optional<metrics::CounterDelta>& d) {
+  if (!d || !d->spec_num_drafts || *d->spec_num_drafts <= 0) return std::nullopt;
+  record::AcceptanceRecord a;
+  a.drafts = *d->spec_num_drafts;
+  a.acceptance_rate = d->spec_acceptance_rate.value_or(NAN);
+  a.acceptance_length = d->spec_acceptance_length.value_or(NAN);
+  a.per_position = d->spec_acceptance_per_position;
+  return a;
 }
 
 LoadPhase level_phase(ExperimentContext& ctx, const LaneRuntime& lane,
@@ -45,8 +48,9 @@ LoadPhase level_phase(ExperimentContext& ctx, const LaneRuntime& lane,
   return phase;
 }
 
-nlohmann::json run_level(ExperimentContext& ctx, const LaneRuntime& lane,
-                         const plan::SpeculativeExperiment& p, size_t level, uint64_t seed) {
+record::SpeculativeLevelRecord run_level(ExperimentContext& ctx, const LaneRuntime& lane,
+                                         const plan::SpeculativeExperiment& p, size_t level,
+                                         uint64_t seed) {
   // Acceptance comes from the measured requests alone: the "before" scrape waits for the
   // warm-ups, whose drafts would otherwise be counted.
   std::optional<PassCounters> counters;
@@ -55,40 +59,43 @@ nlohmann::json run_level(ExperimentContext& ctx, const LaneRuntime& lane,
   const PhaseOutcome outcome = ctx.run_phase(phase);
   const auto delta = counters ? counters->finish() : std::nullopt;
   const metrics::LaneSummary s = metrics::summarize(outcome.records);
-  nlohmann::json j = {{"concurrency", p.concurrency[level]},
-                      {"completed", s.completed},
-                      {"output_tok_s", s.output_throughput},
-                      {"decode_tok_s", distribution_json(s.decode_tok_s)},
-                      {"itl_ms", distribution_json(s.itl_ms)},
-                      {"tokens_per_event", distribution_json(s.tokens_per_event)}};
-  j["acceptance"] = acceptance_json(delta);
+  record::SpeculativeLevelRecord r;
+  r.level = phase.phase;
+  r.concurrency = static_cast<double>(p.concurrency[level]);
+  r.completed = static_cast<double>(s.completed);
+  r.output_tok_s = s.output_throughput;
+  r.decode_tok_s = distribution(s.decode_tok_s);
+  r.itl_ms = distribution(s.itl_ms);
+  r.tokens_per_event = distribution(s.tokens_per_event);
+  r.acceptance = acceptance(delta);
   if (s.spec_acceptance_rate >= 0)
-    j["usage_acceptance"] = {{"provenance", "server"},
-                             {"drafts", s.spec_num_drafts},
-                             {"acceptance_rate", s.spec_acceptance_rate},
-                             {"acceptance_length", s.spec_acceptance_length}};
-  return j;
-}
-
-double median_decode(const nlohmann::json& level) {
-  return level["decode_tok_s"].is_object() ? level["decode_tok_s"]["median"].get<double>() : -1;
+    r.usage_acceptance = record::AcceptanceRecord{static_cast<double>(s.spec_num_drafts),
+                                                  s.spec_acceptance_rate,
+                                                  s.spec_acceptance_length,
+                                                  {}};
+  return r;
 }
 
 // Each speculative lane's levels against the first lane that drafted nothing.
 void compare_with_baseline(ExperimentContext& ctx, const std::string& baseline) {
   auto& lanes = ctx.section()["lanes"];
-  const auto& base = lanes[baseline]["speculative"];
+  const std::vector<record::SpeculativeLevelRecord> base =
+      record::read_speculative(lanes[baseline]["speculative"]);
   for (auto& [id, lane] : lanes.items()) {
     if (id == baseline || !lane.contains("speculative")) continue;
-    for (auto& [level, figures] : lane["speculative"].items()) {
-      if (!base.contains(level)) continue;
-      const double d = median_decode(figures), b = median_decode(base[level]);
-      nlohmann::json vs = {{"baseline_lane", baseline}};
-      if (d > 0 && b > 0) vs["decode_speedup"] = d / b;
-      const double o = figures["output_tok_s"], ob = base[level]["output_tok_s"];
-      if (o > 0 && ob > 0) vs["output_tok_s_gain"] = o / ob;
-      figures["vs_baseline"] = std::move(vs);
+    std::vector<record::SpeculativeLevelRecord> levels =
+        record::read_speculative(lane["speculative"]);
+    for (record::SpeculativeLevelRecord& level : levels) {
+      const auto b = std::find_if(base.begin(), base.end(),
+                                  [&](const auto& l) { return l.level == level.level; });
+      if (b == base.end()) continue;
+      level.baseline_lane = baseline;
+      const double d = level.decode_tok_s_median(), bd = b->decode_tok_s_median();
+      if (d > 0 && bd > 0) level.decode_speedup = d / bd;
+      if (level.output_tok_s > 0 && b->output_tok_s > 0)
+        level.output_tok_s_gain = level.output_tok_s / b->output_tok_s;
     }
+    lane["speculative"] = record::to_json(levels);
   }
 }
 
@@ -101,15 +108,14 @@ void SpeculativeExperiment::run(ExperimentContext& ctx) {
   std::string baseline;
   for (LaneRuntime* lane : ctx.lanes()) {
     synthetic_budget(ctx.client(), *lane, p.input_tokens, p.use_tokenize);
-    nlohmann::json levels;
+    std::vector<record::SpeculativeLevelRecord> levels;
     bool drafted = false;
     for (size_t level = 0; level < p.concurrency.size(); ++level) {
       if (ctx.stopped()) return;
-      nlohmann::json j = run_level(ctx, *lane, p, level, seed);
-      drafted = drafted || !j["acceptance"].is_null();
-      levels["c" + std::to_string(p.concurrency[level])] = std::move(j);
+      levels.push_back(run_level(ctx, *lane, p, level, seed));
+      drafted = drafted || levels.back().acceptance.has_value();
     }
-    ctx.section()["lanes"][lane->plan.id]["speculative"] = std::move(levels);
+    ctx.section()["lanes"][lane->plan.id]["speculative"] = record::to_json(levels);
     ctx.section()["lanes"][lane->plan.id]["drafts"] = drafted;
     if (!drafted && baseline.empty()) baseline = lane->plan.id;
   }

@@ -522,7 +522,7 @@ class RecordRunSummaryTest : public QObject {
     QVERIFY(!levels.empty());
     for (size_t i = 1; i < levels.size(); ++i)  // by concurrency
       QVERIFY(levels[i - 1].concurrency < levels[i].concurrency);
-    QVERIFY(levels.front().decode_tok_s_median > 0);
+    QVERIFY(levels.front().decode_tok_s_median() > 0);
 
     const RunSummary trace = golden("trace");
     const auto source = trace.experiments.at(0).trace();
@@ -556,9 +556,9 @@ class RecordRunSummaryTest : public QObject {
     const auto levels = lane.speculative();
     QCOMPARE(levels.size(), size_t(2));
     QCOMPARE(levels[0].level, std::string("c2"));  // by concurrency, not by name
-    QCOMPARE(levels[0].acceptance_per_position.size(), size_t(2));
-    QVERIFY(std::isnan(levels[0].acceptance_per_position[1]));
-    QVERIFY(std::isnan(levels[1].decode_tok_s_median));
+    QCOMPARE(levels[0].acceptance_per_position().size(), size_t(2));
+    QVERIFY(std::isnan(levels[0].acceptance_per_position()[1]));
+    QVERIFY(std::isnan(levels[1].decode_tok_s_median()));
     const auto schedule = lane.trace_schedule();
     QVERIFY(schedule && std::isnan(schedule->sent) && !schedule->kept_up);
     const auto sweep = lane.concurrency_sweep();
@@ -611,7 +611,8 @@ class RecordRunSummaryTest : public QObject {
   // The blocks the engine now writes from types come out as the golden folders have them.
   void typedBlocksWriteAsTheEngineDid() {
     const std::filesystem::path root(lb::test::fixture_path("run_folders"));
-    for (const char* kind : {"throughput", "context_sweep", "trace", "prefix_cache"}) {
+    for (const char* kind :
+         {"throughput", "context_sweep", "trace", "prefix_cache", "speculative"}) {
       const json doc = json::parse(read_text(root / kind / "summary.json"));
       for (const auto& [id, lane] : doc["experiments"][0]["lanes"].items()) {
         if (lane.contains("kv_capacity") && lane["kv_capacity"].is_object())
@@ -619,6 +620,11 @@ class RecordRunSummaryTest : public QObject {
                    lane["kv_capacity"].dump());
         if (lane.contains("schedule"))
           QCOMPARE(to_json(*read_trace_schedule(lane["schedule"])).dump(), lane["schedule"].dump());
+        if (lane.contains("speculative")) {
+          const auto levels = read_speculative(lane["speculative"]);
+          QCOMPARE(levels.size(), size_t(2));
+          QCOMPARE(to_json(levels).dump(), lane["speculative"].dump());
+        }
         if (lane.contains("prefix_cache")) {
           const auto prefix = read_prefix_cache(lane["prefix_cache"]);
           QCOMPARE(prefix->passes.size(), size_t(3));
