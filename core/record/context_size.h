@@ -26,11 +26,16 @@ struct ContextSizeRecord {
   double e2el_ms = NAN;
   std::optional<bool> retrieval_pass;  // with a needle: every request retrieved it
   double retrieval_passed = NAN, retrieval_attempts = NAN;
+  double needle_depth = NAN;  // with a needle: where in the prompt it sits, 0 (start) to 1 (end)
 
   bool measured() const { return status == "measured"; }
 };
 
 // A lane's "context_sweep" list; entries that are not objects are left out.
 std::vector<ContextSizeRecord> read_context_sweep(const nlohmann::json& rows);
+// A skipped size as its status, reason and target; a measured one with its figures (null where
+// there is none) and, with a needle, its retrieval.
+nlohmann::json to_json(const ContextSizeRecord& size);
+nlohmann::json to_json(const std::vector<ContextSizeRecord>& sizes);
 
 }  // namespace lb::record

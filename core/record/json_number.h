@@ -21,4 +21,11 @@ inline nlohmann::json figure_or_null(double v) {
   return std::isfinite(v) && v >= 0 ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
+// A figure with where it comes from ("server", "estimated", "measured"), as
+// {"value": v, "provenance": p}; null without a value.
+inline nlohmann::json labelled(const nlohmann::json& value, const char* provenance) {
+  if (value.is_null()) return nullptr;
+  return {{"value", value}, {"provenance", provenance}};
+}
+
 }  // namespace lb::record

@@ -10,12 +10,6 @@ using nlohmann::json;
 
 constexpr const char* kPassNames[] = {"cold", "warm", "control"};
 
-// {"value", "provenance"}, or null without a value.
-json labelled(const json& value, const char* provenance) {
-  if (value.is_null()) return nullptr;
-  return {{"value", value}, {"provenance", provenance}};
-}
-
 PrefixPassRecord read_pass(const char* name, const json& p) {
   PrefixPassRecord pass;
   pass.name = name;

@@ -42,12 +42,10 @@ SizeRequest build_request(ExperimentContext& ctx, const LaneRuntime& lane,
   return r;
 }
 
-nlohmann::json median_of(std::vector<double> v) {
-  return v.empty() ? nlohmann::json(nullptr) : nlohmann::json(metrics::median(std::move(v)));
-}
+double median_of(std::vector<double> v) { return v.empty() ? NAN : metrics::median(std::move(v)); }
 
-nlohmann::json size_row(const PhaseOutcome& outcome, const std::vector<SizeRequest>& requests,
-                        bool needle) {
+record::ContextSizeRecord size_row(const PhaseOutcome& outcome,
+                                   const std::vector<SizeRequest>& requests, bool needle) {
   std::vector<double> ttft, prefill, decode, e2el;
   int64_t retrieved = 0, prompt_tokens = -1, completed = 0;
   for (const auto& record : outcome.records) {
@@ -64,28 +62,32 @@ nlohmann::json size_row(const PhaseOutcome& outcome, const std::vector<SizeReque
     const auto& req = requests[static_cast<size_t>(record.index)];
     retrieved += needle_retrieved(record.result.content, req.needle) ? 1 : 0;
   }
-  nlohmann::json row = {{"status", "measured"},
-                        {"prompt_tokens", prompt_tokens >= 0 ? nlohmann::json(prompt_tokens)
-                                                             : nlohmann::json(nullptr)},
-                        {"completed", completed},
-                        {"ttft_ms", median_of(ttft)},
-                        {"effective_prefill_tok_s", median_of(prefill)},
-                        {"decode_tok_s", median_of(decode)},
-                        {"e2el_ms", median_of(e2el)}};
+  record::ContextSizeRecord row;
+  row.status = "measured";
+  if (prompt_tokens >= 0) row.prompt_tokens = static_cast<double>(prompt_tokens);
+  row.completed = static_cast<double>(completed);
+  row.ttft_ms = median_of(std::move(ttft));
+  row.effective_prefill_tok_s = median_of(std::move(prefill));
+  row.decode_tok_s = median_of(std::move(decode));
+  row.e2el_ms = median_of(std::move(e2el));
   if (needle) {
-    row["retrieval_passed"] = retrieved;
-    row["retrieval_attempts"] = requests.size();
-    row["retrieval_pass"] = completed > 0 && retrieved == static_cast<int64_t>(requests.size());
+    row.retrieval_passed = static_cast<double>(retrieved);
+    row.retrieval_attempts = static_cast<double>(requests.size());
+    row.retrieval_pass = completed > 0 && retrieved == static_cast<int64_t>(requests.size());
   }
   return row;
 }
 
-nlohmann::json sweep_size(ExperimentContext& ctx, const LaneRuntime& lane,
-                          const plan::ContextSweepExperiment& p, int64_t target, uint64_t seed) {
+record::ContextSizeRecord sweep_size(ExperimentContext& ctx, const LaneRuntime& lane,
+                                     const plan::ContextSweepExperiment& p, int64_t target,
+                                     uint64_t seed) {
   const int64_t max_len = lane.probe.max_context_tokens();
-  if (max_len > 0 && target + p.output_tokens > max_len)
-    return {{"status", "skipped"},
-            {"reason", "exceeds max_model_len (" + std::to_string(max_len) + ")"}};
+  if (max_len > 0 && target + p.output_tokens > max_len) {
+    record::ContextSizeRecord skipped;
+    skipped.status = "skipped";
+    skipped.reason = "exceeds max_model_len (" + std::to_string(max_len) + ")";
+    return skipped;
+  }
   std::vector<SizeRequest> requests;
   // Each repeat has its own filler and needle: a repeat must not find the last one cached.
   for (int64_t i = 0; i < p.repeat; ++i)
@@ -100,13 +102,12 @@ nlohmann::json sweep_size(ExperimentContext& ctx, const LaneRuntime& lane,
     r.expected_prompt_tokens = requests[static_cast<size_t>(n)].prompt.tokens;
     return r;
   };
-  nlohmann::json row = size_row(ctx.run_phase(phase), requests, p.needle);
-  row["target_tokens"] = target;
-  row["sized_tokens"] =
-      labelled(requests.front().prompt.tokens, requests.front().prompt.tokenized
-                                                   ? metrics::Provenance::Server
-                                                   : metrics::Provenance::Estimated);
-  if (p.needle) row["needle_depth"] = p.needle_depth;
+  record::ContextSizeRecord row = size_row(ctx.run_phase(phase), requests, p.needle);
+  row.sized_tokens = static_cast<double>(requests.front().prompt.tokens);
+  row.sized_provenance =
+      metrics::to_string(requests.front().prompt.tokenized ? metrics::Provenance::Server
+                                                           : metrics::Provenance::Estimated);
+  if (p.needle) row.needle_depth = p.needle_depth;
   return row;
 }
 
@@ -122,20 +123,20 @@ void ContextSweepExperiment::run(ExperimentContext& ctx) {
   const auto& sizes = p.prompt_tokens.empty() ? default_context_sizes() : p.prompt_tokens;
   const std::string name = ctx.spec().name_or_kind();
   for (LaneRuntime* lane : ctx.lanes()) {
-    nlohmann::json rows = nlohmann::json::array();
+    std::vector<record::ContextSizeRecord> rows;
     for (int64_t target : sizes) {
       if (ctx.stopped()) return;
       // The same prompts on every lane, distinct per size.
       const uint64_t seed =
           name_seed(name, static_cast<uint64_t>(target) * 1000) ^ ctx.trial_salt();
-      nlohmann::json row = sweep_size(ctx, *lane, p, target, seed);
-      row["target_tokens"] = target;
-      if (row["status"] == "skipped")
+      record::ContextSizeRecord row = sweep_size(ctx, *lane, p, target, seed);
+      row.target_tokens = static_cast<double>(target);
+      if (!row.measured())
         ctx.info("lane " + lane->plan.id + ": " + std::to_string(target) +
-                 " tokens skipped: " + row["reason"].get<std::string>());
+                 " tokens skipped: " + row.reason);
       rows.push_back(std::move(row));
     }
-    ctx.section()["lanes"][lane->plan.id]["context_sweep"] = std::move(rows);
+    ctx.section()["lanes"][lane->plan.id]["context_sweep"] = record::to_json(rows);
     const std::optional<record::KvCapacityRecord> kv = kv_capacity(*lane);
     ctx.section()["lanes"][lane->plan.id]["kv_capacity"] =
         kv ? record::to_json(*kv) : nlohmann::json(nullptr);

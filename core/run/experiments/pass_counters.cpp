@@ -21,10 +21,6 @@ std::optional<metrics::CounterDelta> PassCounters::finish() {
   return metrics::delta(*before_, *after);
 }
 
-nlohmann::json labelled(const nlohmann::json& value, metrics::Provenance provenance) {
-  return {{"value", value}, {"provenance", metrics::to_string(provenance)}};
-}
-
 LoadPhase lane_phase(const ExperimentContext& ctx, const LaneRuntime& lane, std::string phase) {
   LoadPhase p;
   p.experiment = ctx.spec().name_or_kind();

@@ -25,9 +25,6 @@ class PassCounters {
   std::optional<metrics::ServerCounters> before_;
 };
 
-// A value with where it comes from ("server", "estimated", "measured").
-nlohmann::json labelled(const nlohmann::json& value, metrics::Provenance provenance);
-
 // The base of a phase of an experiment on one lane: names, URL, one request at a time.
 LoadPhase lane_phase(const ExperimentContext& ctx, const LaneRuntime& lane, std::string phase);
 

@@ -5,8 +5,6 @@
 
 #include "core/metrics/percentile.h"
 #include "core/metrics/request_metrics.h"
-#include "core/record/json_number.h"
-#include "core/run/experiments/pass_counters.h"
 #include "core/run/experiments/sessions_experiment.h"
 
 namespace lb::run {
@@ -46,29 +44,27 @@ void add_turn(TurnTotals& t, const metrics::RequestMetrics& m) {
   }
 }
 
-nlohmann::json turn_json(int64_t turn, const TurnTotals& t) {
+record::SessionTurnRecord turn_record(int64_t turn, const TurnTotals& t) {
   const metrics::Distribution d = metrics::describe(t.ttft_ms);
-  nlohmann::json j = {{"turn", turn},
-                      {"requests", t.requests},
-                      {"failed", t.failed},
-                      {"ttft_p50_ms", record::number_or_null(d.p50)},
-                      {"ttft_p99_ms", record::number_or_null(d.p99)}};
-  j["mean_prompt_tokens"] = t.prompt_requests > 0
-                                ? nlohmann::json(static_cast<double>(t.prompt_tokens) /
-                                                 static_cast<double>(t.prompt_requests))
-                                : nlohmann::json(nullptr);
-  j["cached_share"] = t.cached_tokens >= 0 && t.cached_prompt_tokens > 0
-                          ? labelled(static_cast<double>(t.cached_tokens) /
-                                         static_cast<double>(t.cached_prompt_tokens),
-                                     metrics::Provenance::Server)
-                          : nlohmann::json(nullptr);
-  return j;
+  record::SessionTurnRecord r;
+  r.turn = static_cast<double>(turn);
+  r.requests = static_cast<double>(t.requests);
+  r.failed = static_cast<double>(t.failed);
+  r.ttft_p50_ms = d.p50;
+  r.ttft_p99_ms = d.p99;
+  if (t.prompt_requests > 0)
+    r.mean_prompt_tokens =
+        static_cast<double>(t.prompt_tokens) / static_cast<double>(t.prompt_requests);
+  if (t.cached_tokens >= 0 && t.cached_prompt_tokens > 0)
+    r.cached_share =
+        static_cast<double>(t.cached_tokens) / static_cast<double>(t.cached_prompt_tokens);
+  return r;
 }
 
 }  // namespace
 
-nlohmann::json session_figures_json(const std::vector<metrics::RequestRecord>& records,
-                                    size_t sessions) {
+record::SessionsRecord session_figures(const std::vector<metrics::RequestRecord>& records,
+                                       size_t sessions) {
   std::map<int64_t, TurnTotals> turns;
   std::map<int64_t, SessionSpan> spans;
   for (const auto& r : records) {
@@ -85,8 +81,8 @@ nlohmann::json session_figures_json(const std::vector<metrics::RequestRecord>& r
       s.first_sent_ns = r.result.t_sent_ns;
     s.last_done_ns = std::max(s.last_done_ns, r.result.t_done_ns);
   }
-  nlohmann::json per_turn = nlohmann::json::array();
-  for (const auto& [turn, totals] : turns) per_turn.push_back(turn_json(turn, totals));
+  record::SessionsRecord out;
+  for (const auto& [turn, totals] : turns) out.per_turn.push_back(turn_record(turn, totals));
   std::vector<double> e2e_s;
   int64_t failed = 0;
   for (const auto& [session, s] : spans) {
@@ -98,14 +94,13 @@ nlohmann::json session_figures_json(const std::vector<metrics::RequestRecord>& r
       e2e_s.push_back(static_cast<double>(s.last_done_ns - s.first_sent_ns) / 1e9);
   }
   const metrics::Distribution d = metrics::describe(e2e_s);
-  return {{"per_turn", std::move(per_turn)},
-          {"sessions", sessions},
-          {"sessions_completed", e2e_s.size()},
-          {"sessions_failed", failed},
-          {"session_e2e_p50_s", record::number_or_null(d.p50)},
-          {"session_e2e_p99_s", record::number_or_null(d.p99)},
-          {"session_e2e_mean_s", record::number_or_null(d.mean)},
-          {"provenance", {{"ttft", "measured"}, {"session_e2e", "measured"}}}};
+  out.sessions = static_cast<double>(sessions);
+  out.sessions_completed = static_cast<double>(e2e_s.size());
+  out.sessions_failed = static_cast<double>(failed);
+  out.session_e2e_p50_s = d.p50;
+  out.session_e2e_p99_s = d.p99;
+  out.session_e2e_mean_s = d.mean;
+  return out;
 }
 
 }  // namespace lb::run

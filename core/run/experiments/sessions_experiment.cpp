@@ -89,15 +89,13 @@ SessionPhase session_phase(const ExperimentContext& ctx, const LaneRuntime& lane
 
 // The server's prefix-cache counters over the whole phase: the hit rate of every turn together,
 // for servers whose usage does not report cached tokens.
-nlohmann::json counter_json(const std::optional<metrics::CounterDelta>& delta) {
-  if (!delta || !delta->prefix_cache_hits || !delta->prefix_cache_queries) return nullptr;
-  nlohmann::json j = {{"prefix_cache_hits", *delta->prefix_cache_hits},
-                      {"prefix_cache_queries", *delta->prefix_cache_queries}};
-  j["hit_rate"] = *delta->prefix_cache_queries > 0
-                      ? labelled(*delta->prefix_cache_hits / *delta->prefix_cache_queries,
-                                 metrics::Provenance::Server)
-                      : nlohmann::json(nullptr);
-  return j;
+std::optional<record::SessionCountersRecord> counter_record(
+    const std::optional<metrics::CounterDelta>& delta) {
+  if (!delta || !delta->prefix_cache_hits || !delta->prefix_cache_queries) return std::nullopt;
+  record::SessionCountersRecord r{*delta->prefix_cache_hits, *delta->prefix_cache_queries};
+  if (*delta->prefix_cache_queries > 0)
+    r.hit_rate = *delta->prefix_cache_hits / *delta->prefix_cache_queries;
+  return r;
 }
 
 }  // namespace
@@ -122,11 +120,11 @@ void SessionsExperiment::run(ExperimentContext& ctx) {
         phase.base, [&](RunSink& sink, const LoadDriver::RecordHandler& on_record) {
           return SessionDriver(ctx.client(), sink, ctx.stop_flag()).run(phase, on_record);
         });
-    nlohmann::json figures = session_figures_json(outcome.records, count);
-    figures["prefix_cache_counters"] = counter_json(counters.finish());
-    figures["think_time_s"] = p.think_time_s;
-    figures["sessions_at_once"] = p.sessions;
-    ctx.section()["lanes"][lane->plan.id]["sessions"] = std::move(figures);
+    record::SessionsRecord figures = session_figures(outcome.records, count);
+    figures.prefix_cache_counters = counter_record(counters.finish());
+    figures.think_time_s = p.think_time_s;
+    figures.sessions_at_once = static_cast<double>(p.sessions);
+    ctx.section()["lanes"][lane->plan.id]["sessions"] = record::to_json(figures);
   }
 }
 

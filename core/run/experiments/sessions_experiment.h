@@ -6,9 +6,8 @@
 // each session's end-to-end time.
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/metrics/request_record.h"
+#include "core/record/sessions_record.h"
 #include "core/run/experiments/experiment.h"
 
 namespace lb::run {
@@ -23,7 +22,7 @@ class SessionsExperiment : public Experiment {
 // when no response reported cached tokens). Then sessions_completed, sessions_failed and the
 // session end-to-end time (first turn's send to last turn's end, s) p50/p99/mean over completed
 // sessions.
-nlohmann::json session_figures_json(const std::vector<metrics::RequestRecord>& records,
-                                    size_t sessions);
+record::SessionsRecord session_figures(const std::vector<metrics::RequestRecord>& records,
+                                       size_t sessions);
 
 }  // namespace lb::run

@@ -612,7 +612,7 @@ class RecordRunSummaryTest : public QObject {
   void typedBlocksWriteAsTheEngineDid() {
     const std::filesystem::path root(lb::test::fixture_path("run_folders"));
     for (const char* kind :
-         {"throughput", "context_sweep", "trace", "prefix_cache", "speculative"}) {
+         {"throughput", "context_sweep", "trace", "prefix_cache", "speculative", "sessions"}) {
       const json doc = json::parse(read_text(root / kind / "summary.json"));
       for (const auto& [id, lane] : doc["experiments"][0]["lanes"].items()) {
         if (lane.contains("kv_capacity") && lane["kv_capacity"].is_object())
@@ -629,6 +629,17 @@ class RecordRunSummaryTest : public QObject {
           const auto prefix = read_prefix_cache(lane["prefix_cache"]);
           QCOMPARE(prefix->passes.size(), size_t(3));
           QCOMPARE(to_json(*prefix).dump(), lane["prefix_cache"].dump());
+        }
+        if (lane.contains("context_sweep")) {
+          const auto sizes = read_context_sweep(lane["context_sweep"]);
+          QCOMPARE(sizes.size(), size_t(2));
+          QCOMPARE(to_json(sizes).dump(), lane["context_sweep"].dump());
+        }
+        if (lane.contains("sessions")) {
+          const auto sessions = read_sessions(lane["sessions"]);
+          QCOMPARE(sessions->per_turn.size(), size_t(4));
+          QVERIFY(sessions->prefix_cache_counters.has_value());
+          QCOMPARE(to_json(*sessions).dump(), lane["sessions"].dump());
         }
         if (lane.contains("concurrency_sweep")) {
           const auto sweep = read_concurrency_sweep(lane["concurrency_sweep"]);
@@ -656,6 +667,22 @@ class RecordRunSummaryTest : public QObject {
     QVERIFY(written["evidence"]["counter_hit_rate"].is_null());
     QVERIFY(!written["evidence"].contains("server_prefix_caching"));
     QCOMPARE(to_json(*read_prefix_cache(written)).dump(), written.dump());
+    ContextSizeRecord skipped;  // beyond the lane's context window
+    skipped.status = "skipped";
+    skipped.reason = "exceeds max_model_len (4096)";
+    skipped.target_tokens = 8192;
+    QCOMPARE(to_json(skipped).dump(), json({{"status", "skipped"},
+                                            {"reason", "exceeds max_model_len (4096)"},
+                                            {"target_tokens", 8192}})
+                                          .dump());
+    SessionsRecord uncounted;  // no /metrics, no cached tokens in usage
+    uncounted.per_turn.push_back({});
+    uncounted.per_turn.back().turn = 0;
+    const json sessions = to_json(uncounted);
+    QVERIFY(sessions["prefix_cache_counters"].is_null());
+    QVERIFY(sessions["per_turn"][0]["cached_share"].is_null());
+    QVERIFY(!sessions.contains("think_time_s"));  // a folder from before it was recorded
+    QCOMPARE(to_json(*read_sessions(sessions)).dump(), sessions.dump());
   }
 };
 
