@@ -25,9 +25,13 @@ struct CapacityProbeRecord {
   double goodput_req_s = NAN;
   bool pass = false;
   std::string binding;  // the SLO that failed it ("ttft_p99_ms", ...); "" when it passed
+  double completed = NAN;
+  double errors = NAN;
+  double duration_s = NAN;
 };
 
 struct CapacityRecord {
+  std::string load;       // the plan's load: "concurrency" (closed loop) or "rate" (open loop)
   std::string unit;       // "concurrent requests" or "req/s"
   double capacity = NAN;  // NaN: no probed load met every SLO
   double goodput_req_s = NAN;
@@ -36,11 +40,18 @@ struct CapacityRecord {
   bool reached_max_load = false;  // the highest load allowed met every SLO: capacity is at least it
   std::string stopped_by;         // "resolution", "max_load", "max_probes", ...
   double probe_count = NAN;
+  double search_duration_s = NAN;
   std::vector<CapacityProbeRecord> probes;  // in the order probed; non-objects left out
+  // A probe the time bound stopped short of its requests: kept apart, not judged.
+  std::optional<CapacityProbeRecord> cut_probe;
 };
 
 CapacitySlo read_capacity_slo(const nlohmann::json& slo);
 // A lane's "capacity" object; nullopt when it is not an object.
 std::optional<CapacityRecord> read_capacity(const nlohmann::json& capacity);
+// Null where there is no figure (no SLO, no capacity, no binding SLO).
+nlohmann::json to_json(const CapacitySlo& slo);
+nlohmann::json to_json(const CapacityProbeRecord& probe);
+nlohmann::json to_json(const CapacityRecord& capacity);
 
 }  // namespace lb::record

@@ -6,7 +6,6 @@
 
 #include "core/metrics/summary.h"
 #include "core/net/steady_clock.h"
-#include "core/record/json_number.h"
 #include "core/run/drive/synthetic_requests.h"
 #include "core/run/experiments/pass_counters.h"
 #include "core/run/experiments/throughput_experiment.h"
@@ -77,34 +76,34 @@ std::string stop_reason(const CapacitySearch& search, const SearchBounds& bounds
   return "resolution";
 }
 
-nlohmann::json lane_json(const plan::CapacityExperiment& p, const CapacitySearch& search,
-                         const std::string& stopped_by, double search_s) {
-  nlohmann::json probes = nlohmann::json::array();
-  for (const auto& probe : search.probes()) probes.push_back(probe_json(probe));
-  const CapacityProbe* at = search.capacity_probe();
-  const CapacityProbe* limit = search.limiting_probe();
-  return {{"load", p.load},
-          {"unit", p.by_rate() ? "req/s" : "concurrent requests"},
-          {"capacity", search.capacity() ? nlohmann::json(*search.capacity()) : nullptr},
-          {"goodput_req_s", at != nullptr ? record::figure_or_null(at->goodput_req_s) : nullptr},
-          {"binding_slo", limit != nullptr ? nlohmann::json(limit->binding) : nullptr},
-          {"failing_load", limit != nullptr ? nlohmann::json(limit->load) : nullptr},
-          {"reached_max_load", search.reached_max()},
-          {"stopped_by", stopped_by},
-          {"probe_count", search.probes().size()},
-          {"search_duration_s", search_s},
-          {"probes", std::move(probes)}};
+record::CapacityRecord lane_record(const plan::CapacityExperiment& p, const CapacitySearch& search,
+                                   const std::string& stopped_by, double search_s) {
+  record::CapacityRecord r;
+  r.load = p.load;
+  r.unit = p.by_rate() ? "req/s" : "concurrent requests";
+  if (search.capacity()) r.capacity = *search.capacity();
+  if (const CapacityProbe* at = search.capacity_probe()) r.goodput_req_s = at->goodput_req_s;
+  if (const CapacityProbe* limit = search.limiting_probe()) {
+    r.binding_slo = limit->binding;
+    r.failing_load = limit->load;
+  }
+  r.reached_max_load = search.reached_max();
+  r.stopped_by = stopped_by;
+  r.probe_count = static_cast<double>(search.probes().size());
+  r.search_duration_s = search_s;
+  for (const auto& probe : search.probes()) r.probes.push_back(probe_record(probe));
+  return r;
 }
 
-void say_capacity(ExperimentContext& ctx, const std::string& lane, const nlohmann::json& j) {
-  if (j["capacity"].is_null()) {
+void say_capacity(ExperimentContext& ctx, const std::string& lane,
+                  const record::CapacityRecord& r) {
+  if (!std::isfinite(r.capacity)) {
     ctx.warn("lane " + lane + ": no probed load met every SLO");
     return;
   }
   char text[160];
   std::snprintf(text, sizeof text, "lane %s: SLO capacity %g %s (%zu probes, stopped by %s)",
-                lane.c_str(), j["capacity"].get<double>(), j["unit"].get<std::string>().c_str(),
-                j["probes"].size(), j["stopped_by"].get<std::string>().c_str());
+                lane.c_str(), r.capacity, r.unit.c_str(), r.probes.size(), r.stopped_by.c_str());
   ctx.info(text);
 }
 
@@ -132,17 +131,18 @@ void judge_probe(CapacityProbe& probe, double ttft_limit_ms, double tpot_limit_m
   probe.pass = probe.binding.empty();
 }
 
-nlohmann::json probe_json(const CapacityProbe& probe) {
-  return {
-      {"load", probe.load},
-      {"pass", probe.pass},
-      {"ttft_p99_ms", record::figure_or_null(probe.ttft_p99_ms)},
-      {"tpot_p99_ms", record::figure_or_null(probe.tpot_p99_ms)},
-      {"goodput_req_s", record::figure_or_null(probe.goodput_req_s)},
-      {"completed", probe.completed},
-      {"errors", probe.errors},
-      {"binding", probe.binding.empty() ? nlohmann::json(nullptr) : nlohmann::json(probe.binding)},
-      {"duration_s", probe.duration_s}};
+record::CapacityProbeRecord probe_record(const CapacityProbe& probe) {
+  record::CapacityProbeRecord r;
+  r.load = probe.load;
+  r.pass = probe.pass;
+  r.ttft_p99_ms = probe.ttft_p99_ms;  // -1 (none) is written as null
+  r.tpot_p99_ms = probe.tpot_p99_ms;
+  r.goodput_req_s = probe.goodput_req_s;
+  r.completed = static_cast<double>(probe.completed);
+  r.errors = static_cast<double>(probe.errors);
+  r.binding = probe.binding;
+  r.duration_s = probe.duration_s;
+  return r;
 }
 
 void CapacityExperiment::run(ExperimentContext& ctx) {
@@ -150,15 +150,14 @@ void CapacityExperiment::run(ExperimentContext& ctx) {
   metrics::SloSpec slo;
   slo.ttft_ms = p.ttft_p99_ms;
   slo.tpot_ms = p.tpot_p99_ms;
-  ctx.section()["slo"] = {{"ttft_p99_ms", record::figure_or_null(p.ttft_p99_ms)},
-                          {"tpot_p99_ms", record::figure_or_null(p.tpot_p99_ms)}};
+  ctx.section()["slo"] = record::to_json(record::CapacitySlo{p.ttft_p99_ms, p.tpot_p99_ms});
   for (LaneRuntime* lane : ctx.lanes()) {
     if (ctx.stopped()) return;
     const int64_t budget = synthetic_budget(ctx.client(), *lane, p.input_tokens, p.use_tokenize);
     const int64_t start_ns = steady_now_ns();
     const SearchBounds bounds{p.max_probes, start_ns + std::llround(p.max_duration_s * 1e9)};
     CapacitySearch search(p.start, p.effective_max_load(), p.effective_resolution(), !p.by_rate());
-    nlohmann::json cut = nullptr;
+    std::optional<record::CapacityProbeRecord> cut;
     while (!ctx.stopped()) {
       const auto load = search.next();
       const int64_t now = steady_now_ns();
@@ -174,16 +173,17 @@ void CapacityExperiment::run(ExperimentContext& ctx) {
       // Only the time bound stops a probe short of its requests, and such a probe says nothing
       // of its load: kept apart, not judged.
       if (probe.completed + probe.errors < p.requests) {
-        cut = probe_json(probe);
+        cut = probe_record(probe);
         break;
       }
       search.record(probe);
     }
     const double search_s = static_cast<double>(steady_now_ns() - start_ns) / 1e9;
-    nlohmann::json j = lane_json(p, search, stop_reason(search, bounds, ctx.stopped()), search_s);
-    j["cut_probe"] = std::move(cut);
-    say_capacity(ctx, lane->plan.id, j);
-    ctx.section()["lanes"][lane->plan.id]["capacity"] = std::move(j);
+    record::CapacityRecord r =
+        lane_record(p, search, stop_reason(search, bounds, ctx.stopped()), search_s);
+    r.cut_probe = std::move(cut);
+    say_capacity(ctx, lane->plan.id, r);
+    ctx.section()["lanes"][lane->plan.id]["capacity"] = record::to_json(r);
   }
 }
 

@@ -5,8 +5,7 @@
 // warm-ups discarded; the search stops at the resolution, after max_probes probes, or when
 // max_duration_s is spent. The lane's "capacity" section holds the capacity, the goodput at it, the
 // binding SLO and every probe.
-#include <nlohmann/json.hpp>
-
+#include "core/record/capacity_record.h"
 #include "core/run/experiments/capacity_search.h"
 #include "core/run/experiments/experiment.h"
 
@@ -21,6 +20,7 @@ class CapacityExperiment : public Experiment {
 // failed and at least one completed. Sets `pass` and `binding`.
 void judge_probe(CapacityProbe& probe, double ttft_p99_limit_ms, double tpot_p99_limit_ms);
 
-nlohmann::json probe_json(const CapacityProbe& probe);
+// A probe as the run folder records it.
+record::CapacityProbeRecord probe_record(const CapacityProbe& probe);
 
 }  // namespace lb::run

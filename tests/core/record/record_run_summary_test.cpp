@@ -611,8 +611,8 @@ class RecordRunSummaryTest : public QObject {
   // The blocks the engine now writes from types come out as the golden folders have them.
   void typedBlocksWriteAsTheEngineDid() {
     const std::filesystem::path root(lb::test::fixture_path("run_folders"));
-    for (const char* kind :
-         {"throughput", "context_sweep", "trace", "prefix_cache", "speculative", "sessions"}) {
+    for (const char* kind : {"throughput", "context_sweep", "trace", "prefix_cache", "speculative",
+                             "sessions", "capacity"}) {
       const json doc = json::parse(read_text(root / kind / "summary.json"));
       for (const auto& [id, lane] : doc["experiments"][0]["lanes"].items()) {
         if (lane.contains("kv_capacity") && lane["kv_capacity"].is_object())
@@ -640,6 +640,13 @@ class RecordRunSummaryTest : public QObject {
           QCOMPARE(sessions->per_turn.size(), size_t(4));
           QVERIFY(sessions->prefix_cache_counters.has_value());
           QCOMPARE(to_json(*sessions).dump(), lane["sessions"].dump());
+        }
+        if (lane.contains("capacity")) {
+          const auto capacity = read_capacity(lane["capacity"]);
+          QVERIFY(capacity->probes.size() >= 2);
+          QCOMPARE(to_json(*capacity).dump(), lane["capacity"].dump());
+          const json& slo = doc["experiments"][0]["slo"];
+          QCOMPARE(to_json(read_capacity_slo(slo)).dump(), slo.dump());
         }
         if (lane.contains("concurrency_sweep")) {
           const auto sweep = read_concurrency_sweep(lane["concurrency_sweep"]);
@@ -675,6 +682,18 @@ class RecordRunSummaryTest : public QObject {
                                             {"reason", "exceeds max_model_len (4096)"},
                                             {"target_tokens", 8192}})
                                           .dump());
+    CapacityRecord cut;  // the time bound stopped a probe short; nothing met the SLOs
+    cut.probes.push_back({});
+    cut.probes.back().binding = "ttft_p99_ms";
+    cut.binding_slo = "ttft_p99_ms";
+    cut.cut_probe = CapacityProbeRecord{};
+    cut.cut_probe->load = 8;
+    const json capacity = to_json(cut);
+    QVERIFY(capacity["capacity"].is_null());
+    QCOMPARE(capacity["cut_probe"]["load"], json(8.0));
+    QVERIFY(capacity["cut_probe"]["binding"].is_null());
+    QCOMPARE(capacity["probes"][0]["binding"], json("ttft_p99_ms"));
+    QCOMPARE(to_json(*read_capacity(capacity)).dump(), capacity.dump());
     SessionsRecord uncounted;  // no /metrics, no cached tokens in usage
     uncounted.per_turn.push_back({});
     uncounted.per_turn.back().turn = 0;
