@@ -59,13 +59,12 @@ DecodeLoad::~DecodeLoad() {
   if (thread_.joinable()) stop();
 }
 
-nlohmann::json DecodeLoad::stop() {
+record::BackgroundLoadRecord DecodeLoad::stop() {
   stop_.store(true);
   if (thread_.joinable()) thread_.join();
-  return {{"streams", streams_},
-          {"max_tokens", max_tokens_},
-          {"completed", counter_->completed.load()},
-          {"failed", counter_->failed.load()}};
+  return {static_cast<double>(streams_), static_cast<double>(max_tokens_),
+          static_cast<double>(counter_->completed.load()),
+          static_cast<double>(counter_->failed.load())};
 }
 
 }  // namespace lb::run

@@ -9,8 +9,7 @@
 #include <mutex>
 #include <thread>
 
-#include <nlohmann/json.hpp>
-
+#include "core/record/determinism_floor.h"
 #include "core/run/experiments/experiment.h"
 
 namespace lb::run {
@@ -24,9 +23,8 @@ class DecodeLoad {
   DecodeLoad(const DecodeLoad&) = delete;
   DecodeLoad& operator=(const DecodeLoad&) = delete;
 
-  // Stops the background (its requests in flight are cancelled) and says what it did:
-  // {"streams", "completed", "failed", "output_tokens_max"}.
-  nlohmann::json stop();
+  // Stops the background (its requests in flight are cancelled) and says what it did.
+  record::BackgroundLoadRecord stop();
 
  private:
   class Counter;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 namespace lb::run {
 namespace {
@@ -10,27 +11,32 @@ const logprobs::PromptLogprobs* logprobs_at(const LaneTexts& t, size_t i) {
   return i < t.logprobs.size() ? &t.logprobs[i] : nullptr;
 }
 
-nlohmann::json rate_json(int64_t flips, int64_t compared) {
-  const auto [lo, hi] = wilson_interval_95(flips, compared);
-  return {{"flips", flips},
-          {"prompts_compared", compared},
-          {"flip_rate",
-           compared > 0 ? nlohmann::json(static_cast<double>(flips) / static_cast<double>(compared))
-                        : nlohmann::json(nullptr)},
-          {"flip_rate_interval", compared > 0 ? nlohmann::json({lo, hi}) : nlohmann::json(nullptr)},
-          {"interval_method", "Wilson score, 95 %"}};
+record::FlipRate flip_rate(int64_t flips, int64_t compared) {
+  record::FlipRate r;
+  r.flips = static_cast<double>(flips);
+  r.prompts_compared = static_cast<double>(compared);
+  if (compared > 0) {
+    r.rate = static_cast<double>(flips) / static_cast<double>(compared);
+    std::tie(r.lo, r.hi) = wilson_interval_95(flips, compared);
+  }
+  return r;
 }
 
 // Where the first pass that differs parts from the reference.
-nlohmann::json divergence_json(const compare::TokenDivergence& d) {
-  nlohmann::json j = {{"class", compare::to_string(d.cls)}, {"reason", d.reason}};
-  if (d.token_index >= 0) j["token_index"] = d.token_index;
-  j["char_offset"] = d.char_offset_a;
-  j["reference_token"] = d.token_a;
-  j["other_token"] = d.token_b;
-  j["margin_nats"] =
-      d.baseline_margin_nats ? nlohmann::json(*d.baseline_margin_nats) : nlohmann::json(nullptr);
-  return j;
+record::FlipRecord flip_record(size_t index, const std::string& id, size_t unique_outputs,
+                               const compare::TokenDivergence& d) {
+  record::FlipRecord f;
+  f.prompt_id = id;
+  f.index = static_cast<double>(index);
+  f.unique_outputs = static_cast<double>(unique_outputs);
+  if (d.token_index >= 0) f.token_index = static_cast<double>(d.token_index);
+  f.char_offset = static_cast<double>(d.char_offset_a);
+  f.reference_token = d.token_a;
+  f.other_token = d.token_b;
+  f.margin_nats = d.baseline_margin_nats.value_or(NAN);
+  f.divergence_class = compare::to_string(d.cls);
+  f.reason = d.reason;
+  return f;
 }
 
 }  // namespace
@@ -60,25 +66,25 @@ FlipCheck compare_passes(const plan::PromptSet& set, const LaneTexts& reference,
     compare::TokenDivergence d = compare::analyse_token_divergence(
         logprobs_at(reference, i), logprobs_at(*first_differing, i), reference.texts[i],
         first_differing->texts[i], thresholds);
-    out.flipped_json.push_back({{"index", i},
-                                {"id", set.prompts[i].id},
-                                {"unique_outputs", unique.size()},
-                                {"divergence", divergence_json(d)}});
+    out.flips.push_back(flip_record(i, set.prompts[i].id, unique.size(), d));
   }
   return out;
 }
 
-nlohmann::json flip_check_json(const FlipCheck& check, const plan::PromptSet& set) {
-  nlohmann::json j = rate_json(static_cast<int64_t>(check.flipped.size()), check.prompts_compared);
-  nlohmann::json failed = nlohmann::json::array();
-  for (size_t i : check.failed) failed.push_back({{"index", i}, {"id", set.prompts[i].id}});
-  j["failed_prompts"] = std::move(failed);
-  j["flipped"] = check.flipped_json;
-  return j;
+record::FloorCheck flip_check_record(std::string name, const FlipCheck& check,
+                                     const plan::PromptSet& set) {
+  record::FloorCheck c;
+  c.name = std::move(name);
+  c.counted = true;
+  c.rate = flip_rate(static_cast<int64_t>(check.flipped.size()), check.prompts_compared);
+  for (size_t i : check.failed)
+    c.failed_prompts.push_back({static_cast<double>(i), set.prompts[i].id});
+  c.flipped = check.flips;
+  return c;
 }
 
-nlohmann::json floor_json(const std::vector<const FlipCheck*>& checks,
-                          const std::vector<std::string>& names) {
+record::DeterminismFloor combined_floor(const std::vector<const FlipCheck*>& checks,
+                                        const std::vector<std::string>& names) {
   std::set<size_t> in_all;
   if (!checks.empty())
     in_all.insert(checks.front()->compared.begin(), checks.front()->compared.end());
@@ -92,11 +98,11 @@ nlohmann::json floor_json(const std::vector<const FlipCheck*>& checks,
   for (const FlipCheck* c : checks)
     for (size_t i : c->flipped)
       if (in_all.count(i)) flipped.insert(i);
-  const auto compared = static_cast<int64_t>(in_all.size());
-  nlohmann::json j = rate_json(static_cast<int64_t>(flipped.size()), compared);
-  j["checks"] = names;
-  j["flipped_prompts"] = std::vector<size_t>(flipped.begin(), flipped.end());
-  return j;
+  record::DeterminismFloor out;
+  out.floor = flip_rate(static_cast<int64_t>(flipped.size()), static_cast<int64_t>(in_all.size()));
+  out.counts = names;
+  for (size_t i : flipped) out.flipped_prompts.push_back(static_cast<double>(i));
+  return out;
 }
 
 }  // namespace lb::run

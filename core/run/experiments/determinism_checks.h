@@ -8,20 +8,19 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/compare/token_divergence.h"
 #include "core/plan/prompt_set.h"
+#include "core/record/determinism_floor.h"
 #include "core/run/experiments/regression_experiment.h"
 
 namespace lb::run {
 
 struct FlipCheck {
   int64_t prompts_compared = 0;
-  std::vector<size_t> compared;                           // prompt indexes
-  std::vector<size_t> failed;                             // prompt indexes left out
-  std::vector<size_t> flipped;                            // prompt indexes
-  nlohmann::json flipped_json = nlohmann::json::array();  // index, id, unique_outputs, divergence
+  std::vector<size_t> compared;           // prompt indexes
+  std::vector<size_t> failed;             // prompt indexes left out
+  std::vector<size_t> flipped;            // prompt indexes
+  std::vector<record::FlipRecord> flips;  // where each flipped prompt parted
 };
 
 // `reference` against every pass of `others` (each in prompt order).
@@ -29,12 +28,14 @@ FlipCheck compare_passes(const plan::PromptSet& set, const LaneTexts& reference,
                          const std::vector<const LaneTexts*>& others,
                          const compare::DivergenceThresholds& thresholds);
 
-// The check as summary.json records it: counts, the flip rate with its 95 % Wilson interval
-// (null rate when nothing was compared), and each flip.
-nlohmann::json flip_check_json(const FlipCheck& check, const plan::PromptSet& set);
+// The check as the record keeps it: counts, the flip rate with its 95 % Wilson interval (NaN
+// when nothing was compared), the prompts left out and each flip.
+record::FloorCheck flip_check_record(std::string name, const FlipCheck& check,
+                                     const plan::PromptSet& set);
 
-// The floor: over the prompts every check compared, those flipped by any of them.
-nlohmann::json floor_json(const std::vector<const FlipCheck*>& checks,
-                          const std::vector<std::string>& names);
+// The floor: over the prompts every check compared, those flipped by any of them; its `floor`,
+// `counts` (NAMES) and `flipped_prompts`, without the checks.
+record::DeterminismFloor combined_floor(const std::vector<const FlipCheck*>& checks,
+                                        const std::vector<std::string>& names);
 
 }  // namespace lb::run

@@ -11,6 +11,7 @@
 // with the reference pass's margin there; the floor is the prompts flipped by any check.
 // summary.json: lanes.<id>.determinism; answers in determinism/<lane>.json.
 #include "core/plan/prompt_set.h"
+#include "core/record/determinism_floor.h"
 #include "core/run/experiments/experiment.h"
 
 namespace lb::run {
@@ -22,8 +23,8 @@ class DeterminismExperiment : public Experiment {
 
 // One lane's checks and floor as lanes.<id>.determinism records them (also a regression's
 // "floor" option, on its baseline), every pass's answers written to `answers_file`.
-nlohmann::json measure_floor(ExperimentContext& ctx, LaneRuntime& lane,
-                             const plan::DeterminismExperiment& p, const plan::PromptSet& set,
-                             const std::string& answers_file);
+record::DeterminismFloor measure_floor(ExperimentContext& ctx, LaneRuntime& lane,
+                                       const plan::DeterminismExperiment& p,
+                                       const plan::PromptSet& set, const std::string& answers_file);
 
 }  // namespace lb::run

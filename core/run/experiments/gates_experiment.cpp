@@ -10,41 +10,40 @@
 namespace lb::run {
 namespace {
 
-nlohmann::json score_check(ExperimentContext& ctx, GateIo& io, const std::string& check,
-                           int64_t repeat) {
-  int64_t passed = 0, unsupported = 0, attempts = 0;
-  nlohmann::json failures = nlohmann::json::array();
+record::GateResult score_check(ExperimentContext& ctx, GateIo& io, const std::string& lane_id,
+                               const std::string& check, int64_t repeat) {
+  record::GateResult g;
+  g.lane_id = lane_id;
+  g.check = check;
+  g.repeat = repeat;
+  int64_t unsupported = 0;
   std::string unsupported_why;
   io.set_check(check);
   for (int64_t i = 0; i < repeat && !ctx.stopped(); ++i) {
     const GateAttempt a = run_gate_check(check, io, static_cast<int>(i));
     // Stop cuts the attempt's requests short ("HTTP 0: stopped"): that says nothing of the lane.
     if (ctx.stopped() && a.outcome != GateOutcome::Pass) break;
-    ++attempts;
-    if (a.outcome == GateOutcome::Pass) ++passed;
+    ++g.attempts;
+    if (a.outcome == GateOutcome::Pass) ++g.passed;
     if (a.outcome == GateOutcome::Unsupported) {
       ++unsupported;
       unsupported_why = a.detail;
       break;  // the server said so: asking again would only repeat the answer
     }
-    if (a.outcome == GateOutcome::Fail) failures.push_back({{"attempt", i}, {"why", a.detail}});
+    if (a.outcome == GateOutcome::Fail) g.failures.push_back({i, a.detail});
   }
-  nlohmann::json j = {{"passed", passed},
-                      {"attempts", attempts},
-                      {"repeat", repeat},
-                      {"score", std::to_string(passed) + "/" + std::to_string(repeat)}};
-  if (unsupported > 0 && passed == 0 && failures.empty()) {
-    j["status"] = "unsupported";
-    j["why"] = unsupported_why;
-  } else if (attempts < repeat && failures.empty() && ctx.stopped()) {
-    j["status"] = "stopped";
-    j["why"] = "stopped by the user after " + std::to_string(attempts) + " of " +
-               std::to_string(repeat) + " attempt(s)";
+  g.score = std::to_string(g.passed) + "/" + std::to_string(repeat);
+  if (unsupported > 0 && g.passed == 0 && g.failures.empty()) {
+    g.status = record::GateStatus::Unsupported;
+    g.why = unsupported_why;
+  } else if (g.attempts < repeat && g.failures.empty() && ctx.stopped()) {
+    g.status = record::GateStatus::Stopped;
+    g.why = "stopped by the user after " + std::to_string(g.attempts) + " of " +
+            std::to_string(repeat) + " attempt(s)";
   } else {
-    j["status"] = passed == repeat ? "pass" : "fail";
+    g.status = g.passed == repeat ? record::GateStatus::Pass : record::GateStatus::Fail;
   }
-  if (!failures.empty()) j["failures"] = std::move(failures);
-  return j;
+  return g;
 }
 
 // The multimodal check's prompt set, loaded once for every lane; a set that cannot be loaded
@@ -77,19 +76,35 @@ class MultimodalPrompts {
   std::optional<plan::PromptSetResult> loaded_;
 };
 
-// Tells the sink the gate's result, logs it, flags a failure as a blocker and keeps it under
-// `key`.
-void record_gate(ExperimentContext& ctx, const LaneRuntime& lane, nlohmann::json& gates,
-                 const std::string& key, nlohmann::json j) {
+// A multimodal check's object as a GateResult: its API, kinds and prompts stay in `more`.
+record::GateResult multimodal_result(const LaneRuntime& lane, const std::string& key,
+                                     const nlohmann::json& j) {
   record::FileFields fields("gate result");
-  ctx.sink().on_gate_result(record::read_gate_result(lane.plan.id, key, j, key, fields));
-  const std::string status = j["status"];
-  ctx.info("lane " + lane.plan.id + ": gate " + key + " " + status + " (" +
-           j["score"].get<std::string>() + ")");
-  if (status == "fail" && !ctx.stopped())
-    ctx.flag_blocker("lane " + lane.plan.id + ": gate " + key + " failed (" +
-                     j["score"].get<std::string>() + ")");
-  gates[key] = std::move(j);
+  return record::read_gate_result(lane.plan.id, key, j, key, fields);
+}
+
+// Tells the sink the gate's result, logs it, flags a failure as a blocker and keeps it.
+void record_gate(ExperimentContext& ctx, std::vector<record::GateResult>& gates,
+                 record::GateResult g) {
+  ctx.sink().on_gate_result(g);
+  const std::string status = record::to_string(g.status);
+  ctx.info("lane " + g.lane_id + ": gate " + g.check + " " + status + " (" + g.score + ")");
+  if (g.status == record::GateStatus::Fail && !ctx.stopped())
+    ctx.flag_blocker("lane " + g.lane_id + ": gate " + g.check + " failed (" + g.score + ")");
+  gates.push_back(std::move(g));
+}
+
+// The lane's "gates" object: each check's result under its name.
+nlohmann::json gates_json(const std::vector<record::GateResult>& gates) {
+  nlohmann::json j;  // null when no check ran
+  for (const record::GateResult& g : gates) j[g.check] = record::to_json(g);
+  return j;
+}
+
+bool passed(const std::vector<record::GateResult>& gates, const std::string& check) {
+  return std::any_of(gates.begin(), gates.end(), [&](const record::GateResult& g) {
+    return g.check == check && g.status == record::GateStatus::Pass;
+  });
 }
 
 }  // namespace
@@ -102,19 +117,20 @@ void GatesExperiment::run(ExperimentContext& ctx) {
   MultimodalPrompts multimodal(p.multimodal_prompts);
   for (LaneRuntime* lane : ctx.lanes()) {
     GateIo io(ctx, *lane);
-    nlohmann::json gates;
+    std::vector<record::GateResult> gates;
     for (const auto& check : checks) {
       if (ctx.stopped()) return;
       if (check == "multimodal") continue;  // last: its APIs depend on the responses check
-      record_gate(ctx, *lane, gates, check, score_check(ctx, io, check, p.repeat));
+      record_gate(ctx, gates, score_check(ctx, io, lane->plan.id, check, p.repeat));
     }
     if (multimodal_asked) {
-      for (MediaApi api : multimodal_apis(*lane, p.multimodal_api, gates)) {
+      for (MediaApi api : multimodal_apis(*lane, p.multimodal_api, passed(gates, "responses"))) {
         if (ctx.stopped()) return;
-        record_gate(ctx, *lane, gates, multimodal_gate_key(api), multimodal.score(ctx, io, api));
+        const std::string key = multimodal_gate_key(api);
+        record_gate(ctx, gates, multimodal_result(*lane, key, multimodal.score(ctx, io, api)));
       }
     }
-    ctx.section()["lanes"][lane->plan.id]["gates"] = std::move(gates);
+    ctx.section()["lanes"][lane->plan.id]["gates"] = gates_json(gates);
   }
   ctx.writer().flush();  // the sink has heard of every gate request when the experiment returns
 }

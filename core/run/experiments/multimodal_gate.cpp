@@ -88,14 +88,11 @@ std::string multimodal_kind(const plan::PromptSpec& prompt) {
 }
 
 std::vector<MediaApi> multimodal_apis(const LaneRuntime& lane, const std::string& multimodal_api,
-                                      const json& gates_so_far) {
+                                      bool responses_passed) {
   if (lane.probe.kind == ServerKind::Ollama) return {MediaApi::Ollama};
   if (multimodal_api == "responses") return {MediaApi::Responses};
   if (multimodal_api == "both") return {MediaApi::Chat, MediaApi::Responses};
-  const auto responses = gates_so_far.find("responses");
-  const bool responses_pass = responses != gates_so_far.end() && responses->is_object() &&
-                              responses->value("status", "") == "pass";
-  if (responses_pass) return {MediaApi::Chat, MediaApi::Responses};
+  if (responses_passed) return {MediaApi::Chat, MediaApi::Responses};
   return {MediaApi::Chat};
 }
 

@@ -27,11 +27,11 @@ inline constexpr const char* kUnsupportedByApi = "unsupported by the API";
 std::string multimodal_kind(const plan::PromptSpec& prompt);
 
 // The APIs a lane's multimodal check is scored over, given the plan's `multimodal_api` ("chat",
-// "responses", "both") and the lane's gate results so far: an Ollama lane over /api/chat; an
-// OpenAI-compatible one over chat ("chat"; also over Responses when its `responses` check
-// passed), over Responses alone, or over both.
+// "responses", "both") and whether the lane's `responses` check passed: an Ollama lane over
+// /api/chat; an OpenAI-compatible one over chat ("chat"; also over Responses when its `responses`
+// check passed), over Responses alone, or over both.
 std::vector<MediaApi> multimodal_apis(const LaneRuntime& lane, const std::string& multimodal_api,
-                                      const nlohmann::json& gates_so_far);
+                                      bool responses_passed);
 // The gate's name in summary.json per API: "multimodal" over the lane's chat API (OpenAI chat or
 // Ollama's), "multimodal (responses)" over the Responses API.
 std::string multimodal_gate_key(MediaApi api);

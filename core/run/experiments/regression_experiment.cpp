@@ -151,9 +151,10 @@ std::vector<nlohmann::json> cross_scores(
 void measure_regression_floor(ExperimentContext& ctx, const plan::DeterminismExperiment& floor,
                               const plan::PromptSet& set) {
   LaneRuntime& baseline = *ctx.lanes()[0];
-  ctx.section()["floor"] = measure_floor(ctx, baseline, floor, set,
-                                         "determinism/regression/" + baseline.plan.id + ".json");
-  ctx.section()["floor"]["lane"] = baseline.plan.id;
+  record::DeterminismFloor measured = measure_floor(
+      ctx, baseline, floor, set, "determinism/regression/" + baseline.plan.id + ".json");
+  measured.lane = baseline.plan.id;
+  ctx.section()["floor"] = record::to_json(measured);
 }
 
 // What the merge of shards needs beyond the texts and logprobs files to judge this lane's pairs:

@@ -61,10 +61,8 @@ class RecordRunSummaryTest : public QObject {
   void everyKindHasAGoldenFolder() {
     std::set<std::string> kinds;
     for (const auto& dir : golden_folders()) kinds.insert(dir.filename().string());
-    for (const char* kind :
-         {"throughput", "regression", "context_sweep", "prefix_cache", "speculative", "gates",
-          "trace", "sampled_regression", "sessions", "capacity"})
-      QVERIFY2(kinds.count(kind), kind);
+    for (ExperimentKind kind : all_experiment_kinds())
+      QVERIFY2(kinds.count(to_string(kind)), to_string(kind));
   }
 
   void goldenFoldersReadWithoutANote() {
@@ -612,7 +610,7 @@ class RecordRunSummaryTest : public QObject {
   void typedBlocksWriteAsTheEngineDid() {
     const std::filesystem::path root(lb::test::fixture_path("run_folders"));
     for (const char* kind : {"throughput", "context_sweep", "trace", "prefix_cache", "speculative",
-                             "sessions", "capacity"}) {
+                             "sessions", "capacity", "determinism"}) {
       const json doc = json::parse(read_text(root / kind / "summary.json"));
       for (const auto& [id, lane] : doc["experiments"][0]["lanes"].items()) {
         if (lane.contains("kv_capacity") && lane["kv_capacity"].is_object())
@@ -640,6 +638,12 @@ class RecordRunSummaryTest : public QObject {
           QCOMPARE(sessions->per_turn.size(), size_t(4));
           QVERIFY(sessions->prefix_cache_counters.has_value());
           QCOMPARE(to_json(*sessions).dump(), lane["sessions"].dump());
+        }
+        if (lane.contains("determinism")) {
+          const auto floor = read_determinism_floor(lane["determinism"]);
+          QCOMPARE(floor->checks.size(), size_t(4));
+          QVERIFY(floor->checks[2].background.has_value());
+          QCOMPARE(to_json(*floor).dump(), lane["determinism"].dump());
         }
         if (lane.contains("capacity")) {
           const auto capacity = read_capacity(lane["capacity"]);
@@ -694,6 +698,26 @@ class RecordRunSummaryTest : public QObject {
     QVERIFY(capacity["cut_probe"]["binding"].is_null());
     QCOMPARE(capacity["probes"][0]["binding"], json("ttft_p99_ms"));
     QCOMPARE(to_json(*read_capacity(capacity)).dump(), capacity.dump());
+    FloorCheck flipped;  // a check with a flip and a failed prompt
+    flipped.name = "batch";
+    flipped.counted = true;
+    flipped.rate = {19, 1, 1.0 / 19, 0.01, 0.25};
+    flipped.failed_prompts.push_back({4, "p4"});
+    flipped.flipped.push_back({});
+    flipped.flipped.back().prompt_id = "p7";
+    flipped.flipped.back().index = 7;
+    flipped.flipped.back().token_index = 12;
+    flipped.flipped.back().divergence_class = "near_tie";
+    DeterminismFloor floor;
+    floor.checks = {flipped};
+    floor.counts = {"batch"};
+    floor.lane = "bf16";  // a regression's floor names its baseline
+    const json floor_json = to_json(floor);
+    QCOMPARE(floor_json["batch"]["flipped"][0]["divergence"]["token_index"], json(12));
+    QVERIFY(floor_json["batch"]["flipped"][0]["divergence"]["margin_nats"].is_null());
+    QCOMPARE(floor_json["batch"]["failed_prompts"][0]["id"], json("p4"));
+    QVERIFY(floor_json["floor"]["flip_rate"].is_null());
+    QCOMPARE(to_json(*read_determinism_floor(floor_json)).dump(), floor_json.dump());
     SessionsRecord uncounted;  // no /metrics, no cached tokens in usage
     uncounted.per_turn.push_back({});
     uncounted.per_turn.back().turn = 0;

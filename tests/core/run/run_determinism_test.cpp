@@ -190,12 +190,23 @@ class TestDeterminism : public QObject {
     const auto b = lb::run::compare_passes(set, ref, {&batch}, th);
     QCOMPARE(r.prompts_compared, int64_t(3));
     QCOMPARE(b.flipped.size(), size_t(2));
-    const json floor = lb::run::floor_json({&r, &b}, {"repeatability", "batch"});
-    QCOMPARE(floor["prompts_compared"], 3);
-    QCOMPARE(floor["flips"], 1);  // p3; p2 was not compared by every check
-    QVERIFY(floor["flips"].get<int>() <= floor["prompts_compared"].get<int>());
-    const json none = lb::run::floor_json({}, {});
+    const json floor = to_json(lb::run::combined_floor({&r, &b}, {"repeatability", "batch"}));
+    QCOMPARE(floor["floor"]["prompts_compared"], 3);
+    QCOMPARE(floor["floor"]["flips"], 1);  // p3; p2 was not compared by every check
+    QCOMPARE(floor["floor"]["flipped_prompts"], json({3}));
+    QCOMPARE(floor["floor"]["checks"], json({"repeatability", "batch"}));
+    const json none = to_json(lb::run::combined_floor({}, {}))["floor"];
     QVERIFY(none["flip_rate"].is_null() && none["flip_rate_interval"].is_null());
+    QCOMPARE(none["flips"], 0);
+    // Each check with the prompts it left out and where each flip parted from the reference.
+    const json batch_check = to_json(lb::run::flip_check_record("batch", b, set));
+    QCOMPARE(batch_check["flips"], 2);
+    QCOMPARE(batch_check["failed_prompts"], json::array());
+    QCOMPARE(batch_check["flipped"][0]["index"], 2);
+    QCOMPARE(batch_check["flipped"][0]["unique_outputs"], 2);
+    QVERIFY(batch_check["flipped"][0]["divergence"].contains("class"));
+    const json repeat_check = to_json(lb::run::flip_check_record("repeatability", r, set));
+    QCOMPARE(repeat_check["failed_prompts"][0]["index"], 2);
   }
 
   void withoutPrefixCachingTheCacheCheckIsVacuousNotPassed() {
