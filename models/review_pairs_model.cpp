@@ -144,7 +144,7 @@ QVariant ReviewPairsModel::data(const QModelIndex& index, int role) const {
 QVariant ReviewPairsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   static const char* const kTitles[ColumnCount] = {
-      "Prompt", "Ratio", "Triage", "Verdict", "Cause", "Margin", "Checks", "Category", "Note"};
+      "Prompt", "Ratio", "Verdict", "Triage", "Cause", "Margin", "Checks", "Category", "Note"};
   return section >= 0 && section < ColumnCount ? tr(kTitles[section]) : QVariant();
 }
 

@@ -11,7 +11,7 @@ class ReviewPairsModel : public QAbstractTableModel {
   Q_OBJECT
  public:
   // Ratio and verdict come first: they are what a reviewer scans for; then the token evidence.
-  enum Column { Index, Ratio, Triage, Verdict, Cause, Margin, Checks, Category, Note, ColumnCount };
+  enum Column { Index, Ratio, Verdict, Triage, Cause, Margin, Checks, Category, Note, ColumnCount };
   using QAbstractTableModel::QAbstractTableModel;
 
   void set_pairs(std::vector<ReviewPair> pairs);

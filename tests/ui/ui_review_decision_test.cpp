@@ -7,6 +7,7 @@
 // CLI's report writes.
 #include <QDir>
 #include <QFile>
+#include <QHeaderView>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -22,6 +23,7 @@
 #include "json_file.h"
 #include "models/gate_table_model.h"
 #include "models/item_roles.h"
+#include "models/review_pairs_model.h"
 #include "test_main.h"
 #include "ui/history/run_folder_job.h"
 #include "ui/main_window.h"
@@ -298,6 +300,24 @@ class UiReviewDecisionTest : public QObject {
           wants.width() <= size.width() && wants.height() <= size.height(),
           qPrintable(
               QString("page %1 needs %2x%3").arg(page).arg(wants.width()).arg(wants.height())));
+      if (page == MainWindow::Decision) {
+        // The lanes' columns take the width there is: no empty band right of the last one.
+        const QTableView* gates = window.decision_page()->table();
+        QVERIFY2(gates->horizontalHeader()->length() >= gates->viewport()->width(),
+                 qPrintable(QString("the gate table's columns fill %1 px of %2")
+                                .arg(gates->horizontalHeader()->length())
+                                .arg(gates->viewport()->width())));
+      }
+      if (page == MainWindow::Review) {
+        // The verdict is what a reviewer scans the pair list for: never behind a scroll bar.
+        const QTableView* pairs = window.review_page()->table();
+        const int verdict = models::ReviewPairsModel::Verdict;
+        const int right = pairs->columnViewportPosition(verdict) + pairs->columnWidth(verdict);
+        QVERIFY2(right <= pairs->viewport()->width(),
+                 qPrintable(QString("the Verdict column ends at %1 px of %2")
+                                .arg(right)
+                                .arg(pairs->viewport()->width())));
+      }
     }
   }
 

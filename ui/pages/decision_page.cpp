@@ -20,6 +20,7 @@
 #include "core/report/gate_table.h"
 #include "ui/decision/gate_rows.h"
 #include "ui/history/run_folder_job.h"
+#include "widgets/table/spare_width.h"
 
 namespace lb::ui {
 namespace {
@@ -46,6 +47,7 @@ DecisionPage::DecisionPage(QWidget* parent) : QWidget(parent) {
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->verticalHeader()->hide();
   table_->horizontalHeader()->setMinimumSectionSize(110);
+  lane_widths_ = new widgets::SpareWidth(table_, models::GateTableModel::kFirstLaneColumn);
   table_->setAccessibleName(tr("Gate table"));
   table_->setToolTip(
       tr("Rows are gates and performance figures, columns are lanes. Hover a cell "
@@ -169,6 +171,7 @@ void DecisionPage::set_run(std::shared_ptr<const LoadedRun> run) {
   const DecisionView& view = run_->decision;
   model_.set_table(view.lanes, view.rows);
   table_->resizeColumnsToContents();
+  lane_widths_->fit();
   table_->resizeRowsToContents();  // a candidate's figure has its ratio on a second line
   showing_ = true;
   candidate_->addItems(view.lanes.size() > 1 ? view.lanes.mid(1) : view.lanes);

@@ -25,6 +25,10 @@ class QPlainTextEdit;
 class QPushButton;
 class QTableView;
 
+namespace lb::widgets {
+class SpareWidth;
+}
+
 namespace lb::ui {
 
 struct LoadedRun;
@@ -106,6 +110,7 @@ class DecisionPage : public QWidget {
   QLabel* gate_summary_ = nullptr;
   QLabel* caveats_ = nullptr;  // the run's caveats the decision must weigh; hidden when none
   QTableView* table_ = nullptr;
+  widgets::SpareWidth* lane_widths_ = nullptr;  // the lanes' columns share the spare width
   QButtonGroup* choices_ = nullptr;
   QComboBox* candidate_ = nullptr;
   QLabel* baseline_label_ = nullptr;
