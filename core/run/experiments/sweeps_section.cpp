@@ -2,6 +2,9 @@
 
 #include <optional>
 
+#include "core/record/json_member.h"
+#include "core/record/run_summary.h"
+
 namespace lb::run {
 namespace {
 
@@ -11,35 +14,29 @@ const char* const kShownFigures[] = {
     "output_throughput", "request_throughput", "p99_ttft_ms", "median_ttft_ms",
     "median_tpot_ms",    "p99_tpot_ms",        "failed"};
 
-// The phase summary the objective reads for `lane`, with where it came from.
-std::optional<json> phase_of(const json& summary, const plan::Objective& o, const std::string& lane,
-                             json& where) {
-  for (const auto& section : summary.value("experiments", json::array())) {
-    if (!section.is_object()) continue;
-    if (!o.experiment.empty() && section.value("name", "") != o.experiment) continue;
-    const json* lane_section = section.contains("lanes") && section["lanes"].contains(lane)
-                                   ? &section["lanes"][lane]
-                                   : nullptr;
-    if (lane_section == nullptr || !lane_section->contains("phases")) continue;
-    std::string phase = o.phase;
-    if (phase.empty() && lane_section->contains("phase_order") &&
-        !(*lane_section)["phase_order"].empty())
-      phase = (*lane_section)["phase_order"].back().get<std::string>();
-    if (!(*lane_section)["phases"].contains(phase)) continue;
-    where = {{"experiment", section.value("name", "")}, {"phase", phase}};
-    return (*lane_section)["phases"][phase];
+// The phase the objective reads for `lane`, as summary.json has it, with where it came from.
+std::optional<json> phase_of(const record::RunSummary& summary, const plan::Objective& o,
+                             const std::string& lane, json& where) {
+  for (const record::ExperimentSection& section : summary.experiments) {
+    if (!o.experiment.empty() && section.name != o.experiment) continue;
+    const record::LaneRecord* lane_record = section.lane(lane);
+    if (lane_record == nullptr || lane_record->phases.empty()) continue;
+    const std::string phase = o.phase.empty() ? lane_record->phases.back().name : o.phase;
+    const record::PhaseRecord* found = lane_record->phase(phase);
+    if (found == nullptr) continue;
+    where = {{"experiment", section.name}, {"phase", phase}};
+    return record::to_json(*found);
   }
   return std::nullopt;
 }
 
-json point_json(const plan::SweepPoint& p, const plan::Objective& o, const json& summary) {
+json point_json(const plan::SweepPoint& p, const plan::Objective& o,
+                const record::RunSummary& summary) {
   json settings = json::object();
   for (const auto& s : p.settings) settings[s.parameter] = s.value;
   json out = {{"lane", p.lane}, {"settings", settings}};
   if (p.settings.size() == 1) out["value"] = p.settings.front().value;
-  const json server = summary.contains("servers") && summary["servers"].contains(p.lane)
-                          ? summary["servers"][p.lane]
-                          : json();
+  const json server = record::member(record::member(summary.more, "servers"), p.lane.c_str());
   out["server_status"] = server.is_object() ? server.value("status", "") : "not_started";
   json where;
   const auto phase = phase_of(summary, o, p.lane, where);
@@ -91,7 +88,9 @@ json best_of(const json& points, const plan::Objective& o) {
 
 }  // namespace
 
-json sweep_summary_json(const plan::SweptPlan& swept, const json& summary) {
+json sweep_summary_json(const plan::SweptPlan& swept, const json& summary_json) {
+  record::FileFields fields("summary.json");
+  const record::RunSummary summary = record::read_run_summary(summary_json, fields);
   const plan::Plan& plan = swept.plan;
   const plan::Objective& o = plan.objective;
   json out = json::array();
