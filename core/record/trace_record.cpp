@@ -14,7 +14,25 @@ std::optional<TraceSourceRecord> read_trace_source(const nlohmann::json& trace) 
   r.speedup = member_number(trace, "speedup");
   r.trace_span_s = member_number(trace, "trace_span_s");
   r.replay_span_s = member_number(trace, "replay_span_s");
+  r.skipped_rows = member_number(trace, "skipped_rows");
+  if (const nlohmann::json& skipped = member(trace, "skipped"); skipped.is_array())
+    for (const nlohmann::json& why : skipped)
+      if (why.is_string()) r.skipped.push_back(why.get<std::string>());
+  r.truncated = member_optional_flag(trace, "truncated");
   return r;
+}
+
+nlohmann::json to_json(const TraceSourceRecord& t) {
+  nlohmann::json j = {{"path", t.path},
+                      {"format", t.format},
+                      {"requests", count_or_null(t.requests)},
+                      {"speedup", number_or_null(t.speedup)},
+                      {"trace_span_s", number_or_null(t.trace_span_s)},
+                      {"replay_span_s", number_or_null(t.replay_span_s)},
+                      {"skipped", t.skipped}};
+  if (std::isfinite(t.skipped_rows)) j["skipped_rows"] = count_or_null(t.skipped_rows);
+  if (t.truncated) j["truncated"] = *t.truncated;
+  return j;
 }
 
 std::optional<TraceScheduleRecord> read_trace_schedule(const nlohmann::json& schedule) {

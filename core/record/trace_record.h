@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -17,6 +18,9 @@ struct TraceSourceRecord {
   double requests = NAN;
   double speedup = NAN;
   double trace_span_s = NAN, replay_span_s = NAN;
+  double skipped_rows = NAN;         // malformed rows skipped under skip_bad_rows
+  std::vector<std::string> skipped;  // the first few skipped rows' errors
+  std::optional<bool> truncated;     // max_requests or max_offset_ns cut the trace
 };
 
 struct TraceScheduleRecord {
@@ -37,5 +41,6 @@ std::optional<TraceScheduleRecord> read_trace_schedule(const nlohmann::json& sch
 // The lane's "schedule" object as the engine writes it: counts as whole numbers, a lateness
 // that could not be measured as null.
 nlohmann::json to_json(const TraceScheduleRecord& schedule);
+nlohmann::json to_json(const TraceSourceRecord& trace);
 
 }  // namespace lb::record

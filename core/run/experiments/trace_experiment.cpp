@@ -6,7 +6,6 @@
 
 #include "core/metrics/percentile.h"
 #include "core/plan/trace_file.h"
-#include "core/record/json_number.h"
 #include "core/run/drive/synthetic_requests.h"
 #include "core/run/drive/trace_requests.h"
 #include "core/run/experiments/pass_counters.h"
@@ -14,19 +13,20 @@
 namespace lb::run {
 namespace {
 
-nlohmann::json trace_json(const plan::TraceExperiment& p, const plan::Trace& trace,
-                          const std::vector<int64_t>& schedule_ns) {
+record::TraceSourceRecord trace_record(const plan::TraceExperiment& p, const plan::Trace& trace,
+                                       const std::vector<int64_t>& schedule_ns) {
   const int64_t trace_span_ns = trace.requests.empty() ? 0 : trace.requests.back().offset_ns;
-  return {
-      {"path", p.path},
-      {"format", plan::to_string(trace.format)},
-      {"requests", trace.requests.size()},
-      {"skipped_rows", trace.skipped_rows},
-      {"skipped", trace.skipped},
-      {"truncated", trace.truncated},
-      {"speedup", p.speedup},
-      {"trace_span_s", static_cast<double>(trace_span_ns) / 1e9},
-      {"replay_span_s", schedule_ns.empty() ? 0.0 : static_cast<double>(schedule_ns.back()) / 1e9}};
+  record::TraceSourceRecord r;
+  r.path = p.path;
+  r.format = plan::to_string(trace.format);
+  r.requests = static_cast<double>(trace.requests.size());
+  r.skipped_rows = static_cast<double>(trace.skipped_rows);
+  r.skipped = trace.skipped;
+  r.truncated = trace.truncated;
+  r.speedup = p.speedup;
+  r.trace_span_s = static_cast<double>(trace_span_ns) / 1e9;
+  r.replay_span_s = schedule_ns.empty() ? 0.0 : static_cast<double>(schedule_ns.back()) / 1e9;
+  return r;
 }
 
 // Tokens of the prompt sized against the lane's /tokenize to find its tokens per character.
@@ -107,7 +107,7 @@ void TraceExperiment::run(ExperimentContext& ctx) {
     trace = std::make_shared<const plan::Trace>(std::move(*read.trace));
   }
   const std::vector<int64_t> schedule_ns = trace_schedule_ns(*trace, p.speedup);
-  ctx.section()["trace"] = trace_json(p, *trace, schedule_ns);
+  ctx.section()["trace"] = record::to_json(trace_record(p, *trace, schedule_ns));
   if (trace->skipped_rows > 0)
     ctx.warn("trace " + p.path + ": skipped " + std::to_string(trace->skipped_rows) +
              " bad rows, the first: " + trace->skipped.front());

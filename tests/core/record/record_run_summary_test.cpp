@@ -616,6 +616,8 @@ class RecordRunSummaryTest : public QObject {
         if (lane.contains("kv_capacity") && lane["kv_capacity"].is_object())
           QCOMPARE(to_json(*read_kv_capacity(lane["kv_capacity"])).dump(),
                    lane["kv_capacity"].dump());
+        if (const json& trace = doc["experiments"][0].value("trace", json()); trace.is_object())
+          QCOMPARE(to_json(*read_trace_source(trace)).dump(), trace.dump());
         if (lane.contains("schedule"))
           QCOMPARE(to_json(*read_trace_schedule(lane["schedule"])).dump(), lane["schedule"].dump());
         if (lane.contains("speculative")) {
