@@ -6,8 +6,6 @@
 namespace lb::metrics {
 namespace {
 
-using nlohmann::json;
-
 std::string fixed3(double v) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.3f", v);
@@ -20,8 +18,6 @@ std::string level_text(double level) {
   std::snprintf(buf, sizeof buf, "%g %%", level * 100);
   return buf;
 }
-
-json finite_or_null(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 const PhaseSamples* find_phase(const std::vector<PhaseSamples>& phases, const std::string& lane,
                                const std::string& phase) {
@@ -39,62 +35,53 @@ struct ComparedFigure {
   bool over_trials;
 };
 
-json comparison_json(const std::string& baseline, const std::string& candidate,
-                     const std::string& phase, const ComparedFigure& figure, const RatioInterval& r,
-                     uint64_t seed) {
-  const Verdict verdict = verdict_of(r, figure.better);
-  const int64_t needed = verdict == Verdict::WithinNoise ? samples_needed(r) : -1;
-  const std::string unit = figure.over_trials ? "trials" : "requests";
-  json j = {{"baseline", baseline},
-            {"candidate", candidate},
-            {"phase", phase},
-            {"figure", figure.key},
-            {"label", figure.label},
-            {"better", figure.better == Better::Higher ? "higher" : "lower"},
-            {"ratio", finite_or_null(r.ratio)},
-            {"lo", finite_or_null(r.lo)},
-            {"hi", finite_or_null(r.hi)},
-            {"level", r.level},
-            {"method", figure.over_trials ? "percentile (expanded)" : to_string(r.method)},
-            {"method_name", figure.over_trials ? kMethodOverTrials : kMethodOverRequests},
-            {"resamples", r.resamples},
-            {"seed", seed},
-            {"basis", figure.over_trials ? kBasisTrials : kBasisRequests},
-            {"n_baseline", r.n_baseline},
-            {"n_candidate", r.n_candidate},
-            {"verdict", to_string(verdict)},
-            {"requests_needed", nullptr},
-            {"statement", verdict_statement(baseline, candidate, phase, figure.label, r, verdict,
-                                            unit, figure.key)}};
-  j[unit + "_needed"] = needed > 0 ? json(needed) : json(nullptr);
-  return j;
+FigureComparison comparison_of(const std::string& baseline, const std::string& candidate,
+                               const std::string& phase, const ComparedFigure& figure,
+                               const RatioInterval& r, uint64_t seed) {
+  FigureComparison c;
+  c.baseline = baseline;
+  c.candidate = candidate;
+  c.phase = phase;
+  c.figure = figure.key;
+  c.label = figure.label;
+  c.better = figure.better;
+  c.over_trials = figure.over_trials;
+  c.ratio = r;
+  c.seed = seed;
+  c.verdict = verdict_of(r, figure.better);
+  if (c.verdict == Verdict::WithinNoise && samples_needed(r) > 0) c.needed = samples_needed(r);
+  c.statement = verdict_statement(baseline, candidate, phase, figure.label, r, c.verdict, c.basis(),
+                                  figure.key);
+  return c;
 }
 
 bool over_trials(const PhaseSamples& a, const PhaseSamples& b) {
   return a.trials.size() > 1 && b.trials.size() > 1;
 }
 
-json compare_over_trials(const std::string& baseline, const PhaseSamples& base,
-                         const std::string& candidate, const PhaseSamples& cand, size_t index,
-                         const BootstrapOptions& options) {
+std::optional<FigureComparison> compare_over_trials(const std::string& baseline,
+                                                    const PhaseSamples& base,
+                                                    const std::string& candidate,
+                                                    const PhaseSamples& cand, size_t index,
+                                                    const BootstrapOptions& options) {
   const TrialFigure& f = trial_figures()[index];
   const auto a = figure_over_trials(base.trials, index);
   const auto b = figure_over_trials(cand.trials, index);
-  if (a.empty() || b.empty()) return nullptr;
+  if (a.empty() || b.empty()) return std::nullopt;
   const RatioInterval r = ratio_over_trials(a, b, options);
-  return comparison_json(baseline, candidate, base.phase, {f.key, f.label, f.better, true}, r,
-                         options.seed);
+  return comparison_of(baseline, candidate, base.phase, {f.key, f.label, f.better, true}, r,
+                       options.seed);
 }
 
-json compare_over_requests(const std::string& baseline, const PhaseSamples& base,
-                           const std::string& candidate, const PhaseSamples& cand,
-                           const HeadlineFigure& f, const BootstrapOptions& options) {
+std::optional<FigureComparison> compare_over_requests(
+    const std::string& baseline, const PhaseSamples& base, const std::string& candidate,
+    const PhaseSamples& cand, const HeadlineFigure& f, const BootstrapOptions& options) {
   const auto& a = base.samples.*f.values;
   const auto& b = cand.samples.*f.values;
-  if (a.empty() || b.empty()) return nullptr;
+  if (a.empty() || b.empty()) return std::nullopt;
   const RatioInterval r = bootstrap_ratio(a, b, f.statistic, options);
-  return comparison_json(baseline, candidate, base.phase, {f.key, f.label, f.better, false}, r,
-                         options.seed);
+  return comparison_of(baseline, candidate, base.phase, {f.key, f.label, f.better, false}, r,
+                       options.seed);
 }
 
 }  // namespace
@@ -127,10 +114,10 @@ std::vector<std::pair<std::string, BootstrapInterval>> headline_intervals(
   return out;
 }
 
-json lane_comparisons_json(const std::vector<std::string>& lanes,
-                           const std::vector<PhaseSamples>& phases,
-                           const BootstrapOptions& options) {
-  json out = json::array();
+std::vector<FigureComparison> lane_comparisons(const std::vector<std::string>& lanes,
+                                               const std::vector<PhaseSamples>& phases,
+                                               const BootstrapOptions& options) {
+  std::vector<FigureComparison> out;
   if (lanes.size() < 2) return out;
   const std::string& baseline = lanes.front();
   for (size_t c = 1; c < lanes.size(); ++c) {
@@ -140,15 +127,13 @@ json lane_comparisons_json(const std::vector<std::string>& lanes,
       if (!cand) continue;
       if (over_trials(base, *cand)) {
         for (size_t f = 0; f < trial_figures().size(); ++f)
-          if (json j = compare_over_trials(baseline, base, lanes[c], *cand, f, options);
-              !j.is_null())
-            out.push_back(std::move(j));
+          if (auto j = compare_over_trials(baseline, base, lanes[c], *cand, f, options))
+            out.push_back(std::move(*j));
         continue;
       }
       for (const HeadlineFigure& f : headline_figures())
-        if (json j = compare_over_requests(baseline, base, lanes[c], *cand, f, options);
-            !j.is_null())
-          out.push_back(std::move(j));
+        if (auto j = compare_over_requests(baseline, base, lanes[c], *cand, f, options))
+          out.push_back(std::move(*j));
     }
   }
   return out;
@@ -173,19 +158,22 @@ std::string verdict_statement(const std::string& baseline, const std::string& ca
   return s;
 }
 
-json compare_figure(const std::string& baseline_lane, const PhaseSamples& baseline,
-                    const std::string& candidate_lane, const PhaseSamples& candidate,
-                    const std::string& figure_key, const BootstrapOptions& options) {
+std::optional<FigureComparison> compare_figure(const std::string& baseline_lane,
+                                               const PhaseSamples& baseline,
+                                               const std::string& candidate_lane,
+                                               const PhaseSamples& candidate,
+                                               const std::string& figure_key,
+                                               const BootstrapOptions& options) {
   if (over_trials(baseline, candidate)) {
     for (size_t f = 0; f < trial_figures().size(); ++f)
       if (figure_key == trial_figures()[f].key)
         return compare_over_trials(baseline_lane, baseline, candidate_lane, candidate, f, options);
-    return nullptr;
+    return std::nullopt;
   }
   for (const HeadlineFigure& f : headline_figures())
     if (figure_key == f.key)
       return compare_over_requests(baseline_lane, baseline, candidate_lane, candidate, f, options);
-  return nullptr;
+  return std::nullopt;
 }
 
 }  // namespace lb::metrics

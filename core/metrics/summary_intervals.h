@@ -6,6 +6,8 @@
 // Inter-token gaps are left out: the gaps of one request are not independent of each other, so a
 // bootstrap over gaps would give too narrow an interval. Aggregate output tok/s is left out: it
 // is one number per phase, and its interval needs repeated trials.
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,17 +54,35 @@ struct PhaseSamples {
   std::vector<TrialValues> trials;
 };
 
+// One candidate lane's figure at one phase against the baseline lane's: the ratio (candidate /
+// baseline) with its interval, how it was made, the verdict and the finding in one sentence.
+struct FigureComparison {
+  std::string baseline;
+  std::string candidate;
+  std::string phase;
+  std::string figure;  // the summary's key: "median_ttft_ms", ...
+  std::string label;   // "TTFT p50"
+  Better better = Better::Lower;
+  bool over_trials = false;  // the basis: the trials' figures, else the requests
+  RatioInterval ratio;
+  uint64_t seed = 0;
+  Verdict verdict = Verdict::Unknown;
+  // Within noise and the lanes differ at all: the requests (or trials) per lane that would
+  // settle it; -1 otherwise.
+  int64_t needed = -1;
+  std::string statement;
+
+  const char* basis() const { return over_trials ? kBasisTrials : kBasisRequests; }
+  const char* method_name() const { return over_trials ? kMethodOverTrials : kMethodOverRequests; }
+};
+
 // The first lane is the baseline; with more than one trial on both sides of a pair, its ratios
 // are of the per-trial figures' means, over trials (ratio_over_trials, every trial_figures()
-// entry, "basis": "trials", "trials_needed" instead of "requests_needed"). Otherwise every other
-// lane is compared with it on each phase both ran and each headline figure both have values for. An
-// array of {"baseline", "candidate", "phase", "figure", "label", "better", "ratio", "lo", "hi",
-// "level", "method", "resamples", "seed", "basis", "n_baseline", "n_candidate", "verdict",
-// "requests_needed", "statement"}; the ratio is candidate / baseline. requests_needed (per lane) is
-// set when the verdict is within noise and the lanes differ at all, else null.
-nlohmann::json lane_comparisons_json(const std::vector<std::string>& lanes,
-                                     const std::vector<PhaseSamples>& phases,
-                                     const BootstrapOptions& options = {});
+// entry). Otherwise every other lane is compared with it on each phase both ran and each headline
+// figure both have values for.
+std::vector<FigureComparison> lane_comparisons(const std::vector<std::string>& lanes,
+                                               const std::vector<PhaseSamples>& phases,
+                                               const BootstrapOptions& options = {});
 
 // "fp8/bf16 c1 decode p50 1.780 [1.760, 1.800]: faster (95 %)", with "; about N requests per
 // lane would resolve it" when within noise (`unit` "trials" for comparisons over trials).
@@ -73,11 +93,14 @@ std::string verdict_statement(const std::string& baseline, const std::string& ca
                               const std::string& unit = "requests",
                               const std::string& figure_key = {});
 
-// One pair's comparison on one figure, as lane_comparisons_json gives it, over trials when both
+// One pair's comparison on one figure, as lane_comparisons gives it, over trials when both
 // sides have more than one, else over requests (figure_key a trial_figures() key; the request
-// basis has no interval for ITL or output tok/s). Null when either side lacks the figure.
-nlohmann::json compare_figure(const std::string& baseline_lane, const PhaseSamples& baseline,
-                              const std::string& candidate_lane, const PhaseSamples& candidate,
-                              const std::string& figure_key, const BootstrapOptions& options = {});
+// basis has no interval for ITL or output tok/s). nullopt when either side lacks the figure.
+std::optional<FigureComparison> compare_figure(const std::string& baseline_lane,
+                                               const PhaseSamples& baseline,
+                                               const std::string& candidate_lane,
+                                               const PhaseSamples& candidate,
+                                               const std::string& figure_key,
+                                               const BootstrapOptions& options = {});
 
 }  // namespace lb::metrics

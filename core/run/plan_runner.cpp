@@ -11,6 +11,7 @@
 #include "core/net/secret_text.h"
 #include "core/net/stream_client.h"
 #include "core/plan/sweep_expansion.h"
+#include "core/record/figure_comparison.h"
 #include "core/record/run_folder_writer.h"
 #include "core/record/summary_sections.h"
 #include "core/run/experiments/experiment.h"
@@ -113,7 +114,7 @@ void add_lane_comparisons(record::ExperimentKind kind, const std::vector<std::st
                           const std::vector<metrics::PhaseSamples>& samples,
                           nlohmann::json& section) {
   if (ids.size() < 2 || !compares_lanes(kind)) return;
-  section["comparisons"] = metrics::lane_comparisons_json(ids, samples);
+  section["comparisons"] = record::comparisons_json(metrics::lane_comparisons(ids, samples));
 }
 
 bool run_folder_usable(const std::string& dir, std::string* why) {

@@ -2,6 +2,9 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
+
+#include "core/record/figure_comparison.h"
 
 namespace lb::run {
 namespace {
@@ -26,47 +29,33 @@ const metrics::PhaseSamples* find(const std::vector<metrics::PhaseSamples>& phas
   return found;
 }
 
-// The RatioInterval a comparison's JSON describes.
-metrics::RatioInterval ratio_from(const json& c) {
-  metrics::RatioInterval r;
-  const auto num = [&](const char* k) {
-    return c.contains(k) && c[k].is_number() ? c[k].get<double>() : metrics::RatioInterval::kNaN;
-  };
-  r.ratio = num("ratio");
-  r.lo = num("lo");
-  r.hi = num("hi");
-  r.level = c.value("level", metrics::kDefaultConfidenceLevel);
-  r.n_baseline = c.value("n_baseline", size_t{0});
-  r.n_candidate = c.value("n_candidate", size_t{0});
-  return r;
-}
-
-std::string statement(const plan::PerformanceGate& g, const std::string& phase, const json& c,
-                      const PerfGateJudgement& j, const std::string& unit) {
+std::string statement(const plan::PerformanceGate& g, const std::string& phase,
+                      const std::optional<metrics::FigureComparison>& c, const PerfGateJudgement& j,
+                      const std::string& unit) {
   std::string s = g.candidate + "/" + g.baseline + " " + phase + " " + g.figure + " ";
-  const bool has_ratio = !c.is_null() && c["ratio"].is_number();
-  s += has_ratio ? fixed3(c["ratio"].get<double>()) : std::string("n/a");
-  if (!c.is_null() && c["lo"].is_number() && c["hi"].is_number())
-    s += " [" + fixed3(c["lo"].get<double>()) + ", " + fixed3(c["hi"].get<double>()) + "]";
+  const bool has_ratio = c && std::isfinite(c->ratio.ratio);
+  s += has_ratio ? fixed3(c->ratio.ratio) : std::string("n/a");
+  if (c && c->ratio.valid()) s += " [" + fixed3(c->ratio.lo) + ", " + fixed3(c->ratio.hi) + "]";
   s += std::string(g.min_ratio > 0 ? " >= " : " <= ") + fixed3(threshold_of(g)) + ": ";
   if (j.outcome != PerfGateOutcome::Inconclusive) return s + to_string(j.outcome);
   s += "inconclusive: run more trials";
-  if (c.is_null()) return s + " (the figure was not measured on both lanes)";
+  if (!c) return s + " (the figure was not measured on both lanes)";
   if (j.needed > 0)
     s += unit == "trials" ? " (about " + std::to_string(j.needed) + " trials per lane)"
                           : " (with one trial, about " + std::to_string(j.needed) +
                                 " requests per lane would settle it)";
-  else if (!(c["lo"].is_number() && c["hi"].is_number()))
+  else if (!c->ratio.valid())
     s += " (too few " + unit + " for an interval)";
   return s;
 }
 
 json judge_one(const plan::PerformanceGate& g, const metrics::PhaseSamples& base,
                const metrics::PhaseSamples& cand, std::vector<std::string>& blockers) {
-  const json c = metrics::compare_figure(g.baseline, base, g.candidate, cand, g.figure);
+  const std::optional<metrics::FigureComparison> c =
+      metrics::compare_figure(g.baseline, base, g.candidate, cand, g.figure);
   PerfGateJudgement j;
-  if (!c.is_null()) j = judge_gate(g, ratio_from(c));
-  const std::string unit = c.is_null() ? "trials" : c.value("basis", std::string("requests"));
+  if (c) j = judge_gate(g, c->ratio);
+  const std::string unit = c ? c->basis() : "trials";
   json out = {{"figure", g.figure},
               {"candidate", g.candidate},
               {"baseline", g.baseline},
@@ -74,7 +63,7 @@ json judge_one(const plan::PerformanceGate& g, const metrics::PhaseSamples& base
               {"threshold", threshold_of(g)},
               {"rule", g.min_ratio > 0 ? "min_ratio" : "max_ratio"},
               {"outcome", to_string(j.outcome)},
-              {"comparison", c},
+              {"comparison", c ? record::to_json(record::comparison_of(*c)) : json(nullptr)},
               {unit + "_needed", j.needed > 0 ? json(j.needed) : json(nullptr)},
               {"statement", statement(g, base.phase, c, j, unit)}};
   if (j.outcome != PerfGateOutcome::Pass)

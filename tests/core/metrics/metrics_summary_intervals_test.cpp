@@ -32,10 +32,11 @@ RequestSamples lane_samples(uint64_t seed, size_t n, double decode_scale) {
   return s;
 }
 
-const json* find(const json& comparisons, const std::string& candidate, const std::string& phase,
-                 const std::string& figure) {
+const FigureComparison* find(const std::vector<FigureComparison>& comparisons,
+                             const std::string& candidate, const std::string& phase,
+                             const std::string& figure) {
   for (const auto& c : comparisons)
-    if (c["candidate"] == candidate && c["phase"] == phase && c["figure"] == figure) return &c;
+    if (c.candidate == candidate && c.phase == phase && c.figure == figure) return &c;
   return nullptr;
 }
 
@@ -90,45 +91,43 @@ class SummaryIntervalsTest : public QObject {
     // TTFT 1 % slower: far inside the noise of 300 requests, which resample independently.
     phases[1].samples.ttft_ms = phases[0].samples.ttft_ms;
     for (double& t : phases[1].samples.ttft_ms) t *= 1.01;
-    const json c = lane_comparisons_json({"bf16", "fp8", "mtp"}, phases);
+    const std::vector<FigureComparison> c = lane_comparisons({"bf16", "fp8", "mtp"}, phases);
     QCOMPARE(c.size(), headline_figures().size());  // fp8 c1 only; mtp ran nothing
-    const json* decode = find(c, "fp8", "c1", "median_decode_tok_s");
+    const FigureComparison* decode = find(c, "fp8", "c1", "median_decode_tok_s");
     QVERIFY(decode);
-    QCOMPARE((*decode)["baseline"], "bf16");
-    QCOMPARE((*decode)["verdict"], "faster");
-    QCOMPARE((*decode)["better"], "higher");
-    QCOMPARE((*decode)["basis"], "requests");
-    QVERIFY(std::abs(double((*decode)["ratio"]) - 1.3) < 0.06);
-    QVERIFY(double((*decode)["lo"]) > 1.0);
-    QVERIFY((*decode)["requests_needed"].is_null());
-    const std::string said = (*decode)["statement"];
+    QCOMPARE(decode->baseline, std::string("bf16"));
+    QCOMPARE(decode->verdict, Verdict::Faster);
+    QCOMPARE(decode->better, Better::Higher);
+    QCOMPARE(std::string(decode->basis()), std::string("requests"));
+    QVERIFY(std::abs(decode->ratio.ratio - 1.3) < 0.06);
+    QVERIFY(decode->ratio.lo > 1.0);
+    QCOMPARE(decode->needed, int64_t(-1));
+    const std::string said = decode->statement;
     qInfo("%s", said.c_str());
     QVERIFY2(said.rfind("fp8/bf16 c1 decode p50 1.", 0) == 0, said.c_str());
     QVERIFY2(
         said.find(" [") != std::string::npos && said.find("]: faster (95 %)") != std::string::npos,
         said.c_str());
 
-    const json* tpot = find(c, "fp8", "c1", "median_tpot_ms");
+    const FigureComparison* tpot = find(c, "fp8", "c1", "median_tpot_ms");
     QVERIFY(tpot);
-    QCOMPARE((*tpot)["verdict"], "faster");  // lower TPOT is faster
-    QVERIFY(double((*tpot)["hi"]) < 1.0);
+    QCOMPARE(tpot->verdict, Verdict::Faster);  // lower TPOT is faster
+    QVERIFY(tpot->ratio.hi < 1.0);
 
-    const json* ttft = find(c, "fp8", "c1", "median_ttft_ms");
+    const FigureComparison* ttft = find(c, "fp8", "c1", "median_ttft_ms");
     QVERIFY(ttft);
-    const std::string ttft_said = (*ttft)["statement"];
+    const std::string ttft_said = ttft->statement;
     qInfo("%s", ttft_said.c_str());
-    QCOMPARE((*ttft)["verdict"].get<std::string>(), std::string("within noise"));
-    QVERIFY(double((*ttft)["lo"]) < 1.0 && double((*ttft)["hi"]) > 1.0);
+    QCOMPARE(ttft->verdict, Verdict::WithinNoise);
+    QVERIFY(ttft->ratio.lo < 1.0 && ttft->ratio.hi > 1.0);
     QVERIFY(ttft_said.find("within noise (95 %)") != std::string::npos);
-    QVERIFY(std::abs(double((*ttft)["ratio"]) - 1.01) < 1e-9);
-    QVERIFY(int64_t((*ttft)["requests_needed"]) > 300);
+    QVERIFY(std::abs(ttft->ratio.ratio - 1.01) < 1e-9);
+    QVERIFY(ttft->needed > 300);
     QVERIFY(ttft_said.find("requests per lane would resolve it") != std::string::npos);
   }
 
   void oneLaneHasNothingToCompare() {
-    const json c = lane_comparisons_json({"bf16"}, {{"bf16", "c1", lane_samples(1, 50, 1.0)}});
-    QVERIFY(c.is_array());
-    QVERIFY(c.empty());
+    QVERIFY(lane_comparisons({"bf16"}, {{"bf16", "c1", lane_samples(1, 50, 1.0)}}).empty());
   }
 
   void statementWithoutAnInterval() {

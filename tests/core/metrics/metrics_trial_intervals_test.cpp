@@ -117,27 +117,28 @@ class MetricsTrialIntervalsTest : public QObject {
     PhaseSamples base{"bf16", "c1", {}, trials_with_spread(11, 5, 1.0, 0.01)};
     PhaseSamples fast{"fp8", "c1", {}, trials_with_spread(12, 5, 1.10, 0.01)};
     PhaseSamples same{"bf16b", "c1", {}, trials_with_spread(13, 5, 1.0, 0.01)};
-    const json c = lane_comparisons_json({"bf16", "fp8", "bf16b"}, {base, fast, same});
+    const std::vector<FigureComparison> c =
+        lane_comparisons({"bf16", "fp8", "bf16b"}, {base, fast, same});
     QCOMPARE(c.size(), 2 * trial_figures().size());
-    for (const json& x : c) {
-      QCOMPARE(x["basis"], "trials");
-      QCOMPARE(x["method_name"], "bootstrap over trials");
-      QCOMPARE(x["n_baseline"], 5);
-      const std::string verdict = x["verdict"];
-      if (x["candidate"] == "fp8")
-        QVERIFY2(verdict == "faster", std::string(x["statement"]).c_str());
+    for (const FigureComparison& x : c) {
+      QCOMPARE(std::string(x.basis()), std::string("trials"));
+      QCOMPARE(std::string(x.method_name()), std::string("bootstrap over trials"));
+      QCOMPARE(x.ratio.n_baseline, size_t(5));
+      if (x.candidate == "fp8")
+        QVERIFY2(x.verdict == Verdict::Faster, x.statement.c_str());
       else
-        QVERIFY2(verdict == "within noise", std::string(x["statement"]).c_str());
+        QVERIFY2(x.verdict == Verdict::WithinNoise, x.statement.c_str());
     }
-    const json d = compare_figure("bf16", base, "fp8", fast, "output_throughput");
-    QVERIFY(std::abs(double(d["ratio"]) - 1.10) < 0.03);
-    const std::string said = d["statement"];
+    const auto d = compare_figure("bf16", base, "fp8", fast, "output_throughput");
+    QVERIFY(d.has_value());
+    QVERIFY(std::abs(d->ratio.ratio - 1.10) < 0.03);
+    const std::string said = d->statement;
     QVERIFY2(said.rfind("fp8/bf16 c1 output tok/s 1.", 0) == 0, said.c_str());
     QVERIFY2(said.find("faster (95 %)") != std::string::npos, said.c_str());
     // Within noise: the estimate is in trials.
-    const json w = compare_figure("bf16", base, "bf16b", same, "median_decode_tok_s");
-    QVERIFY(w.contains("trials_needed"));
-    QVERIFY(w["requests_needed"].is_null());
+    const auto w = compare_figure("bf16", base, "bf16b", same, "median_decode_tok_s");
+    QVERIFY(w && w->over_trials);
+    QVERIFY2(w->verdict == Verdict::WithinNoise, w->statement.c_str());
   }
 
   void oneTrialComparesOverRequests() {
@@ -148,12 +149,13 @@ class MetricsTrialIntervalsTest : public QObject {
     }
     PhaseSamples base{"a", "c1", a, {trial_at(1.0)}};
     PhaseSamples cand{"b", "c1", b, {trial_at(1.5)}};
-    const json d = compare_figure("a", base, "b", cand, "median_decode_tok_s");
-    QCOMPARE(d["basis"], "requests");
-    QCOMPARE(d["method_name"], "bootstrap over requests");
-    QCOMPARE(d["n_baseline"], 50);
+    const auto d = compare_figure("a", base, "b", cand, "median_decode_tok_s");
+    QVERIFY(d.has_value());
+    QCOMPARE(std::string(d->basis()), std::string("requests"));
+    QCOMPARE(std::string(d->method_name()), std::string("bootstrap over requests"));
+    QCOMPARE(d->ratio.n_baseline, size_t(50));
     // Aggregate output tok/s has no request basis.
-    QVERIFY(compare_figure("a", base, "b", cand, "output_throughput").is_null());
+    QVERIFY(!compare_figure("a", base, "b", cand, "output_throughput").has_value());
   }
 };
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/record/figure_comparison.h"
 #include "core/record/lane_extras.h"
 #include "core/record/run_summary.h"
 #include "test_main.h"
@@ -720,6 +721,30 @@ class RecordRunSummaryTest : public QObject {
     QCOMPARE(floor_json["batch"]["failed_prompts"][0]["id"], json("p4"));
     QVERIFY(floor_json["floor"]["flip_rate"].is_null());
     QCOMPARE(to_json(*read_determinism_floor(floor_json)).dump(), floor_json.dump());
+    lb::metrics::FigureComparison over_trials;  // a comparison the metrics made, as the file has it
+    over_trials.baseline = "bf16";
+    over_trials.candidate = "fp8";
+    over_trials.phase = "c4";
+    over_trials.figure = "output_throughput";
+    over_trials.over_trials = true;
+    over_trials.better = lb::metrics::Better::Higher;
+    over_trials.ratio.ratio = 1.02;
+    over_trials.ratio.n_baseline = 5;
+    over_trials.verdict = lb::metrics::Verdict::WithinNoise;
+    over_trials.needed = 40;
+    const json trials = to_json(comparison_of(over_trials));
+    QCOMPARE(trials["basis"], json("trials"));
+    QCOMPARE(trials["method"], json("percentile (expanded)"));
+    QCOMPARE(trials["trials_needed"], json(40));
+    QVERIFY(trials["requests_needed"].is_null() && trials["lo"].is_null());
+    QCOMPARE(trials["better"], json("higher"));
+    QCOMPARE(trials["verdict"], json("within noise"));
+    lb::metrics::FigureComparison over_requests = over_trials;
+    over_requests.over_trials = false;
+    const json requests = to_json(comparison_of(over_requests));
+    QCOMPARE(requests["method_name"], json("bootstrap over requests"));
+    QCOMPARE(requests["requests_needed"], json(40));
+    QVERIFY(!requests.contains("trials_needed"));
     SessionsRecord uncounted;  // no /metrics, no cached tokens in usage
     uncounted.per_turn.push_back({});
     uncounted.per_turn.back().turn = 0;
