@@ -4,7 +4,7 @@
 # plan parser (core/plan/) and the run record's reader (core/record/). Invoked by ctest:
 #   cmake -DROOT=... -P KindComparisonsCheck.cmake
 cmake_policy(VERSION 3.25)
-set(kinds "regression|throughput|context_sweep|prefix_cache|speculative|gates|trace|sampled_regression|sessions|capacity")
+set(kinds "regression|throughput|context_sweep|prefix_cache|speculative|gates|trace|sampled_regression|sessions|capacity|determinism")
 set(files)
 foreach(dir core report_pdf sim models widgets ui app)
   file(GLOB_RECURSE found RELATIVE ${ROOT} ${ROOT}/${dir}/*.cpp ${ROOT}/${dir}/*.h)
