@@ -49,7 +49,10 @@ FigureComparison comparison_of(const std::string& baseline, const std::string& c
   c.ratio = r;
   c.seed = seed;
   c.verdict = verdict_of(r, figure.better);
-  if (c.verdict == Verdict::WithinNoise && samples_needed(r) > 0) c.needed = samples_needed(r);
+  if (c.verdict == Verdict::WithinNoise) {
+    const int64_t needed = samples_needed(r);
+    if (needed > 0) c.needed = needed;
+  }
   c.statement = verdict_statement(baseline, candidate, phase, figure.label, r, c.verdict, c.basis(),
                                   figure.key);
   return c;
