@@ -249,19 +249,19 @@ json quality_evidence(const record::RunSummary& summary, const std::string& lane
     }
     if (!e.is(ExperimentKind::Regression)) continue;
     bool baseline_here = false;
-    // A regression's pair outcomes as the run recorded them (the record keeps them in `more`).
-    for (const json& c : member(e.more, "comparisons")) {
-      const std::string baseline = string_or(c, "baseline", "");
-      const std::string candidate = string_or(c, "candidate", "");
-      baseline_here = baseline_here || baseline == lane;
-      if (lane != baseline && lane != candidate) continue;
-      json pair = {{"experiment", e.name}, {"baseline", baseline}, {"candidate", candidate}};
+    for (const record::PairOutcome& c : e.pair_outcomes()) {
+      baseline_here = baseline_here || c.baseline == lane;
+      if (lane != c.baseline && lane != c.candidate) continue;
+      const json written = record::to_json(c);
+      json pair = {{"experiment", e.name},
+                   {"baseline", c.baseline},
+                   {"candidate", c.candidate},
+                   {"flipped_facts", c.flipped_facts()}};
       for (const char* key :
            {"pairs", "identical", "near_identical", "divergent", "review_required",
             "review_outcome", "fact_checks_failed", "unsupported_by_lane", "floor_verdict"})
-        if (c.contains(key)) pair[key] = c[key];
-      pair["flipped_facts"] = member(c, "flipped_facts").is_array() ? c["flipped_facts"].size() : 0;
-      const json& tokens = member(c, "token_divergence");
+        if (written.contains(key)) pair[key] = written[key];
+      const json& tokens = member(c.more, "token_divergence");
       if (tokens.contains("counts")) pair["divergence_causes"] = tokens["counts"];
       if (tokens.contains("cross_score")) pair["cross_score"] = tokens["cross_score"];
       out.push_back(std::move(pair));

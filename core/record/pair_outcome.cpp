@@ -1,11 +1,48 @@
 #include "core/record/pair_outcome.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "core/record/json_member.h"
+#include "core/record/json_number.h"
 
 namespace lb::record {
 namespace {
 
 using nlohmann::json;
+
+// The members a pair outcome types; the others stay in its `more`.
+constexpr const char* kTypedKeys[] = {
+    "baseline",          "candidate",           "pairs",
+    "identical",         "near_identical",      "divergent",
+    "review_required",   "flipped_facts",       "fact_checks_failed",
+    "failed_requests",   "unsupported_by_lane", "answered_by_both",
+    "differing_answers", "review_outcome",      "review_file",
+    "batch_variant",     "floor_verdict"};
+
+std::vector<PairPrompt> read_prompts(const json& list) {
+  std::vector<PairPrompt> out;
+  if (!list.is_array()) return out;
+  for (const json& p : list) {
+    PairPrompt prompt{member_count(p, "index", -1), member_text(p, "id"), {}};
+    const json& lanes = member(p, "lanes");
+    if (lanes.is_array())
+      for (const json& lane : lanes)
+        if (lane.is_string()) prompt.lanes.push_back(lane.get<std::string>());
+    out.push_back(std::move(prompt));
+  }
+  return out;
+}
+
+json prompts_json(const std::vector<PairPrompt>& prompts, bool with_lanes) {
+  json out = json::array();
+  for (const PairPrompt& p : prompts) {
+    json one = {{"index", p.index}, {"id", p.id}};
+    if (with_lanes) one["lanes"] = p.lanes;
+    out.push_back(std::move(one));
+  }
+  return out;
+}
 
 int64_t list_size(const json& object, const char* key) {
   const json& list = member(object, key);
@@ -48,7 +85,9 @@ std::optional<FloorVerdictRecord> read_floor_verdict(const json& pair) {
   r.candidate = member_text(pair, "candidate");
   r.verdict = member_text(v, "verdict");
   r.text = member_text(v, "text");
+  r.test = member_text(v, "test");
   r.p_value = member_number(v, "p_value");
+  r.alpha = member_number(v, "alpha");
   r.differing = member_number(v, "differing");
   r.compared = member_number(v, "compared");
   r.floor_flips = member_number(v, "floor_flips");
@@ -96,11 +135,24 @@ std::vector<PairOutcome> read_pair_outcomes(const json& comparisons) {
     p.near_identical = member_count(c, "near_identical");
     p.divergent = member_count(c, "divergent");
     p.review_required = member_count(c, "review_required");
-    p.flipped_facts = list_size(c, "flipped_facts");
+    p.flipped = read_prompts(member(c, "flipped_facts"));
+    if (const json& failed = member(c, "fact_checks_failed"); failed.is_object())
+      for (const auto& [lane, n] : failed.items())
+        p.fact_checks_failed[lane] = member_count(failed, lane.c_str());
+    if (const json& failed = member(c, "failed_requests"); failed.is_array())
+      for (const json& i : failed)
+        if (i.is_number_integer()) p.failed_requests.push_back(i.get<int64_t>());
     p.unsupported_by_lane = member_count(c, "unsupported_by_lane");
+    p.answered_by_both = member_count(c, "answered_by_both", -1);
+    p.differing_answers = member_count(c, "differing_answers", -1);
     p.review_outcome = member_text(c, "review_outcome");
+    p.review_file = member_text(c, "review_file");
+    if (member(c, "batch_variant").is_array()) p.batch_variant = read_prompts(c["batch_variant"]);
     p.floor_verdict = read_floor_verdict(c);
     p.tokens = read_token_evidence(c);
+    for (const auto& [key, value] : c.items())
+      if (std::find(std::begin(kTypedKeys), std::end(kTypedKeys), key) == std::end(kTypedKeys))
+        p.more[key] = value;
     out.push_back(std::move(p));
   }
   return out;
@@ -122,6 +174,41 @@ std::vector<SampledOutcome> read_sampled_outcomes(const json& comparisons) {
         if (p.is_object()) o.per_prompt.push_back(read_sampled_prompt(p, o.baseline, o.candidate));
     out.push_back(std::move(o));
   }
+  return out;
+}
+
+json to_json(const FloorVerdictRecord& v) {
+  json out = {{"verdict", v.verdict},
+              {"text", v.text},
+              {"differing", count_or_null(v.differing)},
+              {"compared", count_or_null(v.compared)},
+              {"floor_flips", count_or_null(v.floor_flips)},
+              {"floor_compared", count_or_null(v.floor_compared)},
+              {"p_value", number_or_null(v.p_value)}};
+  if (!v.test.empty()) out["test"] = v.test;
+  if (std::isfinite(v.alpha)) out["alpha"] = v.alpha;
+  return out;
+}
+
+json to_json(const PairOutcome& p) {
+  json out = p.more;
+  out["baseline"] = p.baseline;
+  out["candidate"] = p.candidate;
+  out["pairs"] = p.pairs;
+  out["identical"] = p.identical;
+  out["near_identical"] = p.near_identical;
+  out["divergent"] = p.divergent;
+  out["review_required"] = p.review_required;
+  out["flipped_facts"] = prompts_json(p.flipped, false);
+  if (!p.fact_checks_failed.empty()) out["fact_checks_failed"] = p.fact_checks_failed;
+  out["failed_requests"] = p.failed_requests;
+  out["unsupported_by_lane"] = p.unsupported_by_lane;
+  if (p.answered_by_both >= 0) out["answered_by_both"] = p.answered_by_both;
+  if (p.differing_answers >= 0) out["differing_answers"] = p.differing_answers;
+  out["review_outcome"] = p.review_outcome;
+  if (!p.review_file.empty()) out["review_file"] = p.review_file;
+  if (p.batch_variant) out["batch_variant"] = prompts_json(*p.batch_variant, true);
+  if (p.floor_verdict) out["floor_verdict"] = to_json(*p.floor_verdict);
   return out;
 }
 

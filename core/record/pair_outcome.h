@@ -2,10 +2,11 @@
 // What a reviewable experiment decided for each candidate lane against the baseline, as
 // summary.json records it in the section's "comparisons" list (docs/compare.md): a regression's
 // triage counts, flipped facts, token evidence and floor verdict; a sampled regression's per-prompt
-// results. Read tolerantly: a member of another type reads as absent (0, NaN, "" or empty), never a
-// throw.
+// results. The engine fills them and to_json writes them; read tolerantly: a member of another type
+// reads as absent (0, NaN, "" or empty), never a throw.
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,7 +23,9 @@ struct FloorVerdictRecord {
   std::string candidate;
   std::string verdict;  // "above the floor", "within the floor", "not judged"
   std::string text;     // the whole finding in one line
+  std::string test;     // "one-sided Fisher exact test"
   double p_value = NAN;
+  double alpha = NAN;  // "above the floor" at p_value < alpha
   // The candidate's answers differing from the baseline's, and the baseline's own flips; NaN
   // where the file did not say.
   double differing = NAN, compared = NAN;
@@ -48,6 +51,13 @@ struct TokenEvidenceRecord {
   TokenFidelityDetail detail;  // counts, each confident change, each cross-score direction
 };
 
+// A prompt of a pair outcome: a flipped fact, or a prompt batch-variant on some lane.
+struct PairPrompt {
+  int64_t index = -1;  // in the prompt set; -1 when the file did not say
+  std::string id;
+  std::vector<std::string> lanes;  // batch-variant: the lanes whose answer changed under load
+};
+
 // One candidate of a regression against the baseline.
 struct PairOutcome {
   std::string baseline;
@@ -56,12 +66,24 @@ struct PairOutcome {
   int64_t identical = 0;
   int64_t near_identical = 0;
   int64_t divergent = 0;
-  int64_t review_required = 0;      // pairs the run's triage left for a reviewer
-  int64_t flipped_facts = 0;        // pairs whose fact check the candidate lost
-  int64_t unsupported_by_lane = 0;  // prompts whose media a lane's API refused
-  std::string review_outcome;       // the triage's outcome in one line
+  int64_t review_required = 0;                        // pairs the run's triage left for a reviewer
+  std::vector<PairPrompt> flipped;                    // pairs whose fact check the candidate lost
+  std::map<std::string, int64_t> fact_checks_failed;  // by lane: checks its answers failed
+  std::vector<int64_t> failed_requests;  // prompts a lane's request failed on, by index
+  int64_t unsupported_by_lane = 0;       // prompts whose media a lane's API refused
+  // What a floor verdict counts: prompts both lanes answered, and those whose answers differ;
+  // -1 where the file did not say (written before they were recorded).
+  int64_t answered_by_both = -1, differing_answers = -1;
+  std::string review_outcome;  // the triage's outcome in one line
+  std::string review_file;     // review.json, or review.<candidate>.json
+  // Prompts batch-variant on either lane (its load baseline); nullopt when neither lane ran one.
+  std::optional<std::vector<PairPrompt>> batch_variant;
   std::optional<FloorVerdictRecord> floor_verdict;
   std::optional<TokenEvidenceRecord> tokens;  // when both lanes recorded logprobs
+  // The members not above, as written; "token_divergence" (which `tokens` reads) among them.
+  nlohmann::json more = nlohmann::json::object();
+
+  int64_t flipped_facts() const { return static_cast<int64_t>(flipped.size()); }
 };
 
 // A similarity distribution of a sampled prompt (difflib ratios of sample pairs).
@@ -105,5 +127,10 @@ struct SampledOutcome {
 // objects are left out.
 std::vector<PairOutcome> read_pair_outcomes(const nlohmann::json& comparisons);
 std::vector<SampledOutcome> read_sampled_outcomes(const nlohmann::json& comparisons);
+
+// The "comparisons" entry of a pair outcome; to_json(read_pair_outcomes(x)[i]) is x[i] for a list
+// this version wrote.
+nlohmann::json to_json(const FloorVerdictRecord& verdict);  // without baseline and candidate
+nlohmann::json to_json(const PairOutcome& outcome);
 
 }  // namespace lb::record

@@ -146,9 +146,9 @@ void judge_regression(GateCell& cell, const record::PairOutcome& c,
       return;
     }
   }
-  if (c.flipped_facts > 0) {
+  if (c.flipped_facts() > 0) {
     cell.status = GateStatus::Fail;
-    cell.detail = std::to_string(c.flipped_facts) + " flipped fact(s)";
+    cell.detail = std::to_string(c.flipped_facts()) + " flipped fact(s)";
   } else if (pending > 0) {
     cell.status = GateStatus::NotRun;
     cell.detail = "review pending: " + std::to_string(pending) + " pair(s)";

@@ -181,7 +181,7 @@ json regression_json(const RunFolder& folder) {
                      {"divergent", c.divergent},
                      {"review_required", c.review_required},
                      {"review_outcome", c.review_outcome},
-                     {"flipped_facts", c.flipped_facts},
+                     {"flipped_facts", c.flipped_facts()},
                      {"prompt_set", e->prompt_set()}});
   for (const auto& review : folder.reviews) {
     const auto outcome = review.outcome();

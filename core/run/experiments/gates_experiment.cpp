@@ -52,36 +52,33 @@ class MultimodalPrompts {
  public:
   explicit MultimodalPrompts(std::string ref) : ref_(std::move(ref)) {}
   // The check over one API, its requests recorded under the gate's key as their phase.
-  nlohmann::json score(ExperimentContext& ctx, GateIo& io, MediaApi api) {
+  record::GateResult score(ExperimentContext& ctx, GateIo& io, const LaneRuntime& lane,
+                           MediaApi api) {
     if (!loaded_) {
       loaded_ = plan::load_prompt_set(ref_);
       if (!loaded_->ok())
         ctx.sink().on_message(MessageLevel::Error, "gates: cannot load the multimodal prompt set " +
                                                        ref_ + ":\n" + loaded_->error_text());
     }
-    if (!loaded_->ok())
-      return {{"status", "fail"},
-              {"passed", 0},
-              {"attempts", 0},
-              {"repeat", 0},
-              {"score", "0/0"},
-              {"prompts", ref_},
-              {"why", "cannot load the prompt set " + ref_ + ": " + loaded_->error_text()}};
-    io.set_check(multimodal_gate_key(api));
-    return run_multimodal_gate(ctx, io, *loaded_->set, api);
+    record::GateResult g;
+    if (loaded_->ok()) {
+      io.set_check(multimodal_gate_key(api));
+      g = run_multimodal_gate(ctx, io, *loaded_->set, api);
+    } else {
+      g.status = record::GateStatus::Fail;
+      g.score = "0/0";
+      g.why = "cannot load the prompt set " + ref_ + ": " + loaded_->error_text();
+      g.more = {{"prompts", ref_}};
+    }
+    g.lane_id = lane.plan.id;
+    g.check = multimodal_gate_key(api);
+    return g;
   }
 
  private:
   std::string ref_;
   std::optional<plan::PromptSetResult> loaded_;
 };
-
-// A multimodal check's object as a GateResult: its API, kinds and prompts stay in `more`.
-record::GateResult multimodal_result(const LaneRuntime& lane, const std::string& key,
-                                     const nlohmann::json& j) {
-  record::FileFields fields("gate result");
-  return record::read_gate_result(lane.plan.id, key, j, key, fields);
-}
 
 // Tells the sink the gate's result, logs it, flags a failure as a blocker and keeps it.
 void record_gate(ExperimentContext& ctx, std::vector<record::GateResult>& gates,
@@ -126,8 +123,7 @@ void GatesExperiment::run(ExperimentContext& ctx) {
     if (multimodal_asked) {
       for (MediaApi api : multimodal_apis(*lane, p.multimodal_api, passed(gates, "responses"))) {
         if (ctx.stopped()) return;
-        const std::string key = multimodal_gate_key(api);
-        record_gate(ctx, gates, multimodal_result(*lane, key, multimodal.score(ctx, io, api)));
+        record_gate(ctx, gates, multimodal.score(ctx, io, *lane, api));
       }
     }
     ctx.section()["lanes"][lane->plan.id]["gates"] = gates_json(gates);

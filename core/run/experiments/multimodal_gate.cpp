@@ -7,14 +7,6 @@
 namespace lb::run {
 namespace {
 
-using nlohmann::json;
-
-struct KindScore {
-  int64_t passed = 0;
-  int64_t total = 0;
-  int64_t not_sent = 0;  // the API cannot carry the prompt's media
-};
-
 std::string score_text(int64_t passed, int64_t total) {
   return std::to_string(passed) + "/" + std::to_string(total);
 }
@@ -31,48 +23,54 @@ std::string missed_facts(const plan::PromptSpec& prompt, const std::string& answ
   return why;
 }
 
-json kinds_json(const std::map<std::string, KindScore>& kinds) {
-  json out = json::object();
-  for (const auto& [kind, s] : kinds) {
-    json k = {{"passed", s.passed},
-              {"total", s.total},
-              {"score", s.total == 0 && s.not_sent > 0 ? std::string(kUnsupportedByApi)
-                                                       : score_text(s.passed, s.total)}};
-    if (s.not_sent > 0) k["unsupported_by_api"] = s.not_sent;
-    out[kind] = std::move(k);
-  }
-  return out;
+record::MultimodalGateRecord gate_over(MediaApi api, const plan::PromptSet& set) {
+  record::MultimodalGateRecord gate;
+  gate.api = to_string(api);
+  gate.route = media_api_route(api);
+  gate.prompts = set.name;
+  return gate;
 }
 
 struct Tally {
-  std::map<std::string, KindScore> kinds;
-  json failures = json::array();
-  json not_sent = json::array();
+  record::MultimodalGateRecord gate;  // kinds and prompts not sent
+  std::vector<record::GateFailure> failures;
   int64_t passed = 0, attempts = 0;
 };
 
-json result_json(const Tally& t, int64_t total, MediaApi api, const plan::PromptSet& set) {
-  const char* status = t.passed == total && total > 0 ? "pass" : "fail";
-  json j = {{"status", status},
-            {"api", to_string(api)},
-            {"route", media_api_route(api)},
-            {"passed", t.passed},
-            {"attempts", t.attempts},
-            {"repeat", total},
-            {"score", score_text(t.passed, total)},
-            {"kinds", kinds_json(t.kinds)},
-            {"prompts", set.name}};
-  if (!t.failures.empty()) j["failures"] = t.failures;
-  if (!t.not_sent.empty()) {
-    j["not_sent"] = t.not_sent.size();
-    j["not_sent_prompts"] = t.not_sent;
+record::GateResult result_of(Tally t, int64_t total) {
+  record::GateResult g;
+  g.status = t.passed == total && total > 0 ? record::GateStatus::Pass : record::GateStatus::Fail;
+  g.passed = t.passed;
+  g.attempts = t.attempts;
+  g.repeat = total;
+  g.score = score_text(t.passed, total);
+  g.failures = std::move(t.failures);
+  for (auto& [kind, k] : t.gate.kinds)
+    k.score = k.total == 0 && k.unsupported_by_api > 0 ? std::string(kUnsupportedByApi)
+                                                       : score_text(k.passed, k.total);
+  if (total == 0 && !t.gate.not_sent.empty()) {
+    g.status = record::GateStatus::Unsupported;
+    t.gate.unsupported = kUnsupportedByApi;
+    g.why = t.gate.not_sent[0].why;
   }
-  if (total == 0 && !t.not_sent.empty()) {
-    j["status"] = "unsupported";
-    j["unsupported"] = kUnsupportedByApi;
-    j["why"] = t.not_sent[0]["why"];
-  }
-  return j;
+  g.more = record::to_json(t.gate);
+  return g;
+}
+
+// The lane's server refused the media (WHY, "HTTP 400: <the server's message>") after ATTEMPTS
+// prompts: the lane does not take images or videos at all.
+record::GateResult refused(MediaApi api, const plan::PromptSet& set, std::string why,
+                           int64_t attempts, int64_t total) {
+  record::GateResult g;
+  g.status = record::GateStatus::Unsupported;
+  g.why = std::move(why);
+  g.attempts = attempts;
+  g.repeat = total;
+  g.score = score_text(0, total);
+  record::MultimodalGateRecord gate = gate_over(api, set);
+  gate.unsupported = kMultimodalUnsupported;
+  g.more = record::to_json(gate);
+  return g;
 }
 
 }  // namespace
@@ -100,15 +98,16 @@ std::string multimodal_gate_key(MediaApi api) {
   return api == MediaApi::Responses ? "multimodal (responses)" : "multimodal";
 }
 
-json run_multimodal_gate(ExperimentContext& ctx, GateIo& io, const plan::PromptSet& set,
-                         MediaApi api) {
+record::GateResult run_multimodal_gate(ExperimentContext& ctx, GateIo& io,
+                                       const plan::PromptSet& set, MediaApi api) {
   Tally t;
+  t.gate = gate_over(api, set);
   std::vector<const plan::PromptSpec*> sendable;
   for (const auto& prompt : set.prompts) {
     if (std::string why = media_api_refusal(api, prompt); !why.empty()) {
       const std::string kind = multimodal_kind(prompt);
-      ++t.kinds[kind].not_sent;
-      t.not_sent.push_back({{"id", prompt.id}, {"kind", kind}, {"why", std::move(why)}});
+      ++t.gate.kinds[kind].unsupported_by_api;
+      t.gate.not_sent.push_back({prompt.id, kind, std::move(why)});
     } else {
       sendable.push_back(&prompt);
     }
@@ -121,36 +120,31 @@ json run_multimodal_gate(ExperimentContext& ctx, GateIo& io, const plan::PromptS
     const net::StreamResult r = io.post_prompt(prompt, api);
     const bool call_ok = r.error == net::ErrorKind::None && r.http_status == 200;
     if (!call_ok && ctx.stopped()) break;  // cut short by Stop: nothing said about the lane
-    if (!call_ok && r.error != net::ErrorKind::Refused && says_media_unsupported(r)) {
-      return {{"status", "unsupported"},
-              {"unsupported", kMultimodalUnsupported},
-              {"why", r.error_message},  // "HTTP 400: <the server's message>"
-              {"api", to_string(api)},
-              {"route", media_api_route(api)},
-              {"passed", 0},
-              {"attempts", t.attempts + 1},
-              {"repeat", total},
-              {"score", score_text(0, total)},
-              {"prompts", set.name}};
-    }
+    if (!call_ok && r.error != net::ErrorKind::Refused && says_media_unsupported(r))
+      return refused(api, set, r.error_message, t.attempts + 1, total);
     ++t.attempts;
-    ++t.kinds[kind].total;
+    ++t.gate.kinds[kind].total;
     std::string why = call_ok ? missed_facts(prompt, r.content)
                               : std::string(net::to_string(r.error)) + ": " + r.error_message;
     if (why.empty()) {
       ++t.passed;
-      ++t.kinds[kind].passed;
+      ++t.gate.kinds[kind].passed;
     } else {
-      t.failures.push_back({{"id", prompt.id}, {"kind", kind}, {"why", std::move(why)}});
+      record::GateFailure failure;
+      failure.why = std::move(why);
+      failure.more = {{"id", prompt.id}, {"kind", kind}};
+      t.failures.push_back(std::move(failure));
     }
   }
-  json j = result_json(t, total, api, set);
-  if (ctx.stopped() && t.attempts < total && t.failures.empty()) {
-    j["status"] = "stopped";
-    j["why"] = "stopped by the user after " + std::to_string(t.attempts) + " of " +
-               std::to_string(total) + " prompt(s)";
+  const bool stopped = ctx.stopped() && t.attempts < total && t.failures.empty();
+  const int64_t attempts = t.attempts;
+  record::GateResult g = result_of(std::move(t), total);
+  if (stopped) {
+    g.status = record::GateStatus::Stopped;
+    g.why = "stopped by the user after " + std::to_string(attempts) + " of " +
+            std::to_string(total) + " prompt(s)";
   }
-  return j;
+  return g;
 }
 
 }  // namespace lb::run

@@ -11,9 +11,9 @@
 // left out of n/N.
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/plan/prompt_set.h"
+#include "core/record/multimodal_gate_record.h"
+#include "core/record/run_summary.h"
 #include "core/run/drive/media_api.h"
 #include "core/run/experiments/gate_checks.h"
 
@@ -36,13 +36,12 @@ std::vector<MediaApi> multimodal_apis(const LaneRuntime& lane, const std::string
 // Ollama's), "multimodal (responses)" over the Responses API.
 std::string multimodal_gate_key(MediaApi api);
 
-// {"status": "pass"|"fail"|"unsupported"|"stopped" (Stop before any failure), "api", "route",
-//  "passed", "attempts", "repeat" (= N),
-//  "score" "n/N", "kinds": {kind: {"passed", "total", "score", "unsupported_by_api"}},
-//  "failures": [{"id", "kind", "why"}], "not_sent": n, "not_sent_prompts": [{"id", "kind",
-//  "why"}], "prompts": name, and when unsupported "why" and "unsupported": "multimodal
-//  unsupported" (the server refused media) or "unsupported by the API" (no prompt could go)}
-nlohmann::json run_multimodal_gate(ExperimentContext& ctx, GateIo& io, const plan::PromptSet& set,
-                                   MediaApi api = MediaApi::Chat);
+// The check over API: its status ("stopped" on a Stop before any failure; "unsupported" with
+// `why` when the server refused media or no prompt could go), passed/attempts/repeat (= N), the
+// score "n/N", each failure (its prompt's id and kind in the failure's `more`) and, in `more`,
+// the record::MultimodalGateRecord (API, route, per-kind scores, prompts not sent). Lane and
+// check are left to the caller.
+record::GateResult run_multimodal_gate(ExperimentContext& ctx, GateIo& io,
+                                       const plan::PromptSet& set, MediaApi api = MediaApi::Chat);
 
 }  // namespace lb::run

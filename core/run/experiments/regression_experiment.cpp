@@ -1,6 +1,7 @@
 #include "core/run/experiments/regression_experiment.h"
 
 #include <algorithm>
+#include <cmath>
 #include <variant>
 
 #include "core/compare/floor_verdict.h"
@@ -148,13 +149,32 @@ std::vector<nlohmann::json> cross_scores(
 
 // The baseline against itself (the first lane of the context): the floor its candidates'
 // differences are judged against.
-void measure_regression_floor(ExperimentContext& ctx, const plan::DeterminismExperiment& floor,
-                              const plan::PromptSet& set) {
+record::DeterminismFloor measure_regression_floor(ExperimentContext& ctx,
+                                                  const plan::DeterminismExperiment& floor,
+                                                  const plan::PromptSet& set) {
   LaneRuntime& baseline = *ctx.lanes()[0];
   record::DeterminismFloor measured = measure_floor(
       ctx, baseline, floor, set, "determinism/regression/" + baseline.plan.id + ".json");
   measured.lane = baseline.plan.id;
   ctx.section()["floor"] = record::to_json(measured);
+  return measured;
+}
+
+record::FloorVerdictRecord floor_verdict_record(const compare::FloorVerdict& v,
+                                                const record::PairOutcome& pair) {
+  record::FloorVerdictRecord r;
+  r.baseline = pair.baseline;
+  r.candidate = pair.candidate;
+  r.verdict = compare::verdict_name(v);
+  r.text = compare::verdict_text(v);
+  r.test = v.test;
+  r.p_value = v.p_value;
+  r.alpha = v.alpha;
+  r.differing = static_cast<double>(v.differing);
+  r.compared = static_cast<double>(v.compared);
+  r.floor_flips = static_cast<double>(v.floor_flips);
+  r.floor_compared = static_cast<double>(v.floor_compared);
+  return r;
 }
 
 // What the merge of shards needs beyond the texts and logprobs files to judge this lane's pairs:
@@ -171,18 +191,19 @@ void record_for_merge(ExperimentContext& ctx, const LaneRuntime& lane, const Lan
 
 }  // namespace
 
-// Each comparison's differing answers against the baseline's floor: comparisons[i].floor_verdict.
-void judge_regression_floor(ExperimentContext& ctx) {
-  const nlohmann::json& floor = ctx.section()["floor"]["floor"];
-  if (!floor.is_object() || floor.value("prompts_compared", int64_t{0}) <= 0) return;
-  for (auto& c : ctx.section()["comparisons"]) {
+void judge_regression_floor(ExperimentContext& ctx, const record::DeterminismFloor& floor,
+                            std::vector<record::PairOutcome>& outcomes) {
+  const auto count = [](double v) { return std::isfinite(v) ? static_cast<int64_t>(v) : 0; };
+  if (count(floor.floor.prompts_compared) <= 0) return;
+  for (record::PairOutcome& c : outcomes) {
     // Only prompts both lanes answered (no failed request, no refused media) count.
     const compare::FloorVerdict v = compare::judge_against_floor(
-        c.value("differing_answers", int64_t{0}), c.value("answered_by_both", int64_t{0}),
-        floor.value("flips", int64_t{0}), floor.value("prompts_compared", int64_t{0}));
-    c["floor_verdict"] = compare::to_json(v);
-    ctx.info("regression: " + c.value("candidate", std::string()) + " " + compare::verdict_text(v));
+        std::max<int64_t>(c.differing_answers, 0), std::max<int64_t>(c.answered_by_both, 0),
+        count(floor.floor.flips), count(floor.floor.prompts_compared));
+    c.floor_verdict = floor_verdict_record(v, c);
+    ctx.info("regression: " + c.candidate + " " + c.floor_verdict->text);
   }
+  write_pair_outcomes(ctx, outcomes);
 }
 
 void RegressionExperiment::run(ExperimentContext& ctx) {
@@ -251,11 +272,13 @@ void RegressionExperiment::run(ExperimentContext& ctx) {
   std::vector<nlohmann::json> cross;
   if (p.cross_score && top_k > 0)
     cross = cross_scores(ctx, set, ran, lane_texts, top_k, p.min_top1_agreement, tokenizers);
-  triage_lane_pairs(ctx, set, lane_texts, p.similarity_threshold, p.near_tie_margin_nats, top_k,
-                    cross.empty() ? nullptr : &cross, tokenizers.empty() ? nullptr : &tokenizers);
+  std::vector<record::PairOutcome> outcomes = triage_lane_pairs(
+      ctx, set, lane_texts, p.similarity_threshold, p.near_tie_margin_nats, top_k,
+      cross.empty() ? nullptr : &cross, tokenizers.empty() ? nullptr : &tokenizers);
   // The floor last: a stop while it runs keeps the regression's review and blockers.
-  if (p.floor && !ctx.stopped()) measure_regression_floor(ctx, *p.floor, set);
-  if (ctx.section().contains("floor") && !ctx.stopped()) judge_regression_floor(ctx);
+  if (!p.floor || ctx.stopped()) return;
+  const record::DeterminismFloor floor = measure_regression_floor(ctx, *p.floor, set);
+  if (!ctx.stopped()) judge_regression_floor(ctx, floor, outcomes);
 }
 
 }  // namespace lb::run

@@ -9,6 +9,8 @@
 #include "core/logprobs/logprob_lines.h"
 #include "core/plan/plan.h"
 #include "core/plan/prompt_set.h"
+#include "core/record/determinism_floor.h"
+#include "core/record/pair_outcome.h"
 #include "core/run/experiments/experiment.h"
 #include "core/run/lanes/tokenizer_match.h"
 
@@ -81,15 +83,21 @@ LaneTexts texts_in_prompt_order(const std::vector<metrics::RequestRecord>& recor
 // `tokenizers` (when not null) says per candidate, in candidate order, whether its tokenizer is
 // the baseline's (core/run/lanes/tokenizer_match.h); it goes into tokens.json and the summary, and
 // where they differ every non-identical pair is compared by text.
-void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
-                       const std::vector<std::pair<std::string, LaneTexts>>& lanes,
-                       double similarity_threshold, double near_tie_margin_nats = 0.5,
-                       int top_k = 0, const std::vector<nlohmann::json>* cross = nullptr,
-                       const std::vector<TokenizerMatch>* tokenizers = nullptr);
+// Returns the candidates' outcomes, in candidate order, as written.
+std::vector<record::PairOutcome> triage_lane_pairs(
+    ExperimentContext& ctx, const plan::PromptSet& set,
+    const std::vector<std::pair<std::string, LaneTexts>>& lanes, double similarity_threshold,
+    double near_tie_margin_nats = 0.5, int top_k = 0,
+    const std::vector<nlohmann::json>* cross = nullptr,
+    const std::vector<TokenizerMatch>* tokenizers = nullptr);
 
-// Each comparison of the section against the baseline's floor (section["floor"]): its
-// floor_verdict, for the candidates' differing answers.
-void judge_regression_floor(ExperimentContext& ctx);
+// The outcomes as the section's "comparisons" list.
+void write_pair_outcomes(ExperimentContext& ctx, const std::vector<record::PairOutcome>& outcomes);
+
+// Each outcome's differing answers against the baseline's FLOOR: its floor verdict, told to the
+// sink, and the section's list written again. Nothing when the floor compared nothing.
+void judge_regression_floor(ExperimentContext& ctx, const record::DeterminismFloor& floor,
+                            std::vector<record::PairOutcome>& outcomes);
 
 // A merged run's regression (core/fleet): each lane's answers, errors, refused media, logprobs
 // and load baseline read back from RUN_DIR (texts/, logprobs/ and the lanes' sections that the

@@ -1,6 +1,7 @@
 // A merged run's regression: the shards ran one lane each and left its answers; the pairs are
 // judged here, from those files, exactly as RegressionExperiment::run judges them in one process.
 #include <algorithm>
+#include <stdexcept>
 
 #include "core/net/stream_client.h"
 #include "core/record/json_object_file.h"
@@ -129,9 +130,16 @@ void triage_merged_regression(ExperimentContext& ctx, const std::string& run_dir
   if (p.cross_score && top_k > 0)
     ctx.section()["cross_score"] =
         "not run: the lanes ran in different shards, and cross-scoring asks both lanes' servers";
-  triage_lane_pairs(ctx, set, lane_texts, p.similarity_threshold, p.near_tie_margin_nats, top_k,
-                    nullptr, tokenizers.empty() ? nullptr : &tokenizers);
-  if (ctx.section().contains("floor")) judge_regression_floor(ctx);
+  std::vector<record::PairOutcome> outcomes =
+      triage_lane_pairs(ctx, set, lane_texts, p.similarity_threshold, p.near_tie_margin_nats, top_k,
+                        nullptr, tokenizers.empty() ? nullptr : &tokenizers);
+  // The floor the baseline's shard measured; a floor that does not read as one refuses the merge
+  // as any damaged shard file does.
+  const json floor_json = ctx.section().value("floor", json());
+  if (floor_json.is_null()) return;
+  const auto floor = record::read_determinism_floor(floor_json);
+  if (!floor) throw std::runtime_error("the regression's floor is not an object");
+  judge_regression_floor(ctx, *floor, outcomes);
 }
 
 }  // namespace lb::run

@@ -3,6 +3,7 @@
 #include "core/compare/pair_comparison.h"
 #include "core/compare/review_record.h"
 #include "core/compare/token_divergence.h"
+#include "core/record/pair_outcome.h"
 #include "core/run/experiments/regression_experiment.h"
 
 namespace lb::run {
@@ -14,45 +15,36 @@ int failed_checks(const std::vector<compare::CheckResult>& checks) {
   return n;
 }
 
-nlohmann::json pair_summary(const std::string& base, const std::string& cand,
-                            const std::vector<compare::PairComparison>& pairs,
-                            const LaneTexts& base_texts, const LaneTexts& cand_texts,
-                            const compare::ReviewRecord& review) {
-  int identical = 0, near = 0, divergent = 0, review_required = 0, unsupported = 0;
-  int answered_by_both = 0, differing_answers = 0;  // what a floor verdict counts
-  int checks_failed_base = 0, checks_failed_cand = 0;
-  nlohmann::json flipped = nlohmann::json::array();
-  nlohmann::json failed_requests = nlohmann::json::array();
+record::PairOutcome pair_outcome(const std::string& base, const std::string& cand,
+                                 const std::vector<compare::PairComparison>& pairs,
+                                 const LaneTexts& base_texts, const LaneTexts& cand_texts,
+                                 const compare::ReviewRecord& review) {
+  record::PairOutcome out;
+  out.baseline = base;
+  out.candidate = cand;
+  out.pairs = static_cast<int64_t>(pairs.size());
+  out.answered_by_both = out.differing_answers = 0;  // what a floor verdict counts
+  int64_t& failed_base = out.fact_checks_failed[base];
+  int64_t& failed_cand = out.fact_checks_failed[cand];
   for (const auto& p : pairs) {
-    identical += p.triage.triage == compare::TriageClass::Identical ? 1 : 0;
-    near += p.triage.triage == compare::TriageClass::NearIdentical ? 1 : 0;
-    divergent += p.triage.triage == compare::TriageClass::Divergent ? 1 : 0;
-    review_required += p.review_required() ? 1 : 0;
-    unsupported += p.unsupported() ? 1 : 0;
-    checks_failed_base += failed_checks(p.checks_a);
-    checks_failed_cand += failed_checks(p.checks_b);
-    if (p.blocker_candidate()) flipped.push_back({{"index", p.index}, {"id", p.prompt_id}});
+    out.identical += p.triage.triage == compare::TriageClass::Identical ? 1 : 0;
+    out.near_identical += p.triage.triage == compare::TriageClass::NearIdentical ? 1 : 0;
+    out.divergent += p.triage.triage == compare::TriageClass::Divergent ? 1 : 0;
+    out.review_required += p.review_required() ? 1 : 0;
+    out.unsupported_by_lane += p.unsupported() ? 1 : 0;
+    failed_base += failed_checks(p.checks_a);
+    failed_cand += failed_checks(p.checks_b);
+    const auto index = static_cast<int64_t>(p.index);
+    if (p.blocker_candidate()) out.flipped.push_back({index, p.prompt_id, {}});
     if (!base_texts.errors[p.index].empty() || !cand_texts.errors[p.index].empty()) {
-      failed_requests.push_back(p.index);
+      out.failed_requests.push_back(index);
     } else if (!p.unsupported()) {
-      ++answered_by_both;
-      differing_answers += p.triage.triage != compare::TriageClass::Identical ? 1 : 0;
+      ++out.answered_by_both;
+      out.differing_answers += p.triage.triage != compare::TriageClass::Identical ? 1 : 0;
     }
   }
-  return {{"baseline", base},
-          {"candidate", cand},
-          {"pairs", pairs.size()},
-          {"identical", identical},
-          {"near_identical", near},
-          {"divergent", divergent},
-          {"review_required", review_required},
-          {"flipped_facts", flipped},
-          {"fact_checks_failed", {{base, checks_failed_base}, {cand, checks_failed_cand}}},
-          {"failed_requests", failed_requests},
-          {"unsupported_by_lane", unsupported},
-          {"answered_by_both", answered_by_both},
-          {"differing_answers", differing_answers},
-          {"review_outcome", review.outcome().summary}};
+  out.review_outcome = review.outcome().summary;
+  return out;
 }
 
 // Token-level evidence for each pair, when both lanes recorded logprobs: written next to the
@@ -114,10 +106,12 @@ nlohmann::json token_evidence(ExperimentContext& ctx, const LaneTexts& base, con
 
 // Marks each pair whose prompt is batch-variant on either lane (its load baseline) and lists
 // them for the summary.
-nlohmann::json mark_batch_variant(compare::ReviewRecord& review, const std::string& base_id,
-                                  const LaneTexts& base, const std::string& cand_id,
-                                  const LaneTexts& cand) {
-  nlohmann::json marked = nlohmann::json::array();
+std::vector<record::PairPrompt> mark_batch_variant(compare::ReviewRecord& review,
+                                                   const std::string& base_id,
+                                                   const LaneTexts& base,
+                                                   const std::string& cand_id,
+                                                   const LaneTexts& cand) {
+  std::vector<record::PairPrompt> marked;
   for (auto& pair : review.pairs) {
     const size_t i = pair.comparison.index;
     if (i < base.batch_variant.size() && base.batch_variant[i])
@@ -125,8 +119,7 @@ nlohmann::json mark_batch_variant(compare::ReviewRecord& review, const std::stri
     if (i < cand.batch_variant.size() && cand.batch_variant[i])
       pair.batch_variant.push_back(cand_id);
     if (!pair.batch_variant.empty())
-      marked.push_back(
-          {{"index", i}, {"id", pair.comparison.prompt_id}, {"lanes", pair.batch_variant}});
+      marked.push_back({static_cast<int64_t>(i), pair.comparison.prompt_id, pair.batch_variant});
   }
   return marked;
 }
@@ -149,37 +142,43 @@ void mark_media_refused(std::vector<compare::PairComparison>& pairs, const std::
 // The first lane is the baseline; each other lane is compared with it prompt by prompt. A
 // flipped fact (a check the baseline passes and the candidate fails) is a blocker candidate:
 // the run reports it and exits 1 until a reviewer says otherwise.
-void triage_lane_pairs(ExperimentContext& ctx, const plan::PromptSet& set,
-                       const std::vector<std::pair<std::string, LaneTexts>>& lanes,
-                       double similarity_threshold, double near_tie_margin_nats, int top_k,
-                       const std::vector<nlohmann::json>* cross,
-                       const std::vector<TokenizerMatch>* tokenizers) {
+std::vector<record::PairOutcome> triage_lane_pairs(
+    ExperimentContext& ctx, const plan::PromptSet& set,
+    const std::vector<std::pair<std::string, LaneTexts>>& lanes, double similarity_threshold,
+    double near_tie_margin_nats, int top_k, const std::vector<nlohmann::json>* cross,
+    const std::vector<TokenizerMatch>* tokenizers) {
   const compare::DivergenceThresholds th{near_tie_margin_nats, top_k};
   const auto& [base_id, base] = lanes.front();
-  nlohmann::json comparisons = nlohmann::json::array();
+  std::vector<record::PairOutcome> outcomes;
   for (size_t i = 1; i < lanes.size(); ++i) {
     const auto& [cand_id, cand] = lanes[i];
     auto pairs = compare::compare_lanes(base.texts, cand.texts, &set, similarity_threshold);
     mark_media_refused(pairs, base_id, base, cand_id, cand);
     auto review = compare::make_review(base_id, cand_id, set.name, similarity_threshold, pairs);
-    nlohmann::json summary = pair_summary(base_id, cand_id, pairs, base, cand, review);
-    const std::string file = lanes.size() == 2 ? "review.json" : "review." + cand_id + ".json";
-    summary["review_file"] = file;
+    record::PairOutcome outcome = pair_outcome(base_id, cand_id, pairs, base, cand, review);
+    outcome.review_file = lanes.size() == 2 ? "review.json" : "review." + cand_id + ".json";
     if (!base.batch_variant.empty() || !cand.batch_variant.empty())
-      summary["batch_variant"] = mark_batch_variant(review, base_id, base, cand_id, cand);
+      outcome.batch_variant = mark_batch_variant(review, base_id, base, cand_id, cand);
     if (auto tokens = token_evidence(
             ctx, base, cand, cand_id, lanes.size() > 2, th,
             cross && i - 1 < cross->size() ? &(*cross)[i - 1] : nullptr,
             tokenizers && i - 1 < tokenizers->size() ? &(*tokenizers)[i - 1] : nullptr);
         !tokens.is_null())
-      summary["token_divergence"] = std::move(tokens);
-    ctx.writer().write_json(file, compare::review_to_json(review));
-    if (!summary["flipped_facts"].empty())
+      outcome.more["token_divergence"] = std::move(tokens);
+    ctx.writer().write_json(outcome.review_file, compare::review_to_json(review));
+    if (!outcome.flipped.empty())
       ctx.flag_blocker("regression: " + cand_id + " flips " +
-                       std::to_string(summary["flipped_facts"].size()) + " fact(s) that " +
-                       base_id + " gets right");
-    comparisons.push_back(std::move(summary));
+                       std::to_string(outcome.flipped.size()) + " fact(s) that " + base_id +
+                       " gets right");
+    outcomes.push_back(std::move(outcome));
   }
+  write_pair_outcomes(ctx, outcomes);
+  return outcomes;
+}
+
+void write_pair_outcomes(ExperimentContext& ctx, const std::vector<record::PairOutcome>& outcomes) {
+  nlohmann::json comparisons = nlohmann::json::array();
+  for (const record::PairOutcome& outcome : outcomes) comparisons.push_back(to_json(outcome));
   ctx.section()["comparisons"] = std::move(comparisons);
 }
 

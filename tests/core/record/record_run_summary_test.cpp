@@ -335,7 +335,7 @@ class RecordRunSummaryTest : public QObject {
     QCOMPARE(p.candidate, std::string("fp8"));
     QCOMPARE(p.pairs + p.identical + p.near_identical + p.divergent, int64_t(40));
     QCOMPARE(p.review_required, int64_t(2));
-    QCOMPARE(p.flipped_facts, int64_t(2));
+    QCOMPARE(p.flipped_facts(), int64_t(2));
     QCOMPARE(p.unsupported_by_lane, int64_t(1));
     QCOMPARE(p.review_outcome, std::string("2 pairs need review"));
     QVERIFY(!p.floor_verdict);
@@ -345,7 +345,7 @@ class RecordRunSummaryTest : public QObject {
     QCOMPARE(p.tokens->cross_score->top1_agreement, 0.95);
     QCOMPARE(p.tokens->cross_score->status, std::string("ok"));
     const PairOutcome& damaged = pairs[1];  // not a count, not whole, not a list: absent
-    QVERIFY(damaged.pairs == 0 && damaged.identical == 0 && damaged.flipped_facts == 0);
+    QVERIFY(damaged.pairs == 0 && damaged.identical == 0 && damaged.flipped_facts() == 0);
     QVERIFY(!damaged.tokens);
     QVERIFY(e.sampled_outcomes().empty());  // not a sampled regression
 
@@ -753,6 +753,76 @@ class RecordRunSummaryTest : public QObject {
     QVERIFY(sessions["per_turn"][0]["cached_share"].is_null());
     QVERIFY(!sessions.contains("think_time_s"));  // a folder from before it was recorded
     QCOMPARE(to_json(*read_sessions(sessions)).dump(), sessions.dump());
+  }
+  void pairOutcomesWriteAsTheEngineDid() {
+    const std::filesystem::path root(lb::test::fixture_path("run_folders"));
+    const json doc = json::parse(read_text(root / "regression" / "summary.json"));
+    const json& written = doc["experiments"][0]["comparisons"];
+    const std::vector<PairOutcome> golden = read_pair_outcomes(written);
+    QCOMPARE(golden.size(), size_t(2));
+    QCOMPARE(golden[0].fact_checks_failed.at("fp8"), int64_t(4));
+    QCOMPARE(golden[0].review_file, std::string("review.fp8.json"));
+    QCOMPARE(golden[0].answered_by_both, int64_t(-1));  // written before it was recorded
+    QVERIFY(golden[0].tokens.has_value() && golden[0].more.contains("token_divergence"));
+    for (size_t i = 0; i < golden.size(); ++i)
+      QCOMPARE(to_json(golden[i]).dump(), written[i].dump());
+    PairOutcome pair;  // a flipped fact, a failed request, batch-variant prompts and a verdict
+    pair.baseline = "bf16";
+    pair.candidate = "fp8";
+    pair.pairs = 3;
+    pair.identical = 1;
+    pair.divergent = 2;
+    pair.flipped.push_back({2, "capital", {}});
+    pair.fact_checks_failed = {{"bf16", 0}, {"fp8", 1}};
+    pair.failed_requests = {1};
+    pair.answered_by_both = 2;
+    pair.differing_answers = 1;
+    pair.review_outcome = "fail: 1 blocker(s)";
+    pair.review_file = "review.json";
+    pair.batch_variant = std::vector<PairPrompt>{{0, "sum", {"fp8"}}};
+    pair.floor_verdict = FloorVerdictRecord{};
+    pair.floor_verdict->verdict = "within the floor";
+    pair.floor_verdict->test = "one-sided Fisher exact test";
+    pair.floor_verdict->p_value = 0.5;
+    pair.floor_verdict->alpha = 0.05;
+    pair.floor_verdict->differing = 1;
+    pair.floor_verdict->compared = 2;
+    pair.floor_verdict->floor_flips = 1;
+    pair.floor_verdict->floor_compared = 20;
+    const json one = to_json(pair);
+    QCOMPARE(one["flipped_facts"], json::parse(R"([{"id": "capital", "index": 2}])"));
+    QVERIFY(!one["flipped_facts"][0].contains("lanes"));
+    QCOMPARE(one["batch_variant"][0]["lanes"], json::array({"fp8"}));
+    QCOMPARE(one["failed_requests"], json::array({1}));
+    QCOMPARE(one["floor_verdict"]["floor_compared"], json(20));
+    QVERIFY(one["floor_verdict"]["floor_compared"].is_number_integer());
+    QVERIFY(!one["floor_verdict"].contains("baseline"));
+    const std::vector<PairOutcome> back = read_pair_outcomes(json::array({one}));
+    QCOMPARE(back[0].flipped_facts(), int64_t(1));
+    QCOMPARE(back[0].floor_verdict->baseline, std::string("bf16"));
+    QCOMPARE(back[0].batch_variant->at(0).lanes, std::vector<std::string>{"fp8"});
+    QCOMPARE(to_json(back[0]).dump(), one.dump());
+  }
+  void multimodalGatesWriteAsTheEngineDid() {
+    // A check over Responses: a video prompt the API cannot carry, an image prompt scored.
+    const json written = json::parse(R"({"api": "responses", "route": "/v1/responses",
+        "prompts": "multimodal-30", "kinds": {"image": {"passed": 1, "total": 2, "score": "1/2"},
+        "video": {"passed": 0, "total": 0, "score": "unsupported by the API",
+        "unsupported_by_api": 1}}, "not_sent": 1, "not_sent_prompts": [{"id": "clip",
+        "kind": "video", "why": "the Responses API carries no video"}]})");
+    const MultimodalGateRecord gate = read_multimodal_gate(written);
+    QCOMPARE(gate.kinds.at("image").passed, int64_t(1));
+    QCOMPARE(gate.not_sent.size(), size_t(1));
+    QCOMPARE(gate.not_sent[0].kind, std::string("video"));
+    QCOMPARE(to_json(gate).dump(), written.dump());
+    MultimodalGateRecord refused;  // the server refused media: no kinds, nothing not sent
+    refused.unsupported = "multimodal unsupported";
+    refused.prompts = "multimodal-30";
+    const json refusal = to_json(refused);
+    QVERIFY(!refusal.contains("kinds") && !refusal.contains("not_sent"));
+    QCOMPARE(refusal["api"], json("chat"));
+    MultimodalGateRecord empty;  // a set without prompts: scored, no kind
+    QCOMPARE(to_json(empty)["kinds"], json::object());
   }
 };
 

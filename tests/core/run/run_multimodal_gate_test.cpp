@@ -97,7 +97,7 @@ GateRun run_gate(const FakeVllm& server, const lb::plan::PromptSet& set,
     ExperimentContext ctx(client, *out.sink, writer, stop, spec, {&lane}, section);
     GateIo io(ctx, lane);
     io.set_check("multimodal");
-    out.gate = run_multimodal_gate(ctx, io, set);
+    out.gate = lb::record::to_json(run_multimodal_gate(ctx, io, set));
   }
   out.requests = lb::test::read_jsonl(dir / "requests.jsonl");
   std::filesystem::remove_all(dir);
