@@ -14,8 +14,8 @@
 #include "core/files/safe_file_name.h"
 #include "core/interop/import_file.h"
 #include "core/interop/imported_lane.h"
-#include "core/interop/json_fields.h"
 #include "core/record/experiment_kind.h"
+#include "core/record/run_summary.h"
 #include "core/run/lanes/environment_info.h"
 #include "core/run/plan_runner.h"
 
@@ -35,6 +35,16 @@ ImportOutcome failure(std::string message) {
 }
 
 std::string dump(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
+
+// The section an imported run's lanes go into when the run has no throughput experiment.
+record::ExperimentSection new_section() {
+  record::ExperimentSection section;
+  section.name = kNewRunExperiment;
+  section.kind = record::ExperimentKind::Throughput;
+  section.kind_name = "throughput";
+  section.more["status"] = "done";
+  return section;
+}
 
 // --into names a run folder that may come from elsewhere: its requests.jsonl may be a link.
 bool append_all(const std::string& dir, const std::string& bytes, std::string* error) {
@@ -78,6 +88,12 @@ ImportOutcome outcome_of(const ImportedLane& lane, const std::string& lane_id,
   return out;
 }
 
+// The imported lane as the record holds it; its section was built by build_imported_lane.
+record::LaneRecord lane_record(const std::string& lane_id, const ImportedLane& lane) {
+  record::FileFields fields("the imported lane");
+  return record::read_lane_record(lane_id, lane.section, fields);
+}
+
 ImportOutcome import_new_run(ImportedBenchmark& b, const ImportOptions& o,
                              const std::string& lane_id, const std::string& file_name) {
   std::string why;
@@ -87,66 +103,57 @@ ImportOutcome import_new_run(ImportedBenchmark& b, const ImportOptions& o,
   if (ec) return failure("cannot create " + o.out_dir + ": " + ec.message());
   ImportedLane lane = build_imported_lane(b, lane_id, kNewRunExperiment, file_name);
   const std::string now = run::utc_now_iso8601();
+  record::RunSummary summary;
+  summary.run.name = "imported from " + file_name;
+  summary.run.started_at = summary.run.finished_at = now;
+  summary.run.interrupted = false;
+  summary.run.empty_blockers = true;
+  summary.run.more["imported"] = true;
+  summary.experiments.push_back(new_section());
+  record::ExperimentSection& section = summary.experiments.back();
+  section.more["started_at"] = section.more["finished_at"] = now;
+  section.lanes.push_back(lane_record(lane_id, lane));
   const json plan = {
-      {"name", "imported from " + file_name},
+      {"name", summary.run.name},
       {"imported", true},
       {"lanes", {{{"id", lane_id}, {"base_url", std::string("imported:") + to_string(b.format)}}}},
       {"experiments", {{{"kind", "throughput"}, {"name", kNewRunExperiment}}}}};
   const json environment = {{"imported", {{lane_id, lane.section["source"]}}}};
-  json section = {{"name", kNewRunExperiment},
-                  {"kind", "throughput"},
-                  {"status", "done"},
-                  {"started_at", now},
-                  {"finished_at", now}};
-  section["lanes"][lane_id] = lane.section;
-  const json summary = {{"run",
-                         {{"name", plan["name"]},
-                          {"started_at", now},
-                          {"finished_at", now},
-                          {"interrupted", false},
-                          {"blockers", json::array()},
-                          {"imported", true}}},
-                        {"experiments", {section}}};
   std::string error;
   if (!files::write_confined(o.out_dir, "plan.json", dump(plan), &error) ||
       !files::write_confined(o.out_dir, "environment.json", dump(environment), &error) ||
       !write_lane_files(o.out_dir, lane_id, lane, &error) ||
-      !files::write_confined(o.out_dir, "summary.json", dump(summary), &error))
+      !files::write_confined(o.out_dir, "summary.json", dump(record::to_json(summary)), &error))
     return failure(error);
   return outcome_of(lane, lane_id, kNewRunExperiment, b);
 }
 
 // The experiment an imported lane joins: the named one, else the run's only throughput
-// experiment, else a section of its own. -1 with `error` set when the choice is ambiguous.
-long choose_section(json& experiments, const std::string& wanted, std::string* error) {
-  std::vector<long> throughput;
+// experiment, else a section of its own. nullptr with `error` set when the choice is ambiguous.
+record::ExperimentSection* choose_section(record::RunSummary& summary, const std::string& wanted,
+                                          std::string* error) {
+  std::vector<record::ExperimentSection*> throughput;
   std::string names;
-  for (size_t i = 0; i < experiments.size(); ++i) {
-    const json& e = experiments[i];
-    if (!e.is_object()) continue;
-    const std::string name = string_or(e, "name", "");
-    names += (names.empty() ? "" : ", ") + name;
-    if (!wanted.empty() && name == wanted) return long(i);
-    if (wanted.empty() && record::experiment_kind_from(string_or(e, "kind", "")) ==
-                              record::ExperimentKind::Throughput)
-      throughput.push_back(long(i));
+  for (record::ExperimentSection& e : summary.experiments) {
+    names += (names.empty() ? "" : ", ") + e.name;
+    if (!wanted.empty() && e.name == wanted) return &e;
+    if (wanted.empty() && e.is(record::ExperimentKind::Throughput)) throughput.push_back(&e);
   }
   if (!wanted.empty()) {
     *error = "the run has no experiment named " + wanted +
              " (it has: " + (names.empty() ? std::string("none") : names) + ")";
-    return -1;
+    return nullptr;
   }
   if (throughput.size() > 1) {
     *error = "the run has several throughput experiments (" + names +
              "); choose one with --experiment NAME";
-    return -1;
+    return nullptr;
   }
   if (throughput.size() == 1) return throughput[0];
-  for (size_t i = 0; i < experiments.size(); ++i)
-    if (experiments[i].is_object() && string_or(experiments[i], "name", "") == kNewRunExperiment)
-      return long(i);
-  experiments.push_back({{"name", kNewRunExperiment}, {"kind", "throughput"}, {"status", "done"}});
-  return long(experiments.size() - 1);
+  for (record::ExperimentSection& e : summary.experiments)
+    if (e.name == kNewRunExperiment) return &e;
+  summary.experiments.push_back(new_section());
+  return &summary.experiments.back();
 }
 
 ImportOutcome import_existing_run(ImportedBenchmark& b, const ImportOptions& o,
@@ -159,23 +166,25 @@ ImportOutcome import_existing_run(ImportedBenchmark& b, const ImportOptions& o,
   std::string read_error;
   const auto text = files::read_regular_file(summary_path.string(), kMaxSummaryBytes, &read_error);
   if (!text) return failure(read_error);
-  json summary = json::parse(*text, nullptr, false);
-  if (!summary.is_object() || !summary.contains("experiments") ||
-      !summary["experiments"].is_array())
+  const json doc = json::parse(*text, nullptr, false);
+  if (!doc.is_object() || !doc.contains("experiments") || !doc["experiments"].is_array())
     return failure(summary_path.string() + " is not a run summary (no experiments list)");
+  // Written back whole: a member the record cannot read would be lost, so none may be damaged.
+  record::FileFields fields(summary_path.string());
+  record::RunSummary summary = record::read_run_summary(doc, fields);
+  if (fields.damaged())
+    return failure(fields.damage().front() + "; the lane is not imported into a damaged run");
   std::string error;
-  const long k = choose_section(summary["experiments"], o.experiment, &error);
-  if (k < 0) return failure(error);
-  json& section = summary["experiments"][size_t(k)];
-  if (section.contains("lanes") && section["lanes"].is_object() &&
-      section["lanes"].contains(lane_id))
-    return failure("experiment " + string_or(section, "name", "") + " already has a lane " +
-                   lane_id + "; choose another name with --lane");
-  const std::string exp = string_or(section, "name", kNewRunExperiment);
+  record::ExperimentSection* section = choose_section(summary, o.experiment, &error);
+  if (!section) return failure(error);
+  if (section->lane(lane_id))
+    return failure("experiment " + section->name + " already has a lane " + lane_id +
+                   "; choose another name with --lane");
+  const std::string exp = section->name.empty() ? kNewRunExperiment : section->name;
   ImportedLane lane = build_imported_lane(b, lane_id, exp, file_name);
-  section["lanes"][lane_id] = lane.section;
+  section->lanes.push_back(lane_record(lane_id, lane));
   if (!write_lane_files(o.into_dir, lane_id, lane, &error) ||
-      !files::write_confined(o.into_dir, "summary.json", dump(summary), &error))
+      !files::write_confined(o.into_dir, "summary.json", dump(record::to_json(summary)), &error))
     return failure(error);
   return outcome_of(lane, lane_id, exp, b);
 }

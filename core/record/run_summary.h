@@ -63,7 +63,11 @@ struct PhaseRecord {
   std::string name;
   metrics::LaneSummary figures;
   std::map<std::string, Interval> intervals;  // by figure key: "median_ttft_ms", ...
+  // Members not typed, and members the figures would write otherwise than the file had them (an
+  // imported tool's provenance, a whole number written as a fraction): written over the figures.
   nlohmann::json more = nlohmann::json::object();
+  // Figure members the file did not have (an imported tool's aggregates): not written back.
+  std::vector<std::string> absent;
 
   const Interval* interval(std::string_view figure) const;
   bool interrupted() const;  // the phase was cut short by a stop
@@ -268,6 +272,9 @@ RunSummary read_run_summary_text(std::string_view text, FileFields& fields);
 
 // One experiment's object of summary.json's "experiments" list.
 ExperimentSection read_experiment_section(const nlohmann::json& section, FileFields& fields);
+// One lane's object of a section's "lanes" (LANE_ID its key).
+LaneRecord read_lane_record(const std::string& lane_id, const nlohmann::json& lane,
+                            FileFields& fields);
 
 // One comparison object (an experiment's "comparisons" entry, a performance gate's "comparison").
 Comparison read_comparison(const nlohmann::json& comparison, const std::string& path,

@@ -51,6 +51,16 @@ PhaseRecord read_phase(const std::string& name, const json& j, const std::string
   PhaseRecord p;
   p.name = name;
   p.figures = read_lane_summary(j, path, f, &p.more);
+  // The phase writes back as the file had it: a figure member written otherwise is kept as it
+  // was, one the file lacks is left out.
+  const json written = j.is_object() ? metrics::to_json(p.figures) : json::object();
+  for (const auto& [key, value] : written.items()) {
+    const auto it = j.find(key);
+    if (it == j.end())
+      p.absent.push_back(key);
+    else if (it->dump() != value.dump())
+      p.more[key] = *it;
+  }
   if (p.more.contains("intervals")) {
     const json& intervals = f.object(j, path, "intervals");
     for (const auto& [figure, value] : intervals.items()) {
@@ -213,6 +223,11 @@ RunSummary read_run_summary(const json& summary, FileFields& f) {
 
 ExperimentSection read_experiment_section(const json& section, FileFields& f) {
   return f.expect_object(section, "") ? read_section(section, "", f) : ExperimentSection{};
+}
+
+LaneRecord read_lane_record(const std::string& lane_id, const json& lane, FileFields& f) {
+  return f.expect_object(lane, lane_id) ? read_lane(lane_id, lane, lane_id, f)
+                                        : LaneRecord{lane_id};
 }
 
 GateResult read_gate_result(const std::string& lane_id, const std::string& check, const json& gate,

@@ -37,6 +37,7 @@ json to_json(const Comparison& c) {
 
 json to_json(const PhaseRecord& p) {
   json j = metrics::to_json(p.figures);
+  for (const std::string& key : p.absent) j.erase(key);
   for (const auto& [key, value] : p.more.items()) j[key] = value;
   if (!p.intervals.empty()) {
     json intervals = json::object();

@@ -7,6 +7,7 @@
 
 #include "core/interop/import_file.h"
 #include "core/interop/run_import.h"
+#include "core/record/run_summary.h"
 #include "interop_test_support.h"
 #include "test_paths.h"
 
@@ -256,6 +257,62 @@ class TestInteropImport : public QObject {
     QCOMPARE(import_into_run(o).exit_code, 0);
     QCOMPARE(read_jsonl(run / "requests.jsonl").size(), size_t(13));
     fs::remove_all(run);
+  }
+
+  // An imported run is a run folder of this version: its summary reads into the record without a
+  // note and writes back byte for byte, the tool's provenance and its missing figures included.
+  void importedRunsReadAndWriteBackByteForByte() {
+    for (const char* file :
+         {"vllm_detailed_c2.json", "vllm_aggregate_r4.json", "guidellm_benchmarks.json"}) {
+      const fs::path out = lb::test::fresh_dir("lb-import-record");
+      const auto r = import_new(interop_fixture(file), out);
+      QVERIFY2(r.exit_code == 0, r.error.c_str());
+      const std::string text = lb::test::read_text(out / "summary.json");
+      lb::record::FileFields fields("summary.json");
+      const lb::record::RunSummary summary = lb::record::read_run_summary_text(text, fields);
+      QVERIFY2(!fields.damaged(), fields.damaged() ? fields.damage().front().c_str() : "");
+      QCOMPARE(lb::record::to_json(summary).dump(2, ' ', false, json::error_handler_t::replace),
+               text);
+      const auto& phase = summary.experiments.at(0).lanes.at(0).phases.at(0);
+      QCOMPARE(phase.more["provenance"]["ttft"], json("imported"));
+      fs::remove_all(out);
+    }
+  }
+
+  // Joining a run written by this version or an earlier one keeps everything else of the run as
+  // it was; a run whose summary the record cannot read whole is refused, not written over.
+  void joiningKeepsTheRestOfTheRunAndRefusesADamagedOne() {
+    for (const char* folder : {"run_folders/throughput", "run_folders/regression",
+                               "run_folders_older/2026-12-02/throughput"}) {
+      const fs::path run = lb::test::fresh_dir("lb-import-golden");
+      fs::copy(lb::test::fixture_path(folder), run, fs::copy_options::recursive);
+      const json before = read_json(run / "summary.json");
+      ImportOptions o;
+      o.file = interop_fixture("vllm_detailed_c2.json");
+      o.into_dir = run.string();
+      o.experiment = before["experiments"][0]["name"];
+      const auto r = import_into_run(o);
+      QVERIFY2(r.exit_code == 0, r.error.c_str());
+      json after = read_json(run / "summary.json");
+      QVERIFY(after["experiments"][0]["lanes"].contains("imported:vllm"));
+      after["experiments"][0]["lanes"].erase("imported:vllm");
+      QVERIFY2(after == before, folder);
+      fs::remove_all(run);
+    }
+    const fs::path damaged =
+        existing_run("lb-import-damaged", json::array({measured_section("tp"), "not a section"}));
+    const std::string text = lb::test::read_text(damaged / "summary.json");
+    ImportOptions o;
+    o.file = interop_fixture("vllm_detailed_c2.json");
+    o.into_dir = damaged.string();
+    const auto r = import_into_run(o);
+    QCOMPARE(r.exit_code, 2);
+    QVERIFY2(r.error.find("experiments[1]") != std::string::npos &&
+                 r.error.find("not imported into a damaged run") != std::string::npos,
+             r.error.c_str());
+    QCOMPARE(lb::test::read_text(damaged / "summary.json"), text);
+    QCOMPARE(read_jsonl(damaged / "requests.jsonl").size(), size_t(1));
+    fs::remove_all(damaged);
   }
 
   void experimentChoiceInAnExistingRun() {
