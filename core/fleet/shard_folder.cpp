@@ -6,6 +6,7 @@
 
 #include "core/record/json_object_file.h"
 #include "core/record/run_folder_headline.h"
+#include "core/record/run_summary.h"
 #include "core/text/json_depth.h"
 
 namespace lb::fleet {
@@ -105,6 +106,11 @@ std::optional<ShardFolder> read_shard_folder(const std::string& dir, std::string
   if (!problems.empty()) return fail(problems.front());
   if (s.summary.is_object() && !s.summary.value("experiments", json()).is_array())
     return fail("summary.json: no experiments list");
+  // What the run record cannot read whole would be merged as it is, or be lost: refused here,
+  // with the place named.
+  record::FileFields fields("summary.json");
+  record::read_run_summary(s.summary, fields);
+  if (fields.damaged()) return fail(fields.damage().front());
   const json run = s.summary.is_object() ? s.summary.value("run", json()) : json();
   s.finished = record::run_finished(run);
   return s;

@@ -412,6 +412,19 @@ class TestShards : public QObject {
     QCOMPARE(result.exit_code, 2);
     QVERIFY(mentions(result.errors, "nothing was merged"));
     QVERIFY(!fs::exists(out));
+    // A figure of the wrong type: the record names where, and nothing is merged.
+    edit_json(broken / "summary.json", [](json& j) {
+      j["experiments"][0].erase("floor");
+      for (auto& [id, lane] : j["experiments"][0]["lanes"].items())
+        for (auto& [name, phase] : lane["phases"].items()) phase["completed"] = "many";
+    });
+    const auto typed = lb::fleet::merge_shards(
+        {{broken.string(), (root_ / "regression-1").string(), (root_ / "regression-2").string()},
+         out.string()});
+    QCOMPARE(typed.exit_code, 2);
+    QVERIFY(mentions(typed.errors, "summary.json"));
+    QVERIFY(mentions(typed.errors, ".completed"));
+    QVERIFY(!fs::exists(out));
   }
 
   void httpDatesReadAndWriteWithoutALocale() {
