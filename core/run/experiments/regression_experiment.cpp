@@ -247,8 +247,10 @@ void RegressionExperiment::run(ExperimentContext& ctx) {
       const std::string file = "texts/" + lane->plan.id + ".load-c" +
                                std::to_string(p.load_baseline_concurrency) + ".texts.json";
       ctx.writer().write_json(file, under_load.texts);
-      lane_section["load_baseline"] = load_baseline_summary(set, texts, under_load, p, file);
-      texts.batch_variant = batch_variant_prompts(lane_section["load_baseline"], set);
+      const record::LoadBaselineRecord baseline =
+          load_baseline_record(set, texts, under_load, p, file);
+      lane_section["load_baseline"] = record::to_json(baseline);
+      texts.batch_variant = batch_variant_prompts(baseline, set);
     }
     if (sharded) record_for_merge(ctx, *lane, texts, top_k, lane_section);
     lane_texts.emplace_back(lane->plan.id, std::move(texts));

@@ -10,6 +10,7 @@
 #include "core/plan/plan.h"
 #include "core/plan/prompt_set.h"
 #include "core/record/determinism_floor.h"
+#include "core/record/load_baseline_record.h"
 #include "core/record/pair_outcome.h"
 #include "core/run/experiments/experiment.h"
 #include "core/run/lanes/tokenizer_match.h"
@@ -36,14 +37,15 @@ struct LaneTexts {
 };
 
 // The lane's answers at the regression's concurrency against its answers at the load baseline's
-// concurrency, compared exactly as two lanes are: the section's lanes.<id>.load_baseline with
-// counts, the mismatch rate and its 95 % Wilson interval, and each batch-variant prompt.
-nlohmann::json load_baseline_summary(const plan::PromptSet& set, const LaneTexts& alone,
-                                     const LaneTexts& under_load,
-                                     const plan::RegressionExperiment& p,
-                                     const std::string& texts_file);
-// Per prompt: listed as batch-variant in a load_baseline_summary.
-std::vector<bool> batch_variant_prompts(const nlohmann::json& load_baseline,
+// concurrency, compared exactly as two lanes are: the lane's load baseline
+// (lanes.<id>.load_baseline) with counts, the mismatch rate and its 95 % Wilson interval, and each
+// batch-variant prompt.
+record::LoadBaselineRecord load_baseline_record(const plan::PromptSet& set, const LaneTexts& alone,
+                                                const LaneTexts& under_load,
+                                                const plan::RegressionExperiment& p,
+                                                const std::string& texts_file);
+// Per prompt: listed as batch-variant in a load baseline.
+std::vector<bool> batch_variant_prompts(const record::LoadBaselineRecord& load_baseline,
                                         const plan::PromptSet& set);
 // 95 % Wilson score interval of k successes in n trials ({0, 0} when n is 0).
 std::pair<double, double> wilson_interval_95(int64_t k, int64_t n);

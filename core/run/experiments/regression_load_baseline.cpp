@@ -5,8 +5,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include <nlohmann/json.hpp>
-
 #include "core/compare/pair_comparison.h"
 #include "core/run/experiments/regression_experiment.h"
 
@@ -23,51 +21,45 @@ std::pair<double, double> wilson_interval_95(int64_t k, int64_t n) {
   return {std::max(0.0, centre - half), std::min(1.0, centre + half)};
 }
 
-nlohmann::json load_baseline_summary(const plan::PromptSet& set, const LaneTexts& alone,
-                                     const LaneTexts& under_load,
-                                     const plan::RegressionExperiment& p,
-                                     const std::string& texts_file) {
+record::LoadBaselineRecord load_baseline_record(const plan::PromptSet& set, const LaneTexts& alone,
+                                                const LaneTexts& under_load,
+                                                const plan::RegressionExperiment& p,
+                                                const std::string& texts_file) {
   const auto pairs =
       compare::compare_lanes(alone.texts, under_load.texts, &set, p.similarity_threshold);
-  nlohmann::json variant = nlohmann::json::array();
-  nlohmann::json failed = nlohmann::json::array();
+  record::LoadBaselineRecord r;
   int64_t compared = 0;
   for (const auto& pair : pairs) {
+    const auto index = static_cast<int64_t>(pair.index);
     // A failed request on either side says nothing about batching.
     if (!alone.errors[pair.index].empty() || !under_load.errors[pair.index].empty()) {
-      failed.push_back(pair.index);
+      r.failed_prompts.push_back(index);
       continue;
     }
     ++compared;
     if (pair.triage.triage == compare::TriageClass::Identical) continue;
-    variant.push_back({{"index", pair.index},
-                       {"id", pair.prompt_id},
-                       {"triage", compare::triage_name(pair.triage.triage)},
-                       {"ratio", pair.triage.ratio}});
+    r.batch_variant.push_back(
+        {index, pair.prompt_id, compare::triage_name(pair.triage.triage), pair.triage.ratio});
   }
-  const auto mismatches = static_cast<int64_t>(variant.size());
-  const auto [lo, hi] = wilson_interval_95(mismatches, compared);
-  return {{"concurrency", p.load_baseline_concurrency},
-          {"baseline_concurrency", std::max<int64_t>(1, p.concurrency)},
-          {"texts_file", texts_file},
-          {"prompts_compared", compared},
-          {"mismatches", mismatches},
-          {"mismatch_rate", compared > 0 ? nlohmann::json(static_cast<double>(mismatches) /
-                                                          static_cast<double>(compared))
-                                         : nlohmann::json(nullptr)},
-          {"mismatch_rate_interval", {lo, hi}},
-          {"interval_method", "Wilson score, 95 %"},
-          {"batch_variant", std::move(variant)},
-          {"failed_prompts", std::move(failed)}};
+  const auto mismatches = static_cast<int64_t>(r.batch_variant.size());
+  r.concurrency = static_cast<double>(p.load_baseline_concurrency);
+  r.baseline_concurrency = static_cast<double>(std::max<int64_t>(1, p.concurrency));
+  r.texts_file = texts_file;
+  r.prompts_compared = static_cast<double>(compared);
+  r.mismatches = static_cast<double>(mismatches);
+  if (compared > 0)
+    r.mismatch_rate = static_cast<double>(mismatches) / static_cast<double>(compared);
+  r.mismatch_rate_interval = wilson_interval_95(mismatches, compared);
+  r.interval_method = "Wilson score, 95 %";
+  return r;
 }
 
-std::vector<bool> batch_variant_prompts(const nlohmann::json& load_baseline,
+std::vector<bool> batch_variant_prompts(const record::LoadBaselineRecord& load_baseline,
                                         const plan::PromptSet& set) {
   std::vector<bool> out(set.prompts.size(), false);
-  for (const auto& v : load_baseline.value("batch_variant", nlohmann::json::array())) {
-    const auto i = v.value("index", size_t{0});
-    if (i < out.size()) out[i] = true;
-  }
+  for (const record::BatchVariantPrompt& v : load_baseline.batch_variant)
+    if (v.index >= 0 && static_cast<size_t>(v.index) < out.size())
+      out[static_cast<size_t>(v.index)] = true;
   return out;
 }
 

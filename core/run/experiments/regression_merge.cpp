@@ -47,8 +47,8 @@ std::optional<LaneTexts> read_lane_texts(const std::string& run_dir, const std::
     if (lines) out.logprobs = logprobs::parse_lines(*lines, error);
     if (out.logprobs.size() != n) out.logprobs.clear();
   }
-  if (lane_section.contains("load_baseline"))
-    out.batch_variant = batch_variant_prompts(lane_section["load_baseline"], set);
+  if (const auto baseline = record::read_load_baseline(lane_section.value("load_baseline", json())))
+    out.batch_variant = batch_variant_prompts(*baseline, set);
   return out;
 }
 

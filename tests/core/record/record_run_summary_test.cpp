@@ -803,6 +803,32 @@ class RecordRunSummaryTest : public QObject {
     QCOMPARE(back[0].batch_variant->at(0).lanes, std::vector<std::string>{"fp8"});
     QCOMPARE(to_json(back[0]).dump(), one.dump());
   }
+  void loadBaselinesWriteAsTheEngineDid() {
+    LoadBaselineRecord r;  // one batch-variant prompt, one failed request
+    r.concurrency = 32;
+    r.baseline_concurrency = 1;
+    r.texts_file = "texts/bf16.load-c32.texts.json";
+    r.prompts_compared = 19;
+    r.mismatches = 1;
+    r.mismatch_rate = 1.0 / 19;
+    r.mismatch_rate_interval = std::pair{0.009, 0.25};
+    r.interval_method = "Wilson score, 95 %";
+    r.batch_variant.push_back({7, "sum", "near_identical", 0.97});
+    r.failed_prompts = {3};
+    const json written = to_json(r);
+    QCOMPARE(written["concurrency"], json(32));
+    QVERIFY(written["mismatches"].is_number_integer());
+    QCOMPARE(written["batch_variant"][0]["ratio"], json(0.97));
+    QCOMPARE(written["failed_prompts"], json::array({3}));
+    QCOMPARE(written["mismatch_rate_interval"], json::array({0.009, 0.25}));
+    const auto back = read_load_baseline(written);
+    QCOMPARE(back->texts_file, r.texts_file);
+    QCOMPARE(back->failed_prompts, r.failed_prompts);
+    QCOMPARE(to_json(*back).dump(), written.dump());
+    LoadBaselineRecord none;  // nothing compared: no rate
+    none.prompts_compared = 0;
+    QVERIFY(to_json(none)["mismatch_rate"].is_null());
+  }
   void multimodalGatesWriteAsTheEngineDid() {
     // A check over Responses: a video prompt the API cannot carry, an image prompt scored.
     const json written = json::parse(R"({"api": "responses", "route": "/v1/responses",
