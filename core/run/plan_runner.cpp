@@ -364,17 +364,108 @@ bool reuse_shard_folder(const RunOptions& options, const plan::Plan& plan, RunSi
   return true;
 }
 
+// A shard's gates may pair its lane with another shard's: the merge judges them, as a plan with
+// managed lanes judges them after its passes. A client of a split lane meets the lane's other
+// clients at each phase.
+void set_up_passes(RunState& state, const plan::Plan& plan, const RunOptions& options,
+                   const nlohmann::json& plan_json) {
+  state.defer_gates = plan.launches_servers() || options.shard.has_value();
+  if (const auto client = options.shard ? split_client_of(plan) : std::nullopt)
+    state.split_barrier =
+        std::make_shared<SplitBarrier>(split_sync_dir(options), plan_sha256(plan_json), *client,
+                                       plan.split->clients, plan.split->sync_timeout_s);
+}
+
+// Each experiment in plan order, its section written as it ends and announced at once, unless
+// managed lanes extend it later.
+void run_experiments(const plan::Plan& plan, std::vector<LaneRuntime>& lanes, RunState& state,
+                     record::SummarySections& sections,
+                     std::vector<std::vector<metrics::PhaseSamples>>& samples,
+                     const std::vector<std::string>& keys_used) {
+  std::vector<std::string> names;
+  for (const auto& spec : plan.experiments) names.push_back(experiment_name(spec));
+  state.sink.on_experiments_named(names);
+  for (size_t i = 0; i < plan.experiments.size(); ++i) {
+    if (state.stop.load()) break;
+    sections[i] = run_experiment(plan.experiments[i], lanes, state, samples[i]);
+    sections.write(state.writer);
+    if (!plan.launches_servers()) announce_section(state, sections, i, keys_used);
+  }
+}
+
+// A plan that starts server programs runs only where that is allowed.
+bool launch_refused(const plan::Plan& plan, const RunOptions& options, RunResult& result) {
+  if (!plan.launches_servers() || options.allow_launch) return false;
+  result.errors.push_back(
+      "this plan starts server programs (launch blocks); it runs only when starting them is "
+      "allowed (lanebench-cli run --allow-launch)");
+  result.exit_code = kExitInput;
+  return true;
+}
+
+// Lanes that cannot be used end the run before any experiment, with each lane's error.
+bool lanes_refused(const LanePreparation& prep, const std::atomic<bool>& stop, RunResult& result) {
+  if (prep.errors.empty()) return false;
+  result.errors = prep.errors;
+  result.interrupted = stop.load();
+  result.exit_code = result.interrupted         ? kExitInterrupted
+                     : prep.only_servers_failed ? kExitLanes
+                                                : kExitInput;
+  return true;
+}
+
+// Every secret the run may meet: the lanes' keys and each managed server's launch secrets.
+std::vector<std::string> secrets_of(const std::vector<LaneRuntime>& lanes, const plan::Plan& plan,
+                                    const plan::Environment& environment) {
+  std::vector<std::string> keys;
+  for (const auto& lane : lanes)
+    if (std::string key = api_key_of(lane.endpoint); !key.empty()) keys.push_back(std::move(key));
+  for (const auto& lane : plan.lanes) {
+    if (!lane.launch) continue;
+    for (auto& secret : plan::launch_secret_values(*lane.launch)) keys.push_back(secret);
+    // A managed lane's key is read again when its server is up; the value is the same.
+    if (auto key = plan::resolve_api_key(lane, environment)) keys.push_back(*key);
+  }
+  return keys;
+}
+
+// The run's header completed and summary.json written, last.
+void finish_run(RunState& state, nlohmann::json& summary, std::vector<std::string> blockers,
+                RunResult& result) {
+  result.interrupted = state.stop.load();
+  summary["run"]["finished_at"] = utc_now_iso8601();
+  summary["run"]["interrupted"] = result.interrupted;
+  blockers.insert(blockers.end(), state.blockers.begin(), state.blockers.end());
+  summary["run"]["blockers"] = blockers;
+  state.writer.write_json("summary.json", summary);
+}
+
+// Every write error told, the secrets redacted from what the caller sees, and the exit code.
+void close_run(RunState& state, bool servers_failed, const std::vector<std::string>& keys_used,
+               RunResult& result) {
+  state.writer.flush();
+  // A file that could not be written (a full disk, no permission) means records were lost: the
+  // run failed, whatever its gates say, and each message names the file.
+  const std::vector<std::string> write_errors = state.writer.take_errors();
+  for (const auto& e : write_errors) {
+    state.sink.on_message(MessageLevel::Error, e);
+    result.errors.push_back(e);
+  }
+  result.requests_written = state.writer.requests_written();
+  // As written to summary.json; also what `run --json` prints.
+  net::redact_secret_values(result.summary, keys_used);
+  for (auto& e : result.errors) e = net::redact_secret_text(e, keys_used);
+  if (result.interrupted)
+    result.exit_code = kExitInterrupted;
+  else if (!state.blockers.empty() || servers_failed || !write_errors.empty())
+    result.exit_code = kExitFailed;
+}
+
 }  // namespace
 
 RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   RunResult result;
-  if (plan_.launches_servers() && !options_.allow_launch) {
-    result.errors.push_back(
-        "this plan starts server programs (launch blocks); it runs only when starting them is "
-        "allowed (lanebench-cli run --allow-launch)");
-    result.exit_code = kExitInput;
-    return result;
-  }
+  if (launch_refused(plan_, options_, result)) return result;
   if (options_.shard && !check_shard(options_, plan_, result)) return result;
   if (options_.shard && !reuse_shard_folder(options_, plan_, sink_, result)) return result;
   std::optional<ExistingRun> existing;
@@ -406,48 +497,19 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
     shard.emplace(*options_.shard, plan, plan_json, options_.client_version, writer);
   for (const LaneRuntime& lane : prep.lanes)
     if (shard && !stop.load()) shard->measure_clock(client, lane, stop);
-  if (!prep.errors.empty()) {
-    result.errors = prep.errors;
-    result.interrupted = stop.load();
-    result.exit_code = result.interrupted         ? kExitInterrupted
-                       : prep.only_servers_failed ? kExitLanes
-                                                  : kExitInput;
-    return result;
-  }
-  std::vector<std::string> keys;
-  for (const auto& lane : prep.lanes)
-    if (std::string key = api_key_of(lane.endpoint); !key.empty()) keys.push_back(std::move(key));
-  for (const auto& lane : plan.lanes) {
-    if (!lane.launch) continue;
-    for (auto& secret : plan::launch_secret_values(*lane.launch)) keys.push_back(secret);
-    // A managed lane's key is read again when its server is up; the value is the same.
-    if (auto key = plan::resolve_api_key(lane, options_.environment)) keys.push_back(*key);
-  }
-  const std::vector<std::string> keys_used = keys;
-  writer.set_secrets(std::move(keys));
+  if (lanes_refused(prep, stop, result)) return result;
+  const std::vector<std::string> keys_used = secrets_of(prep.lanes, plan, options_.environment);
+  writer.set_secrets(keys_used);
   std::vector<std::string> blockers;
   nlohmann::json& summary = result.summary;
   nlohmann::json written_environment;
   summary = begin_summary(existing, plan_, environment, writer, blockers, &written_environment);
   record::SummarySections sections(summary, plan.experiments.size());
-  std::vector<std::string> names;
-  for (const auto& spec : plan.experiments) names.push_back(experiment_name(spec));
-  sink_.on_experiments_named(names);
   RunState state{
       client, writer, sink_, stop, MetricsSnapshots(client, writer), options_.environment};
-  // A shard's gates may pair its lane with another shard's: the merge judges them.
-  state.defer_gates = plan.launches_servers() || shard.has_value();
-  if (const auto client = options_.shard ? split_client_of(plan) : std::nullopt)
-    state.split_barrier =
-        std::make_shared<SplitBarrier>(split_sync_dir(options_), plan_sha256(plan_json), *client,
-                                       plan.split->clients, plan.split->sync_timeout_s);
+  set_up_passes(state, plan, options_, plan_json);
   std::vector<std::vector<metrics::PhaseSamples>> samples(plan.experiments.size());
-  for (size_t i = 0; i < plan.experiments.size(); ++i) {
-    if (stop.load()) break;
-    sections[i] = run_experiment(plan.experiments[i], prep.lanes, state, samples[i]);
-    sections.write(writer);
-    if (!plan.launches_servers()) announce_section(state, sections, i, keys_used);
-  }
+  run_experiments(plan, prep.lanes, state, sections, samples, keys_used);
   bool servers_failed = false;
   if (plan.launches_servers()) {
     // Each managed lane as its server answered the probe joins environment.json.
@@ -464,30 +526,10 @@ RunResult PlanRunner::run(const std::atomic<bool>& stop) {
   }
   sections.settle();
   if (!swept.points.empty() && !shard) summary["sweeps"] = sweep_summary_json(swept, summary);
-  result.interrupted = stop.load();
-  summary["run"]["finished_at"] = utc_now_iso8601();
-  summary["run"]["interrupted"] = result.interrupted;
-  blockers.insert(blockers.end(), state.blockers.begin(), state.blockers.end());
-  summary["run"]["blockers"] = blockers;
-  writer.write_json("summary.json", summary);
+  finish_run(state, summary, std::move(blockers), result);
   for (size_t i = 0; i < sections.size() && plan.launches_servers(); ++i)
     announce_section(state, sections, i, keys_used);  // extended by the managed lanes till now
-  writer.flush();
-  // A file that could not be written (a full disk, no permission) means records were lost: the
-  // run failed, whatever its gates say, and each message names the file.
-  const std::vector<std::string> write_errors = writer.take_errors();
-  for (const auto& e : write_errors) {
-    sink_.on_message(MessageLevel::Error, e);
-    result.errors.push_back(e);
-  }
-  result.requests_written = writer.requests_written();
-  // As written to summary.json; also what `run --json` prints.
-  net::redact_secret_values(summary, keys_used);
-  for (auto& e : result.errors) e = net::redact_secret_text(e, keys_used);
-  if (result.interrupted)
-    result.exit_code = kExitInterrupted;
-  else if (!state.blockers.empty() || servers_failed || !write_errors.empty())
-    result.exit_code = kExitFailed;
+  close_run(state, servers_failed, keys_used, result);
   return result;
 }
 
