@@ -146,6 +146,15 @@ class UiPromptSetsTest : public QObject {
     QVERIFY2(refs.contains(path), qPrintable(refs.join(", ")));
     form->set_prompt_set_ref(path);
     QCOMPARE(form->prompt_set_ref(), path);
+    // A listed set shows from the start of its name, however narrow the form.
+    for (QComboBox* combo : form->findChildren<QComboBox*>()) {
+      if (!combo->isEditable()) continue;
+      combo->setCurrentIndex(0);
+      QCOMPARE(combo->lineEdit()->cursorPosition(), 0);
+      combo->setCurrentIndex(combo->count() - 1);
+      QVERIFY(!combo->currentText().isEmpty());
+      QCOMPARE(combo->lineEdit()->cursorPosition(), 0);
+    }
 
     // Edit the second prompt's text by typing, add a check, then undo both by keyboard.
     page->select_prompt(1);

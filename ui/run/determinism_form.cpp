@@ -6,6 +6,7 @@
 #include <QSpinBox>
 
 #include "core/plan/plan.h"
+#include "ui/run/prompt_set_combo.h"
 
 namespace lb::ui {
 namespace {
@@ -21,10 +22,7 @@ QSpinBox* spin_box(int min, int max, int64_t value, QWidget* parent) {
 
 DeterminismForm::DeterminismForm(QWidget* parent) : QWidget(parent) {
   const plan::DeterminismExperiment d;
-  prompts_ = new QComboBox(this);
-  prompts_->setEditable(true);
-  prompts_->setAccessibleName(tr("Determinism prompt set"));
-  prompts_->addItem("regression-20 (built-in)", QString("builtin:regression-20"));
+  prompts_ = prompt_set_combo(tr("Determinism prompt set"), this);
   repeats_ = spin_box(2, 100, d.repeats, this);
   repeats_->setToolTip(
       tr("Passes of the prompt set at concurrency 1; a prompt whose answer "

@@ -17,6 +17,7 @@
 #include "core/plan/plan.h"
 #include "core/run/experiments/experiment.h"
 #include "ui/run/determinism_form.h"
+#include "ui/run/prompt_set_combo.h"
 #include "ui/run/traffic_forms.h"
 
 namespace lb::ui {
@@ -159,10 +160,7 @@ QString ExperimentForm::problems() const {
 QWidget* ExperimentForm::regression_form() {
   QFormLayout* form = nullptr;
   QWidget* page = form_page(form, this);
-  prompts_ = new QComboBox(page);
-  prompts_->setEditable(true);
-  prompts_->setAccessibleName(tr("Prompt set"));
-  prompts_->addItem("regression-20 (built-in)", QString("builtin:regression-20"));
+  prompts_ = prompt_set_combo(tr("Prompt set"), page);
   prompts_->setToolTip(
       tr("A built-in set, a set of this workspace (Prompt sets page), or the "
          "path of a JSONL / ShareGPT / JSON-array file"));
@@ -307,10 +305,7 @@ QWidget* ExperimentForm::sampled_form() {
   QFormLayout* form = nullptr;
   QWidget* page = form_page(form, this);
   const plan::SampledRegressionExperiment d;
-  sm_prompts_ = new QComboBox(page);
-  sm_prompts_->setEditable(true);
-  sm_prompts_->setAccessibleName(tr("Sampled prompt set"));
-  sm_prompts_->addItem("regression-20 (built-in)", QString("builtin:regression-20"));
+  sm_prompts_ = prompt_set_combo(tr("Sampled prompt set"), page);
   sm_samples_ = spin(2, 1000, static_cast<int>(d.samples), page);
   sm_samples_->setToolTip(tr("Sampled answers per prompt and lane"));
   sm_temperature_ = new QDoubleSpinBox(page);
