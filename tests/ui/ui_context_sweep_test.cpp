@@ -10,6 +10,8 @@
 #include <QSignalSpy>
 #include <QStandardItemModel>
 #include <QStandardPaths>
+#include <QStyleOptionViewItem>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -294,6 +296,29 @@ class UiContextSweepTest : public QObject {
     for (const QString lane : {"bf16", "fp8"}) {
       QCOMPARE(charts->decode_vs_context()->drawn_point_count(lane), 3 * sizes.size());
       QCOMPARE(charts->ttft_vs_context()->drawn_point_count(lane), 3 * sizes.size());
+    }
+
+    // At 1280x800 every cell of the per-phase table is shown whole; the table scrolls instead.
+    window.resize(1280, 800);
+    QTabWidget* tables =
+        qobject_cast<QTabWidget*>(run->phase_view()->parentWidget()->parentWidget());
+    QVERIFY(tables);
+    tables->setCurrentWidget(run->phase_view());
+    QCoreApplication::processEvents();
+    QTableView* view = run->phase_view();
+    QStyleOptionViewItem option;
+    option.initFrom(view);
+    for (int c = 0; c < view->model()->columnCount(); ++c) {
+      int needed = 0;
+      for (int row = 0; row < view->model()->rowCount(); ++row) {
+        const QModelIndex cell = view->model()->index(row, c);
+        needed = std::max(needed, view->itemDelegate()->sizeHint(option, cell).width());
+      }
+      QVERIFY2(view->columnWidth(c) >= needed,
+               qPrintable(QString("column %1: %2 px for %3 px of contents")
+                              .arg(c)
+                              .arg(view->columnWidth(c))
+                              .arg(needed)));
     }
 
     // The per-phase table holds what summary.json holds, phase by phase.

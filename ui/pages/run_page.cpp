@@ -156,6 +156,12 @@ QTableView* RunPage::make_stats_view(QAbstractItemModel* model, QWidget* parent)
   view->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
   view->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   view->horizontalHeader()->setMinimumHeight(40);
+  // A figure and its badge stay whole in a narrow window ("1.00" read "1." over "00" at
+  // 1280x800): no column is narrower than five digits and a decimal beside a badge; the table
+  // scrolls instead.
+  view->horizontalHeader()->setMinimumSectionSize(
+      view->fontMetrics().horizontalAdvance(QStringLiteral("99999.9")) +
+      widgets::ProvenanceDelegate::kBadgeSpacePx + 12);
   // A figure with its interval takes two lines ("x" over "[lo, hi]").
   view->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   // Header plus three rows stay visible however the charts are sized.

@@ -6,7 +6,7 @@
 namespace lb::widgets {
 namespace {
 constexpr int kBadgeWidthPx = 16;
-constexpr int kBadgeGapPx = 4;
+constexpr int kBadgeGapPx = ProvenanceDelegate::kBadgeSpacePx - kBadgeWidthPx;
 }  // namespace
 
 ProvenanceDelegate::ProvenanceDelegate(int role, QObject* parent)

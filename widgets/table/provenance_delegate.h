@@ -14,6 +14,8 @@ class ProvenanceDelegate : public QStyledItemDelegate {
              const QModelIndex& index) const override;
   QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
   static QColor badge_color(const QString& provenance);
+  // The width a badge takes beside a cell's text, gap included.
+  static constexpr int kBadgeSpacePx = 20;
 
  private:
   int role_;
