@@ -37,6 +37,9 @@ int RunHistoryModel::columnCount(const QModelIndex& parent) const {
 QVariant RunHistoryModel::data(const QModelIndex& index, int role) const {
   const RunFolderInfo* run = index.isValid() ? run_at(index.row()) : nullptr;
   if (!run) return {};
+  // A narrow window elides the run's name and its experiments: their tooltips say them whole.
+  if (role == Qt::ToolTipRole && (index.column() == Name || index.column() == Experiments))
+    return data(index, Qt::DisplayRole).toString() + "\n" + run->path;
   if (role == Qt::ToolTipRole && !(index.column() == Status && !run->problems.isEmpty()))
     return run->path;
   if (role == SortRole && index.column() == Started) return run->started;

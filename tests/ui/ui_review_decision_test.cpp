@@ -24,6 +24,7 @@
 #include "models/gate_table_model.h"
 #include "models/item_roles.h"
 #include "models/review_pairs_model.h"
+#include "models/run_history_model.h"
 #include "test_main.h"
 #include "ui/history/run_folder_job.h"
 #include "ui/main_window.h"
@@ -319,6 +320,60 @@ class UiReviewDecisionTest : public QObject {
                                 .arg(pairs->viewport()->width())));
       }
     }
+  }
+
+  // A run with a long name and five experiments, as the demo qualification is: at 1280x800 its
+  // name and experiments narrow (their tooltips say them whole) before Requests, Review and
+  // Decision leave the runs table's view.
+  void the_runs_table_keeps_its_last_columns_in_view() {
+    QTemporaryDir copy;
+    const QString runs = QDir(copy.path()).filePath("ws/runs");
+    QVERIFY(QDir().mkpath(runs));
+    const QString run = QDir(runs).filePath("20261208-003654-demo-qualification");
+    std::filesystem::copy(run_.toStdString(), run.toStdString(),
+                          std::filesystem::copy_options::recursive);
+    const QString long_name =
+        "demo qualification of fp8 and fp8-mtp3 against the bf16 baseline on the simulator";
+    for (const char* file : {"plan.json", "summary.json"}) {
+      const QString path = QDir(run).filePath(file);
+      nlohmann::json j = read_json(path);
+      if (j.contains("run")) j["run"]["name"] = long_name.toStdString();
+      if (!j.contains("run")) {
+        j["name"] = long_name.toStdString();
+        for (const char* kind : {"gates", "context_sweep", "prefix_cache", "speculative", "trace",
+                                 "sessions", "capacity"})
+          j["experiments"].push_back({{"kind", kind}, {"name", std::string(kind) + "-check"}});
+      }
+      QFile out(path);
+      QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      out.write(QByteArray::fromStdString(j.dump(2)));
+    }
+    MainWindow window;
+    QString error;
+    QVERIFY2(window.open_workspace(QDir(copy.path()).filePath("ws"), &error), qPrintable(error));
+    window.resize(1280, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QSignalSpy refreshed(window.runs_page(), &RunsPage::refreshed);
+    window.show_page(MainWindow::Runs);
+    window.runs_page()->refresh();
+    QVERIFY(refreshed.wait(30'000));
+    QTest::qWait(50);
+    const QTableView* table = window.runs_page()->table();
+    QCOMPARE(table->model()->rowCount(), 1);
+    using M = models::RunHistoryModel;
+    const int decision = table->columnViewportPosition(M::Decision);
+    QVERIFY2(decision >= 0 && decision < table->viewport()->width(),
+             qPrintable(QString("the Decision column starts at %1 px of %2")
+                            .arg(decision)
+                            .arg(table->viewport()->width())));
+    const QString experiments = table->model()->index(0, M::Experiments).data().toString();
+    QVERIFY2(experiments.contains("capacity"), qPrintable(experiments));
+    QVERIFY(table->model()
+                ->index(0, M::Experiments)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .startsWith(experiments));
   }
 
  private:

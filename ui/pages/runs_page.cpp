@@ -2,6 +2,7 @@
 
 #include <QDesktopServices>
 #include <QDir>
+#include <QEvent>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -15,6 +16,7 @@
 #include <QUrl>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include "core/record/merged_from.h"
 
 #include "ui/history/effects_view.h"
@@ -42,6 +44,7 @@ RunsPage::RunsPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> p
                         this);
   table_ = make_row_table(&model_, tr("Runs"), this);
   connect(table_, &QTableView::doubleClicked, this, &RunsPage::open_current);
+  table_->viewport()->installEventFilter(this);
   auto* enter = new QShortcut(QKeySequence(Qt::Key_Return), table_);
   enter->setContext(Qt::WidgetShortcut);
   connect(enter, &QShortcut::activated, this, &RunsPage::open_current);
@@ -126,10 +129,37 @@ void RunsPage::refresh() {
 
 void RunsPage::show_runs(std::vector<models::RunFolderInfo> runs) {
   model_.set_runs(std::move(runs));
-  table_->resizeColumnsToContents();
+  // Each column's contents and title (the last column's width is what it stretched to).
+  const QAbstractItemView* view = table_;
+  content_widths_.clear();
+  for (int c = 0; c < model_.columnCount(); ++c)
+    content_widths_.push_back(
+        std::max(view->sizeHintForColumn(c), table_->horizontalHeader()->sectionSizeHint(c)));
+  fit_columns();
   empty_->setVisible(model_.rowCount() == 0);
   if (!select_run(opened_)) table_->selectRow(0);
   emit refreshed();
+}
+
+void RunsPage::fit_columns() {
+  constexpr int kLeastPx = 160;
+  int over = -table_->viewport()->width();
+  for (size_t c = 0; c < content_widths_.size(); ++c) {
+    table_->setColumnWidth(static_cast<int>(c), content_widths_[c]);
+    over += content_widths_[c];
+  }
+  for (int c : {int(models::RunHistoryModel::Experiments), int(models::RunHistoryModel::Name)}) {
+    if (over <= 0 || static_cast<size_t>(c) >= content_widths_.size()) break;
+    const int width = content_widths_[static_cast<size_t>(c)];
+    const int cut = std::min(over, std::max(0, width - kLeastPx));
+    table_->setColumnWidth(c, width - cut);
+    over -= cut;
+  }
+}
+
+bool RunsPage::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == table_->viewport() && event->type() == QEvent::Resize) fit_columns();
+  return QWidget::eventFilter(watched, event);
 }
 
 bool RunsPage::select_run(const QString& run_dir) {

@@ -5,6 +5,7 @@
 #include <QStringList>
 #include <QWidget>
 #include <memory>
+#include <vector>
 
 #include "models/run_history_model.h"
 #include "ui/history/run_folder_job.h"
@@ -54,6 +55,10 @@ class RunsPage : public QWidget {
   void open_current();
   void on_loaded(std::shared_ptr<const LoadedRun> run);
   void show_runs(std::vector<models::RunFolderInfo> runs);
+  // The columns at their contents' widths, then the run's name and its experiments (the widest
+  // texts) narrowed, down to a least width, till the last columns are in view.
+  void fit_columns();
+  bool eventFilter(QObject* watched, QEvent* event) override;  // the table's viewport resized
 
   Workspace& workspace_;
   std::shared_ptr<widgets::LanePalette> palette_;
@@ -64,6 +69,7 @@ class RunsPage : public QWidget {
   bool select_run(const QString& run_dir);
   std::shared_ptr<const LoadedRun> current_;
   int scan_generation_ = 0;
+  std::vector<int> content_widths_;  // each column's, as the last scan's rows need
   QTableView* table_ = nullptr;
   QLabel* empty_ = nullptr;
   QLabel* detail_title_ = nullptr;
