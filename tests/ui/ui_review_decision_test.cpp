@@ -369,6 +369,12 @@ class UiReviewDecisionTest : public QObject {
                             .arg(table->viewport()->width())));
     const QString experiments = table->model()->index(0, M::Experiments).data().toString();
     QVERIFY2(experiments.contains("capacity"), qPrintable(experiments));
+    // A column the user sized keeps its width when the window is resized.
+    QTableView* runs_table = window.runs_page()->table();
+    runs_table->horizontalHeader()->resizeSection(M::Lanes, 300);
+    window.resize(1440, 900);
+    QTest::qWait(50);
+    QCOMPARE(runs_table->columnWidth(M::Lanes), 300);
     QVERIFY(table->model()
                 ->index(0, M::Experiments)
                 .data(Qt::ToolTipRole)

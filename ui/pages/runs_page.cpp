@@ -45,6 +45,10 @@ RunsPage::RunsPage(Workspace& workspace, std::shared_ptr<widgets::LanePalette> p
   table_ = make_row_table(&model_, tr("Runs"), this);
   connect(table_, &QTableView::doubleClicked, this, &RunsPage::open_current);
   table_->viewport()->installEventFilter(this);
+  // The last column stretches with the viewport by itself: only the others are the user's.
+  connect(table_->horizontalHeader(), &QHeaderView::sectionResized, this, [this](int column) {
+    if (!fitting_ && column + 1 < model_.columnCount()) user_sized_ = true;
+  });
   auto* enter = new QShortcut(QKeySequence(Qt::Key_Return), table_);
   enter->setContext(Qt::WidgetShortcut);
   connect(enter, &QShortcut::activated, this, &RunsPage::open_current);
@@ -135,6 +139,7 @@ void RunsPage::show_runs(std::vector<models::RunFolderInfo> runs) {
   for (int c = 0; c < model_.columnCount(); ++c)
     content_widths_.push_back(
         std::max(view->sizeHintForColumn(c), table_->horizontalHeader()->sectionSizeHint(c)));
+  user_sized_ = false;
   fit_columns();
   empty_->setVisible(model_.rowCount() == 0);
   if (!select_run(opened_)) table_->selectRow(0);
@@ -142,6 +147,13 @@ void RunsPage::show_runs(std::vector<models::RunFolderInfo> runs) {
 }
 
 void RunsPage::fit_columns() {
+  if (user_sized_) return;
+  fitting_ = true;
+  fit_columns_now();
+  fitting_ = false;
+}
+
+void RunsPage::fit_columns_now() {
   constexpr int kLeastPx = 160;
   int over = -table_->viewport()->width();
   for (size_t c = 0; c < content_widths_.size(); ++c) {

@@ -56,8 +56,10 @@ class RunsPage : public QWidget {
   void on_loaded(std::shared_ptr<const LoadedRun> run);
   void show_runs(std::vector<models::RunFolderInfo> runs);
   // The columns at their contents' widths, then the run's name and its experiments (the widest
-  // texts) narrowed, down to a least width, till the last columns are in view.
+  // texts) narrowed, down to a least width, till the last columns are in view; not once the user
+  // has resized a column, till the next scan.
   void fit_columns();
+  void fit_columns_now();
   bool eventFilter(QObject* watched, QEvent* event) override;  // the table's viewport resized
 
   Workspace& workspace_;
@@ -70,6 +72,8 @@ class RunsPage : public QWidget {
   std::shared_ptr<const LoadedRun> current_;
   int scan_generation_ = 0;
   std::vector<int> content_widths_;  // each column's, as the last scan's rows need
+  bool fitting_ = false;
+  bool user_sized_ = false;  // a column the user resized keeps its width till the next scan
   QTableView* table_ = nullptr;
   QLabel* empty_ = nullptr;
   QLabel* detail_title_ = nullptr;
